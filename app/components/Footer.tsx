@@ -1,0 +1,30 @@
+import { Link } from "@remix-run/react";
+
+const LINKS = [
+  ["/about", "当サイトについて"],
+  ["/legal-notice", "特定商取引法に基づく表記"],
+  ["/privacy", "プライバシーポリシー"],
+  ["/terms", "利用規約"],
+  ["/contact", "お問い合わせ"],
+] as const;
+
+export function Footer() {
+  return (
+    <footer className="mt-16 border-t border-zinc-200 bg-white">
+      <div className="mx-auto max-w-6xl px-4 py-8">
+        <nav aria-label="フッター">
+          <ul className="flex flex-wrap gap-x-5 gap-y-2 text-sm">
+            {LINKS.map(([to, label]) => (
+              <li key={to}>
+                <Link to={to} className="text-zinc-600 hover:text-zinc-900 hover:underline">
+                  {label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <p className="mt-6 text-xs text-zinc-500">© 2025 コンテスト動画ショップ</p>
+      </div>
+    </footer>
+  );
+}

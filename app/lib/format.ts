@@ -1,0 +1,39 @@
+/** Formatting shared by server and browser: yen tax-included, dates in Asia/Tokyo. */
+
+const yenNumber = new Intl.NumberFormat("ja-JP");
+
+/** 12345 → "12,345円（税込）" */
+export function formatYen(amount: number): string {
+  return `${yenNumber.format(amount)}円（税込）`;
+}
+
+/** 12345 → "¥12,345" */
+export function formatYenSign(amount: number): string {
+  return `¥${yenNumber.format(amount)}`;
+}
+
+const dateTime = new Intl.DateTimeFormat("ja-JP", {
+  timeZone: "Asia/Tokyo",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
+const dateOnly = new Intl.DateTimeFormat("ja-JP", {
+  timeZone: "Asia/Tokyo",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
+
+/** "2025/06/01 14:05" in Tokyo time. */
+export function formatDateTime(value: Date | number): string {
+  return dateTime.format(value);
+}
+
+/** "2025/06/01" in Tokyo time. */
+export function formatDate(value: Date | number): string {
+  return dateOnly.format(value);
+}

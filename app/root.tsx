@@ -1,0 +1,71 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { ErrorFallback, NotFoundPage } from "~/components/ErrorPages";
+import { Footer } from "~/components/Footer";
+import { Header } from "~/components/Header";
+import { Toast } from "~/components/Toast";
+import { commitSession } from "~/server/session.server";
+import { takeToast } from "~/server/toast.server";
+import { getCurrentUser } from "~/server/users.server";
+import stylesheet from "~/tailwind.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: "コンテスト動画ショップ" },
+  { name: "description", content: "大会・発表会・運動会の出場者ごとの動画を、スマートフォンから簡単にご注文いただけます。" },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { toast, session } = await takeToast(request);
+  const user = await getCurrentUser(session);
+  const headers = toast ? { "Set-Cookie": await commitSession(session) } : undefined;
+  return data(
+    { user: user ? { email: user.email, isAdmin: user.isAdmin } : null, toast },
+    { headers },
+  );
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="ja">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#c8102e" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-dvh flex-col">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+          本文へ移動
+        </a>
+        <Header user={rootData?.user ?? null} />
+        <Toast toast={rootData?.toast ?? null} />
+        <main id="main" className="flex-1">
+          {children}
+        </main>
+        <Footer />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return <ErrorFallback />;
+}

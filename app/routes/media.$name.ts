@@ -1,0 +1,22 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { fileResponse } from "~/server/file-response.server";
+import { mediaPath } from "~/server/media.server";
+
+const TYPES: Record<string, string> = {
+  webp: "image/webp",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  mp4: "video/mp4",
+  mov: "video/quicktime",
+  webm: "video/webm",
+};
+
+/** Public media (cover variants). Stored names are random and immutable, so they cache for a year. */
+export function loader({ request, params }: LoaderFunctionArgs) {
+  const name = params.name ?? "";
+  const file = mediaPath(name);
+  const contentType = TYPES[name.split(".").pop() ?? ""];
+  if (!file || !contentType || !name.startsWith("cover-")) throw new Response("Not Found", { status: 404 });
+  return fileResponse(request, file, { contentType, cacheControl: "public, max-age=31536000, immutable" });
+}

@@ -1,0 +1,45 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { env } from "../env.server";
+import * as schema from "./schema";
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
+
+/** Opens the shop's SQLite file with the settings every connection needs, and migrates it. */
+export function openDatabase(file: string): Db {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  return db;
+}
+
+// One connection per process; kept on globalThis so dev-server reloads reuse it.
+const globalForDb = globalThis as unknown as { __shopDb?: Db };
+
+export function db(): Db {
+  globalForDb.__shopDb ??= openDatabase(env().DATABASE_PATH);
+  return globalForDb.__shopDb;
+}
+
+/** For tests: point the process at another database file. */
+export function useDatabase(database: Db) {
+  globalForDb.__shopDb = database;
+}
+
+export function isDatabaseUp(): boolean {
+  try {
+    return db().$client.prepare("select 1 as ok").get() !== undefined;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,357 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/**
+ * The shop's whole data model. Money is integer yen, tax included. Times are
+ * UTC milliseconds (shown in Asia/Tokyo). Every list a page shows has an index
+ * that matches its filter and order.
+ */
+
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+
+export const SITE_PUBLIC_STATUSES = ["非公開", "公開", "公開予約"] as const;
+export type SitePublicStatus = (typeof SITE_PUBLIC_STATUSES)[number];
+
+export const contests = sqliteTable(
+  "contests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    /** The spec's slug without hyphens, so a lookup by slug is one indexed match. */
+    slugKey: text("slug_key").notNull(),
+    date: text("date").notNull().default("未定"),
+    location: text("location").notNull().default(""),
+    videoPublished: integer("video_published", { mode: "boolean" }).notNull().default(false),
+    photoPublished: integer("photo_published", { mode: "boolean" }).notNull().default(false),
+    sitePublicStatus: text("site_public_status", { enum: SITE_PUBLIC_STATUSES }).notNull().default("非公開"),
+    scheduledPublishDate: integer("scheduled_publish_date", { mode: "timestamp_ms" }),
+    bibNumberLabel: text("bib_number_label").notNull().default("ゼッケン番号"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("contests_slug_key_idx").on(t.slugKey), index("contests_status_idx").on(t.videoPublished, t.sitePublicStatus)],
+);
+
+export const categories = sqliteTable(
+  "categories",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    contestId: integer("contest_id")
+      .notNull()
+      .references(() => contests.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    color: text("color").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("categories_contest_idx").on(t.contestId, t.id)],
+);
+
+export const videoFormats = sqliteTable(
+  "video_formats",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    contestId: integer("contest_id")
+      .notNull()
+      .references(() => contests.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    displayOrder: integer("display_order").notNull().default(0),
+  },
+  (t) => [index("video_formats_contest_idx").on(t.contestId, t.displayOrder)],
+);
+
+export type PriceItem = { name: string; price: string };
+
+export const priceDescriptions = sqliteTable("price_descriptions", {
+  contestId: integer("contest_id")
+    .primaryKey()
+    .references(() => contests.id, { onDelete: "cascade" }),
+  items: text("items", { mode: "json" }).$type<PriceItem[]>().notNull(),
+  notes: text("notes").notNull().default(""),
+});
+
+export const ATHLETE_STATUSES = ["販売中", "確認中", "受注停止", "未撮影", "撮影完了", "編集中"] as const;
+export type AthleteStatus = (typeof ATHLETE_STATUSES)[number];
+
+export const athletes = sqliteTable(
+  "athletes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    contestId: integer("contest_id")
+      .notNull()
+      .references(() => contests.id, { onDelete: "cascade" }),
+    athleteNumber: integer("athlete_number").notNull(),
+    name: text("name").notNull(),
+    /** A category name, as the spec has it; shown as 未分類 when empty. */
+    category: text("category").notNull().default(""),
+    videoStatus: text("video_status").$type<AthleteStatus>().notNull().default("未撮影"),
+    photoStatus: text("photo_status").$type<AthleteStatus>().notNull().default("未撮影"),
+    verticalVideoPrice: integer("vertical_video_price"),
+    horizontalVideoPrice: integer("horizontal_video_price"),
+    isDeleted: integer("is_deleted", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("athletes_contest_idx").on(t.contestId, t.isDeleted, t.athleteNumber),
+    index("athletes_contest_category_idx").on(t.contestId, t.category, t.athleteNumber),
+  ],
+);
+
+export const MEDIA_CATEGORIES = ["cover-image", "sample", "others"] as const;
+export const MEDIA_TYPES = ["video", "image"] as const;
+
+export const mediaItems = sqliteTable(
+  "media_items",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    contestId: integer("contest_id")
+      .notNull()
+      .references(() => contests.id, { onDelete: "cascade" }),
+    /** Name the shop chose on disk under MEDIA_DIR; never the uploader's name. */
+    storedName: text("stored_name").notNull(),
+    originalName: text("original_name").notNull(),
+    category: text("category", { enum: MEDIA_CATEGORIES }).notNull().default("sample"),
+    mediaType: text("media_type", { enum: MEDIA_TYPES }).notNull(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    width: integer("width"),
+    height: integer("height"),
+    displayOrder: integer("display_order").notNull().default(0),
+    thumbnailStoredName: text("thumbnail_stored_name"),
+    uploadedAt: integer("uploaded_at", { mode: "timestamp_ms" })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [index("media_contest_category_idx").on(t.contestId, t.category, t.uploadedAt), index("media_contest_order_idx").on(t.contestId, t.displayOrder)],
+);
+
+export const mediaUploads = sqliteTable("media_uploads", {
+  /** Random, so one admin's upload cannot be continued by guessing. */
+  id: text("id").primaryKey(),
+  contestId: integer("contest_id")
+    .notNull()
+    .references(() => contests.id, { onDelete: "cascade" }),
+  originalName: text("original_name").notNull(),
+  fileSize: integer("file_size").notNull(),
+  contentType: text("content_type").notNull(),
+  mediaType: text("media_type", { enum: MEDIA_TYPES }).notNull(),
+  category: text("category", { enum: MEDIA_CATEGORIES }).notNull().default("sample"),
+  chunkSize: integer("chunk_size").notNull(),
+  totalChunks: integer("total_chunks").notNull(),
+  receivedChunks: integer("received_chunks").notNull().default(0),
+  createdAt: createdAt(),
+});
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Stored lower-cased, so one address is one account. */
+    email: text("email").notNull(),
+    name: text("name").notNull().default(""),
+    passwordHash: text("password_hash").notNull(),
+    isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+    /** Bumped on password change or logout-everywhere; sessions carrying an older one are void. */
+    sessionVersion: integer("session_version").notNull().default(1),
+    failedLoginCount: integer("failed_login_count").notNull().default(0),
+    lockedUntil: integer("locked_until", { mode: "timestamp_ms" }),
+    /** Authenticator secret, encrypted with a key from configuration. */
+    totpSecretEncrypted: text("totp_secret_encrypted"),
+    createdAt: createdAt(),
+    lastLoginAt: integer("last_login_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("users_email_idx").on(t.email), index("users_created_idx").on(t.createdAt)],
+);
+
+export type CheckoutItem = {
+  category: string;
+  athleteId: number | null;
+  formatId: number | null;
+};
+
+export const CHECKOUT_STATUSES = ["draft", "verified", "paid", "closed"] as const;
+
+export const checkouts = sqliteTable(
+  "checkouts",
+  {
+    /** Random; held in the session cookie. */
+    id: text("id").primaryKey(),
+    contestId: integer("contest_id").references(() => contests.id, { onDelete: "set null" }),
+    items: text("items", { mode: "json" }).$type<CheckoutItem[]>().notNull(),
+    customerEmail: text("customer_email"),
+    customerName: text("customer_name"),
+    autoLogin: integer("auto_login", { mode: "boolean" }).notNull().default(false),
+    /** Hashed as soon as it arrives; the plain password is never stored. */
+    pendingPasswordHash: text("pending_password_hash"),
+    emailVerifiedAt: integer("email_verified_at", { mode: "timestamp_ms" }),
+    status: text("status", { enum: CHECKOUT_STATUSES }).notNull().default("draft"),
+    paymentIntentId: text("payment_intent_id"),
+    amount: integer("amount"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("checkouts_payment_intent_idx").on(t.paymentIntentId)],
+);
+
+export const ORDER_STATUSES = ["未対応", "completed", "納品済み", "対応済み"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const orders = sqliteTable(
+  "orders",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** 8 digits; unique, so two orders in the same millisecond cannot share one. */
+    orderNumber: text("order_number").notNull(),
+    checkoutId: text("checkout_id").notNull(),
+    paymentIntentId: text("payment_intent_id").notNull(),
+    contestId: integer("contest_id").references(() => contests.id, { onDelete: "set null" }),
+    /** A copy: deleting the contest never changes an order. */
+    contestName: text("contest_name").notNull(),
+    bibNumberLabel: text("bib_number_label").notNull().default(""),
+    customerEmail: text("customer_email").notNull(),
+    customerName: text("customer_name").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    totalAmount: integer("total_amount").notNull(),
+    status: text("status", { enum: ORDER_STATUSES }).notNull().default("未対応"),
+    deliveryMailSentAt: integer("delivery_mail_sent_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("orders_number_idx").on(t.orderNumber),
+    uniqueIndex("orders_checkout_idx").on(t.checkoutId),
+    uniqueIndex("orders_payment_intent_idx").on(t.paymentIntentId),
+    index("orders_email_created_idx").on(t.customerEmail, t.createdAt),
+    index("orders_status_created_idx").on(t.status, t.createdAt),
+    index("orders_created_idx").on(t.createdAt),
+    index("orders_contest_created_idx").on(t.contestName, t.createdAt),
+  ],
+);
+
+export const orderLines = sqliteTable(
+  "order_lines",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    /** {orderNumber}-{n} */
+    lineNumber: text("line_number").notNull(),
+    contestName: text("contest_name").notNull(),
+    category: text("category").notNull(),
+    athleteId: integer("athlete_id").references(() => athletes.id, { onDelete: "set null" }),
+    athleteNumber: integer("athlete_number").notNull(),
+    athleteName: text("athlete_name").notNull(),
+    style: text("style").notNull(),
+    /** Which of the athlete's prices applied: the first format is vertical, the second horizontal. */
+    orientation: text("orientation", { enum: ["vertical", "horizontal"] }).notNull(),
+    price: integer("price").notNull(),
+    status: text("status", { enum: ORDER_STATUSES }).notNull().default("未対応"),
+    productionPossible: integer("production_possible", { mode: "boolean" }).notNull().default(false),
+    videoDownloadUrl: text("video_download_url"),
+    deliveredMediaName: text("delivered_media_name"),
+    downloadStartedAt: integer("download_started_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("order_lines_number_idx").on(t.lineNumber), index("order_lines_order_idx").on(t.orderId)],
+);
+
+export const downloadPages = sqliteTable(
+  "download_pages",
+  {
+    /** 128 random bits, base64url: the only key to the page. */
+    id: text("id").primaryKey(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [uniqueIndex("download_pages_order_idx").on(t.orderId)],
+);
+
+export const CODE_PURPOSES = ["checkout", "registration", "admin-2fa", "password-change"] as const;
+export type CodePurpose = (typeof CODE_PURPOSES)[number];
+
+export const verificationCodes = sqliteTable(
+  "verification_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    purpose: text("purpose", { enum: CODE_PURPOSES }).notNull(),
+    /** What the code unlocks: a checkout id, a user id, or a registration token. */
+    subject: text("subject").notNull(),
+    email: text("email").notNull(),
+    /** Stored hashed so a database dump does not hand out live codes. */
+    codeHash: text("code_hash").notNull(),
+    /** A link token (registration mail), hashed too. */
+    linkTokenHash: text("link_token_hash"),
+    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    consumedAt: integer("consumed_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("codes_subject_idx").on(t.purpose, t.subject, t.createdAt), uniqueIndex("codes_link_token_idx").on(t.linkTokenHash)],
+);
+
+export const LOGIN_OUTCOMES = ["success", "failure", "locked", "blocked", "second-factor-failure"] as const;
+
+export const loginEvents = sqliteTable(
+  "login_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: ["customer", "admin"] }).notNull(),
+    email: text("email").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    ip: text("ip").notNull(),
+    userAgent: text("user_agent").notNull().default(""),
+    outcome: text("outcome", { enum: LOGIN_OUTCOMES }).notNull(),
+    riskScore: integer("risk_score").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("login_events_created_idx").on(t.createdAt),
+    index("login_events_email_idx").on(t.email, t.createdAt),
+    index("login_events_ip_idx").on(t.ip, t.createdAt),
+  ],
+);
+
+/** Stripe webhook event ids already handled, so a replay creates nothing. */
+export const processedEvents = sqliteTable("processed_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  createdAt: createdAt(),
+});
+
+/** Mail waiting to go out; retried while SMTP is down, sent once. */
+export const mailOutbox = sqliteTable(
+  "mail_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** A key per logical mail (e.g. delivery of order X), so the same mail is queued once. */
+    dedupeKey: text("dedupe_key"),
+    to: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text_body").notNull(),
+    html: text("html_body").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }).notNull(),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("mail_outbox_dedupe_idx").on(t.dedupeKey), index("mail_outbox_pending_idx").on(t.sentAt, t.nextAttemptAt)],
+);
+
+/** Counters for rate limits (per IP, per code endpoint), in the database so they survive restarts. */
+export const rateLimits = sqliteTable(
+  "rate_limits",
+  {
+    key: text("key").notNull(),
+    windowStart: integer("window_start").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);

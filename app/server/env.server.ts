@@ -1,0 +1,145 @@
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Configuration, read once from the environment and validated at start-up.
+ * A bad value stops the server with a message that names the variable, so a
+ * misconfigured deploy fails loudly instead of half-working.
+ */
+
+const DEV_SESSION_SECRET = "dev-only-session-secret-change-me-0123456789";
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const port = z.coerce
+  .number({ invalid_type_error: "1〜65535 の整数で指定してください" })
+  .int("1〜65535 の整数で指定してください")
+  .min(1, "1〜65535 の整数で指定してください")
+  .max(65535, "1〜65535 の整数で指定してください");
+
+const filePath = z
+  .string()
+  .trim()
+  .min(1, "ファイルのパスを指定してください")
+  .refine((value) => value !== ":memory:", "ファイルのパスを指定してください（:memory: は使えません）")
+  .refine((value) => !value.endsWith("/") && !isDirectory(value), "ディレクトリではなくファイルのパスを指定してください")
+  .refine((value) => !isExistingFile(path.dirname(value)), "親ディレクトリがファイルになっています");
+
+function isDirectory(target: string) {
+  try {
+    return fs.statSync(target).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isExistingFile(target: string) {
+  try {
+    return fs.statSync(target).isFile();
+  } catch {
+    return false;
+  }
+}
+
+const url = (message: string) => z.string().trim().url(message);
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: port.default(3000),
+    DATABASE_PATH: filePath.default("./data/shop.db"),
+    MEDIA_DIR: z.string().trim().min(1, "ディレクトリのパスを指定してください").default("./data/media"),
+    MAIL_DIR: z.string().trim().min(1, "ディレクトリのパスを指定してください").default("./data/mail"),
+    SESSION_SECRET: optionalText,
+    SMTP_URL: optionalText.pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\/[^\s]+$/, "smtp:// または smtps:// で始まる URL を指定してください")
+        .optional(),
+    ),
+    MAIL_FROM: z.string().trim().email("送信元メールアドレスの形式が正しくありません").default("shop@example.jp"),
+    STRIPE_SECRET_KEY: optionalText,
+    STRIPE_PUBLISHABLE_KEY: optionalText,
+    STRIPE_WEBHOOK_SECRET: optionalText,
+    STRIPE_API_URL: optionalText.pipe(url("URL の形式が正しくありません").optional()),
+    ADMIN_EMAIL: optionalText.pipe(z.string().email("メールアドレスの形式が正しくありません").optional()),
+    ADMIN_PASSWORD: optionalText.pipe(z.string().min(12, "12 文字以上で指定してください").optional()),
+    SITE_URL: url("URL の形式が正しくありません（例: https://shop.example.jp）").default("http://localhost:3000"),
+    DOWNLOAD_EXPIRY_DAYS: z.coerce.number().int().min(1, "1 以上の整数で指定してください").max(365).default(30),
+    SELLER_NAME: z.string().trim().min(1).default("株式会社コンテストビデオ（デモ）"),
+    SELLER_MANAGER: z.string().trim().min(1).default("山田 太郎"),
+    SELLER_ADDRESS: z.string().trim().min(1).default("〒100-0005 東京都千代田区丸の内1-1-1 デモビル5階"),
+    SELLER_PHONE: z.string().trim().min(1).default("請求があった場合には遅滞なく開示いたします"),
+    SELLER_EMAIL: z.string().trim().email("メールアドレスの形式が正しくありません").default("support@example.jp"),
+    /** Test-only routes (e.g. one that throws, to show the error fallback). Never on an https site. */
+    ENABLE_TEST_HOOKS: z
+      .enum(["true", "false", ""], { message: "true か false を指定してください" })
+      .default("false")
+      .transform((value) => value === "true"),
+    SELLER_HOURS: z.string().trim().min(1).default("平日 10:00〜17:00（土日祝・年末年始を除く）"),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production") {
+      const secrets = splitSecrets(env.SESSION_SECRET);
+      if (secrets.length === 0) {
+        ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "本番環境では必須です" });
+      } else if (secrets.some((secret) => secret.length < 32)) {
+        ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "32 文字以上の値を指定してください" });
+      }
+    }
+    if (env.ENABLE_TEST_HOOKS && env.SITE_URL.startsWith("https://")) {
+      ctx.addIssue({ code: "custom", path: ["ENABLE_TEST_HOOKS"], message: "https で公開するサイトでは有効にできません" });
+    }
+    if (env.STRIPE_SECRET_KEY && !env.STRIPE_PUBLISHABLE_KEY) {
+      ctx.addIssue({ code: "custom", path: ["STRIPE_PUBLISHABLE_KEY"], message: "STRIPE_SECRET_KEY と一緒に指定してください" });
+    }
+    if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
+      ctx.addIssue({ code: "custom", path: [env.ADMIN_EMAIL ? "ADMIN_PASSWORD" : "ADMIN_EMAIL"], message: "ADMIN_EMAIL と ADMIN_PASSWORD は両方指定してください" });
+    }
+  });
+
+function splitSecrets(value: string | undefined) {
+  return (value ?? "")
+    .split(",")
+    .map((secret) => secret.trim())
+    .filter(Boolean);
+}
+
+export type Env = Omit<z.infer<typeof schema>, "SESSION_SECRET"> & {
+  /** Newest first: the first signs, all verify (rotation). */
+  SESSION_SECRETS: string[];
+  /** Cookies get `Secure` (and the `__Host-` prefix) only when the shop is served over https. */
+  SECURE_COOKIES: boolean;
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Pure: parse a given environment. Throws ConfigError naming every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "(全体)"}: ${issue.message}`);
+    throw new ConfigError(`設定エラー: 環境変数の値が正しくありません\n${lines.join("\n")}`);
+  }
+  const { SESSION_SECRET, ...rest } = result.data;
+  const secrets = splitSecrets(SESSION_SECRET);
+  return {
+    ...rest,
+    SESSION_SECRETS: secrets.length > 0 ? secrets : [DEV_SESSION_SECRET],
+    SECURE_COOKIES: rest.SITE_URL.startsWith("https://"),
+  };
+}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

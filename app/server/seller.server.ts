@@ -1,0 +1,29 @@
+import { env } from "./env.server";
+
+/** The seller's details for the 特定商取引法 notice, the privacy policy and mails. From configuration. */
+export type SellerInfo = {
+  name: string;
+  manager: string;
+  address: string;
+  phone: string;
+  email: string;
+  hours: string;
+  siteUrl: string;
+  downloadExpiryDays: number;
+  paymentProvider: string;
+};
+
+export function sellerInfo(): SellerInfo {
+  const config = env();
+  return {
+    name: config.SELLER_NAME,
+    manager: config.SELLER_MANAGER,
+    address: config.SELLER_ADDRESS,
+    phone: config.SELLER_PHONE,
+    email: config.SELLER_EMAIL,
+    hours: config.SELLER_HOURS,
+    siteUrl: config.SITE_URL,
+    downloadExpiryDays: config.DOWNLOAD_EXPIRY_DAYS,
+    paymentProvider: "Stripe, Inc.（米国）",
+  };
+}

@@ -1,0 +1,54 @@
+import { createCookieSessionStorage, type Session } from "@remix-run/node";
+import { env } from "./env.server";
+
+export type Toast = {
+  kind: "success" | "error" | "info";
+  title: string;
+  description?: string;
+};
+
+type SessionData = {
+  userId: number;
+  sessionVersion: number;
+  checkoutId: string;
+  loggedInAt: number;
+};
+
+type FlashData = { toast: Toast };
+
+export type ShopSession = Session<SessionData, FlashData>;
+
+let storage: ReturnType<typeof createStorage> | undefined;
+
+function createStorage() {
+  const config = env();
+  return createCookieSessionStorage<SessionData, FlashData>({
+    cookie: {
+      // The __Host- prefix pins the cookie to this host over https only.
+      name: config.SECURE_COOKIES ? "__Host-shop_session" : "shop_session",
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure: config.SECURE_COOKIES,
+      secrets: config.SESSION_SECRETS,
+      maxAge: 60 * 60 * 24 * 30,
+    },
+  });
+}
+
+function sessionStorage() {
+  storage ??= createStorage();
+  return storage;
+}
+
+export function getSession(request: Request): Promise<ShopSession> {
+  return sessionStorage().getSession(request.headers.get("Cookie"));
+}
+
+export function commitSession(session: ShopSession): Promise<string> {
+  return sessionStorage().commitSession(session);
+}
+
+export function destroySession(session: ShopSession): Promise<string> {
+  return sessionStorage().destroySession(session);
+}

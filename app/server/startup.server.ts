@@ -1,0 +1,28 @@
+import { eq } from "drizzle-orm";
+import { db } from "./db/client.server";
+import { users } from "./db/schema";
+import { env } from "./env.server";
+import { hashPassword } from "./password.server";
+
+/**
+ * Runs once when the server build is loaded: validates configuration (a bad value
+ * stops start-up naming the variable), opens and migrates the database, and creates
+ * the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when the shop has none.
+ */
+export async function startUp(): Promise<void> {
+  const config = env();
+  const database = db();
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+    const email = config.ADMIN_EMAIL.toLowerCase();
+    const anyAdmin = database.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).get();
+    if (!anyAdmin) {
+      const passwordHash = await hashPassword(config.ADMIN_PASSWORD);
+      database
+        .insert(users)
+        .values({ email, name: "管理者", passwordHash, isAdmin: true })
+        .onConflictDoUpdate({ target: users.email, set: { isAdmin: true, passwordHash } })
+        .run();
+      console.log(`[startup] 管理者アカウントを作成しました: ${email}`);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+// npm run demo: install what is missing, migrate, seed demo data, build, and serve on :3000.
+import { execSync, spawn } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { ensureDependencies, root } from "./ensure-deps.mjs";
+
+ensureDependencies();
+
+const dataDir = path.join(root, "data");
+fs.mkdirSync(dataDir, { recursive: true });
+// A session secret of the demo's own, kept so logins survive a restart of the demo.
+const secretFile = path.join(dataDir, ".session-secret");
+if (!fs.existsSync(secretFile)) fs.writeFileSync(secretFile, crypto.randomBytes(32).toString("base64url"), { mode: 0o600 });
+
+const env = {
+  ...process.env,
+  NODE_ENV: "production",
+  PORT: process.env.PORT ?? "3000",
+  DATABASE_PATH: process.env.DATABASE_PATH ?? path.join(dataDir, "shop.db"),
+  MEDIA_DIR: process.env.MEDIA_DIR ?? path.join(dataDir, "media"),
+  MAIL_DIR: process.env.MAIL_DIR ?? path.join(dataDir, "mail"),
+  SESSION_SECRET: process.env.SESSION_SECRET ?? fs.readFileSync(secretFile, "utf8").trim(),
+  SITE_URL: process.env.SITE_URL ?? `http://localhost:${process.env.PORT ?? "3000"}`,
+};
+
+const run = (command) => execSync(command, { cwd: root, stdio: "inherit", env });
+
+console.log("> データベースを準備し、デモデータを投入しています");
+run("npx tsx scripts/seed.ts");
+console.log("> ビルドしています");
+run("npx remix vite:build");
+
+const admin = JSON.parse(fs.readFileSync(path.join(path.dirname(env.DATABASE_PATH), "demo-admin.json"), "utf8"));
+const server = spawn("npx", ["remix-serve", "build/server/index.js"], { cwd: root, env, stdio: "inherit" });
+setTimeout(() => {
+  console.log(`
+  ショップ:        ${env.SITE_URL}
+  管理画面:        ${env.SITE_URL}/admin-login
+  デモ管理者:      ${admin.email} / ${admin.password}
+  送信メール:      ${env.MAIL_DIR} に .eml として保存されます（SMTP_URL 未設定のため）
+`);
+}, 1500);
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code) => process.exit(code ?? 0));

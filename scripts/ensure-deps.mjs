@@ -1,0 +1,23 @@
+// Installs npm packages when they are missing or older than the lockfile.
+// Plain Node with no dependencies: it runs before anything is installed.
+import { execSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+export function ensureDependencies() {
+  const marker = path.join(root, "node_modules", ".package-lock.json");
+  const lock = path.join(root, "package-lock.json");
+  const fresh = fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs;
+  if (fresh && fs.existsSync(path.join(root, "node_modules", "better-sqlite3", "build", "Release"))) return;
+  console.log("> npm ci（依存パッケージをインストールしています）");
+  execSync("npm ci --no-audit --no-fund", { cwd: root, stdio: "inherit" });
+  // better-sqlite3 is a native addon: with no prebuilt binary reachable, it is compiled here.
+  if (!fs.existsSync(path.join(root, "node_modules", "better-sqlite3", "build", "Release"))) {
+    execSync("npm rebuild better-sqlite3", { cwd: root, stdio: "inherit" });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) ensureDependencies();

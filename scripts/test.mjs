@@ -1,0 +1,40 @@
+// npm test: install what is missing (npm packages, Debian chromium), then typecheck,
+// lint, vitest and Playwright (JS on and JS off) against a production build.
+import { execSync } from "node:child_process";
+import fs from "node:fs";
+import { ensureDependencies, root } from "./ensure-deps.mjs";
+
+ensureDependencies();
+
+const CHROMIUM = "/usr/bin/chromium";
+if (!fs.existsSync(CHROMIUM)) {
+  if (process.getuid?.() === 0) {
+    console.log("> apt-get install chromium fonts-noto-cjk（ブラウザテスト用）");
+    execSync("apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-noto-cjk", {
+      stdio: "inherit",
+    });
+  } else {
+    console.error(
+      `Chromium が見つかりません（${CHROMIUM}）。ブラウザテストには Debian の chromium パッケージが必要です:\n  sudo apt-get install chromium fonts-noto-cjk`,
+    );
+    process.exit(1);
+  }
+}
+
+const steps = [
+  ["型チェック", "npx tsc --noEmit"],
+  ["Lint", "npx eslint . --max-warnings 0"],
+  ["Vitest", "npx vitest run"],
+  ["ビルド", "npx remix vite:build"],
+  ["Playwright", "npx playwright test"],
+];
+for (const [label, command] of steps) {
+  console.log(`\n> ${label}: ${command}`);
+  try {
+    execSync(command, { cwd: root, stdio: "inherit", env: { ...process.env, FORCE_COLOR: "0" } });
+  } catch {
+    console.error(`\n✗ ${label} が失敗しました`);
+    process.exit(1);
+  }
+}
+console.log("\n✓ すべてのテストに合格しました");

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseEnv } from "~/server/env.server";
+
+const good = { DATABASE_PATH: "./data/test.db" };
+
+describe("configuration", () => {
+  it("accepts an empty environment in development with defaults", () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.DATABASE_PATH).toBe("./data/shop.db");
+    expect(env.SECURE_COOKIES).toBe(false);
+    expect(env.DOWNLOAD_EXPIRY_DAYS).toBe(30);
+  });
+
+  it.each(["abc", "0", "70000", "3.5"])("refuses PORT=%s naming the variable", (port) => {
+    expect(() => parseEnv({ ...good, PORT: port })).toThrowError(/PORT/);
+  });
+
+  it.each(["", "   ", ":memory:", "/tmp/", "/tmp"])("refuses DATABASE_PATH=%j naming the variable", (value) => {
+    expect(() => parseEnv({ DATABASE_PATH: value })).toThrowError(/DATABASE_PATH/);
+  });
+
+  it("refuses a DATABASE_PATH under a file", () => {
+    expect(() => parseEnv({ DATABASE_PATH: `${process.cwd()}/package.json/shop.db` })).toThrowError(/DATABASE_PATH/);
+  });
+
+  it("requires SESSION_SECRET in production", () => {
+    expect(() => parseEnv({ ...good, NODE_ENV: "production" })).toThrowError(ConfigError);
+    expect(() => parseEnv({ ...good, NODE_ENV: "production" })).toThrowError(/SESSION_SECRET: 本番環境では必須です/);
+    expect(() => parseEnv({ ...good, NODE_ENV: "production", SESSION_SECRET: "short" })).toThrowError(/SESSION_SECRET/);
+  });
+
+  it("takes comma-separated session secrets for rotation, newest first", () => {
+    const env = parseEnv({ ...good, NODE_ENV: "production", SESSION_SECRET: `${"a".repeat(32)}, ${"b".repeat(40)}` });
+    expect(env.SESSION_SECRETS).toEqual(["a".repeat(32), "b".repeat(40)]);
+  });
+
+  it("marks cookies secure only for an https site, and refuses test hooks there", () => {
+    expect(parseEnv({ ...good, SITE_URL: "https://shop.example.jp" }).SECURE_COOKIES).toBe(true);
+    expect(() => parseEnv({ ...good, SITE_URL: "https://shop.example.jp", ENABLE_TEST_HOOKS: "true" })).toThrowError(/ENABLE_TEST_HOOKS/);
+  });
+
+  it("names every bad variable at once", () => {
+    try {
+      parseEnv({ PORT: "x", SMTP_URL: "http://mail", MAIL_FROM: "nope", DOWNLOAD_EXPIRY_DAYS: "0" });
+      expect.unreachable();
+    } catch (error) {
+      const message = (error as Error).message;
+      for (const name of ["PORT", "SMTP_URL", "MAIL_FROM", "DOWNLOAD_EXPIRY_DAYS"]) expect(message).toContain(name);
+    }
+  });
+});
+
+describe("paired variables", () => {
+  it("needs ADMIN_EMAIL and ADMIN_PASSWORD together", () => {
+    expect(() => parseEnv({ ...good, ADMIN_EMAIL: "a@b.jp" })).toThrowError(/ADMIN_PASSWORD/);
+  });
+});

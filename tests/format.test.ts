@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { formatDate, formatDateTime, formatYen, formatYenSign } from "~/lib/format";
+import { contestSlug, slugKey } from "~/lib/slug";
+
+describe("formatting", () => {
+  it("shows yen tax-included with separators", () => {
+    expect(formatYen(12345)).toBe("12,345円（税込）");
+    expect(formatYenSign(3500)).toBe("¥3,500");
+  });
+
+  it("shows dates in Tokyo time", () => {
+    // 2025-06-30T15:30Z is 2025-07-01 00:30 in Tokyo.
+    const instant = Date.UTC(2025, 5, 30, 15, 30);
+    expect(formatDate(instant)).toBe("2025/07/01");
+    expect(formatDateTime(instant)).toBe("2025/07/01 00:30");
+  });
+});
+
+describe("contest slug", () => {
+  it("drops dots and whitespace, lower-cases and drops other non-word characters", () => {
+    expect(contestSlug("Spring Dance. Cup 2025!")).toBe("springdancecup2025");
+    expect(contestSlug("第12回 桜ヶ丘ダンス（決勝）")).toBe("第12回桜ヶ丘ダンス決勝");
+  });
+
+  it("ignores hyphens when matching", () => {
+    expect(slugKey("kids-dance-2025")).toBe(slugKey("Kids Dance 2025"));
+  });
+});

@@ -1,0 +1,39 @@
+import type { AddressInfo } from "node:net";
+import PostalMime from "postal-mime";
+import { SMTPServer } from "smtp-server";
+
+export type ReceivedMail = { to: string[]; subject: string; text: string; html: string };
+
+/** A real SMTP server on loopback that keeps what it receives, for tests to read codes and links from. */
+export async function startSmtpServer() {
+  const received: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        PostalMime.parse(Buffer.concat(chunks))
+          .then((mail) => {
+            received.push({
+              to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+              subject: mail.subject ?? "",
+              text: mail.text ?? "",
+              html: mail.html ?? "",
+            });
+            callback();
+          })
+          .catch(callback);
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
