@@ -1,0 +1,25 @@
+# Multi-stage build: compile (native better-sqlite3, the Remix build) in one stage,
+# run in a slim one with only production dependencies.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --no-audit --no-fund && npm rebuild better-sqlite3
+COPY . .
+RUN npx remix vite:build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATABASE_PATH=/data/shop.db \
+    MEDIA_DIR=/data/media \
+    MAIL_DIR=/data/mail
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/build ./build
+COPY --from=build /app/drizzle ./drizzle
+COPY --from=build /app/package.json ./package.json
+VOLUME /data
+EXPOSE 3000
+# Migrations run when the server loads (app/server/startup.server.ts).
+CMD ["npx", "remix-serve", "build/server/index.js"]

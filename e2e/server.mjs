@@ -1,0 +1,67 @@
+// Started by Playwright: a real SMTP server on loopback that stores each received mail
+// as JSON for the tests to read, a fresh database with the demo data, and the
+// production build served by remix-serve.
+import { execSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import PostalMime from "postal-mime";
+import { SMTPServer } from "smtp-server";
+
+const root = path.resolve(import.meta.dirname, "..");
+const work = path.join(root, ".tmp", "e2e");
+const mailDir = path.join(work, "received-mail");
+fs.rmSync(work, { recursive: true, force: true });
+fs.mkdirSync(mailDir, { recursive: true });
+
+let mailCount = 0;
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ["STARTTLS"],
+  logger: false,
+  onData(stream, session, callback) {
+    const chunks = [];
+    stream.on("data", (chunk) => chunks.push(chunk));
+    stream.on("end", async () => {
+      try {
+        const mail = await PostalMime.parse(Buffer.concat(chunks));
+        const record = {
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
+          subject: mail.subject ?? "",
+          text: mail.text ?? "",
+          html: mail.html ?? "",
+          receivedAt: Date.now(),
+        };
+        const file = path.join(mailDir, `${Date.now()}-${String(++mailCount).padStart(5, "0")}.json`);
+        fs.writeFileSync(`${file}.part`, JSON.stringify(record));
+        fs.renameSync(`${file}.part`, file);
+        callback();
+      } catch (error) {
+        callback(error);
+      }
+    });
+  },
+});
+const smtpPort = Number(process.env.E2E_SMTP_PORT);
+await new Promise((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
+
+const env = {
+  ...process.env,
+  NODE_ENV: "production",
+  PORT: process.env.E2E_PORT,
+  SITE_URL: `http://127.0.0.1:${process.env.E2E_PORT}`,
+  DATABASE_PATH: path.join(work, "shop.db"),
+  MEDIA_DIR: path.join(work, "media"),
+  SESSION_SECRET: "e2e-session-secret-0123456789abcdefghijklmnop",
+  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+  MAIL_FROM: "shop@example.jp",
+  ENABLE_TEST_HOOKS: "true",
+};
+execSync("npx tsx scripts/seed.ts", { cwd: root, env, stdio: "inherit" });
+const server = spawn("npx", ["remix-serve", "build/server/index.js"], { cwd: root, env, stdio: "inherit" });
+const stop = () => {
+  server.kill("SIGTERM");
+  smtp.close(() => process.exit(0));
+};
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
+server.on("exit", (code) => process.exit(code ?? 1));
