@@ -25,8 +25,8 @@ export function Header({ user }: { user: Pick<CurrentUser, "email" | "isAdmin"> 
           </nav>
         </details>
 
-        <Link to="/" className="justify-self-center truncate text-base font-bold tracking-wide text-zinc-900 sm:text-lg">
-          <span className="mr-1 inline-block rounded bg-brand-600 px-1.5 py-0.5 text-xs font-bold text-white align-middle">動画</span>
+        <Link to="/" className="min-w-0 justify-self-center truncate text-[15px] font-bold text-zinc-900 sm:text-lg sm:tracking-wide">
+          <span className="mr-1 hidden rounded bg-brand-600 sm:inline-block px-1.5 py-0.5 text-xs font-bold text-white align-middle">動画</span>
           コンテスト動画ショップ
         </Link>
 
@@ -56,7 +56,7 @@ export function Header({ user }: { user: Pick<CurrentUser, "email" | "isAdmin"> 
             </div>
           </details>
         ) : (
-          <Link to="/login" className="rounded-lg border border-zinc-300 px-3 py-2 text-sm font-semibold whitespace-nowrap text-zinc-800 hover:bg-zinc-100">
+          <Link to="/login" className="rounded-lg border border-zinc-300 px-2.5 py-2 text-xs font-semibold whitespace-nowrap sm:px-3 sm:text-sm text-zinc-800 hover:bg-zinc-100">
             ログイン/新規登録
           </Link>
         )}
