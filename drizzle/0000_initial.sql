@@ -38,9 +38,12 @@ CREATE TABLE `checkouts` (
 	`status` text DEFAULT 'draft' NOT NULL,
 	`payment_intent_id` text,
 	`amount` integer,
+	`priced_lines` text,
+	`created_user_id` integer,
 	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
 	`updated_at` integer,
-	FOREIGN KEY (`contest_id`) REFERENCES `contests`(`id`) ON UPDATE no action ON DELETE set null
+	FOREIGN KEY (`contest_id`) REFERENCES `contests`(`id`) ON UPDATE no action ON DELETE set null,
+	FOREIGN KEY (`created_user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `checkouts_payment_intent_idx` ON `checkouts` (`payment_intent_id`);--> statement-breakpoint
@@ -204,6 +207,16 @@ CREATE TABLE `rate_limits` (
 	`window_start` integer NOT NULL,
 	`count` integer DEFAULT 0 NOT NULL,
 	PRIMARY KEY(`key`, `window_start`)
+);
+--> statement-breakpoint
+CREATE TABLE `test_payment_intents` (
+	`id` text PRIMARY KEY NOT NULL,
+	`checkout_id` text NOT NULL,
+	`amount` integer NOT NULL,
+	`currency` text DEFAULT 'jpy' NOT NULL,
+	`status` text DEFAULT 'requires_payment_method' NOT NULL,
+	`last_error` text,
+	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE `users` (

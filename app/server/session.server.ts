@@ -12,6 +12,8 @@ type SessionData = {
   sessionVersion: number;
   checkoutId: string;
   loggedInAt: number;
+  /** The order just paid for, shown on /payment-complete. */
+  lastOrderId: number;
 };
 
 type FlashData = { toast: Toast };

@@ -172,6 +172,18 @@ export type CheckoutItem = {
   formatId: number | null;
 };
 
+/** An order line priced by the server, frozen when the payment is prepared, so the order matches what was charged. */
+export type PricedLine = {
+  category: string;
+  athleteId: number;
+  athleteNumber: number;
+  athleteName: string;
+  formatId: number;
+  style: string;
+  orientation: "vertical" | "horizontal";
+  price: number;
+};
+
 export const CHECKOUT_STATUSES = ["draft", "verified", "paid", "closed"] as const;
 
 export const checkouts = sqliteTable(
@@ -190,6 +202,9 @@ export const checkouts = sqliteTable(
     status: text("status", { enum: CHECKOUT_STATUSES }).notNull().default("draft"),
     paymentIntentId: text("payment_intent_id"),
     amount: integer("amount"),
+    pricedLines: text("priced_lines", { mode: "json" }).$type<PricedLine[]>(),
+    /** The account made for this checkout's auto-login choice, once the order exists. */
+    createdUserId: integer("created_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
   },
@@ -355,3 +370,17 @@ export const rateLimits = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );
+
+/**
+ * The built-in test card provider's own records (what Stripe keeps on its side),
+ * so the test provider behaves like a real one: intents are created, confirmed and read back.
+ */
+export const testPaymentIntents = sqliteTable("test_payment_intents", {
+  id: text("id").primaryKey(),
+  checkoutId: text("checkout_id").notNull(),
+  amount: integer("amount").notNull(),
+  currency: text("currency").notNull().default("jpy"),
+  status: text("status", { enum: ["requires_payment_method", "succeeded", "canceled"] }).notNull().default("requires_payment_method"),
+  lastError: text("last_error"),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,142 @@
+import { expect, test, type Page } from "@playwright/test";
+import { ordersFor } from "./db";
+import { jsEnabled, uniqueEmail, waitForMail } from "./helpers";
+
+const CONTEST = "第12回 桜ヶ丘ダンスフェスティバル2025";
+
+async function openOrderForm(page: Page) {
+  await page.goto("/");
+  await page.getByRole("listitem").filter({ hasText: CONTEST }).getByRole("link", { name: "注文を開始する" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: CONTEST })).toBeVisible();
+}
+
+/** Fills item n (1-based). Without JS the athlete list shows every category, grouped. */
+async function fillItem(page: Page, n: number, category: string, athlete: RegExp, style: "縦" | "横") {
+  const item = page.getByRole("group", { name: `商品${n}` });
+  await item.getByLabel("部門").selectOption(category);
+  await item.getByLabel("エントリー番号").selectOption({ label: (await item.getByLabel("エントリー番号").locator("option").filter({ hasText: athlete }).first().textContent()) ?? "" });
+  await item.getByRole("radio", { name: style }).check();
+}
+
+async function enterCode(page: Page, code: string) {
+  const boxes = page.getByRole("group", { name: "6桁の認証コード" }).getByRole("textbox");
+  if (jsEnabled()) {
+    await boxes.first().click();
+    await page.keyboard.type(code);
+  } else {
+    for (let i = 0; i < 6; i++) await boxes.nth(i).fill(code[i] ?? "");
+  }
+}
+
+function codeFrom(text: string): string {
+  const match = /\b(\d{6})\b/.exec(text);
+  if (!match?.[1]) throw new Error(`no code in mail: ${text}`);
+  return match[1];
+}
+
+test("order form validation keeps what the customer chose", async ({ page }) => {
+  await openOrderForm(page);
+  await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
+  await expect(page.getByText("すべての項目を選択してください")).toBeVisible();
+
+  await page.getByRole("button", { name: "商品1を削除" }).click();
+  await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
+  await expect(page.getByText("注文項目を選択してください")).toBeVisible();
+
+  await page.getByRole("button", { name: "＋ 商品を追加" }).click();
+  await page.getByRole("group", { name: "商品1" }).getByLabel("部門").selectOption("キッズ部門");
+  await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
+  await expect(page.getByText("すべての項目を選択してください")).toBeVisible();
+  await expect(page.getByRole("group", { name: "商品1" }).getByLabel("部門")).toHaveValue("キッズ部門");
+});
+
+test("the draft is kept on the server and restored when the customer comes back", async ({ page }) => {
+  await openOrderForm(page);
+  await fillItem(page, 1, "ジュニア部門", /^2 /, "横");
+  await page.getByRole("button", { name: "＋ 商品を追加" }).click();
+  await expect(page.getByRole("group", { name: "商品2" })).toBeVisible();
+  // Item 1's price is shown once chosen: athlete 2's horizontal price.
+  await expect(page.getByRole("group", { name: "商品1" })).toContainText("5,000円（税込）");
+
+  await page.goto("/about");
+  await openOrderForm(page);
+  const item = page.getByRole("group", { name: "商品1" });
+  await expect(item.getByLabel("部門")).toHaveValue("ジュニア部門");
+  await expect(item.getByRole("radio", { name: "横" })).toBeChecked();
+  await expect(page.getByRole("group", { name: "商品2" })).toBeVisible();
+});
+
+test("a full purchase: order form → confirmation → e-mail code → declined card → paid order", async ({ page }) => {
+  const email = uniqueEmail("buyer");
+  await openOrderForm(page);
+  await fillItem(page, 1, "キッズ部門", /^1 /, "縦");
+  await page.getByRole("button", { name: "＋ 商品を追加" }).click();
+  await fillItem(page, 2, "ジュニア部門", /^2 /, "横");
+  if (jsEnabled()) await expect(page.getByText("8,000円（税込）").first()).toBeVisible();
+  await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
+
+  await expect(page).toHaveURL(/\/order-confirmation$/);
+  await expect(page.getByRole("heading", { name: "注文内容の確認" })).toBeVisible();
+  await expect(page.getByText("合計金額")).toBeVisible();
+  await expect(page.getByText("8,000円（税込）")).toBeVisible();
+  await expect(page.getByText("デジタル商品のため、ご注文確定後のキャンセル・返品はできません")).toBeVisible();
+
+  // Bad input: the typed name stays, the message shows.
+  await page.getByLabel("メールアドレス").fill("not-an-address");
+  await page.getByLabel("お名前").fill("山田 花子");
+  await page.getByRole("button", { name: "確認コードを送信して次へ" }).click();
+  await expect(page.getByText("メールアドレスの形式が正しくありません")).toBeVisible();
+  await expect(page.getByLabel("お名前")).toHaveValue("山田 花子");
+
+  await page.getByLabel("メールアドレス").fill(email);
+  await page.getByRole("button", { name: "確認コードを送信して次へ" }).click();
+  await expect(page).toHaveURL(/\/email-verification$/);
+
+  const codeMail = await waitForMail(email);
+  expect(codeMail.subject).toContain("確認コード");
+  const code = codeFrom(codeMail.text);
+
+  // A wrong code first.
+  await enterCode(page, code === "000000" ? "111111" : "000000");
+  await page.getByRole("button", { name: "認証する" }).click();
+  await expect(page.getByText(/認証コードが正しくありません。再度お試しください。/)).toBeVisible();
+
+  await enterCode(page, code);
+  await page.getByRole("button", { name: "認証する" }).click();
+  await expect(page).toHaveURL(/\/payment$/);
+  await expect(page.getByText("認証が完了しました")).toBeVisible();
+  await expect(page.getByText("テストモード")).toBeVisible();
+
+  const pay = async (card: string) => {
+    await page.getByLabel("カード名義").fill("HANAKO YAMADA");
+    await page.getByLabel("カード番号").fill(card);
+    await page.getByLabel("有効期限（MM/YY）").fill("12/34");
+    await page.getByLabel("セキュリティコード").fill("123");
+    await page.getByRole("button", { name: /8,000円（税込）を支払う/ }).click();
+  };
+  await pay("4000 0000 0000 0002");
+  await expect(page.getByText(/決済エラー: カードが拒否されました/)).toBeVisible();
+  expect(ordersFor(email)).toHaveLength(0);
+
+  await pay("4242 4242 4242 4242");
+  await expect(page).toHaveURL(/\/payment-complete$/);
+  const orderNumber = (await page.getByTestId("order-number").textContent())?.trim() ?? "";
+  expect(orderNumber).toMatch(/^\d{8}$/);
+  await expect(page.getByText("ご注文ありがとうございます").first()).toBeVisible();
+
+  const [stored] = ordersFor(email);
+  expect(stored?.order).toMatchObject({ order_number: orderNumber, customer_name: "山田 花子", total_amount: 8000, status: "未対応", contest_name: CONTEST });
+  expect(stored?.lines).toEqual([
+    { line_number: `${orderNumber}-1`, category: "キッズ部門", athlete_number: 1, style: "縦", price: 3000 },
+    { line_number: `${orderNumber}-2`, category: "ジュニア部門", athlete_number: 2, style: "横", price: 5000 },
+  ]);
+
+  const confirmation = await waitForMail(email, 2);
+  expect(confirmation.subject).toContain(orderNumber);
+  expect(confirmation.text).toContain("8,000円（税込）");
+  expect(confirmation.text).toContain("2〜3営業日以内");
+
+  // The checkout is closed: going back to payment starts over.
+  await page.goto("/payment");
+  await expect(page).toHaveURL(/\/$/);
+});
