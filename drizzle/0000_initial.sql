@@ -124,6 +124,7 @@ CREATE TABLE `media_items` (
 --> statement-breakpoint
 CREATE INDEX `media_contest_category_idx` ON `media_items` (`contest_id`,`category`,`uploaded_at`);--> statement-breakpoint
 CREATE INDEX `media_contest_order_idx` ON `media_items` (`contest_id`,`display_order`);--> statement-breakpoint
+CREATE UNIQUE INDEX `media_stored_name_idx` ON `media_items` (`stored_name`);--> statement-breakpoint
 CREATE TABLE `media_uploads` (
 	`id` text PRIMARY KEY NOT NULL,
 	`contest_id` integer NOT NULL,

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { fileResponse } from "~/server/file-response.server";
+import { isPubliclyServable } from "~/server/media-catalog.server";
 import { mediaPath } from "~/server/media.server";
 
 const TYPES: Record<string, string> = {
@@ -12,11 +13,14 @@ const TYPES: Record<string, string> = {
   webm: "video/webm",
 };
 
-/** Public media (cover variants). Stored names are random and immutable, so they cache for a year. */
+/**
+ * Public media: cover images (and their variants) and the sample media of contests on sale.
+ * Stored names are random and never reused, so files cache for a year.
+ */
 export function loader({ request, params }: LoaderFunctionArgs) {
   const name = params.name ?? "";
   const file = mediaPath(name);
   const contentType = TYPES[name.split(".").pop() ?? ""];
-  if (!file || !contentType || !name.startsWith("cover-")) throw new Response("Not Found", { status: 404 });
+  if (!file || !contentType || !(name.startsWith("cover-") || isPubliclyServable(name))) throw new Response("Not Found", { status: 404 });
   return fileResponse(request, file, { contentType, cacheControl: "public, max-age=31536000, immutable" });
 }

@@ -9,6 +9,7 @@ export type CoverImage = { src: string; srcSet: string; width: number; height: n
 export type StorefrontContest = {
   id: number;
   name: string;
+  bibNumberLabel: string;
   onSale: boolean;
   /** Set for 公開予約 contests whose time has not come: sales start then. */
   salesStartAt: Date | null;
@@ -30,6 +31,7 @@ export function listStorefrontContests(now: Date = new Date()): StorefrontContes
     .select({
       id: contests.id,
       name: contests.name,
+      bibNumberLabel: contests.bibNumberLabel,
       videoPublished: contests.videoPublished,
       sitePublicStatus: contests.sitePublicStatus,
       scheduledPublishDate: contests.scheduledPublishDate,
@@ -43,7 +45,7 @@ export function listStorefrontContests(now: Date = new Date()): StorefrontContes
   return rows
     .map((row) => {
       const onSale = isOnSale(row, now);
-      return { id: row.id, name: row.name, onSale, salesStartAt: onSale ? null : row.scheduledPublishDate, cover: covers.get(row.id) ?? null };
+      return { id: row.id, name: row.name, bibNumberLabel: row.bibNumberLabel, onSale, salesStartAt: onSale ? null : row.scheduledPublishDate, cover: covers.get(row.id) ?? null };
     })
     .sort((a, b) => Number(b.onSale) - Number(a.onSale));
 }

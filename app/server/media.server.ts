@@ -51,3 +51,18 @@ export function removeStoredFile(storedName: string | null | undefined): void {
 export function mediaUrl(storedName: string): string {
   return `/media/${storedName}`;
 }
+
+export type PublicMediaItem = {
+  id: number;
+  contestId: number;
+  url: string;
+  originalName: string;
+  category: string;
+  mediaType: string;
+  displayOrder: number;
+  thumbnailUrl: string | null;
+  uploadedAt: Date;
+};
+
+/** Categories a visitor may see of a contest on sale; "others" stays in the back-office. */
+export const PUBLIC_MEDIA_CATEGORIES = ["cover-image", "sample"] as const;

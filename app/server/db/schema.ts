@@ -125,7 +125,11 @@ export const mediaItems = sqliteTable(
       .notNull()
       .default(sql`(unixepoch('subsec') * 1000)`),
   },
-  (t) => [index("media_contest_category_idx").on(t.contestId, t.category, t.uploadedAt), index("media_contest_order_idx").on(t.contestId, t.displayOrder)],
+  (t) => [
+    index("media_contest_category_idx").on(t.contestId, t.category, t.uploadedAt),
+    index("media_contest_order_idx").on(t.contestId, t.displayOrder),
+    uniqueIndex("media_stored_name_idx").on(t.storedName),
+  ],
 );
 
 export const mediaUploads = sqliteTable("media_uploads", {

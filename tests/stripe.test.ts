@@ -1,0 +1,161 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq, inArray } from "drizzle-orm";
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/server/db/client.server";
+import { checkouts, orderLines, orders } from "~/server/db/schema";
+import { checkoutUntilVerified } from "./helpers/checkout-flow";
+import { startFakeStripe } from "./helpers/fake-stripe";
+import { callRoute } from "./helpers/route";
+import { seedContest } from "./helpers/shop";
+import { startSmtpServer } from "./helpers/smtp";
+
+const WEBHOOK_SECRET = "whsec_test_secret_for_the_shop";
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let stripe: Awaited<ReturnType<typeof startFakeStripe>>;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  stripe = await startFakeStripe();
+  Object.assign(process.env, {
+    SMTP_URL: smtp.url,
+    STRIPE_SECRET_KEY: "sk_test_shop",
+    STRIPE_PUBLISHABLE_KEY: "pk_test_shop",
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_URL: stripe.url,
+  });
+});
+afterAll(async () => {
+  await smtp.close();
+  await stripe.close();
+});
+
+async function paidCheckout() {
+  const shop = seedContest();
+  const { cookie, email } = await checkoutUntilVerified(
+    shop,
+    [
+      { athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id },
+      { athleteId: shop.onSale.id, category: "A部門", formatId: shop.horizontal.id },
+    ],
+    smtp.received,
+  );
+  const api = await import("~/routes/api.create-payment-intent");
+  // The browser claims the order costs 1 yen.
+  const response = await callRoute(
+    api.action,
+    new Request("http://shop.test/api/create-payment-intent", { method: "POST", body: JSON.stringify({ amount: 1 }), headers: { Cookie: cookie, "Content-Type": "application/json" } }),
+  );
+  return { cookie, email, response };
+}
+
+function signedEvent(intent: object, options: { id?: string; timestamp?: number; secret?: string } = {}) {
+  const payload = JSON.stringify({
+    id: options.id ?? `evt_${Math.random().toString(36).slice(2)}`,
+    object: "event",
+    type: "payment_intent.succeeded",
+    api_version: "2024-06-20",
+    created: Math.floor(Date.now() / 1000),
+    data: { object: intent },
+  });
+  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET, timestamp: options.timestamp });
+  return { payload, signature };
+}
+
+async function postWebhook(event: { payload: string; signature: string }) {
+  const webhook = await import("~/routes/api.stripe.webhook");
+  return callRoute(webhook.action, new Request("http://shop.test/api/stripe/webhook", { method: "POST", body: event.payload, headers: { "Stripe-Signature": event.signature } }));
+}
+
+describe("Stripe (real SDK against a local API)", () => {
+  it("creates the PaymentIntent for the server's total in JPY, whatever the client sends", async () => {
+    const { response } = await paidCheckout();
+    expect(response.status).toBe(200);
+    const { clientSecret } = response.data as { clientSecret: string };
+    const intent = [...stripe.intents.values()].find((i) => i.client_secret === clientSecret);
+    expect(intent).toMatchObject({ amount: 7500, currency: "jpy" });
+    expect(stripe.requests.some((r) => r.path === "/v1/payment_intents" && r.body.get("amount") === "7500")).toBe(true);
+  });
+
+  it("a signed payment_intent.succeeded makes one order; a replay of the same event makes nothing more", async () => {
+    const { response, email } = await paidCheckout();
+    const intent = [...stripe.intents.values()].find((i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret)!;
+    const event = signedEvent(stripe.succeed(intent.id), { id: "evt_replayed_once" });
+    expect((await postWebhook(event)).status).toBe(200);
+    const replay = await postWebhook(event);
+    expect(replay).toMatchObject({ status: 200, data: { duplicate: true } });
+    const made = db().select().from(orders).where(eq(orders.customerEmail, email)).all();
+    expect(made).toHaveLength(1);
+    expect(made[0]?.totalAmount).toBe(7500);
+    const lines = db().select().from(orderLines).where(eq(orderLines.orderId, made[0]!.id)).all();
+    expect(lines.map((l) => [l.lineNumber, l.price])).toEqual([
+      [`${made[0]!.orderNumber}-1`, 3000],
+      [`${made[0]!.orderNumber}-2`, 4500],
+    ]);
+  });
+
+  it("the return from Stripe makes the order (or finds the webhook's) and shows it; another session's payment is refused", async () => {
+    const { response, cookie, email } = await paidCheckout();
+    const intent = stripe.succeed([...stripe.intents.values()].find((i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret)!.id);
+    const back = await import("~/routes/payment.return");
+    const stranger = await callRoute(back.loader, new Request(`http://shop.test/payment/return?payment_intent=${intent.id}`));
+    expect(stranger.location).toBe("/payment");
+    expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(0);
+
+    await postWebhook(signedEvent(intent));
+    const result = await callRoute(back.loader, new Request(`http://shop.test/payment/return?payment_intent=${intent.id}`, { headers: { Cookie: cookie } }));
+    expect(result.location).toBe("/payment-complete");
+    expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(1);
+  });
+
+  it.each([
+    ["a bad signature", { secret: "whsec_wrong" }],
+    ["a timestamp older than 300 s", { timestamp: Math.floor(Date.now() / 1000) - 301 }],
+  ])("a webhook with %s creates nothing", async (_label, options) => {
+    const { response, email } = await paidCheckout();
+    const intent = [...stripe.intents.values()].find((i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret)!;
+    const result = await postWebhook(signedEvent(stripe.succeed(intent.id), options));
+    expect(result.status).toBe(400);
+    expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(0);
+  });
+
+  it("an unsigned or garbage body is a 400, not a 500", async () => {
+    const webhook = await import("~/routes/api.stripe.webhook");
+    for (const body of ["", "{", "\u0000\u0001", JSON.stringify({ type: "payment_intent.succeeded" })]) {
+      const result = await callRoute(webhook.action, new Request("http://shop.test/api/stripe/webhook", { method: "POST", body }));
+      expect(result.status).toBe(400);
+    }
+  });
+
+  it("the browser's return and the webhook racing in two processes make one order each", async () => {
+    const jobs = [];
+    const emails: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { response, email } = await paidCheckout();
+      emails.push(email);
+      const intent = stripe.succeed([...stripe.intents.values()].find((x) => x.client_secret === (response.data as { clientSecret: string }).clientSecret)!.id);
+      const state = { id: intent.id, status: intent.status, amount: intent.amount, currency: intent.currency, checkoutId: intent.metadata.checkoutId ?? null, clientSecret: null };
+      jobs.push({ intent: state, ...signedEvent(intent) });
+    }
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "race-")), "jobs.json");
+    fs.writeFileSync(file, JSON.stringify(jobs));
+    const run = (mode: string) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn("npx", ["tsx", "tests/helpers/race-worker.ts", mode, file], { env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+        let out = "";
+        child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+        child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${mode} worker exited ${code}`))));
+      });
+    const [webhookOut, returnOut] = await Promise.all([run("webhook"), run("return")]);
+    expect(JSON.parse(webhookOut)).toEqual(jobs.map(() => "200"));
+    const made = db().select().from(orders).where(inArray(orders.customerEmail, emails)).all();
+    expect(made).toHaveLength(6);
+    expect(new Set(made.map((o) => o.checkoutId)).size).toBe(6);
+    expect((JSON.parse(returnOut) as string[]).sort()).toEqual(made.map((o) => o.orderNumber).sort());
+    const paid = db().select().from(checkouts).where(inArray(checkouts.id, made.map((o) => o.checkoutId))).all();
+    expect(paid.every((c) => c.status === "paid")).toBe(true);
+  });
+});
