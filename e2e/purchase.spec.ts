@@ -140,3 +140,70 @@ test("a full purchase: order form → confirmation → e-mail code → declined 
   await page.goto("/payment");
   await expect(page).toHaveURL(/\/$/);
 });
+
+test("auto-login: password rules on the confirmation, then the account is made and logged in after payment", async ({ page }) => {
+  const email = uniqueEmail("autologin");
+  await openOrderForm(page);
+  await fillItem(page, 1, "一般部門", /^3 /, "縦");
+  await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
+
+  await page.getByLabel("メールアドレス").fill(email);
+  await page.getByLabel("お名前").fill("佐藤 一郎");
+  await page.getByLabel("次回から自動ログイン").check();
+  await page.getByLabel("パスワード（8文字以上）").fill("short");
+  await page.getByLabel("パスワード（確認）").fill("short");
+  await page.getByRole("button", { name: "確認コードを送信して次へ" }).click();
+  await expect(page.getByText("パスワードは8文字以上で入力してください")).toBeVisible();
+  await expect(page.getByLabel("お名前")).toHaveValue("佐藤 一郎");
+  await expect(page.getByLabel("メールアドレス")).toHaveValue(email);
+
+  await page.getByLabel("パスワード（8文字以上）").fill("Kodomo2025");
+  await page.getByLabel("パスワード（確認）").fill("Kodomo2026");
+  await page.getByRole("button", { name: "確認コードを送信して次へ" }).click();
+  await expect(page.getByText("パスワードが一致しません")).toBeVisible();
+
+  await page.getByLabel("パスワード（8文字以上）").fill("Kodomo2025");
+  await page.getByLabel("パスワード（確認）").fill("Kodomo2025");
+  await page.getByRole("button", { name: "確認コードを送信して次へ" }).click();
+  await expect(page).toHaveURL(/\/email-verification$/);
+
+  const code = codeFrom((await waitForMail(email)).text);
+  if (jsEnabled()) {
+    // Pasting all six digits into the first box fills every box.
+    await page.getByRole("group", { name: "6桁の認証コード" }).getByRole("textbox").first().focus();
+    await page.evaluate((text) => {
+      const data = new DataTransfer();
+      data.setData("text", text);
+      document.activeElement?.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    }, code);
+    await expect(page.getByRole("group", { name: "6桁の認証コード" }).getByRole("textbox").last()).toHaveValue(code.at(-1) ?? "");
+  } else {
+    await enterCode(page, code);
+  }
+  await page.getByRole("button", { name: "認証する" }).click();
+  await expect(page).toHaveURL(/\/payment$/);
+
+  await page.getByLabel("カード名義").fill("ICHIRO SATO");
+  await page.getByLabel("カード番号").fill("4242424242424242");
+  await page.getByLabel("有効期限（MM/YY）").fill("01/40");
+  await page.getByLabel("セキュリティコード").fill("999");
+  await page.getByRole("button", { name: /を支払う/ }).click();
+  await expect(page).toHaveURL(/\/payment-complete$/);
+  await expect(page.getByText("登録が完了し、自動ログインしました")).toBeVisible();
+  // The header now knows the customer.
+  await expect(page.getByRole("button", { name: "アカウントメニュー" }).or(page.getByLabel("アカウントメニュー"))).toBeVisible();
+  expect(ordersFor(email)).toHaveLength(1);
+});
+
+test("the resend button is limited to once a minute", async ({ page }) => {
+  const email = uniqueEmail("resend");
+  await openOrderForm(page);
+  await fillItem(page, 1, "キッズ部門", /^1 /, "横");
+  await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
+  await page.getByLabel("メールアドレス").fill(email);
+  await page.getByLabel("お名前").fill("再送 花子");
+  await page.getByRole("button", { name: "確認コードを送信して次へ" }).click();
+  await expect(page).toHaveURL(/\/email-verification$/);
+  await page.getByRole("button", { name: "認証コードを再送信" }).click();
+  await expect(page.getByText(/再送信は\d+秒後にお試しください/)).toBeVisible();
+});
