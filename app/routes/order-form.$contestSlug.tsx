@@ -88,7 +88,7 @@ export default function OrderForm() {
             {priceDescription.items.map((item) => (
               <li key={item.name} className="flex justify-between gap-4">
                 <span>{item.name}</span>
-                <span className="font-medium">{/^\d+$/.test(item.price) ? formatYen(Number(item.price)) : item.price}</span>
+                <span className="shrink-0 font-medium whitespace-nowrap">{/^\d+$/.test(item.price) ? formatYen(Number(item.price)) : item.price}</span>
               </li>
             ))}
           </ul>
