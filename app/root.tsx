@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ErrorFallback, NotFoundPage } from "~/components/ErrorPages";
 import { Footer } from "~/components/Footer";
@@ -33,6 +33,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
+  // The back-office has its own header; the storefront's chrome stays out of its way.
+  const backOffice = /^\/admin(\/|$)/.test(useLocation().pathname);
   return (
     <html lang="ja" suppressHydrationWarning>
       <head>
@@ -48,12 +50,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
           本文へ移動
         </a>
-        <Header user={rootData?.user ?? null} />
+        {backOffice ? null : <Header user={rootData?.user ?? null} />}
         <Toast toast={rootData?.toast ?? null} />
         <main id="main" className="flex-1">
           {children}
         </main>
-        <Footer />
+        {backOffice ? null : <Footer />}
         <ScrollRestoration />
         <Scripts />
       </body>

@@ -70,6 +70,8 @@ const schema = z
     ADMIN_EMAIL: optionalText.pipe(z.string().email("メールアドレスの形式が正しくありません").optional()),
     ADMIN_PASSWORD: optionalText.pipe(z.string().min(12, "12 文字以上で指定してください").optional()),
     SITE_URL: url("URL の形式が正しくありません（例: https://shop.example.jp）").default("http://localhost:3000"),
+    /** Key for secrets kept in the database (authenticator secrets). Defaults to one derived from SESSION_SECRET. */
+    ENCRYPTION_KEY: optionalText.pipe(z.string().min(32, "32 文字以上の値を指定してください").optional()),
     DOWNLOAD_EXPIRY_DAYS: z.coerce.number().int().min(1, "1 以上の整数で指定してください").max(365).default(30),
     SELLER_NAME: z.string().trim().min(1).default("株式会社コンテストビデオ（デモ）"),
     SELLER_MANAGER: z.string().trim().min(1).default("山田 太郎"),

@@ -14,6 +14,12 @@ type SessionData = {
   loggedInAt: number;
   /** The order just paid for, shown on /payment-complete. */
   lastOrderId: number;
+  /** Password accepted, second factor still to come (admins, and users with an authenticator). */
+  pendingLogin: { userId: number; at: number; redirectTo: string };
+  /** When the admin completed the second factor; the admin session lasts 60 minutes from here. */
+  adminVerifiedAt: number;
+  /** An authenticator secret being set up, until its first code is confirmed. */
+  pendingTotpSecret: string;
 };
 
 type FlashData = { toast: Toast };

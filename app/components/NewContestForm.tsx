@@ -1,0 +1,59 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { Form, useFetcher } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { newContestSchema } from "~/lib/contest-schemas";
+
+/** The one-field form of 新規大会追加, used on its own page (no JS) and in the dialog (JS). */
+export function NewContestFields({ lastResult, pending, fetcher }: { lastResult?: SubmissionResult<string[]> | null; pending: boolean; fetcher?: ReturnType<typeof useFetcher> }) {
+  const [form, fields] = useForm({
+    lastResult,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: newContestSchema }),
+  });
+  const FormComponent = fetcher ? fetcher.Form : Form;
+  return (
+    <FormComponent method="post" action="/admin/contests/new" {...getFormProps(form)} className="space-y-4">
+      <div>
+        <label htmlFor={fields.name.id} className="field-label">
+          大会名
+        </label>
+        <input {...getInputProps(fields.name, { type: "text" })} placeholder="例: 第10回 市民ダンスフェスティバル" className="field-input" autoFocus />
+        {fields.name.errors ? (
+          <p id={fields.name.errorId} role="alert" className="field-error">
+            入力エラー: {fields.name.errors[0]}
+          </p>
+        ) : null}
+        {form.errors ? <p role="alert" className="field-error">{form.errors[0]}</p> : null}
+      </div>
+      <button type="submit" className="btn-primary w-full" disabled={pending}>
+        {pending ? "追加中..." : "追加"}
+      </button>
+    </FormComponent>
+  );
+}
+
+/** With JS, 新規大会追加 opens this dialog instead of going to the form's page. */
+export function NewContestDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const fetcher = useFetcher<SubmissionResult<string[]>>();
+  useEffect(() => {
+    if (open) ref.current?.showModal();
+    else ref.current?.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} onClose={onClose} aria-labelledby="new-contest-title" className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-2xl p-0 shadow-2xl backdrop:bg-black/40">
+      <div className="p-5">
+        <div className="mb-4 flex items-center justify-between">
+          <h2 id="new-contest-title" className="text-lg font-bold">
+            新規大会追加
+          </h2>
+          <button type="button" onClick={onClose} className="rounded p-1 text-zinc-500 hover:bg-zinc-100" aria-label="閉じる">
+            ✕
+          </button>
+        </div>
+        {open ? <NewContestFields fetcher={fetcher} lastResult={fetcher.data ?? null} pending={fetcher.state !== "idle"} /> : null}
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,55 @@
+import { expect, test } from "@playwright/test";
+import { ADMIN_ROUTES } from "./admin-routes";
+import { uniqueEmail } from "./helpers";
+import { createUser, mintSession, type TestUser } from "./users";
+
+// One run is enough: these are HTTP requests, not pages in a browser.
+test.skip(() => test.info().project.name !== "js");
+
+let admin: TestUser;
+let customer: TestUser;
+test.beforeAll(async () => {
+  admin = await createUser({ email: uniqueEmail("matrix-admin"), isAdmin: true });
+  customer = await createUser({ email: uniqueEmail("matrix-customer") });
+});
+
+const MINUTE = 60_000;
+
+const identities = {
+  anonymous: async () => "",
+  customer: async () => mintSession({ userId: customer.id, sessionVersion: 1, loggedInAt: Date.now() }),
+  "a customer claiming the admin step": async () => mintSession({ userId: customer.id, sessionVersion: 1, loggedInAt: Date.now(), adminVerifiedAt: Date.now() }),
+  "an admin without the second factor": async () => mintSession({ pendingLogin: { userId: admin.id, at: Date.now(), redirectTo: "/admin" } }),
+  "an admin logged in without the admin step": async () => mintSession({ userId: admin.id, sessionVersion: 1, loggedInAt: Date.now() }),
+  "an admin whose session expired": async () => mintSession({ userId: admin.id, sessionVersion: 1, loggedInAt: Date.now() - 61 * MINUTE, adminVerifiedAt: Date.now() - 61 * MINUTE }),
+  "an admin whose password changed since": async () => mintSession({ userId: admin.id, sessionVersion: 0, loggedInAt: Date.now(), adminVerifiedAt: Date.now() }),
+};
+
+for (const [who, cookieFor] of Object.entries(identities)) {
+  test(`${who} reaches no admin route`, async ({ request }) => {
+    const cookie = await cookieFor();
+    for (const route of ADMIN_ROUTES) {
+      const response = await request.fetch(route.path, {
+        method: route.method,
+        headers: cookie ? { Cookie: cookie } : {},
+        form: route.form,
+        maxRedirects: 0,
+      });
+      const where = `${route.method} ${route.path}`;
+      if (route.kind === "api") {
+        expect(response.status(), where).toBe(401);
+      } else {
+        expect(response.status(), where).toBe(302);
+        expect(response.headers()["location"], where).toBe("/admin-login");
+      }
+    }
+  });
+}
+
+test("an admin with a completed second factor reaches every admin page (the matrix can fail)", async ({ request }) => {
+  const cookie = await mintSession({ userId: admin.id, sessionVersion: 1, loggedInAt: Date.now(), adminVerifiedAt: Date.now() });
+  for (const route of ADMIN_ROUTES.filter((r) => r.method === "GET")) {
+    const response = await request.get(route.path, { headers: { Cookie: cookie }, maxRedirects: 0 });
+    expect(response.status(), route.path).toBe(200);
+  }
+});

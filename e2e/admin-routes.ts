@@ -1,0 +1,21 @@
+/**
+ * Every admin page, action and API, in one place. The access matrix requests each of
+ * them as every kind of visitor who must not get in. A new admin feature adds its routes here.
+ */
+export type AdminRoute = { method: "GET" | "POST" | "PATCH" | "DELETE"; path: string; kind: "page" | "api"; form?: Record<string, string> };
+
+export const ADMIN_ROUTES: AdminRoute[] = [
+  { method: "GET", path: "/admin", kind: "page" },
+  { method: "POST", path: "/admin?index", kind: "page", form: { intent: "toggle-video", contestId: "1" } },
+  { method: "POST", path: "/admin?index", kind: "page", form: { intent: "toggle-photo", contestId: "1" } },
+  { method: "GET", path: "/admin/contests/new", kind: "page" },
+  { method: "POST", path: "/admin/contests/new", kind: "page", form: { name: "侵入テスト大会" } },
+  { method: "GET", path: "/admin/contests/1/delete", kind: "page" },
+  { method: "POST", path: "/admin/contests/1/delete", kind: "page", form: {} },
+  { method: "GET", path: "/admin/security", kind: "page" },
+  { method: "GET", path: "/admin/security?tab=logins", kind: "page" },
+  { method: "POST", path: "/admin/security", kind: "page", form: { userId: "1" } },
+  { method: "GET", path: "/admin/two-factor-setup", kind: "page" },
+  { method: "POST", path: "/admin/two-factor-setup", kind: "page", form: { code: "123456" } },
+  { method: "GET", path: "/api/admin/security-dashboard", kind: "api" },
+];
