@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { csvLine, UTF8_BOM } from "~/lib/csv";
+import { tokyoDayStart } from "~/lib/tokyo-date";
+import { db } from "~/server/db/client.server";
+import { orderLines, orders } from "~/server/db/schema";
+import { parseSalesFilter, salesCsvRows, salesReport } from "~/server/sales.server";
+
+let counter = 0;
+function order(contestName: string, createdAt: string, prices: number[]) {
+  counter++;
+  const orderNumber = String(10_000_000 + counter);
+  const row = db()
+    .insert(orders)
+    .values({
+      orderNumber,
+      checkoutId: `c${counter}`,
+      paymentIntentId: `pi_${counter}`,
+      contestName,
+      customerEmail: `s${counter}@example.jp`,
+      customerName: "売上 太郎",
+      totalAmount: prices.reduce((a, b) => a + b, 0),
+      createdAt: new Date(createdAt),
+    })
+    .returning()
+    .get();
+  db()
+    .insert(orderLines)
+    .values(prices.map((price, i) => ({ orderId: row.id, lineNumber: `${orderNumber}-${i + 1}`, contestName, category: "部門", athleteNumber: i + 1, athleteName: "選手", style: "縦", orientation: "vertical" as const, price })))
+    .run();
+}
+
+// Tokyo is UTC+9: 2025-06-01 00:00 JST is 2025-05-31 15:00 UTC.
+order("春の大会", "2025-05-31T14:59:59.999Z", [1000]); // 2025-05-31 23:59:59 JST
+order("春の大会", "2025-05-31T15:00:00.000Z", [2000, 500]); // 2025-06-01 00:00 JST
+order("夏の大会", "2025-06-30T14:59:00.000Z", [4000]); // 2025-06-30 23:59 JST
+order("夏の大会", "2025-06-30T15:00:00.000Z", [8000]); // 2025-07-01 00:00 JST
+
+const filter = (contest: string | null, from: string | null, to: string | null) => ({ contest, from, to });
+
+describe("sales totals", () => {
+  it("sums everything with no filter", () => {
+    expect(salesReport(filter(null, null, null))).toMatchObject({ total: 15500, orderCount: 4, lineCount: 5 });
+  });
+
+  it("counts days in Tokyo time, inclusive at both ends", () => {
+    // June in Tokyo: the 00:00 order of 6/1 and the 23:59 order of 6/30, not their neighbours.
+    expect(salesReport(filter(null, "2025-06-01", "2025-06-30"))).toMatchObject({ total: 6500, orderCount: 2 });
+    expect(salesReport(filter(null, "2025-05-31", "2025-05-31"))).toMatchObject({ total: 1000, orderCount: 1 });
+    expect(salesReport(filter(null, "2025-07-01", null))).toMatchObject({ total: 8000 });
+    expect(salesReport(filter(null, null, "2025-05-31"))).toMatchObject({ total: 1000 });
+  });
+
+  it("filters by exact contest name", () => {
+    expect(salesReport(filter("夏の大会", null, null))).toMatchObject({ total: 12000, orderCount: 2 });
+    expect(salesReport(filter("夏", null, null))).toMatchObject({ total: 0, orderCount: 0 });
+  });
+
+  it("gives a per-day series with empty days filled, and a per-contest breakdown", () => {
+    const report = salesReport(filter(null, "2025-05-31", "2025-06-02"));
+    expect(report.perDay).toEqual([
+      { day: "2025-05-31", total: 1000, orders: 1 },
+      { day: "2025-06-01", total: 2500, orders: 1 },
+      { day: "2025-06-02", total: 0, orders: 0 },
+    ]);
+    expect(report.perContest).toEqual([{ contestName: "春の大会", total: 3500, orders: 2 }]);
+  });
+
+  it("ignores malformed dates instead of failing", () => {
+    const parsed = parseSalesFilter(new URLSearchParams({ from: "2025-02-30", to: "yesterday", contest: "" }));
+    expect(parsed).toMatchObject({ from: null, to: null, contest: null, invalid: ["from", "to"] });
+    expect(tokyoDayStart("2025-13-01")).toBeNull();
+  });
+});
+
+describe("sales CSV", () => {
+  it("has one row per order line of the filter", () => {
+    const rows = [...salesCsvRows(filter("春の大会", null, null))];
+    expect(rows).toHaveLength(3);
+    expect(rows.map((r) => r[8])).toEqual(["1000", "2000", "500"]);
+  });
+
+  it("quotes what needs quoting, defuses spreadsheet formulas, and starts with a BOM", () => {
+    expect(csvLine(["a,b", 'say "hi"', "=SUM(A1)", "山田"])).toBe('"a,b","say ""hi""",\'=SUM(A1),山田\r\n');
+    expect(new TextEncoder().encode(UTF8_BOM)).toEqual(new Uint8Array([0xef, 0xbb, 0xbf]));
+  });
+});
