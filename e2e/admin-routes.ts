@@ -17,5 +17,11 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   { method: "POST", path: "/admin/security", kind: "page", form: { userId: "1" } },
   { method: "GET", path: "/admin/two-factor-setup", kind: "page" },
   { method: "POST", path: "/admin/two-factor-setup", kind: "page", form: { code: "123456" } },
+  { method: "GET", path: "/admin/sales", kind: "page" },
+  { method: "GET", path: "/admin/sales?contest=x&from=2025-01-01&to=2025-12-31", kind: "page" },
+  { method: "GET", path: "/admin/sales.csv", kind: "page" },
+  { method: "GET", path: "/admin/users", kind: "page" },
+  { method: "GET", path: "/admin/users/1/delete", kind: "page" },
+  { method: "POST", path: "/admin/users/1/delete", kind: "page", form: {} },
   { method: "GET", path: "/api/admin/security-dashboard", kind: "api" },
 ];

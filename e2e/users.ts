@@ -32,3 +32,16 @@ export async function mintSession(data: Record<string, unknown>): Promise<string
   for (const [key, value] of Object.entries(data)) session.set(key, value);
   return (await storage.commitSession(session)).split(";")[0] ?? "";
 }
+
+/** Puts a minted session into a browser context, as if that browser had logged in. */
+export async function useSession(context: import("@playwright/test").BrowserContext, baseURL: string, data: Record<string, unknown>) {
+  const [name = "", value = ""] = (await mintSession(data)).split("=");
+  await context.addCookies([{ name, value, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
+}
+
+/** A browser logged in as a fresh admin who has completed the second factor. */
+export async function loginAsAdmin(context: import("@playwright/test").BrowserContext, baseURL: string, email: string) {
+  const admin = await createUser({ email, isAdmin: true });
+  await useSession(context, baseURL, { userId: admin.id, sessionVersion: 1, loggedInAt: Date.now(), adminVerifiedAt: Date.now() });
+  return admin;
+}

@@ -29,6 +29,7 @@ export function ConfirmDialog({
   }, [open]);
   return (
     <dialog ref={ref} onCancel={onCancel} aria-labelledby="confirm-title" className="m-auto w-[min(26rem,calc(100vw-2rem))] rounded-2xl p-0 shadow-2xl backdrop:bg-black/40">
+      {open ? (
       <div className="p-5">
         <h2 id="confirm-title" className="text-lg font-bold">
           {title}
@@ -46,6 +47,7 @@ export function ConfirmDialog({
           </button>
         </Form>
       </div>
+      ) : null}
     </dialog>
   );
 }
