@@ -176,6 +176,7 @@ CREATE TABLE `orders` (
 	`customer_name` text NOT NULL,
 	`user_id` integer,
 	`total_amount` integer NOT NULL,
+	`line_count` integer DEFAULT 0 NOT NULL,
 	`status` text DEFAULT '未対応' NOT NULL,
 	`delivery_mail_sent_at` integer,
 	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
@@ -190,6 +191,7 @@ CREATE INDEX `orders_email_created_idx` ON `orders` (`customer_email`,`created_a
 CREATE INDEX `orders_status_created_idx` ON `orders` (`status`,`created_at`);--> statement-breakpoint
 CREATE INDEX `orders_created_idx` ON `orders` (`created_at`);--> statement-breakpoint
 CREATE INDEX `orders_contest_created_idx` ON `orders` (`contest_name`,`created_at`);--> statement-breakpoint
+CREATE INDEX `orders_sales_idx` ON `orders` (`created_at`,`contest_name`,`total_amount`,`line_count`);--> statement-breakpoint
 CREATE TABLE `price_descriptions` (
 	`contest_id` integer PRIMARY KEY NOT NULL,
 	`items` text NOT NULL,

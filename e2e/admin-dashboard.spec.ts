@@ -60,8 +60,8 @@ test("sales totals: filter by contest and Tokyo days, check against seeded order
   const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
   const insert = (n: number, at: string, prices: number[]) => {
     const id = (db
-      .prepare("insert into orders (order_number, checkout_id, payment_intent_id, contest_name, customer_email, customer_name, total_amount, created_at) values (?, ?, ?, ?, ?, ?, ?, ?) returning id")
-      .get(`9${String(Date.now() + n).slice(-7)}`, `sales-${contest}-${n}`, `pi_sales_${contest}_${n}`, contest, `sales${n}@example.jp`, "集計 花子", prices.reduce((a, b) => a + b, 0), Date.parse(at)) as { id: number }).id;
+      .prepare("insert into orders (order_number, checkout_id, payment_intent_id, contest_name, customer_email, customer_name, total_amount, line_count, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning id")
+      .get(`9${String(Date.now() + n).slice(-7)}`, `sales-${contest}-${n}`, `pi_sales_${contest}_${n}`, contest, `sales${n}@example.jp`, "集計 花子", prices.reduce((a, b) => a + b, 0), prices.length, Date.parse(at)) as { id: number }).id;
     prices.forEach((price, i) =>
       db.prepare("insert into order_lines (order_id, line_number, contest_name, category, athlete_number, athlete_name, style, orientation, price) values (?, ?, ?, ?, ?, ?, ?, ?, ?)").run(id, `${id}-${i + 1}`, contest, "部門", i + 1, "選手", "縦", "vertical", price),
     );

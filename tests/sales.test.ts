@@ -19,6 +19,7 @@ function order(contestName: string, createdAt: string, prices: number[]) {
       customerEmail: `s${counter}@example.jp`,
       customerName: "売上 太郎",
       totalAmount: prices.reduce((a, b) => a + b, 0),
+      lineCount: prices.length,
       createdAt: new Date(createdAt),
     })
     .returning()

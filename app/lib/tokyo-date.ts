@@ -1,5 +1,5 @@
 /** Calendar days in Asia/Tokyo (UTC+9, no daylight saving), as the shop's reports count them. */
-const TOKYO_OFFSET_MS = 9 * 3600_000;
+export const TOKYO_OFFSET_MS = 9 * 3600_000;
 
 /** "2025-06-01" → the UTC instant when that day starts in Tokyo, or null for anything else. */
 export function tokyoDayStart(day: string): number | null {

@@ -71,6 +71,7 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
           customerName: checkout.customerName,
           userId: owner?.id ?? null,
           totalAmount: total,
+          lineCount: checkout.pricedLines.length,
           createdAt: at,
         })
         .returning()

@@ -1,0 +1,69 @@
+// Shared by the benchmark scripts: start the production build on a free port with a
+// given database, mint an admin session, and time requests.
+import { spawn } from "node:child_process";
+import net from "node:net";
+import { createCookieSessionStorage } from "@remix-run/node";
+
+export const SECRET = "bench-session-secret-0123456789abcdefghijklmnop";
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startServer(env) {
+  const port = await freePort();
+  // remix-serve's own script, not through npx, so stopping it stops the server.
+  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"], {
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), SESSION_SECRET: SECRET, SITE_URL: `http://127.0.0.1:${port}`, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) {
+        const stop = () => new Promise((resolve) => {
+          child.once("exit", resolve);
+          child.kill("SIGTERM");
+        });
+        return { base, child, stop };
+      }
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill("SIGKILL");
+  throw new Error("server did not start");
+}
+
+export async function adminCookie(userId) {
+  const storage = createCookieSessionStorage({ cookie: { name: "shop_session", secrets: [SECRET], httpOnly: true, sameSite: "lax", path: "/" } });
+  const session = await storage.getSession();
+  session.set("userId", userId);
+  session.set("sessionVersion", 1);
+  session.set("loggedInAt", Date.now());
+  session.set("adminVerifiedAt", Date.now());
+  return (await storage.commitSession(session)).split(";")[0];
+}
+
+/** Times `count` sequential GETs (after a warm-up) and returns the median and p95 in ms. */
+export async function timeRequests(url, headers, count = 40) {
+  for (let i = 0; i < 3; i++) await (await fetch(url, { headers })).arrayBuffer();
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    const response = await fetch(url, { headers, signal: AbortSignal.timeout(30_000) });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+  return { median: at(0.5), p95: at(0.95) };
+}
