@@ -40,13 +40,6 @@ export function secondFactorState(session: ShopSession): SecondFactorState {
   return { status: "pending", mode, email: user.email, expiresAt, redirectTo: pending.redirectTo, codeSent: mode === "email" };
 }
 
-/** Password accepted: hold the login and send the mail code (unless an authenticator app is set up). */
-export async function beginSecondFactor(session: ShopSession, user: PendingUser, redirectTo: string): Promise<{ ok: boolean }> {
-  session.set("pendingLogin", { userId: user.id, at: now().getTime(), redirectTo });
-  if (user.totpSecretEncrypted) return { ok: true };
-  return sendLoginCode(user, { force: true });
-}
-
 async function sendLoginCode(user: PendingUser, options: { force: boolean }): Promise<{ ok: boolean; retryAfterSeconds?: number }> {
   const issued = issueCode("admin-2fa", String(user.id), user.email, { force: options.force });
   if (!issued.ok) return { ok: false, retryAfterSeconds: issued.retryAfterSeconds };

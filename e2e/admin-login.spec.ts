@@ -1,0 +1,83 @@
+import { expect, test, type Page } from "@playwright/test";
+import { authenticator } from "otplib";
+import { jsEnabled, uniqueEmail, waitForMail } from "./helpers";
+import { createUser } from "./users";
+
+async function passwordStep(page: Page, email: string, password: string) {
+  await page.goto("/admin-login");
+  await page.getByLabel("メールアドレス").fill(email);
+  await page.getByLabel("パスワード").fill(password);
+  await page.getByRole("button", { name: "ログイン" }).click();
+}
+
+async function enterCode(page: Page, code: string) {
+  await page.getByLabel("認証コード（6桁）").fill(code);
+  await page.getByRole("button", { name: "認証する" }).click();
+}
+
+test("admin login: password, then the code from the mail, then the dashboard; logout ends it", async ({ page }) => {
+  const admin = await createUser({ email: uniqueEmail("login-admin"), isAdmin: true });
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/admin-login$/);
+  await expect(page.getByText("認証が必要です")).toBeVisible();
+
+  await passwordStep(page, admin.email, "wrong-password-1");
+  await expect(page.getByText("メールアドレスまたはパスワードが正しくありません")).toBeVisible();
+
+  await passwordStep(page, admin.email, admin.password);
+  await expect(page).toHaveURL(/\/admin-2fa-verify$/);
+  await expect(page.getByText(jsEnabled() ? /残り時間: \d+:\d{2}（\d+秒）/ : /有効期限: /)).toBeVisible();
+  const mail = await waitForMail(admin.email);
+  const code = /\b(\d{6})\b/.exec(mail.text)?.[1] ?? "";
+  await enterCode(page, code === "000000" ? "111111" : "000000");
+  await expect(page.getByText(/認証コードが正しくありません/)).toBeVisible();
+  await enterCode(page, code);
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole("heading", { name: "大会管理" })).toBeVisible();
+  await expect(page.getByText(admin.email)).toBeVisible();
+
+  await page.getByRole("button", { name: "ログアウト" }).click();
+  await expect(page).toHaveURL(/\/admin-login$/);
+  await expect(page.getByText("管理者セッションを終了しました")).toBeVisible();
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/admin-login$/);
+});
+
+test("a customer's account cannot enter the back-office, with the same message as a wrong password", async ({ page }) => {
+  const customer = await createUser({ email: uniqueEmail("not-admin") });
+  await passwordStep(page, customer.email, customer.password);
+  await expect(page.getByText("メールアドレスまたはパスワードが正しくありません")).toBeVisible();
+  await expect(page).toHaveURL(/\/admin-login$/);
+});
+
+test("authenticator app: set up with the shown secret, then the next login takes the app's code", async ({ page }) => {
+  const admin = await createUser({ email: uniqueEmail("totp-admin"), isAdmin: true });
+  await passwordStep(page, admin.email, admin.password);
+  const code = /\b(\d{6})\b/.exec((await waitForMail(admin.email)).text)?.[1] ?? "";
+  await enterCode(page, code);
+  await expect(page).toHaveURL(/\/admin$/);
+
+  await page.getByRole("link", { name: "2段階認証の設定" }).click();
+  await expect(page.getByRole("img", { name: "認証アプリ用のQRコード" })).toBeVisible();
+  const secret = (await page.getByTestId("totp-secret").textContent())?.trim() ?? "";
+  await page.getByLabel("認証コード（6桁）").fill("12345");
+  await page.getByRole("button", { name: "確認して有効にする" }).click();
+  await expect(page.getByText("入力エラー: 6桁の認証コードを入力してください")).toBeVisible();
+  await page.getByLabel("認証コード（6桁）").fill(authenticator.generate(secret));
+  await page.getByRole("button", { name: "確認して有効にする" }).click();
+  await expect(page.getByRole("heading", { name: "設定が完了しました" })).toBeVisible();
+
+  await page.goto("/admin");
+  await page.getByRole("button", { name: "ログアウト" }).click();
+  await passwordStep(page, admin.email, admin.password);
+  await expect(page.getByText("認証アプリに表示されている6桁のコードを入力してください。")).toBeVisible();
+  await enterCode(page, authenticator.generate(secret));
+  await expect(page).toHaveURL(/\/admin$/);
+  // No second mail was sent: the app replaced it.
+  await expect.poll(async () => (await import("./helpers")).mailsTo(admin.email).length).toBe(1);
+});
+
+test("the code page without a password step goes back to login", async ({ page }) => {
+  await page.goto("/admin-2fa-verify");
+  await expect(page).toHaveURL(/\/admin-login$/);
+});
