@@ -35,12 +35,10 @@ export default function RegistrationSuccess() {
           </Link>
         </div>
       </div>
-      <p className="mt-6 text-sm text-zinc-600">
-        当店からのメールが届かない場合は{" "}
+      <p className="mt-6 text-sm">
         <Link to="/email-support" className="text-brand-700 underline">
-          メールが届かない場合のヘルプ
-        </Link>{" "}
-        をご覧ください。
+          メールが届かない場合
+        </Link>
       </p>
     </div>
   );

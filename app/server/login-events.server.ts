@@ -35,11 +35,12 @@ export function riskScore({ failureStreak, newIpForAccount, distinctEmailsFromIp
 
 /** Failed attempts for (kind, e-mail) since its last success, and when the latest of them was. */
 export function failureStreak(kind: LoginKind, email: string): { failures: number; lastFailureAt: Date | null } {
-  const lastSuccess = db()
-    .select({ at: max(loginEvents.createdAt) })
+  // By id, not time: two attempts can share a millisecond, ids never do.
+  const lastSuccessId = db()
+    .select({ id: max(loginEvents.id) })
     .from(loginEvents)
     .where(and(eq(loginEvents.email, email), eq(loginEvents.kind, kind), eq(loginEvents.outcome, "success")))
-    .get()?.at;
+    .get()?.id;
   const row = db()
     .select({ failures: count(), lastFailureAt: max(loginEvents.createdAt) })
     .from(loginEvents)
@@ -48,7 +49,7 @@ export function failureStreak(kind: LoginKind, email: string): { failures: numbe
         eq(loginEvents.email, email),
         eq(loginEvents.kind, kind),
         eq(loginEvents.outcome, "failure"),
-        lastSuccess ? gt(loginEvents.createdAt, lastSuccess) : undefined,
+        lastSuccessId ? gt(loginEvents.id, lastSuccessId) : undefined,
       ),
     )
     .get();
