@@ -8,6 +8,8 @@ export async function action({ request }: ActionFunctionArgs) {
   session.unset("userId");
   session.unset("sessionVersion");
   session.unset("loggedInAt");
+  session.unset("pendingLogin");
+  session.unset("passwordChange");
   session.flash("toast", { kind: "info", title: "ログアウトしました" });
   return redirect("/", { headers: { "Set-Cookie": await commitSession(session) } });
 }

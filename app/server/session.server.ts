@@ -7,6 +7,12 @@ export type Toast = {
   description?: string;
 };
 
+/** How long a login lasts: the cookie's lifetime, and the oldest loggedInAt that still counts. */
+export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
+
+/** Password right, second factor still to come (admins, users with an authenticator app). */
+export type PendingLogin = { userId: number; at: number; redirectTo: string };
+
 type SessionData = {
   userId: number;
   sessionVersion: number;
@@ -14,12 +20,15 @@ type SessionData = {
   loggedInAt: number;
   /** The order just paid for, shown on /payment-complete. */
   lastOrderId: number;
-  /** Password accepted, second factor still to come (admins, and users with an authenticator). */
-  pendingLogin: { userId: number; at: number; redirectTo: string };
+  pendingLogin: PendingLogin;
   /** When the admin completed the second factor; the admin session lasts 60 minutes from here. */
   adminVerifiedAt: number;
   /** An authenticator secret being set up, until its first code is confirmed. */
   pendingTotpSecret: string;
+  /** A registration waiting for its e-mail code: the code's subject, and what the code page shows. */
+  registration: { id: string; email: string; fromOrder: boolean };
+  /** The password-change code was verified at `verifiedAt` by this user; the new password may be set. */
+  passwordChange: { userId: number; verifiedAt: number };
 };
 
 type FlashData = { toast: Toast };
@@ -39,7 +48,7 @@ function createStorage() {
       path: "/",
       secure: config.SECURE_COOKIES,
       secrets: config.SESSION_SECRETS,
-      maxAge: 60 * 60 * 24 * 30,
+      maxAge: SESSION_MAX_AGE_SECONDS,
     },
   });
 }

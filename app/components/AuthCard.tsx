@@ -1,0 +1,37 @@
+import type { ReactNode } from "react";
+
+/** The frame of the account pages (register, login, codes, password): a centred card that fits a phone. */
+export function AuthCard({ title, lead, children, footer }: { title: string; lead?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+  return (
+    <div className="mx-auto w-full max-w-md px-4 py-8 sm:py-12">
+      <div className="rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm sm:p-7">
+        <h1 className="text-2xl font-bold">{title}</h1>
+        {lead ? <div className="mt-2 text-sm leading-relaxed text-zinc-600">{lead}</div> : null}
+        <div className="mt-6">{children}</div>
+      </div>
+      {footer ? <div className="mt-6 space-y-2 text-center text-sm text-zinc-600">{footer}</div> : null}
+    </div>
+  );
+}
+
+/** A message for the whole form (the server's answer), announced to screen readers. */
+export function FormAlert({ id, kind = "error", children }: { id?: string; kind?: "error" | "warning" | "success"; children: ReactNode }) {
+  const styles = {
+    error: "border-red-200 bg-red-50 text-red-800",
+    warning: "border-amber-300 bg-amber-50 text-amber-900",
+    success: "border-emerald-200 bg-emerald-50 text-emerald-800",
+  }[kind];
+  return (
+    <div id={id} role={kind === "success" ? "status" : "alert"} className={`rounded-lg border px-4 py-3 text-sm font-medium leading-relaxed ${styles}`}>
+      {children}
+    </div>
+  );
+}
+
+export function FieldError({ id, errors }: { id: string; errors: string[] | undefined }) {
+  return errors?.length ? (
+    <p id={id} className="field-error">
+      {errors[0]}
+    </p>
+  ) : null;
+}

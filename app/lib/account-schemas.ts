@@ -1,0 +1,117 @@
+import { z } from "zod";
+
+/**
+ * The account forms (register, registration code, login, password change), shared by
+ * conform in the browser and parseWithZod on the server, so a rule is written once.
+ */
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 200;
+
+export const PASSWORD_HINT = `${PASSWORD_MIN}文字以上で、英大文字・英小文字・数字のうち2種類以上を組み合わせてください`;
+
+export const ACCOUNT_MESSAGES = {
+  passwordMismatch: "パスワードが一致しません",
+  newPasswordMismatch: "新しいパスワードが一致しません",
+  passwordTooShort: `パスワードは${PASSWORD_MIN}文字以上で入力してください`,
+  passwordTooLong: `パスワードは${PASSWORD_MAX}文字以内で入力してください`,
+  passwordTooSimple: "英大文字・英小文字・数字のうち2種類以上を組み合わせてください",
+  allFieldsRequired: "すべての項目を入力してください",
+  codeRequired: "認証コードを入力してください",
+  codeFormat: "認証コードは6桁の数字で入力してください",
+  registrationCodeFormat: "6桁の認証コードを入力してください",
+  termsRequired: "利用規約とプライバシーポリシーへの同意が必要です",
+} as const;
+
+/** A string field whose missing, blank or wrongly typed (e.g. repeated) value gets the same Japanese message. */
+function text(message: string) {
+  return z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message);
+}
+
+const email = text("メールアドレスを入力してください").pipe(
+  z.string().max(254, "メールアドレスが長すぎます").email("メールアドレスの形式が正しくありません"),
+);
+
+/** At least two of upper case, lower case and digits. */
+export function isStrongEnough(password: string): boolean {
+  return [/[A-Z]/, /[a-z]/, /[0-9]/].filter((pattern) => pattern.test(password)).length >= 2;
+}
+
+function checkNewPassword(password: string, path: string, ctx: z.RefinementCtx) {
+  if (password.length < PASSWORD_MIN) ctx.addIssue({ code: "custom", path: [path], message: ACCOUNT_MESSAGES.passwordTooShort });
+  else if (password.length > PASSWORD_MAX) ctx.addIssue({ code: "custom", path: [path], message: ACCOUNT_MESSAGES.passwordTooLong });
+  else if (!isStrongEnough(password)) ctx.addIssue({ code: "custom", path: [path], message: ACCOUNT_MESSAGES.passwordTooSimple });
+}
+
+// Passwords are not trimmed: a space is a character like any other.
+const password = (message: string) => z.string({ required_error: message, invalid_type_error: message }).min(1, message);
+
+export const registerSchema = z
+  .object({
+    name: text("お名前を入力してください").pipe(z.string().max(100, "お名前は100文字以内で入力してください")),
+    email,
+    password: password("パスワードを入力してください"),
+    confirmPassword: password("確認用のパスワードを入力してください"),
+    agreesToTerms: z.literal("on", { errorMap: () => ({ message: ACCOUNT_MESSAGES.termsRequired }) }),
+    /** The honeypot: hidden from people, filled by bots. The server refuses silently when it has a value. */
+    website: z.unknown().optional(),
+    from: z.unknown().optional(),
+  })
+  .superRefine((value, ctx) => {
+    checkNewPassword(value.password, "password", ctx);
+    if (value.password !== value.confirmPassword) ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: ACCOUNT_MESSAGES.passwordMismatch });
+  });
+
+export type RegisterValues = z.infer<typeof registerSchema>;
+
+/** Six boxes named `code` arrive as six values; joined (full-width digits allowed) they must be six digits. */
+function sixDigitCode(requiredMessage: string, formatMessage: string) {
+  return z.preprocess(
+    (value) => (Array.isArray(value) ? value.map((part) => (typeof part === "string" ? part : "")).join("") : value),
+    z
+      .string({ required_error: requiredMessage, invalid_type_error: formatMessage })
+      .transform((value) => value.replace(/\s/g, "").replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)))
+      .pipe(z.string().min(1, requiredMessage).regex(/^\d{6}$/, formatMessage)),
+  );
+}
+
+export const registrationCodeSchema = z.object({
+  code: sixDigitCode(ACCOUNT_MESSAGES.registrationCodeFormat, ACCOUNT_MESSAGES.registrationCodeFormat),
+});
+
+export const loginSchema = z.object({
+  email,
+  password: password("パスワードを入力してください").pipe(z.string().max(PASSWORD_MAX, ACCOUNT_MESSAGES.passwordTooLong)),
+  redirectTo: z.unknown().optional(),
+});
+
+export type LoginValues = z.infer<typeof loginSchema>;
+
+export const passwordChangeCodeSchema = z.object({
+  code: sixDigitCode(ACCOUNT_MESSAGES.codeRequired, ACCOUNT_MESSAGES.codeFormat),
+});
+
+export const newPasswordSchema = z
+  .object({
+    newPassword: z.string({ invalid_type_error: ACCOUNT_MESSAGES.allFieldsRequired }).optional(),
+    confirmPassword: z.string({ invalid_type_error: ACCOUNT_MESSAGES.allFieldsRequired }).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (!value.newPassword || !value.confirmPassword) {
+      ctx.addIssue({ code: "custom", path: [], message: ACCOUNT_MESSAGES.allFieldsRequired });
+      return;
+    }
+    checkNewPassword(value.newPassword, "newPassword", ctx);
+    if (value.newPassword !== value.confirmPassword) {
+      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: ACCOUNT_MESSAGES.newPasswordMismatch });
+    }
+  })
+  .transform((value) => ({ newPassword: value.newPassword ?? "" }));
+
+/** The steps of the password change, in order; a step's form posts `intent` with its name. */
+export const PASSWORD_CHANGE_STEPS = ["send", "verify", "change"] as const;
+export type PasswordChangeStep = (typeof PASSWORD_CHANGE_STEPS)[number];
+
+export function passwordChangeStep(value: unknown): PasswordChangeStep {
+  return PASSWORD_CHANGE_STEPS.find((step) => step === value) ?? "send";
+}

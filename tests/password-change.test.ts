@@ -1,0 +1,120 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { setClock } from "~/server/clock.server";
+import { startUserSession } from "~/server/login.server";
+import { changePassword, PASSWORD_CHANGE_MESSAGES, sendPasswordChangeCode, verifyPasswordChangeCode } from "~/server/password-change.server";
+import { verifyPassword } from "~/server/password.server";
+import { getCurrentUser, type CurrentUser } from "~/server/users.server";
+import { createUser, newSession, requestFrom, roundTrip, userByEmail } from "./helpers/accounts";
+import { startSmtpServer } from "./helpers/smtp";
+
+vi.mock("~/server/password.server", async (importOriginal) => {
+  const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
+  return { ...(await importOriginal<typeof import("~/server/password.server")>()), hashPassword: fastHashPassword, decoyHash: fastDecoyHash };
+});
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
+const DAY = 24 * 60 * 60_000;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  process.env.SMTP_URL = smtp.url;
+});
+afterAll(() => smtp.close());
+afterEach(() => setClock(null));
+
+async function userAndSessions(email: string) {
+  const row = await createUser(email, "Old-Pass-123");
+  const user: CurrentUser = { id: row.id, email: row.email, name: row.name, isAdmin: false };
+  const here = await newSession();
+  const elsewhere = await newSession();
+  startUserSession(here, row);
+  startUserSession(elsewhere, row);
+  return { user, here: await roundTrip(here), elsewhere: await roundTrip(elsewhere) };
+}
+
+function latestCode(address: string) {
+  const mail = smtp.received.filter((m) => m.to.includes(address)).at(-1);
+  const code = /\b(\d{6})\b/.exec(mail?.text ?? "")?.[1];
+  if (!code) throw new Error("no code mail");
+  return code;
+}
+
+describe("password change", () => {
+  it("needs the mailed code; the new password ends the other sessions and keeps this one", async () => {
+    setClock(() => T0);
+    const { user, here, elsewhere } = await userAndSessions("change@example.jp");
+    expect(await getCurrentUser(elsewhere)).toMatchObject({ id: user.id });
+
+    // No new password before the code.
+    expect(await changePassword(here, user, "New-Pass-456")).toEqual({ ok: false, status: 409, message: PASSWORD_CHANGE_MESSAGES.notVerified });
+
+    expect(await sendPasswordChangeCode(requestFrom("198.51.100.20"), user)).toEqual({ ok: true });
+    const mail = smtp.received.at(-1);
+    expect(mail?.to).toEqual(["change@example.jp"]);
+    expect(mail?.subject).toBe("【コンテスト動画ショップ】パスワード変更の認証コード");
+    const code = latestCode("change@example.jp");
+
+    const wrong = verifyPasswordChangeCode(here, user, code === "000000" ? "111111" : "000000");
+    expect(wrong).toEqual({ ok: false, status: 400, message: "認証コードが正しくありません（あと4回）" });
+    expect(verifyPasswordChangeCode(here, user, code)).toEqual({ ok: true });
+
+    expect(await changePassword(here, user, "New-Pass-456")).toEqual({ ok: true });
+    const stored = userByEmail("change@example.jp");
+    expect(stored?.sessionVersion).toBe(2);
+    expect(await verifyPassword("Old-Pass-123", stored?.passwordHash ?? "")).toBe(false);
+    expect(await verifyPassword("New-Pass-456", stored?.passwordHash ?? "")).toBe(true);
+
+    // This browser stays logged in (its cookie carries the new version); the other one is out.
+    expect(await getCurrentUser(await roundTrip(here))).toMatchObject({ id: user.id });
+    expect(await getCurrentUser(elsewhere)).toBeNull();
+    // The verification is used up.
+    expect(await changePassword(here, user, "Another-789")).toMatchObject({ ok: false, status: 409 });
+    // The owner is told by mail.
+    await vi.waitFor(() => expect(smtp.received.at(-1)?.subject).toBe("【コンテスト動画ショップ】パスワードを変更しました"));
+  });
+
+  it("refuses an expired code, and a verification older than 10 minutes", async () => {
+    setClock(() => T0);
+    const { user, here } = await userAndSessions("expired@example.jp");
+    await sendPasswordChangeCode(requestFrom("198.51.100.21"), user);
+    const code = latestCode("expired@example.jp");
+    setClock(() => T0 + 10 * 60_000 + 1);
+    expect(verifyPasswordChangeCode(here, user, code)).toEqual({ ok: false, status: 400, message: "認証コードが無効または期限切れです。新しいコードを取得してください。" });
+
+    await sendPasswordChangeCode(requestFrom("198.51.100.21"), user);
+    expect(verifyPasswordChangeCode(here, user, latestCode("expired@example.jp"))).toEqual({ ok: true });
+    setClock(() => T0 + 21 * 60_000);
+    expect(await changePassword(here, user, "New-Pass-456")).toMatchObject({ ok: false, status: 409 });
+  });
+
+  it("sends at most one code a minute", async () => {
+    setClock(() => T0);
+    const { user } = await userAndSessions("often@example.jp");
+    expect(await sendPasswordChangeCode(requestFrom("198.51.100.22"), user)).toEqual({ ok: true });
+    expect(await sendPasswordChangeCode(requestFrom("198.51.100.22"), user)).toMatchObject({ ok: false, status: 429, alreadySent: true });
+  });
+});
+
+describe("sessions", () => {
+  it("a session logged in more than 30 days ago no longer counts", async () => {
+    setClock(() => T0);
+    const { user, here } = await userAndSessions("month@example.jp");
+    setClock(() => T0 + 30 * DAY);
+    expect(await getCurrentUser(here)).toMatchObject({ id: user.id });
+    setClock(() => T0 + 30 * DAY + 1000);
+    expect(await getCurrentUser(here)).toBeNull();
+  });
+
+  it("a session without a login time, or with another user's version, does not count", async () => {
+    setClock(() => T0);
+    const { user, here } = await userAndSessions("odd@example.jp");
+    here.unset("loggedInAt");
+    expect(await getCurrentUser(here)).toBeNull();
+    here.set("loggedInAt", T0);
+    here.set("sessionVersion", 7);
+    expect(await getCurrentUser(here)).toBeNull();
+    here.set("sessionVersion", 1);
+    expect(await getCurrentUser(here)).toMatchObject({ id: user.id });
+  });
+});
