@@ -34,7 +34,7 @@ export async function mintSession(data: Record<string, unknown>): Promise<string
 }
 
 /** Puts a minted session into a browser context, as if that browser had logged in. */
-export async function useSession(context: import("@playwright/test").BrowserContext, baseURL: string, data: Record<string, unknown>) {
+export async function putSessionCookie(context: import("@playwright/test").BrowserContext, baseURL: string, data: Record<string, unknown>) {
   const [name = "", value = ""] = (await mintSession(data)).split("=");
   await context.addCookies([{ name, value, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
 }
@@ -42,6 +42,6 @@ export async function useSession(context: import("@playwright/test").BrowserCont
 /** A browser logged in as a fresh admin who has completed the second factor. */
 export async function loginAsAdmin(context: import("@playwright/test").BrowserContext, baseURL: string, email: string) {
   const admin = await createUser({ email, isAdmin: true });
-  await useSession(context, baseURL, { userId: admin.id, sessionVersion: 1, loggedInAt: Date.now(), adminVerifiedAt: Date.now() });
+  await putSessionCookie(context, baseURL, { userId: admin.id, sessionVersion: 1, loggedInAt: Date.now(), adminVerifiedAt: Date.now() });
   return admin;
 }

@@ -72,13 +72,19 @@ describe("order form (server side)", () => {
     ["no items", []],
     ["an incomplete item", [{ category: "A部門" }]],
     ["garbage ids", [{ category: "A部門", athleteId: "1e9999", formatId: "-3" }]],
-    ["a huge string", [{ category: "x".repeat(100_000), athleteId: "abc", formatId: "" }]],
+    ["a long string", [{ category: "x".repeat(10_000), athleteId: "abc", formatId: "" }]],
   ])("answers %s with a 400, never a 500", async (_label, items) => {
     const shop = seedContest();
     const result = await postOrderForm(shop, items as Record<string, string>[]);
     expect(result.status).toBe(400);
     const text = JSON.stringify(result.data);
     expect(text.includes("注文項目を選択してください") || text.includes("すべての項目を選択してください")).toBe(true);
+  });
+
+  it("answers a body too large for a form with 413", async () => {
+    const shop = seedContest();
+    const result = await postOrderForm(shop, [{ category: "x".repeat(100_000) }]);
+    expect(result.status).toBe(413);
   });
 
   it("404s for a contest that is not on sale", async () => {

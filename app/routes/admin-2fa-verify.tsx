@@ -5,6 +5,7 @@ import { Form, useActionData, useLoaderData, useNavigate, useNavigation } from "
 import { useCallback, useEffect, useState } from "react";
 import { CountdownDeadline } from "~/components/CountdownDeadline";
 import { sixDigitCodeSchema } from "~/lib/second-factor-schema";
+import { readForm } from "~/server/form.server";
 import { recordSecondFactorOutcome } from "~/server/login-audit.server";
 import { completeSecondFactor, ensureLoginCodeSent, resendSecondFactor, secondFactorState } from "~/server/second-factor.server";
 import { commitSession, getSession } from "~/server/session.server";
@@ -29,7 +30,7 @@ type Result = { kind: "error" | "info"; message: string; at: number };
 
 export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const headers = async () => ({ "Set-Cookie": await commitSession(session) });
   const reply = async (kind: Result["kind"], message: string, status: number) => data<Result>({ kind, message, at: Date.now() }, { status, headers: await headers() });
 
@@ -39,8 +40,9 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const submission = parseWithZod(formData, { schema: sixDigitCodeSchema });
   if (submission.status !== "success") return reply("error", "6桁の認証コードを入力してください", 400);
+  const state = secondFactorState(session);
   const result = completeSecondFactor(session, submission.value.code);
-  recordSecondFactorOutcome(request, session, result);
+  recordSecondFactorOutcome(request, session, state.status === "pending" ? state.email : "", result);
   if (!result.ok) {
     if (result.expired) {
       session.unset("pendingLogin");

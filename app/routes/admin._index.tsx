@@ -6,6 +6,7 @@ import { NewContestDialog } from "~/components/NewContestForm";
 import { requireAdminPage } from "~/server/admin-session.server";
 import { listContestsForAdmin, togglePhoto, toggleVideo } from "~/server/contest-admin.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { readForm } from "~/server/form.server";
 
 export const meta: MetaFunction = () => [{ title: "大会管理 | 管理画面" }];
 
@@ -16,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdminPage(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const id = Number(form.get("contestId"));
   const intent = form.get("intent");
   const toggle = intent === "toggle-video" ? toggleVideo : intent === "toggle-photo" ? togglePhoto : null;

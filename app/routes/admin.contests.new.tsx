@@ -8,6 +8,7 @@ import { newContestSchema } from "~/lib/contest-schemas";
 import { requireAdminPage } from "~/server/admin-session.server";
 import { createContest } from "~/server/contests.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { readForm } from "~/server/form.server";
 
 export const meta: MetaFunction = () => [{ title: "新規大会追加 | 管理画面" }];
 
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdminPage(request);
-  const submission = parseWithZod(await request.formData(), { schema: newContestSchema });
+  const submission = parseWithZod(await readForm(request), { schema: newContestSchema });
   if (submission.status !== "success") return data<SubmissionResult<string[]>>(submission.reply(), { status: 400 });
   try {
     createContest(submission.value.name);

@@ -7,6 +7,7 @@ import { protectionSettings } from "~/server/login-audit.server";
 import { parsePeriod, SECURITY_PERIODS } from "~/lib/security-periods";
 import { securityDashboard, unlockAccount } from "~/server/security-dashboard.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { readForm } from "~/server/form.server";
 
 export const meta: MetaFunction = () => [{ title: "セキュリティ監視 | 管理画面" }];
 
@@ -29,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Unlocking a locked account: the daily-use touch for a customer who calls the shop. */
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdminPage(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const userId = Number(form.get("userId"));
   const back = `/admin/security?tab=users`;
   if (!Number.isSafeInteger(userId) || userId <= 0 || !unlockAccount(userId)) {

@@ -6,6 +6,7 @@ import { sixDigitCodeSchema } from "~/lib/second-factor-schema";
 import { requireAdminPage } from "~/server/admin-session.server";
 import { authenticatorSetup, confirmAuthenticator, isAuthenticatorEnabled } from "~/server/authenticator-setup.server";
 import { commitSession } from "~/server/session.server";
+import { readForm } from "~/server/form.server";
 
 export const meta: MetaFunction = () => [{ title: "2段階認証の設定 | 管理画面" }];
 
@@ -20,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { admin, session } = await requireAdminPage(request);
-  const submission = parseWithZod(await request.formData(), { schema: sixDigitCodeSchema });
+  const submission = parseWithZod(await readForm(request), { schema: sixDigitCodeSchema });
   if (submission.status !== "success") return data({ title: "入力エラー", message: "6桁の認証コードを入力してください" }, { status: 400 });
   const confirmed = confirmAuthenticator(session, admin.id, submission.value.code);
   if (!confirmed.ok) return data({ title: "認証エラー", message: confirmed.message }, { status: 400, headers: { "Set-Cookie": await commitSession(session) } });

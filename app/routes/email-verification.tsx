@@ -9,6 +9,7 @@ import { requireCustomer, sendCheckoutCode, verifyCheckoutCode } from "~/server/
 import { sellerInfo } from "~/server/seller.server";
 import { getSession } from "~/server/session.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { readForm } from "~/server/form.server";
 
 export const meta: MetaFunction = () => [{ title: "メールアドレスの確認 | コンテスト動画ショップ" }];
 
@@ -24,7 +25,7 @@ type ActionResult = { kind: "error" | "resent"; message: string; at: number };
 export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
   const { checkout } = requireCustomer(session);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const reply = (kind: ActionResult["kind"], message: string, status: number) => data<ActionResult>({ kind, message, at: Date.now() }, { status });
 
   if (formData.get("intent") === "resend") {

@@ -9,6 +9,7 @@ import { customerSchema, PASSWORD_MIN } from "~/lib/order-schemas";
 import { requirePricedCheckout, saveCustomer } from "~/server/checkout-flow.server";
 import { commitSession, getSession } from "~/server/session.server";
 import { getCurrentUser } from "~/server/users.server";
+import { readForm } from "~/server/form.server";
 
 export const meta: MetaFunction = () => [{ title: "注文内容の確認 | コンテスト動画ショップ" }];
 
@@ -35,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
   const { checkout } = requirePricedCheckout(session);
-  const submission = parseWithZod(await request.formData(), { schema: customerSchema });
+  const submission = parseWithZod(await readForm(request), { schema: customerSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password", "confirmPassword"] }), { status: 400 });
   }

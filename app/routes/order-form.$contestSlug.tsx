@@ -9,6 +9,7 @@ import { orderFormDraftSchema, orderFormSchema, type OrderFormValues } from "~/l
 import type { CheckoutItem } from "~/server/db/schema";
 import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/order-form.server";
 import { commitSession, getSession } from "~/server/session.server";
+import { readForm } from "~/server/form.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.contest.name ?? "ご注文"} | 注文フォーム | コンテスト動画ショップ` }];
 
@@ -21,7 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const contest = orderFormContest(params.contestSlug ?? "");
   const session = await getSession(request);
-  const outcome = handleOrderForm(session, contest, await request.formData());
+  const outcome = handleOrderForm(session, contest, await readForm(request));
   const headers = { "Set-Cookie": await commitSession(session) };
   if (outcome.kind === "reload") return redirect(new URL(request.url).pathname, { headers });
   if (outcome.kind === "confirm") return redirect("/order-confirmation", { headers });

@@ -12,6 +12,7 @@ import { env } from "~/server/env.server";
 import { completePayment, preparePayment } from "~/server/payment.server";
 import { paymentProvider, testProvider } from "~/server/payments/index.server";
 import { commitSession, getSession } from "~/server/session.server";
+import { readForm } from "~/server/form.server";
 
 const StripeCardForm = lazy(() => import("~/components/StripeCardForm"));
 
@@ -45,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
   const customer = requireVerifiedCustomer(session);
-  const submission = parseWithZod(await request.formData(), { schema: testCardSchema });
+  const submission = parseWithZod(await readForm(request), { schema: testCardSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["cardNumber", "cvc"] }), { status: 400 });
   if (paymentProvider().mode !== "test") return data(submission.reply({ formErrors: ["このお支払い方法はご利用いただけません"] }), { status: 400 });
   const prepared = await preparePayment(customer);

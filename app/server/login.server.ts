@@ -28,6 +28,8 @@ export type LoginPolicy = {
   finalWarningAtRemaining: number;
   /** Attempts one client address may make, whatever the e-mails, per window. */
   perIp: { limit: number; windowMs: number };
+  /** Who may log in here (the admin login: admins only). Anyone else is treated as an unknown address. */
+  eligible?: (user: { isAdmin: boolean }) => boolean;
 };
 
 export const CUSTOMER_LOGIN_POLICY: LoginPolicy = {
@@ -112,7 +114,9 @@ function normaliseEmail(email: string): string {
 export async function attemptLogin(request: Request, input: { email: string; password: string }, policy: LoginPolicy): Promise<LoginResult> {
   const email = normaliseEmail(input.email);
   const at = now();
-  const user = db().select().from(users).where(eq(users.email, email)).get() ?? null;
+  const found = db().select().from(users).where(eq(users.email, email)).get() ?? null;
+  // An account that may not log in here looks exactly like no account: same answers, same timing.
+  const user = found && (policy.eligible?.(found) ?? true) ? found : null;
   const record = (outcome: "success" | "failure" | "locked" | "blocked") =>
     recordLoginEvent({ kind: policy.kind, email, userId: user?.id ?? null, outcome, request });
 

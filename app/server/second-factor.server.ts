@@ -3,6 +3,7 @@ import { CODE_TTL_MS, issueCode, lastIssuedAt, verifyCode } from "./codes.server
 import { now } from "./clock.server";
 import { db } from "./db/client.server";
 import { users } from "./db/schema";
+import { startUserSession } from "./login.server";
 import { loginCodeMail } from "./mail/templates/login-code.server";
 import { sendMail } from "./mail/transport.server";
 import { hitRateLimit } from "./rate-limit.server";
@@ -93,12 +94,7 @@ export function completeSecondFactor(session: ShopSession, code: string): Second
     if (!result.ok) return { ok: false, message: result.message, expired: result.reason !== "wrong" };
   }
 
-  const at = now();
-  session.unset("pendingLogin");
-  session.set("userId", user.id);
-  session.set("sessionVersion", user.sessionVersion);
-  session.set("loggedInAt", at.getTime());
-  if (user.isAdmin) session.set("adminVerifiedAt", at.getTime());
-  db().update(users).set({ lastLoginAt: at, failedLoginCount: 0, lockedUntil: null }).where(eq(users.id, user.id)).run();
+  startUserSession(session, user);
+  if (user.isAdmin) session.set("adminVerifiedAt", now().getTime());
   return { ok: true, user, redirectTo: state.redirectTo };
 }
