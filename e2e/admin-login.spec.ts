@@ -19,7 +19,7 @@ test("admin login: password, then the code from the mail, then the dashboard; lo
   const admin = await createUser({ email: uniqueEmail("login-admin"), isAdmin: true });
   await page.goto("/admin");
   await expect(page).toHaveURL(/\/admin-login$/);
-  await expect(page.getByText("認証が必要です")).toBeVisible();
+  await expect(page.getByText("認証が必要です", { exact: true })).toBeVisible();
 
   await passwordStep(page, admin.email, "wrong-password-1");
   await expect(page.getByText("メールアドレスまたはパスワードが正しくありません")).toBeVisible();
