@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/server/db/client.server";
-import { orderLines, orders } from "~/server/db/schema";
-import { purchaseHistory, safeDownloadUrl } from "~/server/purchase-history.server";
+import { eq } from "drizzle-orm";
+import { downloadPages, orderLines, orders } from "~/server/db/schema";
+import { purchaseHistory } from "~/server/purchase-history.server";
 
 let sequence = 0;
 
@@ -54,12 +55,16 @@ describe("purchase history", () => {
       { style: "横", price: 5000 },
     ]);
 
+    const withLinesId = db().select({ id: orders.id }).from(orders).where(eq(orders.orderNumber, withLines)).get()?.id ?? 0;
+    db().insert(downloadPages).values({ id: "AAAAAAAAAAAAAAAAAAAAAA", orderId: withLinesId, expiresAt: new Date(t0 + 30 * 86_400_000) }).run();
+
     const first = purchaseHistory("Mine@Example.jp", 1);
     expect(first).toMatchObject({ page: 1, pageCount: 2, total: 13 });
     expect(first.orders.map((o) => o.orderNumber)).toEqual([withLines, ...numbers.slice(3).reverse()]);
     expect(first.orders[0]).toMatchObject({ numberLabel: "演奏順", totalAmount: 8000 });
     expect(first.orders[0]?.lines.map((l) => [l.style, l.price, l.downloadUrl])).toEqual([
-      ["縦", 3000, "https://videos.example.jp/a.mp4"],
+      // Delivered lines link to the download page, never straight to the file (one download each, before expiry).
+      ["縦", 3000, "/download/AAAAAAAAAAAAAAAAAAAAAA"],
       ["横", 5000, null],
     ]);
 
@@ -72,13 +77,5 @@ describe("purchase history", () => {
 
     expect(purchaseHistory("someone-else@example.jp", 1).orders).toHaveLength(1);
     expect(purchaseHistory("nobody@example.jp", 1)).toMatchObject({ orders: [], page: 1, pageCount: 1, total: 0 });
-  });
-
-  it("links only to http(s) download addresses", () => {
-    expect(safeDownloadUrl("https://example.jp/v.mp4")).toBe("https://example.jp/v.mp4");
-    expect(safeDownloadUrl("javascript:alert(1)")).toBeNull();
-    expect(safeDownloadUrl("data:text/html,x")).toBeNull();
-    expect(safeDownloadUrl("not a url")).toBeNull();
-    expect(safeDownloadUrl(null)).toBeNull();
   });
 });

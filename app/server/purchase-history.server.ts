@@ -1,6 +1,6 @@
 import { asc, count, desc, eq, inArray } from "drizzle-orm";
 import { db } from "./db/client.server";
-import { orderLines, orders } from "./db/schema";
+import { downloadPages, orderLines, orders } from "./db/schema";
 
 /**
  * A user's orders, matched on the account's e-mail (both are stored lower-cased, so the
@@ -16,7 +16,7 @@ export type HistoryLine = {
   athleteNumber: number;
   style: string;
   price: number;
-  /** Only http(s) links: an admin's typo or worse never becomes a javascript: link. */
+  /** The order's download page, once this line is delivered: downloads go through it (once each, before expiry). */
   downloadUrl: string | null;
 };
 
@@ -27,16 +27,6 @@ export type HistoryOrder = {
   totalAmount: number;
   lines: HistoryLine[];
 };
-
-export function safeDownloadUrl(value: string | null): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
-  } catch {
-    return null;
-  }
-}
 
 /** `page` is 1-based; a page past the end shows the last one. */
 export function purchaseHistory(email: string, page: number, perPage = ORDERS_PER_PAGE) {
@@ -72,6 +62,19 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
           )
           .orderBy(asc(orderLines.id))
           .all();
+  const pages =
+    rows.length === 0
+      ? []
+      : db()
+          .select({ id: downloadPages.id, orderId: downloadPages.orderId })
+          .from(downloadPages)
+          .where(
+            inArray(
+              downloadPages.orderId,
+              rows.map((row) => row.id),
+            ),
+          )
+          .all();
   const history: HistoryOrder[] = rows.map((row) => ({
     orderNumber: row.orderNumber,
     orderedAt: row.createdAt,
@@ -86,8 +89,13 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
         athleteNumber: line.athleteNumber,
         style: line.style,
         price: line.price,
-        downloadUrl: safeDownloadUrl(line.videoDownloadUrl),
+        downloadUrl: line.videoDownloadUrl || line.deliveredMediaName ? downloadPageUrl(pages, row.id) : null,
       })),
   }));
   return { orders: history, page: current, pageCount, total };
+}
+
+function downloadPageUrl(pages: { id: string; orderId: number }[], orderId: number): string | null {
+  const page = pages.find((candidate) => candidate.orderId === orderId);
+  return page ? `/download/${page.id}` : null;
 }

@@ -1,16 +1,13 @@
 import { count, desc, eq, sql } from "drizzle-orm";
 import { db } from "./db/client.server";
+import { containsPattern } from "./sql-like.server";
 import { users } from "./db/schema";
 
 export const USERS_PAGE_SIZE = 50;
 
-/** Escapes LIKE wildcards so a search for "a_b" finds "a_b", not "axb". */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 export function listUsers(options: { q: string; page: number }) {
-  const where = options.q ? sql`${users.email} like ${likePattern(options.q.toLowerCase())} escape '\\'` : undefined;
+  const where = options.q ? sql`${users.email} like ${containsPattern(options.q.toLowerCase())} escape '\\'` : undefined;
   const total = db().select({ n: count() }).from(users).where(where).get()?.n ?? 0;
   const rows = db()
     .select({ id: users.id, email: users.email, isAdmin: users.isAdmin, createdAt: users.createdAt, lastLoginAt: users.lastLoginAt })

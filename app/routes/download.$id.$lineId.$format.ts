@@ -1,0 +1,18 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { claimDownload } from "~/server/downloads.server";
+import { fileResponse } from "~/server/file-response.server";
+import { mediaPath } from "~/server/media.server";
+
+/** A delivered video, through the shop: an external URL is a redirect, a file of the shop is streamed with Range. */
+export function loader({ request, params }: LoaderFunctionArgs) {
+  const lineId = Number(params.lineId);
+  const decision = claimDownload(params.id ?? "", Number.isSafeInteger(lineId) ? lineId : 0, params.format ?? "");
+  if (!decision.ok) {
+    return new Response(decision.message, { status: decision.status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  }
+  if (decision.kind === "redirect") return redirect(decision.url, { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  const file = mediaPath(decision.storedName);
+  if (!file) return new Response("Not Found", { status: 404 });
+  return fileResponse(request, file, { contentType: "video/mp4", cacheControl: "private, no-store", downloadName: `${params.id}-${lineId}.mp4` });
+}

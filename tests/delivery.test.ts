@@ -1,0 +1,116 @@
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { setClock } from "~/server/clock.server";
+import { db } from "~/server/db/client.server";
+import { downloadPages, orderLines, orders } from "~/server/db/schema";
+import { claimDownload, downloadPage } from "~/server/downloads.server";
+import { baseOrderNumber, completeOrder, deliverOrder, listOrderGroups } from "~/server/delivery.server";
+import { startSmtpServer } from "./helpers/smtp";
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  process.env.SMTP_URL = smtp.url;
+});
+afterAll(() => smtp.close());
+afterEach(() => setClock(null));
+
+let n = 0;
+function order(email = `d${++n}@example.jp`) {
+  const orderNumber = String(20_000_000 + ++n);
+  const row = db()
+    .insert(orders)
+    .values({ orderNumber, checkoutId: `dc${n}`, paymentIntentId: `dpi${n}`, contestName: "納品テスト大会", customerEmail: email, customerName: "納品 花子", totalAmount: 7500, lineCount: 2 })
+    .returning()
+    .get();
+  const lines = db()
+    .insert(orderLines)
+    .values([
+      { orderId: row.id, lineNumber: `${orderNumber}-1`, contestName: "納品テスト大会", category: "A", athleteNumber: 1, athleteName: "選手1", style: "縦", orientation: "vertical" as const, price: 3000 },
+      { orderId: row.id, lineNumber: `${orderNumber}-2`, contestName: "納品テスト大会", category: "A", athleteNumber: 2, athleteName: "選手2", style: "横", orientation: "horizontal" as const, price: 4500 },
+    ])
+    .returning()
+    .all();
+  return { order: row, lines, email };
+}
+
+describe("delivery", () => {
+  it("refuses 納品 unless every line has a URL, and saves nothing then", async () => {
+    const { order: o, lines } = order();
+    const result = await deliverOrder(o.id, new Map([[lines[0]!.id, "https://videos.example.jp/1.mp4"]]));
+    expect(result).toEqual({ ok: false, status: 400, message: "すべての動画のダウンロードURLを入力してください。" });
+    expect(db().select().from(orderLines).where(eq(orderLines.orderId, o.id)).all().every((l) => l.videoDownloadUrl === null)).toBe(true);
+    expect(await deliverOrder(o.id, new Map(lines.map((l) => [l.id, "javascript:alert(1)"])))).toMatchObject({ ok: false, status: 400 });
+  });
+
+  it("sends one delivery mail however many 納品 arrive at once, and moves the order to handled", async () => {
+    const { order: o, lines, email } = order();
+    const urls = new Map(lines.map((l) => [l.id, `https://videos.example.jp/${l.id}.mp4`]));
+    const results = await Promise.all(Array.from({ length: 5 }, () => deliverOrder(o.id, urls)));
+    expect(results.filter((r) => r.ok && r.mail === "sent")).toHaveLength(1);
+    expect(results.filter((r) => r.ok && r.mail === "already-sent")).toHaveLength(4);
+    await new Promise((r) => setTimeout(r, 100));
+    const mails = smtp.received.filter((m) => m.to.includes(email));
+    expect(mails).toHaveLength(1);
+    const pageId = results[0]?.ok ? results[0].pageId : "";
+    expect(pageId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(mails[0]?.text).toContain(`/download/${pageId}`);
+    expect(listOrderGroups({ tab: "handled", q: o.orderNumber, page: 1 }).groups.map((g) => g.id)).toEqual([o.id]);
+    expect(listOrderGroups({ tab: "pending", q: o.orderNumber, page: 1 }).groups).toHaveLength(0);
+  });
+
+  it("完了 moves a group to handled without mail; search finds by number, e-mail or name", async () => {
+    const { order: o, email } = order();
+    expect(listOrderGroups({ tab: "pending", q: email, page: 1 }).groups.map((g) => g.id)).toEqual([o.id]);
+    expect(listOrderGroups({ tab: "pending", q: `${o.orderNumber}-2`, page: 1 }).groups.map((g) => g.id)).toEqual([o.id]);
+    expect(completeOrder(o.id)).toBe(true);
+    expect(listOrderGroups({ tab: "handled", q: email, page: 1 }).groups[0]?.status).toBe("対応済み");
+    expect(baseOrderNumber("12345678-12")).toBe("12345678");
+  });
+});
+
+describe("download page", () => {
+  async function delivered() {
+    const made = order();
+    const result = await deliverOrder(made.order.id, new Map(made.lines.map((l) => [l.id, `https://videos.example.jp/${l.id}.mp4`])));
+    if (!result.ok) throw new Error("not delivered");
+    return { ...made, pageId: result.pageId };
+  }
+
+  it("an unknown or malformed id finds nothing", () => {
+    expect(downloadPage("AAAAAAAAAAAAAAAAAAAAAA")).toBeNull();
+    expect(downloadPage("../../etc/passwd")).toBeNull();
+    expect(claimDownload("AAAAAAAAAAAAAAAAAAAAAA", 1, "vertical")).toMatchObject({ ok: false, status: 404 });
+  });
+
+  it("another order's line cannot be fetched through a page", async () => {
+    const first = await delivered();
+    const second = await delivered();
+    expect(claimDownload(first.pageId, second.lines[0]!.id, "vertical")).toMatchObject({ ok: false, status: 404 });
+  });
+
+  it("counts a download once, lets it resume for 24 hours, then refuses; only the line's own format", async () => {
+    const start = Date.UTC(2025, 8, 1, 12);
+    setClock(() => start);
+    const { pageId, lines } = await delivered();
+    const vertical = lines[0]!;
+    expect(claimDownload(pageId, vertical.id, "horizontal")).toMatchObject({ ok: false, status: 404 });
+    expect(claimDownload(pageId, vertical.id, "vertical")).toEqual({ ok: true, kind: "redirect", url: `https://videos.example.jp/${vertical.id}.mp4` });
+    setClock(() => start + 23 * 3600_000);
+    expect(claimDownload(pageId, vertical.id, "vertical")).toMatchObject({ ok: true });
+    setClock(() => start + 24 * 3600_000);
+    expect(claimDownload(pageId, vertical.id, "vertical")).toMatchObject({ ok: false, status: 410 });
+    expect(downloadPage(pageId)?.lines[0]).toMatchObject({ downloaded: true });
+  });
+
+  it("after the expiry the page says so and nothing can be fetched", async () => {
+    const start = Date.UTC(2025, 9, 1);
+    setClock(() => start);
+    const { pageId, lines } = await delivered();
+    const page = db().select().from(downloadPages).where(eq(downloadPages.id, pageId)).get();
+    expect(page?.expiresAt.getTime()).toBe(start + 30 * 86_400_000);
+    setClock(() => start + 30 * 86_400_000);
+    expect(downloadPage(pageId)).toMatchObject({ expired: true });
+    expect(claimDownload(pageId, lines[1]!.id, "horizontal")).toMatchObject({ ok: false, status: 410 });
+  });
+});
