@@ -23,5 +23,8 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   { method: "GET", path: "/admin/users", kind: "page" },
   { method: "GET", path: "/admin/users/1/delete", kind: "page" },
   { method: "POST", path: "/admin/users/1/delete", kind: "page", form: {} },
+  { method: "GET", path: "/admin/orders", kind: "page" },
+  { method: "GET", path: "/admin/orders?tab=handled&q=1", kind: "page" },
+  ...["complete", "deliver", "resend", "extend", "reset-line-1"].map((intent) => ({ method: "POST" as const, path: "/admin/orders", kind: "page" as const, form: { orderId: "1", intent, "url-1": "https://example.com/x.mp4" } })),
   { method: "GET", path: "/api/admin/security-dashboard", kind: "api" },
 ];

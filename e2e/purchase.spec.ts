@@ -1,38 +1,7 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { ordersFor } from "./db";
+import { CONTEST, codeFrom, enterCode, fillItem, openOrderForm } from "./flows";
 import { jsEnabled, uniqueEmail, waitForMail } from "./helpers";
-
-const CONTEST = "第12回 桜ヶ丘ダンスフェスティバル2025";
-
-async function openOrderForm(page: Page) {
-  await page.goto("/");
-  await page.getByRole("listitem").filter({ hasText: CONTEST }).getByRole("link", { name: "注文を開始する" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: CONTEST })).toBeVisible();
-}
-
-/** Fills item n (1-based). Without JS the athlete list shows every category, grouped. */
-async function fillItem(page: Page, n: number, category: string, athlete: RegExp, style: "縦" | "横") {
-  const item = page.getByRole("group", { name: `商品${n}` });
-  await item.getByLabel("部門").selectOption(category);
-  await item.getByLabel("エントリー番号").selectOption({ label: (await item.getByLabel("エントリー番号").locator("option").filter({ hasText: athlete }).first().textContent()) ?? "" });
-  await item.getByRole("radio", { name: style }).check();
-}
-
-async function enterCode(page: Page, code: string) {
-  const boxes = page.getByRole("group", { name: "6桁の認証コード" }).getByRole("textbox");
-  if (jsEnabled()) {
-    await boxes.first().click();
-    await page.keyboard.type(code);
-  } else {
-    for (let i = 0; i < 6; i++) await boxes.nth(i).fill(code[i] ?? "");
-  }
-}
-
-function codeFrom(text: string): string {
-  const match = /\b(\d{6})\b/.exec(text);
-  if (!match?.[1]) throw new Error(`no code in mail: ${text}`);
-  return match[1];
-}
 
 test("order form validation keeps what the customer chose", async ({ page }) => {
   await openOrderForm(page);

@@ -3,7 +3,8 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatDateTime, formatYenSign } from "~/lib/format";
 import { requireAdminPage } from "~/server/admin-session.server";
-import { completeOrder, deliverOrder, extendDownloadPage, listOrderGroups, ORDER_TABS, resendDeliveryMail, resetLineDownload, type OrderTab } from "~/server/delivery.server";
+import { ORDER_TABS, type OrderTab } from "~/lib/order-tabs";
+import { completeOrder, deliverOrder, extendDownloadPage, listOrderGroups, resendDeliveryMail, resetLineDownload } from "~/server/delivery.server";
 import { readForm } from "~/server/form.server";
 import { redirectWithToast } from "~/server/toast.server";
 

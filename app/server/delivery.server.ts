@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { and, count, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { ORDER_TABS, type OrderTab } from "~/lib/order-tabs";
 import { now } from "./clock.server";
 import { db } from "./db/client.server";
 import { containsPattern } from "./sql-like.server";
@@ -8,8 +9,6 @@ import { env } from "./env.server";
 import { deliveryMail } from "./mail/templates/delivery.server";
 import { sendMail } from "./mail/transport.server";
 
-export const ORDER_TABS = { pending: ["未対応", "completed"], handled: ["納品済み", "対応済み"] } as const satisfies Record<string, OrderStatus[]>;
-export type OrderTab = keyof typeof ORDER_TABS;
 export const ORDER_GROUPS_PAGE_SIZE = 20;
 
 /** A line number without its -N suffix: the order it belongs to. */

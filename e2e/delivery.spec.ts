@@ -1,0 +1,66 @@
+import { expect, test } from "@playwright/test";
+import Database from "better-sqlite3";
+import path from "node:path";
+import { buyTwoVideos } from "./flows";
+import { uniqueEmail, waitForMail } from "./helpers";
+import { loginAsAdmin } from "./users";
+
+test("an order from the storefront is delivered: URLs checked, mail with the download page, one download each, expiry", async ({ page, browser, baseURL }) => {
+  const email = uniqueEmail("delivery");
+  const orderNumber = await buyTwoVideos(page, email, "納品 次郎");
+
+  const adminContext = await browser.newContext({ javaScriptEnabled: test.info().project.name === "js" });
+  await loginAsAdmin(adminContext, baseURL ?? "", uniqueEmail("delivery-admin"));
+  const admin = await adminContext.newPage();
+  await admin.goto(`/admin/orders?q=${encodeURIComponent(email)}`);
+  const group = admin.getByRole("listitem").filter({ hasText: `注文番号 ${orderNumber}` });
+  await expect(group).toBeVisible();
+  await expect(group.getByRole("table")).toContainText("キッズ部門");
+  await expect(group.getByRole("table")).toContainText("エントリー番号 1");
+
+  const first = group.getByLabel(`${orderNumber}-1 のダウンロードURL`);
+  await expect(first).toHaveAttribute("type", "url");
+  await first.fill("https://videos.example.jp/kids-1.mp4");
+  await group.getByRole("button", { name: "納品" }).click();
+  await expect(admin.getByText("すべての動画のダウンロードURLを入力してください。")).toBeVisible();
+  await expect(admin.getByLabel(`${orderNumber}-1 のダウンロードURL`)).toHaveValue("https://videos.example.jp/kids-1.mp4");
+
+  await admin.getByLabel(`${orderNumber}-2 のダウンロードURL`).fill("https://videos.example.jp/junior-2.mp4");
+  await admin.getByRole("listitem").filter({ hasText: `注文番号 ${orderNumber}` }).getByRole("button", { name: "納品" }).click();
+  await expect(admin.getByText("納品処理完了")).toBeVisible();
+  await expect(admin.getByRole("listitem").filter({ hasText: `注文番号 ${orderNumber}` })).toHaveCount(0);
+  await admin.goto(`/admin/orders?tab=handled&q=${encodeURIComponent(email)}`);
+  await expect(admin.getByRole("listitem").filter({ hasText: `注文番号 ${orderNumber}` })).toContainText("納品完了");
+
+  // The customer's mail: the order confirmation first, then the delivery.
+  const delivery = await waitForMail(email, 3);
+  expect(delivery.subject).toContain("動画のご用意ができました");
+  const link = /https?:\/\/\S+\/download\/([A-Za-z0-9_-]{22})/.exec(delivery.text);
+  expect(link).not.toBeNull();
+  const pageId = link?.[1] ?? "";
+
+  await page.goto(`/download/${pageId}`);
+  await expect(page.getByText(orderNumber)).toBeVisible();
+  const items = page.getByRole("listitem").filter({ hasText: "納品テスト" }).or(page.getByRole("listitem").filter({ hasText: "キッズ部門" }));
+  const kids = items.first();
+  await expect(kids.getByRole("link", { name: "縦型ダウンロード" })).toBeVisible();
+  await expect(kids.getByRole("button", { name: "横型ダウンロード" })).toBeDisabled();
+  const href = (await kids.getByRole("link", { name: "縦型ダウンロード" }).getAttribute("href")) ?? "";
+  const first302 = await page.request.get(href, { maxRedirects: 0 });
+  expect(first302.status()).toBe(302);
+  expect(first302.headers()["location"]).toBe("https://videos.example.jp/kids-1.mp4");
+
+  // A guessed id shows the not-found screen.
+  await page.goto("/download/AAAAAAAAAAAAAAAAAAAAAA");
+  await expect(page.getByRole("heading", { name: "ダウンロードページが見つかりません" })).toBeVisible();
+
+  // After the expiry (moved into the past on the server's records): red notice, buttons disabled, downloads refused.
+  const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
+  db.prepare("update download_pages set expires_at = ? where id = ?").run(Date.now() - 1000, pageId);
+  db.close();
+  await page.goto(`/download/${pageId}`);
+  await expect(page.getByText("ダウンロードの有効期限が切れています。再度必要な場合はお問い合わせください。")).toBeVisible();
+  await expect(page.getByRole("link", { name: /ダウンロード$/ })).toHaveCount(0);
+  expect((await page.request.get(href, { maxRedirects: 0 })).status()).toBe(410);
+  await adminContext.close();
+});
