@@ -64,3 +64,40 @@ test("an order from the storefront is delivered: URLs checked, mail with the dow
   expect((await page.request.get(href, { maxRedirects: 0 })).status()).toBe(410);
   await adminContext.close();
 });
+
+test("a video file attached to the shop is checked by its bytes, delivered, and downloads with Range so a phone can resume", async ({ page, browser, baseURL }) => {
+  const email = uniqueEmail("file-delivery");
+  const orderNumber = await buyTwoVideos(page, email, "ファイル 三郎");
+  const adminContext = await browser.newContext({ javaScriptEnabled: test.info().project.name === "js" });
+  await loginAsAdmin(adminContext, baseURL ?? "", uniqueEmail("file-admin"));
+  const admin = await adminContext.newPage();
+  await admin.goto(`/admin/orders?q=${encodeURIComponent(email)}`);
+  const group = () => admin.getByRole("listitem").filter({ hasText: `注文番号 ${orderNumber}` });
+
+  // A text file calling itself a video is refused.
+  await group().getByLabel(`${orderNumber}-1 の動画ファイル`).setInputFiles({ name: "clip.mp4", mimeType: "video/mp4", buffer: Buffer.from("not really a video") });
+  await group().getByLabel(`${orderNumber}-2 のダウンロードURL`).fill("https://videos.example.jp/junior.mp4");
+  await group().getByRole("button", { name: "納品" }).click();
+  await expect(admin.getByText("動画ファイル（MP4・MOV・WebM）を選択してください")).toBeVisible();
+
+  const video = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypmp42"), Buffer.alloc(200_000, 7)]);
+  await group().getByLabel(`${orderNumber}-1 の動画ファイル`).setInputFiles({ name: "kids.mp4", mimeType: "video/mp4", buffer: video });
+  await group().getByLabel(`${orderNumber}-2 のダウンロードURL`).fill("https://videos.example.jp/junior.mp4");
+  await group().getByRole("button", { name: "納品" }).click();
+  await expect(admin.getByText("納品処理完了")).toBeVisible();
+
+  const pageId = /\/download\/([A-Za-z0-9_-]{22})/.exec((await waitForMail(email, 3)).text)?.[1] ?? "";
+  await page.goto(`/download/${pageId}`);
+  const href = (await page.getByRole("link", { name: "縦型ダウンロード" }).first().getAttribute("href")) ?? "";
+  const start = await page.request.get(href, { headers: { Range: "bytes=0-99" } });
+  expect(start.status()).toBe(206);
+  expect(start.headers()["content-range"]).toBe(`bytes 0-99/${video.length}`);
+  expect(Buffer.compare(await start.body(), video.subarray(0, 100))).toBe(0);
+  // The connection dropped: the phone resumes from byte 100 without it counting again.
+  const resume = await page.request.get(href, { headers: { Range: "bytes=100-" } });
+  expect(resume.status()).toBe(206);
+  expect(Buffer.compare(await resume.body(), video.subarray(100))).toBe(0);
+  const beyond = await page.request.get(href, { headers: { Range: `bytes=${video.length + 10}-` } });
+  expect(beyond.status()).toBe(416);
+  await adminContext.close();
+});

@@ -114,3 +114,25 @@ describe("download page", () => {
     expect(claimDownload(pageId, lines[1]!.id, "horizontal")).toMatchObject({ ok: false, status: 410 });
   });
 });
+
+describe("after delivery, for the admin", () => {
+  it("resets a line's download, extends the expiry, and resends the mail", async () => {
+    const start = Date.UTC(2025, 10, 1);
+    setClock(() => start);
+    const { order: o, lines, email } = order();
+    const result = await deliverOrder(o.id, new Map(lines.map((l) => [l.id, `https://videos.example.jp/${l.id}.mp4`])));
+    if (!result.ok) throw new Error("not delivered");
+    claimDownload(result.pageId, lines[0]!.id, "vertical");
+    setClock(() => start + 25 * 3600_000);
+    expect(claimDownload(result.pageId, lines[0]!.id, "vertical")).toMatchObject({ ok: false, status: 410 });
+    const { resetLineDownload, extendDownloadPage, resendDeliveryMail } = await import("~/server/delivery.server");
+    expect(resetLineDownload(o.id, lines[0]!.id)).toBe(true);
+    expect(resetLineDownload(o.id + 999, lines[0]!.id)).toBe(false);
+    expect(claimDownload(result.pageId, lines[0]!.id, "vertical")).toMatchObject({ ok: true });
+    expect(extendDownloadPage(o.id, 7)?.getTime()).toBe(start + 37 * 86_400_000);
+    const before = smtp.received.filter((m) => m.to.includes(email)).length;
+    expect(await resendDeliveryMail(o.id)).toBe(true);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(smtp.received.filter((m) => m.to.includes(email))).toHaveLength(before + 1);
+  });
+});

@@ -6,6 +6,7 @@ import { requireAdminPage } from "~/server/admin-session.server";
 import { ORDER_TABS, type OrderTab } from "~/lib/order-tabs";
 import { completeOrder, deliverOrder, extendDownloadPage, listOrderGroups, resendDeliveryMail, resetLineDownload } from "~/server/delivery.server";
 import { readForm } from "~/server/form.server";
+import { parseDeliveryForm } from "~/server/video-upload.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "動画注文一覧 | 管理画面" }];
@@ -23,9 +24,13 @@ type DeliverError = { orderId: number; message: string; urls: Record<string, str
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdminPage(request);
-  const form = await readForm(request);
-  const orderId = Number(form.get("orderId"));
   const back = `/admin/orders${new URL(request.url).search}`;
+  // 納品 with attached videos is multipart (files streamed to disk); everything else is a small form.
+  const multipart = request.headers.get("Content-Type")?.startsWith("multipart/form-data");
+  const parsed = multipart ? await parseDeliveryForm(request) : { ok: true as const, form: await readForm(request), files: new Map<number, string>() };
+  if (!parsed.ok) return redirectWithToast(request, back, { kind: "error", title: "エラー", description: parsed.message }, { status: 303 });
+  const { form, files } = parsed;
+  const orderId = Number(form.get("orderId"));
   if (!Number.isSafeInteger(orderId) || orderId <= 0) return redirectWithToast(request, back, { kind: "error", title: "エラー", description: "注文が見つかりません" }, { status: 303 });
   const intent = String(form.get("intent") ?? "");
   const resetLine = /^reset-line-(\d+)$/.exec(intent);
@@ -49,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
           typed[key] = value.slice(0, 2000);
         }
       }
-      const result = await deliverOrder(orderId, urls);
+      const result = await deliverOrder(orderId, urls, files);
       if (!result.ok) return data<DeliverError>({ orderId, message: result.message, urls: typed }, { status: result.status });
       if (result.mail === "failed") {
         return redirectWithToast(request, back, { kind: "error", title: "メール送信に失敗しました", description: "ダウンロードURLと状態は更新されましたが、お客様へのメール送信に失敗しました。" }, { status: 303 });
@@ -119,7 +124,7 @@ export default function OrderList() {
                     {formatDateTime(new Date(group.createdAt))}・{group.customerName}（<span className="break-all">{group.customerEmail}</span>）・{formatYenSign(group.totalAmount)}
                   </p>
                 </div>
-                <Form method="post" action={`/admin/orders${link({})}`} className="px-4 py-3">
+                <Form method="post" action={`/admin/orders${link({})}`} encType={pending ? "multipart/form-data" : undefined} className="px-4 py-3">
                   <input type="hidden" name="orderId" value={group.id} />
                   <div role="table" aria-label={`注文 ${group.orderNumber} の明細`} className="text-sm">
                     <div role="row" className="hidden grid-cols-7 gap-3 border-b border-zinc-100 pb-2 text-xs text-zinc-500 lg:grid">
@@ -159,12 +164,20 @@ export default function OrderList() {
                                 defaultValue={groupError?.urls[`url-${line.id}`] ?? line.videoDownloadUrl ?? ""}
                                 className="field-input min-h-9 py-1 text-sm"
                               />
+                              <label className="mt-1 block text-xs text-zinc-600">
+                                または動画ファイル
+                                <input type="file" name={`file-${line.id}`} accept="video/*" className="mt-0.5 block w-full text-xs" aria-label={`${line.lineNumber} の動画ファイル`} />
+                              </label>
                             </>
-                          ) : line.videoDownloadUrl ? (
+                          ) : line.videoDownloadUrl || line.deliveredMediaName ? (
                             <span className="flex flex-wrap items-center gap-2">
-                              <a href={line.videoDownloadUrl} target="_blank" rel="noopener noreferrer" className="text-brand-700 underline">
-                                動画URL
-                              </a>
+                              {line.videoDownloadUrl ? (
+                                <a href={line.videoDownloadUrl} target="_blank" rel="noopener noreferrer" className="text-brand-700 underline">
+                                  動画URL
+                                </a>
+                              ) : (
+                                <span>ファイル納品</span>
+                              )}
                               <span className="text-xs text-zinc-500">{line.downloadStartedAt ? `DL ${formatDateTime(new Date(line.downloadStartedAt))}` : "未DL"}</span>
                               {line.downloadStartedAt ? (
                                 <button type="submit" name="intent" value={`reset-line-${line.id}`} className="text-xs text-zinc-600 underline" aria-label={`${line.lineNumber} のダウンロード回数をリセット`}>

@@ -14,5 +14,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
   if (decision.kind === "redirect") return redirect(decision.url, { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
   const file = mediaPath(decision.storedName);
   if (!file) return new Response("Not Found", { status: 404 });
-  return fileResponse(request, file, { contentType: "video/mp4", cacheControl: "private, no-store", downloadName: `${params.id}-${lineId}.mp4` });
+  const extension = decision.storedName.split(".").pop() ?? "mp4";
+  const contentType = extension === "webm" ? "video/webm" : extension === "mov" ? "video/quicktime" : "video/mp4";
+  return fileResponse(request, file, { contentType, cacheControl: "private, no-store", downloadName: `video-${lineId}.${extension}` });
 }

@@ -88,12 +88,13 @@ export type DeliverResult =
  * the order to handled, and mails the customer once. "Once" holds for a double click, a
  * resubmitted form and two admins: the mail is claimed by one atomic update.
  */
-export async function deliverOrder(orderId: number, urls: Map<number, string>): Promise<DeliverResult> {
+export async function deliverOrder(orderId: number, urls: Map<number, string>, files: Map<number, string> = new Map()): Promise<DeliverResult> {
   const order = db().select().from(orders).where(eq(orders.id, orderId)).get();
   if (!order) return { ok: false, status: 404, message: "注文が見つかりません" };
   const lines = db().select({ id: orderLines.id }).from(orderLines).where(eq(orderLines.orderId, orderId)).all();
   for (const line of lines) {
     const url = urls.get(line.id)?.trim() ?? "";
+    if (files.has(line.id)) continue;
     if (!url) return { ok: false, status: 400, message: DELIVERY_MESSAGES.missingUrl };
     if (!isDownloadUrl(url)) return { ok: false, status: 400, message: DELIVERY_MESSAGES.badUrl };
   }
@@ -101,7 +102,11 @@ export async function deliverOrder(orderId: number, urls: Map<number, string>): 
   const pageId = db().transaction(
     (tx) => {
       for (const line of lines) {
-        tx.update(orderLines).set({ videoDownloadUrl: urls.get(line.id)?.trim(), status: "納品済み" }).where(eq(orderLines.id, line.id)).run();
+        const file = files.get(line.id);
+        tx.update(orderLines)
+          .set(file ? { deliveredMediaName: file, videoDownloadUrl: null, status: "納品済み" } : { videoDownloadUrl: urls.get(line.id)?.trim(), deliveredMediaName: null, status: "納品済み" })
+          .where(eq(orderLines.id, line.id))
+          .run();
       }
       tx.update(orders).set({ status: "納品済み" }).where(eq(orders.id, orderId)).run();
       const existing = tx.select().from(downloadPages).where(eq(downloadPages.orderId, orderId)).get();

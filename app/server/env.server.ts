@@ -72,6 +72,8 @@ const schema = z
     SITE_URL: url("URL の形式が正しくありません（例: https://shop.example.jp）").default("http://localhost:3000"),
     /** Key for secrets kept in the database (authenticator secrets). Defaults to one derived from SESSION_SECRET. */
     ENCRYPTION_KEY: optionalText.pipe(z.string().min(32, "32 文字以上の値を指定してください").optional()),
+    /** Largest single uploaded file (delivered videos, media), in bytes. */
+    MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024, "1024 以上の整数で指定してください").default(8 * 1024 ** 3),
     DOWNLOAD_EXPIRY_DAYS: z.coerce.number().int().min(1, "1 以上の整数で指定してください").max(365).default(30),
     SELLER_NAME: z.string().trim().min(1).default("株式会社コンテストビデオ（デモ）"),
     SELLER_MANAGER: z.string().trim().min(1).default("山田 太郎"),
