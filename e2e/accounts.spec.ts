@@ -221,7 +221,7 @@ test("purchase history shows the account's own orders, page by page, and nobody 
   await expect(groups).toHaveCount(10);
   const first = groups.first();
   await expect(first.getByRole("heading", { name: `注文番号 ${newest}` })).toBeVisible();
-  const download = first.getByRole("link", { name: /動画をダウンロード/ });
+  const download = first.getByRole("link", { name: /ダウンロード/ });
   await expect(download).toHaveAttribute("href", "https://videos.example.jp/7.mp4");
   await expect(download).toHaveAttribute("target", "_blank");
   await expect(download).toHaveAttribute("rel", /noopener/);
