@@ -27,7 +27,7 @@ type Props = {
   via: "page" | "dialog";
 };
 
-const STEP_LABELS: Record<PasswordChangeStep, string> = { send: "コード送信", verify: "コード確認", change: "新しいパスワード" };
+const STEP_LABELS: Record<PasswordChangeStep, string> = { send: "コード送信", verify: "コード確認", change: "パスワード設定" };
 const ACTION = "/account/password";
 
 /** The three steps of the password change, shared by the page (/account/password) and the dialog on /account. */

@@ -16,6 +16,9 @@ export default function Account() {
   const dialog = useRef<HTMLDialogElement>(null);
   // A new key each time the dialog closes: its steps start again from the first.
   const [dialogKey, setDialogKey] = useState(0);
+  // Without JavaScript the change link goes to /account/password; the dialog exists only once hydrated.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
 
   return (
     <div className="mx-auto w-full max-w-md px-4 py-8 sm:py-12">
@@ -69,31 +72,33 @@ export default function Account() {
         </Form>
       </div>
 
-      <dialog
-        ref={dialog}
-        aria-labelledby="password-dialog-title"
-        onClose={() => setDialogKey((key) => key + 1)}
-        className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md overflow-y-auto rounded-2xl bg-white p-0 shadow-xl backdrop:bg-black/50"
-      >
-        <div className="p-5 sm:p-6">
-          <div className="mb-4 flex items-start justify-between gap-4">
-            <h2 id="password-dialog-title" className="text-xl font-bold">
-              パスワードの変更
-            </h2>
-            <button
-              type="button"
-              onClick={() => dialog.current?.close()}
-              className="-mt-1 -mr-2 rounded-lg p-2 text-zinc-500 hover:bg-zinc-100"
-              aria-label="閉じる"
-            >
-              <svg aria-hidden="true" viewBox="0 0 20 20" className="h-5 w-5" fill="currentColor">
-                <path d="M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4Z" />
-              </svg>
-            </button>
+      {hydrated ? (
+        <dialog
+          ref={dialog}
+          aria-labelledby="password-dialog-title"
+          onClose={() => setDialogKey((key) => key + 1)}
+          className="m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md overflow-y-auto rounded-2xl bg-white p-0 shadow-xl backdrop:bg-black/50"
+        >
+          <div className="p-5 sm:p-6">
+            <div className="mb-4 flex items-start justify-between gap-4">
+              <h2 id="password-dialog-title" className="text-xl font-bold">
+                パスワードの変更
+              </h2>
+              <button
+                type="button"
+                onClick={() => dialog.current?.close()}
+                className="-mt-1 -mr-2 rounded-lg p-2 text-zinc-500 hover:bg-zinc-100"
+                aria-label="閉じる"
+              >
+                <svg aria-hidden="true" viewBox="0 0 20 20" className="h-5 w-5" fill="currentColor">
+                  <path d="M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4Z" />
+                </svg>
+              </button>
+            </div>
+            <PasswordChangeDialogSteps key={dialogKey} email={email} onDone={() => dialog.current?.close()} />
           </div>
-          <PasswordChangeDialogSteps key={dialogKey} email={email} onDone={() => dialog.current?.close()} />
-        </div>
-      </dialog>
+        </dialog>
+      ) : null}
     </div>
   );
 }

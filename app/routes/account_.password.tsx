@@ -27,8 +27,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { user, session } = await requireUser(request);
+  // The body first: answering before it is read resets the connection of a client still sending.
   const formData = await readForm(request);
+  const { user, session } = await requireUser(request);
   const viaDialog = formData.get("via") === "dialog";
   const intent = formData.get("intent");
 

@@ -48,7 +48,7 @@ export default function PurchaseHistory() {
               </header>
               <table className="w-full text-sm">
                 <caption className="sr-only">注文番号 {order.orderNumber} の内容</caption>
-                <thead className="hidden bg-zinc-50 text-left text-xs text-zinc-600 sm:table-header-group">
+                <thead className="hidden bg-zinc-50 text-left text-xs whitespace-nowrap text-zinc-600 sm:table-header-group">
                   <tr>
                     <th scope="col" className="px-4 py-2 font-semibold sm:pl-5">大会名</th>
                     <th scope="col" className="px-4 py-2 font-semibold">部門</th>
@@ -63,14 +63,14 @@ export default function PurchaseHistory() {
                     // On phones each line is a card of label/value rows; from sm up, a table row.
                     <tr key={line.id} className="block px-4 py-3 sm:table-row sm:p-0">
                       <Cell label="大会名" className="sm:pl-5">{line.contestName}</Cell>
-                      <Cell label="部門">{line.category}</Cell>
-                      <Cell label={order.numberLabel}>{line.athleteNumber}</Cell>
-                      <Cell label="スタイル">{line.style}</Cell>
+                      <Cell label="部門" className="sm:whitespace-nowrap">{line.category}</Cell>
+                      <Cell label={order.numberLabel} className="sm:whitespace-nowrap">{line.athleteNumber}</Cell>
+                      <Cell label="スタイル" className="sm:whitespace-nowrap">{line.style}</Cell>
                       <Cell label="価格" className="sm:text-right sm:whitespace-nowrap">{formatYen(line.price)}</Cell>
-                      <Cell label="ダウンロード" className="sm:pr-5">
+                      <Cell label="ダウンロード" className="sm:pr-5 sm:whitespace-nowrap">
                         {line.downloadUrl ? (
-                          <a href={line.downloadUrl} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 font-semibold text-brand-700 underline">
-                            動画をダウンロード
+                          <a href={line.downloadUrl} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 font-semibold whitespace-nowrap text-brand-700 underline">
+                            ダウンロード
                             <span className="sr-only">（新しいタブで開きます）</span>
                           </a>
                         ) : (

@@ -26,9 +26,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type ActionResult = { kind: "error" | "resent"; message: string; at: number };
 
 export async function action({ request }: ActionFunctionArgs) {
+  // The body first: answering before it is read resets the connection of a client still sending.
+  const formData = await readForm(request);
   const session = await getSession(request);
   const registration = requireRegistration(session);
-  const formData = await readForm(request);
   const reply = (kind: ActionResult["kind"], message: string, status: number) => data<ActionResult>({ kind, message, at: Date.now() }, { status });
 
   if (formData.get("intent") === "resend") {

@@ -3,6 +3,11 @@ import { data } from "@remix-run/node";
 /** Forms here are a few short fields; anything much larger is not one of ours. */
 const MAX_FORM_BYTES = 64 * 1024;
 
+/**
+ * The body, or null when it is over the limit. An oversized body is still read to its end
+ * (and thrown away, so memory stays small): answering before the client has finished
+ * sending makes the connection reset instead of showing the 413.
+ */
 async function readBody(request: Request): Promise<Uint8Array<ArrayBuffer> | null> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
@@ -12,12 +17,9 @@ async function readBody(request: Request): Promise<Uint8Array<ArrayBuffer> | nul
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total > MAX_FORM_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
+    if (total <= MAX_FORM_BYTES) chunks.push(value);
   }
+  if (total > MAX_FORM_BYTES) return null;
   const body = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
