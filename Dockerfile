@@ -4,7 +4,7 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --no-audit --no-fund && npm rebuild better-sqlite3
+RUN npm install --no-audit --no-fund && npm rebuild better-sqlite3
 COPY . .
 RUN npx remix vite:build && npm prune --omit=dev
 

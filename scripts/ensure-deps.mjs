@@ -12,8 +12,11 @@ export function ensureDependencies() {
   const lock = path.join(root, "package-lock.json");
   const fresh = fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs;
   if (fresh && fs.existsSync(path.join(root, "node_modules", "better-sqlite3", "build", "Release"))) return;
-  console.log("> npm ci（依存パッケージをインストールしています）");
-  execSync("npm ci --no-audit --no-fund", { cwd: root, stdio: "inherit" });
+  // Not `npm ci`: it refuses a lockfile that lacks the optional per-platform builds (rollup,
+  // tailwind's oxide) for other systems, and a registry mirror may not hold every one of them.
+  // `npm install` installs the lockfile's versions all the same and leaves the lockfile as it is.
+  console.log("> npm install（依存パッケージをインストールしています）");
+  execSync("npm install --no-audit --no-fund", { cwd: root, stdio: "inherit" });
   // better-sqlite3 is a native addon: with no prebuilt binary reachable, it is compiled here.
   if (!fs.existsSync(path.join(root, "node_modules", "better-sqlite3", "build", "Release"))) {
     execSync("npm rebuild better-sqlite3", { cwd: root, stdio: "inherit" });
