@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
@@ -48,6 +49,15 @@ export function insertOrder(email: string, lines: TestLine[], createdAt = Date.n
          values (?, ?, ?, ?, ?, ?, ?, 'vertical', ?, ?, ?)`,
       ).run(id, `${orderNumber}-${index + 1}`, "青葉ピアノ発表会 2025", line.category, line.athleteNumber, "山田 一郎", line.style, line.price, line.url ?? null, createdAt);
     });
+    // A delivered order has its download page, as 納品 makes it: history links go through it.
+    if (lines.some((line) => line.url)) {
+      db.prepare("insert into download_pages (id, order_id, created_at, expires_at) values (?, ?, ?, ?)").run(
+        crypto.randomBytes(16).toString("base64url"),
+        id,
+        createdAt,
+        createdAt + 30 * 24 * 60 * 60_000,
+      );
+    }
     return orderNumber;
   } finally {
     db.close();
