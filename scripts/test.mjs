@@ -27,6 +27,8 @@ const steps = [
   ["Vitest", "npx vitest run"],
   ["ビルド", "npx remix vite:build"],
   ["Playwright", "npx playwright test"],
+  // The load test in a shorter form; `npm run test:load` runs it with 50 customers.
+  ["負荷テスト（15人が同時に購入）", "npx tsx scripts/load/purchase-load.ts --customers 15"],
 ];
 for (const [label, command] of steps) {
   console.log(`\n> ${label}: ${command}`);
