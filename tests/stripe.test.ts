@@ -159,3 +159,19 @@ describe("Stripe (real SDK against a local API)", () => {
     expect(paid.every((c) => c.status === "paid")).toBe(true);
   });
 });
+
+describe("reconciliation with Stripe at start-up", () => {
+  it("makes the order of a payment that succeeded at Stripe while the shop never heard of it, once", async () => {
+    const { response, email } = await paidCheckout();
+    const clientSecret = (response.data as { clientSecret: string }).clientSecret;
+    // No return to the shop, no webhook: only Stripe knows the payment succeeded.
+    stripe.succeed([...stripe.intents.values()].find((intent) => intent.client_secret === clientSecret)!.id);
+    const { recoverUnrecordedPayments } = await import("~/server/payment-recovery.server");
+    expect(await recoverUnrecordedPayments()).toBeGreaterThanOrEqual(1);
+    await recoverUnrecordedPayments();
+    const made = db().select().from(orders).where(eq(orders.customerEmail, email)).all();
+    expect(made).toHaveLength(1);
+    expect(made[0]!.totalAmount).toBe(7500);
+    expect(stripe.requests.some((r) => r.method === "GET" && r.path === "/v1/payment_intents")).toBe(true);
+  });
+});

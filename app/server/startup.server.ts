@@ -3,11 +3,13 @@ import { db } from "./db/client.server";
 import { users } from "./db/schema";
 import { env } from "./env.server";
 import { hashPassword } from "./password.server";
+import { recoverUnrecordedPayments } from "./payment-recovery.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
  * stops start-up naming the variable), opens and migrates the database, and creates
- * the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when the shop has none.
+ * the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when the shop has none, and makes
+ * the orders of payments that succeeded while their order was never written.
  */
 export async function startUp(): Promise<void> {
   const config = env();
@@ -25,4 +27,6 @@ export async function startUp(): Promise<void> {
       console.log(`[startup] 管理者アカウントを作成しました: ${email}`);
     }
   }
+  // In the background: with Stripe this asks the network, and the shop should answer meanwhile.
+  void recoverUnrecordedPayments().catch((error: unknown) => console.error("[payments] reconciliation failed", error));
 }

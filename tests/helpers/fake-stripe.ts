@@ -17,7 +17,7 @@ type Intent = {
 
 /**
  * A local HTTP server that speaks the part of Stripe's API the shop uses
- * (create, retrieve and update PaymentIntents, idempotency keys), so the real
+ * (create, retrieve, update and list PaymentIntents, idempotency keys), so the real
  * `stripe` SDK can be pointed at it with STRIPE_API_URL.
  */
 export async function startFakeStripe() {
@@ -30,7 +30,7 @@ export async function startFakeStripe() {
     req.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
     req.on("end", () => {
       const body = new URLSearchParams(raw);
-      const path = (req.url ?? "").split("?")[0] ?? "";
+      const [path = "", query = ""] = (req.url ?? "").split("?");
       requests.push({ method: req.method ?? "", path, body });
       const send = (status: number, payload: unknown) => {
         res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${crypto.randomBytes(6).toString("hex")}` });
@@ -62,6 +62,17 @@ export async function startFakeStripe() {
         intents.set(id, intent);
         if (typeof key === "string") idempotent.set(key, id);
         return send(200, intent);
+      }
+      if (req.method === "GET" && path === "/v1/payment_intents") {
+        // Newest first, one page of `limit` after `starting_after`, as Stripe lists them.
+        const params = new URLSearchParams(query);
+        const since = Number(params.get("created[gte]") ?? 0);
+        const limit = Number(params.get("limit") ?? 10);
+        const all = [...intents.values()].filter((intent) => intent.created >= since).reverse();
+        const after = params.get("starting_after");
+        const start = after ? all.findIndex((intent) => intent.id === after) + 1 : 0;
+        const data = all.slice(start, start + limit);
+        return send(200, { object: "list", url: "/v1/payment_intents", has_more: start + limit < all.length, data });
       }
       const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
       const intent = match?.[1] ? intents.get(match[1]) : undefined;

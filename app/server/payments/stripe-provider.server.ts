@@ -54,4 +54,13 @@ export const stripeProvider: PaymentProvider = {
   async updateAmount(id, amount) {
     return toState(await stripeClient().paymentIntents.update(id, { amount }));
   },
+
+  async succeededSince(since) {
+    const succeeded: PaymentIntentState[] = [];
+    // Auto-pagination: a busy week can hold more than one page of intents.
+    for await (const intent of stripeClient().paymentIntents.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 })) {
+      if (intent.status === "succeeded") succeeded.push(toState(intent));
+    }
+    return succeeded;
+  },
 };

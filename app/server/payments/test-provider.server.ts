@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq, gte } from "drizzle-orm";
 import { db } from "../db/client.server";
 import { testPaymentIntents } from "../db/schema";
 import type { PaymentIntentState, PaymentProvider } from "./types";
@@ -42,6 +42,15 @@ export const testProvider: PaymentProvider & {
   async updateAmount(id, amount) {
     const row = db().update(testPaymentIntents).set({ amount }).where(eq(testPaymentIntents.id, id)).returning().get();
     return toState(row);
+  },
+
+  async succeededSince(since) {
+    return db()
+      .select()
+      .from(testPaymentIntents)
+      .where(and(eq(testPaymentIntents.status, "succeeded"), gte(testPaymentIntents.createdAt, since)))
+      .all()
+      .map(toState);
   },
 
   async confirmCard(id, cardNumber) {

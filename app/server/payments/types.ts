@@ -15,4 +15,6 @@ export interface PaymentProvider {
   retrieveIntent(id: string): Promise<PaymentIntentState | null>;
   /** Lowers an unpaid intent's amount or raises it, when the order changed before paying. */
   updateAmount(id: string, amount: number): Promise<PaymentIntentState>;
+  /** Payments that succeeded since a moment: the shop reconciles them with its orders at start-up. */
+  succeededSince(since: Date): Promise<PaymentIntentState[]>;
 }
