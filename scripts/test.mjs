@@ -29,6 +29,8 @@ const steps = [
   ["Playwright", "npx playwright test"],
   // The load test in a shorter form; `npm run test:load` runs it with 50 customers.
   ["負荷テスト（15人が同時に購入）", "npx tsx scripts/load/purchase-load.ts --customers 15"],
+  // The fault test in a shorter form; `npm run test:faults` kills the server 30 times.
+  ["障害テスト（購入中にサーバーを5回強制終了）", "npx tsx scripts/load/crash-restart.ts --restarts 5"],
 ];
 for (const [label, command] of steps) {
   console.log(`\n> ${label}: ${command}`);

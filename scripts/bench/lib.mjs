@@ -16,8 +16,9 @@ export function freePort() {
   });
 }
 
-export async function startServer(env) {
-  const port = await freePort();
+/** Starts the production build; `port` lets a restarted server come back at the same address. */
+export async function startServer(env, port) {
+  port ??= await freePort();
   // remix-serve's own script, not through npx, so stopping it stops the server.
   const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), SESSION_SECRET: SECRET, SITE_URL: `http://127.0.0.1:${port}`, ...env },

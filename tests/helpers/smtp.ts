@@ -29,6 +29,10 @@ export async function startSmtpServer() {
       });
     },
   });
+  // A client that dies mid-conversation (the fault tests kill the shop) is not this server's failure.
+  server.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "ECONNRESET") throw error;
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
