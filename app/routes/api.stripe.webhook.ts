@@ -1,10 +1,16 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { readText } from "~/server/form.server";
 import { handleStripeWebhook } from "~/server/stripe-webhook.server";
+
+/** Stripe's events are a few kilobytes; nothing bigger is one of them. */
+const MAX_EVENT_BYTES = 1024 * 1024;
 
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return Response.json({ error: "method not allowed" }, { status: 405 });
   // The signature covers the exact bytes sent, so the body is read raw, never parsed first.
-  const outcome = handleStripeWebhook(await request.text(), request.headers.get("Stripe-Signature"));
+  const rawBody = await readText(request, MAX_EVENT_BYTES);
+  if (rawBody === null) return Response.json({ received: false, error: "payload too large" }, { status: 413 });
+  const outcome = handleStripeWebhook(rawBody, request.headers.get("Stripe-Signature"));
   return Response.json(outcome.body, { status: outcome.status });
 }
 

@@ -8,7 +8,7 @@ const MAX_FORM_BYTES = 64 * 1024;
  * (and thrown away, so memory stays small): answering before the client has finished
  * sending makes the connection reset instead of showing the 413.
  */
-async function readBody(request: Request): Promise<Uint8Array<ArrayBuffer> | null> {
+async function readBody(request: Request, maxBytes = MAX_FORM_BYTES): Promise<Uint8Array<ArrayBuffer> | null> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -17,9 +17,9 @@ async function readBody(request: Request): Promise<Uint8Array<ArrayBuffer> | nul
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total <= MAX_FORM_BYTES) chunks.push(value);
+    if (total <= maxBytes) chunks.push(value);
   }
-  if (total > MAX_FORM_BYTES) return null;
+  if (total > maxBytes) return null;
   const body = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
@@ -42,4 +42,10 @@ export async function readForm(request: Request): Promise<FormData> {
   } catch {
     return new FormData();
   }
+}
+
+/** The raw body as text (for signed payloads, which must not be parsed first), or null when over `maxBytes`. */
+export async function readText(request: Request, maxBytes: number): Promise<string | null> {
+  const body = await readBody(request, maxBytes);
+  return body && new TextDecoder().decode(body);
 }

@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 /** Stripe's own default: a signature older than 5 minutes is a replay. */
 const TOLERANCE_SECONDS = 300;
 
-export type WebhookOutcome = { status: 200 | 400 | 503; body: { received: boolean; duplicate?: boolean; error?: string } };
+export type WebhookOutcome = { status: 200 | 400 | 404; body: { received: boolean; duplicate?: boolean; error?: string } };
 
 /**
  * Checks the signature over the raw body, ignores an event id seen before, and turns
@@ -16,7 +16,8 @@ export type WebhookOutcome = { status: 200 | 400 | 503; body: { received: boolea
  */
 export function handleStripeWebhook(rawBody: string, signature: string | null): WebhookOutcome {
   const secret = env().STRIPE_WEBHOOK_SECRET;
-  if (!secret) return { status: 503, body: { received: false, error: "webhook not configured" } };
+  // Without a signing secret there is no webhook: the shop takes no unsigned events.
+  if (!secret) return { status: 404, body: { received: false, error: "webhook not configured" } };
   let event: Stripe.Event;
   try {
     event = Stripe.webhooks.constructEvent(rawBody, signature ?? "", secret, TOLERANCE_SECONDS);
