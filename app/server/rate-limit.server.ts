@@ -20,8 +20,15 @@ export function hitRateLimit(key: string, limit: number, windowMs: number): { al
   return { allowed, retryAfterSeconds: allowed ? 0 : Math.ceil((windowStart + windowMs - at) / 1000) };
 }
 
-/** The client's address as the server saw it (remix-serve sits directly on the socket, or behind one proxy). */
+/**
+ * The client's address for per-address limits and login records. remix-serve does not hand
+ * the socket's address to the app, so it comes from the proxy in front (the deployment runs
+ * behind one): on fly.io the edge sets Fly-Client-IP itself, replacing any a client sends;
+ * elsewhere the last X-Forwarded-For entry is the one the proxy added, while earlier entries
+ * are whatever the client chose to send, so they are never used.
+ */
 export function clientIp(request: Request): string {
-  const forwarded = request.headers.get("Fly-Client-IP") ?? request.headers.get("X-Forwarded-For")?.split(",")[0];
-  return forwarded?.trim() || "unknown";
+  const fly = process.env.FLY_APP_NAME ? request.headers.get("Fly-Client-IP")?.trim() : undefined;
+  if (fly) return fly;
+  return request.headers.get("X-Forwarded-For")?.split(",").at(-1)?.trim() || "unknown";
 }
