@@ -30,6 +30,7 @@ const steps = [
   // The load test in a shorter form; `npm run test:load` runs it with 50 customers.
   ["負荷テスト（15人が同時に購入）", "npx tsx scripts/load/purchase-load.ts --customers 15"],
   // The fault test in a shorter form; `npm run test:faults` kills the server 30 times.
+  ["権限マトリクス（全ルート×訪問者・顧客A・顧客B・管理者）", "npx tsx scripts/fuzz/access-matrix.ts"],
   // Fuzzing in a shorter form; `npm run test:fuzz` sends 1,000 bodies to each endpoint.
   ["ファズテスト（各フォームに不正な入力100件）", "npx tsx scripts/fuzz/fuzz-forms.ts --runs 100"],
   ["障害テスト（購入中にサーバーを5回強制終了）", "npx tsx scripts/load/crash-restart.ts --restarts 5"],
