@@ -68,13 +68,16 @@ const NOT_AN_IMAGE = "JPEG・PNG・WebP形式の画像ファイルを選択し�
  */
 export async function receiveCover(request: Request, contestId: number): Promise<CoverUploadResult> {
   const written: string[] = [];
+  let uploadedName = "";
   const discard = () => written.forEach((name) => fs.rmSync(path.join(mediaDir(), name), { force: true }));
   const fileHandler = createFileUploadHandler({
     directory: mediaDir(),
     avoidFileConflicts: false,
     maxPartSize: COVER_MAX_BYTES,
     filter: ({ name, filename }) => name === "cover" && Boolean(filename),
-    file: () => {
+    file: ({ filename }) => {
+      // Kept only to show the admin which file this was; never used as a path.
+      uploadedName = filename ?? "";
       const name = newStoredName("cover", "upload");
       written.push(name);
       return name;
@@ -109,6 +112,7 @@ export async function receiveCover(request: Request, contestId: number): Promise
     discard();
     return { ok: false, status: 400, message: NOT_AN_IMAGE };
   }
+  const size = fs.statSync(source).size;
   const storedName = path.basename(source).replace(/\.upload$/, `.${kind}`);
   fs.renameSync(source, path.join(mediaDir(), storedName));
   written.push(storedName);
@@ -126,10 +130,10 @@ export async function receiveCover(request: Request, contestId: number): Promise
     for (const variantWidth of COVER_WIDTHS) removeStoredFile(coverVariantName(storedName, variantWidth));
     return { ok: false, status: 400, message: "画像を読み取れませんでした。別の画像ファイルを選択してください" };
   }
-  const originalName = (onDisk.name || "cover").slice(0, 200);
+  const originalName = (path.basename(uploadedName.replace(/\\/g, "/")) || "cover").slice(0, 200);
   const created = db()
     .insert(mediaItems)
-    .values({ contestId, storedName, originalName, category: "cover-image", mediaType: "image", contentType: IMAGE_TYPES[kind], size: file.size, width, height })
+    .values({ contestId, storedName, originalName, category: "cover-image", mediaType: "image", contentType: IMAGE_TYPES[kind], size, width, height })
     .returning({ id: mediaItems.id })
     .get();
   removeOlderCovers(contestId, created.id);
