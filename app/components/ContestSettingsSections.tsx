@@ -243,7 +243,7 @@ function FormatItem({ format, index, last, lastResult }: { format: FormatRow; in
         <input type="hidden" name="formatId" value={format.id} />
         <div className="flex gap-2">
           <input {...getInputProps(fields.name, { type: "text" })} className="field-input" />
-          <button type="submit" className="btn-secondary shrink-0" aria-label={`${index + 1}番目の動画形式名を保存`}>
+          <button type="submit" className="btn-secondary shrink-0" aria-label={`名前を保存（${index + 1}番目の動画形式）`}>
             名前を保存
           </button>
         </div>
@@ -293,7 +293,8 @@ export function PriceDescriptionSection({ description, lastResult }: { descripti
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: priceDescriptionSchema }),
   });
-  const rowErrors = fields.items.getFieldList().map((field) => field.getFieldset());
+  // Rows come and go in the browser, so their errors are looked up by the posted names.
+  const rowError = (index: number, field: "name" | "price") => form.allErrors[`items[${index}].${field}`];
   const busy = useBusy("price");
   return (
     <Section
@@ -306,22 +307,23 @@ export function PriceDescriptionSection({ description, lastResult }: { descripti
         <FormError errors={fields.items.errors} />
         <ul aria-label="料金の項目" className="space-y-3">
           {rows.map((row, index) => {
-            const errors = rowErrors[index];
+            const nameErrors = rowError(index, "name");
+            const priceErrors = rowError(index, "price");
             return (
               <li key={row.key} className="grid grid-cols-[1fr_8rem] gap-2 sm:grid-cols-[1fr_10rem_auto]">
                 <div>
                   <label htmlFor={`price-${row.key}-name`} className="field-label">
                     項目名{index + 1}
                   </label>
-                  <input id={`price-${row.key}-name`} name={`items[${index}].name`} defaultValue={row.name} placeholder="例: 縦型動画" aria-invalid={errors?.name.errors ? true : undefined} className="field-input" />
-                  <FieldError errors={errors?.name.errors} />
+                  <input id={`price-${row.key}-name`} name={`items[${index}].name`} defaultValue={row.name} placeholder="例: 縦型動画" aria-invalid={nameErrors ? true : undefined} className="field-input" />
+                  <FieldError errors={nameErrors} />
                 </div>
                 <div>
                   <label htmlFor={`price-${row.key}-price`} className="field-label">
                     料金{index + 1}
                   </label>
-                  <input id={`price-${row.key}-price`} name={`items[${index}].price`} defaultValue={row.price} placeholder="例: 3000" aria-invalid={errors?.price.errors ? true : undefined} className="field-input" />
-                  <FieldError errors={errors?.price.errors} />
+                  <input id={`price-${row.key}-price`} name={`items[${index}].price`} defaultValue={row.price} placeholder="例: 3000" aria-invalid={priceErrors ? true : undefined} className="field-input" />
+                  <FieldError errors={priceErrors} />
                 </div>
                 {hydrated ? (
                   <div className="col-span-2 flex justify-end sm:col-span-1 sm:items-start sm:pt-6">
@@ -370,7 +372,7 @@ const PUBLICATION_HINTS: Record<(typeof PUBLICATION_CHOICES)[number], string> = 
 export function PublicationSection({ contest, minScheduleInput, lastResult }: { contest: { sitePublicStatus: string; scheduledPublishDate: string }; minScheduleInput: string; lastResult: Result }) {
   const hydrated = useHydrated();
   const [form, fields] = useForm({
-    id: "publication",
+    id: "publication-form",
     lastResult,
     defaultValue: { status: contest.sitePublicStatus, scheduledAt: contest.scheduledPublishDate },
     shouldValidate: "onSubmit",
@@ -389,20 +391,23 @@ export function PublicationSection({ contest, minScheduleInput, lastResult }: { 
           <legend className="field-label">サイトの公開状態</legend>
           <div className="grid gap-2 sm:grid-cols-3">
             {PUBLICATION_CHOICES.map((choice) => (
-              <label key={choice} className="flex min-h-11 cursor-pointer items-start gap-2 rounded-lg border border-zinc-300 px-3 py-2 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
-                <input
-                  type="radio"
-                  name={fields.status.name}
-                  value={choice}
-                  defaultChecked={initialStatus === choice}
-                  onChange={() => setStatus(choice)}
-                  className="mt-1 h-4 w-4 shrink-0 accent-brand-600"
-                />
-                <span>
-                  <span className="font-semibold">{choice}</span>
-                  <span className="block text-xs text-zinc-600">{PUBLICATION_HINTS[choice]}</span>
-                </span>
-              </label>
+              <div key={choice} className="rounded-lg border border-zinc-300 px-3 py-2 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
+                <label className="flex min-h-7 cursor-pointer items-center gap-2 font-semibold">
+                  <input
+                    type="radio"
+                    name={fields.status.name}
+                    value={choice}
+                    defaultChecked={initialStatus === choice}
+                    onChange={() => setStatus(choice)}
+                    aria-describedby={`publication-hint-${choice}`}
+                    className="h-4 w-4 shrink-0 accent-brand-600"
+                  />
+                  {choice}
+                </label>
+                <p id={`publication-hint-${choice}`} className="mt-1 text-xs text-zinc-600">
+                  {PUBLICATION_HINTS[choice]}
+                </p>
+              </div>
             ))}
           </div>
           <FieldError id={fields.status.errorId} errors={fields.status.errors} />
