@@ -125,6 +125,19 @@ test("contest settings: name, number label, categories, formats, price descripti
   await expect(priceGuide).toContainText("7,000円〜");
   await expect(priceGuide).toContainText("価格はすべて税込です。");
 
+  // 公開予約 for tomorrow (Tokyo time): shown with its start, not yet orderable.
+  await page.goto(`${editPage}/settings`);
+  const tomorrow = new Date(Date.now() + 24 * 3600_000 + 9 * 3600_000).toISOString().slice(0, 16);
+  await section(page, "公開設定").getByRole("radio", { name: "公開予約", exact: true }).check();
+  await section(page, "公開設定").getByLabel("公開予約の日時（日本時間）").fill(tomorrow);
+  await section(page, "公開設定").getByRole("button", { name: "公開設定を保存" }).click();
+  await expect(page.getByText("公開設定を「公開予約」にしました。")).toBeVisible();
+  await expect(section(page, "公開設定").getByLabel("公開予約の日時（日本時間）")).toHaveValue(tomorrow);
+  await page.goto("/");
+  await expect(card.getByText(/販売開始:/)).toBeVisible();
+  await expect(card.getByRole("button", { name: "注文を開始する" })).toBeDisabled();
+  expect((await page.request.get(`/order-form/${encodeURIComponent(contestSlug(name))}`)).status()).toBe(404);
+
   // 非公開: gone from the home page, and the order form no longer answers.
   await page.goto(`${editPage}/settings`);
   await section(page, "公開設定").getByRole("radio", { name: "非公開", exact: true }).check();

@@ -310,7 +310,7 @@ export function PriceDescriptionSection({ description, lastResult }: { descripti
             const nameErrors = rowError(index, "name");
             const priceErrors = rowError(index, "price");
             return (
-              <li key={row.key} className="grid grid-cols-[1fr_8rem] gap-2 sm:grid-cols-[1fr_10rem_auto]">
+              <li key={row.key} className={`grid gap-2 ${hydrated ? "grid-cols-[1fr_6.5rem_auto] sm:grid-cols-[1fr_10rem_auto]" : "grid-cols-[1fr_7rem] sm:grid-cols-[1fr_10rem]"}`}>
                 <div>
                   <label htmlFor={`price-${row.key}-name`} className="field-label">
                     項目名{index + 1}
@@ -326,9 +326,9 @@ export function PriceDescriptionSection({ description, lastResult }: { descripti
                   <FieldError errors={priceErrors} />
                 </div>
                 {hydrated ? (
-                  <div className="col-span-2 flex justify-end sm:col-span-1 sm:items-start sm:pt-6">
-                    <button type="button" onClick={() => setRows((current) => current.filter((r) => r.key !== row.key))} className="min-h-11 rounded-lg px-3 text-sm text-zinc-600 hover:bg-zinc-100" aria-label={`${index + 1}行目を削除`}>
-                      行を削除
+                  <div className="pt-6">
+                    <button type="button" onClick={() => setRows((current) => current.filter((r) => r.key !== row.key))} className="min-h-11 rounded-lg px-2 text-sm text-zinc-600 hover:bg-zinc-100" aria-label={`削除（${index + 1}行目）`}>
+                      削除
                     </button>
                   </div>
                 ) : null}
