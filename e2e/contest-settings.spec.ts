@@ -172,6 +172,13 @@ test("cover image: non-images refused, an upload shows with its size, and the ho
   await page.getByRole("button", { name: "アップロード" }).click();
   await expect(page.getByText("JPEG・PNG・WebP形式の画像ファイルを選択してください")).toBeVisible();
 
+  // Over the limit: a 413 with its message, answered after the body is read (no reset connection).
+  const big = Buffer.alloc(21 * 1024 * 1024);
+  big.set([0xff, 0xd8, 0xff, 0xe0]);
+  const tooBig = await page.request.post(`${editPage}/cover`, { multipart: { cover: { name: "huge.jpg", mimeType: "image/jpeg", buffer: big } }, maxRedirects: 0 });
+  expect(tooBig.status()).toBe(413);
+  expect(await tooBig.text()).toContain("ファイルが大きすぎます（20MBまで）");
+
   await page.getByLabel("画像ファイル").setInputFiles(small);
   if (jsEnabled()) await expect(page.getByRole("img", { name: "選択した画像のプレビュー" })).toBeVisible();
   await page.getByRole("button", { name: "アップロード" }).click();

@@ -81,6 +81,10 @@ describe("settings forms: validation (one schema for browser and server)", () =>
     expect(errors["items[0].price"]).toEqual(["料金を入力してください"]);
     expect(errors["items[1].name"]).toEqual(["項目名を入力してください"]);
     expect(errors["items[2].name"]).toBeUndefined();
+    const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [[`items[${i}].name`, `項目${i}`], [`items[${i}].price`, "100"]]).flat());
+    expect(parse(priceDescriptionSchema, { intent: "price", ...many }).items).toEqual(["料金の項目は20件までです"]);
+    const twentyAndBlanks = Object.fromEntries(Array.from({ length: 23 }, (_, i) => [[`items[${i}].name`, i < 20 ? `項目${i}` : ""], [`items[${i}].price`, i < 20 ? "100" : ""]]).flat());
+    expect(parse(priceDescriptionSchema, { intent: "price", ...twentyAndBlanks })).toEqual({});
   });
 
   it("reads 公開予約 times in Tokyo and refuses the past", () => {

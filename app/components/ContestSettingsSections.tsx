@@ -277,7 +277,7 @@ function initialPriceRows(saved: { name: string; price: string }[], lastResult: 
         const fields = typeof row === "object" && row !== null ? (row as Record<string, unknown>) : {};
         return { name: typeof fields.name === "string" ? fields.name : "", price: typeof fields.price === "string" ? fields.price : "" };
       })
-    : [...saved, ...Array.from({ length: EMPTY_PRICE_ROWS }, () => ({ name: "", price: "" }))];
+    : [...saved, ...Array.from({ length: Math.max(0, Math.min(EMPTY_PRICE_ROWS, MAX_PRICE_ITEMS - saved.length)) }, () => ({ name: "", price: "" }))];
   return source.map((row, key) => ({ key, ...row }));
 }
 

@@ -37,6 +37,8 @@ export const formatMoveSchema = z.object({ intent: z.literal("format-move"), for
 export const MAX_PRICE_ITEMS = 20;
 /** Rows offered empty below the saved ones, so the form can grow without JavaScript. */
 export const EMPTY_PRICE_ROWS = 3;
+/** Empty rows are posted too; anything beyond this many is not our form. */
+const MAX_POSTED_PRICE_ROWS = 50;
 
 const priceRow = z
   .object({
@@ -51,7 +53,11 @@ const priceRow = z
 
 export const priceDescriptionSchema = z.object({
   intent: z.literal("price"),
-  items: z.array(priceRow).max(MAX_PRICE_ITEMS + EMPTY_PRICE_ROWS, `料金の項目は${MAX_PRICE_ITEMS}件までです`).default([]),
+  items: z
+    .array(priceRow)
+    .max(MAX_POSTED_PRICE_ROWS, `料金の項目は${MAX_PRICE_ITEMS}件までです`)
+    .default([])
+    .refine((rows) => filledPriceItems(rows).length <= MAX_PRICE_ITEMS, `料金の項目は${MAX_PRICE_ITEMS}件までです`),
   notes: z.string().trim().max(1000, "備考は1000文字以内で入力してください").default(""),
 });
 
