@@ -370,6 +370,14 @@ describe("cover image", () => {
     expect(covers(contest.id)).toHaveLength(0);
   });
 
+  it("answers a post that is not a multipart upload with 400", async () => {
+    const contest = newContest();
+    const { action } = await coverRoute();
+    const result = await callRoute(action, formRequest(`/admin/contest/${contest.id}/cover`, [["cover", "not a file"]], adminCookie), { id: String(contest.id) });
+    expect(result.status).toBe(400);
+    expect(covers(contest.id)).toHaveLength(0);
+  });
+
   it("is for admins only", async () => {
     const contest = newContest();
     const result = await upload(contest.id, new Blob([await png(16, 9)], { type: "image/png" }), "x.png", "");

@@ -8,7 +8,7 @@ import {
   unstable_parseMultipartFormData as parseMultipartFormData,
   type NodeOnDiskFile,
 } from "@remix-run/node";
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import sharp from "sharp";
 import { db } from "./db/client.server";
 import { mediaItems } from "./db/schema";
@@ -140,11 +140,14 @@ export async function receiveCover(request: Request, contestId: number): Promise
   return { ok: true, width, height };
 }
 
-/** Only the newest cover is ever shown, so the older ones (rows, files and variants) are deleted. */
+/**
+ * Only the newest cover is ever shown, so the older ones (rows, files and variants) are
+ * deleted. Older means a smaller id: two uploads finishing together then still leave one.
+ */
 function removeOlderCovers(contestId: number, keepId: number) {
   const older = db()
     .delete(mediaItems)
-    .where(and(eq(mediaItems.contestId, contestId), eq(mediaItems.category, "cover-image"), ne(mediaItems.id, keepId)))
+    .where(and(eq(mediaItems.contestId, contestId), eq(mediaItems.category, "cover-image"), lt(mediaItems.id, keepId)))
     .returning({ storedName: mediaItems.storedName, thumb: mediaItems.thumbnailStoredName })
     .all();
   for (const item of older) {
