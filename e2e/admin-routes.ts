@@ -26,5 +26,14 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   { method: "GET", path: "/admin/orders", kind: "page" },
   { method: "GET", path: "/admin/orders?tab=handled&q=1", kind: "page" },
   ...["complete", "deliver", "resend", "extend", "reset-line-1"].map((intent) => ({ method: "POST" as const, path: "/admin/orders", kind: "page" as const, form: { orderId: "1", intent, "url-1": "https://example.com/x.mp4" } })),
+  { method: "GET", path: "/admin/contest/1/settings", kind: "page" },
+  ...["basic", "category-add", "category-delete", "format-add", "format-rename", "format-delete", "format-move", "price", "publication"].map((intent) => ({
+    method: "POST" as const,
+    path: "/admin/contest/1/settings",
+    kind: "page" as const,
+    form: { intent, name: "侵入テスト", bibNumberLabel: "x", categoryId: "1", formatId: "1", direction: "up", status: "公開", "items[0].name": "x", "items[0].price": "1" },
+  })),
+  { method: "GET", path: "/admin/contest/1/cover", kind: "page" },
+  { method: "POST", path: "/admin/contest/1/cover", kind: "page", form: { cover: "not a file" } },
   { method: "GET", path: "/api/admin/security-dashboard", kind: "api" },
 ];

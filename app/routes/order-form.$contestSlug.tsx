@@ -82,12 +82,12 @@ export default function OrderForm() {
       <h1 className="mt-2 text-2xl font-bold">{contest.name}</h1>
       <p className="mt-1 text-zinc-600">ご希望の動画を選んでください。価格はすべて税込です。</p>
 
-      {priceDescription ? (
+      {priceDescription && (priceDescription.items.length > 0 || priceDescription.notes) ? (
         <section aria-label="価格のご案内" className="mt-5 rounded-xl border border-zinc-200 bg-white p-4">
           <h2 className="font-semibold">価格のご案内</h2>
           <ul className="mt-2 space-y-1 text-sm">
-            {priceDescription.items.map((item) => (
-              <li key={item.name} className="flex justify-between gap-4">
+            {priceDescription.items.map((item, index) => (
+              <li key={index} className="flex justify-between gap-4">
                 <span>{item.name}</span>
                 <span className="shrink-0 font-medium whitespace-nowrap">{/^\d+$/.test(item.price) ? formatYen(Number(item.price)) : item.price}</span>
               </li>
