@@ -32,7 +32,7 @@ export default function ContestEditLayout() {
     [`${base}/settings`, "大会設定"],
   ] as const;
   return (
-    <section className="mx-auto max-w-7xl px-4 py-6 pb-40">
+    <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
       <p className="text-sm">
         <Link to="/admin" className="text-brand-700 underline">
           ← 大会管理へ戻る

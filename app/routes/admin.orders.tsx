@@ -86,7 +86,7 @@ export default function OrderList() {
   const busyOrder = navigation.formData?.get("orderId");
 
   return (
-    <section className="mx-auto max-w-7xl px-4 py-6 pb-40">
+    <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
       <h1 className="text-2xl font-bold">動画注文一覧</h1>
       <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
         <nav aria-label="対応状況" className="flex gap-1 rounded-lg bg-zinc-200 p-1 text-sm">

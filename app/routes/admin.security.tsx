@@ -60,7 +60,7 @@ export default function SecurityDashboardPage() {
   const [riskLabel, riskClass] = RISK[dashboard.riskAssessment.overallRiskLevel];
 
   return (
-    <div className="mx-auto max-w-7xl px-4 py-6 pb-40">
+    <div className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-bold">セキュリティ監視</h1>

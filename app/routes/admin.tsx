@@ -52,7 +52,8 @@ export default function AdminLayout() {
         </nav>
       </header>
       <Outlet />
-      <nav aria-label="その他の管理機能" className="fixed right-4 bottom-4 z-20 flex flex-col gap-2 text-sm">
+      {/* Floating on wide screens; on phones a row after the content, so it never covers a table or a button. */}
+      <nav aria-label="その他の管理機能" className="mx-auto flex max-w-7xl flex-wrap justify-end gap-2 px-4 pb-6 text-sm xl:fixed xl:right-4 xl:bottom-4 xl:z-20 xl:flex-col xl:p-0">
         <Link to="/admin/security" className="rounded-full bg-zinc-900 px-4 py-2.5 font-semibold text-white shadow-lg hover:bg-zinc-700">
           セキュリティ監視
         </Link>

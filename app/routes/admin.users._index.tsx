@@ -24,7 +24,7 @@ export default function UserManagement() {
   const pageLink = (n: number) => `?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) }).toString()}`;
 
   return (
-    <section className="mx-auto max-w-7xl px-4 py-6 pb-40">
+    <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
       <h1 className="text-2xl font-bold">ユーザー管理</h1>
       <p className="mt-1 text-zinc-600">
         登録ユーザー数: <span className="font-semibold" data-testid="user-count">{registered}</span>人
