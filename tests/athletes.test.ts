@@ -39,6 +39,11 @@ function rowInput(athlete: typeof athletes.$inferSelect, changes: Record<string,
   });
 }
 
+/** A submission's field errors (status "error"), or undefined. */
+function errorsOf(submission: { reply: () => { error?: Record<string, string[] | null> | null } }) {
+  return submission.reply().error ?? undefined;
+}
+
 function parsedRow(data: FormData) {
   const submission = parseWithZod(data, { schema: athleteRowSchema });
   if (submission.status !== "success") throw new Error(JSON.stringify(submission.error));
@@ -94,9 +99,9 @@ describe("adding athletes", () => {
     for (const bad of ["", "0", "-3", "1.5", "abc", "501"]) {
       const submission = parseWithZod(form({ count: bad }), { schema: addAthletesSchema });
       expect(submission.status, bad).toBe("error");
-      expect(submission.error?.count?.[0], bad).toContain("正しい数を入力してください");
+      expect(errorsOf(submission)?.count?.[0], bad).toContain("正しい数を入力してください");
     }
-    expect(parseWithZod(form({ count: "501" }), { schema: addAthletesSchema }).error?.count?.[0]).toContain("500人まで");
+    expect(errorsOf(parseWithZod(form({ count: "501" }), { schema: addAthletesSchema }))?.count?.[0]).toContain("500人まで");
     expect(parseWithZod(form({ count: "30" }), { schema: addAthletesSchema })).toMatchObject({ status: "success", value: { count: 30 } });
   });
 
@@ -129,7 +134,7 @@ describe("editing a row", () => {
   it("refuses bad input with Japanese messages", () => {
     const base = { id: 1, athleteNumber: 1, name: "x", category: "", verticalVideoPrice: 1, horizontalVideoPrice: 1, videoStatus: "販売中", photoStatus: "販売中" } as const;
     const errorsFor = (changes: Record<string, string>) =>
-      parseWithZod(form({ ...Object.fromEntries(Object.entries(base).map(([k, v]) => [k, String(v)])), ...changes }), { schema: athleteRowSchema }).error;
+      errorsOf(parseWithZod(form({ ...Object.fromEntries(Object.entries(base).map(([k, v]) => [k, String(v)])), ...changes }), { schema: athleteRowSchema }));
     expect(errorsFor({ name: "   " })?.name).toEqual(["選手名を入力してください"]);
     expect(errorsFor({ athleteNumber: "-1" })?.athleteNumber).toEqual(["番号は0以上の整数で入力してください"]);
     expect(errorsFor({ athleteNumber: "1.5" })?.athleteNumber).toEqual(["番号は0以上の整数で入力してください"]);
@@ -205,11 +210,12 @@ describe("bulk actions", () => {
 
   it("validates the bulk form: a selection, something to change, whole prices, sales statuses only, and a confirmation to purge", () => {
     const parse = (fields: Record<string, string | string[]>) => parseWithZod(form(fields), { schema: bulkAthletesSchema });
-    expect(parse({ intent: "bulk-update", verticalVideoPrice: "3000" }).error?.ids).toEqual(["選手を選択してください"]);
-    expect(parse({ intent: "bulk-update", ids: "1" }).error?.[""]).toEqual(["変更する価格またはステータスを入力してください"]);
-    expect(parse({ intent: "bulk-update", ids: ["1", "2"], verticalVideoPrice: "-1" }).error?.verticalVideoPrice).toEqual(["価格は0以上の整数で入力してください"]);
-    expect(parse({ intent: "bulk-update", ids: "1", videoStatus: "未撮影" }).error?.videoStatus).toEqual(["ステータスを選択してください"]);
-    expect(parse({ intent: "bulk-purge", ids: "1" }).error?.confirm).toBeDefined();
+    const errors = (fields: Record<string, string | string[]>) => errorsOf(parse(fields));
+    expect(errors({ intent: "bulk-update", verticalVideoPrice: "3000" })?.ids).toEqual(["選手を選択してください"]);
+    expect(errors({ intent: "bulk-update", ids: "1" })?.[""]).toEqual(["変更する価格またはステータスを入力してください"]);
+    expect(errors({ intent: "bulk-update", ids: ["1", "2"], verticalVideoPrice: "-1" })?.verticalVideoPrice).toEqual(["価格は0以上の整数で入力してください"]);
+    expect(errors({ intent: "bulk-update", ids: "1", videoStatus: "未撮影" })?.videoStatus).toEqual(["ステータスを選択してください"]);
+    expect(errors({ intent: "bulk-purge", ids: "1" })?.confirm).toBeDefined();
     expect(parse({ intent: "bulk-purge", ids: "1", confirm: "yes" })).toMatchObject({ status: "success", value: { ids: [1] } });
     expect(parse({ intent: "bulk-update", ids: ["3", "4"], horizontalVideoPrice: "4500" })).toMatchObject({ status: "success", value: { ids: [3, 4], horizontalVideoPrice: 4500 } });
     expect(parseWithZod(form({ intent: "purge", id: "3" }), { schema: singleAthleteSchema }).status).toBe("error");

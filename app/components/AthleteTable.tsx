@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Link, useFetcher } from "@remix-run/react";
-import { useEffect, useRef, useState, type MouseEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import {
   athleteRowSchema,
   bulkAthletesSchema,
@@ -440,6 +440,19 @@ export function AthleteRow({ athlete, context, selected, onSelect, hiddenByBulk,
   );
 }
 
+type RowFieldName = "athleteNumber" | "name" | "category" | "verticalVideoPrice" | "horizontalVideoPrice" | "videoStatus" | "photoStatus";
+
+/** A posted value echoed back by a failed plain form post, else the stored one. */
+function echoed(lastResult: SubmissionResult<string[]> | null, name: RowFieldName, stored: string): string {
+  const value = lastResult?.initialValue?.[name];
+  return typeof value === "string" ? value : stored;
+}
+
+/**
+ * The inputs of one row. Plain inputs checked with the row's zod schema on submit (the
+ * same schema the server uses), not a form library per row: a page has 50 of these and
+ * each is rendered on the server.
+ */
 function AthleteRowFields({
   athlete,
   context,
@@ -459,38 +472,43 @@ function AthleteRowFields({
 }) {
   const hydrated = useHydrated();
   const formId = `athlete-${athlete.id}`;
-  const [form, fields] = useForm({
-    id: formId,
-    lastResult,
-    shouldValidate: "onSubmit",
-    defaultValue: {
-      id: String(athlete.id),
-      athleteNumber: String(athlete.athleteNumber),
-      name: athlete.name,
-      category: athlete.category,
-      verticalVideoPrice: athlete.verticalVideoPrice === null ? "" : String(athlete.verticalVideoPrice),
-      horizontalVideoPrice: athlete.horizontalVideoPrice === null ? "" : String(athlete.horizontalVideoPrice),
-      videoStatus: athlete.videoStatus,
-      photoStatus: athlete.photoStatus,
-    },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: athleteRowSchema }),
-  });
+  const [clientErrors, setClientErrors] = useState<Record<string, string[] | null> | null>(null);
+  const errors = clientErrors ?? lastResult?.error ?? {};
   const categoryOptions = [...context.categories];
   if (athlete.category && !categoryOptions.includes(athlete.category)) categoryOptions.push(athlete.category);
   const label = `${athlete.athleteNumber} ${athlete.name}`;
+  const price = (value: number | null) => (value === null ? "" : String(value));
+  const field = (name: RowFieldName) => ({
+    id: `${formId}-${name}`,
+    name,
+    form: formId,
+    "aria-invalid": errors[name]?.length ? true : undefined,
+    "aria-describedby": errors[name]?.length ? `${formId}-${name}-error` : undefined,
+  });
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    if (submitter instanceof HTMLButtonElement && submitter.formNoValidate) return;
+    const submission = parseWithZod(new FormData(event.currentTarget, submitter), { schema: athleteRowSchema });
+    if (submission.status === "success") {
+      setClientErrors(null);
+      return;
+    }
+    event.preventDefault();
+    setClientErrors(submission.error ?? {});
+  };
   return (
     <tr aria-label={label} data-highlight={highlighted ? "saved" : undefined} className={`transition-colors duration-500 ${highlighted ? "bg-emerald-50" : ""}`}>
       <SelectCell athlete={athlete} selected={selected} onSelect={onSelect} />
       <td className="px-2 py-2 align-top">
-        <input {...getInputProps(fields.athleteNumber, { type: "number" })} aria-labelledby={COLUMN_IDS.number} min={0} max={MAX_ATHLETE_NUMBER} step={1} inputMode="numeric" className="field-input" />
-        <FieldError errors={fields.athleteNumber.errors} id={fields.athleteNumber.errorId} />
+        <input {...field("athleteNumber")} type="number" defaultValue={echoed(lastResult, "athleteNumber", String(athlete.athleteNumber))} aria-labelledby={COLUMN_IDS.number} min={0} max={MAX_ATHLETE_NUMBER} step={1} inputMode="numeric" className="field-input" />
+        <FieldError errors={errors.athleteNumber} id={`${formId}-athleteNumber-error`} />
       </td>
       <td className="px-2 py-2 align-top">
-        <input {...getInputProps(fields.name, { type: "text" })} aria-labelledby={COLUMN_IDS.name} className="field-input min-w-32" />
-        <FieldError errors={fields.name.errors} id={fields.name.errorId} />
+        <input {...field("name")} type="text" defaultValue={echoed(lastResult, "name", athlete.name)} aria-labelledby={COLUMN_IDS.name} className="field-input min-w-32" />
+        <FieldError errors={errors.name} id={`${formId}-name-error`} />
       </td>
       <td className="px-2 py-2 align-top">
-        <select {...getSelectProps(fields.category)} aria-labelledby={COLUMN_IDS.category} className="field-input">
+        <select {...field("category")} defaultValue={echoed(lastResult, "category", athlete.category)} aria-labelledby={COLUMN_IDS.category} className="field-input">
           <option value="">{UNCATEGORISED}</option>
           {categoryOptions.map((name) => (
             <option key={name} value={name}>
@@ -498,24 +516,24 @@ function AthleteRowFields({
             </option>
           ))}
         </select>
-        <FieldError errors={fields.category.errors} id={fields.category.errorId} />
+        <FieldError errors={errors.category} id={`${formId}-category-error`} />
       </td>
       <td className="px-2 py-2 align-top">
-        <input {...getInputProps(fields.verticalVideoPrice, { type: "number" })} aria-labelledby={COLUMN_IDS.vertical} min={0} max={MAX_PRICE} step={100} inputMode="numeric" placeholder="未設定" className="field-input" />
-        <FieldError errors={fields.verticalVideoPrice.errors} id={fields.verticalVideoPrice.errorId} />
+        <input {...field("verticalVideoPrice")} type="number" defaultValue={echoed(lastResult, "verticalVideoPrice", price(athlete.verticalVideoPrice))} aria-labelledby={COLUMN_IDS.vertical} min={0} max={MAX_PRICE} step={100} inputMode="numeric" placeholder="未設定" className="field-input" />
+        <FieldError errors={errors.verticalVideoPrice} id={`${formId}-verticalVideoPrice-error`} />
       </td>
       <td className="px-2 py-2 align-top">
-        <input {...getInputProps(fields.horizontalVideoPrice, { type: "number" })} aria-labelledby={COLUMN_IDS.horizontal} min={0} max={MAX_PRICE} step={100} inputMode="numeric" placeholder="未設定" className="field-input" />
-        <FieldError errors={fields.horizontalVideoPrice.errors} id={fields.horizontalVideoPrice.errorId} />
+        <input {...field("horizontalVideoPrice")} type="number" defaultValue={echoed(lastResult, "horizontalVideoPrice", price(athlete.horizontalVideoPrice))} aria-labelledby={COLUMN_IDS.horizontal} min={0} max={MAX_PRICE} step={100} inputMode="numeric" placeholder="未設定" className="field-input" />
+        <FieldError errors={errors.horizontalVideoPrice} id={`${formId}-horizontalVideoPrice-error`} />
       </td>
       <td className="px-2 py-2 align-top">
-        <StatusSelect field={fields.videoStatus} stored={athlete.videoStatus} labelledBy={COLUMN_IDS.video} />
+        <StatusSelect {...field("videoStatus")} value={echoed(lastResult, "videoStatus", athlete.videoStatus)} stored={athlete.videoStatus} labelledBy={COLUMN_IDS.video} errors={errors.videoStatus} />
       </td>
       <td className="px-2 py-2 align-top">
-        <StatusSelect field={fields.photoStatus} stored={athlete.photoStatus} labelledBy={COLUMN_IDS.photo} />
+        <StatusSelect {...field("photoStatus")} value={echoed(lastResult, "photoStatus", athlete.photoStatus)} stored={athlete.photoStatus} labelledBy={COLUMN_IDS.photo} errors={errors.photoStatus} />
       </td>
       <td className="px-2 py-2 align-top">
-        <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-wrap gap-2">
+        <fetcher.Form method="post" id={formId} noValidate onSubmit={onSubmit} className="flex flex-wrap gap-2">
           <input type="hidden" name="id" value={athlete.id} />
           {hydrated ? <input type="hidden" name="reply" value="fetcher" /> : null}
           <button type="submit" name="intent" value="update" className="min-h-11 rounded-lg bg-zinc-900 px-3 text-sm font-semibold text-white hover:bg-zinc-700" aria-label={`${label}を保存`}>
@@ -535,13 +553,12 @@ function AthleteRowFields({
             {error}
           </p>
         ) : null}
-        {form.errors ? <FieldError errors={form.errors} id={form.errorId} /> : null}
       </td>
     </tr>
   );
 }
 
-function FieldError({ errors, id }: { errors?: string[]; id: string }) {
+function FieldError({ errors, id }: { errors?: string[] | null; id: string }) {
   if (!errors?.length) return null;
   return (
     <p id={id} role="alert" className="field-error text-xs">
@@ -554,13 +571,20 @@ function FieldError({ errors, id }: { errors?: string[]; id: string }) {
  * 販売中 / 確認中 / 受注停止, coloured. A legacy stored value (未撮影 and the like) is the
  * value of the 確認中 option, so saving the row unchanged keeps it.
  */
-function StatusSelect({ field, stored, labelledBy }: { field: FieldMetadata<string>; stored: string; labelledBy: string }) {
+function StatusSelect({
+  value: initial,
+  stored,
+  labelledBy,
+  errors,
+  ...props
+}: { id: string; name: string; form: string; value: string; stored: string; labelledBy: string; errors?: string[] | null; "aria-invalid"?: boolean; "aria-describedby"?: string }) {
   const checkingValue = isLegacyStatus(stored) ? stored : "確認中";
-  const [value, setValue] = useState(String(field.initialValue ?? stored));
+  const [value, setValue] = useState(initial);
   return (
     <>
       <select
-        {...getSelectProps(field)}
+        {...props}
+        defaultValue={initial}
         aria-labelledby={labelledBy}
         onChange={(event) => setValue(event.target.value)}
         className={`field-input border font-semibold ${STATUS_STYLES[displayStatus(value)]}`}
@@ -569,7 +593,7 @@ function StatusSelect({ field, stored, labelledBy }: { field: FieldMetadata<stri
         <option value={checkingValue}>確認中</option>
         <option value="受注停止">受注停止</option>
       </select>
-      <FieldError errors={field.errors} id={field.errorId} />
+      <FieldError errors={errors} id={`${props.id}-error`} />
     </>
   );
 }
