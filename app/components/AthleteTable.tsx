@@ -272,7 +272,7 @@ export function AthleteTable({
 
       {rows.length > 0 ? (
         <div className="overflow-x-auto rounded-xl bg-white shadow-sm">
-          <table className="w-full min-w-[68rem] text-left text-sm">
+          <table className="w-full min-w-[68rem] table-fixed text-left text-sm">
             <thead className="border-b border-zinc-200 bg-zinc-50 text-zinc-600">
               <tr>
                 <th className="w-10 px-3 py-3 font-medium">
@@ -288,28 +288,28 @@ export function AthleteTable({
                     <span className="sr-only">選択</span>
                   )}
                 </th>
-                <th id={COLUMN_IDS.number} className="w-28 px-2 py-3 font-medium">
+                <th id={COLUMN_IDS.number} className="w-32 px-2 py-3 font-medium">
                   {context.bibNumberLabel}
                 </th>
-                <th id={COLUMN_IDS.name} className="px-2 py-3 font-medium">
+                <th id={COLUMN_IDS.name} className="px-2 py-3 font-medium whitespace-nowrap">
                   選手名
                 </th>
-                <th id={COLUMN_IDS.category} className="w-36 px-2 py-3 font-medium">
+                <th id={COLUMN_IDS.category} className="w-36 px-2 py-3 font-medium whitespace-nowrap">
                   部門
                 </th>
-                <th id={COLUMN_IDS.vertical} className="w-28 px-2 py-3 font-medium">
-                  {context.priceNames[0]}
+                <th id={COLUMN_IDS.vertical} className="w-28 px-2 py-3 font-medium whitespace-nowrap">
+                  {context.priceNames[0]}の価格
                 </th>
-                <th id={COLUMN_IDS.horizontal} className="w-28 px-2 py-3 font-medium">
-                  {context.priceNames[1]}
+                <th id={COLUMN_IDS.horizontal} className="w-28 px-2 py-3 font-medium whitespace-nowrap">
+                  {context.priceNames[1]}の価格
                 </th>
-                <th id={COLUMN_IDS.video} className="w-32 px-2 py-3 font-medium">
+                <th id={COLUMN_IDS.video} className="w-32 px-2 py-3 font-medium whitespace-nowrap">
                   動画ステータス
                 </th>
-                <th id={COLUMN_IDS.photo} className="w-32 px-2 py-3 font-medium">
+                <th id={COLUMN_IDS.photo} className="w-32 px-2 py-3 font-medium whitespace-nowrap">
                   写真ステータス
                 </th>
-                <th className="w-44 px-2 py-3 font-medium">操作</th>
+                <th className="w-36 px-2 py-3 font-medium">操作</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
@@ -504,7 +504,7 @@ function AthleteRowFields({
         <FieldError errors={errors.athleteNumber} id={`${formId}-athleteNumber-error`} />
       </td>
       <td className="px-2 py-2 align-top">
-        <input {...field("name")} type="text" defaultValue={echoed(lastResult, "name", athlete.name)} aria-labelledby={COLUMN_IDS.name} className="field-input min-w-32" />
+        <input {...field("name")} type="text" defaultValue={echoed(lastResult, "name", athlete.name)} aria-labelledby={COLUMN_IDS.name} className="field-input" />
         <FieldError errors={errors.name} id={`${formId}-name-error`} />
       </td>
       <td className="px-2 py-2 align-top">
