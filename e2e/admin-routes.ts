@@ -26,5 +26,13 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   { method: "GET", path: "/admin/orders", kind: "page" },
   { method: "GET", path: "/admin/orders?tab=handled&q=1", kind: "page" },
   ...["complete", "deliver", "resend", "extend", "reset-line-1"].map((intent) => ({ method: "POST" as const, path: "/admin/orders", kind: "page" as const, form: { orderId: "1", intent, "url-1": "https://example.com/x.mp4" } })),
+  { method: "GET", path: "/admin/contest/1", kind: "page" },
+  { method: "GET", path: "/admin/contest/1?view=deleted&purge=1&select=all", kind: "page" },
+  ...["add", "update", "delete", "restore", "purge", "bulk-update", "bulk-delete", "bulk-restore", "bulk-purge"].map((intent) => ({
+    method: "POST" as const,
+    path: "/admin/contest/1?index",
+    kind: "page" as const,
+    form: { intent, count: "1", id: "1", ids: "1", athleteNumber: "1", name: "侵入テスト", verticalVideoPrice: "0", horizontalVideoPrice: "0", videoStatus: "販売中", photoStatus: "販売中", confirm: "yes", reply: "fetcher" },
+  })),
   { method: "GET", path: "/api/admin/security-dashboard", kind: "api" },
 ];

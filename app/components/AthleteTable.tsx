@@ -70,16 +70,19 @@ function useFlash(): [boolean, () => void] {
   return [on, () => setFlash((n) => n + 1)];
 }
 
-/** Runs `handle` once for each answer a fetcher brings back. */
-function useFetcherOutcome(fetcher: { state: string; data?: AthleteActionResult }, handle: (result: AthleteActionResult) => void) {
+/**
+ * Runs `handle` once for each answer a fetcher brings back, as soon as it arrives (while
+ * the page data is still reloading): a row the reload removes must still report.
+ */
+function useFetcherOutcome(fetcher: { data?: AthleteActionResult }, handle: (result: AthleteActionResult) => void) {
   const seen = useRef(fetcher.data);
   const handler = useRef(handle);
   handler.current = handle;
   useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data || fetcher.data === seen.current) return;
+    if (!fetcher.data || fetcher.data === seen.current) return;
     seen.current = fetcher.data;
     handler.current(fetcher.data);
-  }, [fetcher.state, fetcher.data]);
+  }, [fetcher.data]);
 }
 
 const COLUMN_IDS = {
@@ -213,10 +216,12 @@ export function AthleteTable({
 
   return (
     <div className="space-y-3">
-      <bulkFetcher.Form method="post" ref={formRef} {...getFormProps(form)} className="rounded-xl bg-white p-4 shadow-sm">
+      <bulkFetcher.Form method="post" ref={formRef} {...getFormProps(form)} aria-labelledby="bulk-title" className="rounded-xl bg-white p-4 shadow-sm">
         {hydrated ? <input type="hidden" name="reply" value="fetcher" /> : null}
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <h2 className="font-bold">選択した選手の一括操作</h2>
+          <h2 id="bulk-title" className="font-bold">
+            選択した選手の一括操作
+          </h2>
           <p className="text-sm text-zinc-600" aria-live="polite">
             {hydrated ? `${selectedOnPage.length}人を選択中` : null}
             <span className="js-hidden">
@@ -433,11 +438,16 @@ export function AthleteRow({ athlete, context, selected, onSelect, hiddenByBulk,
       onSelect={onSelect}
       fetcher={fetcher}
       lastResult={plainPostResult?.reply ?? null}
-      error={error ?? (plainPostResult && !plainPostResult.ok ? (plainPostResult.message ?? null) : null)}
+      error={error ?? (plainPostResult && !plainPostResult.ok && !hasFieldErrors(plainPostResult.reply) ? (plainPostResult.message ?? null) : null)}
       saving={pendingIntent === "update"}
       highlighted={saved || highlighted}
     />
   );
+}
+
+/** Whether a reply names a field; then the message stands beside that field, not again for the row. */
+function hasFieldErrors(reply: SubmissionResult<string[]> | undefined): boolean {
+  return Object.entries(reply?.error ?? {}).some(([name, messages]) => name !== "" && Boolean(messages?.length));
 }
 
 type RowFieldName = "athleteNumber" | "name" | "category" | "verticalVideoPrice" | "horizontalVideoPrice" | "videoStatus" | "photoStatus";

@@ -199,6 +199,11 @@ export default function AthleteManagement() {
         </button>
       </Form>
 
+      {actionData && !actionData.ok && (actionData.kind === "single" || (actionData.kind === "row" && !rows.some((r) => r.id === actionData.id))) ? (
+        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800">
+          {actionData.message}
+        </p>
+      ) : null}
       <AthleteTable
         key={`${query.view}-${page}-${query.q}-${query.category}`}
         context={context}
@@ -210,11 +215,6 @@ export default function AthleteManagement() {
         clearLink={link({ select: "" })}
         purgeLinkFor={(id) => link({ purge: String(id) })}
       />
-      {actionData && actionData.kind === "single" && !actionData.ok ? (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800">
-          {actionData.message}
-        </p>
-      ) : null}
 
       {matching === 0 ? (
         <p className="rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">
