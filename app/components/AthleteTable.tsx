@@ -314,7 +314,7 @@ export function AthleteTable({
                 <th id={COLUMN_IDS.photo} className="w-32 px-2 py-3 font-medium whitespace-nowrap">
                   写真ステータス
                 </th>
-                <th className="w-36 px-2 py-3 font-medium">操作</th>
+                <th className={`${deletedView ? "w-56" : "w-36"} px-2 py-3 font-medium`}>操作</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
@@ -387,9 +387,9 @@ type RowProps = {
   onNotice: (notice: Notice) => void;
 };
 
-function SelectCell({ athlete, selected, onSelect }: Pick<RowProps, "athlete" | "selected" | "onSelect">) {
+function SelectCell({ athlete, selected, onSelect, readOnly = false }: Pick<RowProps, "athlete" | "selected" | "onSelect"> & { readOnly?: boolean }) {
   return (
-    <td className="px-3 py-2 align-top">
+    <td className={`px-3 py-2 ${readOnly ? "align-middle" : "align-top"}`}>
       <input
         type="checkbox"
         name="ids"
@@ -398,7 +398,7 @@ function SelectCell({ athlete, selected, onSelect }: Pick<RowProps, "athlete" | 
         checked={selected}
         onChange={(event) => onSelect(event.target.checked)}
         aria-label={`${athlete.athleteNumber} ${athlete.name}を選択`}
-        className="mt-3 h-4 w-4 accent-brand-600"
+        className={`${readOnly ? "" : "mt-3"} h-4 w-4 accent-brand-600`}
       />
     </td>
   );
@@ -636,19 +636,19 @@ export function DeletedAthleteRow({
   const price = (value: number | null) => (value === null ? "未設定" : formatYen(value));
   return (
     <tr aria-label={label} className="text-zinc-700">
-      <SelectCell athlete={athlete} selected={selected} onSelect={onSelect} />
-      <td className="px-2 py-3 align-top tabular-nums">{athlete.athleteNumber}</td>
-      <td className="px-2 py-3 align-top">{athlete.name}</td>
-      <td className="px-2 py-3 align-top">{athlete.category || UNCATEGORISED}</td>
-      <td className="px-2 py-3 align-top whitespace-nowrap">{price(athlete.verticalVideoPrice)}</td>
-      <td className="px-2 py-3 align-top whitespace-nowrap">{price(athlete.horizontalVideoPrice)}</td>
-      <td className="px-2 py-3 align-top">
+      <SelectCell athlete={athlete} selected={selected} onSelect={onSelect} readOnly />
+      <td className="px-2 py-2 align-middle tabular-nums">{athlete.athleteNumber}</td>
+      <td className="px-2 py-2 align-middle">{athlete.name}</td>
+      <td className="px-2 py-2 align-middle">{athlete.category || UNCATEGORISED}</td>
+      <td className="px-2 py-2 align-middle whitespace-nowrap">{price(athlete.verticalVideoPrice)}</td>
+      <td className="px-2 py-2 align-middle whitespace-nowrap">{price(athlete.horizontalVideoPrice)}</td>
+      <td className="px-2 py-2 align-middle">
         <StatusBadge status={athlete.videoStatus} />
       </td>
-      <td className="px-2 py-3 align-top">
+      <td className="px-2 py-2 align-middle">
         <StatusBadge status={athlete.photoStatus} />
       </td>
-      <td className="px-2 py-2 align-top">
+      <td className="px-2 py-2 align-middle">
         <div className="flex flex-wrap gap-2">
           <fetcher.Form method="post">
             <input type="hidden" name="id" value={athlete.id} />

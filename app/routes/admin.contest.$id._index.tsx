@@ -260,27 +260,22 @@ function AddAthletesForm({ lastResult }: { lastResult: SubmissionResult<string[]
   });
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "add";
   return (
-    <Form method="post" {...getFormProps(form)} className="flex flex-wrap items-start gap-3 rounded-xl bg-white p-4 shadow-sm">
-      <div className="basis-40">
-        <label htmlFor={fields.count.id} className="field-label">
-          追加する人数
-        </label>
-        <input {...getInputProps(fields.count, { type: "number" })} min={1} max={MAX_ADD_COUNT} step={1} inputMode="numeric" placeholder="例: 30" className="field-input" />
-        {fields.count.errors ? (
-          <p id={fields.count.errorId} role="alert" className="field-error">
-            {fields.count.errors[0]}
-          </p>
-        ) : null}
-      </div>
-      <div className="flex flex-col">
-        <span aria-hidden="true" className="field-label invisible">
-          追加
-        </span>
+    <Form method="post" {...getFormProps(form)} className="rounded-xl bg-white p-4 shadow-sm">
+      <label htmlFor={fields.count.id} className="field-label">
+        追加する人数
+      </label>
+      <div className="flex flex-wrap gap-3">
+        <input {...getInputProps(fields.count, { type: "number" })} min={1} max={MAX_ADD_COUNT} step={1} inputMode="numeric" placeholder="例: 30" className="field-input w-40" />
         <button type="submit" name="intent" value="add" className="btn-primary" disabled={pending}>
           {pending ? "追加中..." : "選手を追加"}
         </button>
       </div>
-      <p className="w-full text-xs text-zinc-500">番号は現在の最大番号の次から振られ、名前は「選手{"{番号}"}」、価格は各形式5,000円、ステータスは確認中で追加されます。</p>
+      {fields.count.errors ? (
+        <p id={fields.count.errorId} role="alert" className="field-error">
+          {fields.count.errors[0]}
+        </p>
+      ) : null}
+      <p className="mt-2 text-xs text-zinc-500">番号は現在の最大番号の次から振られ、名前は「選手{"{番号}"}」、価格は各形式5,000円、ステータスは確認中で追加されます。</p>
     </Form>
   );
 }
