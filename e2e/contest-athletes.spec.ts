@@ -30,8 +30,15 @@ async function createContestThroughUi(page: Page, name: string): Promise<number>
 
 /** Saving answers differently with and without JS: an in-row confirmation or a toast after the reload. */
 async function expectSaved(page: Page, rowName: string) {
-  if (jsEnabled()) await expect(page.getByRole("row", { name: rowName }).getByRole("status")).toHaveText("保存しました");
-  else await expect(page.getByText("保存完了")).toBeVisible();
+  if (jsEnabled()) {
+    const saved = page.getByRole("row", { name: rowName });
+    await expect(saved.getByRole("status")).toHaveText("保存しました");
+    await expect(saved).toHaveAttribute("data-highlight", "saved");
+    // The highlight is meant to last 2 s; generous here, the box is shared.
+    await expect(saved).not.toHaveAttribute("data-highlight", "saved", { timeout: 6_000 });
+  } else {
+    await expect(page.getByText("保存完了")).toBeVisible();
+  }
 }
 
 function row(page: Page, name: string) {
@@ -129,7 +136,9 @@ test("athletes: add 30, edit one, bulk prices, soft delete, restore, permanent d
   await expect(row(page, "3 選手3")).toHaveCount(0);
 
   const deletedBulk = page.getByRole("form", { name: "選択した選手の一括操作" });
-  for (const n of [4, 6]) await page.getByRole("checkbox", { name: `${n} 選手${n}を選択` }).check();
+  if (jsEnabled()) await page.getByRole("checkbox", { name: "このページの選手をすべて選択" }).check();
+  else await page.getByRole("link", { name: "このページの全員を選択" }).click();
+  for (const n of [4, 6]) await expect(page.getByRole("checkbox", { name: `${n} 選手${n}を選択` })).toBeChecked();
   await deletedBulk.getByRole("button", { name: "選択した選手を完全に削除" }).click();
   if (jsEnabled()) {
     await page.getByRole("dialog", { name: "本当に完全に削除しますか？" }).getByRole("button", { name: "完全に削除する" }).click();

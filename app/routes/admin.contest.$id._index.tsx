@@ -75,7 +75,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = String(form.get("intent") ?? "");
 
   const fail = (result: Omit<AthleteActionResult, "ok">, status: number) => data<AthleteActionResult>({ ...result, ok: false }, { status });
-  const done = async (result: Omit<AthleteActionResult, "ok">, toastTitle: string) =>
+  const done = (result: Omit<AthleteActionResult, "ok">, toastTitle: string) =>
     viaScript ? data<AthleteActionResult>({ ...result, ok: true }) : redirectWithToast(request, back, { kind: "success", title: toastTitle, description: result.message }, { status: 303 });
 
   if (intent === "add") {
@@ -110,7 +110,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
     const result = applyBulk(contest.id, submission.value);
     if (!result.ok) return fail({ kind: "bulk", message: result.message, reply: submission.reply({ formErrors: [result.message] }) }, result.status);
-    return done({ kind: "bulk", ids: submission.value.ids, message: BULK_DONE[submission.value.intent](result.count) }, "一括操作完了");
+    // The reply clears any earlier messages of the bulk form when scripts show this outcome.
+    return done({ kind: "bulk", ids: submission.value.ids, message: BULK_DONE[submission.value.intent](result.count), reply: submission.reply() }, "一括操作完了");
   }
 
   const submission = parseWithZod(form, { schema: singleAthleteSchema });
