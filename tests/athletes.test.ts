@@ -313,4 +313,34 @@ describe("list and storefront", () => {
     expect(orderFormOptions(id).athletes.map((x) => x.id)).toEqual([a!.id]);
     expect(db().select().from(athletes).where(and(eq(athletes.contestId, id), eq(athletes.videoStatus, "販売中"))).all()).toHaveLength(2);
   });
+
+  it("the tab's loader pages, counts both views, and offers the no-JS purge confirmation only for a deleted athlete of this contest", async () => {
+    const id = contest();
+    addAthletes(id, 60);
+    const rows = athletesOf(id);
+    applyBulk(id, { intent: "bulk-delete", ids: [rows[0]!.id] });
+    const cookie = await adminCookie();
+    const load = async (search: string) =>
+      (await callRoute((await route()).loader, new Request(`http://shop.test/admin/contest/${id}${search}`, { headers: { Cookie: cookie } }), { id: String(id) })).data as {
+        rows: { athleteNumber: number }[];
+        page: number;
+        pages: number;
+        activeCount: number;
+        deletedCount: number;
+        purgeTarget: { id: number } | null;
+        priceNames: string[];
+      };
+    const second = await load("?page=2");
+    expect([second.rows.length, second.rows[0]?.athleteNumber, second.page, second.pages, second.activeCount, second.deletedCount]).toEqual([9, 52, 2, 2, 59, 1]);
+    expect(second.priceNames).toEqual(["縦", "横"]);
+    expect((await load(`?view=deleted&purge=${rows[0]!.id}`)).purgeTarget).toMatchObject({ id: rows[0]!.id });
+    expect((await load(`?view=deleted&purge=${rows[1]!.id}`)).purgeTarget).toBeNull();
+    const other = contest();
+    addAthletes(other, 1);
+    const foreign = athletesOf(other)[0]!;
+    applyBulk(other, { intent: "bulk-delete", ids: [foreign.id] });
+    expect((await load(`?view=deleted&purge=${foreign.id}`)).purgeTarget).toBeNull();
+    const missing = await callRoute((await route()).loader, new Request("http://shop.test/admin/contest/999999", { headers: { Cookie: cookie } }), { id: "999999" });
+    expect(missing.status).toBe(404);
+  });
 });

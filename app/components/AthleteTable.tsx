@@ -85,6 +85,9 @@ function useFetcherOutcome(fetcher: { data?: AthleteActionResult }, handle: (res
   }, [fetcher.data]);
 }
 
+/** The checkbox and number columns stay in view while a phone scrolls the table sideways. */
+const STICKY_CELL = "sticky z-10 bg-white transition-colors duration-500 group-data-[highlight=saved]:bg-emerald-50";
+
 const COLUMN_IDS = {
   number: "athlete-col-number",
   name: "athlete-col-name",
@@ -280,7 +283,7 @@ export function AthleteTable({
           <table className="w-full min-w-[68rem] table-fixed text-left text-sm">
             <thead className="border-b border-zinc-200 bg-zinc-50 text-zinc-600">
               <tr>
-                <th className="w-10 px-3 py-3 font-medium">
+                <th className="sticky left-0 z-10 w-10 bg-zinc-50 px-3 py-3 font-medium">
                   {hydrated ? (
                     <input
                       type="checkbox"
@@ -293,7 +296,7 @@ export function AthleteTable({
                     <span className="sr-only">選択</span>
                   )}
                 </th>
-                <th id={COLUMN_IDS.number} className="w-32 px-2 py-3 font-medium">
+                <th id={COLUMN_IDS.number} className="sticky left-10 z-10 w-24 bg-zinc-50 px-2 py-3 font-medium">
                   {context.bibNumberLabel}
                 </th>
                 <th id={COLUMN_IDS.name} className="px-2 py-3 font-medium whitespace-nowrap">
@@ -389,7 +392,7 @@ type RowProps = {
 
 function SelectCell({ athlete, selected, onSelect, readOnly = false }: Pick<RowProps, "athlete" | "selected" | "onSelect"> & { readOnly?: boolean }) {
   return (
-    <td className={`px-3 py-2 ${readOnly ? "align-middle" : "align-top"}`}>
+    <td className={`left-0 px-3 py-2 ${STICKY_CELL} ${readOnly ? "align-middle" : "align-top"}`}>
       <input
         type="checkbox"
         name="ids"
@@ -507,9 +510,9 @@ function AthleteRowFields({
     setClientErrors(submission.error ?? {});
   };
   return (
-    <tr aria-label={label} data-highlight={highlighted ? "saved" : undefined} className={`transition-colors duration-500 ${highlighted ? "bg-emerald-50" : ""}`}>
+    <tr aria-label={label} data-highlight={highlighted ? "saved" : undefined} className={`group transition-colors duration-500 ${highlighted ? "bg-emerald-50" : ""}`}>
       <SelectCell athlete={athlete} selected={selected} onSelect={onSelect} />
-      <td className="px-2 py-2 align-top">
+      <td className={`left-10 px-2 py-2 align-top ${STICKY_CELL}`}>
         <input {...field("athleteNumber")} type="number" defaultValue={echoed(lastResult, "athleteNumber", String(athlete.athleteNumber))} aria-labelledby={COLUMN_IDS.number} min={0} max={MAX_ATHLETE_NUMBER} step={1} inputMode="numeric" className="field-input" />
         <FieldError errors={errors.athleteNumber} id={`${formId}-athleteNumber-error`} />
       </td>
@@ -637,7 +640,7 @@ export function DeletedAthleteRow({
   return (
     <tr aria-label={label} className="text-zinc-700">
       <SelectCell athlete={athlete} selected={selected} onSelect={onSelect} readOnly />
-      <td className="px-2 py-2 align-middle tabular-nums">{athlete.athleteNumber}</td>
+      <td className={`left-10 px-2 py-2 align-middle tabular-nums ${STICKY_CELL}`}>{athlete.athleteNumber}</td>
       <td className="px-2 py-2 align-middle">{athlete.name}</td>
       <td className="px-2 py-2 align-middle">{athlete.category || UNCATEGORISED}</td>
       <td className="px-2 py-2 align-middle whitespace-nowrap">{price(athlete.verticalVideoPrice)}</td>

@@ -276,7 +276,7 @@ function AddAthletesForm({ lastResult }: { lastResult: SubmissionResult<string[]
           {fields.count.errors[0]}
         </p>
       ) : null}
-      <p className="mt-2 text-xs text-zinc-500">番号は現在の最大番号の次から振られ、名前は「選手{"{番号}"}」、価格は各形式5,000円、ステータスは確認中で追加されます。</p>
+      <p className="mt-2 text-xs text-zinc-500">一度に{MAX_ADD_COUNT}人まで。番号は現在の最大番号の次から振られ、名前は「選手{"{番号}"}」、価格は各形式5,000円、ステータスは確認中で追加されます。</p>
     </Form>
   );
 }
