@@ -35,5 +35,13 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   })),
   { method: "GET", path: "/admin/contest/1/cover", kind: "page" },
   { method: "POST", path: "/admin/contest/1/cover", kind: "page", form: { cover: "not a file" } },
+  { method: "GET", path: "/admin/contest/1", kind: "page" },
+  { method: "GET", path: "/admin/contest/1?view=deleted&purge=1&select=all", kind: "page" },
+  ...["add", "update", "delete", "restore", "purge", "bulk-update", "bulk-delete", "bulk-restore", "bulk-purge"].map((intent) => ({
+    method: "POST" as const,
+    path: "/admin/contest/1?index",
+    kind: "page" as const,
+    form: { intent, count: "1", id: "1", ids: "1", athleteNumber: "1", name: "侵入テスト", verticalVideoPrice: "0", horizontalVideoPrice: "0", videoStatus: "販売中", photoStatus: "販売中", confirm: "yes", reply: "fetcher" },
+  })),
   { method: "GET", path: "/api/admin/security-dashboard", kind: "api" },
 ];
