@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { withoutNulBytes } from "./server/html-stream.server";
+import { htmlResponseStream } from "./server/html-stream.server";
 import { startUp } from "./server/startup.server";
 
 // Start-up work happens when the server loads this module, before the first request:
@@ -25,7 +25,7 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />, {
       [waitForAll ? "onAllReady" : "onShellReady"]() {
         shellRendered = true;
-        const body = withoutNulBytes();
+        const body = htmlResponseStream();
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
         pipe(body);

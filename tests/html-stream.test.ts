@@ -3,7 +3,7 @@ import { text } from "node:stream/consumers";
 import { createElement } from "react";
 import { renderToPipeableStream } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { withoutNulBytes } from "~/server/html-stream.server";
+import { htmlResponseStream } from "~/server/html-stream.server";
 
 function render(padding: number, through: () => Transform | PassThrough): Promise<string> {
   // Many short strings, as a real page has: each goes through the renderer's 2 KB buffer.
@@ -27,9 +27,28 @@ describe("streamed HTML", () => {
     // The renderer's defect is real here (otherwise this test could not fail).
     expect(raw.some((html) => html.includes("\0"))).toBe(true);
     for (const padding of paddings) {
-      const html = await render(padding, withoutNulBytes);
+      const html = await render(padding, htmlResponseStream);
       expect(html).not.toContain("\0");
       expect(html).toBe(`<p>${"a".repeat(padding)}${"<span>設定E2E大会</span>".repeat(400)}</p>`);
     }
+  });
+
+  it("sends a render burst as one piece, so it is compressed as a whole", async () => {
+    const pieces: number[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const page = createElement("p", null, ...Array.from({ length: 2000 }, (_, i) => createElement("span", { key: i }, "大会の動画")));
+      const { pipe } = renderToPipeableStream(page, {
+        onAllReady() {
+          const body = htmlResponseStream();
+          body.on("data", (chunk: Buffer) => pieces.push(chunk.length));
+          body.on("end", resolve);
+          pipe(body);
+        },
+        onShellError: reject,
+      });
+    });
+    // React wrote this page in dozens of 2 KB pieces; they leave as one.
+    expect(pieces.length).toBe(1);
+    expect(pieces[0]).toBeGreaterThan(40_000);
   });
 });
