@@ -4,7 +4,8 @@ import type { FormProps } from "@remix-run/react";
 import { useCallback, useState, type ComponentType, type RefAttributes } from "react";
 import { FieldError, FormAlert } from "~/components/AuthCard";
 import { CodeInput } from "~/components/CodeInput";
-import { newPasswordSchema, PASSWORD_HINT, type PasswordChangeStep } from "~/lib/account-schemas";
+import { newPasswordSchema, type PasswordChangeStep } from "~/lib/account-schemas";
+import { PASSWORD_HINT } from "~/lib/password-rules";
 
 /** What /account/password answers: the step to show next, a message, and the new-password form's validation. */
 export type PasswordChangeReply = {

@@ -1,14 +1,11 @@
 import { z } from "zod";
+import { PASSWORD_MAX, PASSWORD_MIN } from "./password-rules";
 
 /**
  * The account forms (register, registration code, login, password change), shared by
  * conform in the browser and parseWithZod on the server, so a rule is written once.
  */
 
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 200;
-
-export const PASSWORD_HINT = `${PASSWORD_MIN}文字以上で、英大文字・英小文字・数字のうち2種類以上を組み合わせてください`;
 
 export const ACCOUNT_MESSAGES = {
   passwordMismatch: "パスワードが一致しません",

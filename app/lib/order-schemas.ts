@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PASSWORD_MIN } from "./password-rules";
 
 /** Shared by the browser (conform) and the server: the order form, the customer step, the code step. */
 
@@ -26,7 +27,6 @@ export type OrderFormValues = z.input<typeof orderFormSchema>;
 /** Adding or removing an item keeps an incomplete draft: nothing is refused. */
 export const orderFormDraftSchema = z.object({ items: z.array(z.record(z.unknown())).default([]) }) as unknown as typeof orderFormSchema;
 
-export const PASSWORD_MIN = 8;
 
 export const customerSchema = z
   .object({

@@ -7,6 +7,7 @@ import { useEffect, useState } from "react";
 import { AuthCard, FieldError, FormAlert } from "~/components/AuthCard";
 import { loginSchema } from "~/lib/account-schemas";
 import { safeRedirect } from "~/lib/safe-redirect";
+import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import { readForm } from "~/server/form.server";
 import { logInCustomer } from "~/server/login.server";
 import { commitSession, getSession } from "~/server/session.server";
@@ -46,12 +47,13 @@ export default function Login() {
   const { redirectTo } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  const validation = useDeferredValidation("login");
   const [form, fields] = useForm({
     id: "login",
     lastResult: actionData?.result,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    onValidate: validation.validate,
   });
   const lockedUntil = actionData?.lockedUntil ?? null;
   const locked = useLockUntil(lockedUntil);
@@ -80,7 +82,7 @@ export default function Login() {
         </>
       }
     >
-      <Form method="post" {...getFormProps(form)} className="space-y-5">
+      <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="space-y-5">
         {form.errors ? (
           <FormAlert id={form.errorId}>
             <p>{form.errors.join(" ")}</p>

@@ -5,7 +5,9 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { FinalConfirmationNotice, OrderLines } from "~/components/OrderLines";
-import { customerSchema, PASSWORD_MIN } from "~/lib/order-schemas";
+import { customerSchema } from "~/lib/order-schemas";
+import { PASSWORD_MIN } from "~/lib/password-rules";
+import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import { requirePricedCheckout, saveCustomer } from "~/server/checkout-flow.server";
 import { commitSession, getSession } from "~/server/session.server";
 import { getCurrentUser } from "~/server/users.server";
@@ -51,12 +53,13 @@ export default function OrderConfirmation() {
   const { contestName, numberLabel, lines, total, orderFormUrl, customer, loggedIn } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
+  const validation = useDeferredValidation("customer");
   const [form, fields] = useForm({
     lastResult,
     defaultValue: { email: customer.email, name: customer.name, autoLogin: customer.autoLogin ? "on" : undefined },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: customerSchema }),
+    onValidate: validation.validate,
   });
   const [autoLogin, setAutoLogin] = useState(customer.autoLogin);
 
@@ -69,7 +72,7 @@ export default function OrderConfirmation() {
         <OrderLines lines={lines} numberLabel={numberLabel} total={total} />
       </section>
 
-      <Form method="post" {...getFormProps(form)} className="mt-8 space-y-5">
+      <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="mt-8 space-y-5">
         <h2 className="text-lg font-bold">お客様情報</h2>
         {form.errors ? (
           <p id={form.errorId} role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800">

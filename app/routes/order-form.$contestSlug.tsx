@@ -1,11 +1,11 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { formatYen } from "~/lib/format";
-import { orderFormDraftSchema, orderFormSchema, type OrderFormValues } from "~/lib/order-schemas";
+import type { OrderFormValues } from "~/lib/order-schemas";
+import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import type { CheckoutItem } from "~/server/db/schema";
 import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/order-form.server";
 import { commitSession, getSession } from "~/server/session.server";
@@ -53,17 +53,14 @@ export default function OrderForm() {
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const [live, setLive] = useState<CheckoutItem[]>(draft);
+  const validation = useDeferredValidation("orderForm");
   const [form, fields] = useForm<OrderFormValues>({
     id: `order-form-${draftVersion}`,
     lastResult: navigation.state === "idle" ? lastResult : null,
     // Conform needs the list's length to hand out each item's errors.
     defaultValue: { items: draft.map((item) => ({ category: item.category, athleteId: String(item.athleteId ?? ""), formatId: String(item.formatId ?? "") })) },
     shouldValidate: "onSubmit",
-    onValidate({ formData, submitter }) {
-      // Adding and removing items saves the draft as it is; only "next" is validated.
-      const intent = submitter?.getAttribute("value") ?? "next";
-      return parseWithZod(formData, { schema: intent === "next" ? orderFormSchema : orderFormDraftSchema });
-    },
+    onValidate: validation.validate,
   });
   // Items come from the server's draft; conform only carries the validation result.
   const itemErrors = fields.items.getFieldList().map((field) => field.getFieldset());
@@ -100,6 +97,7 @@ export default function OrderForm() {
       <Form
         method="post"
         {...getFormProps(form)}
+        onFocus={validation.load}
         key={draftVersion}
         className="mt-6 space-y-4"
         onChange={(event) => setLive(itemsFromForm(event.currentTarget, itemCount))}

@@ -4,7 +4,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthCard, FieldError, FormAlert } from "~/components/AuthCard";
-import { PASSWORD_HINT, registerSchema } from "~/lib/account-schemas";
+import { registerSchema } from "~/lib/account-schemas";
+import { PASSWORD_HINT } from "~/lib/password-rules";
+import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import { readForm } from "~/server/form.server";
 import { startRegistration } from "~/server/registration.server";
 import { commitSession, getSession } from "~/server/session.server";
@@ -38,12 +40,13 @@ export default function Register() {
   const { fromOrder } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
+  const validation = useDeferredValidation("register");
   const [form, fields] = useForm({
     id: "register",
     lastResult,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
+    onValidate: validation.validate,
   });
   const busy = navigation.state !== "idle";
 
@@ -67,7 +70,7 @@ export default function Register() {
         </>
       }
     >
-      <Form method="post" {...getFormProps(form)} className="space-y-5">
+      <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="space-y-5">
         {form.errors ? (
           <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert>
         ) : null}

@@ -1,0 +1,22 @@
+import { parseWithZod } from "@conform-to/zod";
+import { loginSchema, registerSchema } from "./account-schemas";
+import { customerSchema, orderFormDraftSchema, orderFormSchema } from "./order-schemas";
+
+/**
+ * The storefront forms' browser-side validation: the same zod schemas the server checks
+ * with. Loaded on demand by useDeferredValidation, so zod is not part of these pages'
+ * first load on a phone.
+ */
+type Context = { formData: FormData; submitter: HTMLInputElement | HTMLButtonElement | null };
+
+export const clientValidators = {
+  login: ({ formData }: Context) => parseWithZod(formData, { schema: loginSchema }),
+  register: ({ formData }: Context) => parseWithZod(formData, { schema: registerSchema }),
+  customer: ({ formData }: Context) => parseWithZod(formData, { schema: customerSchema }),
+  orderForm: ({ formData, submitter }: Context) => {
+    // Adding and removing items saves the draft as it is; only "next" is validated.
+    const intent = submitter?.getAttribute("value") ?? "next";
+    return parseWithZod(formData, { schema: intent === "next" ? orderFormSchema : orderFormDraftSchema });
+  },
+};
+export type ClientValidators = typeof clientValidators;
