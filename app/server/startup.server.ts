@@ -2,12 +2,14 @@ import { eq } from "drizzle-orm";
 import { db } from "./db/client.server";
 import { users } from "./db/schema";
 import { env } from "./env.server";
+import { startOutboxRetryLoop } from "./mail/outbox.server";
 import { hashPassword } from "./password.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
  * stops start-up naming the variable), opens and migrates the database, and creates
- * the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when the shop has none.
+ * the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when the shop has none, and
+ * starts the loop that retries mail the SMTP server could not take.
  */
 export async function startUp(): Promise<void> {
   const config = env();
@@ -25,4 +27,5 @@ export async function startUp(): Promise<void> {
       console.log(`[startup] 管理者アカウントを作成しました: ${email}`);
     }
   }
+  startOutboxRetryLoop();
 }
