@@ -6,7 +6,7 @@ import { eq, inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "~/server/clock.server";
 import { db } from "~/server/db/client.server";
-import { mailOutbox, orders } from "~/server/db/schema";
+import { mailOutbox, orderLines, orders } from "~/server/db/schema";
 import { queueMail, retryDelayMs, retryDueMail, sendQueuedMail, sendThroughOutbox } from "~/server/mail/outbox.server";
 import { checkoutUntilVerified } from "./helpers/checkout-flow";
 import { callRoute } from "./helpers/route";
@@ -80,6 +80,36 @@ describe("mail outbox", () => {
     const confirmations = mailsTo(email).filter((m) => m.text.includes(order!.orderNumber));
     expect(confirmations).toHaveLength(1);
     expect(rowsTo(email).find((r) => r.dedupeKey === `order-confirmation:${order?.id}`)).toMatchObject({ status: "sent", attempts: 2 });
+  });
+
+  it("納品 with SMTP down delivers the order and queues its mail; a second 納品 does not queue another; the retry sends it once", async () => {
+    const { deliverOrder } = await import("~/server/delivery.server");
+    const email = `deliver${Date.now()}@example.jp`;
+    const orderNumber = String(Date.now() % 100_000_000);
+    const order = db()
+      .insert(orders)
+      .values({ orderNumber, checkoutId: `oc${orderNumber}`, paymentIntentId: `opi${orderNumber}`, contestName: "送信箱テスト大会", customerEmail: email, customerName: "送信 花子", totalAmount: 3000, lineCount: 1 })
+      .returning()
+      .get();
+    const line = db()
+      .insert(orderLines)
+      .values({ orderId: order.id, lineNumber: `${orderNumber}-1`, contestName: "送信箱テスト大会", category: "A", athleteNumber: 1, athleteName: "選手1", style: "縦", orientation: "vertical", price: 3000 })
+      .returning()
+      .get();
+    await smtpDown();
+    const urls = new Map([[line.id, "https://videos.example.jp/1.mp4"]]);
+    expect(await deliverOrder(order.id, urls)).toMatchObject({ ok: true, mail: "queued" });
+    expect(await deliverOrder(order.id, urls)).toMatchObject({ ok: true, mail: "already-sent" });
+    expect(db().select().from(orders).where(eq(orders.id, order.id)).get()?.status).toBe("納品済み");
+    expect(rowsTo(email)).toMatchObject([{ dedupeKey: `delivery:${order.id}`, status: "pending", attempts: 1 }]);
+
+    await smtpUp();
+    later(retryDelayMs(1) + 1000);
+    await retryDueMail();
+    await retryDueMail();
+    expect(rowsTo(email)).toMatchObject([{ status: "sent", attempts: 2 }]);
+    expect(mailsTo(email)).toHaveLength(1);
+    expect(mailsTo(email)[0]?.text).toContain("/download/");
   });
 
   it("two retry passes at once, in this process and another, send each queued mail once", async () => {
