@@ -60,12 +60,14 @@ describe("security headers", () => {
     expect(payment).toContain("script-src 'self' 'nonce-n0nce' https://js.stripe.com");
     expect(payment).toContain("frame-src https://js.stripe.com");
     expect(payment).toContain("connect-src 'self' https://api.stripe.com");
+    expect(payment).toContain("style-src 'self' 'unsafe-inline'");
     for (const pathname of ["/", "/payment-complete", "/payment/return", "/admin", "/order-confirmation"]) {
       const policy = headers.documentPolicy({ pathname, nonce: "n0nce" });
       expect(policy, pathname).not.toContain("stripe");
       expect(policy, pathname).toContain("frame-src 'none'");
       expect(policy, pathname).toContain("frame-ancestors 'none'");
-      expect(policy, pathname).toContain("script-src 'self' 'nonce-n0nce'");
+      expect(policy, pathname).toContain("script-src 'self' 'nonce-n0nce';");
+      expect(policy, pathname).toContain("style-src 'self';");
     }
   });
 

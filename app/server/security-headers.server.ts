@@ -39,8 +39,10 @@ export function documentPolicy({ pathname, nonce, development = false }: PolicyO
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     "script-src": ["'self'", ...(nonce ? [`'nonce-${nonce}'`] : []), ...(payment ? STRIPE.script : [])],
-    // Vite's dev server injects <style> tags for hot reload; the built app has only its stylesheet.
-    "style-src": development ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+    // The built app has only its stylesheet. Vite's dev server injects <style> tags for hot reload,
+    // and Stripe.js puts inline styles on the elements it mounts in our page (not testable offline,
+    // so allowed rather than risk a blank card form); both only where they run.
+    "style-src": development || payment ? ["'self'", "'unsafe-inline'"] : ["'self'"],
     // The authenticator QR code is a data: URL.
     "img-src": ["'self'", "data:", ...(payment ? STRIPE.img : [])],
     "media-src": ["'self'"],
@@ -83,7 +85,8 @@ export function applySecurityHeaders(headers: Headers, target: HeaderTarget): vo
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Referrer-Policy", referrerPolicy(target.pathname));
-  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self)");
+  // `payment` stays at its default: Stripe's frames may use the Payment Request API (wallets).
+  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   if (isSecureSite()) headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
 }
 
