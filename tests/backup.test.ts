@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -110,6 +112,27 @@ describe("backup and restore", () => {
     expect((previous.prepare("select count(*) as n from orders").get() as { n: number }).n).toBe(5);
     previous.close();
   });
+
+  it("restore refuses while a server answers on PORT, and leaves the database alone", async () => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "shop-running-"));
+    const source = path.join(work, "backup.db");
+    new Database(source).exec("create table t (x); insert into t values (1)").close();
+    const live = path.join(work, "live.db");
+    new Database(live).exec("create table t (x); insert into t values (1), (2)").close();
+    const server = http.createServer((_req, res) => res.end("ok"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = String((server.address() as AddressInfo).port);
+    try {
+      const refused = await run(["scripts/restore.ts", source], { ...process.env, DATABASE_PATH: live, PORT: port });
+      expect(refused.code).toBe(1);
+      expect(refused.err).toContain("サーバーが動いています");
+      const check = new Database(live, { readonly: true });
+      expect((check.prepare("select count(*) as n from t").get() as { n: number }).n).toBe(2);
+      check.close();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 60_000);
 
   it("lists media with sizes, copies them on request, and refuses a damaged backup", () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), "shop-media-"));
