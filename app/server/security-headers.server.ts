@@ -43,6 +43,10 @@ export function documentPolicy({ pathname, nonce, development = false }: PolicyO
     // and Stripe.js puts inline styles on the elements it mounts in our page (not testable offline,
     // so allowed rather than risk a blank card form); both only where they run.
     "style-src": development || payment ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+    // Data-driven values (a category's colour, a progress bar's width) are style attributes that
+    // React renders on the server; attributes cannot hold selectors, so they cannot read the page.
+    // <style> elements stay limited by style-src. Browsers without style-src-attr fall back to style-src.
+    "style-src-attr": ["'unsafe-inline'"],
     // The authenticator QR code is a data: URL.
     "img-src": ["'self'", "data:", ...(payment ? STRIPE.img : [])],
     "media-src": ["'self'"],
