@@ -69,6 +69,7 @@ describe("security headers", () => {
       expect(policy, pathname).toContain("script-src 'self' 'nonce-n0nce';");
       expect(policy, pathname).toContain("style-src 'self';");
       expect(policy, pathname).toContain("style-src-attr 'unsafe-inline';");
+      expect(policy, pathname).toContain("img-src 'self' data: blob:;");
     }
   });
 

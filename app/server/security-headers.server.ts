@@ -47,9 +47,9 @@ export function documentPolicy({ pathname, nonce, development = false }: PolicyO
     // React renders on the server; attributes cannot hold selectors, so they cannot read the page.
     // <style> elements stay limited by style-src. Browsers without style-src-attr fall back to style-src.
     "style-src-attr": ["'unsafe-inline'"],
-    // The authenticator QR code is a data: URL.
-    "img-src": ["'self'", "data:", ...(payment ? STRIPE.img : [])],
-    "media-src": ["'self'"],
+    // The authenticator QR code is a data: URL; a chosen file is previewed from a blob: URL before upload.
+    "img-src": ["'self'", "data:", "blob:", ...(payment ? STRIPE.img : [])],
+    "media-src": ["'self'", "blob:"],
     "font-src": ["'self'"],
     "connect-src": ["'self'", ...(payment ? STRIPE.connect : []), ...(development ? ["ws:", "wss:"] : [])],
     "frame-src": payment ? STRIPE.frame : ["'none'"],
