@@ -6,7 +6,11 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 COPY package.json package-lock.json .npmrc ./
 RUN npm install --no-audit --no-fund && npm rebuild better-sqlite3
 COPY . .
-RUN npx remix vite:build && npm prune --omit=dev
+# The backup/restore scripts are bundled to plain JS, since tsx is not in the runtime image:
+#   docker exec <container> node build/scripts/backup.js /data/backups
+RUN npx remix vite:build \
+ && npx esbuild scripts/backup.ts scripts/restore.ts --bundle --platform=node --format=esm --packages=external --outdir=build/scripts \
+ && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 WORKDIR /app

@@ -1,12 +1,29 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import path from "node:path";
+import { defineConfig, type Plugin } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 
 declare module "@remix-run/node" {
   interface Future {
     v3_singleFetch: true;
   }
+}
+
+/**
+ * Remix hands resource-route Responses and document redirects straight to the browser,
+ * past entry.server; wrapping the route modules in the server build is what puts the
+ * security headers on those too (remix-serve stays the server).
+ */
+function securityHeadersOnEveryRoute(): Plugin {
+  const helper = JSON.stringify(path.resolve(import.meta.dirname, "app/server/security-headers.server.ts"));
+  return {
+    name: "shop-security-headers",
+    transform(code, id) {
+      if (id !== "\0virtual:remix/server-build") return null;
+      return { code: `${code}\nimport { secureRouteModules as __secureRouteModules } from ${helper};\n__secureRouteModules(routes);\n`, map: null };
+    },
+  };
 }
 
 export default defineConfig({
@@ -24,6 +41,7 @@ export default defineConfig({
       },
     }),
     tsconfigPaths(),
+    securityHeadersOnEveryRoute(),
   ],
   build: { target: "es2022" },
   server: { port: 3000 },

@@ -1,9 +1,11 @@
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { NonceContext } from "./lib/nonce";
 import { htmlResponseStream } from "./server/html-stream.server";
+import { applySecurityHeaders, createNonce, needsDocumentLoad, withSecurityHeaders } from "./server/security-headers.server";
 import { startUp } from "./server/startup.server";
 
 // Start-up work happens when the server loads this module, before the first request:
@@ -20,13 +22,21 @@ export default function handleRequest(
   _loadContext: AppLoadContext,
 ) {
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+  const nonce = createNonce();
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />, {
+    const app = (
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceContext.Provider>
+    );
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce,
       [waitForAll ? "onAllReady" : "onShellReady"]() {
         shellRendered = true;
         const body = htmlResponseStream();
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        applySecurityHeaders(responseHeaders, { pathname: new URL(request.url).pathname, nonce });
         resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
         pipe(body);
       },
@@ -41,3 +51,14 @@ export default function handleRequest(
     setTimeout(abort, ABORT_DELAY);
   });
 }
+
+/** Single-fetch data (client navigations, JS form posts) and their redirects get the same headers. */
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  const url = new URL(request.url);
+  if (needsDocumentLoad(request)) {
+    // Redirect to the page itself as a full document load, so its own CSP applies.
+    const page = url.pathname.replace(/\.data$/, "");
+    return withSecurityHeaders(new Response(null, { status: 302, headers: { Location: page, "X-Remix-Reload-Document": "true" } }), { pathname: page });
+  }
+  return withSecurityHeaders(response, { pathname: url.pathname.replace(/\.data$/, "") });
+};

@@ -6,6 +6,7 @@ import { ErrorFallback, NotFoundPage } from "~/components/ErrorPages";
 import { Footer } from "~/components/Footer";
 import { Header } from "~/components/Header";
 import { Toast } from "~/components/Toast";
+import { useNonce } from "~/lib/nonce";
 import { commitSession } from "~/server/session.server";
 import { takeToast } from "~/server/toast.server";
 import { getCurrentUser } from "~/server/users.server";
@@ -35,12 +36,13 @@ export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   // The back-office has its own header; the storefront's chrome stays out of its way.
   const backOffice = /^\/admin(\/|$)/.test(useLocation().pathname);
+  const nonce = useNonce();
   return (
     <html lang="ja" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         {/* Marks the page as scripted before first paint, so JS-only refinements do not flash. */}
-        <script dangerouslySetInnerHTML={{ __html: "document.documentElement.classList.add('js')" }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: "document.documentElement.classList.add('js')" }} />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#c8102e" />
         <Meta />
@@ -56,8 +58,8 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         {backOffice ? null : <Footer />}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

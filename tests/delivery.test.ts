@@ -131,7 +131,7 @@ describe("after delivery, for the admin", () => {
     expect(claimDownload(result.pageId, lines[0]!.id, "vertical")).toMatchObject({ ok: true });
     expect(extendDownloadPage(o.id, 7)?.getTime()).toBe(start + 37 * 86_400_000);
     const before = smtp.received.filter((m) => m.to.includes(email)).length;
-    expect(await resendDeliveryMail(o.id)).toBe(true);
+    expect(await resendDeliveryMail(o.id)).toBe("sent");
     await new Promise((r) => setTimeout(r, 50));
     expect(smtp.received.filter((m) => m.to.includes(email))).toHaveLength(before + 1);
   });

@@ -56,15 +56,17 @@ export async function action({ request }: ActionFunctionArgs) {
       }
       const result = await deliverOrder(orderId, urls, files);
       if (!result.ok) return data<DeliverError>({ orderId, message: result.message, urls: typed }, { status: result.status });
-      if (result.mail === "failed") {
-        return redirectWithToast(request, back, { kind: "error", title: "メール送信に失敗しました", description: "ダウンロードURLと状態は更新されましたが、お客様へのメール送信に失敗しました。" }, { status: 303 });
+      if (result.mail === "queued") {
+        return redirectWithToast(request, back, { kind: "error", title: "メール送信に失敗しました", description: "ダウンロードURLと状態は更新されましたが、お客様へのメール送信に失敗しました。メールサーバーが復旧ししだい自動で再送します。" }, { status: 303 });
       }
       return redirectWithToast(request, back, { kind: "success", title: "納品処理完了", description: result.mail === "sent" ? "お客様にメールを送信しました。" : "納品済みです（メールは送信済みのため再送していません）。" }, { status: 303 });
     }
-    case "resend":
-      return (await resendDeliveryMail(orderId))
-        ? redirectWithToast(request, back, { kind: "success", title: "メールを再送信しました" }, { status: 303 })
-        : redirectWithToast(request, back, { kind: "error", title: "エラー", description: "メールの再送信に失敗しました。" }, { status: 303 });
+    case "resend": {
+      const resent = await resendDeliveryMail(orderId);
+      if (resent === "sent") return redirectWithToast(request, back, { kind: "success", title: "メールを再送信しました" }, { status: 303 });
+      const description = resent === "queued" ? "メールの再送信に失敗しました。メールサーバーが復旧ししだい自動で再送します。" : "メールの再送信に失敗しました。";
+      return redirectWithToast(request, back, { kind: "error", title: "エラー", description }, { status: 303 });
+    }
     case "extend": {
       const until = extendDownloadPage(orderId, 7);
       return until

@@ -5,7 +5,7 @@ import { checkoutContest, completeItems, currentCheckout, priceItems, updateChec
 import { issueCode, verifyCode, type VerifyResult } from "./codes.server";
 import { now } from "./clock.server";
 import { checkoutCodeMail } from "./mail/templates/checkout-code.server";
-import { sendMail } from "./mail/transport.server";
+import { sendThroughOutbox } from "./mail/outbox.server";
 import { hashPassword } from "./password.server";
 import { clientIp, hitRateLimit } from "./rate-limit.server";
 import type { ShopSession } from "./session.server";
@@ -68,13 +68,16 @@ export async function sendCheckoutCode(request: Request, checkout: Checkout, opt
   if (!perIp.allowed) return { ok: false, status: 429, message: "送信回数の上限に達しました。しばらくしてから再度お試しください。" };
   const issued = issueCode("checkout", checkout.id, checkout.customerEmail, { force: options.force });
   if (!issued.ok) return { ok: false, status: 429, message: `再送信は${issued.retryAfterSeconds}秒後にお試しください` };
-  try {
-    await sendMail(checkout.customerEmail, checkoutCodeMail({ name: checkout.customerName, code: issued.code, expiresAt: issued.expiresAt }));
-    return { ok: true };
-  } catch (error) {
-    console.error("[checkout] code mail failed", error);
-    return { ok: false, status: 503, message: "認証コードの送信に失敗しました" };
-  }
+  // A code the SMTP server refuses now is still retried until it expires; the customer is told it did not go out.
+  const sent = await sendThroughOutbox({
+    to: checkout.customerEmail,
+    topic: `checkout-code:${checkout.id}`,
+    expiresAt: issued.expiresAt,
+    mail: checkoutCodeMail({ name: checkout.customerName, code: issued.code, expiresAt: issued.expiresAt }),
+  });
+  if (sent) return { ok: true };
+  console.error("[checkout] code mail failed");
+  return { ok: false, status: 503, message: "認証コードの送信に失敗しました" };
 }
 
 /**

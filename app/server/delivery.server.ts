@@ -7,7 +7,7 @@ import { containsPattern } from "./sql-like.server";
 import { downloadPages, orderLines, orders, type OrderStatus } from "./db/schema";
 import { env } from "./env.server";
 import { deliveryMail } from "./mail/templates/delivery.server";
-import { sendMail } from "./mail/transport.server";
+import { queueMail, sendQueuedMail, sendThroughOutbox, type OutgoingMail } from "./mail/outbox.server";
 
 export const ORDER_GROUPS_PAGE_SIZE = 20;
 
@@ -81,12 +81,13 @@ export function isDownloadUrl(value: string): boolean {
 
 export type DeliverResult =
   | { ok: false; status: 400 | 404; message: string }
-  | { ok: true; mail: "sent" | "failed" | "already-sent"; pageId: string };
+  | { ok: true; mail: "sent" | "queued" | "already-sent"; pageId: string };
 
 /**
  * 納品: saves every line's URL (all or nothing), makes the order's download page, moves
  * the order to handled, and mails the customer once. "Once" holds for a double click, a
- * resubmitted form and two admins: the mail is claimed by one atomic update.
+ * resubmitted form and two admins: the first delivery marks the order and queues the
+ * mail in one transaction; a mail the SMTP server refuses now is retried by the outbox.
  */
 export async function deliverOrder(orderId: number, urls: Map<number, string>, files: Map<number, string> = new Map()): Promise<DeliverResult> {
   const order = db().select().from(orders).where(eq(orders.id, orderId)).get();
@@ -99,7 +100,7 @@ export async function deliverOrder(orderId: number, urls: Map<number, string>, f
     if (!isDownloadUrl(url)) return { ok: false, status: 400, message: DELIVERY_MESSAGES.badUrl };
   }
   const at = now();
-  const pageId = db().transaction(
+  const { pageId, mailId } = db().transaction(
     (tx) => {
       for (const line of lines) {
         const file = files.get(line.id);
@@ -109,45 +110,48 @@ export async function deliverOrder(orderId: number, urls: Map<number, string>, f
           .run();
       }
       tx.update(orders).set({ status: "納品済み" }).where(eq(orders.id, orderId)).run();
-      const existing = tx.select().from(downloadPages).where(eq(downloadPages.orderId, orderId)).get();
-      if (existing) return existing.id;
-      const id = crypto.randomBytes(16).toString("base64url");
-      tx.insert(downloadPages)
-        .values({ id, orderId, createdAt: at, expiresAt: new Date(at.getTime() + env().DOWNLOAD_EXPIRY_DAYS * 24 * 3600_000) })
-        .run();
-      return id;
+      let page = tx.select().from(downloadPages).where(eq(downloadPages.orderId, orderId)).get();
+      if (!page) {
+        page = tx
+          .insert(downloadPages)
+          .values({ id: crypto.randomBytes(16).toString("base64url"), orderId, createdAt: at, expiresAt: new Date(at.getTime() + env().DOWNLOAD_EXPIRY_DAYS * 24 * 3600_000) })
+          .returning()
+          .get();
+      }
+      const firstDelivery = tx.update(orders).set({ deliveryMailSentAt: at }).where(and(eq(orders.id, orderId), isNull(orders.deliveryMailSentAt))).run().changes === 1;
+      const mail = firstDelivery ? deliveryMailFor(tx, orderId, page) : null;
+      return { pageId: page.id, mailId: mail ? queueMail({ ...mail, dedupeKey: `delivery:${orderId}` }, tx) : null };
     },
     { behavior: "immediate" },
   );
-  const claimed = db().update(orders).set({ deliveryMailSentAt: at }).where(and(eq(orders.id, orderId), isNull(orders.deliveryMailSentAt))).run().changes === 1;
-  if (!claimed) return { ok: true, mail: "already-sent", pageId };
-  const sent = await sendDeliveryMail(orderId);
-  if (!sent) db().update(orders).set({ deliveryMailSentAt: null }).where(eq(orders.id, orderId)).run();
-  return { ok: true, mail: sent ? "sent" : "failed", pageId };
+  if (mailId === null) return { ok: true, mail: "already-sent", pageId };
+  const outcome = await sendQueuedMail(mailId);
+  if (outcome === "failed") console.error(`[delivery] mail for order ${orderId} queued for retry`);
+  return { ok: true, mail: outcome === "failed" ? "queued" : "sent", pageId };
 }
 
-async function sendDeliveryMail(orderId: number): Promise<boolean> {
-  const order = db().select().from(orders).where(eq(orders.id, orderId)).get();
+type Reader = Pick<ReturnType<typeof db>, "select">;
+
+function deliveryMailFor(reader: Reader, orderId: number, page: { id: string; expiresAt: Date }): Omit<OutgoingMail, "dedupeKey"> | null {
+  const order = reader.select().from(orders).where(eq(orders.id, orderId)).get();
+  if (!order) return null;
+  const videoCount = reader.select({ n: count() }).from(orderLines).where(eq(orderLines.orderId, orderId)).get()?.n ?? 0;
+  return {
+    to: order.customerEmail,
+    // A resend replaces a delivery mail still waiting for SMTP, so the customer gets one, not two.
+    topic: `delivery:${orderId}`,
+    mail: deliveryMail({ customerName: order.customerName, orderNumber: order.orderNumber, contestName: order.contestName, url: `${env().SITE_URL}/download/${page.id}`, expiresAt: page.expiresAt, videoCount }),
+  };
+}
+
+/** Sends the delivery mail again (the customer lost it). "queued" when SMTP refused it now: the outbox retries it. */
+export async function resendDeliveryMail(orderId: number): Promise<"sent" | "queued" | "no-page"> {
   const page = db().select().from(downloadPages).where(eq(downloadPages.orderId, orderId)).get();
-  if (!order || !page) return false;
-  const videoCount = db().select({ n: count() }).from(orderLines).where(eq(orderLines.orderId, orderId)).get()?.n ?? 0;
-  try {
-    await sendMail(
-      order.customerEmail,
-      deliveryMail({ customerName: order.customerName, orderNumber: order.orderNumber, contestName: order.contestName, url: `${env().SITE_URL}/download/${page.id}`, expiresAt: page.expiresAt, videoCount }),
-    );
-    return true;
-  } catch (error) {
-    console.error(`[delivery] mail for ${order.orderNumber} failed`, error);
-    return false;
-  }
-}
-
-/** Sends the delivery mail again (the customer lost it). */
-export async function resendDeliveryMail(orderId: number): Promise<boolean> {
-  const sent = await sendDeliveryMail(orderId);
+  const mail = page ? deliveryMailFor(db(), orderId, page) : null;
+  if (!mail) return "no-page";
+  const sent = await sendThroughOutbox(mail);
   if (sent) db().update(orders).set({ deliveryMailSentAt: now() }).where(eq(orders.id, orderId)).run();
-  return sent;
+  return sent ? "sent" : "queued";
 }
 
 /** Lets a line be downloaded again (a broken file, a lost phone). */

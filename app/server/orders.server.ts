@@ -3,7 +3,7 @@ import { now } from "./clock.server";
 import { db } from "./db/client.server";
 import { checkouts, contests, orderLines, orders, users } from "./db/schema";
 import { orderConfirmationMail } from "./mail/templates/order-confirmation.server";
-import { sendMail } from "./mail/transport.server";
+import { queueMail, sendQueuedMail } from "./mail/outbox.server";
 import type { PaymentIntentState } from "./payments/types";
 
 export type Order = typeof orders.$inferSelect;
@@ -13,7 +13,7 @@ export function orderNumberFrom(ms: number): string {
   return String(ms % 100_000_000).padStart(8, "0");
 }
 
-export type CreateOrderResult = { order: Order; created: boolean; createdUserId: number | null };
+export type CreateOrderResult = { order: Order; created: boolean; createdUserId: number | null; confirmationMailId?: number | null };
 
 /**
  * Turns a succeeded payment into its order, exactly once: the browser's return and
@@ -76,7 +76,8 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
         })
         .returning()
         .get();
-      tx.insert(orderLines)
+      const lines = tx
+        .insert(orderLines)
         .values(
           checkout.pricedLines.map((line, index) => ({
             orderId: order.id,
@@ -92,36 +93,44 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
             createdAt: at,
           })),
         )
-        .run();
+        .returning()
+        .all();
+      // Queued with the order, so an order never exists without its confirmation on the way.
+      const confirmationMailId = queueMail(
+        {
+          to: order.customerEmail,
+          dedupeKey: `order-confirmation:${order.id}`,
+          mail: orderConfirmationMail({
+            customerName: order.customerName,
+            orderNumber: order.orderNumber,
+            contestName: order.contestName,
+            bibNumberLabel: order.bibNumberLabel,
+            lines,
+            totalAmount: order.totalAmount,
+          }),
+        },
+        tx,
+      );
       tx.update(checkouts)
         .set({ status: "paid", createdUserId, pendingPasswordHash: null, updatedAt: at })
         .where(eq(checkouts.id, checkout.id))
         .run();
-      return { order, created: true, createdUserId };
+      return { order, created: true, createdUserId, confirmationMailId };
     },
     { behavior: "immediate" },
   );
-  if (result.created) void sendOrderConfirmation(result.order);
+  if (result.confirmationMailId) void sendOrderConfirmation(result.order, result.confirmationMailId);
   return result;
 }
 
-/** The confirmation goes to the verified address of the order, never to one a client names. */
-async function sendOrderConfirmation(order: Order): Promise<void> {
-  const lines = db().select().from(orderLines).where(eq(orderLines.orderId, order.id)).orderBy(orderLines.id).all();
+/**
+ * The confirmation goes to the verified address of the order, never to one a client names.
+ * When SMTP is down the order stands and the outbox retries the mail.
+ */
+async function sendOrderConfirmation(order: Order, mailId: number): Promise<void> {
   try {
-    await sendMail(
-      order.customerEmail,
-      orderConfirmationMail({
-        customerName: order.customerName,
-        orderNumber: order.orderNumber,
-        contestName: order.contestName,
-        bibNumberLabel: order.bibNumberLabel,
-        lines,
-        totalAmount: order.totalAmount,
-      }),
-    );
+    if ((await sendQueuedMail(mailId)) === "failed") console.error(`[orders] confirmation mail for ${order.orderNumber} queued for retry`);
   } catch (error) {
-    // The order stands; a failed confirmation mail is logged, as the spec asks.
     console.error(`[orders] confirmation mail for ${order.orderNumber} failed`, error);
   }
 }

@@ -5,7 +5,7 @@ import { db } from "./db/client.server";
 import { users } from "./db/schema";
 import { passwordChangeCodeMail } from "./mail/templates/password-change-code.server";
 import { passwordChangedMail } from "./mail/templates/password-changed.server";
-import { sendMail } from "./mail/transport.server";
+import { sendThroughOutbox } from "./mail/outbox.server";
 import { hashPassword } from "./password.server";
 import { clientIp, hitRateLimit } from "./rate-limit.server";
 import { sellerInfo } from "./seller.server";
@@ -39,13 +39,15 @@ export async function sendPasswordChangeCode(request: Request, user: CurrentUser
   if (!issued.ok) {
     return { ok: false, status: 429, alreadySent: true, message: `認証コードは送信済みです。届いたコードを入力してください（再送信は${issued.retryAfterSeconds}秒後から可能です）。` };
   }
-  try {
-    await sendMail(user.email, passwordChangeCodeMail({ name: user.name, code: issued.code, expiresAt: issued.expiresAt }));
-    return { ok: true };
-  } catch (error) {
-    console.error("[password-change] code mail failed", error);
-    return { ok: false, status: 503, message: PASSWORD_CHANGE_MESSAGES.sendFailed };
-  }
+  const sent = await sendThroughOutbox({
+    to: user.email,
+    topic: `password-change:${user.id}`,
+    expiresAt: issued.expiresAt,
+    mail: passwordChangeCodeMail({ name: user.name, code: issued.code, expiresAt: issued.expiresAt }),
+  });
+  if (sent) return { ok: true };
+  console.error("[password-change] code mail failed");
+  return { ok: false, status: 503, message: PASSWORD_CHANGE_MESSAGES.sendFailed };
 }
 
 /** The right code lets this session set a new password for the next 10 minutes. */
@@ -78,7 +80,7 @@ export async function changePassword(session: ShopSession, user: CurrentUser, ne
   session.set("sessionVersion", updated.sessionVersion);
   session.unset("passwordChange");
   const changedAt = now();
-  sendMail(user.email, passwordChangedMail({ name: user.name, changedAt, supportEmail: sellerInfo().email })).catch((error: unknown) =>
+  sendThroughOutbox({ to: user.email, mail: passwordChangedMail({ name: user.name, changedAt, supportEmail: sellerInfo().email }) }).catch((error: unknown) =>
     console.error("[password-change] notice mail failed", error),
   );
   return { ok: true };

@@ -8,7 +8,7 @@ import { users, verificationCodes } from "./db/schema";
 import { env } from "./env.server";
 import { accountExistsMail } from "./mail/templates/account-exists.server";
 import { registrationCodeMail } from "./mail/templates/registration-code.server";
-import { sendMail } from "./mail/transport.server";
+import { sendThroughOutbox } from "./mail/outbox.server";
 import { hashPassword } from "./password.server";
 import { clientIp, hitRateLimit } from "./rate-limit.server";
 import { sellerInfo } from "./seller.server";
@@ -72,13 +72,10 @@ async function issueAndSend(id: string, email: string, payload: RegistrationPayl
     payload.kind === "new"
       ? registrationCodeMail({ name: payload.name, code: issued.code, link: `${SITE_URL}/verify-email?token=${token}`, expiresAt: issued.expiresAt })
       : accountExistsMail({ name: payload.name, loginUrl: `${SITE_URL}/login`, supportEmail: sellerInfo().email });
-  try {
-    await sendMail(email, mail);
-    return { ok: true };
-  } catch (error) {
-    console.error(`[registration] ${options.resend ? "resend" : "code"} mail failed`, error);
-    return { ok: false, status: 503, message: REGISTRATION_MESSAGES.sendFailed };
-  }
+  const sent = await sendThroughOutbox({ to: email, topic: `registration:${id}`, expiresAt: issued.expiresAt, mail });
+  if (sent) return { ok: true };
+  console.error(`[registration] ${options.resend ? "resend" : "code"} mail failed`);
+  return { ok: false, status: 503, message: REGISTRATION_MESSAGES.sendFailed };
 }
 
 /**

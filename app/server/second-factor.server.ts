@@ -5,7 +5,7 @@ import { db } from "./db/client.server";
 import { users } from "./db/schema";
 import { startUserSession } from "./login.server";
 import { loginCodeMail } from "./mail/templates/login-code.server";
-import { sendMail } from "./mail/transport.server";
+import { sendThroughOutbox } from "./mail/outbox.server";
 import { hitRateLimit } from "./rate-limit.server";
 import { open } from "./secret-box.server";
 import type { ShopSession } from "./session.server";
@@ -44,13 +44,9 @@ export function secondFactorState(session: ShopSession): SecondFactorState {
 async function sendLoginCode(user: PendingUser, options: { force: boolean }): Promise<{ ok: boolean; retryAfterSeconds?: number }> {
   const issued = issueCode("admin-2fa", String(user.id), user.email, { force: options.force });
   if (!issued.ok) return { ok: false, retryAfterSeconds: issued.retryAfterSeconds };
-  try {
-    await sendMail(user.email, loginCodeMail({ code: issued.code, expiresAt: issued.expiresAt }));
-    return { ok: true };
-  } catch (error) {
-    console.error("[second-factor] code mail failed", error);
-    return { ok: false };
-  }
+  const sent = await sendThroughOutbox({ to: user.email, topic: `admin-2fa:${user.id}`, expiresAt: issued.expiresAt, mail: loginCodeMail({ code: issued.code, expiresAt: issued.expiresAt }) });
+  if (!sent) console.error("[second-factor] code mail failed");
+  return { ok: sent };
 }
 
 /** A login handed over from /login has no code yet: send it on first view of the code page. */

@@ -2,14 +2,16 @@ import { eq } from "drizzle-orm";
 import { db } from "./db/client.server";
 import { users } from "./db/schema";
 import { env } from "./env.server";
+import { startOutboxRetryLoop } from "./mail/outbox.server";
 import { hashPassword } from "./password.server";
 import { recoverUnrecordedPayments } from "./payment-recovery.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
  * stops start-up naming the variable), opens and migrates the database, and creates
- * the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when the shop has none, and makes
- * the orders of payments that succeeded while their order was never written.
+ * the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when the shop has none, makes the
+ * orders of payments that succeeded while their order was never written, and starts the
+ * loop that retries mail the SMTP server could not take.
  */
 export async function startUp(): Promise<void> {
   const config = env();
@@ -29,4 +31,5 @@ export async function startUp(): Promise<void> {
   }
   // In the background: with Stripe this asks the network, and the shop should answer meanwhile.
   void recoverUnrecordedPayments().catch((error: unknown) => console.error("[payments] reconciliation failed", error));
+  startOutboxRetryLoop();
 }

@@ -4,9 +4,11 @@ import { SMTPServer } from "smtp-server";
 
 export type ReceivedMail = { to: string[]; subject: string; text: string; html: string };
 
-/** A real SMTP server on loopback that keeps what it receives, for tests to read codes and links from. */
-export async function startSmtpServer() {
-  const received: ReceivedMail[] = [];
+/**
+ * A real SMTP server on loopback that keeps what it receives, for tests to read codes and links from.
+ * Give `port` to bring a stopped server back at the same address (the shop's SMTP_URL does not change).
+ */
+export async function startSmtpServer(port = 0, received: ReceivedMail[] = []) {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -33,10 +35,11 @@ export async function startSmtpServer() {
   server.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "ECONNRESET") throw error;
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const address = server.server.address() as AddressInfo;
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    port: address.port,
+    url: `smtp://127.0.0.1:${address.port}`,
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

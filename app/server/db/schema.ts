@@ -348,13 +348,26 @@ export const processedEvents = sqliteTable("processed_events", {
   createdAt: createdAt(),
 });
 
-/** Mail waiting to go out; retried while SMTP is down, sent once. */
+export const OUTBOX_STATUSES = ["pending", "sending", "sent", "failed", "cancelled"] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+/**
+ * Every mail the shop sends, written here first (in the transaction of what causes it,
+ * where there is one), then sent; retried while SMTP is down, marked sent once.
+ */
 export const mailOutbox = sqliteTable(
   "mail_outbox",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     /** A key per logical mail (e.g. delivery of order X), so the same mail is queued once. */
     dedupeKey: text("dedupe_key"),
+    /** Mails of one topic (e.g. the codes of one checkout) replace each other: a newer one cancels older unsent ones. */
+    topic: text("topic"),
+    /** pending → sending (claimed by one sender until claimedUntil) → sent; failed after the last attempt; cancelled when superseded or expired. */
+    status: text("status", { enum: OUTBOX_STATUSES }).notNull().default("pending"),
+    claimedUntil: integer("claimed_until", { mode: "timestamp_ms" }),
+    /** After this the mail is pointless (a code that has expired) and is not sent. */
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
     to: text("to_address").notNull(),
     subject: text("subject").notNull(),
     text: text("text_body").notNull(),
@@ -365,7 +378,12 @@ export const mailOutbox = sqliteTable(
     sentAt: integer("sent_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("mail_outbox_dedupe_idx").on(t.dedupeKey), index("mail_outbox_pending_idx").on(t.sentAt, t.nextAttemptAt)],
+  (t) => [
+    uniqueIndex("mail_outbox_dedupe_idx").on(t.dedupeKey),
+    index("mail_outbox_pending_idx").on(t.sentAt, t.nextAttemptAt),
+    index("mail_outbox_due_idx").on(t.status, t.nextAttemptAt),
+    index("mail_outbox_topic_idx").on(t.topic, t.status),
+  ],
 );
 
 /** Counters for rate limits (per IP, per code endpoint), in the database so they survive restarts. */

@@ -1,0 +1,192 @@
+import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { now } from "../clock.server";
+import { db, type Db } from "../db/client.server";
+import { mailOutbox } from "../db/schema";
+import type { RenderedMail } from "./layout.server";
+import { sendMail } from "./transport.server";
+
+/**
+ * The mail outbox. A mail is written to `mail_outbox` first — in the same transaction
+ * as the order or delivery that causes it — and then sent. A send that fails stays
+ * queued with a next try time (backoff) and the retry loop sends it when SMTP is back.
+ *
+ * "Sent once": a sender claims a row with one UPDATE … WHERE status='pending' (or an
+ * expired claim), so two loops, two processes or a double click cannot both send it.
+ * The one gap: a crash after the SMTP server accepted the mail but before the row is
+ * marked sent leaves the claim to expire, and the mail is sent once more (at most
+ * once per crash). SMTP gives no way to ask whether a message was already accepted.
+ */
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type OutboxRow = typeof mailOutbox.$inferSelect;
+
+/** Longer than nodemailer's connection + greeting + socket timeouts, so a live send is never taken over. */
+export const CLAIM_LEASE_MS = 5 * 60_000;
+export const FIRST_RETRY_MS = 30_000;
+export const MAX_RETRY_MS = 30 * 60_000;
+/** About a day of retries at the longest interval before the mail is given up (and logged). */
+export const MAX_ATTEMPTS = 60;
+export const RETRY_INTERVAL_MS = 15_000;
+const BATCH = 20;
+
+export function retryDelayMs(attempts: number): number {
+  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_MS);
+}
+
+export type OutgoingMail = {
+  to: string;
+  mail: RenderedMail;
+  /** One logical mail, queued once (e.g. the confirmation of order 12). */
+  dedupeKey?: string;
+  /** A newer mail of the topic cancels the older unsent ones (e.g. a resent code). */
+  topic?: string;
+  /** Not sent after this (a verification code's expiry). */
+  expiresAt?: Date;
+};
+
+/**
+ * Writes a mail to the outbox, in `tx` when given. Returns its id, or null when a mail
+ * with the same dedupe key is already queued (or sent).
+ */
+export function queueMail(outgoing: OutgoingMail, tx: Tx | Db = db()): number | null {
+  const at = now();
+  if (outgoing.topic) {
+    tx.update(mailOutbox)
+      .set({ status: "cancelled" })
+      .where(and(eq(mailOutbox.topic, outgoing.topic), eq(mailOutbox.status, "pending")))
+      .run();
+  }
+  const row = tx
+    .insert(mailOutbox)
+    .values({
+      dedupeKey: outgoing.dedupeKey ?? null,
+      topic: outgoing.topic ?? null,
+      to: outgoing.to,
+      subject: outgoing.mail.subject,
+      text: outgoing.mail.text,
+      html: outgoing.mail.html,
+      nextAttemptAt: at,
+      expiresAt: outgoing.expiresAt ?? null,
+      createdAt: at,
+    })
+    .onConflictDoNothing({ target: mailOutbox.dedupeKey })
+    .returning({ id: mailOutbox.id })
+    .get();
+  return row?.id ?? null;
+}
+
+/** Takes the row for this sender, if it is due and nobody else holds it. */
+function claim(id: number): OutboxRow | undefined {
+  const at = now();
+  return db()
+    .update(mailOutbox)
+    .set({ status: "sending", attempts: sql`${mailOutbox.attempts} + 1`, claimedUntil: new Date(at.getTime() + CLAIM_LEASE_MS) })
+    .where(
+      and(
+        eq(mailOutbox.id, id),
+        or(
+          and(eq(mailOutbox.status, "pending"), lte(mailOutbox.nextAttemptAt, at)),
+          and(eq(mailOutbox.status, "sending"), lte(mailOutbox.claimedUntil, at)),
+        ),
+      ),
+    )
+    .returning()
+    .get();
+}
+
+export type SendOutcome = "sent" | "failed" | "not-claimed";
+
+/** Sends one queued mail now, if it can be claimed. A failure leaves it queued for the retry loop. */
+export async function sendQueuedMail(id: number): Promise<SendOutcome> {
+  const row = claim(id);
+  if (!row) return "not-claimed";
+  if (row.expiresAt && row.expiresAt <= now()) {
+    db().update(mailOutbox).set({ status: "cancelled", claimedUntil: null }).where(eq(mailOutbox.id, id)).run();
+    return "not-claimed";
+  }
+  try {
+    await sendMail(row.to, { subject: row.subject, text: row.text, html: row.html });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const retryAt = new Date(now().getTime() + retryDelayMs(row.attempts));
+    const giveUp = row.attempts >= MAX_ATTEMPTS || (row.expiresAt !== null && row.expiresAt <= retryAt);
+    db()
+      .update(mailOutbox)
+      .set({ status: giveUp ? "failed" : "pending", lastError: message.slice(0, 500), nextAttemptAt: retryAt, claimedUntil: null })
+      .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, "sending")))
+      .run();
+    console.error(`[outbox] mail ${id} 「${row.subject}」 attempt ${row.attempts} failed${giveUp ? ", giving up" : `, next try ${retryAt.toISOString()}`}: ${message}`);
+    return "failed";
+  }
+  db().update(mailOutbox).set({ status: "sent", sentAt: now(), claimedUntil: null, lastError: null }).where(eq(mailOutbox.id, id)).run();
+  return "sent";
+}
+
+/** Queues a mail and tries it at once; true when the SMTP server took it. Retried later otherwise. */
+export async function sendThroughOutbox(outgoing: OutgoingMail): Promise<boolean> {
+  const id = queueMail(outgoing);
+  if (id === null) return false;
+  return (await sendQueuedMail(id)) === "sent";
+}
+
+/** One pass of the retry loop: sends every due mail it can claim. */
+export async function retryDueMail(): Promise<{ sent: number; failed: number }> {
+  const at = now();
+  db()
+    .update(mailOutbox)
+    .set({ status: "cancelled" })
+    .where(and(eq(mailOutbox.status, "pending"), lte(mailOutbox.expiresAt, at)))
+    .run();
+  const due = db()
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(
+      or(
+        and(eq(mailOutbox.status, "pending"), lte(mailOutbox.nextAttemptAt, at)),
+        and(eq(mailOutbox.status, "sending"), lte(mailOutbox.claimedUntil, at)),
+      ),
+    )
+    .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
+    .limit(BATCH)
+    .all();
+  let sent = 0;
+  let failed = 0;
+  for (const { id } of due) {
+    const outcome = await sendQueuedMail(id);
+    if (outcome === "sent") sent++;
+    if (outcome === "failed") failed++;
+  }
+  return { sent, failed };
+}
+
+/** How many mails wait to be sent (for the log and tests). */
+export function pendingMailCount(): number {
+  return db().select({ n: sql<number>`count(*)` }).from(mailOutbox).where(inArray(mailOutbox.status, ["pending", "sending"])).get()?.n ?? 0;
+}
+
+const globalForOutbox = globalThis as unknown as { __shopOutboxTimer?: NodeJS.Timeout };
+
+/** Starts the retry loop once per process (dev reloads reuse it); it never keeps the process alive. */
+export function startOutboxRetryLoop(intervalMs = RETRY_INTERVAL_MS): void {
+  if (globalForOutbox.__shopOutboxTimer) return;
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    retryDueMail()
+      .then(({ sent }) => {
+        if (sent > 0) console.log(`[outbox] sent ${sent} queued mail(s)`);
+      })
+      .catch((error: unknown) => console.error("[outbox] retry pass failed", error))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  globalForOutbox.__shopOutboxTimer = timer;
+}
+
+export function stopOutboxRetryLoop(): void {
+  clearInterval(globalForOutbox.__shopOutboxTimer);
+  globalForOutbox.__shopOutboxTimer = undefined;
+}

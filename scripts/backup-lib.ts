@@ -1,0 +1,188 @@
+/**
+ * Backup and restore of the shop's SQLite file (and a list of its media), used by
+ * scripts/backup.ts and scripts/restore.ts. Self-contained (relative imports, only
+ * better-sqlite3) so it also runs inside the production container.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+
+/** Tables whose row counts go into the manifest, to compare a restore against. */
+const COUNTED_TABLES = ["contests", "athletes", "users", "orders", "order_lines", "download_pages", "media_items", "mail_outbox"];
+
+export type MediaEntry = { name: string; size: number };
+
+export type Manifest = {
+  createdAt: string;
+  database: string;
+  databaseBytes: number;
+  integrity: string;
+  tables: Record<string, number>;
+  mediaDir: string;
+  media: MediaEntry[];
+  mediaBytes: number;
+  /** Where the media were copied (hard links when on the same disk), when asked for. */
+  mediaCopy: string | null;
+};
+
+export type BackupResult = { databaseFile: string; manifestFile: string; manifest: Manifest };
+
+function stamp(date: Date) {
+  return date.toISOString().replace(/[:.]/g, "-");
+}
+
+/** `PRAGMA integrity_check` on a file opened read-only: "ok", or the problems it found. */
+export function integrityOf(file: string): string {
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const rows = sqlite.pragma("integrity_check") as { integrity_check: string }[];
+    return rows.map((row) => row.integrity_check).join("; ");
+  } finally {
+    sqlite.close();
+  }
+}
+
+export function tableCounts(file: string): Record<string, number> {
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const existing = new Set((sqlite.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[]).map((row) => row.name));
+    const counts: Record<string, number> = {};
+    for (const table of COUNTED_TABLES) {
+      if (existing.has(table)) counts[table] = (sqlite.prepare(`select count(*) as n from "${table}"`).get() as { n: number }).n;
+    }
+    return counts;
+  } finally {
+    sqlite.close();
+  }
+}
+
+/** Every file under the media folder (names relative to it), biggest folders included. */
+export function listMedia(mediaDir: string): MediaEntry[] {
+  if (!fs.existsSync(mediaDir)) return [];
+  const entries: MediaEntry[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) entries.push({ name: path.relative(mediaDir, full), size: fs.statSync(full).size });
+    }
+  };
+  walk(mediaDir);
+  return entries.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Hard links when the backup is on the same disk (instant, no extra space: media files are never rewritten), copies otherwise. */
+function copyMedia(mediaDir: string, media: MediaEntry[], target: string) {
+  for (const { name } of media) {
+    const from = path.join(mediaDir, name);
+    const to = path.join(target, name);
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    try {
+      fs.linkSync(from, to);
+    } catch {
+      fs.copyFileSync(from, to);
+    }
+  }
+}
+
+/**
+ * A consistent copy of the database while the shop keeps running: VACUUM INTO reads one
+ * snapshot (a read transaction, so writers in WAL mode are not blocked) and writes a
+ * compact file. The copy is checked with integrity_check before it counts as a backup.
+ */
+export function backupDatabase(options: { databasePath: string; mediaDir: string; backupDir: string; withMedia?: boolean; now?: Date }): BackupResult {
+  const at = options.now ?? new Date();
+  if (!fs.existsSync(options.databasePath)) throw new Error(`データベースがありません: ${options.databasePath}`);
+  fs.mkdirSync(options.backupDir, { recursive: true });
+  const base = path.join(options.backupDir, `shop-${stamp(at)}`);
+  const databaseFile = `${base}.db`;
+  const partial = `${databaseFile}.part`;
+  fs.rmSync(partial, { force: true });
+
+  const source = new Database(options.databasePath, { fileMustExist: true });
+  try {
+    source.pragma("busy_timeout = 10000");
+    source.prepare("VACUUM INTO ?").run(partial);
+  } finally {
+    source.close();
+  }
+  const integrity = integrityOf(partial);
+  if (integrity !== "ok") {
+    fs.rmSync(partial, { force: true });
+    throw new Error(`バックアップの整合性チェックに失敗しました: ${integrity}`);
+  }
+  // Only a checked file gets the final name, so a crash never leaves a half backup that looks whole.
+  fs.renameSync(partial, databaseFile);
+
+  const media = listMedia(options.mediaDir);
+  let mediaCopy: string | null = null;
+  if (options.withMedia) {
+    mediaCopy = `${base}-media`;
+    copyMedia(options.mediaDir, media, mediaCopy);
+  }
+  const manifest: Manifest = {
+    createdAt: at.toISOString(),
+    database: path.basename(databaseFile),
+    databaseBytes: fs.statSync(databaseFile).size,
+    integrity,
+    tables: tableCounts(databaseFile),
+    mediaDir: path.resolve(options.mediaDir),
+    media,
+    mediaBytes: media.reduce((sum, entry) => sum + entry.size, 0),
+    mediaCopy: mediaCopy ? path.basename(mediaCopy) : null,
+  };
+  const manifestFile = `${base}.manifest.json`;
+  fs.writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  return { databaseFile, manifestFile, manifest };
+}
+
+/** Whether a shop answers on this port (a running server must be stopped before a restore). */
+export async function serverAnswers(port: number): Promise<boolean> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) });
+    return response.status > 0;
+  } catch {
+    return false;
+  }
+}
+
+export type RestoreResult = { restored: string; previous: string | null; counts: Record<string, number> };
+
+/**
+ * Puts a backup in place of the database. The backup is checked first, written beside
+ * the database and renamed over it (atomic on one disk). The old file is kept as
+ * `<name>.before-restore-<time>` with its -wal, which must not stay beside the new file:
+ * SQLite would replay the old file's log into it.
+ */
+export function restoreDatabase(options: { backupFile: string; databasePath: string; now?: Date }): RestoreResult {
+  const at = options.now ?? new Date();
+  if (!fs.existsSync(options.backupFile)) throw new Error(`バックアップファイルがありません: ${options.backupFile}`);
+  const integrity = integrityOf(options.backupFile);
+  if (integrity !== "ok") throw new Error(`バックアップの整合性チェックに失敗しました: ${integrity}`);
+
+  const target = path.resolve(options.databasePath);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const partial = `${target}.restore-${stamp(at)}.part`;
+  fs.copyFileSync(options.backupFile, partial);
+  const fd = fs.openSync(partial, "r+");
+  fs.fsyncSync(fd);
+  fs.closeSync(fd);
+
+  let previous: string | null = null;
+  if (fs.existsSync(target)) {
+    previous = `${target}.before-restore-${stamp(at)}`;
+    try {
+      fs.linkSync(target, previous);
+    } catch {
+      fs.copyFileSync(target, previous);
+    }
+    if (fs.existsSync(`${target}-wal`)) fs.renameSync(`${target}-wal`, `${previous}-wal`);
+  }
+  fs.rmSync(`${target}-shm`, { force: true });
+  fs.rmSync(`${target}-wal`, { force: true });
+  fs.renameSync(partial, target);
+
+  const after = integrityOf(target);
+  if (after !== "ok") throw new Error(`復元後の整合性チェックに失敗しました: ${after}`);
+  return { restored: target, previous, counts: tableCounts(target) };
+}

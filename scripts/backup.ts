@@ -1,0 +1,32 @@
+/**
+ * A consistent copy of the shop's database, safe while the server runs.
+ *
+ *   npm run backup [dir] [-- --with-media]
+ *
+ * Writes <dir>/shop-<time>.db (VACUUM INTO, checked with integrity_check) and
+ * <dir>/shop-<time>.manifest.json (row counts, every media file with its size). With
+ * --with-media the media are copied to <dir>/shop-<time>-media (hard links on one disk).
+ * dir defaults to BACKUP_DIR, else ./backups. Exits non-zero when anything fails.
+ */
+import { backupDatabase } from "./backup-lib";
+
+const args = process.argv.slice(2);
+const withMedia = args.includes("--with-media");
+const dir = args.find((arg) => !arg.startsWith("--")) ?? process.env.BACKUP_DIR ?? "./backups";
+
+try {
+  const { databaseFile, manifestFile, manifest } = backupDatabase({
+    databasePath: process.env.DATABASE_PATH ?? "./data/shop.db",
+    mediaDir: process.env.MEDIA_DIR ?? "./data/media",
+    backupDir: dir,
+    withMedia,
+  });
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  console.log(`バックアップを作成しました: ${databaseFile} (${mb(manifest.databaseBytes)}, integrity_check: ${manifest.integrity})`);
+  console.log(`  件数: ${Object.entries(manifest.tables).map(([table, n]) => `${table} ${n}`).join(", ")}`);
+  console.log(`目録: ${manifestFile} (メディア ${manifest.media.length} ファイル, ${mb(manifest.mediaBytes)})`);
+  if (manifest.mediaCopy) console.log(`メディアのコピー: ${manifest.mediaCopy}`);
+} catch (error) {
+  console.error(`バックアップに失敗しました: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

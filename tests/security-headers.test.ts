@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+// env() is read once per module instance: each case loads the modules afresh with its environment.
+const saved = { ...process.env };
+afterEach(() => {
+  process.env = { ...saved };
+  vi.resetModules();
+});
+
+async function load(env: Record<string, string>) {
+  Object.assign(process.env, env);
+  vi.resetModules();
+  return {
+    headers: await import("~/server/security-headers.server"),
+    session: await import("~/server/session.server"),
+  };
+}
+
+const HTTPS = { NODE_ENV: "production", SITE_URL: "https://shop.example.jp", SESSION_SECRET: "s".repeat(40) };
+
+describe("session cookie", () => {
+  it("is HttpOnly and SameSite=Lax on http, without Secure or the __Host- prefix", async () => {
+    const { session } = await load({ SITE_URL: "http://localhost:3000" });
+    const cookie = await session.commitSession(await session.getSession(new Request("http://localhost:3000/")));
+    expect(cookie).toMatch(/^shop_session=/);
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Lax");
+    expect(cookie).toContain("Path=/");
+    expect(cookie).not.toContain("Secure");
+  });
+
+  it("on an https site is __Host- prefixed and Secure, still HttpOnly and SameSite=Lax, with no Domain", async () => {
+    const { session } = await load(HTTPS);
+    const cookie = await session.commitSession(await session.getSession(new Request("https://shop.example.jp/")));
+    expect(cookie).toMatch(/^__Host-shop_session=/);
+    expect(cookie).toContain("Secure");
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Lax");
+    expect(cookie).toContain("Path=/");
+    expect(cookie).not.toMatch(/Domain=/i);
+  });
+});
+
+describe("security headers", () => {
+  it("Strict-Transport-Security only when the site is https", async () => {
+    const onHttp = new Headers();
+    (await load({ SITE_URL: "http://localhost:3000" })).headers.applySecurityHeaders(onHttp, { pathname: "/", nonce: "abc" });
+    expect(onHttp.get("Strict-Transport-Security")).toBeNull();
+    const onHttps = new Headers();
+    (await load(HTTPS)).headers.applySecurityHeaders(onHttps, { pathname: "/", nonce: "abc" });
+    expect(onHttps.get("Strict-Transport-Security")).toBe("max-age=63072000; includeSubDomains");
+    expect(onHttps.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(onHttps.get("X-Frame-Options")).toBe("DENY");
+    expect(onHttps.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
+  });
+
+  it("names Stripe on /payment only, with the nonce for inline scripts", async () => {
+    const { headers } = await load(HTTPS);
+    const payment = headers.documentPolicy({ pathname: "/payment", nonce: "n0nce" });
+    expect(payment).toContain("script-src 'self' 'nonce-n0nce' https://js.stripe.com");
+    expect(payment).toContain("frame-src https://js.stripe.com");
+    expect(payment).toContain("connect-src 'self' https://api.stripe.com");
+    expect(payment).toContain("style-src 'self' 'unsafe-inline'");
+    for (const pathname of ["/", "/payment-complete", "/payment/return", "/admin", "/order-confirmation"]) {
+      const policy = headers.documentPolicy({ pathname, nonce: "n0nce" });
+      expect(policy, pathname).not.toContain("stripe");
+      expect(policy, pathname).toContain("frame-src 'none'");
+      expect(policy, pathname).toContain("frame-ancestors 'none'");
+      expect(policy, pathname).toContain("script-src 'self' 'nonce-n0nce';");
+      expect(policy, pathname).toContain("style-src 'self';");
+      expect(policy, pathname).toContain("style-src-attr 'unsafe-inline';");
+      expect(policy, pathname).toContain("img-src 'self' data: blob:;");
+    }
+  });
+
+  it("a client-side navigation to /payment from another page becomes a document load; one from /payment itself does not", async () => {
+    const { headers } = await load(HTTPS);
+    const data = (referer?: string, method = "GET") => new Request("https://shop.example.jp/payment.data", { method, headers: referer ? { Referer: referer } : {} });
+    expect(headers.needsDocumentLoad(data("https://shop.example.jp/email-verification"))).toBe(true);
+    expect(headers.needsDocumentLoad(data())).toBe(true);
+    expect(headers.needsDocumentLoad(data("https://shop.example.jp/payment"))).toBe(false);
+    expect(headers.needsDocumentLoad(data("https://shop.example.jp/payment", "POST"))).toBe(false);
+    expect(headers.needsDocumentLoad(new Request("https://shop.example.jp/order-confirmation.data"))).toBe(false);
+  });
+
+  it("wraps resource routes (any Response) and pages (redirects only), returned or thrown", async () => {
+    const { headers } = await load(HTTPS);
+    const routes = {
+      file: { module: { loader: () => new Response("x", { headers: { "Content-Type": "video/mp4" } }) } },
+      missing: { module: { loader: () => { throw new Response("Not Found", { status: 404 }); } } },
+      page: { module: { default: () => null, loader: () => new Response(null, { status: 302, headers: { Location: "/login" } }), action: () => ({ ok: true }) } },
+      immutable: { module: { loader: () => Response.redirect("https://shop.example.jp/", 302) } },
+    };
+    headers.secureRouteModules(routes);
+    const args = { request: new Request("https://shop.example.jp/media/a.mp4") };
+    const call = async (handler: unknown) => {
+      try {
+        return await (handler as (a: typeof args) => Promise<unknown>)(args);
+      } catch (thrown) {
+        return thrown;
+      }
+    };
+    for (const name of ["file", "missing", "page", "immutable"] as const) {
+      const response = (await call(routes[name].module.loader)) as Response;
+      expect(response.headers.get("X-Content-Type-Options"), name).toBe("nosniff");
+      expect(response.headers.get("Content-Security-Policy"), name).toMatch(/^default-src 'none'/);
+      expect(response.headers.get("Strict-Transport-Security"), name).toBeTruthy();
+    }
+    expect(await call((routes.page.module as { action: unknown }).action)).toEqual({ ok: true });
+    expect(routes.page.module.default).toBeTypeOf("function");
+  });
+});
