@@ -304,7 +304,7 @@ function UploadPanel({ contestId, maxUploadBytes, serverError, hydrated }: { con
         </div>
       </Form>
       {queue.length > 0 ? (
-        <ul aria-label="アップロードするファイル一覧" className="mt-5 space-y-3">
+        <ul aria-label="アップロード状況" className="mt-5 space-y-3">
           {queue.map((entry) => (
             <li key={entry.key} className="rounded-xl border border-zinc-200 p-3">
               <div className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
@@ -450,7 +450,7 @@ function MediaRow({
             )}
           </div>
           <details className="mt-3" open={thumbnailError ? true : undefined}>
-            <summary className="cursor-pointer text-sm text-brand-700 underline">{item.thumbnailUrl ? "サムネイルを変更" : "サムネイルを設定"}</summary>
+            <summary className="cursor-pointer text-sm text-brand-700 underline">{item.thumbnailUrl ? "サムネイルを変更" : "サムネイルを追加"}</summary>
             <Form method="post" action={`?intent=thumbnail&mediaId=${item.id}`} encType="multipart/form-data" className="mt-2 flex flex-wrap items-end gap-3">
               <div className="min-w-0">
                 <label htmlFor={thumbInputId} className="field-label">
