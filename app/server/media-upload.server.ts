@@ -65,7 +65,7 @@ function chunkLength(row: UploadRow, index: number): number {
 
 /** receivedChunks as the part file on disk can back it (a crash may have left it shorter). */
 function reconcile(row: UploadRow): UploadRow {
-  let size = 0;
+  let size: number;
   try {
     size = fs.statSync(partPath(row.id)).size;
   } catch {
@@ -106,7 +106,7 @@ export function cleanupStaleUploads(): number {
     fs.rmSync(partPath(row.id), { force: true });
     removed++;
   }
-  let names: string[] = [];
+  let names: string[];
   try {
     names = fs.readdirSync(uploadsDir());
   } catch {
