@@ -91,6 +91,42 @@ test("upload a video in chunks with a progress bar, then play it in the modal", 
   await expect(player).toBeHidden();
 });
 
+test("drop files on the drop zone; selection is blocked while an upload runs", async ({ page, context, baseURL }) => {
+  test.skip(!jsEnabled(), "dropping needs JavaScript");
+  await loginAsAdmin(context, baseURL ?? "", uniqueEmail("content-drop"));
+  const contestId = createContest("drop");
+  await openContent(page, contestId);
+  const dropZone = page.getByTestId("drop-zone");
+  const drop = async (files: { name: string; type: string; base64: string }[]) => {
+    const dataTransfer = await page.evaluateHandle((list) => {
+      const transfer = new DataTransfer();
+      for (const file of list) transfer.items.add(new File([Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))], file.name, { type: file.type }));
+      return transfer;
+    }, files);
+    await dropZone.dispatchEvent("drop", { dataTransfer });
+  };
+
+  await drop([{ name: "notes.txt", type: "text/plain", base64: Buffer.from("メモ").toString("base64") }]);
+  await expect(page.getByText("動画または画像ファイルを選択してください（notes.txt）")).toBeVisible();
+
+  // Slow the chunks down, so the upload is still running when we look.
+  await page.route("**/media/chunked-upload", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await route.continue();
+  });
+  await drop([{ name: "dropped.mp4", type: "video/mp4", base64: fs.readFileSync(FIXTURE).toString("base64") }]);
+  await expect(page.getByRole("progressbar", { name: "dropped.mp4 の進捗" })).toBeVisible();
+  await page.getByRole("button", { name: "アップロード", exact: true }).click();
+  await expect(page.getByLabel("アップロードするファイル")).toBeDisabled();
+  await expect(page.getByRole("button", { name: "アップロード中..." })).toBeDisabled();
+  await drop([{ name: "another.mp4", type: "video/mp4", base64: fs.readFileSync(FIXTURE).toString("base64") }]);
+  await expect(page.getByText("アップロード中は新しいファイルを選択できません")).toBeVisible();
+  await expect(page.getByText("完了・100%")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByLabel("アップロードするファイル")).toBeEnabled();
+  await expect(items(page).filter({ hasText: "dropped.mp4" })).toBeVisible();
+  await expect(items(page)).toHaveCount(1);
+});
+
 test("an interrupted upload resumes after a reload from the chunks the server has", async ({ page, context, baseURL }) => {
   test.skip(!jsEnabled(), "resuming is the chunked upload's");
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("content-resume"));
