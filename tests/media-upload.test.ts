@@ -157,6 +157,19 @@ describe("chunked media upload", () => {
     expect(((await init({ fileName: "crash.mp4", fileSize: bytes.length })).data as UploadAnswer).receivedChunks).toBe(1);
   });
 
+  it("starts over from chunk 0 when the part file has gone (never a 500)", async () => {
+    const bytes = fakeMp4(2048, "gone");
+    const upload = (await init({ fileName: "gone.mp4", fileSize: bytes.length })).data as UploadAnswer;
+    await sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024));
+    fs.rmSync(path.join(uploadsDir(), `${upload.uploadId}.part`));
+    expect((await sendChunk(upload.uploadId, 1, bytes.subarray(1024))).status).toBe(409);
+    expect((await sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024))).status).toBe(200);
+    expect((await sendChunk(upload.uploadId, 1, bytes.subarray(1024))).status).toBe(200);
+    const done = await complete(upload.uploadId);
+    expect(done.status).toBe(201);
+    expect(sha256(fs.readFileSync(storedFileOf((done.data as MediaAnswer).id)))).toBe(sha256(bytes));
+  });
+
   it("refuses a gap, an oversize chunk, a short chunk and completing early", async () => {
     const bytes = fakeMp4(4000, "gaps");
     const upload = (await init({ fileName: "gaps.mp4", fileSize: bytes.length })).data as UploadAnswer;

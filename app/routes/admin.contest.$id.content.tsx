@@ -13,7 +13,7 @@ import { requireEditableContest } from "~/server/contest-editing.server";
 import { env } from "~/server/env.server";
 import { readForm } from "~/server/form.server";
 import { deleteMedia, findContentMedia, listContentMedia, moveMediaBy, readThumbnailForm, removeThumbnail, setThumbnail, type ContentMediaItem } from "~/server/media-library.server";
-import { discardUpload, listPendingUploads, receiveFormUpload } from "~/server/media-upload.server";
+import { cleanupStaleUploads, discardUpload, listPendingUploads, receiveFormUpload } from "~/server/media-upload.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "コンテンツ管理 | 管理画面" }];
@@ -21,6 +21,7 @@ export const meta: MetaFunction = () => [{ title: "コンテンツ管理 | 管�
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdminPage(request);
   const contest = requireEditableContest(params);
+  cleanupStaleUploads();
   return {
     contestId: contest.id,
     media: listContentMedia(contest.id),

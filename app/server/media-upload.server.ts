@@ -35,6 +35,12 @@ function partPath(uploadId: string): string {
   return path.join(uploadsDir(), `${uploadId}.part`);
 }
 
+/** The part file for writing at any offset; created again if something removed it (its count was then reset to 0). */
+async function openPart(uploadId: string): Promise<fsp.FileHandle> {
+  fs.mkdirSync(uploadsDir(), { recursive: true });
+  return fsp.open(partPath(uploadId), fs.constants.O_RDWR | fs.constants.O_CREAT);
+}
+
 /** What a file's first bytes say it is. The name and the browser's content type are not trusted. */
 export function sniffMedia(head: Uint8Array): { mediaType: "video" | "image"; extension: string; contentType: string } | null {
   const video = sniffVideo(head);
@@ -310,7 +316,7 @@ export async function receiveChunk(contestId: number, request: Request): Promise
           got.refused = again;
           return null;
         }
-        const handle = await fsp.open(partPath(again.row.id), "r+");
+        const handle = await openPart(again.row.id);
         got.direct = { target: again, handle, sink: fileSink(handle, again.index * again.row.chunkSize, again.expected), release };
         return got.direct.sink;
       }
@@ -355,7 +361,7 @@ export async function receiveChunk(contestId: number, request: Request): Promise
       return await withUploadLock(target.row.id, async () => {
         const fresh = chunkTarget(contestId, fields.uploadId, fields.chunkIndex);
         if ("ok" in fresh) return fresh;
-        const destination = await fsp.open(partPath(fresh.row.id), "r+");
+        const destination = await openPart(fresh.row.id);
         try {
           await copyInto(s.file, destination, fresh.index * fresh.row.chunkSize);
           await destination.datasync();

@@ -129,7 +129,14 @@ export async function readMultipart(
 
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch {
+        // The client went away mid-body (closed tab, lost connection): bad input, not a server fault.
+        throw new MultipartError("body interrupted");
+      }
+      const { done, value } = next;
       if (done) break;
       if (state === "done") continue; // the epilogue is ignored, but read to the end
       pending = pending.length === 0 ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : Buffer.concat([pending, value]);
