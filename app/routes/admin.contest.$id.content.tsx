@@ -184,7 +184,7 @@ function UploadPanel({ contestId, maxUploadBytes, serverError, hydrated }: { con
   const [failure, setFailure] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const [category, setCategory] = useState("sample");
-  const error = fieldError ?? (hydrated ? null : serverError) ?? (queue.length === 0 ? serverError : null);
+  const error = fieldError ?? serverError;
   const submitting = navigation.state === "submitting" && navigation.formAction?.includes("intent=upload");
 
   const choose = (files: FileList | null) => {
