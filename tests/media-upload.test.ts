@@ -16,7 +16,9 @@ import { action as contentAction } from "~/routes/admin.contest.$id.content";
 import { setClock } from "~/server/clock.server";
 import { createContest } from "~/server/contests.server";
 import { db } from "~/server/db/client.server";
-import { mediaItems, mediaUploads } from "~/server/db/schema";
+import { contests, mediaItems, mediaUploads } from "~/server/db/schema";
+import { parseEnv } from "~/server/env.server";
+import { listContestMedia } from "~/server/media-catalog.server";
 import { listContentMedia } from "~/server/media-library.server";
 import { cleanupStaleUploads, uploadsDir } from "~/server/media-upload.server";
 import { createUser } from "./helpers/accounts";
@@ -347,6 +349,14 @@ describe("media operations", () => {
     const visitor = await callRoute(thumbnailLoader, new Request(`http://shop.test${thumbUrl}`), { contestId: String(opsContest), mediaId: String(mediaId) });
     expect(visitor.status).toBe(404);
 
+    // Once the contest is on sale, a sample's thumbnail is public (the storefront shows it).
+    db().update(contests).set({ videoPublished: true, sitePublicStatus: "公開" }).where(eq(contests.id, opsContest)).run();
+    const onSale = await callRoute(thumbnailLoader, new Request(`http://shop.test${thumbUrl}`), { contestId: String(opsContest), mediaId: String(mediaId) });
+    expect(onSale.status).toBe(200);
+    expect(onSale.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    expect(listContestMedia(opsContest, { isAdmin: false })?.find((item) => item.id === mediaId)?.thumbnailUrl).toBe(thumbUrl);
+    db().update(contests).set({ videoPublished: false, sitePublicStatus: "非公開" }).where(eq(contests.id, opsContest)).run();
+
     const thumbName = db().select().from(mediaItems).where(eq(mediaItems.id, mediaId)).get()!.thumbnailStoredName!;
     const removed = await callRoute(thumbnailAction, new Request(mediaUrl(mediaId, "/thumbnail"), { method: "DELETE", headers: { Cookie: admin } }), { id: String(opsContest), mediaId: String(mediaId) });
     expect(removed.status).toBe(200);
@@ -376,5 +386,13 @@ describe("media operations", () => {
     expect(listContentMedia(opsContest).map((item) => item.displayOrder)).toEqual([0, 1]);
     const again = await callRoute(mediaAction, new Request(mediaUrl(mediaId), { method: "DELETE", headers: { Cookie: admin } }), { id: String(opsContest), mediaId: String(mediaId) });
     expect(again.status).toBe(404);
+  });
+});
+
+describe("configuration", () => {
+  it("UPLOAD_CHUNK_BYTES defaults to the spec's 50 MiB and a bad value names the variable", () => {
+    expect(parseEnv({}).UPLOAD_CHUNK_BYTES).toBe(52_428_800);
+    expect(parseEnv({ UPLOAD_CHUNK_BYTES: "65536" }).UPLOAD_CHUNK_BYTES).toBe(65_536);
+    expect(() => parseEnv({ UPLOAD_CHUNK_BYTES: "12" })).toThrow(/UPLOAD_CHUNK_BYTES/);
   });
 });

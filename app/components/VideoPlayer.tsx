@@ -25,6 +25,7 @@ export function VideoPlayer({ src, title, onClose }: { src: string | null; title
   const [started, setStarted] = useState(false);
   const [failed, setFailed] = useState(false);
   const recoveries = useRef(0);
+  const resumeAt = useRef<number | null>(null);
   const stallTimer = useRef<number | null>(null);
   const loadTimer = useRef<number | null>(null);
 
@@ -92,9 +93,9 @@ export function VideoPlayer({ src, title, onClose }: { src: string | null; title
         return;
       }
       recoveries.current++;
-      const at = video.currentTime;
+      // Reconnect and carry on where it stopped (the position can be set once metadata is back).
+      resumeAt.current = video.currentTime;
       video.load();
-      video.currentTime = at;
       void video.play().catch(() => undefined);
     }, STALL_GRACE_MS);
   };
@@ -138,6 +139,10 @@ export function VideoPlayer({ src, title, onClose }: { src: string | null; title
               onError={() => {
                 clearTimers();
                 setFailed(true);
+              }}
+              onLoadedMetadata={(event) => {
+                if (resumeAt.current !== null) event.currentTarget.currentTime = resumeAt.current;
+                resumeAt.current = null;
               }}
               onLoadedData={onLoaded}
               onWaiting={onStall}
