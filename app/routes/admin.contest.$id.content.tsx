@@ -434,11 +434,11 @@ function MediaRow({
                 削除
               </button>
             ) : (
-              <details className="relative">
-                <summary className="cursor-pointer list-none rounded-lg border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50" aria-label={`${item.originalName} を削除`}>
+              <details className="open:basis-full">
+                <summary className="inline-block cursor-pointer list-none rounded-lg border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50" aria-label={`${item.originalName} を削除`}>
                   削除
                 </summary>
-                <Form method="post" className="mt-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm">
+                <Form method="post" className="mt-2 max-w-sm rounded-lg border border-red-200 bg-red-50 p-3 text-sm">
                   <p className="font-semibold">本当に削除しますか？</p>
                   <p className="mt-1 text-zinc-700">ファイルも削除され、元に戻せません。</p>
                   <input type="hidden" name="intent" value="delete" />
