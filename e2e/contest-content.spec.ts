@@ -194,6 +194,15 @@ test("the player: tap-to-start on a phone, and a fallback with 新しいタブ�
   await fallback.getByRole("button", { name: "再読み込み" }).click();
   await expect(player.getByRole("alert")).toBeHidden();
   await expect.poll(() => player.locator("video").evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+  await player.getByRole("button", { name: "閉じる" }).click();
+
+  // The file never arrives (a dead mobile connection): after 5 s the fallback shows.
+  await page.route("**/admin/contest/*/media/*", () => undefined);
+  await page.getByRole("link", { name: "sample-recital.mp4 を再生" }).click();
+  await player.getByRole("button", { name: "タップして再生" }).click();
+  const tapped = Date.now();
+  await expect(player.getByRole("alert").getByText("動画を再生できませんでした")).toBeVisible({ timeout: 15_000 });
+  expect(Date.now() - tapped).toBeGreaterThanOrEqual(4500);
   await context.close();
 });
 

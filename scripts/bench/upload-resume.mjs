@@ -58,6 +58,7 @@ try {
   );
   await new Promise((resolve) => (victim.child.exitCode !== null || victim.child.signalCode !== null ? resolve() : victim.child.once("exit", resolve)));
   server = await startServer(env);
+  const idleRss = peakRssMiB(server.child.pid);
 
   const resumed = await initUpload({ ...call(server.base), fileName: "recital.mp4", fileSize: SIZE });
   for (let index = resumed.receivedChunks; index < resumed.totalChunks; index++) await sendChunk({ ...call(server.base), upload: resumed, index });
@@ -79,6 +80,8 @@ try {
     sha256Stored: actual,
     sha256Equal: actual === expected,
     peakRssMiBAfterRestart: Math.round(peak),
+    /** How much the restarted server grew while it received the second half: a chunk or a file held in memory would show here. */
+    peakRssGrowthMiB: Math.round(peak - idleRss),
     seconds: Math.round((performance.now() - started) / 100) / 10,
   };
   console.log(JSON.stringify(result));
