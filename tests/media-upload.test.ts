@@ -185,6 +185,11 @@ describe("chunked media upload", () => {
     const early = await complete(upload.uploadId);
     expect(early.status).toBe(409);
     expect(((await init({ fileName: "gaps.mp4", fileSize: bytes.length })).data as UploadAnswer).receivedChunks).toBe(0);
+    // A wrong-sized re-send of a stored chunk has overwritten it: it must come again.
+    expect((await sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024))).status).toBe(200);
+    expect((await sendChunk(upload.uploadId, 1, bytes.subarray(1024, 2048))).status).toBe(200);
+    expect((await sendChunk(upload.uploadId, 0, bytes.subarray(0, 1500))).status).toBe(413);
+    expect(((await init({ fileName: "gaps.mp4", fileSize: bytes.length })).data as UploadAnswer).receivedChunks).toBe(0);
     const unknown = await sendChunk("0".repeat(32), 0, bytes.subarray(0, 1024));
     expect(unknown.status).toBe(404);
   });

@@ -348,8 +348,18 @@ export async function receiveChunk(contestId: number, request: Request): Promise
     if (got.refused) return got.refused;
     const { direct: d, spooled: s } = got;
     if (d) {
-      if (d.sink.tooBig()) return fail(413, `チャンクが大きすぎます（${d.target.expected} バイトまで）`);
-      if (d.sink.received() !== d.target.expected) return fail(400, `チャンクのサイズが正しくありません（${d.target.expected} バイトのはずが ${d.sink.received()} バイト）`);
+      const wrongSize = d.sink.tooBig()
+        ? fail(413, `チャンクが大きすぎます（${d.target.expected} バイトまで）`)
+        : d.sink.received() !== d.target.expected
+          ? fail(400, `チャンクのサイズが正しくありません（${d.target.expected} バイトのはずが ${d.sink.received()} バイト）`)
+          : null;
+      if (wrongSize) {
+        // Its bytes went into place already: a chunk that was stored before must now be sent again.
+        if (d.target.index < d.target.row.receivedChunks) {
+          db().update(mediaUploads).set({ receivedChunks: d.target.index }).where(eq(mediaUploads.id, d.target.row.id)).run();
+        }
+        return wrongSize;
+      }
       await d.handle.datasync();
       return { ok: true, upload: markReceived(d.target) };
     }
