@@ -1,4 +1,4 @@
-import { UPLOAD_MESSAGES } from "./media-schemas";
+import { DEFAULT_CHUNK_BYTES, UPLOAD_MESSAGES } from "./media-schemas";
 
 /** Browser side of the chunked upload: init → chunks (one at a time) → complete. */
 
@@ -72,7 +72,8 @@ export async function uploadInChunks(options: {
       fileSize: file.size,
       contentType: file.type,
       mediaType,
-      totalChunks: Math.ceil(file.size / 52_428_800),
+      // The spec's count; the server answers its own chunk size and count, which are used below.
+      totalChunks: Math.ceil(file.size / DEFAULT_CHUNK_BYTES),
       category,
       ...(hint && /^[a-f0-9]{32}$/.test(hint) ? { uploadId: hint } : {}),
     }),

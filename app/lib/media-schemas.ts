@@ -20,6 +20,11 @@ export const UPLOAD_MESSAGES = {
 
 export const THUMBNAIL_SIZE_ERROR_TITLE = "サイズエラー";
 
+/** The サイズエラー text, the same whether the browser or the server noticed. */
+export function thumbnailSizeMessage(width: number | undefined, height: number | undefined): string {
+  return `サムネイルは ${THUMBNAIL_PIXELS}×${THUMBNAIL_PIXELS} ピクセルの画像にしてください（選択した画像: ${width ?? "?"}×${height ?? "?"}）`;
+}
+
 const fileName = z
   .string({ required_error: "ファイル名がありません" })
   .trim()

@@ -7,7 +7,16 @@ import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { VideoPlayer } from "~/components/VideoPlayer";
 import { uploadInChunks, UploadFailed } from "~/lib/chunked-upload";
 import { formatDateTime } from "~/lib/format";
-import { CONTENT_CATEGORY_LABELS, contentActionSchema, formatBytes, isMediaFile, THUMBNAIL_PIXELS, UPLOAD_MESSAGES } from "~/lib/media-schemas";
+import {
+  CONTENT_CATEGORY_LABELS,
+  contentActionSchema,
+  formatBytes,
+  isMediaFile,
+  THUMBNAIL_PIXELS,
+  THUMBNAIL_SIZE_ERROR_TITLE,
+  thumbnailSizeMessage,
+  UPLOAD_MESSAGES,
+} from "~/lib/media-schemas";
 import { requireAdminPage } from "~/server/admin-session.server";
 import { requireEditableContest } from "~/server/contest-editing.server";
 import { env } from "~/server/env.server";
@@ -352,6 +361,21 @@ function MediaRow({
   onDelete: () => void;
 }) {
   const thumbInputId = `thumbnail-${item.id}`;
+  // With JavaScript a wrong-sized image is caught before it is sent (the server checks again).
+  const [localThumbnailError, setLocalThumbnailError] = useState<{ title: string; message: string } | null>(null);
+  const shownThumbnailError = localThumbnailError ?? thumbnailError;
+  const checkThumbnail = async (file: File | undefined) => {
+    setLocalThumbnailError(null);
+    if (!file) return;
+    try {
+      const bitmap = await createImageBitmap(file);
+      const { width, height } = bitmap;
+      bitmap.close();
+      if (width !== THUMBNAIL_PIXELS || height !== THUMBNAIL_PIXELS) setLocalThumbnailError({ title: THUMBNAIL_SIZE_ERROR_TITLE, message: thumbnailSizeMessage(width, height) });
+    } catch {
+      setLocalThumbnailError({ title: "エラー", message: "画像を読み取れませんでした。JPEG・PNG・WebP の画像を選択してください" });
+    }
+  };
   const preview = item.thumbnailUrl ?? (item.mediaType === "image" ? item.fileUrl : null);
   return (
     <li className="rounded-2xl bg-white p-3 shadow-sm sm:p-4" aria-label={item.originalName}>
@@ -452,7 +476,15 @@ function MediaRow({
           </div>
           <details className="mt-3" open={thumbnailError ? true : undefined}>
             <summary className="cursor-pointer text-sm text-brand-700 underline">{item.thumbnailUrl ? "サムネイルを変更" : "サムネイルを追加"}</summary>
-            <Form method="post" action={`?intent=thumbnail&mediaId=${item.id}`} encType="multipart/form-data" className="mt-2 flex flex-wrap items-end gap-3">
+            <Form
+              method="post"
+              action={`?intent=thumbnail&mediaId=${item.id}`}
+              encType="multipart/form-data"
+              className="mt-2 flex flex-wrap items-end gap-3"
+              onSubmit={(event) => {
+                if (localThumbnailError) event.preventDefault();
+              }}
+            >
               <div className="min-w-0">
                 <label htmlFor={thumbInputId} className="field-label">
                   サムネイル画像（{THUMBNAIL_PIXELS}×{THUMBNAIL_PIXELS} ピクセル）
@@ -462,8 +494,9 @@ function MediaRow({
                   name="thumbnail"
                   type="file"
                   accept="image/jpeg,image/png,image/webp,image/gif"
-                  aria-invalid={thumbnailError ? true : undefined}
-                  aria-describedby={thumbnailError ? `${thumbInputId}-error` : undefined}
+                  aria-invalid={shownThumbnailError ? true : undefined}
+                  aria-describedby={shownThumbnailError ? `${thumbInputId}-error` : undefined}
+                  onChange={hydrated ? (event) => void checkThumbnail(event.currentTarget.files?.[0]) : undefined}
                   className="block w-full max-w-xs text-sm file:mr-3 file:rounded-lg file:border-0 file:bg-zinc-200 file:px-3 file:py-1.5 file:text-sm"
                 />
               </div>
@@ -471,10 +504,10 @@ function MediaRow({
                 サムネイルを設定
               </button>
             </Form>
-            {thumbnailError ? (
+            {shownThumbnailError ? (
               <div id={`${thumbInputId}-error`} role="alert" className="mt-2 rounded-lg border-l-4 border-red-600 bg-red-50 px-3 py-2 text-sm text-red-900">
-                <p className="font-semibold">{thumbnailError.title}</p>
-                <p>{thumbnailError.message}</p>
+                <p className="font-semibold">{shownThumbnailError.title}</p>
+                <p>{shownThumbnailError.message}</p>
               </div>
             ) : null}
           </details>

@@ -4,7 +4,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { and, asc, eq, ne } from "drizzle-orm";
 import sharp from "sharp";
-import { THUMBNAIL_PIXELS, THUMBNAIL_SIZE_ERROR_TITLE } from "~/lib/media-schemas";
+import { THUMBNAIL_PIXELS, THUMBNAIL_SIZE_ERROR_TITLE, thumbnailSizeMessage } from "~/lib/media-schemas";
 import { db } from "./db/client.server";
 import { mediaItems } from "./db/schema";
 import { mediaDir, mediaPath, newStoredName, removeStoredFile } from "./media.server";
@@ -142,7 +142,7 @@ export async function setThumbnail(contestId: number, mediaId: number, image: Bu
   const extension = format === "jpeg" ? "jpg" : format === "png" || format === "webp" || format === "gif" ? format : null;
   if (!extension) return fail(415, "エラー", "JPEG・PNG・WebP・GIF の画像を選択してください");
   if (width !== THUMBNAIL_PIXELS || height !== THUMBNAIL_PIXELS) {
-    return fail(400, THUMBNAIL_SIZE_ERROR_TITLE, `サムネイルは ${THUMBNAIL_PIXELS}×${THUMBNAIL_PIXELS} ピクセルの画像にしてください（選択した画像: ${width ?? "?"}×${height ?? "?"}）`);
+    return fail(400, THUMBNAIL_SIZE_ERROR_TITLE, thumbnailSizeMessage(width, height));
   }
   const storedName = newStoredName("thumb", extension);
   const destination = path.join(mediaDir(), storedName);
