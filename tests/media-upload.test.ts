@@ -159,6 +159,16 @@ describe("chunked media upload", () => {
     expect(((await init({ fileName: "crash.mp4", fileSize: bytes.length })).data as UploadAnswer).receivedChunks).toBe(1);
   });
 
+  it("takes the same chunk sent twice at once (a retry racing the first try) one after the other", async () => {
+    const bytes = fakeMp4(2048, "race");
+    const upload = (await init({ fileName: "race.mp4", fileSize: bytes.length })).data as UploadAnswer;
+    const both = await Promise.all([sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024)), sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024))]);
+    expect(both.map((result) => result.status)).toEqual([200, 200]);
+    expect((await sendChunk(upload.uploadId, 1, bytes.subarray(1024))).status).toBe(200);
+    const done = await complete(upload.uploadId);
+    expect(sha256(fs.readFileSync(storedFileOf((done.data as MediaAnswer).id)))).toBe(sha256(bytes));
+  });
+
   it("starts over from chunk 0 when the part file has gone (never a 500)", async () => {
     const bytes = fakeMp4(2048, "gone");
     const upload = (await init({ fileName: "gone.mp4", fileSize: bytes.length })).data as UploadAnswer;

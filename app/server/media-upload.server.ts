@@ -280,10 +280,12 @@ export async function receiveChunk(contestId: number, request: Request): Promise
   const fields: { uploadId: string | null; chunkIndex: string | null } = { uploadId: null, chunkIndex: null };
   // Filled in by the part callback; an object, so TypeScript does not narrow it to its initial null.
   const got: {
-    direct: { target: ChunkTarget; handle: fsp.FileHandle; sink: ReturnType<typeof fileSink>; release: () => void } | null;
+    direct: { target: ChunkTarget; handle: fsp.FileHandle; sink: ReturnType<typeof fileSink> } | null;
     spooled: { file: string; handle: fsp.FileHandle; sink: ReturnType<typeof fileSink> } | null;
     refused: UploadFailure | null;
-  } = { direct: null, spooled: null, refused: null };
+    /** Frees this upload's lock; set as soon as it is held, so every way out releases it. */
+    release: (() => void) | null;
+  } = { direct: null, spooled: null, refused: null, release: null };
   let chunkParts = 0;
 
   try {
@@ -309,15 +311,15 @@ export async function receiveChunk(contestId: number, request: Request): Promise
           });
         });
         await acquired;
+        got.release = release;
         // Re-read under the lock: the request before this one may have stored the chunk.
         const again = chunkTarget(contestId, fields.uploadId, fields.chunkIndex);
         if ("ok" in again) {
-          release();
           got.refused = again;
           return null;
         }
         const handle = await openPart(again.row.id);
-        got.direct = { target: again, handle, sink: fileSink(handle, again.index * again.row.chunkSize, again.expected), release };
+        got.direct = { target: again, handle, sink: fileSink(handle, again.index * again.row.chunkSize, again.expected) };
         return got.direct.sink;
       }
       fs.mkdirSync(uploadsDir(), { recursive: true });
@@ -334,10 +336,9 @@ export async function receiveChunk(contestId: number, request: Request): Promise
 
   async function closeAll() {
     const { direct: d, spooled: s } = got;
-    if (d) {
-      await d.handle.close().catch(() => undefined);
-      d.release();
-    }
+    if (d) await d.handle.close().catch(() => undefined);
+    got.release?.();
+    got.release = null;
     if (s) {
       await s.handle.close().catch(() => undefined);
       fs.rmSync(s.file, { force: true });
