@@ -55,6 +55,8 @@ const env = {
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   MAIL_FROM: "shop@example.jp",
   ENABLE_TEST_HOOKS: "true",
+  // Small chunks, so the small files of the upload tests span several of them.
+  UPLOAD_CHUNK_BYTES: "65536",
 };
 execSync("npx tsx scripts/seed.ts", { cwd: root, env, stdio: "inherit" });
 const server = spawn("npx", ["remix-serve", "build/server/index.js"], { cwd: root, env, stdio: "inherit" });

@@ -74,6 +74,13 @@ const schema = z
     ENCRYPTION_KEY: optionalText.pipe(z.string().min(32, "32 文字以上の値を指定してください").optional()),
     /** Largest single uploaded file (delivered videos, media), in bytes. */
     MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024, "1024 以上の整数で指定してください").default(8 * 1024 ** 3),
+    /** Size of each piece of a chunked media upload (the spec's 50 MiB); tests set a small one. */
+    UPLOAD_CHUNK_BYTES: z.coerce
+      .number()
+      .int("1024〜1073741824 の整数で指定してください")
+      .min(1024, "1024〜1073741824 の整数で指定してください")
+      .max(1024 ** 3, "1024〜1073741824 の整数で指定してください")
+      .default(50 * 1024 ** 2),
     DOWNLOAD_EXPIRY_DAYS: z.coerce.number().int().min(1, "1 以上の整数で指定してください").max(365).default(30),
     SELLER_NAME: z.string().trim().min(1).default("株式会社コンテストビデオ（デモ）"),
     SELLER_MANAGER: z.string().trim().min(1).default("山田 太郎"),

@@ -3,6 +3,7 @@ import { isOnSale } from "./contests.server";
 import { now } from "./clock.server";
 import { db } from "./db/client.server";
 import { contests, mediaItems } from "./db/schema";
+import { thumbnailUrl } from "./media-library.server";
 import { mediaUrl, PUBLIC_MEDIA_CATEGORIES, type PublicMediaItem } from "./media.server";
 
 function toPublic(row: typeof mediaItems.$inferSelect): PublicMediaItem {
@@ -14,7 +15,8 @@ function toPublic(row: typeof mediaItems.$inferSelect): PublicMediaItem {
     category: row.category,
     mediaType: row.mediaType,
     displayOrder: row.displayOrder,
-    thumbnailUrl: row.thumbnailStoredName ? mediaUrl(row.thumbnailStoredName) : null,
+    // Thumbnails are served by the spec's thumbnail call, which checks the item is public.
+    thumbnailUrl: row.thumbnailStoredName ? thumbnailUrl(row.contestId, row.id, row.thumbnailStoredName) : null,
     uploadedAt: row.uploadedAt,
   };
 }

@@ -1,0 +1,93 @@
+// Kill-and-resume check of the chunked upload, against the production build over HTTP:
+// a generated file (1 GiB by default; UPLOAD_RESUME_BYTES or the first argument sets
+// another size) is sent in 50 MiB chunks, the server is killed with SIGKILL in the middle
+// of a chunk, started again on the same database and media folder, and the upload
+// continues from the server's receivedChunks. The stored file must have the SHA-256 of
+// the source. Prints one JSON line; exits 1 when anything differs.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { adminCookie, startServer } from "./lib.mjs";
+import { completeUpload, generateFile, initUpload, peakRssMiB, seedAdminAndContest, sendChunk, sha256OfFile } from "./upload-lib.mjs";
+
+const SIZE = Number(process.argv[2] ?? process.env.UPLOAD_RESUME_BYTES ?? 1024 ** 3);
+const CHUNK = 50 * 1024 * 1024;
+
+if (!fs.existsSync("build/server/index.js")) {
+  console.error("build/server/index.js がありません。先に npx remix vite:build を実行してください");
+  process.exit(1);
+}
+const started = performance.now();
+const dir = fs.mkdtempSync(path.join(process.env.BENCH_DIR ?? os.tmpdir(), "upload-resume-"));
+const source = path.join(dir, "recital.mp4");
+const env = { DATABASE_PATH: path.join(dir, "shop.db"), MEDIA_DIR: path.join(dir, "media"), UPLOAD_CHUNK_BYTES: String(CHUNK), MAX_UPLOAD_BYTES: String(16 * 1024 ** 3) };
+let server = null;
+try {
+  const expected = await generateFile(source, SIZE, "resume");
+  server = await startServer(env);
+  const { adminId, contestId } = seedAdminAndContest(env.DATABASE_PATH);
+  const cookie = await adminCookie(adminId);
+  const call = (base) => ({ base, cookie, contestId, file: source, fileSize: SIZE });
+
+  const upload = await initUpload({ ...call(server.base), fileName: "recital.mp4", fileSize: SIZE });
+  const killAt = Math.floor(upload.totalChunks / 2);
+  for (let index = 0; index < killAt; index++) await sendChunk({ ...call(server.base), upload, index });
+
+  // Kill the server once about half of chunk killAt has been sent.
+  const victim = server;
+  let sentBytes = 0;
+  let killedMidChunk = false;
+  const interrupted = await sendChunk({
+    ...call(server.base),
+    upload,
+    index: killAt,
+    onRequest: (request) => {
+      const write = request.write.bind(request);
+      request.write = (bytes, ...rest) => {
+        sentBytes += bytes.length;
+        if (!killedMidChunk && sentBytes > CHUNK / 2) {
+          killedMidChunk = true;
+          victim.child.kill("SIGKILL");
+        }
+        return write(bytes, ...rest);
+      };
+    },
+  }).then(
+    () => "stored",
+    (error) => `failed (${error.code ?? error.message})`,
+  );
+  await new Promise((resolve) => (victim.child.exitCode !== null || victim.child.signalCode !== null ? resolve() : victim.child.once("exit", resolve)));
+  server = await startServer(env);
+  const idleRss = peakRssMiB(server.child.pid);
+
+  const resumed = await initUpload({ ...call(server.base), fileName: "recital.mp4", fileSize: SIZE });
+  for (let index = resumed.receivedChunks; index < resumed.totalChunks; index++) await sendChunk({ ...call(server.base), upload: resumed, index });
+  const item = await completeUpload({ ...call(server.base), uploadId: resumed.uploadId });
+  const peak = peakRssMiB(server.child.pid);
+  const storedName = fs.readdirSync(env.MEDIA_DIR).find((name) => name.startsWith("media-"));
+  const actual = storedName ? await sha256OfFile(path.join(env.MEDIA_DIR, storedName)) : null;
+  const result = {
+    bytes: SIZE,
+    chunks: upload.totalChunks,
+    chunkSize: upload.chunkSize,
+    killedDuringChunk: killAt,
+    killedMidChunk,
+    interruptedChunk: interrupted,
+    resumedFrom: resumed.receivedChunks,
+    sameUploadId: resumed.uploadId === upload.uploadId,
+    mediaId: item.id,
+    sha256Expected: expected,
+    sha256Stored: actual,
+    sha256Equal: actual === expected,
+    peakRssMiBAfterRestart: Math.round(peak),
+    /** How much the restarted server grew while it received the second half: a chunk or a file held in memory would show here. */
+    peakRssGrowthMiB: Math.round(peak - idleRss),
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+  };
+  console.log(JSON.stringify(result));
+  const ok = result.sha256Equal && result.sameUploadId && killedMidChunk && result.resumedFrom === killAt && result.chunks === Math.ceil(SIZE / CHUNK);
+  process.exitCode = ok ? 0 : 1;
+} finally {
+  await server?.stop().catch(() => undefined);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
