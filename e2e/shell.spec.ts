@@ -8,8 +8,12 @@ test.describe("document shell", () => {
     await expect(page.getByRole("heading", { name: "みなと市 春季陸上競技大会" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "青葉ピアノ発表会 2025" })).toBeVisible();
     await expect(page.getByText("秋の新体操選手権（準備中）")).toHaveCount(0);
-    await expect(page.getByText("動画販売")).toHaveCount(3);
-    await expect(page.getByRole("link", { name: "注文を開始する" })).toHaveCount(3);
+    // Other specs publish contests of their own meanwhile, so each demo card is checked by itself.
+    for (const name of ["第12回 桜ヶ丘ダンスフェスティバル2025", "みなと市 春季陸上競技大会", "青葉ピアノ発表会 2025"]) {
+      const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name }) });
+      await expect(card.getByText("動画販売")).toBeVisible();
+      await expect(card.getByRole("link", { name: "注文を開始する" })).toBeVisible();
+    }
     await expect(page.getByRole("img", { name: /カバー画像/ }).first()).toHaveJSProperty("complete", true);
   });
 

@@ -1,25 +1,15 @@
 // npm run bench:admin — the sales page and the user list with 200,000 order lines and
 // 10,000 users, timed over HTTP against the production build; the baseline is /healthz
 // (a request that touches the database once) timed in the same run on the same server.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { execSync } from "node:child_process";
 import Database from "better-sqlite3";
-import { adminCookie, startServer, timeRequests } from "./lib.mjs";
+import { adminCookie, migratedShop, startServer, timeRequests } from "./lib.mjs";
 
 const ORDERS = 50_000;
 const LINES_PER_ORDER = 4;
 const USERS = 10_000;
 const BUDGET_MS = 150;
 
-if (!fs.existsSync("build/server/index.js")) execSync("npx remix vite:build", { stdio: "inherit" });
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-admin-"));
-const dbFile = path.join(dir, "shop.db");
-
-// Migrate by starting the server once, then fill the tables directly.
-let server = await startServer({ DATABASE_PATH: dbFile, MEDIA_DIR: path.join(dir, "media") });
-await server.stop();
+const { dbFile, env: serverEnv } = await migratedShop("admin");
 const db = new Database(dbFile);
 const contests = ["桜ヶ丘ダンスフェスティバル", "みなと市陸上競技大会", "青葉ピアノ発表会", "秋の新体操選手権", "市民文化祭"];
 const seedStart = performance.now();
@@ -39,7 +29,7 @@ db.transaction(() => {
 db.close();
 console.log(`seeded ${USERS} users, ${ORDERS} orders, ${ORDERS * LINES_PER_ORDER} order lines in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
-server = await startServer({ DATABASE_PATH: dbFile, MEDIA_DIR: path.join(dir, "media") });
+const server = await startServer(serverEnv);
 try {
   const headers = { Cookie: await adminCookie(1) };
   const baseline = await timeRequests(`${server.base}/healthz`, headers);

@@ -2,23 +2,14 @@
 // soft-deleted), timed over HTTP against the production build; the baseline is /healthz
 // (a request that touches the database once) timed in the same run on the same server.
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { execSync } from "node:child_process";
 import Database from "better-sqlite3";
-import { adminCookie, startServer, timeRequests } from "./lib.mjs";
+import { adminCookie, migratedShop, startServer, timeRequests } from "./lib.mjs";
 
 const ATHLETES = 2_000;
 const DELETED = 200;
 const BUDGET_MS = 150;
 
-if (!fs.existsSync("build/server/index.js")) execSync("npx remix vite:build", { stdio: "inherit" });
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-athletes-"));
-const dbFile = path.join(dir, "shop.db");
-
-// Migrate by starting the server once, then fill the tables directly.
-let server = await startServer({ DATABASE_PATH: dbFile, MEDIA_DIR: path.join(dir, "media") });
-await server.stop();
+const { dir, dbFile, env: serverEnv } = await migratedShop("athletes");
 const db = new Database(dbFile);
 const categoryNames = ["キッズ部門", "ジュニア部門", "シニア部門", "一般部門"];
 const statuses = ["販売中", "確認中", "受注停止", "未撮影"];
@@ -40,7 +31,7 @@ const adminId = db.prepare("select id from users where email = 'bench-admin@exam
 db.close();
 console.log(`seeded contest ${contestId} with ${ATHLETES} athletes and ${DELETED} deleted ones`);
 
-server = await startServer({ DATABASE_PATH: dbFile, MEDIA_DIR: path.join(dir, "media") });
+const server = await startServer(serverEnv);
 try {
   const headers = { Cookie: await adminCookie(adminId) };
   const baseline = await timeRequests(`${server.base}/healthz`, headers);

@@ -6,3 +6,4 @@ export function freePort(): Promise<number>;
 export function startServer(env: Record<string, string>, port?: number): Promise<{ base: string; child: ChildProcess; stop: () => Promise<unknown> }>;
 export function adminCookie(userId: number): Promise<string>;
 export function timeRequests(url: string, headers: Record<string, string>, count?: number): Promise<{ median: number; p95: number }>;
+export function migratedShop(label: string): Promise<{ dir: string; dbFile: string; env: Record<string, string> }>;

@@ -1,6 +1,9 @@
 // Shared by the benchmark scripts: start the production build on a free port with a
 // given database, mint an admin session, and time requests.
-import { spawn } from "node:child_process";
+import { execSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import net from "node:net";
 import { createCookieSessionStorage } from "@remix-run/node";
 
@@ -67,4 +70,18 @@ export async function timeRequests(url, headers, count = 40) {
   times.sort((a, b) => a - b);
   const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
   return { median: at(0.5), p95: at(0.95) };
+}
+
+/**
+ * A fresh, migrated database in a temporary folder (the production build is made first when
+ * missing): the server migrates at start, so it is started once and stopped, and the caller
+ * fills the tables directly before timing anything.
+ */
+export async function migratedShop(label) {
+  if (!fs.existsSync("build/server/index.js")) execSync("npx remix vite:build", { stdio: "inherit" });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${label}-`));
+  const env = { DATABASE_PATH: path.join(dir, "shop.db"), MEDIA_DIR: path.join(dir, "media") };
+  const server = await startServer(env);
+  await server.stop();
+  return { dir, dbFile: env.DATABASE_PATH, env };
 }
