@@ -17,6 +17,8 @@ const RULES: [RegExp, Kind][] = [
   [/^\/(admin-login|admin-2fa-verify|admin\/logout)$/, "public"],
   [/^\/(admin-dashboard|dashboard|video\/dashboard|contest-edit\/[^/]+)$/, "alias"],
   [/^\/api\/admin\//, "admin-api"],
+  // A thumbnail is served to visitors when its media item is public (404 otherwise), to admins always.
+  [/^\/api\/video\/media\/thumbnail\//, "public"],
   [/^\/api\/video\/contests\/[^/]+\/media\/.+/, "admin-api"],
   [/^\/api\/video\/(contests\/[^/]+\/(video-formats|price-description|categories|athletes)|athletes|media\/thumbnail|users|orders)/, "admin-api"],
   [/^\/admin(\/|$|\?)/, "admin"],
@@ -123,18 +125,19 @@ async function get(path: string, who: Identity) {
   log.note("GET", path, response.status);
   return { status: response.status, location: response.headers.get("Location") ?? "", body: await response.text() };
 }
-async function post(path: string, who: Identity) {
+async function send(method: "POST" | "PATCH" | "DELETE", path: string, who: Identity) {
   const response = await fetch(server.base + path, {
-    method: "POST",
+    method,
     redirect: "manual",
     headers: { Cookie: identities[who], "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": "192.0.2.78" },
     body: "intent=delete&contestId=1&userId=1&orderId=1&name=x",
   });
-  log.note("POST", path, response.status);
+  log.note(method, path, response.status);
   return { status: response.status, location: response.headers.get("Location") ?? "" };
 }
 const isRedirect = (status: number) => [301, 302, 303, 307, 308].includes(status);
-const turnedAway = (r: { status: number; location: string }, api: boolean) => (api ? r.status === 401 : isRedirect(r.status) && r.location.startsWith("/admin-login"));
+// An API refuses with 401, or with 405 for a method it never takes from anyone.
+const turnedAway = (r: { status: number; location: string }, api: boolean) => (api ? r.status === 401 || r.status === 405 : isRedirect(r.status) && r.location.startsWith("/admin-login"));
 const snapshot = () =>
   JSON.stringify(
     ["contests", "athletes", "categories", "video_formats", "media_items", "orders", "order_lines", "users", "download_pages"].map((table) =>
@@ -153,9 +156,13 @@ for (const { route, path } of routes) {
     for (const who of ["anonymous", "customerA", "customerB"] as const) {
       if (route.module.loader) checks.check(turnedAway(await get(path, who), isApi), `GET ${path} as ${who} was not turned away`);
       if (route.module.action) {
-        const before = snapshot();
-        checks.check(turnedAway(await post(path, who), isApi), `POST ${path} as ${who} was not turned away`);
-        checks.check(snapshot() === before, `POST ${path} as ${who} changed the database`);
+        // Pages take form posts; the APIs also PATCH and DELETE.
+        for (const method of isApi ? (["POST", "PATCH", "DELETE"] as const) : (["POST"] as const)) {
+          const before = snapshot();
+          const answer = await send(method, path, who);
+          checks.check(turnedAway(answer, isApi), `${method} ${path} as ${who} was not turned away (${answer.status})`);
+          checks.check(snapshot() === before, `${method} ${path} as ${who} changed the database`);
+        }
       }
     }
     if (route.module.loader) {
