@@ -139,7 +139,7 @@ function counts() {
  * whose body it did not read (a refused visitor's), and a reused socket would then fail the
  * next request, which is the client's doing, not the shop's.
  */
-async function post(path: string, headers: Record<string, string>, body: string | Uint8Array | FormData): Promise<{ status: number; text: string }> {
+async function send(method: Method, path: string, headers: Record<string, string>, body: string | Uint8Array | FormData): Promise<{ status: number; text: string }> {
   let bytes: Buffer;
   if (body instanceof FormData) {
     const encoded = new Response(body);
@@ -151,7 +151,7 @@ async function post(path: string, headers: Record<string, string>, body: string 
   return new Promise((resolve, reject) => {
     const request = http.request(
       server.base + path,
-      { method: "POST", agent: false, headers: { ...headers, "Content-Length": String(bytes.length) }, timeout: 30_000 },
+      { method, agent: false, headers: { ...headers, "Content-Length": String(bytes.length) }, timeout: 30_000 },
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -165,8 +165,9 @@ async function post(path: string, headers: Record<string, string>, body: string 
   });
 }
 
+type Method = "POST" | "PATCH" | "DELETE";
 let sent = 0;
-async function fuzz(path: string, sessionName: keyof typeof sessions) {
+async function fuzz(method: Method, path: string, sessionName: keyof typeof sessions) {
   const cookie = sessions[sessionName];
   const names = await fieldNames(path, cookie);
   let ip = 0;
@@ -175,9 +176,9 @@ async function fuzz(path: string, sessionName: keyof typeof sessions) {
       const headers: Record<string, string> = { "X-Forwarded-For": `192.0.2.${ip++ % 250}` };
       if (cookie) headers.Cookie = cookie;
       if (type) headers["Content-Type"] = type;
-      const response = await post(path, headers, body);
+      const response = await send(method, path, headers, body);
       sent++;
-      log.note("POST", path, response.status);
+      log.note(method, path, response.status);
       const text = response.text;
       if (response.status >= 500) throw new Error(`${response.status}: ${text.slice(0, 300)}`);
       if (text.includes(`<img src=x onerror=${MARK}()>`) || text.includes(`<script>${MARK}()</script>`)) throw new Error("the posted HTML came back unescaped");
@@ -195,23 +196,25 @@ function describeFailure(error: unknown): string {
 }
 
 const started = performance.now();
-const jobs: [string, keyof typeof sessions][] = [];
+const jobs: [Method, string, keyof typeof sessions][] = [];
 for (const path of endpoints) {
   // Admin endpoints are fuzzed as an admin (anyone else is turned away before reading the body,
   // which the access matrix tests); the rest as a visitor and as a customer mid-checkout.
-  if (path.startsWith("/admin") || path.startsWith("/api/video")) jobs.push([path, "admin"], [path, "anonymous"]);
-  else jobs.push([path, "anonymous"], [path, "customer"]);
+  // The media API also takes PATCH and DELETE bodies.
+  const methods: Method[] = path.startsWith("/api/video/contests/") ? ["POST", "PATCH", "DELETE"] : ["POST"];
+  const who: (keyof typeof sessions)[] = path.startsWith("/admin") || path.startsWith("/api/video") ? ["admin", "anonymous"] : ["anonymous", "customer"];
+  for (const method of methods) for (const session of who) jobs.push([method, path, session]);
 }
 const queue = [...jobs];
 await Promise.all(
   Array.from({ length: PARALLEL }, async () => {
     for (let job = queue.shift(); job; job = queue.shift()) {
-      const [path, session] = job;
+      const [method, path, session] = job;
       try {
-        await fuzz(path, session);
+        await fuzz(method, path, session);
         checks.check(true, "");
       } catch (error) {
-        checks.check(false, `POST ${path} as ${session}: ${describeFailure(error)}`);
+        checks.check(false, `${method} ${path} as ${session}: ${describeFailure(error)}`);
       }
     }
   }),
@@ -230,6 +233,6 @@ checks.check(healthy, "the server does not answer /healthz after the run");
 await server.stop();
 await shop.close();
 
-console.log(`${endpoints.length} endpoints, ${jobs.length} endpoint×session runs of ${RUNS} bodies: ${sent} requests in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries(log.counts))}`);
+console.log(`${endpoints.length} endpoints, ${jobs.length} endpoint×method×session runs of ${RUNS} bodies: ${sent} requests in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries(log.counts))}`);
 process.exitCode = checks.report();
 process.exit();
