@@ -35,7 +35,7 @@ export default defineConfig({
       // (a re-exporting file would split it into two chunks that every visit would load).
       routes: (defineRoutes) =>
         defineRoutes((route) => {
-          route("/order-confirmation-old", "routes/order-confirmation.tsx", { id: "routes/order-confirmation-old" });
+          route("order-confirmation-old", "routes/order-confirmation.tsx", { id: "routes/order-confirmation-old" });
         }),
       future: {
         v3_fetcherPersist: true,
