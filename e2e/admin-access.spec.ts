@@ -3,8 +3,7 @@ import { ADMIN_ROUTES } from "./admin-routes";
 import { uniqueEmail } from "./helpers";
 import { createUser, mintSession, type TestUser } from "./users";
 
-// One run is enough: these are HTTP requests, not pages in a browser.
-test.skip(() => test.info().project.name !== "js");
+// HTTP requests, not pages in a browser: run in the js project only (playwright.config.ts).
 
 let admin: TestUser;
 let customer: TestUser;

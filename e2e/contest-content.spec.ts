@@ -49,8 +49,8 @@ async function openContent(page: Page, contestId: number) {
 
 const items = (page: Page) => page.getByRole("region", { name: "コンテンツ一覧" }).getByRole("listitem");
 
-test("upload a video in chunks with a progress bar, then play it in the modal", async ({ page, context, baseURL }) => {
-  test.skip(!jsEnabled(), "the chunked upload needs JavaScript; the plain form is the next test");
+test("upload a video in chunks with a progress bar, then play it in the modal", { tag: "@js-only" }, async ({ page, context, baseURL }) => {
+  // Runs in the js project only: the chunked upload needs JavaScript; the plain form is the next test.
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("content-js"));
   const contestId = createContest("js");
   await openContent(page, contestId);
@@ -91,8 +91,8 @@ test("upload a video in chunks with a progress bar, then play it in the modal", 
   await expect(player).toBeHidden();
 });
 
-test("drop files on the drop zone; selection is blocked while an upload runs", async ({ page, context, baseURL }) => {
-  test.skip(!jsEnabled(), "dropping needs JavaScript");
+test("drop files on the drop zone; selection is blocked while an upload runs", { tag: "@js-only" }, async ({ page, context, baseURL }) => {
+  // Runs in the js project only: dropping needs JavaScript.
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("content-drop"));
   const contestId = createContest("drop");
   await openContent(page, contestId);
@@ -127,8 +127,8 @@ test("drop files on the drop zone; selection is blocked while an upload runs", a
   await expect(items(page)).toHaveCount(1);
 });
 
-test("an interrupted upload resumes after a reload from the chunks the server has", async ({ page, context, baseURL }) => {
-  test.skip(!jsEnabled(), "resuming is the chunked upload's");
+test("an interrupted upload resumes after a reload from the chunks the server has", { tag: "@js-only" }, async ({ page, context, baseURL }) => {
+  // Runs in the js project only: resuming is the chunked upload's.
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("content-resume"));
   const contestId = createContest("resume");
   await openContent(page, contestId);
@@ -166,8 +166,8 @@ test("an interrupted upload resumes after a reload from the chunks the server ha
   expect(fs.readFileSync(path.join(MEDIA_DIR, row!.stored_name)).equals(fs.readFileSync(FIXTURE))).toBe(true);
 });
 
-test("the player: tap-to-start on a phone, and a fallback with 新しいタブで開く and 再読み込み when playback fails", async ({ browser, baseURL }) => {
-  test.skip(!jsEnabled(), "the modal player needs JavaScript; without it 再生 is a plain link (next test)");
+test("the player: tap-to-start on a phone, and a fallback with 新しいタブで開く and 再読み込み when playback fails", { tag: "@js-only" }, async ({ browser, baseURL }) => {
+  // Runs in the js project only: the modal player needs JavaScript; without it 再生 is a plain link (next test).
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("content-player"));

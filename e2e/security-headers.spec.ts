@@ -2,7 +2,7 @@ import { expect, test, type APIResponse, type Page } from "@playwright/test";
 import { contestSlug } from "../app/lib/slug";
 import { e2eDb } from "./db";
 import { codeFrom, CONTEST, enterCode, fillItem, openOrderForm } from "./flows";
-import { jsEnabled, uniqueEmail, waitForMail } from "./helpers";
+import { uniqueEmail, waitForMail } from "./helpers";
 import { loginAsAdmin } from "./users";
 
 /** Headers every response must carry, whatever made it. */
@@ -32,8 +32,8 @@ function expectPageCsp(headers: Record<string, string>, where: string) {
 }
 
 test.describe("security headers", () => {
-  test("every kind of response carries them: pages, resource routes, JSON, redirects, the 404, /healthz", async ({ request }) => {
-    test.skip(!jsEnabled(), "HTTP only: one run is enough");
+  test("every kind of response carries them: pages, resource routes, JSON, redirects, the 404, /healthz", { tag: "@js-only" }, async ({ request }) => {
+    // Runs in the js project only: plain HTTP, one run is enough.
     const cover = (e2eDb().prepare("select stored_name as name from media_items where category = 'cover-image' limit 1").get() as { name: string } | undefined)?.name;
     const pages = ["/", `/order-form/${encodeURIComponent(contestSlug(CONTEST))}`, "/admin-login", "/no-such-page", "/download/not-a-real-page-id"];
     const others = ["/healthz", "/api/email-status", "/media/no-such-file.webp", ...(cover ? [`/media/${cover}`] : []), "/admin", "/payment", "/admin/orders"];
@@ -115,8 +115,8 @@ test.describe("security headers", () => {
     await expect(page).toHaveURL(/\/payment-complete$/);
   });
 
-  test("no page breaks the policy with JavaScript on: storefront, order form, admin pages, the QR code", async ({ page, context, baseURL }) => {
-    test.skip(!jsEnabled(), "CSP violations come from scripts");
+  test("no page breaks the policy with JavaScript on: storefront, order form, admin pages, the QR code", { tag: "@js-only" }, async ({ page, context, baseURL }) => {
+    // Runs in the js project only: CSP violations come from scripts.
     const violations: string[] = [];
     const watch = (p: Page) => {
       p.on("console", (message) => {

@@ -3,8 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 
-// An HTTP test against a server of its own (not the shared e2e server), so one run is enough.
-test.skip(() => test.info().project.name !== "js");
+// An HTTP test against a server of its own (not the shared e2e server): run in the js project only (playwright.config.ts).
 
 /**
  * The whole suite runs on a small shared box, so by default 256 MiB (6 chunks of 50 MiB);

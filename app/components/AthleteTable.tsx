@@ -14,6 +14,7 @@ import {
   UNCATEGORISED,
 } from "~/lib/athlete-schemas";
 import { formatYen } from "~/lib/format";
+import type { AthleteRow } from "~/server/athletes.server";
 
 /** What the athlete tab's action answers a script (and, on bad input, a plain form post). */
 export type AthleteActionResult = {
@@ -25,17 +26,6 @@ export type AthleteActionResult = {
   reply?: SubmissionResult<string[]>;
 };
 
-export type AthleteListRow = {
-  id: number;
-  athleteNumber: number;
-  name: string;
-  category: string;
-  videoStatus: string;
-  photoStatus: string;
-  verticalVideoPrice: number | null;
-  horizontalVideoPrice: number | null;
-  updatedAt: number;
-};
 
 export type TableContext = {
   contestId: number;
@@ -122,7 +112,7 @@ function pendingBulk(formData: FormData | undefined): PendingBulk | null {
 }
 
 /** The values a row shows while a bulk change of it is on its way (optimistic). */
-function withBulk(athlete: AthleteListRow, bulk: PendingBulk | null): AthleteListRow {
+function withBulk(athlete: AthleteRow, bulk: PendingBulk | null): AthleteRow {
   if (!bulk || bulk.intent !== "bulk-update" || !bulk.ids.has(athlete.id)) return athlete;
   return {
     ...athlete,
@@ -149,7 +139,7 @@ export function AthleteTable({
   purgeLinkFor,
 }: {
   context: TableContext;
-  rows: AthleteListRow[];
+  rows: AthleteRow[];
   deletedView: boolean;
   selectAll: boolean;
   bulkResult: AthleteActionResult | null;
@@ -381,7 +371,7 @@ function BulkStatus({ field, label }: { field: FieldMetadata<string | undefined>
 }
 
 type RowProps = {
-  athlete: AthleteListRow;
+  athlete: AthleteRow;
   context: TableContext;
   selected: boolean;
   onSelect: (on: boolean) => void;

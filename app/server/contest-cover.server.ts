@@ -10,6 +10,7 @@ import {
 } from "@remix-run/node";
 import { and, desc, eq, lt } from "drizzle-orm";
 import sharp from "sharp";
+import { sniffMedia } from "./media-upload.server";
 import { db } from "./db/client.server";
 import { mediaItems } from "./db/schema";
 import { COVER_WIDTHS, coverVariantName, mediaDir, mediaUrl, newStoredName, removeStoredFile, writeCoverVariants } from "./media.server";
@@ -27,11 +28,9 @@ type ImageKind = keyof typeof IMAGE_TYPES;
 
 /** What a file's first bytes say it is; the name and the browser's content type are not trusted. */
 export function sniffImage(head: Uint8Array): ImageKind | null {
-  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "jpg";
-  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (head.length >= 8 && png.every((byte, i) => head[i] === byte)) return "png";
-  if (head.length >= 12 && String.fromCharCode(...head.subarray(0, 4)) === "RIFF" && String.fromCharCode(...head.subarray(8, 12)) === "WEBP") return "webp";
-  return null;
+  // The shop's one reading of magic bytes; a cover is a photo, so not a GIF.
+  const kind = sniffMedia(head);
+  return kind?.mediaType === "image" && kind.extension !== "gif" ? (kind.extension as ImageKind) : null;
 }
 
 export type CurrentCover = { id: number; url: string; originalUrl: string; originalName: string; width: number | null; height: number | null; size: number; uploadedAt: Date };
