@@ -16,7 +16,7 @@ declare module "@remix-run/node" {
  * security headers on those too (remix-serve stays the server).
  */
 function securityHeadersOnEveryRoute(): Plugin {
-  const helper = JSON.stringify(path.resolve(import.meta.dirname, "app/server/security-headers.server.ts"));
+  const helper = JSON.stringify(path.resolve(import.meta.dirname, "app/server/http/security-headers.server.ts"));
   return {
     name: "shop-security-headers",
     transform(code, id) {
@@ -30,20 +30,13 @@ export default defineConfig({
   plugins: [
     tailwindcss(),
     remix({
-      ignoredRouteFiles: ["**/*.test.*"],
-      // The spec's older address of the confirmation page is the same page, from the same module
-      // (a re-exporting file would split it into two chunks that every visit would load).
-      routes: (defineRoutes) =>
-        defineRoutes((route) => {
-          route("order-confirmation-old", "routes/order-confirmation.tsx", { id: "routes/order-confirmation-old" });
-        }),
       future: {
         v3_fetcherPersist: true,
         v3_relativeSplatPath: true,
         v3_throwAbortReason: true,
         v3_singleFetch: true,
         v3_lazyRouteDiscovery: true,
-        v3_routeConfig: false,
+        v3_routeConfig: true,
       },
     }),
     tsconfigPaths(),

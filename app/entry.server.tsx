@@ -4,8 +4,8 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./lib/nonce";
-import { htmlResponseStream } from "./server/html-stream.server";
-import { applySecurityHeaders, createNonce, needsDocumentLoad, withSecurityHeaders } from "./server/security-headers.server";
+import { htmlResponseStream } from "./server/http/html-stream.server";
+import { applySecurityHeaders, createNonce, needsDocumentLoad, withSecurityHeaders } from "./server/http/security-headers.server";
 import { startUp } from "./server/startup.server";
 
 // Start-up work happens when the server loads this module, before the first request:

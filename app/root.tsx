@@ -7,9 +7,9 @@ import { Footer } from "~/components/Footer";
 import { Header } from "~/components/Header";
 import { Toast } from "~/components/Toast";
 import { useNonce } from "~/lib/nonce";
-import { commitSession } from "~/server/session.server";
-import { takeToast } from "~/server/toast.server";
-import { getCurrentUser } from "~/server/users.server";
+import { commitSession } from "~/server/http/session.server";
+import { takeToast } from "~/server/http/toast.server";
+import { getCurrentUser } from "~/server/auth/users.server";
 import stylesheet from "~/tailwind.css?url";
 
 export const links: LinksFunction = () => [

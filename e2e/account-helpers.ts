@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
-import { hashPassword } from "../app/server/password.server";
+import { hashPassword } from "../app/server/auth/password.server";
 import { jsEnabled } from "./helpers";
 
 /** The e2e server's database, writable: for making users and orders a test needs, faster than the UI. */

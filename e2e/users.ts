@@ -1,7 +1,7 @@
 import path from "node:path";
 import { createCookieSessionStorage } from "@remix-run/node";
 import Database from "better-sqlite3";
-import { hashPassword } from "../app/server/password.server";
+import { hashPassword } from "../app/server/auth/password.server";
 
 const dbFile = path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db");
 /** The e2e server's secret (e2e/server.mjs): tests can mint sessions in states a browser could be in. */

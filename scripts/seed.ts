@@ -10,12 +10,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { createContest } from "~/server/contests.server";
+import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
 import { athletes, categories, contests, mediaItems, priceDescriptions, users } from "~/server/db/schema";
-import { env } from "~/server/env.server";
-import { mediaPath, newStoredName, writeCoverVariants } from "~/server/media.server";
-import { hashPassword } from "~/server/password.server";
+import { env } from "~/server/core/env.server";
+import { mediaPath, newStoredName, writeCoverVariants } from "~/server/files/storage.server";
+import { hashPassword } from "~/server/auth/password.server";
 
 const PALETTE = ["#ef4444", "#f97316", "#eab308", "#22c55e", "#06b6d4", "#3b82f6", "#8b5cf6", "#ec4899"];
 

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { adminAttemptsWarning, ADMIN_LOCKED_MESSAGE, logInAdmin } from "~/server/admin-login.server";
-import { setClock } from "~/server/clock.server";
+import { adminAttemptsWarning, ADMIN_LOCKED_MESSAGE, logInAdmin } from "~/server/auth/admin-login.server";
+import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { users } from "~/server/db/schema";
-import { hashPassword } from "~/server/password.server";
-import { getSession } from "~/server/session.server";
+import { hashPassword } from "~/server/auth/password.server";
+import { getSession } from "~/server/http/session.server";
 
 afterEach(() => setClock(null));
 

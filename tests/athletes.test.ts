@@ -2,12 +2,12 @@ import { parseWithZod } from "@conform-to/zod";
 import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { addAthletesSchema, athleteRowSchema, bulkAthletesSchema, displayStatus, singleAthleteSchema } from "~/lib/athlete-schemas";
-import { addAthletes, applyBulk, applySingle, listAthletes, priceColumnNames, updateAthlete } from "~/server/athletes.server";
-import { orderFormOptions } from "~/server/checkout.server";
-import { createContest } from "~/server/contests.server";
+import { addAthletes, applyBulk, applySingle, listAthletes, priceColumnNames, updateAthlete } from "~/server/catalog/athletes.server";
+import { orderFormOptions } from "~/server/checkout/draft.server";
+import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
 import { athletes, categories, users } from "~/server/db/schema";
-import { commitSession, getSession } from "~/server/session.server";
+import { commitSession, getSession } from "~/server/http/session.server";
 import { callRoute } from "./helpers/route";
 import { formRequest } from "./helpers/shop";
 
@@ -60,7 +60,7 @@ async function adminCookie() {
   return (await commitSession(session)).split(";")[0] ?? "";
 }
 
-const route = () => import("~/routes/admin.contest.$id._index");
+const route = () => import("~/routes/admin/contest/athletes");
 
 async function post(contestId: number, fields: [string, string][], cookie: string, search = "") {
   return callRoute((await route()).action, formRequest(`/admin/contest/${contestId}?index${search}`, fields, cookie), { id: String(contestId) });

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => smtp.close());
 
-const orderForm = () => import("~/routes/order-form.$contestSlug");
+const orderForm = () => import("~/routes/storefront/order-form");
 
 async function postOrderForm(shop: ReturnType<typeof seedContest>, items: Record<string, string>[], cookie?: string) {
   const fields: [string, string][] = [["intent", "next"]];
@@ -29,7 +29,7 @@ describe("order form (server side)", () => {
     const result = await postOrderForm(shop, [{ category: "A部門", athleteId: String(shop.onSale.id), formatId: String(shop.horizontal.id), price: "1" }]);
     expect(result.status).toBe(302);
     expect(result.location).toBe("/order-confirmation");
-    const confirmation = await import("~/routes/order-confirmation");
+    const confirmation = await import("~/routes/checkout/order-confirmation");
     const page = await callRoute(confirmation.loader, new Request("http://shop.test/order-confirmation", { headers: { Cookie: sessionOf(result) } }));
     expect(page.data).toMatchObject({ total: 4500, lines: [{ price: 4500, athleteNumber: 1, style: "横" }] });
   });
@@ -38,7 +38,7 @@ describe("order form (server side)", () => {
     const shop = seedContest();
     const result = await postOrderForm(shop, [{ category: "B部門", athleteId: String(shop.unpriced.id), formatId: String(shop.vertical.id) }]);
     const cookie = sessionOf(result);
-    const confirmation = await import("~/routes/order-confirmation");
+    const confirmation = await import("~/routes/checkout/order-confirmation");
     const page = await callRoute(confirmation.loader, new Request("http://shop.test/order-confirmation", { headers: { Cookie: cookie } }));
     expect(page.data).toMatchObject({ total: 3500 });
   });
@@ -104,7 +104,7 @@ describe("e-mail code and payment (server side)", () => {
     );
     const cookie = sessionOf(created);
     const email = `c${Math.random().toString(36).slice(2, 8)}@example.jp`;
-    const confirmation = await import("~/routes/order-confirmation");
+    const confirmation = await import("~/routes/checkout/order-confirmation");
     const saved = await callRoute(confirmation.action, formRequest("/order-confirmation", [["email", email], ["name", "テスト 太郎"]], cookie));
     expect(saved.location).toBe("/email-verification");
     return { cookie, email };
@@ -113,7 +113,7 @@ describe("e-mail code and payment (server side)", () => {
   it("refuses a 7-digit or non-numeric code with a 400 and the spec's message", async () => {
     const shop = seedContest();
     const { cookie } = await customerCheckout([{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }], shop);
-    const verification = await import("~/routes/email-verification");
+    const verification = await import("~/routes/checkout/email-verification");
     for (const code of ["1234567", "12a456", ""]) {
       const result = await callRoute(verification.action, formRequest("/email-verification", [["intent", "verify"], ["code", code]], cookie));
       expect(result.status).toBe(400);
@@ -127,7 +127,7 @@ describe("e-mail code and payment (server side)", () => {
     const mail = smtp.received.filter((m) => m.to.includes(email)).at(-1);
     const code = /\b(\d{6})\b/.exec(mail?.text ?? "")?.[1] ?? "";
     expect(code).toMatch(/^\d{6}$/);
-    const verification = await import("~/routes/email-verification");
+    const verification = await import("~/routes/checkout/email-verification");
     const wrong = code === "000000" ? "111111" : "000000";
     for (let i = 0; i < 5; i++) {
       const result = await callRoute(verification.action, formRequest("/email-verification", [["intent", "verify"], ["code", wrong]], cookie));
@@ -141,10 +141,10 @@ describe("e-mail code and payment (server side)", () => {
     const shop = seedContest();
     const { cookie, email } = await customerCheckout([{ athleteId: shop.free.id, category: "B部門", formatId: shop.vertical.id }], shop);
     const code = /\b(\d{6})\b/.exec(smtp.received.filter((m) => m.to.includes(email)).at(-1)?.text ?? "")?.[1] ?? "";
-    const verification = await import("~/routes/email-verification");
+    const verification = await import("~/routes/checkout/email-verification");
     const verified = await callRoute(verification.action, formRequest("/email-verification", [["intent", "verify"], ["code", code]], cookie));
     expect(verified.location).toBe("/payment");
-    const payment = await import("~/routes/payment");
+    const payment = await import("~/routes/checkout/payment");
     const page = await callRoute(payment.loader, new Request("http://shop.test/payment", { headers: { Cookie: cookie } }));
     expect(page.status).toBe(400);
     expect(page.data).toMatchObject({ error: "注文金額が無効です" });
@@ -157,7 +157,7 @@ describe("e-mail code and payment (server side)", () => {
   });
 
   it("without a checkout, /payment goes home", async () => {
-    const payment = await import("~/routes/payment");
+    const payment = await import("~/routes/checkout/payment");
     const result = await callRoute(payment.loader, new Request("http://shop.test/payment"));
     expect(result.status).toBe(302);
     expect(result.location).toBe("/");

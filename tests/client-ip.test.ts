@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { clientIp } from "~/server/rate-limit.server";
+import { clientIp } from "~/server/http/rate-limit.server";
 
 const request = (headers: Record<string, string>) => new Request("http://shop.test/login", { headers });
 

@@ -14,20 +14,20 @@ import {
   tokyoDateTime,
   toTokyoDateTimeInput,
 } from "~/lib/contest-settings-schemas";
-import { orderFormOptions } from "~/server/checkout.server";
-import { COVER_MAX_BYTES, sniffImage } from "~/server/contest-cover.server";
-import { addCategory, addFormat, CATEGORY_PALETTE, contestSettings, deleteCategory, deleteFormat, moveFormat, nextCategoryColor, renameFormat } from "~/server/contest-settings.server";
-import { createContest, findContestBySlug, isOnSale, listStorefrontContests } from "~/server/contests.server";
+import { orderFormOptions } from "~/server/checkout/draft.server";
+import { COVER_MAX_BYTES, sniffImage } from "~/server/media/cover.server";
+import { addCategory, addFormat, CATEGORY_PALETTE, contestSettings, deleteCategory, deleteFormat, moveFormat, nextCategoryColor, renameFormat } from "~/server/catalog/contest-settings.server";
+import { createContest, findContestBySlug, isOnSale, listStorefrontContests } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
 import { athletes, contests, mediaItems, priceDescriptions, videoFormats } from "~/server/db/schema";
-import { COVER_WIDTHS, coverVariantName, mediaDir } from "~/server/media.server";
-import { commitSession, getSession } from "~/server/session.server";
+import { COVER_WIDTHS, coverVariantName, mediaDir } from "~/server/files/storage.server";
+import { commitSession, getSession } from "~/server/http/session.server";
 import { createUser } from "./helpers/accounts";
 import { callRoute } from "./helpers/route";
 import { formRequest } from "./helpers/shop";
 
-const settingsRoute = () => import("~/routes/admin.contest.$id.settings");
-const coverRoute = () => import("~/routes/admin.contest.$id.cover");
+const settingsRoute = () => import("~/routes/admin/contest/settings");
+const coverRoute = () => import("~/routes/admin/contest/cover");
 
 let adminCookie = "";
 beforeAll(async () => {

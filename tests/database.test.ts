@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createContest, listStorefrontContests } from "~/server/contests.server";
+import { createContest, listStorefrontContests } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
 import { contests, videoFormats } from "~/server/db/schema";
 import { eq } from "drizzle-orm";

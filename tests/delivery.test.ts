@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { setClock } from "~/server/clock.server";
+import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { downloadPages, orderLines, orders } from "~/server/db/schema";
-import { claimDownload, downloadPage } from "~/server/downloads.server";
-import { baseOrderNumber, completeOrder, deliverOrder, listOrderGroups } from "~/server/delivery.server";
+import { claimDownload, downloadPage } from "~/server/orders/downloads.server";
+import { baseOrderNumber, completeOrder, deliverOrder, listOrderGroups } from "~/server/orders/delivery.server";
 import { startSmtpServer } from "./helpers/smtp";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -125,7 +125,7 @@ describe("after delivery, for the admin", () => {
     claimDownload(result.pageId, lines[0]!.id, "vertical");
     setClock(() => start + 25 * 3600_000);
     expect(claimDownload(result.pageId, lines[0]!.id, "vertical")).toMatchObject({ ok: false, status: 410 });
-    const { resetLineDownload, extendDownloadPage, resendDeliveryMail } = await import("~/server/delivery.server");
+    const { resetLineDownload, extendDownloadPage, resendDeliveryMail } = await import("~/server/orders/delivery.server");
     expect(resetLineDownload(o.id, lines[0]!.id)).toBe(true);
     expect(resetLineDownload(o.id + 999, lines[0]!.id)).toBe(false);
     expect(claimDownload(result.pageId, lines[0]!.id, "vertical")).toMatchObject({ ok: true });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fileResponse, parseRange } from "~/server/file-response.server";
+import { fileResponse, parseRange } from "~/server/files/file-response.server";
 
 describe("parseRange", () => {
   it.each([

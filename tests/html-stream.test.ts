@@ -3,7 +3,7 @@ import { text } from "node:stream/consumers";
 import { createElement } from "react";
 import { renderToPipeableStream } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { htmlResponseStream } from "~/server/html-stream.server";
+import { htmlResponseStream } from "~/server/http/html-stream.server";
 
 function render(padding: number, through: () => Transform | PassThrough): Promise<string> {
   // Many short strings, as a real page has: each goes through the renderer's 2 KB buffer.

@@ -1,16 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { setClock } from "~/server/clock.server";
+import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { loginEvents } from "~/server/db/schema";
-import { riskScore } from "~/server/login-events.server";
-import { attemptLogin, CUSTOMER_LOGIN_POLICY, logInCustomer, LOGIN_MESSAGES, type LoginPolicy } from "~/server/login.server";
-import { getCurrentUser } from "~/server/users.server";
+import { riskScore } from "~/server/auth/login-events.server";
+import { attemptLogin, CUSTOMER_LOGIN_POLICY, logInCustomer, LOGIN_MESSAGES, type LoginPolicy } from "~/server/auth/login.server";
+import { getCurrentUser } from "~/server/auth/users.server";
 import { createUser, newSession, requestFrom, userByEmail } from "./helpers/accounts";
 
-vi.mock("~/server/password.server", async (importOriginal) => {
+vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return { ...(await importOriginal<typeof import("~/server/password.server")>()), hashPassword: fastHashPassword, decoyHash: fastDecoyHash };
+  return { ...(await importOriginal<typeof import("~/server/auth/password.server")>()), hashPassword: fastHashPassword, decoyHash: fastDecoyHash };
 });
 
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { setClock } from "~/server/clock.server";
-import { MAIL_CHECK_FAILED, mailServiceStatus, smtpHost } from "~/server/mail-status.server";
+import { setClock } from "~/server/core/clock.server";
+import { MAIL_CHECK_FAILED, mailServiceStatus, smtpHost } from "~/server/mail/status.server";
 import { startSmtpServer } from "./helpers/smtp";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;

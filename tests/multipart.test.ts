@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { MultipartError, multipartBoundary, readMultipart, textField, type PartSink } from "~/server/multipart.server";
+import { MultipartError, multipartBoundary, readMultipart, textField, type PartSink } from "~/server/files/multipart.server";
 
 /** A body delivered in pieces of the given sizes (cycled), as a slow network would. */
 function pieces(bytes: Uint8Array, sizes: number[]): ReadableStream<Uint8Array> {

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { setClock } from "~/server/clock.server";
+import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { mailOutbox, orderLines, orders } from "~/server/db/schema";
 import { queueMail, retryDelayMs, retryDueMail, sendQueuedMail, sendThroughOutbox } from "~/server/mail/outbox.server";
@@ -52,7 +52,7 @@ describe("mail outbox", () => {
     const { cookie, email } = await checkoutUntilVerified(shop, [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.horizontal.id }], received);
     await smtpDown();
 
-    const payment = await import("~/routes/payment");
+    const payment = await import("~/routes/checkout/payment");
     const paid = await callRoute(
       payment.action,
       formRequest("/payment", [["cardholderName", "T"], ["cardNumber", "4242424242424242"], ["expiry", "12/34"], ["cvc", "123"]], cookie),
@@ -83,7 +83,7 @@ describe("mail outbox", () => {
   });
 
   it("納品 with SMTP down delivers the order and queues its mail; a second 納品 does not queue another; the retry sends it once", async () => {
-    const { deliverOrder } = await import("~/server/delivery.server");
+    const { deliverOrder } = await import("~/server/orders/delivery.server");
     const email = `deliver${Date.now()}@example.jp`;
     const orderNumber = String(Date.now() % 100_000_000);
     const order = db()

@@ -1,15 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { setClock } from "~/server/clock.server";
-import { startUserSession } from "~/server/login.server";
-import { changePassword, PASSWORD_CHANGE_MESSAGES, sendPasswordChangeCode, verifyPasswordChangeCode } from "~/server/password-change.server";
-import { verifyPassword } from "~/server/password.server";
-import { getCurrentUser, type CurrentUser } from "~/server/users.server";
+import { setClock } from "~/server/core/clock.server";
+import { startUserSession } from "~/server/auth/login.server";
+import { changePassword, PASSWORD_CHANGE_MESSAGES, sendPasswordChangeCode, verifyPasswordChangeCode } from "~/server/accounts/password-change.server";
+import { verifyPassword } from "~/server/auth/password.server";
+import { getCurrentUser, type CurrentUser } from "~/server/auth/users.server";
 import { createUser, newSession, requestFrom, roundTrip, userByEmail } from "./helpers/accounts";
 import { startSmtpServer } from "./helpers/smtp";
 
-vi.mock("~/server/password.server", async (importOriginal) => {
+vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return { ...(await importOriginal<typeof import("~/server/password.server")>()), hashPassword: fastHashPassword, decoyHash: fastDecoyHash };
+  return { ...(await importOriginal<typeof import("~/server/auth/password.server")>()), hashPassword: fastHashPassword, decoyHash: fastDecoyHash };
 });
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;

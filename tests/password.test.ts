@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyPassword } from "~/server/password.server";
+import { hashPassword, verifyPassword } from "~/server/auth/password.server";
 
 describe("password hashing", () => {
   it("uses scrypt at OWASP parameters and verifies only the right password", async () => {

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/server/db/client.server";
 import { checkouts, orderLines, orders } from "~/server/db/schema";
-import { recoverUnrecordedPayments } from "~/server/payment-recovery.server";
+import { recoverUnrecordedPayments } from "~/server/checkout/payment-recovery.server";
 import { testProvider } from "~/server/payments/test-provider.server";
 import { checkoutUntilVerified } from "./helpers/checkout-flow";
 import { callRoute } from "./helpers/route";
@@ -20,7 +20,7 @@ afterAll(() => smtp.close());
 async function customerAtPayment() {
   const shop = seedContest();
   const { cookie, email } = await checkoutUntilVerified(shop, [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.horizontal.id }], smtp.received);
-  const payment = await import("~/routes/payment");
+  const payment = await import("~/routes/checkout/payment");
   await callRoute(payment.loader, new Request("http://shop.test/payment", { headers: { Cookie: cookie } }));
   const checkout = db().select().from(checkouts).where(eq(checkouts.customerEmail, email)).get();
   return { email, intentId: checkout!.paymentIntentId! };

@@ -1,24 +1,24 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RegisterValues } from "~/lib/account-schemas";
-import { setClock } from "~/server/clock.server";
-import { CODE_MESSAGES } from "~/server/codes.server";
+import { setClock } from "~/server/core/clock.server";
+import { CODE_MESSAGES } from "~/server/auth/codes.server";
 import { db } from "~/server/db/client.server";
 import { users, verificationCodes } from "~/server/db/schema";
-import { verifyPassword } from "~/server/password.server";
+import { verifyPassword } from "~/server/auth/password.server";
 import {
   REGISTRATION_MESSAGES,
   resendRegistrationCode,
   startRegistration,
   verifyRegistrationCode,
   verifyRegistrationLink,
-} from "~/server/registration.server";
+} from "~/server/accounts/registration.server";
 import { createUser, requestFrom, userByEmail } from "./helpers/accounts";
 import { startSmtpServer } from "./helpers/smtp";
 
-vi.mock("~/server/password.server", async (importOriginal) => {
+vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return { ...(await importOriginal<typeof import("~/server/password.server")>()), hashPassword: fastHashPassword, decoyHash: fastDecoyHash };
+  return { ...(await importOriginal<typeof import("~/server/auth/password.server")>()), hashPassword: fastHashPassword, decoyHash: fastDecoyHash };
 });
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;

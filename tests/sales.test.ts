@@ -3,7 +3,7 @@ import { csvLine, UTF8_BOM } from "~/lib/csv";
 import { tokyoDayStart } from "~/lib/tokyo-date";
 import { db } from "~/server/db/client.server";
 import { orderLines, orders } from "~/server/db/schema";
-import { parseSalesFilter, salesCsvRows, salesReport } from "~/server/sales.server";
+import { parseSalesFilter, salesCsvRows, salesReport } from "~/server/orders/sales.server";
 
 let counter = 0;
 function order(contestName: string, createdAt: string, prices: number[]) {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { setClock } from "~/server/clock.server";
+import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { loginEvents, users } from "~/server/db/schema";
-import { protectionSettings } from "~/server/login-audit.server";
-import { securityDashboard, unlockAccount } from "~/server/security-dashboard.server";
+import { protectionSettings } from "~/server/auth/login-audit.server";
+import { securityDashboard, unlockAccount } from "~/server/auth/security-dashboard.server";
 
 afterEach(() => setClock(null));
 

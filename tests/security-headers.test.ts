@@ -11,8 +11,8 @@ async function load(env: Record<string, string>) {
   Object.assign(process.env, env);
   vi.resetModules();
   return {
-    headers: await import("~/server/security-headers.server"),
-    session: await import("~/server/session.server"),
+    headers: await import("~/server/http/security-headers.server"),
+    session: await import("~/server/http/session.server"),
   };
 }
 

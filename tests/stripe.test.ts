@@ -43,7 +43,7 @@ async function paidCheckout() {
     ],
     smtp.received,
   );
-  const api = await import("~/routes/api.create-payment-intent");
+  const api = await import("~/routes/api/create-payment-intent");
   // The browser claims the order costs 1 yen.
   const response = await callRoute(
     api.action,
@@ -66,7 +66,7 @@ function signedEvent(intent: object, options: { id?: string; timestamp?: number;
 }
 
 async function postWebhook(event: { payload: string; signature: string }) {
-  const webhook = await import("~/routes/api.stripe.webhook");
+  const webhook = await import("~/routes/api/stripe-webhook");
   return callRoute(webhook.action, new Request("http://shop.test/api/stripe/webhook", { method: "POST", body: event.payload, headers: { "Stripe-Signature": event.signature } }));
 }
 
@@ -100,7 +100,7 @@ describe("Stripe (real SDK against a local API)", () => {
   it("the return from Stripe makes the order (or finds the webhook's) and shows it; another session's payment is refused", async () => {
     const { response, cookie, email } = await paidCheckout();
     const intent = stripe.succeed([...stripe.intents.values()].find((i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret)!.id);
-    const back = await import("~/routes/payment.return");
+    const back = await import("~/routes/checkout/payment-return");
     const stranger = await callRoute(back.loader, new Request(`http://shop.test/payment/return?payment_intent=${intent.id}`));
     expect(stranger.location).toBe("/payment");
     expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(0);
@@ -123,7 +123,7 @@ describe("Stripe (real SDK against a local API)", () => {
   });
 
   it("an unsigned or garbage body is a 400, not a 500", async () => {
-    const webhook = await import("~/routes/api.stripe.webhook");
+    const webhook = await import("~/routes/api/stripe-webhook");
     for (const body of ["", "{", "\u0000\u0001", JSON.stringify({ type: "payment_intent.succeeded" })]) {
       const result = await callRoute(webhook.action, new Request("http://shop.test/api/stripe/webhook", { method: "POST", body }));
       expect(result.status).toBe(400);
@@ -166,7 +166,7 @@ describe("reconciliation with Stripe at start-up", () => {
     const clientSecret = (response.data as { clientSecret: string }).clientSecret;
     // No return to the shop, no webhook: only Stripe knows the payment succeeded.
     stripe.succeed([...stripe.intents.values()].find((intent) => intent.client_secret === clientSecret)!.id);
-    const { recoverUnrecordedPayments } = await import("~/server/payment-recovery.server");
+    const { recoverUnrecordedPayments } = await import("~/server/checkout/payment-recovery.server");
     expect(await recoverUnrecordedPayments()).toBeGreaterThanOrEqual(1);
     await recoverUnrecordedPayments();
     const made = db().select().from(orders).where(eq(orders.customerEmail, email)).all();

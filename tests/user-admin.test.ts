@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db } from "~/server/db/client.server";
 import { users } from "~/server/db/schema";
-import { deleteUser, listUsers } from "~/server/user-admin.server";
+import { deleteUser, listUsers } from "~/server/accounts/user-admin.server";
 
 function user(email: string, isAdmin = false) {
   return db().insert(users).values({ email, passwordHash: "x", isAdmin }).returning().get();

@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import type { CurrentUser } from "~/server/users.server";
+import type { CurrentUser } from "~/server/auth/users.server";
 
 /**
  * Menus are <details> elements so they open and close without JavaScript.

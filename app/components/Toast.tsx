@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { Toast as ToastData } from "~/server/session.server";
+import type { Toast as ToastData } from "~/server/http/session.server";
 
 const STYLES: Record<ToastData["kind"], string> = {
   success: "border-emerald-600 bg-emerald-50 text-emerald-900",

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { db } from "./db/client.server";
 import { users } from "./db/schema";
-import { env } from "./env.server";
+import { env } from "./core/env.server";
 import { startOutboxRetryLoop } from "./mail/outbox.server";
-import { hashPassword } from "./password.server";
-import { recoverUnrecordedPayments } from "./payment-recovery.server";
+import { hashPassword } from "./auth/password.server";
+import { recoverUnrecordedPayments } from "./checkout/payment-recovery.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value

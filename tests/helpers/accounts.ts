@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { db } from "~/server/db/client.server";
 import { users } from "~/server/db/schema";
-import { hashPassword } from "~/server/password.server";
-import { commitSession, getSession, type ShopSession } from "~/server/session.server";
+import { hashPassword } from "~/server/auth/password.server";
+import { commitSession, getSession, type ShopSession } from "~/server/http/session.server";
 
 /** A user straight in the database (one scrypt hash, ~0.3 s). */
 export async function createUser(email: string, password: string, extra: Partial<typeof users.$inferInsert> = {}) {

@@ -1,9 +1,9 @@
 // A second process for the race test: its own SQLite connection to the same file,
 // making orders for the given payments through the webhook or the browser's path.
 import fs from "node:fs";
-import { createOrderForPayment } from "~/server/orders.server";
+import { createOrderForPayment } from "~/server/orders/orders.server";
 import type { PaymentIntentState } from "~/server/payments/types";
-import { handleStripeWebhook } from "~/server/stripe-webhook.server";
+import { handleStripeWebhook } from "~/server/checkout/stripe-webhook.server";
 
 const [mode, file] = process.argv.slice(2);
 const jobs = JSON.parse(fs.readFileSync(file ?? "", "utf8")) as { intent: PaymentIntentState; payload: string; signature: string }[];

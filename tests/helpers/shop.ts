@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { createContest } from "~/server/contests.server";
+import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
 import { athletes, categories, contests, videoFormats } from "~/server/db/schema";
-import { commitSession, getSession } from "~/server/session.server";
+import { commitSession, getSession } from "~/server/http/session.server";
 
 /** A contest on sale with two categories and a few athletes (one of them 受注停止). */
 export function seedContest(name = `テスト大会${Math.random().toString(36).slice(2, 8)}`) {

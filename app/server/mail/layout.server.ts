@@ -1,4 +1,4 @@
-import { env } from "../env.server";
+import { env } from "../core/env.server";
 
 /** A rendered mail: one Japanese subject, a plain-text body and the same content as HTML. */
 export type RenderedMail = { subject: string; text: string; html: string };

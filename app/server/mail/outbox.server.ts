@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
-import { now } from "../clock.server";
+import { now } from "../core/clock.server";
 import { db, type Db } from "../db/client.server";
 import { mailOutbox } from "../db/schema";
 import type { RenderedMail } from "./layout.server";

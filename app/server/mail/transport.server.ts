@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
-import { env } from "../env.server";
+import { env } from "../core/env.server";
 import type { RenderedMail } from "./layout.server";
 
 let transporter: Transporter | undefined;

@@ -1,4 +1,4 @@
-import { env } from "../env.server";
+import { env } from "../core/env.server";
 import { stripeProvider } from "./stripe-provider.server";
 import { testProvider } from "./test-provider.server";
 import type { PaymentProvider } from "./types";

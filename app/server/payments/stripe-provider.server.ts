@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { env } from "../env.server";
+import { env } from "../core/env.server";
 import type { PaymentIntentState, PaymentProvider } from "./types";
 
 let client: Stripe | undefined;

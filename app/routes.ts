@@ -1,0 +1,127 @@
+import { index, prefix, route, type RouteConfig } from "@remix-run/route-config";
+
+/**
+ * Every address of the shop, in one table. The URLs are the spec's; the files are grouped by
+ * area (storefront, checkout, account, admin, api), so a folder says where a screen lives.
+ * Nesting is kept only where a parent renders an <Outlet> (the admin frame, the contest
+ * editor's tabs) or where a resource route sits under a page's address.
+ */
+export default [
+  ...storefront(),
+  ...checkout(),
+  ...account(),
+  ...admin(),
+  ...api(),
+  ...aliases(),
+  route("healthz", "routes/system/healthz.ts"),
+  ...prefix("test-hooks", [
+    route("error", "routes/system/test-hooks-error.tsx"),
+    route("toast", "routes/system/test-hooks-toast.tsx"),
+  ]),
+  route("*", "routes/storefront/not-found.tsx"),
+] satisfies RouteConfig;
+
+function storefront() {
+  return [
+    index("routes/storefront/home.tsx"),
+    route("about", "routes/storefront/about.tsx"),
+    route("terms", "routes/storefront/terms.tsx"),
+    route("privacy", "routes/storefront/privacy.tsx"),
+    route("legal-notice", "routes/storefront/legal-notice.tsx"),
+    route("contact", "routes/storefront/contact.tsx"),
+    route("email-support", "routes/storefront/email-support.tsx"),
+    route("order-form/:contestSlug", "routes/storefront/order-form.tsx"),
+    route("download/:id", "routes/storefront/download-page.tsx", [
+      route(":lineId/:format", "routes/storefront/download-file.ts"),
+    ]),
+    route("media/:name", "routes/storefront/media-file.ts"),
+  ];
+}
+
+function checkout() {
+  return [
+    route("order-confirmation", "routes/checkout/order-confirmation.tsx"),
+    route("email-verification", "routes/checkout/email-verification.tsx"),
+    route("payment", "routes/checkout/payment.tsx", [route("return", "routes/checkout/payment-return.tsx")]),
+    route("payment-complete", "routes/checkout/payment-complete.tsx"),
+  ];
+}
+
+function account() {
+  return [
+    route("login", "routes/account/login.tsx"),
+    route("logout", "routes/account/logout.tsx"),
+    route("register", "routes/account/register.tsx"),
+    route("register/verify", "routes/account/register-verify.tsx"),
+    route("verify-email", "routes/account/verify-email.tsx"),
+    route("registration-success", "routes/account/registration-success.tsx"),
+    route("account", "routes/account/account.tsx"),
+    route("account/password", "routes/account/password.tsx"),
+    route("purchase-history", "routes/account/purchase-history.tsx"),
+  ];
+}
+
+function admin() {
+  return [
+    route("admin-login", "routes/admin/login.tsx"),
+    route("admin-2fa-verify", "routes/admin/second-factor.tsx"),
+    route("admin", "routes/admin/layout.tsx", [
+      index("routes/admin/contests.tsx"),
+      route("contests/new", "routes/admin/contest-new.tsx"),
+      route("contests/:id/delete", "routes/admin/contest-delete.tsx"),
+      route("contest/:id", "routes/admin/contest/layout.tsx", [
+        index("routes/admin/contest/athletes.tsx"),
+        route("settings", "routes/admin/contest/settings.tsx"),
+        route("content", "routes/admin/contest/content.tsx"),
+        route("cover", "routes/admin/contest/cover.tsx"),
+        route("media/:mediaId", "routes/admin/contest/media-file.ts"),
+      ]),
+      route("orders", "routes/admin/orders.tsx"),
+      route("sales", "routes/admin/sales.tsx"),
+      route("sales.csv", "routes/admin/sales-csv.ts"),
+      route("users", "routes/admin/users.tsx", { index: true }),
+      route("users/:id/delete", "routes/admin/user-delete.tsx"),
+      route("security", "routes/admin/security.tsx"),
+      route("two-factor-setup", "routes/admin/two-factor-setup.tsx"),
+      route("logout", "routes/admin/logout.tsx"),
+    ]),
+  ];
+}
+
+function api() {
+  return prefix("api", [
+    route("create-payment-intent", "routes/api/create-payment-intent.ts"),
+    route("stripe/webhook", "routes/api/stripe-webhook.ts"),
+    route("download/:id", "routes/api/download.ts"),
+    route("email-status", "routes/api/email-status.ts"),
+    route("admin/security-dashboard", "routes/api/security-dashboard.ts"),
+    route("video/contests", "routes/api/contests.ts", [
+      route(":id/media", "routes/api/media/list.ts", [
+        route("chunked-init", "routes/api/media/chunked-init.ts"),
+        route("chunked-status", "routes/api/media/chunked-status.ts"),
+        route("chunked-upload", "routes/api/media/chunked-upload.ts"),
+        route("chunked-complete", "routes/api/media/chunked-complete.ts"),
+        route(":mediaId", "routes/api/media/item.ts", [route("thumbnail", "routes/api/media/thumbnail.ts")]),
+      ]),
+    ]),
+    route("video/media/thumbnail/:contestId/:mediaId", "routes/api/media/public-thumbnail.ts"),
+  ]);
+}
+
+/**
+ * The spec's other addresses. A page with two addresses is one module under two ids (a
+ * re-exporting file would split it into two chunks that every visit loads); an address that
+ * only leads elsewhere is a redirect.
+ */
+function aliases() {
+  return [
+    route("video", "routes/storefront/home.tsx", { id: "aliases/video", index: true }),
+    route("privacy-policy", "routes/storefront/privacy.tsx", { id: "aliases/privacy-policy" }),
+    route("registration-complete", "routes/account/registration-success.tsx", { id: "aliases/registration-complete" }),
+    route("order-confirmation-old", "routes/checkout/order-confirmation.tsx", { id: "aliases/order-confirmation-old" }),
+    ...["dashboard", "admin-dashboard", "video/dashboard"].map((path) =>
+      route(path, "routes/aliases/to-admin.ts", { id: `aliases/${path}` }),
+    ),
+    route("contest-edit/:id", "routes/aliases/to-contest-editor.ts"),
+  ];
+}

@@ -1,0 +1,125 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { AuthCard, FieldError, FormAlert } from "~/components/AuthCard";
+import { loginSchema } from "~/lib/account-schemas";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { useDeferredValidation } from "~/lib/use-deferred-validation";
+import { readForm } from "~/server/http/form.server";
+import { logInCustomer } from "~/server/auth/login.server";
+import { commitSession, getSession } from "~/server/http/session.server";
+import { getCurrentUser } from "~/server/auth/users.server";
+
+export const meta: MetaFunction = () => [{ title: "ログイン | コンテスト動画ショップ" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+  if (await getCurrentUser(request)) throw redirect(safeRedirect(redirectTo, "/"));
+  return { redirectTo: safeRedirect(redirectTo, "") };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: loginSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }), warning: null, lockedUntil: null }, { status: 400 });
+  }
+  const session = await getSession(request);
+  const login = await logInCustomer(request, session, submission.value);
+  if (!login.ok) {
+    return data(
+      {
+        result: submission.reply({ formErrors: [login.message], hideFields: ["password"] }),
+        warning: login.reason === "invalid" ? login.warning : null,
+        lockedUntil: login.reason === "locked" ? login.lockedUntil.getTime() : null,
+      },
+      { status: login.status, headers: login.reason === "blocked" ? { "Retry-After": String(login.retryAfterSeconds) } : undefined },
+    );
+  }
+  if (!login.secondFactor) session.flash("toast", { kind: "success", title: "ログインしました" });
+  return redirect(login.redirectTo, { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+export default function Login() {
+  const { redirectTo } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const validation = useDeferredValidation("login");
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: validation.validate,
+  });
+  const lockedUntil = actionData?.lockedUntil ?? null;
+  const locked = useLockUntil(lockedUntil);
+  const busy = navigation.state !== "idle";
+
+  return (
+    <AuthCard
+      title="ログイン"
+      footer={
+        <>
+          <p>
+            はじめてご利用の方は{" "}
+            <Link to="/register" className="font-semibold text-brand-700 underline">
+              新規会員登録
+            </Link>
+          </p>
+          <p>
+            <Link to="/email-support" className="text-brand-700 underline">
+              メールが届かない場合
+            </Link>
+            ・
+            <Link to="/contact" className="text-brand-700 underline">
+              お問い合わせ
+            </Link>
+          </p>
+        </>
+      }
+    >
+      <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="space-y-5">
+        {form.errors ? (
+          <FormAlert id={form.errorId}>
+            <p>{form.errors.join(" ")}</p>
+            {actionData?.warning ? <p className="mt-1 font-normal">{actionData.warning}</p> : null}
+          </FormAlert>
+        ) : null}
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+        <div>
+          <label htmlFor={fields.email.id} className="field-label">
+            メールアドレス
+          </label>
+          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" inputMode="email" className="field-input" />
+          <FieldError id={fields.email.errorId} errors={fields.email.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.password.id} className="field-label">
+            パスワード
+          </label>
+          <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className="field-input" />
+          <FieldError id={fields.password.errorId} errors={fields.password.errors} />
+        </div>
+        <button type="submit" className="btn-primary w-full" disabled={busy || locked}>
+          {busy ? "ログイン中..." : "ログイン"}
+        </button>
+      </Form>
+    </AuthCard>
+  );
+}
+
+/** Locked until the given time; with JavaScript the button comes back by itself when it passes. */
+function useLockUntil(lockedUntil: number | null): boolean {
+  const [expired, setExpired] = useState(false);
+  useEffect(() => {
+    setExpired(false);
+    if (!lockedUntil) return;
+    const timer = window.setTimeout(() => setExpired(true), Math.max(0, lockedUntil - Date.now()));
+    return () => window.clearTimeout(timer);
+  }, [lockedUntil]);
+  return lockedUntil !== null && !expired;
+}

@@ -1,0 +1,146 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AuthCard, FieldError, FormAlert } from "~/components/AuthCard";
+import { registerSchema } from "~/lib/account-schemas";
+import { PASSWORD_HINT } from "~/lib/password-rules";
+import { useDeferredValidation } from "~/lib/use-deferred-validation";
+import { readForm } from "~/server/http/form.server";
+import { startRegistration } from "~/server/accounts/registration.server";
+import { commitSession, getSession } from "~/server/http/session.server";
+import { getCurrentUser } from "~/server/auth/users.server";
+
+export const meta: MetaFunction = () => [{ title: "新規会員登録 | コンテスト動画ショップ" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await getCurrentUser(request)) throw redirect("/account");
+  return { fromOrder: new URL(request.url).searchParams.get("from") === "order" };
+}
+
+const HIDDEN = ["password", "confirmPassword"];
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: registerSchema });
+  if (submission.status !== "success") return data(submission.reply({ hideFields: HIDDEN }), { status: 400 });
+  const { website, from } = submission.value;
+  const started = await startRegistration(request, submission.value, {
+    honeypot: typeof website === "string" && website.trim() !== "",
+    fromOrder: from === "order",
+  });
+  if (!started.ok) return data(submission.reply({ formErrors: [started.message], hideFields: HIDDEN }), { status: started.status });
+  const session = await getSession(request);
+  session.set("registration", started.registration);
+  return redirect("/register/verify", { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+export default function Register() {
+  const { fromOrder } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const validation = useDeferredValidation("register");
+  const [form, fields] = useForm({
+    id: "register",
+    lastResult,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: validation.validate,
+  });
+  const busy = navigation.state !== "idle";
+
+  return (
+    <AuthCard
+      title="新規会員登録"
+      lead="会員登録すると、購入履歴からいつでもご注文の動画を確認できます。ご登録のメールアドレスに6桁の認証コードをお送りします。"
+      footer={
+        <>
+          <p>
+            すでにアカウントをお持ちの方は{" "}
+            <Link to="/login" className="font-semibold text-brand-700 underline">
+              ログイン
+            </Link>
+          </p>
+          <p>
+            <Link to="/email-support" className="text-brand-700 underline">
+              メールが届かない場合
+            </Link>
+          </p>
+        </>
+      }
+    >
+      <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="space-y-5">
+        {form.errors ? (
+          <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert>
+        ) : null}
+        {fromOrder ? <input type="hidden" name="from" value="order" /> : null}
+        <div>
+          <label htmlFor={fields.name.id} className="field-label">
+            お名前
+          </label>
+          <input {...getInputProps(fields.name, { type: "text" })} autoComplete="name" className="field-input" />
+          <FieldError id={fields.name.errorId} errors={fields.name.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.email.id} className="field-label">
+            メールアドレス
+          </label>
+          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" inputMode="email" className="field-input" />
+          <FieldError id={fields.email.errorId} errors={fields.email.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.password.id} className="field-label">
+            パスワード
+          </label>
+          <input
+            {...getInputProps(fields.password, { type: "password", ariaDescribedBy: `${fields.password.id}-hint` })}
+            autoComplete="new-password"
+            className="field-input"
+          />
+          <p id={`${fields.password.id}-hint`} className="mt-1 text-xs text-zinc-500">
+            {PASSWORD_HINT}
+          </p>
+          <FieldError id={fields.password.errorId} errors={fields.password.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.confirmPassword.id} className="field-label">
+            パスワード（確認）
+          </label>
+          <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" className="field-input" />
+          <FieldError id={fields.confirmPassword.errorId} errors={fields.confirmPassword.errors} />
+        </div>
+
+        {/* The honeypot: off-screen and skipped by keyboard and screen readers; bots fill it. */}
+        <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+          <label htmlFor="register-website">ウェブサイト（入力しないでください）</label>
+          <input id="register-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+        </div>
+
+        <div>
+          <div className="flex items-start gap-3">
+            <input
+              {...getInputProps(fields.agreesToTerms, { type: "checkbox" })}
+              className="mt-0.5 h-5 w-5 shrink-0 accent-brand-600"
+            />
+            <label htmlFor={fields.agreesToTerms.id} className="text-sm leading-relaxed text-zinc-800">
+              <a href="/terms" target="_blank" rel="noopener" className="font-semibold text-brand-700 underline">
+                利用規約
+              </a>
+              と
+              <a href="/privacy" target="_blank" rel="noopener" className="font-semibold text-brand-700 underline">
+                プライバシーポリシー
+              </a>
+              に同意します
+            </label>
+          </div>
+          <FieldError id={fields.agreesToTerms.errorId} errors={fields.agreesToTerms.errors} />
+        </div>
+
+        <button type="submit" className="btn-primary w-full" disabled={busy}>
+          {busy ? "送信中..." : "認証コードを送信"}
+        </button>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,55 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { requireAdminPage } from "~/server/auth/admin-session.server";
+import { deleteContest, findContest } from "~/server/catalog/contest-list.server";
+import { redirectWithToast } from "~/server/http/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "大会の削除 | 管理画面" }];
+
+function contestId(params: { id?: string }) {
+  const id = Number(params.id);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** Without JS, 削除 comes here to ask 本当に削除しますか？ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdminPage(request);
+  const id = contestId(params);
+  const contest = id ? findContest(id) : null;
+  if (!contest) throw new Response("Not Found", { status: 404 });
+  return { id: contest.id, name: contest.name };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireAdminPage(request);
+  const id = contestId(params);
+  const deleted = id ? deleteContest(id) : false;
+  return redirectWithToast(
+    request,
+    "/admin",
+    deleted ? { kind: "success", title: "削除完了", description: "大会が削除されました。" } : { kind: "error", title: "エラー", description: "大会の削除に失敗しました: 大会が見つかりません" },
+    { status: 303 },
+  );
+}
+
+export default function DeleteContest() {
+  const { id, name } = useLoaderData<typeof loader>();
+  return (
+    <section className="mx-auto max-w-md px-4 py-10">
+      <div className="rounded-2xl bg-white p-6 shadow-sm">
+        <h1 className="text-xl font-bold">本当に削除しますか？</h1>
+        <p className="mt-3 text-zinc-700">
+          「{name}」と、その選手・部門・動画形式・メディアをすべて削除します。注文は削除されません。この操作は取り消せません。
+        </p>
+        <Form method="post" action={`/admin/contests/${id}/delete`} className="mt-6 flex justify-end gap-3">
+          <Link to="/admin" className="btn-secondary">
+            キャンセル
+          </Link>
+          <button type="submit" className="btn bg-red-600 text-white hover:bg-red-700">
+            削除する
+          </button>
+        </Form>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireAdminPage } from "~/server/auth/admin-session.server";
+import { contestIdParam } from "~/server/catalog/contest-editing.server";
+import { fileResponse } from "~/server/files/file-response.server";
+import { mediaFile } from "~/server/media/library.server";
+import { mediaIdParam } from "~/server/media/api.server";
+
+/**
+ * A content item's file for admins (the player, previews, 新しいタブで開く), with Range
+ * so the player can seek. Stored names are never reused, so the browser may keep it.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdminPage(request);
+  const contestId = contestIdParam(params);
+  const mediaId = mediaIdParam(params);
+  const media = contestId && mediaId ? mediaFile(contestId, mediaId) : null;
+  if (!media) throw new Response("Not Found", { status: 404 });
+  return fileResponse(request, media.file, { contentType: media.contentType, cacheControl: "private, max-age=86400" });
+}

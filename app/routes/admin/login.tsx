@@ -1,0 +1,90 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { AuthCard, FieldError, FormAlert } from "~/components/AuthCard";
+import { loginSchema } from "~/lib/account-schemas";
+import { formatDateTime } from "~/lib/format";
+import { currentAdmin } from "~/server/auth/admin-session.server";
+import { logInAdmin } from "~/server/auth/admin-login.server";
+import { readForm } from "~/server/http/form.server";
+import { commitSession, getSession } from "~/server/http/session.server";
+
+export const meta: MetaFunction = () => [{ title: "管理者ログイン | コンテスト動画ショップ" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await currentAdmin(request)) throw redirect("/admin");
+  return null;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const submission = parseWithZod(await readForm(request), { schema: loginSchema });
+  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }), warning: null, lockedUntil: null }, { status: 400 });
+  const session = await getSession(request);
+  const outcome = await logInAdmin(request, session, submission.value);
+  if (!outcome.ok) {
+    return data(
+      { result: submission.reply({ formErrors: [outcome.message], hideFields: ["password"] }), warning: outcome.warning, lockedUntil: outcome.lockedUntil },
+      { status: outcome.status },
+    );
+  }
+  return redirect("/admin-2fa-verify", { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+export default function AdminLogin() {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "admin-login",
+    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+  });
+  const lockedUntil = actionData?.lockedUntil ?? null;
+  const [lockOver, setLockOver] = useState(false);
+  useEffect(() => {
+    setLockOver(false);
+    if (!lockedUntil) return;
+    const timer = window.setTimeout(() => setLockOver(true), Math.max(0, lockedUntil - Date.now()));
+    return () => window.clearTimeout(timer);
+  }, [lockedUntil]);
+  const locked = lockedUntil !== null && !lockOver;
+
+  return (
+    <AuthCard title="管理者ログイン" lead="管理画面へのログインには、パスワードと2段階認証が必要です。">
+      <Form method="post" {...getFormProps(form)} className="space-y-5">
+        {locked ? (
+          <FormAlert id={form.errorId}>
+            <p>{form.errors?.[0]}</p>
+            <p className="mt-1 font-normal">ロック解除予定: {formatDateTime(lockedUntil)}</p>
+          </FormAlert>
+        ) : form.errors ? (
+          <FormAlert id={form.errorId}>
+            <p>{form.errors.join(" ")}</p>
+            {actionData?.warning ? <p className="mt-1 font-normal">{actionData.warning}</p> : null}
+          </FormAlert>
+        ) : null}
+        <div>
+          <label htmlFor={fields.email.id} className="field-label">
+            メールアドレス
+          </label>
+          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="username" className="field-input" />
+          <FieldError id={fields.email.errorId} errors={fields.email.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.password.id} className="field-label">
+            パスワード
+          </label>
+          <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className="field-input" />
+          <FieldError id={fields.password.errorId} errors={fields.password.errors} />
+        </div>
+        <button type="submit" className="btn-primary w-full" disabled={navigation.state !== "idle" || locked}>
+          {navigation.state !== "idle" ? "ログイン中..." : "ログイン"}
+        </button>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,123 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useLoaderData, useLocation } from "@remix-run/react";
+import { SalesChart } from "~/routes/admin/SalesChart";
+import { formatYenSign } from "~/lib/format";
+import { requireAdminPage } from "~/server/auth/admin-session.server";
+import { parseSalesFilter, salesContestNames, salesReport } from "~/server/orders/sales.server";
+
+export const meta: MetaFunction = () => [{ title: "売上集計 | 管理画面" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdminPage(request);
+  const { invalid, ...filter } = parseSalesFilter(new URL(request.url).searchParams);
+  return { filter, invalid, report: salesReport(filter), contestNames: salesContestNames() };
+}
+
+export default function Sales() {
+  const { filter, invalid, report, contestNames } = useLoaderData<typeof loader>();
+  const { search } = useLocation();
+  return (
+    <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
+      <h1 className="text-2xl font-bold">売上集計</h1>
+      <Form method="get" className="mt-4 grid gap-3 rounded-xl bg-white p-4 shadow-sm sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end">
+        <div>
+          <label htmlFor="contest" className="field-label">
+            大会
+          </label>
+          <select id="contest" name="contest" defaultValue={filter.contest ?? ""} className="field-input">
+            <option value="">全ての大会</option>
+            {contestNames.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="from" className="field-label">
+            開始日
+          </label>
+          <input id="from" name="from" type="date" defaultValue={filter.from ?? ""} className="field-input" />
+        </div>
+        <div>
+          <label htmlFor="to" className="field-label">
+            終了日
+          </label>
+          <input id="to" name="to" type="date" defaultValue={filter.to ?? ""} className="field-input" />
+        </div>
+        <button type="submit" className="btn-primary">
+          絞り込み
+        </button>
+        {invalid.length > 0 ? (
+          <p role="alert" className="field-error sm:col-span-4">
+            日付は YYYY-MM-DD の形式で入力してください（正しくない日付は無視しました）
+          </p>
+        ) : null}
+      </Form>
+
+      <div className="mt-5 grid gap-4 sm:grid-cols-3">
+        <div className="rounded-xl bg-white p-5 shadow-sm sm:col-span-1">
+          <p className="text-sm text-zinc-500">合計金額</p>
+          <p className="mt-1 text-3xl font-bold" data-testid="sales-total">
+            {formatYenSign(report.total)}
+            <span className="ml-1 text-base font-normal text-zinc-500">（税込）</span>
+          </p>
+        </div>
+        <div className="rounded-xl bg-white p-5 shadow-sm">
+          <p className="text-sm text-zinc-500">注文数</p>
+          <p className="mt-1 text-3xl font-bold" data-testid="sales-orders">
+            {report.orderCount}件
+          </p>
+        </div>
+        <div className="rounded-xl bg-white p-5 shadow-sm">
+          <p className="text-sm text-zinc-500">動画本数（明細）</p>
+          <p className="mt-1 text-3xl font-bold" data-testid="sales-lines">
+            {report.lineCount}本
+          </p>
+        </div>
+      </div>
+
+      <div className="mt-5 rounded-xl bg-white p-5 shadow-sm">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 className="font-semibold">日別売上</h2>
+          <a href={`/admin/sales.csv${search}`} className="btn-secondary text-sm" download>
+            CSVダウンロード
+          </a>
+        </div>
+        <div className="mt-3">
+          <SalesChart days={report.perDay} />
+        </div>
+      </div>
+
+      <div className="mt-5 overflow-x-auto rounded-xl bg-white p-5 shadow-sm">
+        <h2 className="font-semibold">大会別</h2>
+        <table className="mt-3 w-full text-left text-sm">
+          <thead className="border-b border-zinc-200 text-zinc-500">
+            <tr>
+              <th className="py-2 pr-3 font-medium">大会名</th>
+              <th className="py-2 pr-3 text-right font-medium">注文数</th>
+              <th className="py-2 text-right font-medium">売上（税込）</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-100">
+            {report.perContest.length === 0 ? (
+              <tr>
+                <td colSpan={3} className="py-4 text-center text-zinc-500">
+                  該当する注文はありません
+                </td>
+              </tr>
+            ) : (
+              report.perContest.map((row) => (
+                <tr key={row.contestName}>
+                  <td className="py-2 pr-3">{row.contestName || "（大会名なし）"}</td>
+                  <td className="py-2 pr-3 text-right">{row.orders}</td>
+                  <td className="py-2 text-right font-semibold">{formatYenSign(row.total)}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,121 @@
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import { useCallback, useEffect, useState } from "react";
+import { CountdownDeadline } from "~/routes/admin/CountdownDeadline";
+import { sixDigitCodeSchema } from "~/lib/second-factor-schema";
+import { readForm } from "~/server/http/form.server";
+import { recordSecondFactorOutcome } from "~/server/auth/login-audit.server";
+import { completeSecondFactor, ensureLoginCodeSent, resendSecondFactor, secondFactorState } from "~/server/auth/second-factor.server";
+import { commitSession, getSession } from "~/server/http/session.server";
+
+export const meta: MetaFunction = () => [{ title: "2段階認証 | コンテスト動画ショップ" }];
+
+const EXPIRED = { kind: "error" as const, title: "認証コードの有効期限が切れました", description: "もう一度ログインしてください。" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const session = await getSession(request);
+  const state = secondFactorState(session);
+  if (state.status !== "pending") {
+    session.unset("pendingLogin");
+    if (state.status === "expired") session.flash("toast", EXPIRED);
+    throw redirect("/admin-login", { headers: { "Set-Cookie": await commitSession(session) } });
+  }
+  await ensureLoginCodeSent(session);
+  return { mode: state.mode, email: state.email, deadline: state.expiresAt.toISOString() };
+}
+
+type Result = { kind: "error" | "info"; message: string; at: number };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const session = await getSession(request);
+  const formData = await readForm(request);
+  const headers = async () => ({ "Set-Cookie": await commitSession(session) });
+  const reply = async (kind: Result["kind"], message: string, status: number) => data<Result>({ kind, message, at: Date.now() }, { status, headers: await headers() });
+
+  if (formData.get("intent") === "resend") {
+    const resent = await resendSecondFactor(session);
+    return reply(resent.ok ? "info" : "error", resent.message, resent.ok ? 200 : 429);
+  }
+  const submission = parseWithZod(formData, { schema: sixDigitCodeSchema });
+  if (submission.status !== "success") return reply("error", "6桁の認証コードを入力してください", 400);
+  const state = secondFactorState(session);
+  const result = completeSecondFactor(session, submission.value.code);
+  recordSecondFactorOutcome(request, session, state.status === "pending" ? state.email : "", result);
+  if (!result.ok) {
+    if (result.expired) {
+      session.unset("pendingLogin");
+      session.flash("toast", { kind: "error", title: "認証に失敗しました", description: result.message });
+      return redirect("/admin-login", { headers: await headers() });
+    }
+    return reply("error", result.message, 401);
+  }
+  session.flash("toast", { kind: "success", title: "ログインしました" });
+  return redirect(result.user.isAdmin ? "/admin" : result.redirectTo, { headers: await headers() });
+}
+
+export default function AdminSecondFactor() {
+  const { mode, email, deadline } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const [code, setCode] = useState("");
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => setCode(""), [result?.at]);
+  // At zero the page reloads; the server sees the expiry and sends the admin back to login.
+  const onExpire = useCallback(() => navigate(".", { replace: true }), [navigate]);
+
+  return (
+    <div className="mx-auto max-w-md px-4 py-10">
+      <h1 className="text-2xl font-bold">2段階認証</h1>
+      <p className="mt-3 text-zinc-700">
+        {mode === "totp" ? (
+          "認証アプリに表示されている6桁のコードを入力してください。"
+        ) : (
+          <>
+            <span className="font-semibold break-all">{email}</span> に送信した6桁の認証コードを入力してください。
+          </>
+        )}
+      </p>
+      <Form method="post" className="mt-6 space-y-4 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm">
+        <CountdownDeadline key={deadline} deadline={deadline} onExpire={onExpire} />
+        <div>
+          <label htmlFor="code" className="field-label">
+            認証コード（6桁）
+          </label>
+          <input
+            id="code"
+            name="code"
+            value={hydrated ? code : undefined}
+            onChange={(event) => setCode(event.currentTarget.value.replace(/\D/g, "").slice(0, 6))}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            maxLength={6}
+            required
+            aria-invalid={result?.kind === "error" || undefined}
+            aria-describedby="code-message"
+            className="field-input text-center font-mono text-2xl tracking-[0.5em]"
+          />
+          <div id="code-message" aria-live="polite">
+            {result ? (
+              <p role={result.kind === "error" ? "alert" : "status"} className={result.kind === "error" ? "field-error" : "mt-1 text-sm text-emerald-700"}>
+                {result.message}
+              </p>
+            ) : null}
+          </div>
+        </div>
+        <button type="submit" name="intent" value="verify" className="btn-primary w-full" disabled={navigation.state !== "idle" || (hydrated && code.length !== 6)}>
+          認証する
+        </button>
+        {mode === "email" ? (
+          <button type="submit" name="intent" value="resend" formNoValidate className="btn-secondary w-full" disabled={navigation.state !== "idle"}>
+            認証コードを再送信
+          </button>
+        ) : null}
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { requireAdminPage } from "~/server/auth/admin-session.server";
+import { commitSession, getSession } from "~/server/http/session.server";
+import { redirectWithToast } from "~/server/http/toast.server";
+import { deleteUser, findUser } from "~/server/accounts/user-admin.server";
+
+export const meta: MetaFunction = () => [{ title: "ユーザーの削除 | 管理画面" }];
+
+function userId(params: { id?: string }) {
+  const id = Number(params.id);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** Without JS, 削除 comes here to ask ユーザーを削除しますか？ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdminPage(request);
+  const id = userId(params);
+  const user = id ? findUser(id) : null;
+  if (!user) throw new Response("Not Found", { status: 404 });
+  return { id: user.id, email: user.email };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { admin } = await requireAdminPage(request);
+  const id = userId(params);
+  const result = id ? deleteUser(admin.id, id) : ({ ok: false, message: "ユーザーが見つかりません" } as const);
+  if (!result.ok) return redirectWithToast(request, "/admin/users", { kind: "error", title: "削除に失敗しました", description: result.message }, { status: 303 });
+  if (result.self) {
+    // The account behind this session is gone: end the session with the destructive toast.
+    const session = await getSession(request);
+    for (const key of ["userId", "sessionVersion", "loggedInAt", "adminVerifiedAt"] as const) session.unset(key);
+    session.flash("toast", { kind: "error", title: "アカウントが削除されました", description: "ご自身のアカウントを削除したため、ログアウトしました。" });
+    return redirect("/admin-login", { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
+  }
+  return redirectWithToast(request, "/admin/users", { kind: "success", title: "ユーザーを削除しました", description: result.deletedUserEmail }, { status: 303 });
+}
+
+export default function DeleteUser() {
+  const { id, email } = useLoaderData<typeof loader>();
+  return (
+    <section className="mx-auto max-w-md px-4 py-10">
+      <div className="rounded-2xl bg-white p-6 shadow-sm">
+        <h1 className="text-xl font-bold">ユーザーを削除しますか？</h1>
+        <p className="mt-3 break-all text-zinc-700">{email} を削除します。この操作は取り消せません。</p>
+        <Form method="post" action={`/admin/users/${id}/delete`} className="mt-6 flex justify-end gap-3">
+          <Link to="/admin/users" className="btn-secondary">
+            キャンセル
+          </Link>
+          <button type="submit" className="btn bg-red-600 text-white hover:bg-red-700">
+            削除する
+          </button>
+        </Form>
+      </div>
+    </section>
+  );
+}

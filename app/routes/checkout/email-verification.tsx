@@ -1,0 +1,96 @@
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useCallback, useEffect, useState } from "react";
+import { CodeInput } from "~/components/CodeInput";
+import { codeSchema } from "~/lib/order-schemas";
+import { requireCustomer, sendCheckoutCode, verifyCheckoutCode } from "~/server/checkout/steps.server";
+import { sellerInfo } from "~/server/core/seller.server";
+import { getSession } from "~/server/http/session.server";
+import { redirectWithToast } from "~/server/http/toast.server";
+import { readForm } from "~/server/http/form.server";
+
+export const meta: MetaFunction = () => [{ title: "メールアドレスの確認 | コンテスト動画ショップ" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const session = await getSession(request);
+  const { email, checkout } = requireCustomer(session);
+  if (checkout.emailVerifiedAt) throw redirect("/payment");
+  return { email, supportEmail: sellerInfo().email };
+}
+
+type ActionResult = { kind: "error" | "resent"; message: string; at: number };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const session = await getSession(request);
+  const { checkout } = requireCustomer(session);
+  const formData = await readForm(request);
+  const reply = (kind: ActionResult["kind"], message: string, status: number) => data<ActionResult>({ kind, message, at: Date.now() }, { status });
+
+  if (formData.get("intent") === "resend") {
+    const sent = await sendCheckoutCode(request, checkout);
+    return sent.ok ? reply("resent", "認証コードを再送信しました", 200) : reply("error", sent.message, sent.status);
+  }
+  const submission = parseWithZod(formData, { schema: codeSchema });
+  if (submission.status !== "success") return reply("error", "6桁の認証コードを入力してください", 400);
+  const result = verifyCheckoutCode(checkout, submission.value.code);
+  if (!result.ok) {
+    const hint = result.reason === "wrong" ? `（あと${result.remainingAttempts}回）` : "";
+    return reply("error", `${result.message}${hint}`, 400);
+  }
+  return redirectWithToast(request, "/payment", { kind: "success", title: "認証が完了しました" });
+}
+
+export default function EmailVerification() {
+  const { email, supportEmail } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [complete, setComplete] = useState(false);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const onComplete = useCallback((value: boolean) => setComplete(value), []);
+  const busy = navigation.state !== "idle";
+
+  return (
+    <div className="mx-auto max-w-lg px-4 py-8 sm:py-12">
+      <h1 className="text-2xl font-bold">メールアドレスの確認</h1>
+      <p className="mt-3 text-zinc-700">
+        <span className="font-semibold break-all">{email}</span> に6桁の認証コードをお送りしました。メールに記載のコードを入力してください。
+      </p>
+
+      <Form method="post" className="mt-6 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm">
+        <CodeInput resetKey={String(result?.at ?? "initial")} invalid={result?.kind === "error"} describedBy="code-message" onComplete={onComplete} />
+        <div id="code-message" aria-live="polite" className="mt-3 min-h-6 text-center text-sm">
+          {result ? (
+            <p role={result.kind === "error" ? "alert" : "status"} className={result.kind === "error" ? "font-medium text-red-700" : "text-emerald-700"}>
+              {result.message}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" name="intent" value="verify" className="btn-primary mt-2 w-full" disabled={busy || (hydrated && !complete)}>
+          認証する
+        </button>
+        <button type="submit" name="intent" value="resend" formNoValidate className="btn-secondary mt-3 w-full" disabled={busy}>
+          認証コードを再送信
+        </button>
+      </Form>
+
+      <section className="mt-6 space-y-2 text-sm text-zinc-600">
+        <p>メールは通常すぐに届きますが、5〜10分ほどかかる場合があります。コードの有効期限は10分です。</p>
+        <p>届かない場合は、迷惑メールフォルダもご確認ください。携帯キャリアのメールをお使いの方は、受信設定をご確認ください。</p>
+        <p>
+          <Link to="/email-support" className="text-brand-700 underline">
+            メールが届かない場合のヘルプ
+          </Link>
+          ・お問い合わせ: <a href={`mailto:${supportEmail}`} className="text-brand-700 underline">{supportEmail}</a>
+        </p>
+        <p>
+          <Link to="/order-confirmation" className="text-brand-700 underline">
+            メールアドレスを修正する
+          </Link>
+        </p>
+      </section>
+    </div>
+  );
+}

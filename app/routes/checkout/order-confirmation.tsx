@@ -1,0 +1,142 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { FinalConfirmationNotice, OrderLines } from "~/routes/checkout/OrderLines";
+import { customerSchema } from "~/lib/order-schemas";
+import { PASSWORD_MIN } from "~/lib/password-rules";
+import { useDeferredValidation } from "~/lib/use-deferred-validation";
+import { requirePricedCheckout, saveCustomer } from "~/server/checkout/steps.server";
+import { commitSession, getSession } from "~/server/http/session.server";
+import { getCurrentUser } from "~/server/auth/users.server";
+import { readForm } from "~/server/http/form.server";
+
+export const meta: MetaFunction = () => [{ title: "注文内容の確認 | コンテスト動画ショップ" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const session = await getSession(request);
+  const { checkout, contest, lines, total, orderFormUrl } = requirePricedCheckout(session);
+  const user = await getCurrentUser(session);
+  return {
+    contestName: contest.name,
+    // This page's own fallback label, as the spec has it.
+    numberLabel: contest.bibNumberLabel || "ビッグナンバー",
+    lines,
+    total,
+    orderFormUrl,
+    loggedIn: user !== null,
+    customer: {
+      email: checkout.customerEmail ?? user?.email ?? "",
+      name: checkout.customerName ?? user?.name ?? "",
+      autoLogin: checkout.autoLogin,
+    },
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const session = await getSession(request);
+  const { checkout } = requirePricedCheckout(session);
+  const submission = parseWithZod(await readForm(request), { schema: customerSchema });
+  if (submission.status !== "success") {
+    return data(submission.reply({ hideFields: ["password", "confirmPassword"] }), { status: 400 });
+  }
+  const saved = await saveCustomer(request, checkout, submission.value);
+  if (!saved.ok) {
+    return data(submission.reply({ formErrors: [saved.message], hideFields: ["password", "confirmPassword"] }), { status: saved.status });
+  }
+  return redirect(saved.next, { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+export default function OrderConfirmation() {
+  const { contestName, numberLabel, lines, total, orderFormUrl, customer, loggedIn } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const validation = useDeferredValidation("customer");
+  const [form, fields] = useForm({
+    lastResult,
+    defaultValue: { email: customer.email, name: customer.name, autoLogin: customer.autoLogin ? "on" : undefined },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: validation.validate,
+  });
+  const [autoLogin, setAutoLogin] = useState(customer.autoLogin);
+
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
+      <h1 className="text-2xl font-bold">注文内容の確認</h1>
+      <p className="mt-1 text-zinc-600">{contestName}</p>
+
+      <section aria-label="ご注文内容" className="mt-5">
+        <OrderLines lines={lines} numberLabel={numberLabel} total={total} />
+      </section>
+
+      <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="mt-8 space-y-5">
+        <h2 className="text-lg font-bold">お客様情報</h2>
+        {form.errors ? (
+          <p id={form.errorId} role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800">
+            {form.errors.join(" ")}
+          </p>
+        ) : null}
+        <div>
+          <label htmlFor={fields.email.id} className="field-label">
+            メールアドレス
+          </label>
+          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" inputMode="email" className="field-input" />
+          <p className="mt-1 text-xs text-zinc-500">確認コードとダウンロードURLをこのアドレスにお送りします。</p>
+          {fields.email.errors ? <p id={fields.email.errorId} className="field-error">{fields.email.errors[0]}</p> : null}
+        </div>
+        <div>
+          <label htmlFor={fields.name.id} className="field-label">
+            お名前
+          </label>
+          <input {...getInputProps(fields.name, { type: "text" })} autoComplete="name" className="field-input" />
+          {fields.name.errors ? <p id={fields.name.errorId} className="field-error">{fields.name.errors[0]}</p> : null}
+        </div>
+
+        {loggedIn ? null : (
+          <div className="rounded-xl border border-zinc-200 bg-white p-4">
+            <label className="flex items-center gap-3 font-semibold">
+              <input
+                {...getInputProps(fields.autoLogin, { type: "checkbox" })}
+                className="h-5 w-5 accent-brand-600"
+                onChange={(event) => setAutoLogin(event.currentTarget.checked)}
+              />
+              次回から自動ログイン
+            </label>
+            <p className="mt-1 text-sm text-zinc-600">お支払い後にアカウントを作成し、購入履歴からいつでも動画を確認できます。</p>
+            {/* Without JS the fields are always shown; they only count when the box is ticked. */}
+            <div className={`mt-4 space-y-4 ${autoLogin ? "" : "js-hidden"}`} data-autologin-fields>
+              <div>
+                <label htmlFor={fields.password.id} className="field-label">
+                  パスワード（{PASSWORD_MIN}文字以上）
+                </label>
+                <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" className="field-input" />
+                {fields.password.errors ? <p id={fields.password.errorId} className="field-error">{fields.password.errors[0]}</p> : null}
+              </div>
+              <div>
+                <label htmlFor={fields.confirmPassword.id} className="field-label">
+                  パスワード（確認）
+                </label>
+                <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" className="field-input" />
+                {fields.confirmPassword.errors ? <p id={fields.confirmPassword.errorId} className="field-error">{fields.confirmPassword.errors[0]}</p> : null}
+              </div>
+            </div>
+          </div>
+        )}
+
+        <FinalConfirmationNotice />
+
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+          <Link to={orderFormUrl} className="btn-secondary">
+            戻る
+          </Link>
+          <button type="submit" className="btn-primary" disabled={navigation.state !== "idle"}>
+            {navigation.state === "submitting" ? "送信中..." : "確認コードを送信して次へ"}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}

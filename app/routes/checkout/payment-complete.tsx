@@ -1,0 +1,40 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { orderById } from "~/server/orders/orders.server";
+import { getSession } from "~/server/http/session.server";
+
+export const meta: MetaFunction = () => [{ title: "ご注文完了 | コンテスト動画ショップ" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const session = await getSession(request);
+  const orderId = session.get("lastOrderId");
+  const order = orderId ? orderById(orderId) : null;
+  if (!order) throw redirect("/");
+  return { orderNumber: order.orderNumber, email: order.customerEmail };
+}
+
+export default function PaymentComplete() {
+  const { orderNumber, email } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto max-w-lg px-4 py-10 text-center sm:py-16">
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="mx-auto h-16 w-16 text-emerald-600" fill="none" stroke="currentColor" strokeWidth="1.8">
+        <circle cx="12" cy="12" r="10" />
+        <path d="m7.5 12.5 3 3 6-6.5" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      <h1 className="mt-4 text-2xl font-bold">ご注文ありがとうございました</h1>
+      <div className="mt-6 rounded-2xl border border-zinc-200 bg-white p-5">
+        <p className="text-sm text-zinc-500">注文番号</p>
+        <p className="mt-1 text-3xl font-bold tracking-widest" data-testid="order-number">
+          {orderNumber}
+        </p>
+      </div>
+      <p className="mt-6 text-left text-zinc-700">
+        ご注文から2〜3営業日以内に、ダウンロードURLを <span className="font-semibold break-all">{email}</span> へメールでお送りします。注文確認メールもお送りしましたのでご確認ください。
+      </p>
+      <Link to="/" className="btn-primary mt-8 w-full" reloadDocument>
+        ホームへ戻る
+      </Link>
+    </div>
+  );
+}

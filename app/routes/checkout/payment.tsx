@@ -1,0 +1,165 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { lazy, Suspense } from "react";
+import { OrderLines } from "~/routes/checkout/OrderLines";
+import { formatYen } from "~/lib/format";
+import { testCardSchema } from "~/lib/payment-schemas";
+import { requireVerifiedCustomer } from "~/server/checkout/steps.server";
+import { env } from "~/server/core/env.server";
+import { completePayment, preparePayment } from "~/server/checkout/payment.server";
+import { paymentProvider, testProvider } from "~/server/payments/index.server";
+import { commitSession, getSession } from "~/server/http/session.server";
+import { readForm } from "~/server/http/form.server";
+
+const StripeCardForm = lazy(() => import("~/routes/checkout/StripeCardForm"));
+
+export const meta: MetaFunction = () => [{ title: "お支払い | コンテスト動画ショップ" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const session = await getSession(request);
+  const customer = requireVerifiedCustomer(session);
+  const prepared = await preparePayment(customer);
+  const summary = {
+    name: customer.name,
+    email: customer.email,
+    contestName: customer.contest.name,
+    numberLabel: customer.contest.bibNumberLabel || "ゼッケン番号",
+    lines: customer.lines,
+    total: customer.total,
+  };
+  if (!prepared.ok) return data({ summary, error: prepared.message, payment: null }, { status: 400 });
+  const mode = paymentProvider().mode;
+  return {
+    summary,
+    error: null,
+    payment:
+      mode === "stripe"
+        ? { mode, clientSecret: prepared.intent.clientSecret ?? "", publishableKey: env().STRIPE_PUBLISHABLE_KEY ?? "", returnUrl: `${env().SITE_URL}/payment/return` }
+        : { mode, clientSecret: "", publishableKey: "", returnUrl: "" },
+  };
+}
+
+/** The test provider's card form posts here; the intent is the checkout's, never one the form names. */
+export async function action({ request }: ActionFunctionArgs) {
+  const session = await getSession(request);
+  const customer = requireVerifiedCustomer(session);
+  const submission = parseWithZod(await readForm(request), { schema: testCardSchema });
+  if (submission.status !== "success") return data(submission.reply({ hideFields: ["cardNumber", "cvc"] }), { status: 400 });
+  if (paymentProvider().mode !== "test") return data(submission.reply({ formErrors: ["このお支払い方法はご利用いただけません"] }), { status: 400 });
+  const prepared = await preparePayment(customer);
+  if (!prepared.ok) return data(submission.reply({ formErrors: [prepared.message] }), { status: 400 });
+  const confirmed = await testProvider.confirmCard(prepared.intent.id, submission.value.cardNumber);
+  if (!confirmed.ok) {
+    return data(submission.reply({ formErrors: [`決済エラー: ${confirmed.message}`], hideFields: ["cardNumber", "cvc"] }), { status: 402 });
+  }
+  const completed = await completePayment(session, prepared.intent.id);
+  if (!completed.ok) return data(submission.reply({ formErrors: [completed.message] }), { status: 409 });
+  session.flash("toast", completed.toast);
+  return redirect("/payment-complete", { headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+export default function Payment() {
+  const { summary, error, payment } = useLoaderData<typeof loader>();
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
+      <h1 className="text-2xl font-bold">お支払い</h1>
+      <section aria-label="ご注文内容" className="mt-5 space-y-3">
+        <dl className="grid grid-cols-[6rem_1fr] gap-y-1 rounded-xl border border-zinc-200 bg-white px-4 py-3 text-sm">
+          <dt className="text-zinc-500">お名前</dt>
+          <dd>{summary.name}</dd>
+          <dt className="text-zinc-500">メール</dt>
+          <dd className="break-all">{summary.email}</dd>
+          <dt className="text-zinc-500">大会</dt>
+          <dd>{summary.contestName}</dd>
+        </dl>
+        <OrderLines lines={summary.lines} numberLabel={summary.numberLabel} total={summary.total} />
+      </section>
+
+      {error ? (
+        <p role="alert" className="mt-6 rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800">
+          {error}
+        </p>
+      ) : payment?.mode === "stripe" ? (
+        <section className="mt-8">
+          <h2 className="text-lg font-bold">カード情報</h2>
+          <Suspense fallback={<p className="mt-3 text-zinc-600">お支払いの準備中です...</p>}>
+            <StripeCardForm clientSecret={payment.clientSecret} publishableKey={payment.publishableKey} returnUrl={payment.returnUrl} total={summary.total} />
+          </Suspense>
+          <noscript>
+            <p className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm">カードでのお支払いには JavaScript を有効にしてください。</p>
+          </noscript>
+        </section>
+      ) : (
+        <TestCardForm total={summary.total} />
+      )}
+
+      <p className="mt-6">
+        <Link to="/email-verification" className="text-sm text-brand-700 underline">
+          戻る
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+function TestCardForm({ total }: { total: number }) {
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: testCardSchema }),
+  });
+  const field = (name: "cardholderName" | "cardNumber" | "expiry" | "cvc") => fields[name];
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-8 space-y-4 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm">
+      <div className="flex items-center justify-between">
+        <h2 className="text-lg font-bold">カード情報</h2>
+        <span className="rounded-full bg-amber-100 px-3 py-1 text-xs font-bold text-amber-900">テストモード</span>
+      </div>
+      <p className="text-sm text-zinc-600">テスト用カード 4242 4242 4242 4242 で決済が成功します。実際の請求は発生しません。</p>
+      {form.errors ? (
+        <p id={form.errorId} role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800">
+          {form.errors.join(" ")}
+        </p>
+      ) : null}
+      <div>
+        <label htmlFor={field("cardholderName").id} className="field-label">
+          カード名義
+        </label>
+        <input {...getInputProps(field("cardholderName"), { type: "text" })} autoComplete="cc-name" placeholder="TARO YAMADA" className="field-input" />
+        {field("cardholderName").errors ? <p className="field-error">{field("cardholderName").errors?.[0]}</p> : null}
+      </div>
+      <div>
+        <label htmlFor={field("cardNumber").id} className="field-label">
+          カード番号
+        </label>
+        <input {...getInputProps(field("cardNumber"), { type: "text" })} inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" className="field-input" />
+        {field("cardNumber").errors ? <p className="field-error">{field("cardNumber").errors?.[0]}</p> : null}
+      </div>
+      <div className="grid grid-cols-2 gap-4">
+        <div>
+          <label htmlFor={field("expiry").id} className="field-label">
+            有効期限（MM/YY）
+          </label>
+          <input {...getInputProps(field("expiry"), { type: "text" })} inputMode="numeric" autoComplete="cc-exp" placeholder="12/30" className="field-input" />
+          {field("expiry").errors ? <p className="field-error">{field("expiry").errors?.[0]}</p> : null}
+        </div>
+        <div>
+          <label htmlFor={field("cvc").id} className="field-label">
+            セキュリティコード
+          </label>
+          <input {...getInputProps(field("cvc"), { type: "text" })} inputMode="numeric" autoComplete="cc-csc" placeholder="123" className="field-input" />
+          {field("cvc").errors ? <p className="field-error">{field("cvc").errors?.[0]}</p> : null}
+        </div>
+      </div>
+      <button type="submit" className="btn-primary w-full text-lg" disabled={navigation.state !== "idle"}>
+        {navigation.state === "submitting" ? "決済処理中..." : `${formatYen(total)}を支払う`}
+      </button>
+    </Form>
+  );
+}

@@ -1,2 +1,0 @@
-// /registration-complete shows the same page as /registration-success.
-export { default, loader, meta } from "./registration-success";

@@ -1,0 +1,211 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { formatYen } from "~/lib/format";
+import type { OrderFormValues } from "~/lib/order-schemas";
+import { useDeferredValidation } from "~/lib/use-deferred-validation";
+import type { CheckoutItem } from "~/server/db/schema";
+import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/checkout/order-form.server";
+import { commitSession, getSession } from "~/server/http/session.server";
+import { readForm } from "~/server/http/form.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.contest.name ?? "ご注文"} | 注文フォーム | コンテスト動画ショップ` }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const contest = orderFormContest(params.contestSlug ?? "");
+  const session = await getSession(request);
+  return { contest: { id: contest.id, name: contest.name, bibNumberLabel: contest.bibNumberLabel || "ゼッケン番号" }, ...orderFormPage(session, contest) };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const contest = orderFormContest(params.contestSlug ?? "");
+  const session = await getSession(request);
+  const outcome = handleOrderForm(session, contest, await readForm(request));
+  const headers = { "Set-Cookie": await commitSession(session) };
+  if (outcome.kind === "reload") return redirect(new URL(request.url).pathname, { headers });
+  if (outcome.kind === "confirm") return redirect("/order-confirmation", { headers });
+  return data(outcome.reply, { status: outcome.status, headers });
+}
+
+type Options = ReturnType<typeof useLoaderData<typeof loader>>["options"];
+
+function priceOf(options: Options, item: CheckoutItem): number | null {
+  const athlete = options.athletes.find((a) => a.id === item.athleteId);
+  const format = options.formats.find((f) => f.id === item.formatId);
+  if (!athlete || !format || athlete.category !== item.category) return null;
+  return format.orientation === "vertical" ? athlete.verticalPrice : athlete.horizontalPrice;
+}
+
+/** Reads the form's current values, so prices and the athlete list follow each choice at once (JS on). */
+function itemsFromForm(form: HTMLFormElement, count: number): CheckoutItem[] {
+  const formData = new FormData(form);
+  return Array.from({ length: count }, (_, i) => ({
+    category: String(formData.get(`items[${i}].category`) ?? ""),
+    athleteId: Number(formData.get(`items[${i}].athleteId`)) || null,
+    formatId: Number(formData.get(`items[${i}].formatId`)) || null,
+  }));
+}
+
+export default function OrderForm() {
+  const { contest, options, draft, draftVersion, priceDescription } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [live, setLive] = useState<CheckoutItem[]>(draft);
+  const validation = useDeferredValidation("orderForm");
+  const [form, fields] = useForm<OrderFormValues>({
+    id: `order-form-${draftVersion}`,
+    lastResult: navigation.state === "idle" ? lastResult : null,
+    // Conform needs the list's length to hand out each item's errors.
+    defaultValue: { items: draft.map((item) => ({ category: item.category, athleteId: String(item.athleteId ?? ""), formatId: String(item.formatId ?? "") })) },
+    shouldValidate: "onSubmit",
+    onValidate: validation.validate,
+  });
+  // Items come from the server's draft; conform only carries the validation result.
+  const itemErrors = fields.items.getFieldList().map((field) => field.getFieldset());
+  const itemCount = draft.length;
+  const total = live.reduce((sum, item) => sum + (priceOf(options, item) ?? 0), 0);
+  const busy = navigation.state !== "idle";
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-6 sm:py-10">
+      <nav className="text-sm text-zinc-500">
+        <Link to="/" className="hover:underline">
+          ホーム
+        </Link>{" "}
+        / 注文フォーム
+      </nav>
+      <h1 className="mt-2 text-2xl font-bold">{contest.name}</h1>
+      <p className="mt-1 text-zinc-600">ご希望の動画を選んでください。価格はすべて税込です。</p>
+
+      {priceDescription && (priceDescription.items.length > 0 || priceDescription.notes) ? (
+        <section aria-label="価格のご案内" className="mt-5 rounded-xl border border-zinc-200 bg-white p-4">
+          <h2 className="font-semibold">価格のご案内</h2>
+          <ul className="mt-2 space-y-1 text-sm">
+            {priceDescription.items.map((item, index) => (
+              <li key={index} className="flex justify-between gap-4">
+                <span>{item.name}</span>
+                <span className="shrink-0 font-medium whitespace-nowrap">{/^\d+$/.test(item.price) ? formatYen(Number(item.price)) : item.price}</span>
+              </li>
+            ))}
+          </ul>
+          {priceDescription.notes ? <p className="mt-2 text-xs text-zinc-500">{priceDescription.notes}</p> : null}
+        </section>
+      ) : null}
+
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        onFocus={validation.load}
+        key={draftVersion}
+        className="mt-6 space-y-4"
+        onChange={(event) => setLive(itemsFromForm(event.currentTarget, itemCount))}
+      >
+        {form.errors ? (
+          <p id={form.errorId} role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800">
+            {form.errors.join(" ")}
+          </p>
+        ) : null}
+        {fields.items.errors ? (
+          <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800">
+            {fields.items.errors.join(" ")}
+          </p>
+        ) : null}
+
+        {draft.map((item, index) => {
+          const current = live[index] ?? item;
+          const price = priceOf(options, current);
+          const errors = itemErrors[index];
+          const hasError = Boolean(errors?.category.errors || errors?.athleteId.errors || errors?.formatId.errors);
+          const athletes = current.category ? options.athletes.filter((a) => a.category === current.category) : options.athletes;
+          const categoriesWithAthletes = options.categories.filter((name) => athletes.some((a) => a.category === name));
+          return (
+            <fieldset key={index} className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm" aria-invalid={hasError || undefined}>
+              <legend className="sr-only">商品{index + 1}</legend>
+              <div className="flex items-center justify-between">
+                <p aria-hidden="true" className="font-semibold">
+                  商品{index + 1}
+                </p>
+                <button type="submit" name="intent" value={`remove-${index}`} formNoValidate className="rounded-lg px-3 py-1.5 text-sm text-zinc-600 hover:bg-zinc-100" aria-label={`商品${index + 1}を削除`}>
+                  削除
+                </button>
+              </div>
+              <div className="mt-3 grid gap-4 sm:grid-cols-2">
+                <div>
+                  <label htmlFor={`item-${index}-category`} className="field-label">
+                    部門
+                  </label>
+                  <select id={`item-${index}-category`} name={`items[${index}].category`} defaultValue={item.category} className="field-input">
+                    <option value="">選択してください</option>
+                    {options.categories.map((name) => (
+                      <option key={name} value={name}>
+                        {name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <div>
+                  <label htmlFor={`item-${index}-athlete`} className="field-label">
+                    {contest.bibNumberLabel}
+                  </label>
+                  <select id={`item-${index}-athlete`} name={`items[${index}].athleteId`} defaultValue={item.athleteId ?? ""} className="field-input">
+                    <option value="">選択してください</option>
+                    {categoriesWithAthletes.map((name) => (
+                      <optgroup key={name} label={name}>
+                        {athletes
+                          .filter((a) => a.category === name)
+                          .map((a) => (
+                            <option key={a.id} value={a.id}>
+                              {a.number} {a.name}
+                            </option>
+                          ))}
+                      </optgroup>
+                    ))}
+                  </select>
+                </div>
+              </div>
+              <div className="mt-4" role="radiogroup" aria-labelledby={`item-${index}-style-label`}>
+                <p id={`item-${index}-style-label`} className="field-label">
+                  動画スタイル
+                </p>
+                <div className="grid grid-cols-2 gap-3">
+                  {options.formats.map((format) => (
+                    <label key={format.id} className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-zinc-300 px-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
+                      <input type="radio" name={`items[${index}].formatId`} value={format.id} defaultChecked={item.formatId === format.id} className="h-4 w-4 accent-brand-600" />
+                      <span>{format.name}</span>
+                    </label>
+                  ))}
+                </div>
+              </div>
+              {hasError ? (
+                <p role="alert" className="field-error">
+                  {[errors?.category.errors, errors?.athleteId.errors, errors?.formatId.errors].flat().filter(Boolean)[0]}
+                </p>
+              ) : null}
+              <p className="mt-4 text-right text-sm text-zinc-600">
+                価格: <span className="text-base font-bold text-zinc-900">{price === null ? "—" : formatYen(price)}</span>
+              </p>
+            </fieldset>
+          );
+        })}
+
+        <button type="submit" name="intent" value="add" formNoValidate className="btn-secondary w-full" disabled={busy || itemCount >= 50}>
+          ＋ 商品を追加
+        </button>
+
+        <div className="sticky bottom-0 -mx-4 border-t border-zinc-200 bg-white/95 px-4 py-4 backdrop-blur sm:static sm:mx-0 sm:rounded-xl sm:border">
+          <div className="flex items-baseline justify-between">
+            <span className="font-semibold">合計</span>
+            <span className="text-xl font-bold" aria-live="polite">
+              {formatYen(total)}
+            </span>
+          </div>
+          <button type="submit" name="intent" value="next" className="btn-primary mt-3 w-full" disabled={busy}>
+            注文内容の確認へ進む
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+import { env } from "~/server/core/env.server";
+
+/** Throws an uncaught error so tests can see the full-page fallback. Exists only with ENABLE_TEST_HOOKS=true. */
+export function loader() {
+  if (!env().ENABLE_TEST_HOOKS) throw new Response("Not Found", { status: 404 });
+  throw new Error("test hook: deliberate failure");
+}
+
+export default function TestError() {
+  return null;
+}

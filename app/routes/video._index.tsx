@@ -1,2 +1,0 @@
-// /video is the storefront home under the product segment of the spec's /{product} paths.
-export { default, loader, meta } from "./_index";

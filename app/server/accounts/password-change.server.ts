@@ -1,0 +1,87 @@
+import { eq, sql } from "drizzle-orm";
+import { CODE_MESSAGES, CODE_TTL_MS, issueCode, verifyCode } from "../auth/codes.server";
+import { now } from "../core/clock.server";
+import { db } from "../db/client.server";
+import { users } from "../db/schema";
+import { passwordChangeCodeMail } from "../mail/templates/password-change-code.server";
+import { passwordChangedMail } from "../mail/templates/password-changed.server";
+import { sendThroughOutbox } from "../mail/outbox.server";
+import { hashPassword } from "../auth/password.server";
+import { clientIp, hitRateLimit } from "../http/rate-limit.server";
+import { sellerInfo } from "../core/seller.server";
+import type { ShopSession } from "../http/session.server";
+import type { CurrentUser } from "../auth/users.server";
+
+/**
+ * Password change in three steps: a code mailed to the account's address, the code
+ * entered, then the new password. The new password ends every other session of the
+ * user (their session version moves on) and keeps this one.
+ */
+
+export const PASSWORD_CHANGE_MESSAGES = {
+  sent: "認証コードを送信しました。メールをご確認ください。",
+  sendFailed: "認証コードの送信に失敗しました",
+  wrongCode: "認証コードが正しくありません",
+  notVerified: "認証の有効期限が切れました。もう一度認証コードを取得してください。",
+  tooMany: "送信回数の上限に達しました。しばらく時間をおいてから再度お試しください。",
+  changed: "パスワードを変更しました",
+} as const;
+
+const HOUR_MS = 60 * 60 * 1000;
+
+export type StepFailure = { ok: false; status: 400 | 409 | 429 | 503; message: string; alreadySent?: boolean };
+
+/** Mails a code to the account's own address (never one the browser names). */
+export async function sendPasswordChangeCode(request: Request, user: CurrentUser): Promise<{ ok: true } | StepFailure> {
+  const perIp = hitRateLimit(`password-change-code:${clientIp(request)}`, 20, HOUR_MS);
+  if (!perIp.allowed) return { ok: false, status: 429, message: PASSWORD_CHANGE_MESSAGES.tooMany };
+  const issued = issueCode("password-change", String(user.id), user.email);
+  if (!issued.ok) {
+    return { ok: false, status: 429, alreadySent: true, message: `認証コードは送信済みです。届いたコードを入力してください（再送信は${issued.retryAfterSeconds}秒後から可能です）。` };
+  }
+  const sent = await sendThroughOutbox({
+    to: user.email,
+    topic: `password-change:${user.id}`,
+    expiresAt: issued.expiresAt,
+    mail: passwordChangeCodeMail({ name: user.name, code: issued.code, expiresAt: issued.expiresAt }),
+  });
+  if (sent) return { ok: true };
+  console.error("[password-change] code mail failed");
+  return { ok: false, status: 503, message: PASSWORD_CHANGE_MESSAGES.sendFailed };
+}
+
+/** The right code lets this session set a new password for the next 10 minutes. */
+export function verifyPasswordChangeCode(session: ShopSession, user: CurrentUser, code: string): { ok: true } | StepFailure {
+  const result = verifyCode("password-change", String(user.id), code);
+  if (!result.ok) {
+    if (result.reason === "wrong") return { ok: false, status: 400, message: `${PASSWORD_CHANGE_MESSAGES.wrongCode}（あと${result.remainingAttempts}回）` };
+    return { ok: false, status: result.reason === "tooManyAttempts" ? 429 : 400, message: result.reason === "expired" ? CODE_MESSAGES.expired : result.message };
+  }
+  session.set("passwordChange", { userId: user.id, verifiedAt: now().getTime() });
+  return { ok: true };
+}
+
+export function isPasswordChangeVerified(session: ShopSession, user: CurrentUser): boolean {
+  const verified = session.get("passwordChange");
+  return verified?.userId === user.id && now().getTime() - verified.verifiedAt < CODE_TTL_MS;
+}
+
+/** Sets the new password, ends the user's other sessions, and keeps this one logged in. */
+export async function changePassword(session: ShopSession, user: CurrentUser, newPassword: string): Promise<{ ok: true } | StepFailure> {
+  if (!isPasswordChangeVerified(session, user)) return { ok: false, status: 409, message: PASSWORD_CHANGE_MESSAGES.notVerified };
+  const passwordHash = await hashPassword(newPassword);
+  const updated = db()
+    .update(users)
+    .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1`, failedLoginCount: 0, lockedUntil: null })
+    .where(eq(users.id, user.id))
+    .returning({ sessionVersion: users.sessionVersion })
+    .get();
+  if (!updated) return { ok: false, status: 409, message: PASSWORD_CHANGE_MESSAGES.notVerified };
+  session.set("sessionVersion", updated.sessionVersion);
+  session.unset("passwordChange");
+  const changedAt = now();
+  sendThroughOutbox({ to: user.email, mail: passwordChangedMail({ name: user.name, changedAt, supportEmail: sellerInfo().email }) }).catch((error: unknown) =>
+    console.error("[password-change] notice mail failed", error),
+  );
+  return { ok: true };
+}

@@ -1,0 +1,184 @@
+import crypto from "node:crypto";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { RegisterValues } from "~/lib/account-schemas";
+import { CODE_MESSAGES, issueCode, verifyCode } from "../auth/codes.server";
+import { now } from "../core/clock.server";
+import { db } from "../db/client.server";
+import { users, verificationCodes } from "../db/schema";
+import { env } from "../core/env.server";
+import { accountExistsMail } from "../mail/templates/account-exists.server";
+import { registrationCodeMail } from "../mail/templates/registration-code.server";
+import { sendThroughOutbox } from "../mail/outbox.server";
+import { hashPassword } from "../auth/password.server";
+import { clientIp, hitRateLimit } from "../http/rate-limit.server";
+import { sellerInfo } from "../core/seller.server";
+
+/**
+ * Registration: the form sends a six-digit code (and a link carrying a random token) to
+ * the address; the code or the link makes the account. An address that already has an
+ * account goes through the same steps, with the same work and the same answers, but its
+ * mail says the account exists: nobody but the owner of the mailbox learns that.
+ */
+
+export const REGISTRATION_MESSAGES = {
+  failed: "認証に失敗しました",
+  sendFailed: "認証コードの送信に失敗しました",
+  tooMany: "送信回数の上限に達しました。しばらく時間をおいてから再度お試しください。",
+  alreadyRegistered: "このメールアドレスはすでに登録されています。ログインしてください。",
+  invalidToken: "無効なトークンです",
+  invalidLink: "リンクが無効か、有効期限が切れています。お手数ですが、もう一度会員登録をお試しください。",
+} as const;
+
+const HOUR_MS = 60 * 60 * 1000;
+const PER_IP_PER_HOUR = 10;
+const PER_EMAIL_PER_HOUR = 5;
+
+export type PendingRegistration = { id: string; email: string; fromOrder: boolean };
+
+/** What the code row carries until the account is made; `existing` rows never make one. */
+type RegistrationPayload = { kind: "new"; name: string; passwordHash: string } | { kind: "existing"; name: string };
+
+function parsePayload(value: Record<string, unknown> | null | undefined): RegistrationPayload | null {
+  if (!value) return null;
+  const name = typeof value.name === "string" ? value.name : "";
+  if (value.kind === "new" && typeof value.passwordHash === "string") return { kind: "new", name, passwordHash: value.passwordHash };
+  if (value.kind === "existing") return { kind: "existing", name };
+  return null;
+}
+
+export function hashLinkToken(token: string): string {
+  return crypto.createHash("sha256").update(token).digest("hex");
+}
+
+type SendResult = { ok: true } | { ok: false; status: 429 | 503; message: string };
+
+function limitPerEmail(email: string): SendResult | null {
+  const perEmail = hitRateLimit(`register-email:${email}`, PER_EMAIL_PER_HOUR, HOUR_MS);
+  return perEmail.allowed ? null : { ok: false, status: 429, message: REGISTRATION_MESSAGES.tooMany };
+}
+
+/** Issues a code with a fresh link token for the registration and mails it (or the "account exists" mail). */
+async function issueAndSend(id: string, email: string, payload: RegistrationPayload, options: { resend: boolean }): Promise<SendResult> {
+  const issued = issueCode("registration", id, email, { payload });
+  if (!issued.ok) return { ok: false, status: 429, message: `再送信は${issued.retryAfterSeconds}秒後にお試しください` };
+  const token = crypto.randomBytes(32).toString("base64url");
+  db()
+    .update(verificationCodes)
+    .set({ linkTokenHash: hashLinkToken(token) })
+    .where(and(eq(verificationCodes.purpose, "registration"), eq(verificationCodes.subject, id), isNull(verificationCodes.consumedAt)))
+    .run();
+  const { SITE_URL } = env();
+  const mail =
+    payload.kind === "new"
+      ? registrationCodeMail({ name: payload.name, code: issued.code, link: `${SITE_URL}/verify-email?token=${token}`, expiresAt: issued.expiresAt })
+      : accountExistsMail({ name: payload.name, loginUrl: `${SITE_URL}/login`, supportEmail: sellerInfo().email });
+  const sent = await sendThroughOutbox({ to: email, topic: `registration:${id}`, expiresAt: issued.expiresAt, mail });
+  if (sent) return { ok: true };
+  console.error(`[registration] ${options.resend ? "resend" : "code"} mail failed`);
+  return { ok: false, status: 503, message: REGISTRATION_MESSAGES.sendFailed };
+}
+
+/**
+ * Starts a registration. A filled honeypot gets the same answer and nothing else
+ * (no row, no mail), so a bot learns nothing.
+ */
+export async function startRegistration(
+  request: Request,
+  values: RegisterValues,
+  options: { honeypot: boolean; fromOrder: boolean },
+): Promise<{ ok: true; registration: PendingRegistration } | { ok: false; status: 429 | 503; message: string }> {
+  const email = values.email.toLowerCase();
+  const registration = { id: crypto.randomBytes(16).toString("base64url"), email, fromOrder: options.fromOrder };
+  if (options.honeypot) return { ok: true, registration };
+
+  const perIp = hitRateLimit(`register-ip:${clientIp(request)}`, PER_IP_PER_HOUR, HOUR_MS);
+  if (!perIp.allowed) return { ok: false, status: 429, message: REGISTRATION_MESSAGES.tooMany };
+  const limited = limitPerEmail(email);
+  if (limited && !limited.ok) return limited;
+
+  // Hashed whether or not the address has an account, so both take the same time.
+  const passwordHash = await hashPassword(values.password);
+  const existing = db().select({ name: users.name }).from(users).where(eq(users.email, email)).get();
+  const payload: RegistrationPayload = existing ? { kind: "existing", name: existing.name } : { kind: "new", name: values.name, passwordHash };
+  const sent = await issueAndSend(registration.id, email, payload, { resend: false });
+  return sent.ok ? { ok: true, registration } : sent;
+}
+
+function currentRow(id: string) {
+  return db()
+    .select()
+    .from(verificationCodes)
+    .where(and(eq(verificationCodes.purpose, "registration"), eq(verificationCodes.subject, id)))
+    .orderBy(desc(verificationCodes.createdAt), desc(verificationCodes.id))
+    .get();
+}
+
+/** A new code (and link) for the registration in progress; at most one a minute. */
+export async function resendRegistrationCode(registration: PendingRegistration): Promise<SendResult> {
+  const row = currentRow(registration.id);
+  const payload = parsePayload(row?.payload);
+  // A honeypot registration has no row: it "succeeds" like the others.
+  if (!row || !payload) return { ok: true };
+  const limited = limitPerEmail(row.email);
+  if (limited) return limited;
+  return issueAndSend(registration.id, row.email, payload, { resend: true });
+}
+
+export type CompleteResult = { ok: true; email: string } | { ok: false; status: 400 | 409 | 429; message: string };
+
+/** Makes the account from a verified code row, then forgets the password hash it carried. */
+function createAccount(rowId: number, email: string, payload: RegistrationPayload | null): CompleteResult {
+  db().update(verificationCodes).set({ payload: null }).where(eq(verificationCodes.id, rowId)).run();
+  // Only a code that was never mailed (the address had an account) gets here with "existing": answer as for a wrong code.
+  if (!payload || payload.kind !== "new") return { ok: false, status: 400, message: CODE_MESSAGES.wrong };
+  const created = db()
+    .insert(users)
+    .values({ email, name: payload.name, passwordHash: payload.passwordHash, createdAt: now() })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id })
+    .get();
+  return created ? { ok: true, email } : { ok: false, status: 409, message: REGISTRATION_MESSAGES.alreadyRegistered };
+}
+
+/** The code step: the right code makes the account. */
+export function verifyRegistrationCode(registration: PendingRegistration, code: string): CompleteResult {
+  const result = verifyCode("registration", registration.id, code);
+  if (!result.ok) return { ok: false, status: result.reason === "tooManyAttempts" ? 429 : 400, message: result.message };
+  const row = currentRow(registration.id);
+  if (!row) return { ok: false, status: 400, message: REGISTRATION_MESSAGES.failed };
+  return createAccount(row.id, row.email, parsePayload(result.payload));
+}
+
+export type LinkResult = { ok: true; email: string; alreadyVerified: boolean } | { ok: false; message: string };
+
+/**
+ * The link in the registration mail. Opening it again after it worked (a reload, a mail
+ * app that opened it first) still says the address is verified.
+ */
+export function verifyRegistrationLink(token: string | null): LinkResult {
+  if (!token || token.length > 200) return { ok: false, message: REGISTRATION_MESSAGES.invalidToken };
+  const row = db()
+    .select()
+    .from(verificationCodes)
+    .where(and(eq(verificationCodes.purpose, "registration"), eq(verificationCodes.linkTokenHash, hashLinkToken(token))))
+    .get();
+  if (!row) return { ok: false, message: REGISTRATION_MESSAGES.invalidLink };
+  const at = now();
+  if (row.consumedAt || row.expiresAt <= at) {
+    const account = db().select({ createdAt: users.createdAt }).from(users).where(eq(users.email, row.email)).get();
+    return account && account.createdAt >= row.createdAt
+      ? { ok: true, email: row.email, alreadyVerified: true }
+      : { ok: false, message: REGISTRATION_MESSAGES.invalidLink };
+  }
+  // Used up atomically, so the code and the link cannot both make an account.
+  const taken = db()
+    .update(verificationCodes)
+    .set({ consumedAt: at })
+    .where(and(eq(verificationCodes.id, row.id), isNull(verificationCodes.consumedAt)))
+    .returning({ id: verificationCodes.id })
+    .get();
+  if (!taken) return verifyRegistrationLink(token);
+  const created = createAccount(row.id, row.email, parsePayload(row.payload));
+  if (created.ok) return { ok: true, email: row.email, alreadyVerified: false };
+  return created.status === 409 ? { ok: true, email: row.email, alreadyVerified: true } : { ok: false, message: REGISTRATION_MESSAGES.invalidLink };
+}

@@ -1,0 +1,38 @@
+import { attemptLogin, startSecondFactor, type LoginPolicy, type LoginResult } from "./login.server";
+import type { ShopSession } from "../http/session.server";
+
+/** Admins: 5 failures lock for 15 minutes; the warning starts at 3 left. Customers' accounts are invisible here. */
+export const ADMIN_LOGIN_POLICY: LoginPolicy = {
+  kind: "admin",
+  maxFailures: 5,
+  lockMinutes: 15,
+  warnAtRemaining: 3,
+  finalWarningAtRemaining: 1,
+  perIp: { limit: 20, windowMs: 15 * 60 * 1000 },
+  eligible: (user) => user.isAdmin,
+};
+
+export const ADMIN_LOCKED_MESSAGE = "管理者アカウントがロックされています。15分後に再試行してください";
+
+/** The spec's admin warning: "残り試行回数: N" at 3 or fewer, and at 1 that the next failure locks. */
+export function adminAttemptsWarning(remaining: number): string | null {
+  if (remaining < 1 || remaining > ADMIN_LOGIN_POLICY.warnAtRemaining) return null;
+  const base = `残り試行回数: ${remaining}回`;
+  return remaining <= ADMIN_LOGIN_POLICY.finalWarningAtRemaining ? `${base}。次に失敗すると${ADMIN_LOGIN_POLICY.lockMinutes}分間ロックされます` : base;
+}
+
+export type AdminLoginOutcome =
+  | { ok: true }
+  | { ok: false; status: 401 | 423 | 429; message: string; warning: string | null; lockedUntil: number | null };
+
+/** Password step of the admin login; on success the second factor starts (/admin-2fa-verify sends the mail code). */
+export async function logInAdmin(request: Request, session: ShopSession, input: { email: string; password: string }): Promise<AdminLoginOutcome> {
+  const result: LoginResult = await attemptLogin(request, input, ADMIN_LOGIN_POLICY);
+  if (!result.ok) {
+    if (result.reason === "locked") return { ok: false, status: 423, message: ADMIN_LOCKED_MESSAGE, warning: null, lockedUntil: result.lockedUntil.getTime() };
+    if (result.reason === "blocked") return { ok: false, status: 429, message: result.message, warning: null, lockedUntil: null };
+    return { ok: false, status: 401, message: result.message, warning: adminAttemptsWarning(result.remainingAttempts), lockedUntil: null };
+  }
+  startSecondFactor(session, result.user.id, "/admin");
+  return { ok: true };
+}

@@ -1,0 +1,32 @@
+import { ADMIN_LOGIN_POLICY } from "./admin-login.server";
+import { CUSTOMER_LOGIN_POLICY } from "./login.server";
+import { recordLoginEvent } from "./login-events.server";
+import type { SecondFactorResult } from "./second-factor.server";
+import type { ProtectionSettings } from "./security-dashboard.server";
+import type { ShopSession } from "../http/session.server";
+
+/** The protections as the code enforces them, for the security dashboard's system-health flags. */
+export function protectionSettings(): ProtectionSettings {
+  const policies = [CUSTOMER_LOGIN_POLICY, ADMIN_LOGIN_POLICY];
+  return {
+    // Every attempt is scored when recorded (login-events.server.ts).
+    riskScoring: true,
+    perIpRateLimit: policies.every((policy) => policy.perIp.limit > 0),
+    // The admin login has no path to a session that skips /admin-2fa-verify.
+    adminSecondFactorRequired: true,
+    // There is no allow-list of admin addresses; the dashboard says so.
+    adminIpAllowlist: false,
+    accountLockout: policies.every((policy) => policy.maxFailures > 0 && policy.lockMinutes > 0),
+  };
+}
+
+/** Records the outcome of a login's second step, like every other login attempt. */
+export function recordSecondFactorOutcome(request: Request, session: ShopSession, email: string, result: SecondFactorResult): void {
+  recordLoginEvent({
+    kind: "admin",
+    email,
+    userId: result.ok ? result.user.id : (session.get("pendingLogin")?.userId ?? null),
+    outcome: result.ok ? "success" : "second-factor-failure",
+    request,
+  });
+}

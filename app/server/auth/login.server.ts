@@ -1,0 +1,193 @@
+import { eq } from "drizzle-orm";
+import type { LoginValues } from "~/lib/account-schemas";
+import { formatDateTime } from "~/lib/format";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { now } from "../core/clock.server";
+import { db } from "../db/client.server";
+import { users } from "../db/schema";
+import { failureStreak, recordLoginEvent, type LoginKind } from "./login-events.server";
+import { decoyHash, verifyPassword } from "./password.server";
+import { clientIp, hitRateLimit } from "../http/rate-limit.server";
+import type { ShopSession } from "../http/session.server";
+
+/**
+ * Password login with lockout, shared by the customer login and the admin login:
+ * each passes its own policy. The answer never tells whether an e-mail has an
+ * account: an unknown address is checked against a decoy hash (same time), and its
+ * failures are counted and locked from the login records exactly as an account's are.
+ */
+
+export type LoginPolicy = {
+  kind: LoginKind;
+  /** Consecutive failures that lock the account. */
+  maxFailures: number;
+  lockMinutes: number;
+  /** Warn about the attempts left when this many or fewer remain. */
+  warnAtRemaining: number;
+  /** Add that the account is about to be locked when this many or fewer remain. */
+  finalWarningAtRemaining: number;
+  /** Attempts one client address may make, whatever the e-mails, per window. */
+  perIp: { limit: number; windowMs: number };
+  /** Who may log in here (the admin login: admins only). Anyone else is treated as an unknown address. */
+  eligible?: (user: { isAdmin: boolean }) => boolean;
+};
+
+export const CUSTOMER_LOGIN_POLICY: LoginPolicy = {
+  kind: "customer",
+  maxFailures: 10,
+  lockMinutes: 15,
+  warnAtRemaining: 5,
+  finalWarningAtRemaining: 2,
+  perIp: { limit: 30, windowMs: 15 * 60 * 1000 },
+};
+
+export const LOGIN_MESSAGES = {
+  invalid: "メールアドレスまたはパスワードが正しくありません",
+  blocked: "ログインの試行回数が多すぎます。しばらく時間をおいてから再度お試しください。",
+} as const;
+
+export function lockedMessage(lockedUntil: Date): string {
+  return `ログインに続けて失敗したため、アカウントを一時的にロックしました。${formatDateTime(lockedUntil)} 以降に再度お試しください。`;
+}
+
+/** The warning under a failed login, or null while many attempts remain. */
+export function remainingAttemptsWarning(remaining: number, policy: LoginPolicy): string | null {
+  if (remaining > policy.warnAtRemaining || remaining < 1) return null;
+  const base = `あと${remaining}回失敗すると、アカウントが${policy.lockMinutes}分間ロックされます。`;
+  if (remaining > policy.finalWarningAtRemaining) return base;
+  return remaining === 1
+    ? `${base}次に失敗するとロックされますので、パスワードをよくご確認ください。`
+    : `${base}まもなくロックされますので、パスワードをよくご確認ください。`;
+}
+
+export type LoginUser = { id: number; email: string; isAdmin: boolean; sessionVersion: number };
+
+export type LoginResult =
+  | { ok: true; user: LoginUser; requiresSecondFactor: boolean }
+  | { ok: false; reason: "invalid"; status: 401; message: string; remainingAttempts: number; warning: string | null }
+  | { ok: false; reason: "locked"; status: 423; message: string; lockedUntil: Date }
+  | { ok: false; reason: "blocked"; status: 429; message: string; retryAfterSeconds: number };
+
+type LockState = { failures: number; lockedUntil: Date | null };
+
+/** An account's state now; a lock that has run out counts as no failures. */
+function accountLockState(user: { failedLoginCount: number; lockedUntil: Date | null }, at: Date): LockState {
+  if (user.lockedUntil && user.lockedUntil > at) return { failures: user.failedLoginCount, lockedUntil: user.lockedUntil };
+  if (user.lockedUntil) return { failures: 0, lockedUntil: null };
+  return { failures: user.failedLoginCount, lockedUntil: null };
+}
+
+/**
+ * The same state for an address with no account, from its login records: failures since
+ * the last success come in runs of maxFailures, each ending in a lock (attempts during a
+ * lock are recorded as "locked", not "failure"), so the remainder is the current count.
+ */
+function unknownLockState(email: string, policy: LoginPolicy, at: Date): LockState {
+  const { failures, lastFailureAt } = failureStreak(policy.kind, email);
+  if (failures === 0) return { failures: 0, lockedUntil: null };
+  const current = failures % policy.maxFailures;
+  if (current > 0) return { failures: current, lockedUntil: null };
+  const lockedUntil = lastFailureAt ? new Date(lastFailureAt.getTime() + policy.lockMinutes * 60_000) : null;
+  return lockedUntil && lockedUntil > at ? { failures: policy.maxFailures, lockedUntil } : { failures: 0, lockedUntil: null };
+}
+
+/** Counts a failure on the account (atomically) and locks it at the limit. */
+function countAccountFailure(userId: number, policy: LoginPolicy, at: Date): LockState {
+  return db().transaction(
+    (tx) => {
+      const row = tx.select({ failedLoginCount: users.failedLoginCount, lockedUntil: users.lockedUntil }).from(users).where(eq(users.id, userId)).get();
+      const state = accountLockState(row ?? { failedLoginCount: 0, lockedUntil: null }, at);
+      const failures = state.failures + 1;
+      const lockedUntil = failures >= policy.maxFailures ? new Date(at.getTime() + policy.lockMinutes * 60_000) : null;
+      tx.update(users).set({ failedLoginCount: failures, lockedUntil }).where(eq(users.id, userId)).run();
+      return { failures, lockedUntil };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Checks an e-mail and password under a policy, records the attempt, and counts failures. */
+export async function attemptLogin(request: Request, input: { email: string; password: string }, policy: LoginPolicy): Promise<LoginResult> {
+  const email = normaliseEmail(input.email);
+  const at = now();
+  const found = db().select().from(users).where(eq(users.email, email)).get() ?? null;
+  // An account that may not log in here looks exactly like no account: same answers, same timing.
+  const user = found && (policy.eligible?.(found) ?? true) ? found : null;
+  const record = (outcome: "success" | "failure" | "locked" | "blocked") =>
+    recordLoginEvent({ kind: policy.kind, email, userId: user?.id ?? null, outcome, request });
+
+  const perIp = hitRateLimit(`login:${policy.kind}:${clientIp(request)}`, policy.perIp.limit, policy.perIp.windowMs);
+  if (!perIp.allowed) {
+    record("blocked");
+    return { ok: false, reason: "blocked", status: 429, message: LOGIN_MESSAGES.blocked, retryAfterSeconds: perIp.retryAfterSeconds };
+  }
+
+  const state = user ? accountLockState(user, at) : unknownLockState(email, policy, at);
+  if (state.lockedUntil) {
+    record("locked");
+    return { ok: false, reason: "locked", status: 423, message: lockedMessage(state.lockedUntil), lockedUntil: state.lockedUntil };
+  }
+
+  const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
+  if (!user || !passwordOk) {
+    const after = user ? countAccountFailure(user.id, policy, at) : nextUnknownState(state, policy, at);
+    record("failure");
+    if (after.lockedUntil) return { ok: false, reason: "locked", status: 423, message: lockedMessage(after.lockedUntil), lockedUntil: after.lockedUntil };
+    const remainingAttempts = policy.maxFailures - after.failures;
+    return { ok: false, reason: "invalid", status: 401, message: LOGIN_MESSAGES.invalid, remainingAttempts, warning: remainingAttemptsWarning(remainingAttempts, policy) };
+  }
+
+  db().update(users).set({ failedLoginCount: 0, lockedUntil: null }).where(eq(users.id, user.id)).run();
+  record("success");
+  return {
+    ok: true,
+    user: { id: user.id, email: user.email, isAdmin: user.isAdmin, sessionVersion: user.sessionVersion },
+    requiresSecondFactor: user.isAdmin || Boolean(user.totpSecretEncrypted),
+  };
+}
+
+function nextUnknownState(state: LockState, policy: LoginPolicy, at: Date): LockState {
+  const failures = state.failures + 1;
+  return { failures, lockedUntil: failures >= policy.maxFailures ? new Date(at.getTime() + policy.lockMinutes * 60_000) : null };
+}
+
+/** Logs the user in on this session (after the password, or after the second factor). */
+export function startUserSession(session: ShopSession, user: { id: number; sessionVersion: number }): void {
+  const at = now();
+  session.unset("pendingLogin");
+  session.set("userId", user.id);
+  session.set("sessionVersion", user.sessionVersion);
+  session.set("loggedInAt", at.getTime());
+  db().update(users).set({ lastLoginAt: at }).where(eq(users.id, user.id)).run();
+}
+
+/** Password right, second factor to come: nobody is logged in yet; /admin-2fa-verify takes it from here. */
+export function startSecondFactor(session: ShopSession, userId: number, redirectTo: string): void {
+  session.unset("userId");
+  session.unset("sessionVersion");
+  session.unset("loggedInAt");
+  session.set("pendingLogin", { userId, at: now().getTime(), redirectTo });
+}
+
+/**
+ * The customer login (/login). Admins and users with an authenticator app are not logged
+ * in here: the second-factor page takes over with `pendingLogin`.
+ */
+export async function logInCustomer(
+  request: Request,
+  session: ShopSession,
+  values: LoginValues,
+): Promise<{ ok: true; redirectTo: string; secondFactor: boolean } | Exclude<LoginResult, { ok: true }>> {
+  const result = await attemptLogin(request, values, CUSTOMER_LOGIN_POLICY);
+  if (!result.ok) return result;
+  if (result.requiresSecondFactor) {
+    startSecondFactor(session, result.user.id, safeRedirect(values.redirectTo, result.user.isAdmin ? "/admin" : "/"));
+    return { ok: true, redirectTo: "/admin-2fa-verify", secondFactor: true };
+  }
+  startUserSession(session, result.user);
+  return { ok: true, redirectTo: safeRedirect(values.redirectTo, "/"), secondFactor: false };
+}

@@ -1,0 +1,40 @@
+import { redirect } from "@remix-run/node";
+import { eq } from "drizzle-orm";
+import { now } from "../core/clock.server";
+import { db } from "../db/client.server";
+import { users } from "../db/schema";
+import { getSession, SESSION_MAX_AGE_SECONDS, type ShopSession } from "../http/session.server";
+
+export type CurrentUser = { id: number; email: string; name: string; isAdmin: boolean };
+
+/**
+ * The logged-in user, or null. A session whose version is older than the user's
+ * (after a password change) no longer counts, nor does one logged in more than 30 days ago
+ * (the cookie's own maxAge is only a request to the browser).
+ */
+export async function getCurrentUser(requestOrSession: Request | ShopSession): Promise<CurrentUser | null> {
+  const session = requestOrSession instanceof Request ? await getSession(requestOrSession) : requestOrSession;
+  const userId = session.get("userId");
+  if (!userId) return null;
+  const loggedInAt = session.get("loggedInAt");
+  if (!loggedInAt || now().getTime() - loggedInAt > SESSION_MAX_AGE_SECONDS * 1000) return null;
+  const user = db()
+    .select({ id: users.id, email: users.email, name: users.name, isAdmin: users.isAdmin, sessionVersion: users.sessionVersion })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
+  if (!user || user.sessionVersion !== session.get("sessionVersion")) return null;
+  return { id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin };
+}
+
+/** The logged-in user, or a redirect to /login that comes back to this page afterwards. */
+export async function requireUser(request: Request): Promise<{ user: CurrentUser; session: ShopSession }> {
+  const session = await getSession(request);
+  const user = await getCurrentUser(session);
+  if (!user) {
+    const url = new URL(request.url);
+    const back = encodeURIComponent(`${url.pathname}${url.search}`).replace(/%2F/g, "/");
+    throw redirect(`/login?redirectTo=${back}`);
+  }
+  return { user, session };
+}

@@ -1,0 +1,55 @@
+import { asc, eq } from "drizzle-orm";
+import { db } from "../db/client.server";
+import { contests, mediaItems } from "../db/schema";
+import { coverVariantName, COVER_WIDTHS, removeStoredFile } from "../files/storage.server";
+
+export type AdminContestRow = { id: number; name: string; videoPublished: boolean; photoPublished: boolean; sitePublicStatus: string };
+
+export function listContestsForAdmin(): AdminContestRow[] {
+  return db()
+    .select({ id: contests.id, name: contests.name, videoPublished: contests.videoPublished, photoPublished: contests.photoPublished, sitePublicStatus: contests.sitePublicStatus })
+    .from(contests)
+    .orderBy(asc(contests.id))
+    .all();
+}
+
+export function findContest(id: number) {
+  return db().select().from(contests).where(eq(contests.id, id)).get() ?? null;
+}
+
+/** 動画 toggle: flips videoPublished and sets the site status to match (公開 / 非公開). */
+export function toggleVideo(id: number): boolean {
+  const contest = findContest(id);
+  if (!contest) return false;
+  const videoPublished = !contest.videoPublished;
+  db()
+    .update(contests)
+    .set({ videoPublished, sitePublicStatus: videoPublished ? "公開" : "非公開", updatedAt: new Date() })
+    .where(eq(contests.id, id))
+    .run();
+  return true;
+}
+
+/** 写真 toggle: flips only photoPublished. */
+export function togglePhoto(id: number): boolean {
+  const contest = findContest(id);
+  if (!contest) return false;
+  db().update(contests).set({ photoPublished: !contest.photoPublished, updatedAt: new Date() }).where(eq(contests.id, id)).run();
+  return true;
+}
+
+/**
+ * Deletes a contest with its athletes, categories, formats and media files. Orders
+ * stay: they carry their own copy of the contest name and prices (contest_id is set null).
+ */
+export function deleteContest(id: number): boolean {
+  const media = db().select({ storedName: mediaItems.storedName, thumb: mediaItems.thumbnailStoredName, category: mediaItems.category }).from(mediaItems).where(eq(mediaItems.contestId, id)).all();
+  const result = db().delete(contests).where(eq(contests.id, id)).run();
+  if (result.changes === 0) return false;
+  for (const item of media) {
+    removeStoredFile(item.storedName);
+    removeStoredFile(item.thumb);
+    if (item.category === "cover-image") for (const width of COVER_WIDTHS) removeStoredFile(coverVariantName(item.storedName, width));
+  }
+  return true;
+}

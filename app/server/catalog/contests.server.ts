@@ -1,0 +1,110 @@
+import { and, desc, eq, inArray, or } from "drizzle-orm";
+import { slugKey } from "~/lib/slug";
+import { db } from "../db/client.server";
+import { contests, mediaItems, priceDescriptions, videoFormats } from "../db/schema";
+import { COVER_WIDTHS, coverVariantName, mediaUrl } from "../files/storage.server";
+
+export type CoverImage = { src: string; srcSet: string; width: number; height: number };
+
+export type StorefrontContest = {
+  id: number;
+  name: string;
+  bibNumberLabel: string;
+  onSale: boolean;
+  /** Set for 公開予約 contests whose time has not come: sales start then. */
+  salesStartAt: Date | null;
+  cover: CoverImage | null;
+};
+
+/**
+ * A contest is on sale when videoPublished, or when it is 公開予約 and its time has
+ * passed. Decided here, at request time, so a scheduled contest opens on the minute.
+ */
+export function isOnSale(contest: { videoPublished: boolean; sitePublicStatus: string; scheduledPublishDate: Date | null }, now: Date): boolean {
+  if (contest.videoPublished) return true;
+  return contest.sitePublicStatus === "公開予約" && contest.scheduledPublishDate !== null && contest.scheduledPublishDate <= now;
+}
+
+/** Contests for the home page: those on sale, then those scheduled to open, newest first. */
+export function listStorefrontContests(now: Date = new Date()): StorefrontContest[] {
+  const rows = db()
+    .select({
+      id: contests.id,
+      name: contests.name,
+      bibNumberLabel: contests.bibNumberLabel,
+      videoPublished: contests.videoPublished,
+      sitePublicStatus: contests.sitePublicStatus,
+      scheduledPublishDate: contests.scheduledPublishDate,
+    })
+    .from(contests)
+    .where(or(eq(contests.videoPublished, true), eq(contests.sitePublicStatus, "公開予約")))
+    .orderBy(desc(contests.id))
+    .all()
+    .filter((row) => row.videoPublished || row.scheduledPublishDate !== null);
+  const covers = newestCovers(rows.map((row) => row.id));
+  return rows
+    .map((row) => {
+      const onSale = isOnSale(row, now);
+      return { id: row.id, name: row.name, bibNumberLabel: row.bibNumberLabel, onSale, salesStartAt: onSale ? null : row.scheduledPublishDate, cover: covers.get(row.id) ?? null };
+    })
+    .sort((a, b) => Number(b.onSale) - Number(a.onSale));
+}
+
+function newestCovers(contestIds: number[]): Map<number, CoverImage> {
+  const result = new Map<number, CoverImage>();
+  if (contestIds.length === 0) return result;
+  const rows = db()
+    .select({ contestId: mediaItems.contestId, storedName: mediaItems.storedName })
+    .from(mediaItems)
+    .where(and(inArray(mediaItems.contestId, contestIds), eq(mediaItems.category, "cover-image")))
+    .orderBy(desc(mediaItems.uploadedAt), desc(mediaItems.id))
+    .all();
+  for (const row of rows) {
+    if (result.has(row.contestId)) continue;
+    result.set(row.contestId, coverImage(row.storedName));
+  }
+  return result;
+}
+
+export function coverImage(storedName: string): CoverImage {
+  const widest = COVER_WIDTHS[COVER_WIDTHS.length - 1] ?? 1920;
+  return {
+    src: mediaUrl(coverVariantName(storedName, 960)),
+    srcSet: COVER_WIDTHS.map((width) => `${mediaUrl(coverVariantName(storedName, width))} ${width}w`).join(", "),
+    width: widest,
+    height: Math.round((widest * 9) / 16),
+  };
+}
+
+/** The contest a storefront slug names (hyphens ignored), if it is on sale now. */
+export function findContestBySlug(slug: string) {
+  const key = slugKey(decodeURIComponent(slug));
+  if (!key) return null;
+  return db().select().from(contests).where(eq(contests.slugKey, key)).orderBy(desc(contests.id)).get() ?? null;
+}
+
+
+export const DEFAULT_VIDEO_FORMATS = ["縦", "横"] as const;
+export const DEFAULT_PRICE_ITEMS = [
+  { name: "縦型動画", price: "3000" },
+  { name: "横型動画", price: "4500" },
+];
+
+/**
+ * A new contest as the back-office creates it: date 未定, no location, unpublished,
+ * the default formats 縦 (0) and 横 (1) and the default price description.
+ */
+export function createContest(name: string): number {
+  const trimmed = name.trim();
+  return db().transaction(
+    (tx) => {
+      const created = tx.insert(contests).values({ name: trimmed, slugKey: slugKey(trimmed) }).returning({ id: contests.id }).get();
+      tx.insert(videoFormats)
+        .values(DEFAULT_VIDEO_FORMATS.map((format, displayOrder) => ({ contestId: created.id, name: format, displayOrder })))
+        .run();
+      tx.insert(priceDescriptions).values({ contestId: created.id, items: DEFAULT_PRICE_ITEMS, notes: "" }).run();
+      return created.id;
+    },
+    { behavior: "immediate" },
+  );
+}

@@ -1,0 +1,89 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { eq } from "drizzle-orm";
+import { orderFormSchema } from "~/lib/order-schemas";
+import { now } from "../core/clock.server";
+import { db } from "../db/client.server";
+import { priceDescriptions, type CheckoutItem } from "../db/schema";
+import { findContestBySlug, isOnSale } from "../catalog/contests.server";
+import { completeItems, currentCheckout, orderFormOptions, priceItems, saveDraft } from "./draft.server";
+import type { ShopSession } from "../http/session.server";
+
+const MAX_ITEMS = 50;
+
+/** The contest of an order-form URL, only while it is on sale; anything else is a 404. */
+export function orderFormContest(slug: string) {
+  const contest = findContestBySlug(slug);
+  if (!contest || !isOnSale(contest, now())) throw new Response("Not Found", { status: 404 });
+  return contest;
+}
+
+export function orderFormPage(session: ShopSession, contest: { id: number }) {
+  const checkout = currentCheckout(session);
+  // A new form starts with one empty item; a saved draft is shown as it is, even when emptied.
+  const draft = checkout?.contestId === contest.id ? checkout.items : [emptyItem()];
+  const description = db().select().from(priceDescriptions).where(eq(priceDescriptions.contestId, contest.id)).get();
+  return {
+    options: orderFormOptions(contest.id),
+    draft,
+    draftVersion: checkout?.updatedAt?.getTime() ?? 0,
+    priceDescription: description ? { items: description.items, notes: description.notes } : null,
+  };
+}
+
+function emptyItem(): CheckoutItem {
+  return { category: "", athleteId: null, formatId: null };
+}
+
+function toId(value: unknown): number | null {
+  const number = typeof value === "string" && /^\d{1,12}$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(number) && number > 0 ? number : null;
+}
+
+/** Whatever the form holds, kept as a draft even when incomplete (so nothing typed is lost). */
+function draftFrom(payload: Record<string, unknown>): CheckoutItem[] {
+  const raw = Array.isArray(payload.items) ? payload.items.slice(0, MAX_ITEMS) : [];
+  return raw.map((item) => {
+    const fields = typeof item === "object" && item !== null ? (item as Record<string, unknown>) : {};
+    return {
+      category: typeof fields.category === "string" ? fields.category.slice(0, 200) : "",
+      athleteId: toId(fields.athleteId),
+      formatId: toId(fields.formatId),
+    };
+  });
+}
+
+export type OrderFormOutcome =
+  | { kind: "reload" }
+  | { kind: "confirm" }
+  | { kind: "invalid"; status: 400 | 422; reply: SubmissionResult<string[]> };
+
+/**
+ * One handler for every button of the form: add an item, remove one, or go on to the
+ * confirmation. Each saves the draft on the server first.
+ */
+export function handleOrderForm(session: ShopSession, contest: { id: number }, formData: FormData): OrderFormOutcome {
+  const intent = String(formData.get("intent") ?? "next");
+  const submission = parseWithZod(formData, { schema: orderFormSchema });
+  let items = draftFrom(submission.payload);
+
+  if (intent === "add") {
+    if (items.length < MAX_ITEMS) items.push(emptyItem());
+    saveDraft(session, contest.id, items);
+    return { kind: "reload" };
+  }
+  const removeMatch = /^remove-(\d+)$/.exec(intent);
+  if (removeMatch) {
+    items = items.filter((_, index) => index !== Number(removeMatch[1]));
+    saveDraft(session, contest.id, items);
+    return { kind: "reload" };
+  }
+
+  saveDraft(session, contest.id, items);
+  if (submission.status !== "success") return { kind: "invalid", status: 400, reply: submission.reply() };
+  const pricing = priceItems(contest.id, completeItems(items));
+  if (!pricing.ok) {
+    return { kind: "invalid", status: 422, reply: submission.reply({ formErrors: [`商品${pricing.index + 1}: ${pricing.message}`] }) };
+  }
+  return { kind: "confirm" };
+}

@@ -1,0 +1,62 @@
+import { eq } from "drizzle-orm";
+import type { requireVerifiedCustomer } from "./steps.server";
+import { updateCheckout } from "./draft.server";
+import { now } from "../core/clock.server";
+import { db } from "../db/client.server";
+import { checkouts, users } from "../db/schema";
+import { createOrderForPayment } from "../orders/orders.server";
+import { paymentProvider, type PaymentIntentState } from "../payments/index.server";
+import type { ShopSession, Toast } from "../http/session.server";
+
+export const INVALID_AMOUNT_MESSAGE = "注文金額が無効です";
+
+type VerifiedCustomer = ReturnType<typeof requireVerifiedCustomer>;
+
+/**
+ * Makes (or reuses) the payment intent for the checkout's total as the server computes
+ * it now, and freezes the priced lines the order will be made of.
+ */
+export async function preparePayment(customer: VerifiedCustomer): Promise<{ ok: true; intent: PaymentIntentState } | { ok: false; message: string }> {
+  const { checkout, lines, total, email } = customer;
+  if (!(total > 0)) return { ok: false, message: INVALID_AMOUNT_MESSAGE };
+  const provider = paymentProvider();
+  let intent = checkout.paymentIntentId ? await provider.retrieveIntent(checkout.paymentIntentId) : null;
+  if (intent && intent.status === "succeeded") return { ok: true, intent };
+  const reusable = intent && (intent.status === "requires_payment_method" || intent.status === "requires_confirmation" || intent.status === "requires_action");
+  if (!intent || !reusable) {
+    intent = await provider.createIntent({ checkoutId: checkout.id, amount: total, email });
+  } else if (intent.amount !== total) {
+    intent = await provider.updateAmount(intent.id, total);
+  }
+  updateCheckout(checkout.id, { paymentIntentId: intent.id, amount: total, pricedLines: lines });
+  return { ok: true, intent };
+}
+
+/**
+ * The browser is back from paying: ask the provider (never the browser) whether the
+ * payment succeeded, make the order once, log in a new auto-login account, and
+ * remember the order for the completion page.
+ */
+export async function completePayment(session: ShopSession, intentId: string): Promise<{ ok: true; toast: Toast } | { ok: false; message: string }> {
+  const intent = await paymentProvider().retrieveIntent(intentId);
+  const checkoutId = session.get("checkoutId");
+  if (!intent || !checkoutId || intent.checkoutId !== checkoutId) return { ok: false, message: "決済情報が見つかりません。" };
+  if (intent.status !== "succeeded") {
+    return { ok: false, message: intent.status === "processing" ? "決済を処理中です。しばらくしてから再度ご確認ください。" : "決済が完了していません。" };
+  }
+  const { order } = createOrderForPayment(intent);
+  session.set("lastOrderId", order.id);
+  session.unset("checkoutId");
+  const checkout = db().select({ createdUserId: checkouts.createdUserId }).from(checkouts).where(eq(checkouts.id, checkoutId)).get();
+  if (checkout?.createdUserId) {
+    const user = db().select().from(users).where(eq(users.id, checkout.createdUserId)).get();
+    if (user) {
+      session.set("userId", user.id);
+      session.set("sessionVersion", user.sessionVersion);
+      session.set("loggedInAt", now().getTime());
+      db().update(users).set({ lastLoginAt: now() }).where(eq(users.id, user.id)).run();
+      return { ok: true, toast: { kind: "success", title: "登録が完了し、自動ログインしました", description: "ご注文ありがとうございます。" } };
+    }
+  }
+  return { ok: true, toast: { kind: "success", title: "ご注文ありがとうございます" } };
+}

@@ -1,0 +1,109 @@
+import { redirect } from "@remix-run/node";
+import { contestSlug } from "~/lib/slug";
+import type { CustomerValues } from "~/lib/order-schemas";
+import { checkoutContest, completeItems, currentCheckout, priceItems, updateCheckout, type Checkout } from "./draft.server";
+import { issueCode, verifyCode, type VerifyResult } from "../auth/codes.server";
+import { now } from "../core/clock.server";
+import { checkoutCodeMail } from "../mail/templates/checkout-code.server";
+import { sendThroughOutbox } from "../mail/outbox.server";
+import { hashPassword } from "../auth/password.server";
+import { clientIp, hitRateLimit } from "../http/rate-limit.server";
+import type { ShopSession } from "../http/session.server";
+
+/**
+ * The steps after the order form: confirmation, e-mail code, payment. Each step's
+ * loader asks for the checkout in the state it needs and sends the customer back
+ * to the right step otherwise.
+ */
+
+export type PricedCheckout = NonNullable<ReturnType<typeof pricedCheckout>>;
+
+/** The session's checkout with its contest and server-computed prices, or null when it cannot be ordered as it is. */
+export function pricedCheckout(session: ShopSession) {
+  const checkout = currentCheckout(session);
+  if (!checkout) return null;
+  const contest = checkoutContest(checkout);
+  if (!contest) return null;
+  const items = completeItems(checkout.items);
+  if (items.length === 0 || items.length !== checkout.items.length) return null;
+  const pricing = priceItems(contest.id, items);
+  if (!pricing.ok) return null;
+  return {
+    checkout,
+    contest,
+    lines: pricing.lines,
+    total: pricing.total,
+    orderFormUrl: `/order-form/${encodeURIComponent(contestSlug(contest.name))}`,
+  };
+}
+
+/** For the confirmation and later steps: without a priceable checkout, back to the order form (or home). */
+export function requirePricedCheckout(session: ShopSession): PricedCheckout {
+  const priced = pricedCheckout(session);
+  if (priced) return priced;
+  const checkout = currentCheckout(session);
+  const contest = checkout ? checkoutContest(checkout) : null;
+  throw redirect(contest ? `/order-form/${encodeURIComponent(contestSlug(contest.name))}` : "/");
+}
+
+export function requireCustomer(session: ShopSession): PricedCheckout & { email: string; name: string } {
+  const priced = requirePricedCheckout(session);
+  const { customerEmail, customerName } = priced.checkout;
+  if (!customerEmail || !customerName) throw redirect("/order-confirmation");
+  return { ...priced, email: customerEmail, name: customerName };
+}
+
+export function requireVerifiedCustomer(session: ShopSession) {
+  const customer = requireCustomer(session);
+  if (!customer.checkout.emailVerifiedAt) throw redirect("/email-verification");
+  return customer;
+}
+
+export type SendCodeResult = { ok: true } | { ok: false; status: 429 | 503; message: string };
+
+/** Sends (or resends) the checkout's e-mail code. Limited per checkout (60 s) and per IP address. */
+export async function sendCheckoutCode(request: Request, checkout: Checkout, options: { force?: boolean } = {}): Promise<SendCodeResult> {
+  if (!checkout.customerEmail || !checkout.customerName) return { ok: false, status: 429, message: "メールアドレスを入力してください" };
+  const perIp = hitRateLimit(`checkout-code:${clientIp(request)}`, 30, 60 * 60 * 1000);
+  if (!perIp.allowed) return { ok: false, status: 429, message: "送信回数の上限に達しました。しばらくしてから再度お試しください。" };
+  const issued = issueCode("checkout", checkout.id, checkout.customerEmail, { force: options.force });
+  if (!issued.ok) return { ok: false, status: 429, message: `再送信は${issued.retryAfterSeconds}秒後にお試しください` };
+  // A code the SMTP server refuses now is still retried until it expires; the customer is told it did not go out.
+  const sent = await sendThroughOutbox({
+    to: checkout.customerEmail,
+    topic: `checkout-code:${checkout.id}`,
+    expiresAt: issued.expiresAt,
+    mail: checkoutCodeMail({ name: checkout.customerName, code: issued.code, expiresAt: issued.expiresAt }),
+  });
+  if (sent) return { ok: true };
+  console.error("[checkout] code mail failed");
+  return { ok: false, status: 503, message: "認証コードの送信に失敗しました" };
+}
+
+/**
+ * Saves the customer step. The password for auto-login is hashed here and only the
+ * hash is kept. A new address needs a new code; the same, already verified one does not.
+ */
+export async function saveCustomer(request: Request, checkout: Checkout, values: CustomerValues) {
+  const email = values.email.toLowerCase();
+  const sameVerifiedEmail = checkout.emailVerifiedAt !== null && checkout.customerEmail === email;
+  const updated = updateCheckout(checkout.id, {
+    customerEmail: email,
+    customerName: values.name,
+    autoLogin: values.autoLogin,
+    pendingPasswordHash: values.autoLogin && values.password ? await hashPassword(values.password) : null,
+    emailVerifiedAt: sameVerifiedEmail ? checkout.emailVerifiedAt : null,
+    status: sameVerifiedEmail ? checkout.status : "draft",
+  });
+  if (sameVerifiedEmail) return { ok: true as const, next: "/payment" };
+  const sent = await sendCheckoutCode(request, updated, { force: checkout.customerEmail !== email });
+  // A code sent less than a minute ago to the same address is still good: go on and use it.
+  if (!sent.ok && sent.status !== 429) return sent;
+  return { ok: true as const, next: "/email-verification" };
+}
+
+export function verifyCheckoutCode(checkout: Checkout, code: string): VerifyResult {
+  const result = verifyCode("checkout", checkout.id, code);
+  if (result.ok) updateCheckout(checkout.id, { emailVerifiedAt: now(), status: "verified" });
+  return result;
+}

@@ -1,0 +1,163 @@
+import crypto from "node:crypto";
+import { env } from "../core/env.server";
+
+/**
+ * Security headers for every response the app makes: documents (entry.server's
+ * handleRequest), single-fetch data (handleDataRequest), and every loader/action
+ * Response, so resource routes (/media, /download, /api, /healthz) and redirects
+ * get them too (see `secureRouteModules`, applied to the server build by vite.config.ts).
+ */
+
+/** Pages that load the card provider's script and frames; only they name its hosts. */
+const PAYMENT_PATHS = new Set(["/payment"]);
+
+/** The hosts Stripe's Payment Element (and its 3-D Secure frames) needs, per Stripe's CSP guide. */
+const STRIPE = {
+  script: ["https://js.stripe.com", "https://*.js.stripe.com"],
+  frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
+  connect: ["https://api.stripe.com"],
+  img: ["https://*.stripe.com"],
+};
+
+export function isPaymentPage(pathname: string): boolean {
+  return PAYMENT_PATHS.has(stripTrailingSlash(pathname));
+}
+
+function stripTrailingSlash(pathname: string) {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+}
+
+export function createNonce(): string {
+  return crypto.randomBytes(16).toString("base64");
+}
+
+type PolicyOptions = { pathname: string; nonce?: string; development?: boolean };
+
+/** The Content-Security-Policy of an HTML page. */
+export function documentPolicy({ pathname, nonce, development = false }: PolicyOptions): string {
+  const payment = isPaymentPage(pathname);
+  const directives: Record<string, string[]> = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", ...(nonce ? [`'nonce-${nonce}'`] : []), ...(payment ? STRIPE.script : [])],
+    // The built app has only its stylesheet. Vite's dev server injects <style> tags for hot reload,
+    // and Stripe.js puts inline styles on the elements it mounts in our page (not testable offline,
+    // so allowed rather than risk a blank card form); both only where they run.
+    "style-src": development || payment ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+    // Data-driven values (a category's colour, a progress bar's width) are style attributes that
+    // React renders on the server; attributes cannot hold selectors, so they cannot read the page.
+    // <style> elements stay limited by style-src. Browsers without style-src-attr fall back to style-src.
+    "style-src-attr": ["'unsafe-inline'"],
+    // The authenticator QR code is a data: URL; a chosen file is previewed from a blob: URL before upload.
+    "img-src": ["'self'", "data:", "blob:", ...(payment ? STRIPE.img : [])],
+    "media-src": ["'self'", "blob:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'", ...(payment ? STRIPE.connect : []), ...(development ? ["ws:", "wss:"] : [])],
+    "frame-src": payment ? STRIPE.frame : ["'none'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    // Stripe's 3-D Secure runs in its frames and returns by navigation, not by a form post.
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(" ")}`)
+    .join("; ");
+}
+
+/**
+ * Files, JSON and text: nothing in them may run or load anything. Images and videos
+ * opened on their own still show (the browser's viewer loads the response itself).
+ */
+export const RESOURCE_POLICY = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+function isSecureSite() {
+  return env().SITE_URL.startsWith("https://");
+}
+
+/** Download pages' ids are secrets: no Referer leaves them, not even to this site's other pages. */
+function referrerPolicy(pathname: string) {
+  return /^\/download(\/|$)/.test(pathname) ? "no-referrer" : "strict-origin-when-cross-origin";
+}
+
+export type HeaderTarget = { pathname: string; nonce?: string };
+
+/** Sets every security header on `headers` (overwriting what a route may have set for CSP). */
+export function applySecurityHeaders(headers: Headers, target: HeaderTarget): void {
+  const html = (headers.get("Content-Type") ?? "").startsWith("text/html");
+  const development = env().NODE_ENV === "development";
+  headers.set("Content-Security-Policy", target.nonce !== undefined || html ? documentPolicy({ ...target, development }) : RESOURCE_POLICY);
+  headers.set("X-Content-Type-Options", "nosniff");
+  headers.set("X-Frame-Options", "DENY");
+  headers.set("Referrer-Policy", referrerPolicy(target.pathname));
+  // `payment` stays at its default: Stripe's frames may use the Payment Request API (wallets).
+  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+  if (isSecureSite()) headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+}
+
+/** The same Response with the headers applied; copies it when its headers are immutable. */
+export function withSecurityHeaders(response: Response, target: HeaderTarget): Response {
+  try {
+    applySecurityHeaders(response.headers, target);
+    return response;
+  } catch {
+    const copy = new Response(response.body, { status: response.status, statusText: response.statusText, headers: new Headers(response.headers) });
+    applySecurityHeaders(copy.headers, target);
+    return copy;
+  }
+}
+
+/**
+ * A client-side navigation keeps the CSP of the document it started in, so a page
+ * with a different policy (the payment page's card form) must be loaded as a document.
+ * True for a data request of such a page made from another page.
+ */
+export function needsDocumentLoad(request: Request): boolean {
+  if (request.method !== "GET") return false;
+  const url = new URL(request.url);
+  if (!url.pathname.endsWith(".data")) return false;
+  const pagePath = url.pathname.replace(/\.data$/, "");
+  if (!isPaymentPage(pagePath)) return false;
+  const referer = request.headers.get("Referer");
+  try {
+    return !referer || !isPaymentPage(new URL(referer).pathname);
+  } catch {
+    return true;
+  }
+}
+
+type Handler = (args: { request: Request }) => unknown;
+type RouteModule = Record<string, unknown> & { default?: unknown; ErrorBoundary?: unknown };
+type ServerRoutes = Record<string, { module: RouteModule }>;
+
+function wrap(handler: Handler, resource: boolean): Handler {
+  const secure = (value: unknown, request: Request) => {
+    // Resource routes answer the browser directly; a page's loader Response only does when it redirects.
+    if (value instanceof Response && (resource || (value.status >= 300 && value.status < 400))) {
+      return withSecurityHeaders(value, { pathname: new URL(request.url).pathname });
+    }
+    return value;
+  };
+  return async (args) => {
+    try {
+      return secure(await handler(args), args.request);
+    } catch (thrown) {
+      throw secure(thrown, args.request);
+    }
+  };
+}
+
+/**
+ * Wraps every route's loader and action in the server build so the Responses they
+ * return or throw carry the headers. Remix sends those straight to the browser
+ * (resource routes, document redirects) without passing them through entry.server.
+ */
+export function secureRouteModules(routes: ServerRoutes): void {
+  for (const route of Object.values(routes)) {
+    const module = route.module;
+    const resource = module.default == null && module.ErrorBoundary == null;
+    const wrapped: RouteModule = { ...module };
+    if (typeof module.loader === "function") wrapped.loader = wrap(module.loader as Handler, resource);
+    if (typeof module.action === "function") wrapped.action = wrap(module.action as Handler, resource);
+    route.module = wrapped;
+  }
+}

@@ -1,0 +1,47 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { isOnSale } from "../catalog/contests.server";
+import { now } from "../core/clock.server";
+import { db } from "../db/client.server";
+import { contests, mediaItems } from "../db/schema";
+import { thumbnailUrl } from "./library.server";
+import { mediaUrl, PUBLIC_MEDIA_CATEGORIES, type PublicMediaItem } from "../files/storage.server";
+
+function toPublic(row: typeof mediaItems.$inferSelect): PublicMediaItem {
+  return {
+    id: row.id,
+    contestId: row.contestId,
+    url: mediaUrl(row.storedName),
+    originalName: row.originalName,
+    category: row.category,
+    mediaType: row.mediaType,
+    displayOrder: row.displayOrder,
+    // Thumbnails are served by the spec's thumbnail call, which checks the item is public.
+    thumbnailUrl: row.thumbnailStoredName ? thumbnailUrl(row.contestId, row.id, row.thumbnailStoredName) : null,
+    uploadedAt: row.uploadedAt,
+  };
+}
+
+/** A contest's media: everything for an admin; for anyone else only the public media of a contest on sale. */
+export function listContestMedia(contestId: number, viewer: { isAdmin: boolean }): PublicMediaItem[] | null {
+  const contest = db().select().from(contests).where(eq(contests.id, contestId)).get();
+  if (!contest) return null;
+  if (!viewer.isAdmin && !isOnSale(contest, now())) return null;
+  const where = viewer.isAdmin
+    ? eq(mediaItems.contestId, contestId)
+    : and(eq(mediaItems.contestId, contestId), inArray(mediaItems.category, [...PUBLIC_MEDIA_CATEGORIES]));
+  return db().select().from(mediaItems).where(where).orderBy(asc(mediaItems.displayOrder), asc(mediaItems.id)).all().map(toPublic);
+}
+
+/** Whether a stored file may be served to a visitor: public media of a contest on sale (covers always). */
+export function isPubliclyServable(storedName: string): boolean {
+  const row = db()
+    .select({ category: mediaItems.category, contestId: mediaItems.contestId, thumb: mediaItems.thumbnailStoredName, stored: mediaItems.storedName })
+    .from(mediaItems)
+    .where(eq(mediaItems.storedName, storedName))
+    .get();
+  if (!row) return false;
+  if (!PUBLIC_MEDIA_CATEGORIES.some((category) => category === row.category)) return false;
+  if (row.category === "cover-image") return true;
+  const contest = db().select().from(contests).where(eq(contests.id, row.contestId)).get();
+  return contest ? isOnSale(contest, now()) : false;
+}

@@ -1,0 +1,171 @@
+import crypto from "node:crypto";
+import { and, count, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { ORDER_TABS, type OrderTab } from "~/lib/order-tabs";
+import { now } from "../core/clock.server";
+import { db } from "../db/client.server";
+import { containsPattern } from "../db/sql-like.server";
+import { downloadPages, orderLines, orders, type OrderStatus } from "../db/schema";
+import { env } from "../core/env.server";
+import { deliveryMail } from "../mail/templates/delivery.server";
+import { queueMail, sendQueuedMail, sendThroughOutbox, type OutgoingMail } from "../mail/outbox.server";
+
+export const ORDER_GROUPS_PAGE_SIZE = 20;
+
+/** A line number without its -N suffix: the order it belongs to. */
+export function baseOrderNumber(lineNumber: string): string {
+  return lineNumber.replace(/-\d+$/, "");
+}
+
+
+/** Orders of a tab, newest first, with their lines; searchable by order number, e-mail or name. */
+export function listOrderGroups(options: { tab: OrderTab; q: string; page: number }) {
+  const search = options.q
+    ? or(
+        sql`${orders.orderNumber} like ${containsPattern(baseOrderNumber(options.q))} escape '\\'`,
+        sql`${orders.customerEmail} like ${containsPattern(options.q.toLowerCase())} escape '\\'`,
+        sql`${orders.customerName} like ${containsPattern(options.q)} escape '\\'`,
+      )
+    : undefined;
+  const where = and(inArray(orders.status, [...ORDER_TABS[options.tab]]), search);
+  const total = db().select({ n: count() }).from(orders).where(where).get()?.n ?? 0;
+  const groups = db()
+    .select()
+    .from(orders)
+    .where(where)
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(ORDER_GROUPS_PAGE_SIZE)
+    .offset((options.page - 1) * ORDER_GROUPS_PAGE_SIZE)
+    .all();
+  const ids = groups.map((group) => group.id);
+  const lines = ids.length ? db().select().from(orderLines).where(inArray(orderLines.orderId, ids)).orderBy(orderLines.id).all() : [];
+  const pages = ids.length ? db().select().from(downloadPages).where(inArray(downloadPages.orderId, ids)).all() : [];
+  return {
+    total,
+    pages: Math.max(1, Math.ceil(total / ORDER_GROUPS_PAGE_SIZE)),
+    groups: groups.map((group) => ({
+      ...group,
+      lines: lines.filter((line) => line.orderId === group.id),
+      downloadPage: pages.find((page) => page.orderId === group.id) ?? null,
+    })),
+  };
+}
+
+function setStatus(orderId: number, status: OrderStatus) {
+  db().transaction((tx) => {
+    tx.update(orders).set({ status }).where(eq(orders.id, orderId)).run();
+    tx.update(orderLines).set({ status }).where(eq(orderLines.orderId, orderId)).run();
+  });
+}
+
+/** 完了: the group is handled without a delivery (e.g. refused, or delivered by hand). */
+export function completeOrder(orderId: number): boolean {
+  const order = db().select({ id: orders.id, status: orders.status }).from(orders).where(eq(orders.id, orderId)).get();
+  if (!order) return false;
+  setStatus(orderId, "対応済み");
+  return true;
+}
+
+export const DELIVERY_MESSAGES = {
+  missingUrl: "すべての動画のダウンロードURLを入力してください。",
+  badUrl: "ダウンロードURLは http:// または https:// で始まるURLを入力してください。",
+} as const;
+
+export function isDownloadUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && value.length <= 2000;
+  } catch {
+    return false;
+  }
+}
+
+export type DeliverResult =
+  | { ok: false; status: 400 | 404; message: string }
+  | { ok: true; mail: "sent" | "queued" | "already-sent"; pageId: string };
+
+/**
+ * 納品: saves every line's URL (all or nothing), makes the order's download page, moves
+ * the order to handled, and mails the customer once. "Once" holds for a double click, a
+ * resubmitted form and two admins: the first delivery marks the order and queues the
+ * mail in one transaction; a mail the SMTP server refuses now is retried by the outbox.
+ */
+export async function deliverOrder(orderId: number, urls: Map<number, string>, files: Map<number, string> = new Map()): Promise<DeliverResult> {
+  const order = db().select().from(orders).where(eq(orders.id, orderId)).get();
+  if (!order) return { ok: false, status: 404, message: "注文が見つかりません" };
+  const lines = db().select({ id: orderLines.id }).from(orderLines).where(eq(orderLines.orderId, orderId)).all();
+  for (const line of lines) {
+    const url = urls.get(line.id)?.trim() ?? "";
+    if (files.has(line.id)) continue;
+    if (!url) return { ok: false, status: 400, message: DELIVERY_MESSAGES.missingUrl };
+    if (!isDownloadUrl(url)) return { ok: false, status: 400, message: DELIVERY_MESSAGES.badUrl };
+  }
+  const at = now();
+  const { pageId, mailId } = db().transaction(
+    (tx) => {
+      for (const line of lines) {
+        const file = files.get(line.id);
+        tx.update(orderLines)
+          .set(file ? { deliveredMediaName: file, videoDownloadUrl: null, status: "納品済み" } : { videoDownloadUrl: urls.get(line.id)?.trim(), deliveredMediaName: null, status: "納品済み" })
+          .where(eq(orderLines.id, line.id))
+          .run();
+      }
+      tx.update(orders).set({ status: "納品済み" }).where(eq(orders.id, orderId)).run();
+      let page = tx.select().from(downloadPages).where(eq(downloadPages.orderId, orderId)).get();
+      if (!page) {
+        page = tx
+          .insert(downloadPages)
+          .values({ id: crypto.randomBytes(16).toString("base64url"), orderId, createdAt: at, expiresAt: new Date(at.getTime() + env().DOWNLOAD_EXPIRY_DAYS * 24 * 3600_000) })
+          .returning()
+          .get();
+      }
+      const firstDelivery = tx.update(orders).set({ deliveryMailSentAt: at }).where(and(eq(orders.id, orderId), isNull(orders.deliveryMailSentAt))).run().changes === 1;
+      const mail = firstDelivery ? deliveryMailFor(tx, orderId, page) : null;
+      return { pageId: page.id, mailId: mail ? queueMail({ ...mail, dedupeKey: `delivery:${orderId}` }, tx) : null };
+    },
+    { behavior: "immediate" },
+  );
+  if (mailId === null) return { ok: true, mail: "already-sent", pageId };
+  const outcome = await sendQueuedMail(mailId);
+  if (outcome === "failed") console.error(`[delivery] mail for order ${orderId} queued for retry`);
+  return { ok: true, mail: outcome === "failed" ? "queued" : "sent", pageId };
+}
+
+type Reader = Pick<ReturnType<typeof db>, "select">;
+
+function deliveryMailFor(reader: Reader, orderId: number, page: { id: string; expiresAt: Date }): Omit<OutgoingMail, "dedupeKey"> | null {
+  const order = reader.select().from(orders).where(eq(orders.id, orderId)).get();
+  if (!order) return null;
+  const videoCount = reader.select({ n: count() }).from(orderLines).where(eq(orderLines.orderId, orderId)).get()?.n ?? 0;
+  return {
+    to: order.customerEmail,
+    // A resend replaces a delivery mail still waiting for SMTP, so the customer gets one, not two.
+    topic: `delivery:${orderId}`,
+    mail: deliveryMail({ customerName: order.customerName, orderNumber: order.orderNumber, contestName: order.contestName, url: `${env().SITE_URL}/download/${page.id}`, expiresAt: page.expiresAt, videoCount }),
+  };
+}
+
+/** Sends the delivery mail again (the customer lost it). "queued" when SMTP refused it now: the outbox retries it. */
+export async function resendDeliveryMail(orderId: number): Promise<"sent" | "queued" | "no-page"> {
+  const page = db().select().from(downloadPages).where(eq(downloadPages.orderId, orderId)).get();
+  const mail = page ? deliveryMailFor(db(), orderId, page) : null;
+  if (!mail) return "no-page";
+  const sent = await sendThroughOutbox(mail);
+  if (sent) db().update(orders).set({ deliveryMailSentAt: now() }).where(eq(orders.id, orderId)).run();
+  return sent ? "sent" : "queued";
+}
+
+/** Lets a line be downloaded again (a broken file, a lost phone). */
+export function resetLineDownload(orderId: number, lineId: number): boolean {
+  return db().update(orderLines).set({ downloadStartedAt: null }).where(and(eq(orderLines.id, lineId), eq(orderLines.orderId, orderId))).run().changes === 1;
+}
+
+/** Moves the download page's expiry N days past the later of now and the current expiry. */
+export function extendDownloadPage(orderId: number, days: number): Date | null {
+  const page = db().select().from(downloadPages).where(eq(downloadPages.orderId, orderId)).get();
+  if (!page) return null;
+  const from = Math.max(page.expiresAt.getTime(), now().getTime());
+  const expiresAt = new Date(from + days * 24 * 3600_000);
+  db().update(downloadPages).set({ expiresAt }).where(eq(downloadPages.id, page.id)).run();
+  return expiresAt;
+}
+

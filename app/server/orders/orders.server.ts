@@ -1,0 +1,140 @@
+import { eq, or } from "drizzle-orm";
+import { now } from "../core/clock.server";
+import { db } from "../db/client.server";
+import { checkouts, contests, orderLines, orders, users } from "../db/schema";
+import { orderConfirmationMail } from "../mail/templates/order-confirmation.server";
+import { queueMail, sendQueuedMail } from "../mail/outbox.server";
+import type { PaymentIntentState } from "../payments/types";
+
+export type Order = typeof orders.$inferSelect;
+
+/** The spec's order number: the last 8 digits of the millisecond clock. */
+export function orderNumberFrom(ms: number): string {
+  return String(ms % 100_000_000).padStart(8, "0");
+}
+
+export type CreateOrderResult = { order: Order; created: boolean; createdUserId: number | null; confirmationMailId?: number | null };
+
+/**
+ * Turns a succeeded payment into its order, exactly once: the browser's return and
+ * the webhook may both call this, at the same moment; unique indexes on the checkout
+ * and the payment make the second a no-op that returns the first's order.
+ * Lines and total come from the checkout's priced snapshot, which the payment was made for.
+ */
+export function createOrderForPayment(intent: PaymentIntentState): CreateOrderResult {
+  if (intent.status !== "succeeded") throw new Error(`payment ${intent.id} has not succeeded`);
+  const result = db().transaction(
+    (tx) => {
+      const existing = tx
+        .select()
+        .from(orders)
+        .where(or(eq(orders.paymentIntentId, intent.id), intent.checkoutId ? eq(orders.checkoutId, intent.checkoutId) : undefined))
+        .get();
+      if (existing) return { order: existing, created: false, createdUserId: null };
+
+      const checkout = intent.checkoutId ? tx.select().from(checkouts).where(eq(checkouts.id, intent.checkoutId)).get() : undefined;
+      if (!checkout?.pricedLines || !checkout.customerEmail || !checkout.customerName) throw new Error(`payment ${intent.id} has no usable checkout`);
+      const total = checkout.pricedLines.reduce((sum, line) => sum + line.price, 0);
+      if (total !== intent.amount) throw new Error(`payment ${intent.id} amount ${intent.amount} does not match checkout total ${total}`);
+      const contest = checkout.contestId ? tx.select().from(contests).where(eq(contests.id, checkout.contestId)).get() : undefined;
+
+      const at = now();
+      let orderNumber = orderNumberFrom(at.getTime());
+      while (tx.select({ id: orders.id }).from(orders).where(eq(orders.orderNumber, orderNumber)).get()) {
+        orderNumber = orderNumberFrom(Number(orderNumber) + 1);
+      }
+
+      // The auto-login account, made with the password hash taken at confirmation.
+      let createdUserId: number | null = null;
+      if (checkout.autoLogin && checkout.pendingPasswordHash) {
+        const taken = tx.select({ id: users.id }).from(users).where(eq(users.email, checkout.customerEmail)).get();
+        if (!taken) {
+          createdUserId = tx
+            .insert(users)
+            .values({ email: checkout.customerEmail, name: checkout.customerName, passwordHash: checkout.pendingPasswordHash })
+            .returning({ id: users.id })
+            .get().id;
+        }
+      }
+      const owner = tx.select({ id: users.id }).from(users).where(eq(users.email, checkout.customerEmail)).get();
+
+      const order = tx
+        .insert(orders)
+        .values({
+          orderNumber,
+          checkoutId: checkout.id,
+          paymentIntentId: intent.id,
+          contestId: checkout.contestId,
+          contestName: contest?.name ?? "",
+          bibNumberLabel: contest?.bibNumberLabel ?? "",
+          customerEmail: checkout.customerEmail,
+          customerName: checkout.customerName,
+          userId: owner?.id ?? null,
+          totalAmount: total,
+          lineCount: checkout.pricedLines.length,
+          createdAt: at,
+        })
+        .returning()
+        .get();
+      const lines = tx
+        .insert(orderLines)
+        .values(
+          checkout.pricedLines.map((line, index) => ({
+            orderId: order.id,
+            lineNumber: `${orderNumber}-${index + 1}`,
+            contestName: order.contestName,
+            category: line.category,
+            athleteId: line.athleteId,
+            athleteNumber: line.athleteNumber,
+            athleteName: line.athleteName,
+            style: line.style,
+            orientation: line.orientation,
+            price: line.price,
+            createdAt: at,
+          })),
+        )
+        .returning()
+        .all();
+      // Queued with the order, so an order never exists without its confirmation on the way.
+      const confirmationMailId = queueMail(
+        {
+          to: order.customerEmail,
+          dedupeKey: `order-confirmation:${order.id}`,
+          mail: orderConfirmationMail({
+            customerName: order.customerName,
+            orderNumber: order.orderNumber,
+            contestName: order.contestName,
+            bibNumberLabel: order.bibNumberLabel,
+            lines,
+            totalAmount: order.totalAmount,
+          }),
+        },
+        tx,
+      );
+      tx.update(checkouts)
+        .set({ status: "paid", createdUserId, pendingPasswordHash: null, updatedAt: at })
+        .where(eq(checkouts.id, checkout.id))
+        .run();
+      return { order, created: true, createdUserId, confirmationMailId };
+    },
+    { behavior: "immediate" },
+  );
+  if (result.confirmationMailId) void sendOrderConfirmation(result.order, result.confirmationMailId);
+  return result;
+}
+
+/**
+ * The confirmation goes to the verified address of the order, never to one a client names.
+ * When SMTP is down the order stands and the outbox retries the mail.
+ */
+async function sendOrderConfirmation(order: Order, mailId: number): Promise<void> {
+  try {
+    if ((await sendQueuedMail(mailId)) === "failed") console.error(`[orders] confirmation mail for ${order.orderNumber} queued for retry`);
+  } catch (error) {
+    console.error(`[orders] confirmation mail for ${order.orderNumber} failed`, error);
+  }
+}
+
+export function orderById(id: number): Order | null {
+  return db().select().from(orders).where(eq(orders.id, id)).get() ?? null;
+}
