@@ -27,11 +27,3 @@ export function FormAlert({ id, kind = "error", children }: { id?: string; kind?
     </div>
   );
 }
-
-export function FieldError({ id, errors }: { id: string; errors: string[] | undefined }) {
-  return errors?.length ? (
-    <p id={id} className="field-error">
-      {errors[0]}
-    </p>
-  ) : null;
-}

@@ -2,7 +2,8 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod";
 import type { FormProps } from "@remix-run/react";
 import { useCallback, useState, type ComponentType, type RefAttributes } from "react";
-import { FieldError, FormAlert } from "~/components/AuthCard";
+import { FormAlert } from "~/components/AuthCard";
+import { FieldError } from "~/components/forms";
 import { CodeInput } from "~/components/CodeInput";
 import { newPasswordSchema, type PasswordChangeStep } from "~/lib/account-schemas";
 import { PASSWORD_HINT } from "~/lib/password-rules";

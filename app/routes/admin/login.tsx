@@ -4,7 +4,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { AuthCard, FieldError, FormAlert } from "~/components/AuthCard";
+import { AuthCard, FormAlert } from "~/components/AuthCard";
+import { FieldError } from "~/components/forms";
 import { loginSchema } from "~/lib/account-schemas";
 import { formatDateTime } from "~/lib/format";
 import { currentAdmin } from "~/server/auth/admin-session.server";
