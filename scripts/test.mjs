@@ -1,5 +1,5 @@
 // npm test: install what is missing (npm packages, Debian chromium), then typecheck,
-// lint, vitest and Playwright (JS on and JS off) against a production build.
+// lint, formatting, vitest and Playwright (JS on and JS off) against a production build.
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import { ensureDependencies, root } from "./ensure-deps.mjs";
@@ -24,6 +24,8 @@ if (!fs.existsSync(CHROMIUM)) {
 const steps = [
   ["型チェック", "npx tsc --noEmit"],
   ["Lint", "npx eslint . --max-warnings 0"],
+  // The formatter's rules are part of the code's: `npm run format` fixes what this finds.
+  ["フォーマット", "npx prettier --check ."],
   ["Vitest", "npx vitest run"],
   ["ビルド", "npx remix vite:build"],
   ["Playwright", "npx playwright test"],
