@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useHydrated } from "~/lib/use-hydrated";
 import type { Toast as ToastData } from "~/server/http/session.server";
 
 const STYLES: Record<ToastData["kind"], string> = {
@@ -13,10 +14,9 @@ const STYLES: Record<ToastData["kind"], string> = {
  */
 export function Toast({ toast }: { toast: ToastData | null }) {
   const [open, setOpen] = useState(true);
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
 
   useEffect(() => {
-    setHydrated(true);
     setOpen(true);
     if (!toast) return;
     const timer = window.setTimeout(() => setOpen(false), 5000);

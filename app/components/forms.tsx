@@ -21,8 +21,9 @@ type InputType = "text" | "email" | "password" | "number" | "tel" | "url" | "dat
  * A labelled input with its hint and error, over conform's metadata: the label names the input,
  * the hint and the error are announced with it, and the server's reply refills the value.
  * `inputProps` carries what differs per field (autoComplete, inputMode, placeholder).
+ * Generic over the field's value type as getInputProps is: a preprocessed zod field reads as unknown.
  */
-export function Field({
+export function Field<Schema>({
   label,
   meta,
   type,
@@ -30,7 +31,7 @@ export function Field({
   inputProps,
 }: {
   label: ReactNode;
-  meta: FieldMetadata<string | number | undefined>;
+  meta: FieldMetadata<Schema>;
   type: InputType;
   hint?: ReactNode;
   inputProps?: InputHTMLAttributes<HTMLInputElement>;

@@ -4,6 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
+import { Field } from "~/components/forms";
 import { FinalConfirmationNotice, OrderLines } from "~/routes/checkout/OrderLines";
 import { customerSchema } from "~/lib/order-schemas";
 import { PASSWORD_MIN } from "~/lib/password-rules";
@@ -87,13 +88,7 @@ export default function OrderConfirmation() {
           <p className="mt-1 text-xs text-zinc-500">確認コードとダウンロードURLをこのアドレスにお送りします。</p>
           {fields.email.errors ? <p id={fields.email.errorId} className="field-error">{fields.email.errors[0]}</p> : null}
         </div>
-        <div>
-          <label htmlFor={fields.name.id} className="field-label">
-            お名前
-          </label>
-          <input {...getInputProps(fields.name, { type: "text" })} autoComplete="name" className="field-input" />
-          {fields.name.errors ? <p id={fields.name.errorId} className="field-error">{fields.name.errors[0]}</p> : null}
-        </div>
+        <Field label="お名前" meta={fields.name} type="text" inputProps={{ autoComplete: "name" }} />
 
         {loggedIn ? null : (
           <div className="rounded-xl border border-zinc-200 bg-white p-4">
@@ -108,20 +103,8 @@ export default function OrderConfirmation() {
             <p className="mt-1 text-sm text-zinc-600">お支払い後にアカウントを作成し、購入履歴からいつでも動画を確認できます。</p>
             {/* Without JS the fields are always shown; they only count when the box is ticked. */}
             <div className={`mt-4 space-y-4 ${autoLogin ? "" : "js-hidden"}`} data-autologin-fields>
-              <div>
-                <label htmlFor={fields.password.id} className="field-label">
-                  パスワード（{PASSWORD_MIN}文字以上）
-                </label>
-                <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" className="field-input" />
-                {fields.password.errors ? <p id={fields.password.errorId} className="field-error">{fields.password.errors[0]}</p> : null}
-              </div>
-              <div>
-                <label htmlFor={fields.confirmPassword.id} className="field-label">
-                  パスワード（確認）
-                </label>
-                <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" className="field-input" />
-                {fields.confirmPassword.errors ? <p id={fields.confirmPassword.errorId} className="field-error">{fields.confirmPassword.errors[0]}</p> : null}
-              </div>
+              <Field label={`パスワード（${PASSWORD_MIN}文字以上）`} meta={fields.password} type="password" inputProps={{ autoComplete: "new-password" }} />
+              <Field label="パスワード（確認）" meta={fields.confirmPassword} type="password" inputProps={{ autoComplete: "new-password" }} />
             </div>
           </div>
         )}

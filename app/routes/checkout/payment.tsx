@@ -1,9 +1,10 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { lazy, Suspense } from "react";
+import { Field } from "~/components/forms";
 import { OrderLines } from "~/routes/checkout/OrderLines";
 import { formatYen } from "~/lib/format";
 import { testCardSchema } from "~/lib/payment-schemas";
@@ -114,7 +115,6 @@ function TestCardForm({ total }: { total: number }) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: testCardSchema }),
   });
-  const field = (name: "cardholderName" | "cardNumber" | "expiry" | "cvc") => fields[name];
   return (
     <Form method="post" {...getFormProps(form)} className="mt-8 space-y-4 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm">
       <div className="flex items-center justify-between">
@@ -127,35 +127,11 @@ function TestCardForm({ total }: { total: number }) {
           {form.errors.join(" ")}
         </p>
       ) : null}
-      <div>
-        <label htmlFor={field("cardholderName").id} className="field-label">
-          カード名義
-        </label>
-        <input {...getInputProps(field("cardholderName"), { type: "text" })} autoComplete="cc-name" placeholder="TARO YAMADA" className="field-input" />
-        {field("cardholderName").errors ? <p className="field-error">{field("cardholderName").errors?.[0]}</p> : null}
-      </div>
-      <div>
-        <label htmlFor={field("cardNumber").id} className="field-label">
-          カード番号
-        </label>
-        <input {...getInputProps(field("cardNumber"), { type: "text" })} inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" className="field-input" />
-        {field("cardNumber").errors ? <p className="field-error">{field("cardNumber").errors?.[0]}</p> : null}
-      </div>
+      <Field label="カード名義" meta={fields.cardholderName} type="text" inputProps={{ autoComplete: "cc-name", placeholder: "TARO YAMADA" }} />
+      <Field label="カード番号" meta={fields.cardNumber} type="text" inputProps={{ inputMode: "numeric", autoComplete: "cc-number", placeholder: "4242 4242 4242 4242" }} />
       <div className="grid grid-cols-2 gap-4">
-        <div>
-          <label htmlFor={field("expiry").id} className="field-label">
-            有効期限（MM/YY）
-          </label>
-          <input {...getInputProps(field("expiry"), { type: "text" })} inputMode="numeric" autoComplete="cc-exp" placeholder="12/30" className="field-input" />
-          {field("expiry").errors ? <p className="field-error">{field("expiry").errors?.[0]}</p> : null}
-        </div>
-        <div>
-          <label htmlFor={field("cvc").id} className="field-label">
-            セキュリティコード
-          </label>
-          <input {...getInputProps(field("cvc"), { type: "text" })} inputMode="numeric" autoComplete="cc-csc" placeholder="123" className="field-input" />
-          {field("cvc").errors ? <p className="field-error">{field("cvc").errors?.[0]}</p> : null}
-        </div>
+        <Field label="有効期限（MM/YY）" meta={fields.expiry} type="text" inputProps={{ inputMode: "numeric", autoComplete: "cc-exp", placeholder: "12/30" }} />
+        <Field label="セキュリティコード" meta={fields.cvc} type="text" inputProps={{ inputMode: "numeric", autoComplete: "cc-csc", placeholder: "123" }} />
       </div>
       <button type="submit" className="btn-primary w-full text-lg" disabled={navigation.state !== "idle"}>
         {navigation.state === "submitting" ? "決済処理中..." : `${formatYen(total)}を支払う`}

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadat
 import { parseWithZod } from "@conform-to/zod";
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
+import { FieldError } from "~/components/forms";
 import {
   athleteRowSchema,
   bulkAthletesSchema,
@@ -14,6 +15,7 @@ import {
   UNCATEGORISED,
 } from "~/lib/athlete-schemas";
 import { formatYen } from "~/lib/format";
+import { useHydrated } from "~/lib/use-hydrated";
 import type { AthleteRow } from "~/server/catalog/athletes.server";
 
 /** What the athlete tab's action answers a script (and, on bad input, a plain form post). */
@@ -40,12 +42,6 @@ type Notice = { ok: boolean; message: string };
 
 /** The spec's saved highlight lasts 2 seconds. */
 const HIGHLIGHT_MS = 2000;
-
-export function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 /** A counter that reads true for HIGHLIGHT_MS after each bump. */
 function useFlash(): [boolean, () => void] {
@@ -504,11 +500,11 @@ function AthleteRowFields({
       <SelectCell athlete={athlete} selected={selected} onSelect={onSelect} />
       <td className={`left-10 px-2 py-2 align-top ${STICKY_CELL}`}>
         <input {...field("athleteNumber")} type="number" defaultValue={echoed(lastResult, "athleteNumber", String(athlete.athleteNumber))} aria-labelledby={COLUMN_IDS.number} min={0} max={MAX_ATHLETE_NUMBER} step={1} inputMode="numeric" className="field-input" />
-        <FieldError errors={errors.athleteNumber} id={`${formId}-athleteNumber-error`} />
+        <FieldError errors={errors.athleteNumber} id={`${formId}-athleteNumber-error`} announce className="text-xs" />
       </td>
       <td className="px-2 py-2 align-top">
         <input {...field("name")} type="text" defaultValue={echoed(lastResult, "name", athlete.name)} aria-labelledby={COLUMN_IDS.name} className="field-input" />
-        <FieldError errors={errors.name} id={`${formId}-name-error`} />
+        <FieldError errors={errors.name} id={`${formId}-name-error`} announce className="text-xs" />
       </td>
       <td className="px-2 py-2 align-top">
         <select {...field("category")} defaultValue={echoed(lastResult, "category", athlete.category)} aria-labelledby={COLUMN_IDS.category} className="field-input">
@@ -519,15 +515,15 @@ function AthleteRowFields({
             </option>
           ))}
         </select>
-        <FieldError errors={errors.category} id={`${formId}-category-error`} />
+        <FieldError errors={errors.category} id={`${formId}-category-error`} announce className="text-xs" />
       </td>
       <td className="px-2 py-2 align-top">
         <input {...field("verticalVideoPrice")} type="number" defaultValue={echoed(lastResult, "verticalVideoPrice", price(athlete.verticalVideoPrice))} aria-labelledby={COLUMN_IDS.vertical} min={0} max={MAX_PRICE} step={100} inputMode="numeric" placeholder="未設定" className="field-input" />
-        <FieldError errors={errors.verticalVideoPrice} id={`${formId}-verticalVideoPrice-error`} />
+        <FieldError errors={errors.verticalVideoPrice} id={`${formId}-verticalVideoPrice-error`} announce className="text-xs" />
       </td>
       <td className="px-2 py-2 align-top">
         <input {...field("horizontalVideoPrice")} type="number" defaultValue={echoed(lastResult, "horizontalVideoPrice", price(athlete.horizontalVideoPrice))} aria-labelledby={COLUMN_IDS.horizontal} min={0} max={MAX_PRICE} step={100} inputMode="numeric" placeholder="未設定" className="field-input" />
-        <FieldError errors={errors.horizontalVideoPrice} id={`${formId}-horizontalVideoPrice-error`} />
+        <FieldError errors={errors.horizontalVideoPrice} id={`${formId}-horizontalVideoPrice-error`} announce className="text-xs" />
       </td>
       <td className="px-2 py-2 align-top">
         <StatusSelect {...field("videoStatus")} value={echoed(lastResult, "videoStatus", athlete.videoStatus)} stored={athlete.videoStatus} labelledBy={COLUMN_IDS.video} errors={errors.videoStatus} />
@@ -561,15 +557,6 @@ function AthleteRowFields({
   );
 }
 
-function FieldError({ errors, id }: { errors?: string[] | null; id: string }) {
-  if (!errors?.length) return null;
-  return (
-    <p id={id} role="alert" className="field-error text-xs">
-      {errors[0]}
-    </p>
-  );
-}
-
 /**
  * 販売中 / 確認中 / 受注停止, coloured. A legacy stored value (未撮影 and the like) is the
  * value of the 確認中 option, so saving the row unchanged keeps it.
@@ -596,7 +583,7 @@ function StatusSelect({
         <option value={checkingValue}>確認中</option>
         <option value="受注停止">受注停止</option>
       </select>
-      <FieldError errors={errors} id={`${props.id}-error`} />
+      <FieldError errors={errors} id={`${props.id}-error`} announce className="text-xs" />
     </>
   );
 }
