@@ -14,7 +14,7 @@ import {
   tokyoDateTime,
   toTokyoDateTimeInput,
 } from "~/lib/contest-settings-schemas";
-import { orderFormOptions } from "~/server/checkout/draft.server";
+import { orderFormOptions } from "~/server/catalog/pricing.server";
 import { COVER_MAX_BYTES, sniffImage } from "~/server/media/cover.server";
 import { addCategory, addFormat, CATEGORY_PALETTE, contestSettings, deleteCategory, deleteFormat, moveFormat, nextCategoryColor, renameFormat } from "~/server/catalog/contest-settings.server";
 import { createContest, findContestBySlug, isOnSale, listStorefrontContests } from "~/server/catalog/contests.server";

@@ -6,7 +6,7 @@ import {
   type BulkAthletesInput,
 } from "~/lib/athlete-schemas";
 import { db } from "../db/client.server";
-import { athletes, categories, videoFormats, type AthleteStatus } from "../db/schema";
+import { athletes, categories, type AthleteStatus } from "../db/schema";
 import { containsPattern } from "../db/sql-like.server";
 
 export const ATHLETES_PAGE_SIZE = 50;
@@ -84,19 +84,6 @@ export function listAthletes(contestId: number, query: AthleteListQuery) {
 /** The names a row's 部門 select offers: the contest's categories in the order they were made. */
 export function contestCategoryNames(contestId: number): string[] {
   return db().select({ name: categories.name }).from(categories).where(eq(categories.contestId, contestId)).orderBy(asc(categories.id)).all().map((c) => c.name);
-}
-
-/** The column labels of the two prices: the contest's first format is vertical, the second horizontal (as checkout prices them). */
-export function priceColumnNames(contestId: number): [string, string] {
-  const names = db()
-    .select({ name: videoFormats.name })
-    .from(videoFormats)
-    .where(eq(videoFormats.contestId, contestId))
-    .orderBy(asc(videoFormats.displayOrder), asc(videoFormats.id))
-    .limit(2)
-    .all()
-    .map((f) => f.name);
-  return [names[0] ?? "縦", names[1] ?? "横"];
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   priceDescriptionSchema,
   publicationSchema,
 } from "~/lib/contest-settings-schemas";
+import { ORIENTATION_LABELS, orientationAt } from "~/lib/pricing";
 
 /** What the settings action answers when a form needs correcting: which form (and which row) it was. */
 export type SettingsActionData = { intent: string; target: number | null; reply: SubmissionResult<string[]> };
@@ -160,10 +161,10 @@ export function CategoriesSection({ categories, lastResult, deleteResult }: { ca
 
 type FormatRow = { id: number; name: string; displayOrder: number };
 
+/** What the format at this place sells at (the price rule of lib/pricing), as its badge says. */
 function priceRole(index: number): string {
-  if (index === 0) return "縦の価格";
-  if (index === 1) return "横の価格";
-  return "注文フォームに表示されません";
+  const orientation = orientationAt(index);
+  return orientation ? `${ORIENTATION_LABELS[orientation]}の価格` : "注文フォームに表示されません";
 }
 
 export function FormatsSection({ formats, addResult, listResult, renameResult }: { formats: FormatRow[]; addResult: Result; listResult: Result; renameResult: (id: number) => Result }) {
@@ -225,7 +226,7 @@ function FormatItem({ format, index, last, lastResult }: { format: FormatRow; in
         <label htmlFor={fields.name.id} className="text-sm font-semibold text-zinc-800">
           {index + 1}番目の動画形式名
         </label>
-        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${index < 2 ? "bg-sky-100 text-sky-800" : "bg-zinc-100 text-zinc-600"}`}>{role}</span>
+        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${orientationAt(index) ? "bg-sky-100 text-sky-800" : "bg-zinc-100 text-zinc-600"}`}>{role}</span>
         <div className="ml-auto flex gap-1">
           <MoveButton formatId={format.id} direction="up" label={`「${format.name}」を上へ移動`} disabled={index === 0} />
           <MoveButton formatId={format.id} direction="down" label={`「${format.name}」を下へ移動`} disabled={last} />
