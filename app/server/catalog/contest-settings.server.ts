@@ -4,9 +4,9 @@ import { db } from "../db/client.server";
 import { athletes, categories, contests, priceDescriptions, videoFormats, type PriceItem } from "../db/schema";
 
 /**
- * The 大会設定 tab's rules: name and number label, categories, video formats, the price
- * description and publication. The storefront reads these same rows on every request,
- * so a change shows there at once.
+ * The 大会設定 tab's rules: name and number label, categories, video formats and the price
+ * description (its 公開設定 is publication.server's). The storefront reads these same rows on
+ * every request, so a change shows there at once.
  */
 
 /** New categories take these in order (the first one not in use), then random colours. */
@@ -212,24 +212,6 @@ export function savePriceDescription(contestId: number, items: PriceItem[], note
     .insert(priceDescriptions)
     .values({ contestId, items, notes })
     .onConflictDoUpdate({ target: priceDescriptions.contestId, set: { items, notes } })
-    .run();
-  return OK;
-}
-
-/**
- * 公開 opens sales now (videoPublished), 非公開 closes them, 公開予約 keeps them closed and
- * stores the time from which the storefront treats the contest as on sale (isOnSale).
- */
-export function setPublication(contestId: number, choice: { status: "非公開" | "公開" | "公開予約"; scheduledAt: Date | null }): SettingsResult {
-  db()
-    .update(contests)
-    .set({
-      sitePublicStatus: choice.status,
-      videoPublished: choice.status === "公開",
-      scheduledPublishDate: choice.status === "公開予約" ? choice.scheduledAt : null,
-      updatedAt: new Date(),
-    })
-    .where(eq(contests.id, contestId))
     .run();
   return OK;
 }
