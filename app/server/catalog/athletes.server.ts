@@ -5,6 +5,7 @@ import {
   type AthleteRowInput,
   type BulkAthletesInput,
 } from "~/lib/athlete-schemas";
+import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { athletes, categories, type AthleteStatus } from "../db/schema";
 import { containsPattern } from "../db/sql-like.server";
@@ -153,7 +154,7 @@ export function updateAthlete(contestId: number, input: AthleteRowInput): Athlet
           horizontalVideoPrice: input.horizontalVideoPrice,
           videoStatus: input.videoStatus as AthleteStatus,
           photoStatus: input.photoStatus as AthleteStatus,
-          updatedAt: new Date(),
+          updatedAt: now(),
         })
         .where(eq(athletes.id, current.id))
         .run();
@@ -180,7 +181,7 @@ export function applyBulk(contestId: number, input: Pick<BulkAthletesInput, "int
         found += tx.select({ n: count() }).from(athletes).where(and(scope, inArray(athletes.id, ids.slice(i, i + 500)))).get()?.n ?? 0;
       }
       if (found !== ids.length) return { ok: false, status: 404, message: NOT_IN_CONTEST } as const;
-      const updatedAt = new Date();
+      const updatedAt = now();
       for (let i = 0; i < ids.length; i += 500) {
         const where = and(scope, inArray(athletes.id, ids.slice(i, i + 500)));
         if (input.intent === "bulk-purge") tx.delete(athletes).where(where).run();

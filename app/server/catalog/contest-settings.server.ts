@@ -1,5 +1,6 @@
 import { and, asc, count, eq, ne } from "drizzle-orm";
 import { slugKey } from "~/lib/slug";
+import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { athletes, categories, contests, priceDescriptions, videoFormats, type PriceItem } from "../db/schema";
 
@@ -70,7 +71,7 @@ function listFormats(contestId: number) {
 export function updateBasicInfo(contestId: number, value: { name: string; bibNumberLabel: string }): SettingsResult {
   db()
     .update(contests)
-    .set({ name: value.name, slugKey: slugKey(value.name), bibNumberLabel: value.bibNumberLabel, updatedAt: new Date() })
+    .set({ name: value.name, slugKey: slugKey(value.name), bibNumberLabel: value.bibNumberLabel, updatedAt: now() })
     .where(eq(contests.id, contestId))
     .run();
   return OK;
@@ -114,7 +115,7 @@ export function deleteCategory(contestId: number, categoryId: number): { ok: tru
       tx.delete(categories).where(eq(categories.id, categoryId)).run();
       const moved = tx
         .update(athletes)
-        .set({ category: "", updatedAt: new Date() })
+        .set({ category: "", updatedAt: now() })
         .where(and(eq(athletes.contestId, contestId), eq(athletes.category, category.name)))
         .run();
       return { ok: true as const, name: category.name, movedAthletes: moved.changes };

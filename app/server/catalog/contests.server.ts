@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { slugKey } from "~/lib/slug";
+import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { contests, mediaItems, priceDescriptions, videoFormats } from "../db/schema";
 import { COVER_WIDTHS, coverVariantName, mediaUrl } from "../files/storage.server";
@@ -18,7 +19,7 @@ export type StorefrontContest = {
 };
 
 /** Contests for the home page: those on sale, then those scheduled to open, newest first. */
-export function listStorefrontContests(now: Date = new Date()): StorefrontContest[] {
+export function listStorefrontContests(at: Date = now()): StorefrontContest[] {
   const rows = db()
     .select({
       id: contests.id,
@@ -33,7 +34,7 @@ export function listStorefrontContests(now: Date = new Date()): StorefrontContes
     .orderBy(desc(contests.id))
     .all()
     .flatMap((row) => {
-      const shown = storefrontPublication(row, now);
+      const shown = storefrontPublication(row, at);
       return shown.listed ? [{ row, onSale: shown.onSale, salesStartAt: shown.salesStartAt }] : [];
     });
   const covers = newestCovers(rows.map(({ row }) => row.id));
