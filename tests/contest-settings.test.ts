@@ -14,10 +14,11 @@ import {
   tokyoDateTime,
   toTokyoDateTimeInput,
 } from "~/lib/contest-settings-schemas";
-import { orderFormOptions } from "~/server/checkout/draft.server";
+import { orderFormOptions } from "~/server/catalog/pricing.server";
 import { COVER_MAX_BYTES, sniffImage } from "~/server/media/cover.server";
 import { addCategory, addFormat, CATEGORY_PALETTE, contestSettings, deleteCategory, deleteFormat, moveFormat, nextCategoryColor, renameFormat } from "~/server/catalog/contest-settings.server";
-import { createContest, findContestBySlug, isOnSale, listStorefrontContests } from "~/server/catalog/contests.server";
+import { createContest, findContestBySlug, listStorefrontContests } from "~/server/catalog/contests.server";
+import { isOnSale } from "~/server/catalog/publication.server";
 import { db } from "~/server/db/client.server";
 import { athletes, contests, mediaItems, priceDescriptions, videoFormats } from "~/server/db/schema";
 import { COVER_WIDTHS, coverVariantName, mediaDir } from "~/server/files/storage.server";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PASSWORD_MIN } from "./password-rules";
+import { MAX_ORDER_ITEMS } from "./pricing";
 
 /** Shared by the browser (conform) and the server: the order form, the customer step, the code step. */
 
@@ -19,7 +20,7 @@ export const orderItemSchema = z.object({
 
 // "No items" is an error of the whole form (there is no item field to put it beside).
 export const orderFormSchema = z
-  .object({ items: z.array(orderItemSchema).max(50, "一度にご注文いただけるのは50件までです").default([]) })
+  .object({ items: z.array(orderItemSchema).max(MAX_ORDER_ITEMS, `一度にご注文いただけるのは${MAX_ORDER_ITEMS}件までです`).default([]) })
   .refine((value) => value.items.length > 0, { message: ORDER_MESSAGES.noItems });
 
 export type OrderFormValues = z.input<typeof orderFormSchema>;

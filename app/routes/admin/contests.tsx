@@ -4,7 +4,8 @@ import { useState } from "react";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { NewContestDialog } from "~/routes/admin/NewContestForm";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { listContestsForAdmin, togglePhoto, toggleVideo } from "~/server/catalog/contest-list.server";
+import { listContestsForAdmin } from "~/server/catalog/contest-list.server";
+import { togglePhoto, toggleVideo } from "~/server/catalog/publication.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { readForm } from "~/server/http/form.server";
 

@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useState } from "react";
 import { formatYen } from "~/lib/format";
 import type { OrderFormValues } from "~/lib/order-schemas";
+import { itemPrice, MAX_ORDER_ITEMS, orderTotal } from "~/lib/pricing";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import type { CheckoutItem } from "~/server/db/schema";
 import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/checkout/order-form.server";
@@ -27,15 +28,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (outcome.kind === "reload") return redirect(new URL(request.url).pathname, { headers });
   if (outcome.kind === "confirm") return redirect("/order-confirmation", { headers });
   return data(outcome.reply, { status: outcome.status, headers });
-}
-
-type Options = ReturnType<typeof useLoaderData<typeof loader>>["options"];
-
-function priceOf(options: Options, item: CheckoutItem): number | null {
-  const athlete = options.athletes.find((a) => a.id === item.athleteId);
-  const format = options.formats.find((f) => f.id === item.formatId);
-  if (!athlete || !format || athlete.category !== item.category) return null;
-  return format.orientation === "vertical" ? athlete.verticalPrice : athlete.horizontalPrice;
 }
 
 /** Reads the form's current values, so prices and the athlete list follow each choice at once (JS on). */
@@ -65,7 +57,8 @@ export default function OrderForm() {
   // Items come from the server's draft; conform only carries the validation result.
   const itemErrors = fields.items.getFieldList().map((field) => field.getFieldset());
   const itemCount = draft.length;
-  const total = live.reduce((sum, item) => sum + (priceOf(options, item) ?? 0), 0);
+  // A preview only: the server prices the order again from the athletes' current prices.
+  const total = orderTotal(live.map((item) => itemPrice(options, item)));
   const busy = navigation.state !== "idle";
 
   return (
@@ -115,7 +108,7 @@ export default function OrderForm() {
 
         {draft.map((item, index) => {
           const current = live[index] ?? item;
-          const price = priceOf(options, current);
+          const price = itemPrice(options, current);
           const errors = itemErrors[index];
           const hasError = Boolean(errors?.category.errors || errors?.athleteId.errors || errors?.formatId.errors);
           const athletes = current.category ? options.athletes.filter((a) => a.category === current.category) : options.athletes;
@@ -190,7 +183,7 @@ export default function OrderForm() {
           );
         })}
 
-        <button type="submit" name="intent" value="add" formNoValidate className="btn-secondary w-full" disabled={busy || itemCount >= 50}>
+        <button type="submit" name="intent" value="add" formNoValidate className="btn-secondary w-full" disabled={busy || itemCount >= MAX_ORDER_ITEMS}>
           ＋ 商品を追加
         </button>
 

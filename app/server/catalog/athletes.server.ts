@@ -5,8 +5,9 @@ import {
   type AthleteRowInput,
   type BulkAthletesInput,
 } from "~/lib/athlete-schemas";
+import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
-import { athletes, categories, videoFormats, type AthleteStatus } from "../db/schema";
+import { athletes, categories, type AthleteStatus } from "../db/schema";
 import { containsPattern } from "../db/sql-like.server";
 
 export const ATHLETES_PAGE_SIZE = 50;
@@ -86,19 +87,6 @@ export function contestCategoryNames(contestId: number): string[] {
   return db().select({ name: categories.name }).from(categories).where(eq(categories.contestId, contestId)).orderBy(asc(categories.id)).all().map((c) => c.name);
 }
 
-/** The column labels of the two prices: the contest's first format is vertical, the second horizontal (as checkout prices them). */
-export function priceColumnNames(contestId: number): [string, string] {
-  const names = db()
-    .select({ name: videoFormats.name })
-    .from(videoFormats)
-    .where(eq(videoFormats.contestId, contestId))
-    .orderBy(asc(videoFormats.displayOrder), asc(videoFormats.id))
-    .limit(2)
-    .all()
-    .map((f) => f.name);
-  return [names[0] ?? "縦", names[1] ?? "横"];
-}
-
 /**
  * Adds `count` athletes numbered from the contest's highest number + 1 (deleted ones
  * included, so a restored athlete never shares a number with a new one), named 選手{n},
@@ -166,7 +154,7 @@ export function updateAthlete(contestId: number, input: AthleteRowInput): Athlet
           horizontalVideoPrice: input.horizontalVideoPrice,
           videoStatus: input.videoStatus as AthleteStatus,
           photoStatus: input.photoStatus as AthleteStatus,
-          updatedAt: new Date(),
+          updatedAt: now(),
         })
         .where(eq(athletes.id, current.id))
         .run();
@@ -193,7 +181,7 @@ export function applyBulk(contestId: number, input: Pick<BulkAthletesInput, "int
         found += tx.select({ n: count() }).from(athletes).where(and(scope, inArray(athletes.id, ids.slice(i, i + 500)))).get()?.n ?? 0;
       }
       if (found !== ids.length) return { ok: false, status: 404, message: NOT_IN_CONTEST } as const;
-      const updatedAt = new Date();
+      const updatedAt = now();
       for (let i = 0; i < ids.length; i += 500) {
         const where = and(scope, inArray(athletes.id, ids.slice(i, i + 500)));
         if (input.intent === "bulk-purge") tx.delete(athletes).where(where).run();

@@ -17,27 +17,6 @@ export function findContest(id: number) {
   return db().select().from(contests).where(eq(contests.id, id)).get() ?? null;
 }
 
-/** 動画 toggle: flips videoPublished and sets the site status to match (公開 / 非公開). */
-export function toggleVideo(id: number): boolean {
-  const contest = findContest(id);
-  if (!contest) return false;
-  const videoPublished = !contest.videoPublished;
-  db()
-    .update(contests)
-    .set({ videoPublished, sitePublicStatus: videoPublished ? "公開" : "非公開", updatedAt: new Date() })
-    .where(eq(contests.id, id))
-    .run();
-  return true;
-}
-
-/** 写真 toggle: flips only photoPublished. */
-export function togglePhoto(id: number): boolean {
-  const contest = findContest(id);
-  if (!contest) return false;
-  db().update(contests).set({ photoPublished: !contest.photoPublished, updatedAt: new Date() }).where(eq(contests.id, id)).run();
-  return true;
-}
-
 /**
  * Deletes a contest with its athletes, categories, formats and media files. Orders
  * stay: they carry their own copy of the contest name and prices (contest_id is set null).

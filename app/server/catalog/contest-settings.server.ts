@@ -1,12 +1,13 @@
 import { and, asc, count, eq, ne } from "drizzle-orm";
 import { slugKey } from "~/lib/slug";
+import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { athletes, categories, contests, priceDescriptions, videoFormats, type PriceItem } from "../db/schema";
 
 /**
- * The 大会設定 tab's rules: name and number label, categories, video formats, the price
- * description and publication. The storefront reads these same rows on every request,
- * so a change shows there at once.
+ * The 大会設定 tab's rules: name and number label, categories, video formats and the price
+ * description (its 公開設定 is publication.server's). The storefront reads these same rows on
+ * every request, so a change shows there at once.
  */
 
 /** New categories take these in order (the first one not in use), then random colours. */
@@ -70,7 +71,7 @@ function listFormats(contestId: number) {
 export function updateBasicInfo(contestId: number, value: { name: string; bibNumberLabel: string }): SettingsResult {
   db()
     .update(contests)
-    .set({ name: value.name, slugKey: slugKey(value.name), bibNumberLabel: value.bibNumberLabel, updatedAt: new Date() })
+    .set({ name: value.name, slugKey: slugKey(value.name), bibNumberLabel: value.bibNumberLabel, updatedAt: now() })
     .where(eq(contests.id, contestId))
     .run();
   return OK;
@@ -114,7 +115,7 @@ export function deleteCategory(contestId: number, categoryId: number): { ok: tru
       tx.delete(categories).where(eq(categories.id, categoryId)).run();
       const moved = tx
         .update(athletes)
-        .set({ category: "", updatedAt: new Date() })
+        .set({ category: "", updatedAt: now() })
         .where(and(eq(athletes.contestId, contestId), eq(athletes.category, category.name)))
         .run();
       return { ok: true as const, name: category.name, movedAthletes: moved.changes };
@@ -212,24 +213,6 @@ export function savePriceDescription(contestId: number, items: PriceItem[], note
     .insert(priceDescriptions)
     .values({ contestId, items, notes })
     .onConflictDoUpdate({ target: priceDescriptions.contestId, set: { items, notes } })
-    .run();
-  return OK;
-}
-
-/**
- * 公開 opens sales now (videoPublished), 非公開 closes them, 公開予約 keeps them closed and
- * stores the time from which the storefront treats the contest as on sale (isOnSale).
- */
-export function setPublication(contestId: number, choice: { status: "非公開" | "公開" | "公開予約"; scheduledAt: Date | null }): SettingsResult {
-  db()
-    .update(contests)
-    .set({
-      sitePublicStatus: choice.status,
-      videoPublished: choice.status === "公開",
-      scheduledPublishDate: choice.status === "公開予約" ? choice.scheduledAt : null,
-      updatedAt: new Date(),
-    })
-    .where(eq(contests.id, contestId))
     .run();
   return OK;
 }

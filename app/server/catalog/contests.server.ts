@@ -1,8 +1,10 @@
-import { and, desc, eq, inArray, or } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { slugKey } from "~/lib/slug";
+import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { contests, mediaItems, priceDescriptions, videoFormats } from "../db/schema";
 import { COVER_WIDTHS, coverVariantName, mediaUrl } from "../files/storage.server";
+import { mayBeListed, storefrontPublication } from "./publication.server";
 
 export type CoverImage = { src: string; srcSet: string; width: number; height: number };
 
@@ -16,17 +18,8 @@ export type StorefrontContest = {
   cover: CoverImage | null;
 };
 
-/**
- * A contest is on sale when videoPublished, or when it is 公開予約 and its time has
- * passed. Decided here, at request time, so a scheduled contest opens on the minute.
- */
-export function isOnSale(contest: { videoPublished: boolean; sitePublicStatus: string; scheduledPublishDate: Date | null }, now: Date): boolean {
-  if (contest.videoPublished) return true;
-  return contest.sitePublicStatus === "公開予約" && contest.scheduledPublishDate !== null && contest.scheduledPublishDate <= now;
-}
-
 /** Contests for the home page: those on sale, then those scheduled to open, newest first. */
-export function listStorefrontContests(now: Date = new Date()): StorefrontContest[] {
+export function listStorefrontContests(at: Date = now()): StorefrontContest[] {
   const rows = db()
     .select({
       id: contests.id,
@@ -37,16 +30,16 @@ export function listStorefrontContests(now: Date = new Date()): StorefrontContes
       scheduledPublishDate: contests.scheduledPublishDate,
     })
     .from(contests)
-    .where(or(eq(contests.videoPublished, true), eq(contests.sitePublicStatus, "公開予約")))
+    .where(mayBeListed)
     .orderBy(desc(contests.id))
     .all()
-    .filter((row) => row.videoPublished || row.scheduledPublishDate !== null);
-  const covers = newestCovers(rows.map((row) => row.id));
+    .flatMap((row) => {
+      const shown = storefrontPublication(row, at);
+      return shown.listed ? [{ row, onSale: shown.onSale, salesStartAt: shown.salesStartAt }] : [];
+    });
+  const covers = newestCovers(rows.map(({ row }) => row.id));
   return rows
-    .map((row) => {
-      const onSale = isOnSale(row, now);
-      return { id: row.id, name: row.name, bibNumberLabel: row.bibNumberLabel, onSale, salesStartAt: onSale ? null : row.scheduledPublishDate, cover: covers.get(row.id) ?? null };
-    })
+    .map(({ row, onSale, salesStartAt }) => ({ id: row.id, name: row.name, bibNumberLabel: row.bibNumberLabel, onSale, salesStartAt, cover: covers.get(row.id) ?? null }))
     .sort((a, b) => Number(b.onSale) - Number(a.onSale));
 }
 
@@ -76,7 +69,7 @@ export function coverImage(storedName: string): CoverImage {
   };
 }
 
-/** The contest a storefront slug names (hyphens ignored), if it is on sale now. */
+/** The contest a storefront slug names (hyphens ignored), whatever its publication (see publication.server). */
 export function findContestBySlug(slug: string) {
   const key = slugKey(decodeURIComponent(slug));
   if (!key) return null;

@@ -2,14 +2,15 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { eq } from "drizzle-orm";
 import { orderFormSchema } from "~/lib/order-schemas";
+import { MAX_ORDER_ITEMS } from "~/lib/pricing";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { priceDescriptions, type CheckoutItem } from "../db/schema";
-import { findContestBySlug, isOnSale } from "../catalog/contests.server";
-import { completeItems, currentCheckout, orderFormOptions, priceItems, saveDraft } from "./draft.server";
+import { findContestBySlug } from "../catalog/contests.server";
+import { isOnSale } from "../catalog/publication.server";
+import { completeItems, orderFormOptions, priceItems } from "../catalog/pricing.server";
+import { currentCheckout, saveDraft } from "./draft.server";
 import type { ShopSession } from "../http/session.server";
-
-const MAX_ITEMS = 50;
 
 /** The contest of an order-form URL, only while it is on sale; anything else is a 404. */
 export function orderFormContest(slug: string) {
@@ -42,7 +43,7 @@ function toId(value: unknown): number | null {
 
 /** Whatever the form holds, kept as a draft even when incomplete (so nothing typed is lost). */
 function draftFrom(payload: Record<string, unknown>): CheckoutItem[] {
-  const raw = Array.isArray(payload.items) ? payload.items.slice(0, MAX_ITEMS) : [];
+  const raw = Array.isArray(payload.items) ? payload.items.slice(0, MAX_ORDER_ITEMS) : [];
   return raw.map((item) => {
     const fields = typeof item === "object" && item !== null ? (item as Record<string, unknown>) : {};
     return {
@@ -68,7 +69,7 @@ export function handleOrderForm(session: ShopSession, contest: { id: number }, f
   let items = draftFrom(submission.payload);
 
   if (intent === "add") {
-    if (items.length < MAX_ITEMS) items.push(emptyItem());
+    if (items.length < MAX_ORDER_ITEMS) items.push(emptyItem());
     saveDraft(session, contest.id, items);
     return { kind: "reload" };
   }

@@ -1,7 +1,8 @@
 import { redirect } from "@remix-run/node";
 import { contestSlug } from "~/lib/slug";
 import type { CustomerValues } from "~/lib/order-schemas";
-import { checkoutContest, completeItems, currentCheckout, priceItems, updateCheckout, type Checkout } from "./draft.server";
+import { checkoutContest, currentCheckout, updateCheckout, type Checkout } from "./draft.server";
+import { completeItems, priceItems } from "../catalog/pricing.server";
 import { issueCode, verifyCode, type VerifyResult } from "../auth/codes.server";
 import { now } from "../core/clock.server";
 import { checkoutCodeMail } from "../mail/templates/checkout-code.server";

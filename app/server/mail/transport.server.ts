@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
+import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import type { RenderedMail } from "./layout.server";
 
@@ -29,7 +30,7 @@ export async function sendMail(to: string, mail: RenderedMail): Promise<void> {
   });
   if (!SMTP_URL) {
     fs.mkdirSync(MAIL_DIR, { recursive: true });
-    const file = path.join(MAIL_DIR, `${new Date().toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}.eml`);
+    const file = path.join(MAIL_DIR, `${now().toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}.eml`);
     fs.writeFileSync(file, (info as unknown as { message: Buffer }).message);
     console.log(`[mail] ${to} 「${mail.subject}」 → ${file}`);
   }

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { isOnSale } from "../catalog/contests.server";
+import { isOnSale } from "../catalog/publication.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { contests, mediaItems } from "../db/schema";

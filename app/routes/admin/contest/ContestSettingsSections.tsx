@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useRef, useState, type ReactNode } from "react";
+import { FieldError } from "~/components/forms";
 import {
   basicInfoSchema,
   categoryAddSchema,
@@ -13,6 +14,8 @@ import {
   priceDescriptionSchema,
   publicationSchema,
 } from "~/lib/contest-settings-schemas";
+import { ORIENTATION_LABELS, orientationAt } from "~/lib/pricing";
+import { useHydrated } from "~/lib/use-hydrated";
 
 /** What the settings action answers when a form needs correcting: which form (and which row) it was. */
 export type SettingsActionData = { intent: string; target: number | null; reply: SubmissionResult<string[]> };
@@ -27,15 +30,6 @@ function Section({ id, title, children, description }: { id: string; title: stri
       {description ? <div className="mt-1 text-sm text-zinc-600">{description}</div> : null}
       <div className="mt-4">{children}</div>
     </section>
-  );
-}
-
-function FieldError({ id, errors }: { id?: string; errors?: string[] }) {
-  if (!errors?.length) return null;
-  return (
-    <p id={id} role="alert" className="field-error">
-      {errors[0]}
-    </p>
   );
 }
 
@@ -58,12 +52,6 @@ function useBusy(intent: string) {
   return navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
 }
 
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
-
 export function BasicInfoSection({ contest, lastResult }: { contest: { name: string; bibNumberLabel: string }; lastResult: Result }) {
   const [form, fields] = useForm({
     id: "basic-info",
@@ -83,7 +71,7 @@ export function BasicInfoSection({ contest, lastResult }: { contest: { name: str
             大会名
           </label>
           <input {...getInputProps(fields.name, { type: "text" })} className="field-input" />
-          <FieldError id={fields.name.errorId} errors={fields.name.errors} />
+          <FieldError announce id={fields.name.errorId} errors={fields.name.errors} />
         </div>
         <div>
           <label htmlFor={fields.bibNumberLabel.id} className="field-label">
@@ -93,7 +81,7 @@ export function BasicInfoSection({ contest, lastResult }: { contest: { name: str
           <p id={fields.bibNumberLabel.descriptionId} className="mt-1 text-xs text-zinc-500">
             注文フォームで選手の番号を選ぶ欄の見出しです（例: ゼッケン番号、エントリー番号）。
           </p>
-          <FieldError id={fields.bibNumberLabel.errorId} errors={fields.bibNumberLabel.errors} />
+          <FieldError announce id={fields.bibNumberLabel.errorId} errors={fields.bibNumberLabel.errors} />
         </div>
         <div className="flex justify-end">
           <button type="submit" className="btn-primary" disabled={busy}>
@@ -152,7 +140,7 @@ export function CategoriesSection({ categories, lastResult, deleteResult }: { ca
             部門を追加
           </button>
         </div>
-        <FieldError id={fields.name.errorId} errors={fields.name.errors} />
+        <FieldError announce id={fields.name.errorId} errors={fields.name.errors} />
       </Form>
     </Section>
   );
@@ -160,10 +148,10 @@ export function CategoriesSection({ categories, lastResult, deleteResult }: { ca
 
 type FormatRow = { id: number; name: string; displayOrder: number };
 
+/** What the format at this place sells at (the price rule of lib/pricing), as its badge says. */
 function priceRole(index: number): string {
-  if (index === 0) return "縦の価格";
-  if (index === 1) return "横の価格";
-  return "注文フォームに表示されません";
+  const orientation = orientationAt(index);
+  return orientation ? `${ORIENTATION_LABELS[orientation]}の価格` : "注文フォームに表示されません";
 }
 
 export function FormatsSection({ formats, addResult, listResult, renameResult }: { formats: FormatRow[]; addResult: Result; listResult: Result; renameResult: (id: number) => Result }) {
@@ -203,7 +191,7 @@ export function FormatsSection({ formats, addResult, listResult, renameResult }:
             動画形式を追加
           </button>
         </div>
-        <FieldError id={fields.name.errorId} errors={fields.name.errors} />
+        <FieldError announce id={fields.name.errorId} errors={fields.name.errors} />
       </Form>
     </Section>
   );
@@ -225,7 +213,7 @@ function FormatItem({ format, index, last, lastResult }: { format: FormatRow; in
         <label htmlFor={fields.name.id} className="text-sm font-semibold text-zinc-800">
           {index + 1}番目の動画形式名
         </label>
-        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${index < 2 ? "bg-sky-100 text-sky-800" : "bg-zinc-100 text-zinc-600"}`}>{role}</span>
+        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${orientationAt(index) ? "bg-sky-100 text-sky-800" : "bg-zinc-100 text-zinc-600"}`}>{role}</span>
         <div className="ml-auto flex gap-1">
           <MoveButton formatId={format.id} direction="up" label={`「${format.name}」を上へ移動`} disabled={index === 0} />
           <MoveButton formatId={format.id} direction="down" label={`「${format.name}」を下へ移動`} disabled={last} />
@@ -247,7 +235,7 @@ function FormatItem({ format, index, last, lastResult }: { format: FormatRow; in
             名前を保存
           </button>
         </div>
-        <FieldError id={fields.name.errorId} errors={fields.name.errors} />
+        <FieldError announce id={fields.name.errorId} errors={fields.name.errors} />
         <FormError errors={form.errors} />
       </Form>
     </li>
@@ -316,14 +304,14 @@ export function PriceDescriptionSection({ description, lastResult }: { descripti
                     項目名{index + 1}
                   </label>
                   <input id={`price-${row.key}-name`} name={`items[${index}].name`} defaultValue={row.name} placeholder="例: 縦型動画" aria-invalid={nameErrors ? true : undefined} className="field-input" />
-                  <FieldError errors={nameErrors} />
+                  <FieldError announce errors={nameErrors} />
                 </div>
                 <div>
                   <label htmlFor={`price-${row.key}-price`} className="field-label">
                     料金{index + 1}
                   </label>
                   <input id={`price-${row.key}-price`} name={`items[${index}].price`} defaultValue={row.price} placeholder="例: 3000" aria-invalid={priceErrors ? true : undefined} className="field-input" />
-                  <FieldError errors={priceErrors} />
+                  <FieldError announce errors={priceErrors} />
                 </div>
                 {hydrated ? (
                   <div className="pt-6">
@@ -351,7 +339,7 @@ export function PriceDescriptionSection({ description, lastResult }: { descripti
             備考
           </label>
           <textarea {...getTextareaProps(fields.notes)} rows={3} placeholder="例: 価格はすべて税込です。" className="field-input" />
-          <FieldError id={fields.notes.errorId} errors={fields.notes.errors} />
+          <FieldError announce id={fields.notes.errorId} errors={fields.notes.errors} />
         </div>
         <div className="flex justify-end">
           <button type="submit" className="btn-primary" disabled={busy}>
@@ -410,7 +398,7 @@ export function PublicationSection({ contest, minScheduleInput, lastResult }: { 
               </div>
             ))}
           </div>
-          <FieldError id={fields.status.errorId} errors={fields.status.errors} />
+          <FieldError announce id={fields.status.errorId} errors={fields.status.errors} />
         </fieldset>
         <div hidden={!showSchedule}>
           <label htmlFor={fields.scheduledAt.id} className="field-label">
@@ -418,7 +406,7 @@ export function PublicationSection({ contest, minScheduleInput, lastResult }: { 
           </label>
           <input {...getInputProps(fields.scheduledAt, { type: "datetime-local" })} min={minScheduleInput} className="field-input sm:max-w-xs" />
           {hydrated ? null : <p className="mt-1 text-xs text-zinc-500">「公開予約」を選んだときだけ使われます。</p>}
-          <FieldError id={fields.scheduledAt.errorId} errors={fields.scheduledAt.errors} />
+          <FieldError announce id={fields.scheduledAt.errorId} errors={fields.scheduledAt.errors} />
         </div>
         <div className="flex justify-end">
           <button type="submit" className="btn-primary" disabled={busy}>

@@ -6,7 +6,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { AthleteTable, type AthleteActionResult, type TableContext } from "~/routes/admin/contest/AthleteTable";
 import { addAthletesSchema, athleteRowSchema, bulkAthletesSchema, MAX_ADD_COUNT, singleAthleteSchema, UNCATEGORISED, type BulkAthletesInput } from "~/lib/athlete-schemas";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { addAthletes, applyBulk, applySingle, contestCategoryNames, findAthleteOfContest, listAthletes, priceColumnNames, updateAthlete, type AthleteView } from "~/server/catalog/athletes.server";
+import { addAthletes, applyBulk, applySingle, contestCategoryNames, findAthleteOfContest, listAthletes, updateAthlete, type AthleteView } from "~/server/catalog/athletes.server";
+import { priceColumnNames } from "~/server/catalog/pricing.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";

@@ -36,10 +36,10 @@ import {
   moveFormat,
   renameFormat,
   savePriceDescription,
-  setPublication,
   updateBasicInfo,
   type SettingsResult,
 } from "~/server/catalog/contest-settings.server";
+import { setPublication } from "~/server/catalog/publication.server";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 

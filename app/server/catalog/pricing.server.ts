@@ -1,0 +1,117 @@
+import { and, asc, eq } from "drizzle-orm";
+import { FALLBACK_PRICE, matchItem, ORIENTATION_LABELS, ORIENTATIONS, orientationAt, orderTotal, type Orientation } from "~/lib/pricing";
+import { db } from "../db/client.server";
+import { athletes, categories, videoFormats, type CheckoutItem, type PricedLine } from "../db/schema";
+
+/**
+ * The server's side of the price rule (app/lib/pricing.ts): it reads the athletes' prices and
+ * the contest's formats from the database and prices a checkout. The browser's total is only a
+ * preview; what an order costs is decided here, from the current rows.
+ */
+
+export type OrderFormAthlete = {
+  id: number;
+  number: number;
+  name: string;
+  category: string;
+  verticalPrice: number;
+  horizontalPrice: number;
+};
+
+export type OrderFormFormat = { id: number; name: string; orientation: Orientation };
+
+/** The contest's formats that have a price (the first two, in display order), with the price each sells at. */
+function pricedFormats(contestId: number): OrderFormFormat[] {
+  return db()
+    .select({ id: videoFormats.id, name: videoFormats.name })
+    .from(videoFormats)
+    .where(eq(videoFormats.contestId, contestId))
+    .orderBy(asc(videoFormats.displayOrder), asc(videoFormats.id))
+    .limit(ORIENTATIONS.length)
+    .all()
+    .flatMap((format, index) => {
+      const orientation = orientationAt(index);
+      return orientation ? [{ ...format, orientation }] : [];
+    });
+}
+
+/** The column labels of the two prices in the athlete table: the names of the formats sold at them. */
+export function priceColumnNames(contestId: number): [string, string] {
+  const formats = pricedFormats(contestId);
+  return [formats[0]?.name ?? ORIENTATION_LABELS.vertical, formats[1]?.name ?? ORIENTATION_LABELS.horizontal];
+}
+
+/** What the order form offers: the contest's categories, its orderable formats and its athletes on sale. */
+export function orderFormOptions(contestId: number) {
+  const categoryRows = db()
+    .select({ name: categories.name, color: categories.color })
+    .from(categories)
+    .where(eq(categories.contestId, contestId))
+    .orderBy(asc(categories.id))
+    .all();
+  const formats = pricedFormats(contestId);
+  const athleteRows: OrderFormAthlete[] = db()
+    .select({
+      id: athletes.id,
+      number: athletes.athleteNumber,
+      name: athletes.name,
+      category: athletes.category,
+      verticalPrice: athletes.verticalVideoPrice,
+      horizontalPrice: athletes.horizontalVideoPrice,
+    })
+    .from(athletes)
+    .where(and(eq(athletes.contestId, contestId), eq(athletes.isDeleted, false), eq(athletes.videoStatus, "販売中")))
+    .orderBy(asc(athletes.athleteNumber))
+    .all()
+    .map((row) => ({
+      ...row,
+      category: row.category || "未分類",
+      verticalPrice: row.verticalPrice ?? FALLBACK_PRICE,
+      horizontalPrice: row.horizontalPrice ?? FALLBACK_PRICE,
+    }));
+  // Categories named by athletes but never created (e.g. 未分類) are offered too.
+  const names = new Set(categoryRows.map((c) => c.name));
+  const extra = [...new Set(athleteRows.map((a) => a.category))].filter((name) => !names.has(name));
+  return { categories: [...categoryRows.map((c) => c.name), ...extra], formats, athletes: athleteRows };
+}
+
+export type PricingResult = { ok: true; lines: PricedLine[]; total: number } | { ok: false; message: string; index: number };
+
+const REFUSALS = {
+  athlete: "選択された選手は現在ご注文いただけません",
+  category: "選手と部門の組み合わせが正しくありません",
+  format: "選択された動画スタイルはご注文いただけません",
+} as const;
+
+/**
+ * Prices a complete order on the server from the athletes' current prices. Refuses an
+ * athlete of another contest, one not on sale, a category that does not match, or a
+ * format that cannot be ordered: a tampered form gets a message, never a price it chose.
+ */
+export function priceItems(contestId: number, items: { category: string; athleteId: number; formatId: number }[]): PricingResult {
+  const options = orderFormOptions(contestId);
+  const lines: PricedLine[] = [];
+  for (const [index, item] of items.entries()) {
+    const match = matchItem(options, item);
+    if (!match.ok) return { ok: false, index, message: REFUSALS[match.problem] };
+    const { athlete, format } = match;
+    lines.push({
+      category: athlete.category,
+      athleteId: athlete.id,
+      athleteNumber: athlete.number,
+      athleteName: athlete.name,
+      formatId: format.id,
+      style: format.name,
+      orientation: format.orientation,
+      price: match.price,
+    });
+  }
+  return { ok: true, lines, total: orderTotal(lines.map((line) => line.price)) };
+}
+
+/** The draft's items that are complete, typed for pricing. */
+export function completeItems(items: CheckoutItem[]) {
+  return items.flatMap((item) =>
+    item.category && item.athleteId && item.formatId ? [{ category: item.category, athleteId: item.athleteId, formatId: item.formatId }] : [],
+  );
+}
