@@ -24,6 +24,7 @@ import { readForm } from "~/server/http/form.server";
 import { deleteMedia, findContentMedia, listContentMedia, moveMediaBy, readThumbnailForm, removeThumbnail, setThumbnail, type ContentMediaItem } from "~/server/media/library.server";
 import { cleanupStaleUploads, discardUpload, listPendingUploads, receiveFormUpload } from "~/server/media/uploads.server";
 import { redirectWithToast } from "~/server/http/toast.server";
+import { positiveId } from "~/lib/params";
 
 export const meta: MetaFunction = () => [{ title: "コンテンツ管理 | 管理画面" }];
 
@@ -50,8 +51,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
     const query = new URL(request.url).searchParams;
     if (query.get("intent") === "thumbnail") {
-      const mediaId = Number(query.get("mediaId"));
-      if (!Number.isSafeInteger(mediaId) || !findContentMedia(contest.id, mediaId)) return data<ActionResult>({ formError: "メディアが見つかりません" }, { status: 404 });
+      const mediaId = positiveId(query.get("mediaId"));
+      if (!mediaId || !findContentMedia(contest.id, mediaId)) return data<ActionResult>({ formError: "メディアが見つかりません" }, { status: 404 });
       const form = await readThumbnailForm(request);
       if (!form.ok) return data<ActionResult>({ thumbnailError: { mediaId, title: form.title, message: form.message } }, { status: form.status });
       if (!form.file) return data<ActionResult>({ thumbnailError: { mediaId, title: "エラー", message: "画像ファイルを選択してください" } }, { status: 400 });
