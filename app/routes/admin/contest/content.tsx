@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef, useState, type DragEvent, type FormEvent } from "react";
+import { useRef, useState, type DragEvent, type FormEvent } from "react";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { VideoPlayer } from "./VideoPlayer";
 import { uploadInChunks, UploadFailed } from "~/lib/chunked-upload";
@@ -25,6 +25,7 @@ import { deleteMedia, findContentMedia, listContentMedia, moveMediaBy, readThumb
 import { cleanupStaleUploads, discardUpload, listPendingUploads, receiveFormUpload } from "~/server/media/uploads.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { positiveId } from "~/lib/params";
+import { useHydrated } from "~/lib/use-hydrated";
 
 export const meta: MetaFunction = () => [{ title: "コンテンツ管理 | 管理画面" }];
 
@@ -83,12 +84,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
       discardUpload(contest.id, input.uploadId);
       return done("破棄しました", "中断されたアップロードを破棄しました。");
   }
-}
-
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 export default function ContentManagement() {
