@@ -15,7 +15,8 @@ import {
   toTokyoDateTimeInput,
 } from "~/lib/contest-settings-schemas";
 import { orderFormOptions } from "~/server/catalog/pricing.server";
-import { COVER_MAX_BYTES, sniffImage } from "~/server/media/cover.server";
+import { COVER_MAX_BYTES } from "~/server/media/cover.server";
+import { sniffImage } from "~/server/files/sniff.server";
 import { addCategory, addFormat, CATEGORY_PALETTE, contestSettings, deleteCategory, deleteFormat, moveFormat, nextCategoryColor, renameFormat } from "~/server/catalog/contest-settings.server";
 import { createContest, findContestBySlug, listStorefrontContests } from "~/server/catalog/contests.server";
 import { isOnSale } from "~/server/catalog/publication.server";

@@ -1,6 +1,9 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MultipartError, multipartBoundary, readMultipart, textField, type PartSink } from "~/server/files/multipart.server";
+import { MultipartError, multipartBoundary, PartTooLargeError, readMultipart, spoolMultipartForm, textField, type PartSink } from "~/server/files/multipart.server";
 
 /** A body delivered in pieces of the given sizes (cycled), as a slow network would. */
 function pieces(bytes: Uint8Array, sizes: number[]): ReadableStream<Uint8Array> {
@@ -75,7 +78,7 @@ describe("streaming multipart reader", () => {
     const big = new FormData();
     big.append("uploadId", "x".repeat(2000));
     const encoded = await encode(big);
-    await expect(collect(pieces(encoded.bytes, [100]), encoded.boundary)).rejects.toBeInstanceOf(MultipartError);
+    await expect(collect(pieces(encoded.bytes, [100]), encoded.boundary)).rejects.toBeInstanceOf(PartTooLargeError);
   });
 
   it("turns a body that breaks off into a MultipartError (a lost connection is bad input, not a 500)", async () => {
@@ -86,5 +89,65 @@ describe("streaming multipart reader", () => {
       },
     });
     await expect(collect(broken, "b")).rejects.toBeInstanceOf(MultipartError);
+  });
+});
+
+describe("a form spooled to disk", () => {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "spool-"));
+  let n = 0;
+  const spool = (body: ReadableStream<Uint8Array> | FormData, contentType?: string) =>
+    spoolMultipartForm(
+      body instanceof FormData
+        ? new Request("http://x/", { method: "POST", body })
+        : new Request("http://x/", { method: "POST", body, headers: { "Content-Type": contentType ?? "" }, duplex: "half" } as RequestInit),
+      { directory, isFile: (part) => part.name === "file", storedName: () => `part-${++n}.upload`, maxFileBytes: 1000, maxFieldBytes: 10 },
+    );
+
+  it("streams the chosen file parts to disk and keeps the rest as fields", async () => {
+    const form = new FormData();
+    form.append("note", "メモ");
+    form.append("file", new Blob([new Uint8Array(1000).fill(7)]), "a.bin");
+    form.append("other", new Blob(["tiny"]), "b.bin");
+    const result = await spool(form);
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.fields.get("note")).toBe("メモ");
+    expect(result.fields.get("other")).toBe("tiny");
+    expect(result.files.map(({ field, fileName, size }) => ({ field, fileName, size }))).toEqual([{ field: "file", fileName: "a.bin", size: 1000 }]);
+    expect(fs.readFileSync(result.files[0]!.path).equals(Buffer.alloc(1000, 7))).toBe(true);
+  });
+
+  it("is too large past a limit, stops reading at four times it, and leaves no file", async () => {
+    const before = fs.readdirSync(directory).length;
+    const over = new FormData();
+    over.append("file", new Blob([new Uint8Array(1001)]), "a.bin");
+    expect(await spool(over)).toEqual({ ok: false, reason: "too-large" });
+    const field = new FormData();
+    field.append("note", "x".repeat(11));
+    expect(await spool(field)).toEqual({ ok: false, reason: "too-large" });
+    // A client that never stops sending: the reader gives up instead of reading for ever.
+    let sent = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const piece = sent === 0 ? new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n') : new Uint8Array(500);
+        sent += piece.length;
+        controller.enqueue(piece);
+      },
+    });
+    expect(await spool(endless, "multipart/form-data; boundary=b")).toEqual({ ok: false, reason: "too-large" });
+    expect(sent).toBeLessThan(10_000);
+    expect(fs.readdirSync(directory).length).toBe(before);
+  });
+
+  it("cannot read a body that is not multipart or breaks off", async () => {
+    expect(await spool(new ReadableStream({ start: (c) => c.close() }), "application/x-www-form-urlencoded")).toEqual({ ok: false, reason: "unreadable" });
+    const cut = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc'));
+        controller.close();
+      },
+    });
+    const before = fs.readdirSync(directory).length;
+    expect(await spool(cut, "multipart/form-data; boundary=b")).toEqual({ ok: false, reason: "unreadable" });
+    expect(fs.readdirSync(directory).length).toBe(before);
   });
 });

@@ -3,26 +3,23 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { deleteContest, findContest } from "~/server/catalog/contest-list.server";
 import { redirectWithToast } from "~/server/http/toast.server";
+import { positiveId } from "~/lib/params";
+import { notFound } from "~/server/http/not-found.server";
 
 export const meta: MetaFunction = () => [{ title: "大会の削除 | 管理画面" }];
-
-function contestId(params: { id?: string }) {
-  const id = Number(params.id);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
 
 /** Without JS, 削除 comes here to ask 本当に削除しますか？ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdminPage(request);
-  const id = contestId(params);
+  const id = positiveId(params.id);
   const contest = id ? findContest(id) : null;
-  if (!contest) throw new Response("Not Found", { status: 404 });
+  if (!contest) notFound();
   return { id: contest.id, name: contest.name };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireAdminPage(request);
-  const id = contestId(params);
+  const id = positiveId(params.id);
   const deleted = id ? deleteContest(id) : false;
   return redirectWithToast(
     request,

@@ -8,6 +8,7 @@ import { listContestsForAdmin } from "~/server/catalog/contest-list.server";
 import { togglePhoto, toggleVideo } from "~/server/catalog/publication.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { readForm } from "~/server/http/form.server";
+import { positiveId } from "~/lib/params";
 
 export const meta: MetaFunction = () => [{ title: "大会管理 | 管理画面" }];
 
@@ -19,10 +20,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdminPage(request);
   const form = await readForm(request);
-  const id = Number(form.get("contestId"));
+  const id = positiveId(form.get("contestId"));
   const intent = form.get("intent");
   const toggle = intent === "toggle-video" ? toggleVideo : intent === "toggle-photo" ? togglePhoto : null;
-  const done = toggle && Number.isSafeInteger(id) && id > 0 ? toggle(id) : false;
+  const done = toggle && id ? toggle(id) : false;
   return redirectWithToast(
     request,
     "/admin",

@@ -8,6 +8,7 @@ import { completeOrder, deliverOrder, extendDownloadPage, listOrderGroups, resen
 import { readForm } from "~/server/http/form.server";
 import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
+import { pageNumber, positiveId } from "~/lib/params";
 
 export const meta: MetaFunction = () => [{ title: "動画注文一覧 | 管理画面" }];
 
@@ -16,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const tab: OrderTab = params.get("tab") === "handled" ? "handled" : "pending";
   const q = (params.get("q") ?? "").trim().slice(0, 254);
-  const page = Math.min(100_000, Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1));
+  const page = pageNumber(params.get("page"), 100_000);
   return { tab, q, page, ...listOrderGroups({ tab, q, page }) };
 }
 
@@ -30,8 +31,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = multipart ? await parseDeliveryForm(request) : { ok: true as const, form: await readForm(request), files: new Map<number, string>() };
   if (!parsed.ok) return redirectWithToast(request, back, { kind: "error", title: "エラー", description: parsed.message }, { status: 303 });
   const { form, files } = parsed;
-  const orderId = Number(form.get("orderId"));
-  if (!Number.isSafeInteger(orderId) || orderId <= 0) return redirectWithToast(request, back, { kind: "error", title: "エラー", description: "注文が見つかりません" }, { status: 303 });
+  const orderId = positiveId(form.get("orderId"));
+  if (!orderId) return redirectWithToast(request, back, { kind: "error", title: "エラー", description: "注文が見つかりません" }, { status: 303 });
   const intent = String(form.get("intent") ?? "");
   const resetLine = /^reset-line-(\d+)$/.exec(intent);
   if (resetLine) {

@@ -8,6 +8,7 @@ import { parsePeriod, SECURITY_PERIODS } from "~/lib/security-periods";
 import { securityDashboard, unlockAccount } from "~/server/auth/security-dashboard.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { readForm } from "~/server/http/form.server";
+import { pageNumber, positiveId } from "~/lib/params";
 
 export const meta: MetaFunction = () => [{ title: "セキュリティ監視 | 管理画面" }];
 
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdminPage(request);
   const url = new URL(request.url);
   const tab = (TABS.find(([key]) => key === url.searchParams.get("tab"))?.[0] ?? "overview") as Tab;
-  const page = Math.min(1000, Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
+  const page = pageNumber(url.searchParams.get("page"), 1000);
   return { tab, dashboard: securityDashboard(parsePeriod(url.searchParams.get("period")), protectionSettings(), { eventsPage: page }) };
 }
 
@@ -31,9 +32,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdminPage(request);
   const form = await readForm(request);
-  const userId = Number(form.get("userId"));
+  const userId = positiveId(form.get("userId"));
   const back = `/admin/security?tab=users`;
-  if (!Number.isSafeInteger(userId) || userId <= 0 || !unlockAccount(userId)) {
+  if (!userId || !unlockAccount(userId)) {
     return redirectWithToast(request, back, { kind: "error", title: "解除に失敗しました", description: "アカウントが見つかりません。" }, { status: 303 });
   }
   return redirectWithToast(request, back, { kind: "success", title: "ロックを解除しました" }, { status: 303 });

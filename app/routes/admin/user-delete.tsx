@@ -5,26 +5,23 @@ import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { deleteUser, findUser } from "~/server/accounts/user-admin.server";
+import { positiveId } from "~/lib/params";
+import { notFound } from "~/server/http/not-found.server";
 
 export const meta: MetaFunction = () => [{ title: "ユーザーの削除 | 管理画面" }];
-
-function userId(params: { id?: string }) {
-  const id = Number(params.id);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
 
 /** Without JS, 削除 comes here to ask ユーザーを削除しますか？ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdminPage(request);
-  const id = userId(params);
+  const id = positiveId(params.id);
   const user = id ? findUser(id) : null;
-  if (!user) throw new Response("Not Found", { status: 404 });
+  if (!user) notFound();
   return { id: user.id, email: user.email };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { admin } = await requireAdminPage(request);
-  const id = userId(params);
+  const id = positiveId(params.id);
   const result = id ? deleteUser(admin.id, id) : ({ ok: false, message: "ユーザーが見つかりません" } as const);
   if (!result.ok) return redirectWithToast(request, "/admin/users", { kind: "error", title: "削除に失敗しました", description: result.message }, { status: 303 });
   if (result.self) {

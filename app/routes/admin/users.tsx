@@ -5,6 +5,7 @@ import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { formatDate, formatDateTime } from "~/lib/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { listUsers } from "~/server/accounts/user-admin.server";
+import { pageNumber } from "~/lib/params";
 
 export const meta: MetaFunction = () => [{ title: "ユーザー管理 | 管理画面" }];
 
@@ -12,7 +13,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { admin } = await requireAdminPage(request);
   const params = new URL(request.url).searchParams;
   const q = (params.get("q") ?? "").trim().slice(0, 254);
-  const page = Math.min(100_000, Math.max(1, Number.parseInt(params.get("page") ?? "1", 10) || 1));
+  const page = pageNumber(params.get("page"), 100_000);
   return { q, page, me: admin.id, ...listUsers({ q, page }) };
 }
 

@@ -3,17 +3,19 @@ import { redirect } from "@remix-run/node";
 import { claimDownload } from "~/server/orders/downloads.server";
 import { fileResponse } from "~/server/files/file-response.server";
 import { mediaPath } from "~/server/files/storage.server";
+import { positiveId } from "~/lib/params";
+import { notFoundResponse } from "~/server/http/not-found.server";
 
 /** A delivered video, through the shop: an external URL is a redirect, a file of the shop is streamed with Range. */
 export function loader({ request, params }: LoaderFunctionArgs) {
-  const lineId = Number(params.lineId);
-  const decision = claimDownload(params.id ?? "", Number.isSafeInteger(lineId) ? lineId : 0, params.format ?? "");
+  const lineId = positiveId(params.lineId) ?? 0;
+  const decision = claimDownload(params.id ?? "", lineId, params.format ?? "");
   if (!decision.ok) {
     return new Response(decision.message, { status: decision.status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
   }
   if (decision.kind === "redirect") return redirect(decision.url, { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
   const file = mediaPath(decision.storedName);
-  if (!file) return new Response("Not Found", { status: 404 });
+  if (!file) return notFoundResponse();
   const extension = decision.storedName.split(".").pop() ?? "mp4";
   const contentType = extension === "webm" ? "video/webm" : extension === "mov" ? "video/quicktime" : "video/mp4";
   return fileResponse(request, file, { contentType, cacheControl: "private, no-store", downloadName: `video-${lineId}.${extension}` });

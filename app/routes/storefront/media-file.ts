@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { fileResponse } from "~/server/files/file-response.server";
 import { isPubliclyServable } from "~/server/media/public-catalogue.server";
 import { mediaPath } from "~/server/files/storage.server";
+import { notFound } from "~/server/http/not-found.server";
 
 const TYPES: Record<string, string> = {
   webp: "image/webp",
@@ -21,6 +22,6 @@ export function loader({ request, params }: LoaderFunctionArgs) {
   const name = params.name ?? "";
   const file = mediaPath(name);
   const contentType = TYPES[name.split(".").pop() ?? ""];
-  if (!file || !contentType || !(name.startsWith("cover-") || isPubliclyServable(name))) throw new Response("Not Found", { status: 404 });
+  if (!file || !contentType || !(name.startsWith("cover-") || isPubliclyServable(name))) notFound();
   return fileResponse(request, file, { contentType, cacheControl: "public, max-age=31536000, immutable" });
 }

@@ -11,6 +11,7 @@ import type { CheckoutItem } from "~/server/db/schema";
 import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/checkout/order-form.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
+import { positiveId } from "~/lib/params";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.contest.name ?? "ご注文"} | 注文フォーム | コンテスト動画ショップ` }];
 
@@ -35,8 +36,8 @@ function itemsFromForm(form: HTMLFormElement, count: number): CheckoutItem[] {
   const formData = new FormData(form);
   return Array.from({ length: count }, (_, i) => ({
     category: String(formData.get(`items[${i}].category`) ?? ""),
-    athleteId: Number(formData.get(`items[${i}].athleteId`)) || null,
-    formatId: Number(formData.get(`items[${i}].formatId`)) || null,
+    athleteId: positiveId(formData.get(`items[${i}].athleteId`)),
+    formatId: positiveId(formData.get(`items[${i}].formatId`)),
   }));
 }
 

@@ -11,11 +11,13 @@ import { isOnSale } from "../catalog/publication.server";
 import { completeItems, orderFormOptions, priceItems } from "../catalog/pricing.server";
 import { currentCheckout, saveDraft } from "./draft.server";
 import type { ShopSession } from "../http/session.server";
+import { notFound } from "../http/not-found.server";
+import { positiveId } from "~/lib/params";
 
 /** The contest of an order-form URL, only while it is on sale; anything else is a 404. */
 export function orderFormContest(slug: string) {
   const contest = findContestBySlug(slug);
-  if (!contest || !isOnSale(contest, now())) throw new Response("Not Found", { status: 404 });
+  if (!contest || !isOnSale(contest, now())) notFound();
   return contest;
 }
 
@@ -36,11 +38,6 @@ function emptyItem(): CheckoutItem {
   return { category: "", athleteId: null, formatId: null };
 }
 
-function toId(value: unknown): number | null {
-  const number = typeof value === "string" && /^\d{1,12}$/.test(value) ? Number(value) : NaN;
-  return Number.isSafeInteger(number) && number > 0 ? number : null;
-}
-
 /** Whatever the form holds, kept as a draft even when incomplete (so nothing typed is lost). */
 function draftFrom(payload: Record<string, unknown>): CheckoutItem[] {
   const raw = Array.isArray(payload.items) ? payload.items.slice(0, MAX_ORDER_ITEMS) : [];
@@ -48,8 +45,8 @@ function draftFrom(payload: Record<string, unknown>): CheckoutItem[] {
     const fields = typeof item === "object" && item !== null ? (item as Record<string, unknown>) : {};
     return {
       category: typeof fields.category === "string" ? fields.category.slice(0, 200) : "",
-      athleteId: toId(fields.athleteId),
-      formatId: toId(fields.formatId),
+      athleteId: positiveId(fields.athleteId),
+      formatId: positiveId(fields.formatId),
     };
   });
 }

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
+import { notFoundResponse } from "../http/not-found.server";
 
 export type ByteRange = { start: number; end: number };
 
@@ -35,11 +36,11 @@ export function fileResponse(
   let modified: Date;
   try {
     const stat = fs.statSync(file);
-    if (!stat.isFile()) return new Response("Not Found", { status: 404 });
+    if (!stat.isFile()) return notFoundResponse();
     size = stat.size;
     modified = stat.mtime;
   } catch {
-    return new Response("Not Found", { status: 404 });
+    return notFoundResponse();
   }
   const etag = `"${size.toString(16)}-${Math.floor(modified.getTime()).toString(16)}"`;
   const headers = new Headers({

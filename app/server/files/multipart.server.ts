@@ -1,5 +1,10 @@
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+
 /**
- * A streaming multipart/form-data reader for media uploads. Remix's own parser searches
+ * A streaming multipart/form-data reader for every upload (media, covers, delivery videos).
+ * Remix's own parser searches
  * the stream in JavaScript (about 75 MB/s here) and its file handler ignores write
  * back-pressure; this one finds boundaries with Buffer.indexOf and awaits every write,
  * so a 50 MiB chunk flows to disk at disk speed with a few hundred KiB in memory.
@@ -14,7 +19,14 @@ export class MultipartError extends Error {
   override name = "MultipartError";
 }
 
+/** A part longer than its limit allows: the caller answers 413, not 400. */
+export class PartTooLargeError extends MultipartError {
+  override name = "PartTooLargeError";
+}
+
 const MAX_HEADER_BYTES = 16 * 1024;
+/** Writes are gathered into pieces this big: fewer system calls, still little memory. */
+export const WRITE_BUFFER_BYTES = 1024 * 1024;
 const CRLF_CRLF = Buffer.from("\r\n\r\n");
 
 export function multipartBoundary(contentType: string | null): string | null {
@@ -157,11 +169,115 @@ export function textField(max: number, onValue: (value: string) => void): PartSi
   return {
     async write(bytes) {
       size += bytes.length;
-      if (size > max) throw new MultipartError("field too long");
+      if (size > max) throw new PartTooLargeError("field too long");
       parts.push(Buffer.from(bytes));
     },
     async end() {
       onValue(Buffer.concat(parts).toString("utf8"));
     },
   };
+}
+
+/**
+ * A sink that writes a part's bytes into a file from `position` on, awaiting each write.
+ * Past `limit` bytes it stops writing and only counts (the rest of the body is still read,
+ * so the client gets the 413 instead of a reset connection).
+ */
+export function fileSink(handle: fsp.FileHandle, position: number, limit: number) {
+  let buffer = Buffer.allocUnsafe(Math.min(WRITE_BUFFER_BYTES, Math.max(limit, 1)));
+  let filled = 0;
+  let written = 0;
+  let received = 0;
+  const flush = async () => {
+    let offset = 0;
+    while (offset < filled) {
+      const { bytesWritten } = await handle.write(buffer, offset, filled - offset, position + written);
+      written += bytesWritten;
+      offset += bytesWritten;
+    }
+    filled = 0;
+  };
+  const sink: PartSink & { received(): number; tooBig(): boolean } = {
+    async write(bytes) {
+      const keep = Math.max(0, Math.min(bytes.length, limit - received));
+      received += bytes.length;
+      let from = 0;
+      while (from < keep) {
+        const take = Math.min(keep - from, buffer.length - filled);
+        bytes.copy(buffer, filled, from, from + take);
+        filled += take;
+        from += take;
+        if (filled === buffer.length) await flush();
+      }
+    },
+    async end() {
+      await flush();
+      buffer = Buffer.alloc(0);
+    },
+    received: () => received,
+    tooBig: () => received > limit,
+  };
+  return sink;
+}
+
+
+/** A file part of a spooled form, already on disk under the name the shop chose. */
+export type SpooledFile = { field: string; fileName: string; storedName: string; path: string; size: number };
+
+export type SpooledForm = { ok: true; fields: FormData; files: SpooledFile[] } | { ok: false; reason: "too-large" | "unreadable" };
+
+/**
+ * A whole multipart form, files streamed to disk: each part `isFile` picks (and that has a
+ * file name) goes into `directory` under the name `storedName` gives, at most
+ * `maxFileBytes`; every other part is a text field of at most `maxFieldBytes`. Anything
+ * longer is "too-large" (answered with 413). The body of a refused file is still read, up
+ * to four times its limit, so the browser gets the answer instead of a reset connection.
+ * When the form is refused, no file it wrote is left behind.
+ */
+export async function spoolMultipartForm(
+  request: Request,
+  options: { directory: string; isFile: (part: PartHeaders) => boolean; storedName: (part: PartHeaders) => string; maxFileBytes: number; maxFieldBytes: number },
+): Promise<SpooledForm> {
+  const boundary = multipartBoundary(request.headers.get("Content-Type"));
+  if (!boundary) return { ok: false, reason: "unreadable" };
+  const fields = new FormData();
+  const open: { file: SpooledFile; handle: fsp.FileHandle; sink: ReturnType<typeof fileSink> }[] = [];
+  const discard = async () => {
+    for (const { handle, file } of open) {
+      await handle.close().catch(() => undefined);
+      fs.rmSync(file.path, { force: true });
+    }
+  };
+  try {
+    fs.mkdirSync(options.directory, { recursive: true });
+    await readMultipart(request.body, boundary, async (part) => {
+      if (!part.filename || !options.isFile(part)) return textField(options.maxFieldBytes, (value) => fields.append(part.name, value));
+      const storedName = options.storedName(part);
+      const file: SpooledFile = { field: part.name, fileName: part.filename, storedName, path: path.join(options.directory, storedName), size: 0 };
+      const handle = await fsp.open(file.path, "w");
+      const sink = fileSink(handle, 0, options.maxFileBytes);
+      open.push({ file, handle, sink });
+      return {
+        async write(bytes) {
+          await sink.write(bytes);
+          if (sink.received() > 4 * options.maxFileBytes) throw new PartTooLargeError("file too large");
+        },
+        async end() {
+          await sink.end();
+          file.size = sink.received();
+        },
+      };
+    });
+  } catch (error) {
+    await discard();
+    if (error instanceof PartTooLargeError) return { ok: false, reason: "too-large" };
+    if (error instanceof MultipartError) return { ok: false, reason: "unreadable" };
+    throw error;
+  }
+  if (open.some(({ sink }) => sink.tooBig())) {
+    await discard();
+    return { ok: false, reason: "too-large" };
+  }
+  for (const { handle } of open) await handle.close();
+  return { ok: true, fields, files: open.map(({ file }) => file) };
 }

@@ -1,6 +1,6 @@
 import { requireAdminApi } from "../auth/admin-session.server";
-import { contestIdParam } from "../catalog/contest-editing.server";
 import { findContest } from "../catalog/contest-list.server";
+import { positiveId } from "~/lib/params";
 
 /** A JSON error as the media API answers it: a short title and a Japanese message. */
 export function apiError(status: number, message: string, title = "エラー"): Response {
@@ -13,14 +13,9 @@ export function apiError(status: number, message: string, title = "エラー"): 
  */
 export async function requireMediaApi(request: Request, params: { id?: string }): Promise<number> {
   await requireAdminApi(request);
-  const id = contestIdParam(params);
+  const id = positiveId(params.id);
   if (!id || !findContest(id)) throw apiError(404, `大会が見つかりません (${params.id ?? ""})`);
   return id;
-}
-
-export function mediaIdParam(params: { mediaId?: string }): number | null {
-  const id = Number(params.mediaId);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
 /** Refuses methods a route does not answer, with 405 and the ones it does. */

@@ -1,37 +1,22 @@
 import fs from "node:fs";
 import path from "node:path";
-import {
-  MaxPartSizeExceededError,
-  unstable_composeUploadHandlers as composeUploadHandlers,
-  unstable_createFileUploadHandler as createFileUploadHandler,
-  unstable_createMemoryUploadHandler as createMemoryUploadHandler,
-  unstable_parseMultipartFormData as parseMultipartFormData,
-  type NodeOnDiskFile,
-} from "@remix-run/node";
 import { and, desc, eq, lt } from "drizzle-orm";
 import sharp from "sharp";
-import { sniffMedia } from "./uploads.server";
 import { db } from "../db/client.server";
 import { mediaItems } from "../db/schema";
 import { COVER_WIDTHS, coverVariantName, mediaDir, mediaUrl, newStoredName, removeStoredFile, writeCoverVariants } from "../files/storage.server";
+import { spoolMultipartForm } from "../files/multipart.server";
+import { readHead, sniffImage, type ImageKind } from "../files/sniff.server";
 
 /** A cover is a photo, not a video: far below the video limit, far above any sensible 1920x1080 image. */
 export const COVER_MAX_BYTES = 20 * 1024 * 1024;
 export const RECOMMENDED_COVER = { width: 1920, height: 1080 } as const;
 
-const IMAGE_TYPES = {
+const IMAGE_TYPES: Record<ImageKind, string> = {
   jpg: "image/jpeg",
   png: "image/png",
   webp: "image/webp",
-} as const;
-type ImageKind = keyof typeof IMAGE_TYPES;
-
-/** What a file's first bytes say it is; the name and the browser's content type are not trusted. */
-export function sniffImage(head: Uint8Array): ImageKind | null {
-  // The shop's one reading of magic bytes; a cover is a photo, so not a GIF.
-  const kind = sniffMedia(head);
-  return kind?.mediaType === "image" && kind.extension !== "gif" ? (kind.extension as ImageKind) : null;
-}
+};
 
 export type CurrentCover = { id: number; url: string; originalUrl: string; originalName: string; width: number | null; height: number | null; size: number; uploadedAt: Date };
 
@@ -66,47 +51,30 @@ const NOT_AN_IMAGE = "JPEG・PNG・WebP形式の画像ファイルを選択し�
  * as the contest's cover with its storefront variants. The older covers and their files go.
  */
 export async function receiveCover(request: Request, contestId: number): Promise<CoverUploadResult> {
-  const written: string[] = [];
-  let uploadedName = "";
-  const discard = () => written.forEach((name) => fs.rmSync(path.join(mediaDir(), name), { force: true }));
-  const fileHandler = createFileUploadHandler({
+  const form = await spoolMultipartForm(request, {
     directory: mediaDir(),
-    avoidFileConflicts: false,
-    maxPartSize: COVER_MAX_BYTES,
-    filter: ({ name, filename }) => name === "cover" && Boolean(filename),
-    file: ({ filename }) => {
-      // Kept only to show the admin which file this was; never used as a path.
-      uploadedName = filename ?? "";
-      const name = newStoredName("cover", "upload");
-      written.push(name);
-      return name;
-    },
+    isFile: (part) => part.name === "cover",
+    storedName: () => newStoredName("cover", "upload"),
+    maxFileBytes: COVER_MAX_BYTES,
+    maxFieldBytes: 4 * 1024,
   });
-  let form: FormData;
-  try {
-    fs.mkdirSync(mediaDir(), { recursive: true });
-    form = await parseMultipartFormData(request, composeUploadHandlers(fileHandler, createMemoryUploadHandler({ maxPartSize: 4 * 1024 })));
-  } catch (error) {
-    discard();
-    await drain(request);
-    if (error instanceof MaxPartSizeExceededError) return { ok: false, status: 413, message: `ファイルが大きすぎます（${COVER_MAX_BYTES / 1024 / 1024}MBまで）` };
+  if (!form.ok) {
+    if (form.reason === "too-large") return { ok: false, status: 413, message: `ファイルが大きすぎます（${COVER_MAX_BYTES / 1024 / 1024}MBまで）` };
     return { ok: false, status: 400, message: "送信内容を読み取れませんでした。もう一度お試しください。" };
   }
-  const file = form.get("cover");
-  if (!file || typeof file === "string" || file.size === 0) {
+  const written = form.files.map((file) => file.storedName);
+  const discard = () => written.forEach((name) => fs.rmSync(path.join(mediaDir(), name), { force: true }));
+  // Only the first `cover` counts, as a form field does; any other is not kept.
+  const [file, ...extra] = form.files;
+  for (const other of extra) fs.rmSync(other.path, { force: true });
+  if (!file || file.size === 0) {
     discard();
     return { ok: false, status: 400, message: "画像ファイルを選択してください" };
   }
-  const onDisk = file as unknown as NodeOnDiskFile;
-  const source = onDisk.getFilePath();
-  const head = Buffer.alloc(12);
-  const handle = fs.openSync(source, "r");
-  try {
-    fs.readSync(handle, head, 0, head.length, 0);
-  } finally {
-    fs.closeSync(handle);
-  }
-  const kind = sniffImage(head);
+  const source = file.path;
+  // Kept only to show the admin which file this was; never used as a path.
+  const uploadedName = file.fileName;
+  const kind = sniffImage(readHead(source));
   if (!kind) {
     discard();
     return { ok: false, status: 400, message: NOT_AN_IMAGE };
@@ -153,28 +121,5 @@ function removeOlderCovers(contestId: number, keepId: number) {
     removeStoredFile(item.storedName);
     removeStoredFile(item.thumb);
     for (const width of COVER_WIDTHS) removeStoredFile(coverVariantName(item.storedName, width));
-  }
-}
-
-/**
- * Reads what is left of a refused upload, so the browser gets our answer instead of a
- * reset connection. Bounded, so a client that never stops sending cannot keep us busy.
- */
-async function drain(request: Request) {
-  try {
-    const reader = request.body?.getReader();
-    if (!reader) return;
-    let total = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > 4 * COVER_MAX_BYTES) {
-        await reader.cancel();
-        break;
-      }
-    }
-  } catch {
-    // The body was already consumed or locked: nothing left to read.
   }
 }

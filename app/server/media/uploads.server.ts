@@ -11,13 +11,11 @@ import { db } from "../db/client.server";
 import { mediaItems, mediaUploads } from "../db/schema";
 import { env } from "../core/env.server";
 import { mediaDir, newStoredName } from "../files/storage.server";
-import { MultipartError, multipartBoundary, readMultipart, textField, type PartSink } from "../files/multipart.server";
-import { sniffVideo } from "../orders/delivery-form.server";
+import { fileSink, MultipartError, multipartBoundary, readMultipart, textField, WRITE_BUFFER_BYTES } from "../files/multipart.server";
+import { SNIFF_BYTES, sniffMedia } from "../files/sniff.server";
 
 /** An upload nobody has added to for this long is abandoned: its row and part file go. */
 export const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
-/** Writes are gathered into pieces this big: fewer system calls, still little memory. */
-const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 export type UploadFailure = { ok: false; status: 400 | 404 | 409 | 413 | 415; message: string };
 export type UploadState = { uploadId: string; chunkSize: number; totalChunks: number; receivedChunks: number; fileName: string; fileSize: number };
@@ -39,18 +37,6 @@ function partPath(uploadId: string): string {
 async function openPart(uploadId: string): Promise<fsp.FileHandle> {
   fs.mkdirSync(uploadsDir(), { recursive: true });
   return fsp.open(partPath(uploadId), fs.constants.O_RDWR | fs.constants.O_CREAT);
-}
-
-/** What a file's first bytes say it is. The name and the browser's content type are not trusted. */
-export function sniffMedia(head: Uint8Array): { mediaType: "video" | "image"; extension: string; contentType: string } | null {
-  const video = sniffVideo(head);
-  if (video) return { mediaType: "video", extension: video, contentType: video === "mov" ? "video/quicktime" : `video/${video}` };
-  const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to));
-  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { mediaType: "image", extension: "jpg", contentType: "image/jpeg" };
-  if (head.length >= 8 && ascii(0, 8) === "\x89PNG\r\n\x1a\n") return { mediaType: "image", extension: "png", contentType: "image/png" };
-  if (head.length >= 6 && (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a")) return { mediaType: "image", extension: "gif", contentType: "image/gif" };
-  if (head.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return { mediaType: "image", extension: "webp", contentType: "image/webp" };
-  return null;
 }
 
 /** Only the last path segment of what the browser called the file, without control characters. */
@@ -197,48 +183,6 @@ export function discardUpload(contestId: number, uploadId: string): boolean {
   db().delete(mediaUploads).where(eq(mediaUploads.id, row.id)).run();
   fs.rmSync(partPath(row.id), { force: true });
   return true;
-}
-
-/**
- * A sink that writes a part's bytes into a file from `position` on, awaiting each write.
- * Past `limit` bytes it stops writing and only counts (the rest of the body is still read,
- * so the client gets the 413 instead of a reset connection).
- */
-function fileSink(handle: fsp.FileHandle, position: number, limit: number) {
-  let buffer = Buffer.allocUnsafe(Math.min(WRITE_BUFFER_BYTES, Math.max(limit, 1)));
-  let filled = 0;
-  let written = 0;
-  let received = 0;
-  const flush = async () => {
-    let offset = 0;
-    while (offset < filled) {
-      const { bytesWritten } = await handle.write(buffer, offset, filled - offset, position + written);
-      written += bytesWritten;
-      offset += bytesWritten;
-    }
-    filled = 0;
-  };
-  const sink: PartSink & { received(): number; tooBig(): boolean } = {
-    async write(bytes) {
-      const keep = Math.max(0, Math.min(bytes.length, limit - received));
-      received += bytes.length;
-      let from = 0;
-      while (from < keep) {
-        const take = Math.min(keep - from, buffer.length - filled);
-        bytes.copy(buffer, filled, from, from + take);
-        filled += take;
-        from += take;
-        if (filled === buffer.length) await flush();
-      }
-    },
-    async end() {
-      await flush();
-      buffer = Buffer.alloc(0);
-    },
-    received: () => received,
-    tooBig: () => received > limit,
-  };
-  return sink;
 }
 
 // One chunk at a time per upload in this process: a retried request waits for the first.
@@ -419,7 +363,7 @@ async function storeUploadedFile(
   file: string,
   meta: { originalName: string; expectedType: "video" | "image" | null; category: (typeof CONTENT_CATEGORIES)[number] },
 ): Promise<{ ok: true; item: StoredMedia } | UploadFailure> {
-  const head = Buffer.alloc(16);
+  const head = Buffer.alloc(SNIFF_BYTES);
   const handle = fs.openSync(file, "r");
   let size = 0;
   try {

@@ -1,24 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import {
-  MaxPartSizeExceededError,
-  unstable_composeUploadHandlers as composeUploadHandlers,
-  unstable_createFileUploadHandler as createFileUploadHandler,
-  unstable_createMemoryUploadHandler as createMemoryUploadHandler,
-  unstable_parseMultipartFormData as parseMultipartFormData,
-  type NodeOnDiskFile,
-} from "@remix-run/node";
 import { env } from "../core/env.server";
+import { spoolMultipartForm } from "../files/multipart.server";
+import { readHead, sniffVideo } from "../files/sniff.server";
 import { mediaDir, newStoredName } from "../files/storage.server";
-
-/** What a file's first bytes say it is; the name and the browser's content type are not trusted. */
-export function sniffVideo(head: Uint8Array): "mp4" | "mov" | "webm" | null {
-  if (head.length >= 12 && String.fromCharCode(...head.subarray(4, 8)) === "ftyp") {
-    return String.fromCharCode(...head.subarray(8, 10)) === "qt" ? "mov" : "mp4";
-  }
-  if (head.length >= 4 && head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3) return "webm";
-  return null;
-}
 
 export type DeliveryForm = { ok: true; form: FormData; files: Map<number, string> } | { ok: false; status: 400 | 413; message: string };
 
@@ -28,45 +13,35 @@ export type DeliveryForm = { ok: true; form: FormData; files: Map<number, string
  * bytes. Other fields are small and kept in memory.
  */
 export async function parseDeliveryForm(request: Request): Promise<DeliveryForm> {
-  const written: string[] = [];
-  const fileHandler = createFileUploadHandler({
+  const spooled = await spoolMultipartForm(request, {
     directory: mediaDir(),
-    avoidFileConflicts: false,
-    maxPartSize: env().MAX_UPLOAD_BYTES,
-    filter: ({ name, filename }) => /^file-\d+$/.test(name) && Boolean(filename),
-    file: () => {
-      const name = newStoredName("delivery", "upload");
-      written.push(name);
-      return name;
-    },
+    isFile: (part) => /^file-\d+$/.test(part.name),
+    storedName: () => newStoredName("delivery", "upload"),
+    maxFileBytes: env().MAX_UPLOAD_BYTES,
+    maxFieldBytes: 64 * 1024,
   });
-  let form: FormData;
-  try {
-    fs.mkdirSync(mediaDir(), { recursive: true });
-    form = await parseMultipartFormData(request, composeUploadHandlers(fileHandler, createMemoryUploadHandler({ maxPartSize: 64 * 1024 })));
-  } catch (error) {
-    for (const name of written) fs.rmSync(path.join(mediaDir(), name), { force: true });
-    if (error instanceof MaxPartSizeExceededError) return { ok: false, status: 413, message: "ファイルが大きすぎます" };
+  if (!spooled.ok) {
+    if (spooled.reason === "too-large") return { ok: false, status: 413, message: "ファイルが大きすぎます" };
     return { ok: false, status: 400, message: "送信内容を読み取れませんでした。もう一度お試しください。" };
   }
+  const discard = () => spooled.files.forEach((file) => fs.rmSync(file.path, { force: true }));
   const files = new Map<number, string>();
-  for (const [name, value] of form) {
-    const match = /^file-(\d+)$/.exec(name);
-    if (!match || typeof value === "string" || value.size === 0) continue;
-    const onDisk = value as unknown as NodeOnDiskFile;
-    const source = onDisk.getFilePath();
-    const handle = fs.openSync(source, "r");
-    const head = Buffer.alloc(12);
-    fs.readSync(handle, head, 0, 12, 0);
-    fs.closeSync(handle);
-    const kind = sniffVideo(head);
+  for (const file of spooled.files) {
+    const lineId = Number(/^file-(\d+)$/.exec(file.field)?.[1]);
+    // An empty file input (no video chosen for this line) sends an empty part.
+    if (file.size === 0 || files.has(lineId)) {
+      fs.rmSync(file.path, { force: true });
+      continue;
+    }
+    const kind = sniffVideo(readHead(file.path));
     if (!kind) {
-      for (const stored of written) fs.rmSync(path.join(mediaDir(), stored), { force: true });
+      discard();
+      for (const stored of files.values()) fs.rmSync(path.join(mediaDir(), stored), { force: true });
       return { ok: false, status: 400, message: "動画ファイル（MP4・MOV・WebM）を選択してください" };
     }
-    const storedName = path.basename(source).replace(/\.upload$/, `.${kind}`);
-    fs.renameSync(source, path.join(mediaDir(), storedName));
-    files.set(Number(match[1]), storedName);
+    const storedName = file.storedName.replace(/\.upload$/, `.${kind}`);
+    fs.renameSync(file.path, path.join(mediaDir(), storedName));
+    files.set(lineId, storedName);
   }
-  return { ok: true, form, files };
+  return { ok: true, form: spooled.fields, files };
 }

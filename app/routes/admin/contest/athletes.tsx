@@ -11,11 +11,12 @@ import { priceColumnNames } from "~/server/catalog/pricing.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
+import { pageNumber, positiveId } from "~/lib/params";
 
 /** The list's own query keys; everything else in a URL (index, purge, select) is dropped when returning to it. */
 function listQuery(search: URLSearchParams) {
   const view: AthleteView = search.get("view") === "deleted" ? "deleted" : "active";
-  const page = Math.min(100_000, Math.max(1, Number.parseInt(search.get("page") ?? "1", 10) || 1));
+  const page = pageNumber(search.get("page"), 100_000);
   const q = (search.get("q") ?? "").trim().slice(0, 100);
   const categoryParam = (search.get("category") ?? "").trim().slice(0, 100);
   return { view, page, q, categoryParam, category: categoryParam === "" ? null : categoryParam === UNCATEGORISED ? "" : categoryParam };
@@ -41,8 +42,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams;
   const query = listQuery(search);
   const list = listAthletes(contest.id, query);
-  const purgeId = Number(search.get("purge"));
-  const purgeTarget = query.view === "deleted" && Number.isSafeInteger(purgeId) && purgeId > 0 ? findAthleteOfContest(contest.id, purgeId) : null;
+  const purgeId = positiveId(search.get("purge"));
+  const purgeTarget = query.view === "deleted" && purgeId ? findAthleteOfContest(contest.id, purgeId) : null;
   return {
     contest: { id: contest.id, bibNumberLabel: contest.bibNumberLabel },
     categories: contestCategoryNames(contest.id),
@@ -93,7 +94,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
   if (intent === "update") {
     const submission = parseWithZod(form, { schema: athleteRowSchema });
-    const id = Number(form.get("id")) || 0;
+    const id = positiveId(form.get("id")) ?? 0;
     if (submission.status !== "success") return fail({ kind: "row", id, message: "入力内容を確認してください。", reply: submission.reply() }, 400);
     const result = updateAthlete(contest.id, submission.value);
     if (!result.ok) {
@@ -118,7 +119,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const submission = parseWithZod(form, { schema: singleAthleteSchema });
   if (submission.status !== "success") {
     const message = Object.values(submission.error ?? {}).flat().filter(Boolean)[0] ?? "操作を選んでください";
-    return fail({ kind: "single", id: Number(form.get("id")) || 0, message }, 400);
+    return fail({ kind: "single", id: positiveId(form.get("id")) ?? 0, message }, 400);
   }
   const result = applySingle(contest.id, submission.value.intent, submission.value.id);
   if (!result.ok) return fail({ kind: "single", id: submission.value.id, message: result.message }, result.status);

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef, useState, type DragEvent, type FormEvent } from "react";
+import { useRef, useState, type DragEvent, type FormEvent } from "react";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { VideoPlayer } from "./VideoPlayer";
 import { uploadInChunks, UploadFailed } from "~/lib/chunked-upload";
@@ -24,6 +24,8 @@ import { readForm } from "~/server/http/form.server";
 import { deleteMedia, findContentMedia, listContentMedia, moveMediaBy, readThumbnailForm, removeThumbnail, setThumbnail, type ContentMediaItem } from "~/server/media/library.server";
 import { cleanupStaleUploads, discardUpload, listPendingUploads, receiveFormUpload } from "~/server/media/uploads.server";
 import { redirectWithToast } from "~/server/http/toast.server";
+import { positiveId } from "~/lib/params";
+import { useHydrated } from "~/lib/use-hydrated";
 
 export const meta: MetaFunction = () => [{ title: "コンテンツ管理 | 管理画面" }];
 
@@ -50,8 +52,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
     const query = new URL(request.url).searchParams;
     if (query.get("intent") === "thumbnail") {
-      const mediaId = Number(query.get("mediaId"));
-      if (!Number.isSafeInteger(mediaId) || !findContentMedia(contest.id, mediaId)) return data<ActionResult>({ formError: "メディアが見つかりません" }, { status: 404 });
+      const mediaId = positiveId(query.get("mediaId"));
+      if (!mediaId || !findContentMedia(contest.id, mediaId)) return data<ActionResult>({ formError: "メディアが見つかりません" }, { status: 404 });
       const form = await readThumbnailForm(request);
       if (!form.ok) return data<ActionResult>({ thumbnailError: { mediaId, title: form.title, message: form.message } }, { status: form.status });
       if (!form.file) return data<ActionResult>({ thumbnailError: { mediaId, title: "エラー", message: "画像ファイルを選択してください" } }, { status: 400 });
@@ -82,12 +84,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
       discardUpload(contest.id, input.uploadId);
       return done("破棄しました", "中断されたアップロードを破棄しました。");
   }
-}
-
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 export default function ContentManagement() {

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { contestIdParam } from "~/server/catalog/contest-editing.server";
 import { fileResponse } from "~/server/files/file-response.server";
 import { mediaFile } from "~/server/media/library.server";
-import { mediaIdParam } from "~/server/media/api.server";
+import { positiveId } from "~/lib/params";
+import { notFound } from "~/server/http/not-found.server";
 
 /**
  * A content item's file for admins (the player, previews, 新しいタブで開く), with Range
@@ -11,9 +11,9 @@ import { mediaIdParam } from "~/server/media/api.server";
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdminPage(request);
-  const contestId = contestIdParam(params);
-  const mediaId = mediaIdParam(params);
+  const contestId = positiveId(params.id);
+  const mediaId = positiveId(params.mediaId);
   const media = contestId && mediaId ? mediaFile(contestId, mediaId) : null;
-  if (!media) throw new Response("Not Found", { status: 404 });
+  if (!media) notFound();
   return fileResponse(request, media.file, { contentType: media.contentType, cacheControl: "private, max-age=86400" });
 }

@@ -42,6 +42,7 @@ import {
 import { setPublication } from "~/server/catalog/publication.server";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
+import { positiveId } from "~/lib/params";
 
 export const meta: MetaFunction = () => [{ title: "大会設定 | 管理画面" }];
 
@@ -111,7 +112,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
     case "format-rename": {
       const submission = parseWithZod(form, { schema: formatRenameSchema });
-      const target = Number(form.get("formatId")) || undefined;
+      const target = positiveId(form.get("formatId")) ?? undefined;
       if (submission.status !== "success") return invalid(submission.reply(), target);
       const failed = outcome(submission, renameFormat(contest.id, submission.value.formatId, submission.value.name), target);
       if (failed) return failed;

@@ -1,14 +1,15 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { mediaOrderSchema } from "~/lib/media-schemas";
 import { readJsonBody } from "~/server/http/json-body.server";
-import { apiError, mediaIdParam, methodNotAllowed, requireMediaApi } from "~/server/media/api.server";
+import { apiError, methodNotAllowed, requireMediaApi } from "~/server/media/api.server";
 import { deleteMedia, findContentMedia, listContentMedia, moveMedia } from "~/server/media/library.server";
+import { positiveId } from "~/lib/params";
 
 /** DELETE: the item and its files. PATCH {displayOrder}: swap with the item at that position. */
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "DELETE" && request.method !== "PATCH") return methodNotAllowed(["PATCH", "DELETE"]);
   const contestId = await requireMediaApi(request, params);
-  const mediaId = mediaIdParam(params);
+  const mediaId = positiveId(params.mediaId);
   if (!mediaId || !findContentMedia(contestId, mediaId)) return apiError(404, "メディアが見つかりません");
   if (request.method === "DELETE") {
     deleteMedia(contestId, mediaId);

@@ -3,19 +3,20 @@ import { currentAdmin } from "~/server/auth/admin-session.server";
 import { fileResponse } from "~/server/files/file-response.server";
 import { isPubliclyServable } from "~/server/media/public-catalogue.server";
 import { thumbnailFile } from "~/server/media/library.server";
+import { positiveId } from "~/lib/params";
+import { notFound } from "~/server/http/not-found.server";
 
 /**
  * A media item's thumbnail. Admins see every one; visitors only those of media that are
  * public themselves. The URL carries a version (?v=), so a versioned request caches long.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const contestId = Number(params.contestId);
-  const mediaId = Number(params.mediaId);
-  if (!Number.isSafeInteger(contestId) || !Number.isSafeInteger(mediaId)) throw new Response("Not Found", { status: 404 });
-  const thumbnail = thumbnailFile(contestId, mediaId);
-  if (!thumbnail) throw new Response("Not Found", { status: 404 });
+  const contestId = positiveId(params.contestId);
+  const mediaId = positiveId(params.mediaId);
+  const thumbnail = contestId && mediaId ? thumbnailFile(contestId, mediaId) : null;
+  if (!thumbnail) notFound();
   const isAdmin = Boolean(await currentAdmin(request));
-  if (!isAdmin && !isPubliclyServable(thumbnail.storedName)) throw new Response("Not Found", { status: 404 });
+  if (!isAdmin && !isPubliclyServable(thumbnail.storedName)) notFound();
   const versioned = new URL(request.url).searchParams.has("v");
   const scope = isAdmin ? "private" : "public";
   return fileResponse(request, thumbnail.file, { contentType: thumbnail.contentType, cacheControl: versioned ? `${scope}, max-age=31536000, immutable` : `${scope}, no-cache` });

@@ -2,8 +2,9 @@ import fs from "node:fs";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { thumbnailJsonSchema } from "~/lib/media-schemas";
 import { readJsonBody } from "~/server/http/json-body.server";
-import { apiError, mediaIdParam, methodNotAllowed, requireMediaApi } from "~/server/media/api.server";
+import { apiError, methodNotAllowed, requireMediaApi } from "~/server/media/api.server";
 import { decodeDataUrl, findContentMedia, MAX_THUMBNAIL_BYTES, readThumbnailForm, removeThumbnail, setThumbnail } from "~/server/media/library.server";
+import { positiveId } from "~/lib/params";
 
 /**
  * POST: attach a 1080×1080 thumbnail, sent as the spec does (JSON with a base64 data URL)
@@ -12,7 +13,7 @@ import { decodeDataUrl, findContentMedia, MAX_THUMBNAIL_BYTES, readThumbnailForm
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "POST" && request.method !== "DELETE") return methodNotAllowed(["POST", "DELETE"]);
   const contestId = await requireMediaApi(request, params);
-  const mediaId = mediaIdParam(params);
+  const mediaId = positiveId(params.mediaId);
   if (!mediaId || !findContentMedia(contestId, mediaId)) return apiError(404, "メディアが見つかりません");
   if (request.method === "DELETE") {
     removeThumbnail(contestId, mediaId);
