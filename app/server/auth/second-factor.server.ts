@@ -3,7 +3,7 @@ import { CODE_TTL_MS, issueCode, lastIssuedAt, verifyCode } from "./codes.server
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
-import { startUserSession } from "./login.server";
+import { logIn } from "./session-login.server";
 import { loginCodeMail } from "../mail/templates/login-code.server";
 import { sendThroughOutbox } from "../mail/outbox.server";
 import { hitRateLimit } from "../http/rate-limit.server";
@@ -90,7 +90,6 @@ export function completeSecondFactor(session: ShopSession, code: string): Second
     if (!result.ok) return { ok: false, message: result.message, expired: result.reason !== "wrong" };
   }
 
-  startUserSession(session, user);
-  if (user.isAdmin) session.set("adminVerifiedAt", now().getTime());
+  logIn(session, user, { as: "user", admin: user.isAdmin });
   return { ok: true, user, redirectTo: state.redirectTo };
 }
