@@ -3,7 +3,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
-import { CountdownDeadline } from "~/routes/admin/CountdownDeadline";
+import { CountdownDeadline } from "~/components/CountdownDeadline";
+import { useHydrated } from "~/lib/use-hydrated";
 import { sixDigitCodeSchema } from "~/lib/second-factor-schema";
 import { readForm } from "~/server/http/form.server";
 import { recordSecondFactorOutcome } from "~/server/auth/login-audit.server";
@@ -62,8 +63,7 @@ export default function AdminSecondFactor() {
   const navigation = useNavigation();
   const navigate = useNavigate();
   const [code, setCode] = useState("");
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   useEffect(() => setCode(""), [result?.at]);
   // At zero the page reloads; the server sees the expiry and sends the admin back to login.
   const onExpire = useCallback(() => navigate(".", { replace: true }), [navigate]);
