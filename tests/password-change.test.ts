@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { setClock } from "~/server/core/clock.server";
-import { startUserSession } from "~/server/auth/login.server";
+import { logIn } from "~/server/auth/session-login.server";
 import { changePassword, PASSWORD_CHANGE_MESSAGES, sendPasswordChangeCode, verifyPasswordChangeCode } from "~/server/accounts/password-change.server";
 import { verifyPassword } from "~/server/auth/password.server";
 import { getCurrentUser, type CurrentUser } from "~/server/auth/users.server";
@@ -28,8 +28,8 @@ async function userAndSessions(email: string) {
   const user: CurrentUser = { id: row.id, email: row.email, name: row.name, isAdmin: false };
   const here = await newSession();
   const elsewhere = await newSession();
-  startUserSession(here, row);
-  startUserSession(elsewhere, row);
+  logIn(here, row);
+  logIn(elsewhere, row);
   return { user, here: await roundTrip(here), elsewhere: await roundTrip(elsewhere) };
 }
 

@@ -1,17 +1,16 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { FormProps } from "@remix-run/react";
-import { useCallback, useState, type ComponentType, type RefAttributes } from "react";
+import type { ComponentType, RefAttributes } from "react";
 import { FormAlert } from "~/components/AuthCard";
-import { FieldError } from "~/components/forms";
-import { CodeInput } from "~/components/CodeInput";
+import { CodeStep, Field, type CodeNotice } from "~/components/forms";
 import { newPasswordSchema, type PasswordChangeStep } from "~/lib/account-schemas";
 import { PASSWORD_HINT } from "~/lib/password-rules";
 
 /** What /account/password answers: the step to show next, a message, and the new-password form's validation. */
 export type PasswordChangeReply = {
   step: PasswordChangeStep;
-  notice: { kind: "error" | "success"; message: string; at: number } | null;
+  notice: CodeNotice | null;
   result: SubmissionResult<string[]> | null;
   done: boolean;
 };
@@ -87,31 +86,13 @@ function SendStep({ email, notice, FormComponent, busy, via }: StepProps & { ema
 }
 
 function VerifyStep({ email, notice, FormComponent, busy, via }: StepProps & { email: string }) {
-  const [complete, setComplete] = useState(false);
-  const onComplete = useCallback((value: boolean) => setComplete(value), []);
-  const id = `password-code-${via}`;
   return (
-    <FormComponent method="post" action={ACTION} className="space-y-4">
+    <CodeStep id={`password-code-${via}`} label="認証コード（6桁）" notice={notice} submitLabel="認証する" busy={busy} FormComponent={FormComponent} action={ACTION}>
       <Via via={via} />
-      <p className="text-sm leading-relaxed text-zinc-700">
+      <p className="mb-4 text-sm leading-relaxed text-zinc-700">
         <span className="font-semibold break-all text-zinc-900">{email}</span> にお送りした6桁の認証コードを入力してください。コードの有効期限は10分です。
       </p>
-      <div>
-        <p id={`${id}-label`} className="field-label text-center">
-          認証コード（6桁）
-        </p>
-        <CodeInput resetKey={String(notice?.at ?? "initial")} invalid={notice?.kind === "error"} describedBy={`${id}-label ${id}-message`} onComplete={onComplete} />
-      </div>
-      <div id={`${id}-message`} aria-live="polite">
-        <Notice notice={notice} />
-      </div>
-      <button type="submit" name="intent" value="verify" className="btn-primary w-full" disabled={busy || (via === "dialog" && !complete)}>
-        認証する
-      </button>
-      <button type="submit" name="intent" value="resend" className="btn-secondary w-full" disabled={busy}>
-        認証コードを再送信
-      </button>
-    </FormComponent>
+    </CodeStep>
   );
 }
 
@@ -129,27 +110,8 @@ function ChangeStep({ result, notice, FormComponent, busy, via }: StepProps & { 
       <input type="hidden" name="intent" value="change" />
       <Notice notice={notice} />
       {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
-      <div>
-        <label htmlFor={fields.newPassword.id} className="field-label">
-          新しいパスワード
-        </label>
-        <input
-          {...getInputProps(fields.newPassword, { type: "password", ariaDescribedBy: `${fields.newPassword.id}-hint` })}
-          autoComplete="new-password"
-          className="field-input"
-        />
-        <p id={`${fields.newPassword.id}-hint`} className="mt-1 text-xs text-zinc-500">
-          {PASSWORD_HINT}
-        </p>
-        <FieldError id={fields.newPassword.errorId} errors={fields.newPassword.errors} />
-      </div>
-      <div>
-        <label htmlFor={fields.confirmPassword.id} className="field-label">
-          新しいパスワード（確認）
-        </label>
-        <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" className="field-input" />
-        <FieldError id={fields.confirmPassword.errorId} errors={fields.confirmPassword.errors} />
-      </div>
+      <Field label="新しいパスワード" meta={fields.newPassword} type="password" hint={PASSWORD_HINT} inputProps={{ autoComplete: "new-password" }} />
+      <Field label="新しいパスワード（確認）" meta={fields.confirmPassword} type="password" inputProps={{ autoComplete: "new-password" }} />
       <button type="submit" className="btn-primary w-full" disabled={busy}>
         パスワードを変更
       </button>

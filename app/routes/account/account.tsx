@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useHydrated } from "~/lib/use-hydrated";
 import { PasswordChangeSteps, type PasswordChangeReply } from "~/routes/account/PasswordChangeSteps";
 import { requireUser } from "~/server/auth/users.server";
 
@@ -17,8 +18,7 @@ export default function Account() {
   // A new key each time the dialog closes: its steps start again from the first.
   const [dialogKey, setDialogKey] = useState(0);
   // Without JavaScript the change link goes to /account/password; the dialog exists only once hydrated.
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
 
   return (
     <div className="mx-auto w-full max-w-md px-4 py-8 sm:py-12">

@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
 import { AuthCard, FormAlert } from "~/components/AuthCard";
-import { FieldError } from "~/components/forms";
+import { useLockUntil } from "~/components/CountdownDeadline";
+import { Field } from "~/components/forms";
 import { loginSchema } from "~/lib/account-schemas";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
@@ -91,36 +91,12 @@ export default function Login() {
           </FormAlert>
         ) : null}
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-        <div>
-          <label htmlFor={fields.email.id} className="field-label">
-            メールアドレス
-          </label>
-          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" inputMode="email" className="field-input" />
-          <FieldError id={fields.email.errorId} errors={fields.email.errors} />
-        </div>
-        <div>
-          <label htmlFor={fields.password.id} className="field-label">
-            パスワード
-          </label>
-          <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className="field-input" />
-          <FieldError id={fields.password.errorId} errors={fields.password.errors} />
-        </div>
+        <Field label="メールアドレス" meta={fields.email} type="email" inputProps={{ autoComplete: "email", inputMode: "email" }} />
+        <Field label="パスワード" meta={fields.password} type="password" inputProps={{ autoComplete: "current-password" }} />
         <button type="submit" className="btn-primary w-full" disabled={busy || locked}>
           {busy ? "ログイン中..." : "ログイン"}
         </button>
       </Form>
     </AuthCard>
   );
-}
-
-/** Locked until the given time; with JavaScript the button comes back by itself when it passes. */
-function useLockUntil(lockedUntil: number | null): boolean {
-  const [expired, setExpired] = useState(false);
-  useEffect(() => {
-    setExpired(false);
-    if (!lockedUntil) return;
-    const timer = window.setTimeout(() => setExpired(true), Math.max(0, lockedUntil - Date.now()));
-    return () => window.clearTimeout(timer);
-  }, [lockedUntil]);
-  return lockedUntil !== null && !expired;
 }

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthCard, FormAlert } from "~/components/AuthCard";
-import { FieldError } from "~/components/forms";
+import { Field, FieldError } from "~/components/forms";
 import { registerSchema } from "~/lib/account-schemas";
 import { PASSWORD_HINT } from "~/lib/password-rules";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
@@ -76,41 +76,10 @@ export default function Register() {
           <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert>
         ) : null}
         {fromOrder ? <input type="hidden" name="from" value="order" /> : null}
-        <div>
-          <label htmlFor={fields.name.id} className="field-label">
-            お名前
-          </label>
-          <input {...getInputProps(fields.name, { type: "text" })} autoComplete="name" className="field-input" />
-          <FieldError id={fields.name.errorId} errors={fields.name.errors} />
-        </div>
-        <div>
-          <label htmlFor={fields.email.id} className="field-label">
-            メールアドレス
-          </label>
-          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" inputMode="email" className="field-input" />
-          <FieldError id={fields.email.errorId} errors={fields.email.errors} />
-        </div>
-        <div>
-          <label htmlFor={fields.password.id} className="field-label">
-            パスワード
-          </label>
-          <input
-            {...getInputProps(fields.password, { type: "password", ariaDescribedBy: `${fields.password.id}-hint` })}
-            autoComplete="new-password"
-            className="field-input"
-          />
-          <p id={`${fields.password.id}-hint`} className="mt-1 text-xs text-zinc-500">
-            {PASSWORD_HINT}
-          </p>
-          <FieldError id={fields.password.errorId} errors={fields.password.errors} />
-        </div>
-        <div>
-          <label htmlFor={fields.confirmPassword.id} className="field-label">
-            パスワード（確認）
-          </label>
-          <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" className="field-input" />
-          <FieldError id={fields.confirmPassword.errorId} errors={fields.confirmPassword.errors} />
-        </div>
+        <Field label="お名前" meta={fields.name} type="text" inputProps={{ autoComplete: "name" }} />
+        <Field label="メールアドレス" meta={fields.email} type="email" inputProps={{ autoComplete: "email", inputMode: "email" }} />
+        <Field label="パスワード" meta={fields.password} type="password" hint={PASSWORD_HINT} inputProps={{ autoComplete: "new-password" }} />
+        <Field label="パスワード（確認）" meta={fields.confirmPassword} type="password" inputProps={{ autoComplete: "new-password" }} />
 
         {/* The honeypot: off-screen and skipped by keyboard and screen readers; bots fill it. */}
         <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">

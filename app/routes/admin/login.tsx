@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
 import { AuthCard, FormAlert } from "~/components/AuthCard";
-import { FieldError } from "~/components/forms";
+import { useLockUntil } from "~/components/CountdownDeadline";
+import { Field } from "~/components/forms";
 import { loginSchema } from "~/lib/account-schemas";
 import { formatDateTime } from "~/lib/format";
 import { currentAdmin } from "~/server/auth/admin-session.server";
@@ -45,19 +45,12 @@ export default function AdminLogin() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
   });
   const lockedUntil = actionData?.lockedUntil ?? null;
-  const [lockOver, setLockOver] = useState(false);
-  useEffect(() => {
-    setLockOver(false);
-    if (!lockedUntil) return;
-    const timer = window.setTimeout(() => setLockOver(true), Math.max(0, lockedUntil - Date.now()));
-    return () => window.clearTimeout(timer);
-  }, [lockedUntil]);
-  const locked = lockedUntil !== null && !lockOver;
+  const locked = useLockUntil(lockedUntil);
 
   return (
     <AuthCard title="管理者ログイン" lead="管理画面へのログインには、パスワードと2段階認証が必要です。">
       <Form method="post" {...getFormProps(form)} className="space-y-5">
-        {locked ? (
+        {locked && lockedUntil !== null ? (
           <FormAlert id={form.errorId}>
             <p>{form.errors?.[0]}</p>
             <p className="mt-1 font-normal">ロック解除予定: {formatDateTime(lockedUntil)}</p>
@@ -68,20 +61,8 @@ export default function AdminLogin() {
             {actionData?.warning ? <p className="mt-1 font-normal">{actionData.warning}</p> : null}
           </FormAlert>
         ) : null}
-        <div>
-          <label htmlFor={fields.email.id} className="field-label">
-            メールアドレス
-          </label>
-          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="username" className="field-input" />
-          <FieldError id={fields.email.errorId} errors={fields.email.errors} />
-        </div>
-        <div>
-          <label htmlFor={fields.password.id} className="field-label">
-            パスワード
-          </label>
-          <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className="field-input" />
-          <FieldError id={fields.password.errorId} errors={fields.password.errors} />
-        </div>
+        <Field label="メールアドレス" meta={fields.email} type="email" inputProps={{ autoComplete: "username" }} />
+        <Field label="パスワード" meta={fields.password} type="password" inputProps={{ autoComplete: "current-password" }} />
         <button type="submit" className="btn-primary w-full" disabled={navigation.state !== "idle" || locked}>
           {navigation.state !== "idle" ? "ログイン中..." : "ログイン"}
         </button>

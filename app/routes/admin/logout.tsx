@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import { logOut } from "~/server/auth/session-login.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
 /** Ends the admin session (and the login behind it) with the spec's toast. POST only. */
 export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
-  for (const key of ["adminVerifiedAt", "userId", "sessionVersion", "loggedInAt", "pendingLogin", "pendingTotpSecret"] as const) session.unset(key);
+  logOut(session);
   session.flash("toast", { kind: "info", title: "ログアウトしました", description: "管理者セッションを終了しました。" });
   return redirect("/admin-login", { headers: { "Set-Cookie": await commitSession(session) } });
 }

@@ -3,10 +3,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
-import { CountdownDeadline } from "~/routes/admin/CountdownDeadline";
+import { CountdownDeadline } from "~/components/CountdownDeadline";
+import { useHydrated } from "~/lib/use-hydrated";
 import { sixDigitCodeSchema } from "~/lib/second-factor-schema";
 import { readForm } from "~/server/http/form.server";
 import { recordSecondFactorOutcome } from "~/server/auth/login-audit.server";
+import { logOut } from "~/server/auth/session-login.server";
 import { completeSecondFactor, ensureLoginCodeSent, resendSecondFactor, secondFactorState } from "~/server/auth/second-factor.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
@@ -18,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
   const state = secondFactorState(session);
   if (state.status !== "pending") {
-    session.unset("pendingLogin");
+    logOut(session, "pending-second-factor");
     if (state.status === "expired") session.flash("toast", EXPIRED);
     throw redirect("/admin-login", { headers: { "Set-Cookie": await commitSession(session) } });
   }
@@ -45,7 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
   recordSecondFactorOutcome(request, session, state.status === "pending" ? state.email : "", result);
   if (!result.ok) {
     if (result.expired) {
-      session.unset("pendingLogin");
+      logOut(session, "pending-second-factor");
       session.flash("toast", { kind: "error", title: "認証に失敗しました", description: result.message });
       return redirect("/admin-login", { headers: await headers() });
     }
@@ -61,8 +63,7 @@ export default function AdminSecondFactor() {
   const navigation = useNavigation();
   const navigate = useNavigate();
   const [code, setCode] = useState("");
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   useEffect(() => setCode(""), [result?.at]);
   // At zero the page reloads; the server sees the expiry and sends the admin back to login.
   const onExpire = useCallback(() => navigate(".", { replace: true }), [navigate]);

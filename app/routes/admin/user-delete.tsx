@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
+import { logOut } from "~/server/auth/session-login.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { deleteUser, findUser } from "~/server/accounts/user-admin.server";
@@ -27,7 +28,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (result.self) {
     // The account behind this session is gone: end the session with the destructive toast.
     const session = await getSession(request);
-    for (const key of ["userId", "sessionVersion", "loggedInAt", "adminVerifiedAt"] as const) session.unset(key);
+    logOut(session);
     session.flash("toast", { kind: "error", title: "アカウントが削除されました", description: "ご自身のアカウントを削除したため、ログアウトしました。" });
     return redirect("/admin-login", { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
   }

@@ -1,9 +1,8 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useCallback, useEffect, useState } from "react";
-import { CodeInput } from "~/components/CodeInput";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { CodeStep, type CodeNotice } from "~/components/forms";
 import { codeSchema } from "~/lib/order-schemas";
 import { requireCustomer, sendCheckoutCode, verifyCheckoutCode } from "~/server/checkout/steps.server";
 import { sellerInfo } from "~/server/core/seller.server";
@@ -20,17 +19,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { email, supportEmail: sellerInfo().email };
 }
 
-type ActionResult = { kind: "error" | "resent"; message: string; at: number };
-
 export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
   const { checkout } = requireCustomer(session);
   const formData = await readForm(request);
-  const reply = (kind: ActionResult["kind"], message: string, status: number) => data<ActionResult>({ kind, message, at: Date.now() }, { status });
+  const reply = (kind: CodeNotice["kind"], message: string, status: number) => data<CodeNotice>({ kind, message, at: Date.now() }, { status });
 
   if (formData.get("intent") === "resend") {
     const sent = await sendCheckoutCode(request, checkout);
-    return sent.ok ? reply("resent", "認証コードを再送信しました", 200) : reply("error", sent.message, sent.status);
+    return sent.ok ? reply("success", "認証コードを再送信しました", 200) : reply("error", sent.message, sent.status);
   }
   const submission = parseWithZod(formData, { schema: codeSchema });
   if (submission.status !== "success") return reply("error", "6桁の認証コードを入力してください", 400);
@@ -46,11 +43,6 @@ export default function EmailVerification() {
   const { email, supportEmail } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [complete, setComplete] = useState(false);
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  const onComplete = useCallback((value: boolean) => setComplete(value), []);
-  const busy = navigation.state !== "idle";
 
   return (
     <div className="mx-auto max-w-lg px-4 py-8 sm:py-12">
@@ -59,22 +51,7 @@ export default function EmailVerification() {
         <span className="font-semibold break-all">{email}</span> に6桁の認証コードをお送りしました。メールに記載のコードを入力してください。
       </p>
 
-      <Form method="post" className="mt-6 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm">
-        <CodeInput resetKey={String(result?.at ?? "initial")} invalid={result?.kind === "error"} describedBy="code-message" onComplete={onComplete} />
-        <div id="code-message" aria-live="polite" className="mt-3 min-h-6 text-center text-sm">
-          {result ? (
-            <p role={result.kind === "error" ? "alert" : "status"} className={result.kind === "error" ? "font-medium text-red-700" : "text-emerald-700"}>
-              {result.message}
-            </p>
-          ) : null}
-        </div>
-        <button type="submit" name="intent" value="verify" className="btn-primary mt-2 w-full" disabled={busy || (hydrated && !complete)}>
-          認証する
-        </button>
-        <button type="submit" name="intent" value="resend" formNoValidate className="btn-secondary mt-3 w-full" disabled={busy}>
-          認証コードを再送信
-        </button>
-      </Form>
+      <CodeStep id="code" notice={result} submitLabel="認証する" busy={navigation.state !== "idle"} className="mt-6 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm" />
 
       <section className="mt-6 space-y-2 text-sm text-zinc-600">
         <p>メールは通常すぐに届きますが、5〜10分ほどかかる場合があります。コードの有効期限は10分です。</p>

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import { CODE_MESSAGES, CODE_TTL_MS, issueCode, verifyCode } from "../auth/codes.server";
+import { CODE_MESSAGES, CODE_TTL_MS, verifyCode } from "../auth/codes.server";
+import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
@@ -7,7 +8,7 @@ import { passwordChangeCodeMail } from "../mail/templates/password-change-code.s
 import { passwordChangedMail } from "../mail/templates/password-changed.server";
 import { sendThroughOutbox } from "../mail/outbox.server";
 import { hashPassword } from "../auth/password.server";
-import { clientIp, hitRateLimit } from "../http/rate-limit.server";
+import { clientIp } from "../http/rate-limit.server";
 import { sellerInfo } from "../core/seller.server";
 import type { ShopSession } from "../http/session.server";
 import type { CurrentUser } from "../auth/users.server";
@@ -29,25 +30,23 @@ export const PASSWORD_CHANGE_MESSAGES = {
 
 const HOUR_MS = 60 * 60 * 1000;
 
-export type StepFailure = { ok: false; status: 400 | 409 | 429 | 503; message: string; alreadySent?: boolean };
+export type StepFailure = { ok: false; status: 400 | 409 | 429; message: string };
 
 /** Mails a code to the account's own address (never one the browser names). */
-export async function sendPasswordChangeCode(request: Request, user: CurrentUser): Promise<{ ok: true } | StepFailure> {
-  const perIp = hitRateLimit(`password-change-code:${clientIp(request)}`, 20, HOUR_MS);
-  if (!perIp.allowed) return { ok: false, status: 429, message: PASSWORD_CHANGE_MESSAGES.tooMany };
-  const issued = issueCode("password-change", String(user.id), user.email);
-  if (!issued.ok) {
-    return { ok: false, status: 429, alreadySent: true, message: `認証コードは送信済みです。届いたコードを入力してください（再送信は${issued.retryAfterSeconds}秒後から可能です）。` };
-  }
-  const sent = await sendThroughOutbox({
+export function sendPasswordChangeCode(request: Request, user: CurrentUser): Promise<SendCodeResult> {
+  return sendCodeMail({
+    purpose: "password-change",
+    subject: String(user.id),
     to: user.email,
     topic: `password-change:${user.id}`,
-    expiresAt: issued.expiresAt,
-    mail: passwordChangeCodeMail({ name: user.name, code: issued.code, expiresAt: issued.expiresAt }),
+    limits: [{ key: `password-change-code:${clientIp(request)}`, limit: 20, windowMs: HOUR_MS, message: PASSWORD_CHANGE_MESSAGES.tooMany }],
+    mail: ({ code, expiresAt }) => passwordChangeCodeMail({ name: user.name, code, expiresAt }),
+    messages: {
+      tooSoon: (seconds) => `認証コードは送信済みです。届いたコードを入力してください（再送信は${seconds}秒後から可能です）。`,
+      notSent: PASSWORD_CHANGE_MESSAGES.sendFailed,
+    },
+    log: "[password-change] code mail failed",
   });
-  if (sent) return { ok: true };
-  console.error("[password-change] code mail failed");
-  return { ok: false, status: 503, message: PASSWORD_CHANGE_MESSAGES.sendFailed };
 }
 
 /** The right code lets this session set a new password for the next 10 minutes. */

@@ -1,16 +1,16 @@
 import crypto from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { RegisterValues } from "~/lib/account-schemas";
-import { CODE_MESSAGES, issueCode, verifyCode } from "../auth/codes.server";
+import { CODE_MESSAGES, verifyCode } from "../auth/codes.server";
+import { sendCodeMail, type CodeLimit, type IssuedCode, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users, verificationCodes } from "../db/schema";
 import { env } from "../core/env.server";
 import { accountExistsMail } from "../mail/templates/account-exists.server";
 import { registrationCodeMail } from "../mail/templates/registration-code.server";
-import { sendThroughOutbox } from "../mail/outbox.server";
 import { hashPassword } from "../auth/password.server";
-import { clientIp, hitRateLimit } from "../http/rate-limit.server";
+import { clientIp } from "../http/rate-limit.server";
 import { sellerInfo } from "../core/seller.server";
 
 /**
@@ -50,17 +50,36 @@ export function hashLinkToken(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
 }
 
-type SendResult = { ok: true } | { ok: false; status: 429 | 503; message: string };
-
-function limitPerEmail(email: string): SendResult | null {
-  const perEmail = hitRateLimit(`register-email:${email}`, PER_EMAIL_PER_HOUR, HOUR_MS);
-  return perEmail.allowed ? null : { ok: false, status: 429, message: REGISTRATION_MESSAGES.tooMany };
+function perEmailLimit(email: string): CodeLimit {
+  return { key: `register-email:${email}`, limit: PER_EMAIL_PER_HOUR, windowMs: HOUR_MS, message: REGISTRATION_MESSAGES.tooMany };
 }
 
-/** Issues a code with a fresh link token for the registration and mails it (or the "account exists" mail). */
-async function issueAndSend(id: string, email: string, payload: RegistrationPayload, options: { resend: boolean }): Promise<SendResult> {
-  const issued = issueCode("registration", id, email, { payload });
-  if (!issued.ok) return { ok: false, status: 429, message: `再送信は${issued.retryAfterSeconds}秒後にお試しください` };
+/**
+ * Issues a code with a fresh link token for the registration and mails it (or the "account
+ * exists" mail). The payload is worked out only once the limits let the code go.
+ */
+function sendRegistrationCode(
+  id: string,
+  email: string,
+  limits: CodeLimit[],
+  payload: () => Promise<RegistrationPayload>,
+  options: { resend: boolean },
+): Promise<SendCodeResult> {
+  return sendCodeMail({
+    purpose: "registration",
+    subject: id,
+    to: email,
+    topic: `registration:${id}`,
+    limits,
+    payload,
+    mail: (issued, prepared) => registrationMail(id, issued, prepared),
+    messages: { tooSoon: (seconds) => `再送信は${seconds}秒後にお試しください`, notSent: REGISTRATION_MESSAGES.sendFailed },
+    log: `[registration] ${options.resend ? "resend" : "code"} mail failed`,
+  });
+}
+
+/** Stores the hash of a new link token on the code just issued and makes the mail that carries it. */
+function registrationMail(id: string, issued: IssuedCode, payload: RegistrationPayload) {
   const token = crypto.randomBytes(32).toString("base64url");
   db()
     .update(verificationCodes)
@@ -68,14 +87,9 @@ async function issueAndSend(id: string, email: string, payload: RegistrationPayl
     .where(and(eq(verificationCodes.purpose, "registration"), eq(verificationCodes.subject, id), isNull(verificationCodes.consumedAt)))
     .run();
   const { SITE_URL } = env();
-  const mail =
-    payload.kind === "new"
-      ? registrationCodeMail({ name: payload.name, code: issued.code, link: `${SITE_URL}/verify-email?token=${token}`, expiresAt: issued.expiresAt })
-      : accountExistsMail({ name: payload.name, loginUrl: `${SITE_URL}/login`, supportEmail: sellerInfo().email });
-  const sent = await sendThroughOutbox({ to: email, topic: `registration:${id}`, expiresAt: issued.expiresAt, mail });
-  if (sent) return { ok: true };
-  console.error(`[registration] ${options.resend ? "resend" : "code"} mail failed`);
-  return { ok: false, status: 503, message: REGISTRATION_MESSAGES.sendFailed };
+  return payload.kind === "new"
+    ? registrationCodeMail({ name: payload.name, code: issued.code, link: `${SITE_URL}/verify-email?token=${token}`, expiresAt: issued.expiresAt })
+    : accountExistsMail({ name: payload.name, loginUrl: `${SITE_URL}/login`, supportEmail: sellerInfo().email });
 }
 
 /**
@@ -86,21 +100,18 @@ export async function startRegistration(
   request: Request,
   values: RegisterValues,
   options: { honeypot: boolean; fromOrder: boolean },
-): Promise<{ ok: true; registration: PendingRegistration } | { ok: false; status: 429 | 503; message: string }> {
+): Promise<{ ok: true; registration: PendingRegistration } | Exclude<SendCodeResult, { ok: true }>> {
   const email = values.email.toLowerCase();
   const registration = { id: crypto.randomBytes(16).toString("base64url"), email, fromOrder: options.fromOrder };
   if (options.honeypot) return { ok: true, registration };
 
-  const perIp = hitRateLimit(`register-ip:${clientIp(request)}`, PER_IP_PER_HOUR, HOUR_MS);
-  if (!perIp.allowed) return { ok: false, status: 429, message: REGISTRATION_MESSAGES.tooMany };
-  const limited = limitPerEmail(email);
-  if (limited && !limited.ok) return limited;
-
-  // Hashed whether or not the address has an account, so both take the same time.
-  const passwordHash = await hashPassword(values.password);
-  const existing = db().select({ name: users.name }).from(users).where(eq(users.email, email)).get();
-  const payload: RegistrationPayload = existing ? { kind: "existing", name: existing.name } : { kind: "new", name: values.name, passwordHash };
-  const sent = await issueAndSend(registration.id, email, payload, { resend: false });
+  const perIp: CodeLimit = { key: `register-ip:${clientIp(request)}`, limit: PER_IP_PER_HOUR, windowMs: HOUR_MS, message: REGISTRATION_MESSAGES.tooMany };
+  const sent = await sendRegistrationCode(registration.id, email, [perIp, perEmailLimit(email)], async () => {
+    // Hashed whether or not the address has an account, so both take the same time.
+    const passwordHash = await hashPassword(values.password);
+    const existing = db().select({ name: users.name }).from(users).where(eq(users.email, email)).get();
+    return existing ? { kind: "existing", name: existing.name } : { kind: "new", name: values.name, passwordHash };
+  }, { resend: false });
   return sent.ok ? { ok: true, registration } : sent;
 }
 
@@ -114,14 +125,12 @@ function currentRow(id: string) {
 }
 
 /** A new code (and link) for the registration in progress; at most one a minute. */
-export async function resendRegistrationCode(registration: PendingRegistration): Promise<SendResult> {
+export async function resendRegistrationCode(registration: PendingRegistration): Promise<SendCodeResult> {
   const row = currentRow(registration.id);
   const payload = parsePayload(row?.payload);
   // A honeypot registration has no row: it "succeeds" like the others.
   if (!row || !payload) return { ok: true };
-  const limited = limitPerEmail(row.email);
-  if (limited) return limited;
-  return issueAndSend(registration.id, row.email, payload, { resend: true });
+  return sendRegistrationCode(registration.id, row.email, [perEmailLimit(row.email)], () => Promise.resolve(payload), { resend: true });
 }
 
 export type CompleteResult = { ok: true; email: string } | { ok: false; status: 400 | 409 | 429; message: string };

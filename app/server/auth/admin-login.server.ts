@@ -1,4 +1,5 @@
-import { attemptLogin, startSecondFactor, type LoginPolicy, type LoginResult } from "./login.server";
+import { attemptLogin, type LoginPolicy, type LoginResult } from "./login.server";
+import { logIn } from "./session-login.server";
 import type { ShopSession } from "../http/session.server";
 
 /** Admins: 5 failures lock for 15 minutes; the warning starts at 3 left. Customers' accounts are invisible here. */
@@ -33,6 +34,6 @@ export async function logInAdmin(request: Request, session: ShopSession, input: 
     if (result.reason === "blocked") return { ok: false, status: 429, message: result.message, warning: null, lockedUntil: null };
     return { ok: false, status: 401, message: result.message, warning: adminAttemptsWarning(result.remainingAttempts), lockedUntil: null };
   }
-  startSecondFactor(session, result.user.id, "/admin");
+  logIn(session, result.user, { as: "pending-second-factor", redirectTo: "/admin" });
   return { ok: true };
 }

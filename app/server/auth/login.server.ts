@@ -9,6 +9,7 @@ import { failureStreak, recordLoginEvent, type LoginKind } from "./login-events.
 import { decoyHash, verifyPassword } from "./password.server";
 import { clientIp, hitRateLimit } from "../http/rate-limit.server";
 import type { ShopSession } from "../http/session.server";
+import { logIn } from "./session-login.server";
 
 /**
  * Password login with lockout, shared by the customer login and the admin login:
@@ -155,24 +156,6 @@ function nextUnknownState(state: LockState, policy: LoginPolicy, at: Date): Lock
   return { failures, lockedUntil: failures >= policy.maxFailures ? new Date(at.getTime() + policy.lockMinutes * 60_000) : null };
 }
 
-/** Logs the user in on this session (after the password, or after the second factor). */
-export function startUserSession(session: ShopSession, user: { id: number; sessionVersion: number }): void {
-  const at = now();
-  session.unset("pendingLogin");
-  session.set("userId", user.id);
-  session.set("sessionVersion", user.sessionVersion);
-  session.set("loggedInAt", at.getTime());
-  db().update(users).set({ lastLoginAt: at }).where(eq(users.id, user.id)).run();
-}
-
-/** Password right, second factor to come: nobody is logged in yet; /admin-2fa-verify takes it from here. */
-export function startSecondFactor(session: ShopSession, userId: number, redirectTo: string): void {
-  session.unset("userId");
-  session.unset("sessionVersion");
-  session.unset("loggedInAt");
-  session.set("pendingLogin", { userId, at: now().getTime(), redirectTo });
-}
-
 /**
  * The customer login (/login). Admins and users with an authenticator app are not logged
  * in here: the second-factor page takes over with `pendingLogin`.
@@ -185,9 +168,9 @@ export async function logInCustomer(
   const result = await attemptLogin(request, values, CUSTOMER_LOGIN_POLICY);
   if (!result.ok) return result;
   if (result.requiresSecondFactor) {
-    startSecondFactor(session, result.user.id, safeRedirect(values.redirectTo, result.user.isAdmin ? "/admin" : "/"));
+    logIn(session, result.user, { as: "pending-second-factor", redirectTo: safeRedirect(values.redirectTo, result.user.isAdmin ? "/admin" : "/") });
     return { ok: true, redirectTo: "/admin-2fa-verify", secondFactor: true };
   }
-  startUserSession(session, result.user);
+  logIn(session, result.user);
   return { ok: true, redirectTo: safeRedirect(values.redirectTo, "/"), secondFactor: false };
 }

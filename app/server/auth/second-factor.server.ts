@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
-import { CODE_TTL_MS, issueCode, lastIssuedAt, verifyCode } from "./codes.server";
+import { CODE_TTL_MS, lastIssuedAt, verifyCode } from "./codes.server";
+import { sendCodeMail, type SendCodeResult } from "./code-mail.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
-import { startUserSession } from "./login.server";
+import { logIn } from "./session-login.server";
 import { loginCodeMail } from "../mail/templates/login-code.server";
-import { sendThroughOutbox } from "../mail/outbox.server";
 import { hitRateLimit } from "../http/rate-limit.server";
 import { open } from "../core/secret-box.server";
 import type { ShopSession } from "../http/session.server";
@@ -41,12 +41,17 @@ export function secondFactorState(session: ShopSession): SecondFactorState {
   return { status: "pending", mode, email: user.email, expiresAt, redirectTo: pending.redirectTo, codeSent: mode === "email" };
 }
 
-async function sendLoginCode(user: PendingUser, options: { force: boolean }): Promise<{ ok: boolean; retryAfterSeconds?: number }> {
-  const issued = issueCode("admin-2fa", String(user.id), user.email, { force: options.force });
-  if (!issued.ok) return { ok: false, retryAfterSeconds: issued.retryAfterSeconds };
-  const sent = await sendThroughOutbox({ to: user.email, topic: `admin-2fa:${user.id}`, expiresAt: issued.expiresAt, mail: loginCodeMail({ code: issued.code, expiresAt: issued.expiresAt }) });
-  if (!sent) console.error("[second-factor] code mail failed");
-  return { ok: sent };
+function sendLoginCode(user: PendingUser, options: { force: boolean }): Promise<SendCodeResult> {
+  return sendCodeMail({
+    purpose: "admin-2fa",
+    subject: String(user.id),
+    to: user.email,
+    topic: `admin-2fa:${user.id}`,
+    force: options.force,
+    mail: ({ code, expiresAt }) => loginCodeMail({ code, expiresAt }),
+    messages: { tooSoon: (seconds) => `再送信は${seconds}秒後にお試しください`, notSent: "再送信に失敗しました" },
+    log: "[second-factor] code mail failed",
+  });
 }
 
 /** A login handed over from /login has no code yet: send it on first view of the code page. */
@@ -64,7 +69,7 @@ export async function resendSecondFactor(session: ShopSession): Promise<{ ok: bo
   const user = pendingUser(session);
   if (!pending || !user || user.totpSecretEncrypted) return { ok: false, message: "再送信に失敗しました" };
   const sent = await sendLoginCode(user, { force: false });
-  if (!sent.ok) return { ok: false, message: sent.retryAfterSeconds ? `再送信は${sent.retryAfterSeconds}秒後にお試しください` : "再送信に失敗しました" };
+  if (!sent.ok) return { ok: false, message: sent.message };
   session.set("pendingLogin", { ...pending, at: now().getTime() });
   return { ok: true, message: "認証コードを再送信しました" };
 }
@@ -90,7 +95,6 @@ export function completeSecondFactor(session: ShopSession, code: string): Second
     if (!result.ok) return { ok: false, message: result.message, expired: result.reason !== "wrong" };
   }
 
-  startUserSession(session, user);
-  if (user.isAdmin) session.set("adminVerifiedAt", now().getTime());
+  logIn(session, user, { as: "user", admin: user.isAdmin });
   return { ok: true, user, redirectTo: state.redirectTo };
 }

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { requireVerifiedCustomer } from "./steps.server";
 import { updateCheckout } from "./draft.server";
-import { now } from "../core/clock.server";
+import { logIn } from "../auth/session-login.server";
 import { db } from "../db/client.server";
 import { checkouts, users } from "../db/schema";
 import { createOrderForPayment } from "../orders/orders.server";
@@ -51,10 +51,7 @@ export async function completePayment(session: ShopSession, intentId: string): P
   if (checkout?.createdUserId) {
     const user = db().select().from(users).where(eq(users.id, checkout.createdUserId)).get();
     if (user) {
-      session.set("userId", user.id);
-      session.set("sessionVersion", user.sessionVersion);
-      session.set("loggedInAt", now().getTime());
-      db().update(users).set({ lastLoginAt: now() }).where(eq(users.id, user.id)).run();
+      logIn(session, user);
       return { ok: true, toast: { kind: "success", title: "登録が完了し、自動ログインしました", description: "ご注文ありがとうございます。" } };
     }
   }

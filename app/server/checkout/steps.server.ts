@@ -3,12 +3,12 @@ import { contestSlug } from "~/lib/slug";
 import type { CustomerValues } from "~/lib/order-schemas";
 import { checkoutContest, currentCheckout, updateCheckout, type Checkout } from "./draft.server";
 import { completeItems, priceItems } from "../catalog/pricing.server";
-import { issueCode, verifyCode, type VerifyResult } from "../auth/codes.server";
+import { verifyCode, type VerifyResult } from "../auth/codes.server";
+import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
 import { checkoutCodeMail } from "../mail/templates/checkout-code.server";
-import { sendThroughOutbox } from "../mail/outbox.server";
 import { hashPassword } from "../auth/password.server";
-import { clientIp, hitRateLimit } from "../http/rate-limit.server";
+import { clientIp } from "../http/rate-limit.server";
 import type { ShopSession } from "../http/session.server";
 
 /**
@@ -60,25 +60,22 @@ export function requireVerifiedCustomer(session: ShopSession) {
   return customer;
 }
 
-export type SendCodeResult = { ok: true } | { ok: false; status: 429 | 503; message: string };
-
 /** Sends (or resends) the checkout's e-mail code. Limited per checkout (60 s) and per IP address. */
 export async function sendCheckoutCode(request: Request, checkout: Checkout, options: { force?: boolean } = {}): Promise<SendCodeResult> {
-  if (!checkout.customerEmail || !checkout.customerName) return { ok: false, status: 429, message: "メールアドレスを入力してください" };
-  const perIp = hitRateLimit(`checkout-code:${clientIp(request)}`, 30, 60 * 60 * 1000);
-  if (!perIp.allowed) return { ok: false, status: 429, message: "送信回数の上限に達しました。しばらくしてから再度お試しください。" };
-  const issued = issueCode("checkout", checkout.id, checkout.customerEmail, { force: options.force });
-  if (!issued.ok) return { ok: false, status: 429, message: `再送信は${issued.retryAfterSeconds}秒後にお試しください` };
+  const { customerEmail, customerName } = checkout;
+  if (!customerEmail || !customerName) return { ok: false, status: 429, message: "メールアドレスを入力してください" };
   // A code the SMTP server refuses now is still retried until it expires; the customer is told it did not go out.
-  const sent = await sendThroughOutbox({
-    to: checkout.customerEmail,
+  return sendCodeMail({
+    purpose: "checkout",
+    subject: checkout.id,
+    to: customerEmail,
     topic: `checkout-code:${checkout.id}`,
-    expiresAt: issued.expiresAt,
-    mail: checkoutCodeMail({ name: checkout.customerName, code: issued.code, expiresAt: issued.expiresAt }),
+    force: options.force,
+    limits: [{ key: `checkout-code:${clientIp(request)}`, limit: 30, windowMs: 60 * 60 * 1000, message: "送信回数の上限に達しました。しばらくしてから再度お試しください。" }],
+    mail: ({ code, expiresAt }) => checkoutCodeMail({ name: customerName, code, expiresAt }),
+    messages: { tooSoon: (seconds) => `再送信は${seconds}秒後にお試しください`, notSent: "認証コードの送信に失敗しました" },
+    log: "[checkout] code mail failed",
   });
-  if (sent) return { ok: true };
-  console.error("[checkout] code mail failed");
-  return { ok: false, status: 503, message: "認証コードの送信に失敗しました" };
 }
 
 /**

@@ -13,22 +13,29 @@ export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
 /** Password right, second factor still to come (admins, users with an authenticator app). */
 export type PendingLogin = { userId: number; at: number; redirectTo: string };
 
-type SessionData = {
+/**
+ * What belongs to a login: logOut (app/server/auth/session-login.server.ts) clears all of it,
+ * and the compiler checks that its list names every key here.
+ */
+export type LoginSessionData = {
   userId: number;
   sessionVersion: number;
-  checkoutId: string;
   loggedInAt: number;
-  /** The order just paid for, shown on /payment-complete. */
-  lastOrderId: number;
   pendingLogin: PendingLogin;
   /** When the admin completed the second factor; the admin session lasts 60 minutes from here. */
   adminVerifiedAt: number;
   /** An authenticator secret being set up, until its first code is confirmed. */
   pendingTotpSecret: string;
-  /** A registration waiting for its e-mail code: the code's subject, and what the code page shows. */
-  registration: { id: string; email: string; fromOrder: boolean };
   /** The password-change code was verified at `verifiedAt` by this user; the new password may be set. */
   passwordChange: { userId: number; verifiedAt: number };
+};
+
+type SessionData = LoginSessionData & {
+  checkoutId: string;
+  /** The order just paid for, shown on /payment-complete. */
+  lastOrderId: number;
+  /** A registration waiting for its e-mail code: the code's subject, and what the code page shows. */
+  registration: { id: string; email: string; fromOrder: boolean };
 };
 
 type FlashData = { toast: Toast };

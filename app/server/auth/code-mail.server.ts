@@ -1,0 +1,64 @@
+import { issueCode } from "./codes.server";
+import type { CodePurpose } from "../db/schema";
+import { hitRateLimit } from "../http/rate-limit.server";
+import { sendThroughOutbox, type OutgoingMail } from "../mail/outbox.server";
+
+/**
+ * One pipeline for every mailed code (checkout e-mail, registration, password change, admin
+ * second factor): rate limits → a new code → the mail through the outbox → a log line and 503
+ * when the mail server did not take it. Each caller brings its own limits, mail and messages.
+ */
+
+/** What sending a code answers. `alreadySent`: refused because the code from less than 60 s ago is still good. */
+export type SendCodeResult = { ok: true } | { ok: false; status: 429 | 503; message: string; alreadySent?: true };
+
+/** A rate limit checked before the code is made; the first one refused answers 429 with its message. */
+export type CodeLimit = { key: string; limit: number; windowMs: number; message: string };
+
+export type IssuedCode = { code: string; expiresAt: Date };
+
+type CodeMailBase = {
+  purpose: CodePurpose;
+  subject: string;
+  to: string;
+  /** The outbox topic: a newer code cancels the older unsent mail. */
+  topic: string;
+  limits?: readonly CodeLimit[];
+  /** Skip the 60-second rule (a changed address, a login step's first code). */
+  force?: boolean;
+  messages: {
+    /** The last code was sent less than 60 s ago. */
+    tooSoon: (retryAfterSeconds: number) => string;
+    /** The mail server did not take the mail (the outbox keeps trying until the code expires). */
+    notSent: string;
+  };
+  /** Written to the error log when the mail server did not take the mail. */
+  log: string;
+};
+
+type WithPayload<P> = CodeMailBase & {
+  /** What the code row carries, worked out only once the limits let the code go (it may cost a password hash). */
+  payload: () => Promise<P>;
+  /** The mail for the new code; it may also store what the mail links to. */
+  mail: (issued: IssuedCode, payload: P) => OutgoingMail["mail"];
+};
+
+type WithoutPayload = CodeMailBase & { payload?: undefined; mail: (issued: IssuedCode) => OutgoingMail["mail"] };
+
+export async function sendCodeMail<P extends Record<string, unknown>>(send: WithPayload<P> | WithoutPayload): Promise<SendCodeResult> {
+  for (const { key, limit, windowMs, message } of send.limits ?? []) {
+    if (!hitRateLimit(key, limit, windowMs).allowed) return { ok: false, status: 429, message };
+  }
+  const compose = send.payload ? await withPayload(send) : { payload: undefined, mail: send.mail };
+  const issued = issueCode(send.purpose, send.subject, send.to, { force: send.force, payload: compose.payload });
+  if (!issued.ok) return { ok: false, status: 429, alreadySent: true, message: send.messages.tooSoon(issued.retryAfterSeconds) };
+  const sent = await sendThroughOutbox({ to: send.to, topic: send.topic, expiresAt: issued.expiresAt, mail: compose.mail(issued) });
+  if (sent) return { ok: true };
+  console.error(send.log);
+  return { ok: false, status: 503, message: send.messages.notSent };
+}
+
+async function withPayload<P extends Record<string, unknown>>(send: WithPayload<P>) {
+  const payload = await send.payload();
+  return { payload, mail: (issued: IssuedCode) => send.mail(issued, payload) };
+}

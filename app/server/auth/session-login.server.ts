@@ -1,0 +1,63 @@
+import { eq } from "drizzle-orm";
+import { now } from "../core/clock.server";
+import { db } from "../db/client.server";
+import { users } from "../db/schema";
+import type { LoginSessionData, ShopSession } from "../http/session.server";
+
+/**
+ * Logging in and out of a session: the customer login, the admin login with its second
+ * factor, the auto-login after paying, logout (customer and admin), and deleting one's
+ * own account all go through logIn and logOut, over this one list of the login's keys.
+ */
+
+type LoginKey = keyof LoginSessionData;
+
+/** Every session key of a login, by what it holds. Typed so that a key added to LoginSessionData must be listed here. */
+const LOGIN_KEYS: Record<LoginKey, "user" | "pending" | "admin" | "password-change"> = {
+  userId: "user",
+  sessionVersion: "user",
+  loggedInAt: "user",
+  /** Password right, second factor still to come. */
+  pendingLogin: "pending",
+  adminVerifiedAt: "admin",
+  pendingTotpSecret: "admin",
+  passwordChange: "password-change",
+};
+
+export const LOGIN_SESSION_KEYS = Object.keys(LOGIN_KEYS) as LoginKey[];
+
+function unset(session: ShopSession, part: (typeof LOGIN_KEYS)[LoginKey]): void {
+  for (const key of LOGIN_SESSION_KEYS) if (LOGIN_KEYS[key] === part) session.unset(key);
+}
+
+export type LogIn =
+  /** Logged in: after the password, after the second factor (`admin`: the 60-minute admin session starts), or after paying with a new account. */
+  | { as: "user"; admin?: boolean }
+  /** Password right, second factor to come: nobody is logged in yet; /admin-2fa-verify takes it from here with `redirectTo`. */
+  | { as: "pending-second-factor"; redirectTo: string };
+
+/** Logs the user in on this session, or starts the second factor (see LogIn). */
+export function logIn(session: ShopSession, user: { id: number; sessionVersion: number }, how: LogIn = { as: "user" }): void {
+  const at = now();
+  if (how.as === "pending-second-factor") {
+    unset(session, "user");
+    session.set("pendingLogin", { userId: user.id, at: at.getTime(), redirectTo: how.redirectTo });
+    return;
+  }
+  unset(session, "pending");
+  session.set("userId", user.id);
+  session.set("sessionVersion", user.sessionVersion);
+  session.set("loggedInAt", at.getTime());
+  if (how.admin) session.set("adminVerifiedAt", at.getTime());
+  db().update(users).set({ lastLoginAt: at }).where(eq(users.id, user.id)).run();
+}
+
+/**
+ * Ends the login on this session: every login key. `"pending-second-factor"` ends only a login
+ * still waiting for its second factor (expired, failed, or nothing to wait for); a login
+ * already on the session stays.
+ */
+export function logOut(session: ShopSession, what: "login" | "pending-second-factor" = "login"): void {
+  if (what === "pending-second-factor") return unset(session, "pending");
+  for (const key of LOGIN_SESSION_KEYS) session.unset(key);
+}
