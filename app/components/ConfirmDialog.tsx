@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 
 /**
@@ -49,5 +49,25 @@ export function ConfirmDialog({
       </div>
       ) : null}
     </dialog>
+  );
+}
+
+/** The same question as a page of its own, where a link to it lands without JS. */
+export function ConfirmPage({ title, children, action, cancelTo }: { title: string; children: ReactNode; action: string; cancelTo: string }) {
+  return (
+    <section className="mx-auto max-w-md px-4 py-10">
+      <div className="rounded-2xl bg-white p-6 shadow-sm">
+        <h1 className="text-xl font-bold">{title}</h1>
+        {children}
+        <Form method="post" action={action} className="mt-6 flex justify-end gap-3">
+          <Link to={cancelTo} className="btn-secondary">
+            キャンセル
+          </Link>
+          <button type="submit" className="btn bg-red-600 text-white hover:bg-red-700">
+            削除する
+          </button>
+        </Form>
+      </div>
+    </section>
   );
 }

@@ -23,8 +23,8 @@ type InputType = "text" | "email" | "password" | "number" | "tel" | "url" | "dat
 /**
  * A labelled input with its hint and error, over conform's metadata: the label names the input,
  * the hint and the error are announced with it, and the server's reply refills the value.
- * `inputProps` carries what differs per field (autoComplete, inputMode, placeholder).
- * Generic over the field's value type as getInputProps is: a preprocessed zod field reads as unknown.
+ * `inputProps` carries what differs per field (autoComplete, inputMode, placeholder); `announce`
+ * is FieldError's. Generic over the field's value type as getInputProps is: a preprocessed zod field reads as unknown.
  */
 export function Field<Schema>({
   label,
@@ -32,12 +32,14 @@ export function Field<Schema>({
   type,
   hint,
   inputProps,
+  announce = false,
 }: {
   label: ReactNode;
   meta: FieldMetadata<Schema>;
   type: InputType;
   hint?: ReactNode;
   inputProps?: InputHTMLAttributes<HTMLInputElement>;
+  announce?: boolean;
 }) {
   const hintId = hint ? `${meta.id}-hint` : undefined;
   return (
@@ -51,7 +53,18 @@ export function Field<Schema>({
           {hint}
         </p>
       ) : null}
-      <FieldError id={meta.errorId} errors={meta.errors} />
+      <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
+    </div>
+  );
+}
+
+/** A form's submit button, on the right, disabled and relabelled while the form is on its way. */
+export function SubmitRow({ busy, busyLabel, children }: { busy: boolean; busyLabel: string; children: ReactNode }) {
+  return (
+    <div className="flex justify-end">
+      <button type="submit" className="btn-primary" disabled={busy}>
+        {busy ? busyLabel : children}
+      </button>
     </div>
   );
 }

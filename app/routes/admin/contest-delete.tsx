@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { ConfirmPage } from "~/components/ConfirmDialog";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { deleteContest, findContest } from "~/server/catalog/contest-list.server";
 import { redirectWithToast } from "~/server/http/toast.server";
@@ -32,21 +33,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function DeleteContest() {
   const { id, name } = useLoaderData<typeof loader>();
   return (
-    <section className="mx-auto max-w-md px-4 py-10">
-      <div className="rounded-2xl bg-white p-6 shadow-sm">
-        <h1 className="text-xl font-bold">本当に削除しますか？</h1>
-        <p className="mt-3 text-zinc-700">
-          「{name}」と、その選手・部門・動画形式・メディアをすべて削除します。注文は削除されません。この操作は取り消せません。
-        </p>
-        <Form method="post" action={`/admin/contests/${id}/delete`} className="mt-6 flex justify-end gap-3">
-          <Link to="/admin" className="btn-secondary">
-            キャンセル
-          </Link>
-          <button type="submit" className="btn bg-red-600 text-white hover:bg-red-700">
-            削除する
-          </button>
-        </Form>
-      </div>
-    </section>
+    <ConfirmPage title="本当に削除しますか？" action={`/admin/contests/${id}/delete`} cancelTo="/admin">
+      <p className="mt-3 text-zinc-700">
+        「{name}」と、その選手・部門・動画形式・メディアをすべて削除します。注文は削除されません。この操作は取り消せません。
+      </p>
+    </ConfirmPage>
   );
 }

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { ConfirmPage } from "~/components/ConfirmDialog";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { logOut } from "~/server/auth/session-login.server";
 import { commitSession, getSession } from "~/server/http/session.server";
@@ -38,19 +39,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function DeleteUser() {
   const { id, email } = useLoaderData<typeof loader>();
   return (
-    <section className="mx-auto max-w-md px-4 py-10">
-      <div className="rounded-2xl bg-white p-6 shadow-sm">
-        <h1 className="text-xl font-bold">ユーザーを削除しますか？</h1>
-        <p className="mt-3 break-all text-zinc-700">{email} を削除します。この操作は取り消せません。</p>
-        <Form method="post" action={`/admin/users/${id}/delete`} className="mt-6 flex justify-end gap-3">
-          <Link to="/admin/users" className="btn-secondary">
-            キャンセル
-          </Link>
-          <button type="submit" className="btn bg-red-600 text-white hover:bg-red-700">
-            削除する
-          </button>
-        </Form>
-      </div>
-    </section>
+    <ConfirmPage title="ユーザーを削除しますか？" action={`/admin/users/${id}/delete`} cancelTo="/admin/users">
+      <p className="mt-3 break-all text-zinc-700">{email} を削除します。この操作は取り消せません。</p>
+    </ConfirmPage>
   );
 }

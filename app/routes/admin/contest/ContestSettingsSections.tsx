@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm, type Submission
 import { parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
 import { useRef, useState, type ReactNode } from "react";
-import { FieldError } from "~/components/forms";
+import { Field, FieldError, SubmitRow } from "~/components/forms";
 import {
   basicInfoSchema,
   categoryAddSchema,
@@ -66,13 +66,7 @@ export function BasicInfoSection({ contest, lastResult }: { contest: { name: str
     <Section id="basic" title="基本情報">
       <Form method="post" {...getFormProps(form)} key={`${contest.name}\n${contest.bibNumberLabel}`} className="space-y-4">
         <input type="hidden" name="intent" value="basic" />
-        <div>
-          <label htmlFor={fields.name.id} className="field-label">
-            大会名
-          </label>
-          <input {...getInputProps(fields.name, { type: "text" })} className="field-input" />
-          <FieldError announce id={fields.name.errorId} errors={fields.name.errors} />
-        </div>
+        <Field label="大会名" meta={fields.name} type="text" announce />
         <div>
           <label htmlFor={fields.bibNumberLabel.id} className="field-label">
             番号欄の名前
@@ -83,11 +77,9 @@ export function BasicInfoSection({ contest, lastResult }: { contest: { name: str
           </p>
           <FieldError announce id={fields.bibNumberLabel.errorId} errors={fields.bibNumberLabel.errors} />
         </div>
-        <div className="flex justify-end">
-          <button type="submit" className="btn-primary" disabled={busy}>
-            {busy ? "保存中..." : "基本情報を保存"}
-          </button>
-        </div>
+        <SubmitRow busy={busy} busyLabel="保存中...">
+          基本情報を保存
+        </SubmitRow>
       </Form>
     </Section>
   );
@@ -341,11 +333,9 @@ export function PriceDescriptionSection({ description, lastResult }: { descripti
           <textarea {...getTextareaProps(fields.notes)} rows={3} placeholder="例: 価格はすべて税込です。" className="field-input" />
           <FieldError announce id={fields.notes.errorId} errors={fields.notes.errors} />
         </div>
-        <div className="flex justify-end">
-          <button type="submit" className="btn-primary" disabled={busy}>
-            {busy ? "保存中..." : "料金説明を保存"}
-          </button>
-        </div>
+        <SubmitRow busy={busy} busyLabel="保存中...">
+          料金説明を保存
+        </SubmitRow>
       </Form>
     </Section>
   );
@@ -408,11 +398,9 @@ export function PublicationSection({ contest, minScheduleInput, lastResult }: { 
           {hydrated ? null : <p className="mt-1 text-xs text-zinc-500">「公開予約」を選んだときだけ使われます。</p>}
           <FieldError announce id={fields.scheduledAt.errorId} errors={fields.scheduledAt.errors} />
         </div>
-        <div className="flex justify-end">
-          <button type="submit" className="btn-primary" disabled={busy}>
-            {busy ? "保存中..." : "公開設定を保存"}
-          </button>
-        </div>
+        <SubmitRow busy={busy} busyLabel="保存中...">
+          公開設定を保存
+        </SubmitRow>
       </Form>
     </Section>
   );

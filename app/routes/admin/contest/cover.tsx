@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { SubmitRow } from "~/components/forms";
 import { formatDateTime } from "~/lib/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { COVER_MAX_BYTES, currentCover, receiveCover, RECOMMENDED_COVER } from "~/server/media/cover.server";
@@ -141,11 +142,9 @@ export default function ContestCover() {
               </figcaption>
             </figure>
           ) : null}
-          <div className="flex justify-end">
-            <button type="submit" className="btn-primary" disabled={uploading}>
-              {uploading ? "アップロード中..." : "アップロード"}
-            </button>
-          </div>
+          <SubmitRow busy={uploading} busyLabel="アップロード中...">
+            アップロード
+          </SubmitRow>
         </Form>
       </section>
     </div>
