@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { formatDate, formatYen } from "~/lib/format";
+import { positiveId } from "~/lib/params";
 import { purchaseHistory } from "~/server/accounts/purchase-history.server";
 import { requireUser } from "~/server/auth/users.server";
 
@@ -9,8 +10,8 @@ export const meta: MetaFunction = () => [{ title: "購入履歴 | コンテス�
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await requireUser(request);
-  const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
-  const history = purchaseHistory(user.email, Number.isFinite(page) ? page : 1);
+  // The history clamps a page past the end to the last one itself.
+  const history = purchaseHistory(user.email, positiveId(new URL(request.url).searchParams.get("page")) ?? 1);
   return {
     ...history,
     orders: history.orders.map((order) => ({ ...order, orderedAt: order.orderedAt.getTime() })),
