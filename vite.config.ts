@@ -16,12 +16,17 @@ declare module "@remix-run/node" {
  * security headers on those too (remix-serve stays the server).
  */
 function securityHeadersOnEveryRoute(): Plugin {
-  const helper = JSON.stringify(path.resolve(import.meta.dirname, "app/server/http/security-headers.server.ts"));
+  const helper = JSON.stringify(
+    path.resolve(import.meta.dirname, "app/server/http/security-headers.server.ts"),
+  );
   return {
     name: "shop-security-headers",
     transform(code, id) {
       if (id !== "\0virtual:remix/server-build") return null;
-      return { code: `${code}\nimport { secureRouteModules as __secureRouteModules } from ${helper};\n__secureRouteModules(routes);\n`, map: null };
+      return {
+        code: `${code}\nimport { secureRouteModules as __secureRouteModules } from ${helper};\n__secureRouteModules(routes);\n`,
+        map: null,
+      };
     },
   };
 }

@@ -5,7 +5,12 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./lib/nonce";
 import { htmlResponseStream } from "./server/http/html-stream.server";
-import { applySecurityHeaders, createNonce, needsDocumentLoad, withSecurityHeaders } from "./server/http/security-headers.server";
+import {
+  applySecurityHeaders,
+  createNonce,
+  needsDocumentLoad,
+  withSecurityHeaders,
+} from "./server/http/security-headers.server";
 import { startUp } from "./server/startup.server";
 
 // Start-up work happens when the server loads this module, before the first request:
@@ -37,7 +42,12 @@ export default function handleRequest(
         const body = htmlResponseStream();
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         applySecurityHeaders(responseHeaders, { pathname: new URL(request.url).pathname, nonce });
-        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+        resolve(
+          new Response(createReadableStreamFromReadable(body), {
+            headers: responseHeaders,
+            status: responseStatusCode,
+          }),
+        );
         pipe(body);
       },
       onShellError(error: unknown) {
@@ -58,7 +68,10 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
   if (needsDocumentLoad(request)) {
     // Redirect to the page itself as a full document load, so its own CSP applies.
     const page = url.pathname.replace(/\.data$/, "");
-    return withSecurityHeaders(new Response(null, { status: 302, headers: { Location: page, "X-Remix-Reload-Document": "true" } }), { pathname: page });
+    return withSecurityHeaders(
+      new Response(null, { status: 302, headers: { Location: page, "X-Remix-Reload-Document": "true" } }),
+      { pathname: page },
+    );
   }
   return withSecurityHeaders(response, { pathname: url.pathname.replace(/\.data$/, "") });
 };

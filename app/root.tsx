@@ -1,6 +1,16 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import type { ReactNode } from "react";
 import { ErrorFallback, NotFoundPage } from "~/components/ErrorPages";
 import { Footer } from "~/components/Footer";
@@ -19,17 +29,17 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [
   { title: "コンテスト動画ショップ" },
-  { name: "description", content: "大会・発表会・運動会の出場者ごとの動画を、スマートフォンから簡単にご注文いただけます。" },
+  {
+    name: "description",
+    content: "大会・発表会・運動会の出場者ごとの動画を、スマートフォンから簡単にご注文いただけます。",
+  },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, session } = await takeToast(request);
   const user = await getCurrentUser(session);
   const headers = toast ? { "Set-Cookie": await commitSession(session) } : undefined;
-  return data(
-    { user: user ? { email: user.email, isAdmin: user.isAdmin } : null, toast },
-    { headers },
-  );
+  return data({ user: user ? { email: user.email, isAdmin: user.isAdmin } : null, toast }, { headers });
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -42,14 +52,20 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         {/* Marks the page as scripted before first paint, so JS-only refinements do not flash. */}
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: "document.documentElement.classList.add('js')" }} />
+        <script
+          nonce={nonce}
+          dangerouslySetInnerHTML={{ __html: "document.documentElement.classList.add('js')" }}
+        />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#c8102e" />
         <Meta />
         <Links />
       </head>
       <body className="flex min-h-dvh flex-col">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
           本文へ移動
         </a>
         {backOffice ? null : <Header user={rootData?.user ?? null} />}

@@ -117,8 +117,12 @@ function aliases() {
   return [
     route("video", "routes/storefront/home.tsx", { id: "aliases/video", index: true }),
     route("privacy-policy", "routes/storefront/privacy.tsx", { id: "aliases/privacy-policy" }),
-    route("registration-complete", "routes/account/registration-success.tsx", { id: "aliases/registration-complete" }),
-    route("order-confirmation-old", "routes/checkout/order-confirmation.tsx", { id: "aliases/order-confirmation-old" }),
+    route("registration-complete", "routes/account/registration-success.tsx", {
+      id: "aliases/registration-complete",
+    }),
+    route("order-confirmation-old", "routes/checkout/order-confirmation.tsx", {
+      id: "aliases/order-confirmation-old",
+    }),
     ...["dashboard", "admin-dashboard", "video/dashboard"].map((path) =>
       route(path, "routes/aliases/to-admin.ts", { id: `aliases/${path}` }),
     ),

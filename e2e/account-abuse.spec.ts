@@ -14,15 +14,30 @@ test.beforeEach(async ({ context }) => {
 const HUGE = "あ".repeat(600); // 1.8 kB each: under the form size limit, far over every field's
 const TOO_BIG = "x".repeat(200_000);
 
-type Body = { label: string; oversize?: true; send: (request: APIRequestContext, url: string) => ReturnType<APIRequestContext["post"]> };
+type Body = {
+  label: string;
+  oversize?: true;
+  send: (request: APIRequestContext, url: string) => ReturnType<APIRequestContext["post"]>;
+};
 
 const urlencoded = (body: string) => (request: APIRequestContext, url: string) =>
-  request.post(url, { data: body, headers: { "Content-Type": "application/x-www-form-urlencoded" }, maxRedirects: 0 });
+  request.post(url, {
+    data: body,
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    maxRedirects: 0,
+  });
 
 const BODIES: Body[] = [
   { label: "nothing", send: (request, url) => request.post(url, { maxRedirects: 0 }) },
   { label: "an empty form", send: urlencoded("") },
-  { label: "huge strings", send: urlencoded(["name", "email", "password", "confirmPassword", "code", "newPassword", "intent", "redirectTo"].map((k) => `${k}=${encodeURIComponent(HUGE)}`).join("&")) },
+  {
+    label: "huge strings",
+    send: urlencoded(
+      ["name", "email", "password", "confirmPassword", "code", "newPassword", "intent", "redirectTo"]
+        .map((k) => `${k}=${encodeURIComponent(HUGE)}`)
+        .join("&"),
+    ),
+  },
   { label: "a body over the size limit", oversize: true, send: urlencoded(`email=${TOO_BIG}`) },
   {
     label: "repeated fields",
@@ -30,15 +45,46 @@ const BODIES: Body[] = [
       "name=a&name=b&email=a%40example.jp&email=b%40example.jp&password=Aa345678&password=Bb345678&confirmPassword=Aa345678&agreesToTerms=on&agreesToTerms=on&intent=verify&intent=change&code=1&code=2&newPassword=x&newPassword=y&redirectTo=%2F&redirectTo=%2F%2Fevil.com",
     ),
   },
-  { label: "wrong types", send: urlencoded("email[]=x&password[a]=b&agreesToTerms=yes&code=abcdef&intent=%00&via=dialog&newPassword=&confirmPassword=") },
-  { label: "a JSON body", send: (request, url) => request.post(url, { data: { email: 1, password: ["x"], code: { a: 1 } }, maxRedirects: 0 }) },
-  { label: "plain text", send: (request, url) => request.post(url, { data: "\u0000\u0001 not a form", headers: { "Content-Type": "text/plain" }, maxRedirects: 0 }) },
+  {
+    label: "wrong types",
+    send: urlencoded(
+      "email[]=x&password[a]=b&agreesToTerms=yes&code=abcdef&intent=%00&via=dialog&newPassword=&confirmPassword=",
+    ),
+  },
+  {
+    label: "a JSON body",
+    send: (request, url) =>
+      request.post(url, { data: { email: 1, password: ["x"], code: { a: 1 } }, maxRedirects: 0 }),
+  },
+  {
+    label: "plain text",
+    send: (request, url) =>
+      request.post(url, {
+        data: "\u0000\u0001 not a form",
+        headers: { "Content-Type": "text/plain" },
+        maxRedirects: 0,
+      }),
+  },
   {
     label: "multipart with a file",
     send: (request, url) =>
-      request.post(url, { multipart: { email: "a@example.jp", password: { name: "p.bin", mimeType: "application/octet-stream", buffer: Buffer.from([0, 1, 2]) } }, maxRedirects: 0 }),
+      request.post(url, {
+        multipart: {
+          email: "a@example.jp",
+          password: { name: "p.bin", mimeType: "application/octet-stream", buffer: Buffer.from([0, 1, 2]) },
+        },
+        maxRedirects: 0,
+      }),
   },
-  { label: "a broken multipart body", send: (request, url) => request.post(url, { data: "--x\r\nbroken", headers: { "Content-Type": "multipart/form-data; boundary=x" }, maxRedirects: 0 }) },
+  {
+    label: "a broken multipart body",
+    send: (request, url) =>
+      request.post(url, {
+        data: "--x\r\nbroken",
+        headers: { "Content-Type": "multipart/form-data; boundary=x" },
+        maxRedirects: 0,
+      }),
+  },
 ];
 
 /** The forms that read their body; elsewhere (no action, logout) an oversized body only tests the HTTP server. */
@@ -61,7 +107,13 @@ test("the account forms answer malformed posts with 4xx (or a redirect), never 5
 
   // With a registration waiting for its code.
   const response = await request.post("/register", {
-    form: { name: "山田 花子", email: uniqueEmail("abuse"), password: "Abuse-2025", confirmPassword: "Abuse-2025", agreesToTerms: "on" },
+    form: {
+      name: "山田 花子",
+      email: uniqueEmail("abuse"),
+      password: "Abuse-2025",
+      confirmPassword: "Abuse-2025",
+      agreesToTerms: "on",
+    },
   });
   expect(response.url()).toMatch(/\/register\/verify$/);
   await expectNo5xx(request, "/register/verify");
@@ -72,13 +124,18 @@ test("the account forms answer malformed posts with 4xx (or a redirect), never 5
   await createUserInDb(email, "Abuser-Pass-1");
   const login = await request.post("/login", { form: { email, password: "Abuser-Pass-1" } });
   expect(login.ok()).toBe(true);
-  for (const url of ["/account/password", "/account/password?step=change", "/login", "/register"]) await expectNo5xx(request, url);
+  for (const url of ["/account/password", "/account/password?step=change", "/login", "/register"])
+    await expectNo5xx(request, url);
   for (const intent of ["send", "resend", "verify", "change"]) {
-    const answer = await request.post("/account/password", { form: { intent, via: "dialog", code: "12", newPassword: HUGE, confirmPassword: 1 } });
+    const answer = await request.post("/account/password", {
+      form: { intent, via: "dialog", code: "12", newPassword: HUGE, confirmPassword: 1 },
+    });
     expect(answer.status(), intent).toBeLessThan(500);
   }
 
   // Still logged in and working.
   await page.goto("/account");
-  await expect(page.getByRole("region", { name: "登録情報" }).getByText(email, { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "登録情報" }).getByText(email, { exact: true }),
+  ).toBeVisible();
 });

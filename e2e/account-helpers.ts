@@ -7,14 +7,19 @@ import { jsEnabled } from "./helpers";
 
 /** The e2e server's database, writable: for making users and orders a test needs, faster than the UI. */
 function writableDb() {
-  return new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"), { fileMustExist: true });
+  return new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"), {
+    fileMustExist: true,
+  });
 }
 
 export async function createUserInDb(email: string, password: string, name = "山田 花子"): Promise<number> {
   const hash = await hashPassword(password);
   const db = writableDb();
   try {
-    return Number(db.prepare("insert into users (email, name, password_hash) values (?, ?, ?)").run(email, name, hash).lastInsertRowid);
+    return Number(
+      db.prepare("insert into users (email, name, password_hash) values (?, ?, ?)").run(email, name, hash)
+        .lastInsertRowid,
+    );
   } finally {
     db.close();
   }
@@ -23,13 +28,22 @@ export async function createUserInDb(email: string, password: string, name = "�
 export function setFailedLogins(email: string, count: number) {
   const db = writableDb();
   try {
-    db.prepare("update users set failed_login_count = ?, locked_until = null where email = ?").run(count, email);
+    db.prepare("update users set failed_login_count = ?, locked_until = null where email = ?").run(
+      count,
+      email,
+    );
   } finally {
     db.close();
   }
 }
 
-export type TestLine = { category: string; athleteNumber: number; style: string; price: number; url?: string };
+export type TestLine = {
+  category: string;
+  athleteNumber: number;
+  style: string;
+  price: number;
+  url?: string;
+};
 
 /** An order as the checkout would have stored it, for the purchase-history tests. */
 export function insertOrder(email: string, lines: TestLine[], createdAt = Date.now()): string {
@@ -41,13 +55,33 @@ export function insertOrder(email: string, lines: TestLine[], createdAt = Date.n
         `insert into orders (order_number, checkout_id, payment_intent_id, contest_name, bib_number_label, customer_email, customer_name, total_amount, created_at)
          values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(orderNumber, `e2e-${orderNumber}`, `pi_e2e_${orderNumber}`, "青葉ピアノ発表会 2025", "演奏順", email, "山田 花子", lines.reduce((sum, l) => sum + l.price, 0), createdAt)
-      .lastInsertRowid;
+      .run(
+        orderNumber,
+        `e2e-${orderNumber}`,
+        `pi_e2e_${orderNumber}`,
+        "青葉ピアノ発表会 2025",
+        "演奏順",
+        email,
+        "山田 花子",
+        lines.reduce((sum, l) => sum + l.price, 0),
+        createdAt,
+      ).lastInsertRowid;
     lines.forEach((line, index) => {
       db.prepare(
         `insert into order_lines (order_id, line_number, contest_name, category, athlete_number, athlete_name, style, orientation, price, video_download_url, created_at)
          values (?, ?, ?, ?, ?, ?, ?, 'vertical', ?, ?, ?)`,
-      ).run(id, `${orderNumber}-${index + 1}`, "青葉ピアノ発表会 2025", line.category, line.athleteNumber, "山田 一郎", line.style, line.price, line.url ?? null, createdAt);
+      ).run(
+        id,
+        `${orderNumber}-${index + 1}`,
+        "青葉ピアノ発表会 2025",
+        line.category,
+        line.athleteNumber,
+        "山田 一郎",
+        line.style,
+        line.price,
+        line.url ?? null,
+        createdAt,
+      );
     });
     // A delivered order has its download page, as 納品 makes it: history links go through it.
     if (lines.some((line) => line.url)) {

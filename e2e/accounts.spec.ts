@@ -1,5 +1,15 @@
 import { expect, test, type Page } from "@playwright/test";
-import { codeFrom, createUserInDb, enterCode, expectLoggedOut, insertOrder, logIn, otherBrowser, randomIp, setFailedLogins } from "./account-helpers";
+import {
+  codeFrom,
+  createUserInDb,
+  enterCode,
+  expectLoggedOut,
+  insertOrder,
+  logIn,
+  otherBrowser,
+  randomIp,
+  setFailedLogins,
+} from "./account-helpers";
 import { jsEnabled, mailsTo, uniqueEmail, waitForMail } from "./helpers";
 
 test.beforeEach(async ({ context }) => {
@@ -14,15 +24,28 @@ async function fillRegistration(page: Page, email: string, password: string, con
   await page.getByRole("checkbox", { name: /利用規約.*プライバシーポリシー.*同意します/ }).check();
 }
 
-test("register with the mailed code, log in, change the password (other browsers are logged out), log out", async ({ page, browser }) => {
+test("register with the mailed code, log in, change the password (other browsers are logged out), log out", async ({
+  page,
+  browser,
+}) => {
   const email = uniqueEmail("member");
   await page.goto("/register");
   await expect(page.getByRole("heading", { level: 1, name: "新規会員登録" })).toBeVisible();
-  const links: [string, string][] = [["利用規約", "/terms"], ["プライバシーポリシー", "/privacy"], ["ログイン", "/login"], ["メールが届かない場合", "/email-support"]];
+  const links: [string, string][] = [
+    ["利用規約", "/terms"],
+    ["プライバシーポリシー", "/privacy"],
+    ["ログイン", "/login"],
+    ["メールが届かない場合", "/email-support"],
+  ];
   for (const [name, href] of links) {
-    await expect(page.getByRole("main").getByRole("link", { name, exact: true })).toHaveAttribute("href", href);
+    await expect(page.getByRole("main").getByRole("link", { name, exact: true })).toHaveAttribute(
+      "href",
+      href,
+    );
   }
-  await expect(page.getByText("8文字以上で、英大文字・英小文字・数字のうち2種類以上を組み合わせてください")).toBeVisible();
+  await expect(
+    page.getByText("8文字以上で、英大文字・英小文字・数字のうち2種類以上を組み合わせてください"),
+  ).toBeVisible();
 
   // Mismatched passwords: the message beside the field, the name and e-mail kept.
   await fillRegistration(page, email, "Hanako-2025", "Hanako-2026");
@@ -48,7 +71,10 @@ test("register with the mailed code, log in, change the password (other browsers
   await expect(page).toHaveURL(/\/registration-success$/);
   await expect(page.getByRole("heading", { name: "会員登録が完了しました" })).toBeVisible();
   await expect(page.getByRole("link", { name: "ホームへ戻る" })).toHaveAttribute("href", "/");
-  await expect(page.getByRole("main").getByRole("link", { name: "メールが届かない場合" })).toHaveAttribute("href", "/email-support");
+  await expect(page.getByRole("main").getByRole("link", { name: "メールが届かない場合" })).toHaveAttribute(
+    "href",
+    "/email-support",
+  );
 
   // The account page asks for a login and comes back.
   await page.goto("/account");
@@ -144,7 +170,9 @@ test("the link in the registration mail verifies too, then goes on to the login 
   await expect(page.getByRole("heading", { name: "メールアドレスを確認できませんでした" })).toBeVisible();
 });
 
-test("registering an e-mail that has an account looks the same, and the owner is told by mail", async ({ page }) => {
+test("registering an e-mail that has an account looks the same, and the owner is told by mail", async ({
+  page,
+}) => {
   const email = uniqueEmail("owner");
   await createUserInDb(email, "Owner-Pass-1");
   await page.goto("/register?from=order");
@@ -161,12 +189,17 @@ test("registering an e-mail that has an account looks the same, and the owner is
   await expect(page.getByText("認証コードが正しくありません。再度お試しください。")).toBeVisible();
 
   await page.goto("/registration-success?from=order");
-  await expect(page.getByRole("link", { name: "注文確認へ進む" })).toHaveAttribute("href", "/order-confirmation");
+  await expect(page.getByRole("link", { name: "注文確認へ進む" })).toHaveAttribute(
+    "href",
+    "/order-confirmation",
+  );
   await page.goto("/registration-complete");
   await expect(page.getByRole("link", { name: "ホームへ戻る" })).toBeVisible();
 });
 
-test("login warns as failures add up, locks the account, and never leaves the site afterwards", async ({ page }) => {
+test("login warns as failures add up, locks the account, and never leaves the site afterwards", async ({
+  page,
+}) => {
   const email = uniqueEmail("careless");
   await createUserInDb(email, "Careful-Pass-1");
 
@@ -180,7 +213,11 @@ test("login warns as failures add up, locks the account, and never leaves the si
   await expect(page.getByText(/あと1回失敗すると.*次に失敗するとロックされます/)).toBeVisible();
 
   await logIn(page, email, "Wrong-Pass-1");
-  await expect(page.getByText(/アカウントを一時的にロックしました。\d{4}\/\d{2}\/\d{2} \d{2}:\d{2} 以降に再度お試しください。/)).toBeVisible();
+  await expect(
+    page.getByText(
+      /アカウントを一時的にロックしました。\d{4}\/\d{2}\/\d{2} \d{2}:\d{2} 以降に再度お試しください。/,
+    ),
+  ).toBeVisible();
   await expect(page.getByRole("button", { name: "ログイン", exact: true })).toBeDisabled();
 
   // An unknown address gets the same kind of answer as a known one.
@@ -196,17 +233,31 @@ test("login warns as failures add up, locks the account, and never leaves the si
   await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
 });
 
-test("purchase history shows the account's own orders, page by page, and nobody else's", async ({ page, browser }) => {
+test("purchase history shows the account's own orders, page by page, and nobody else's", async ({
+  page,
+  browser,
+}) => {
   const buyer = uniqueEmail("buyer");
   const stranger = uniqueEmail("stranger");
   await createUserInDb(buyer, "Buyer-Pass-1");
   await createUserInDb(stranger, "Stranger-Pass-1");
   const start = Date.now() - 60 * 60_000;
-  for (let i = 0; i < 11; i++) insertOrder(buyer, [{ category: "幼児の部", athleteNumber: i + 1, style: "縦", price: 3000 }], start + i * 1000);
+  for (let i = 0; i < 11; i++)
+    insertOrder(
+      buyer,
+      [{ category: "幼児の部", athleteNumber: i + 1, style: "縦", price: 3000 }],
+      start + i * 1000,
+    );
   const newest = insertOrder(
     buyer,
     [
-      { category: "小学生の部", athleteNumber: 7, style: "縦", price: 3000, url: "https://videos.example.jp/7.mp4" },
+      {
+        category: "小学生の部",
+        athleteNumber: 7,
+        style: "縦",
+        price: 3000,
+        url: "https://videos.example.jp/7.mp4",
+      },
       { category: "小学生の部", athleteNumber: 8, style: "横", price: 5000 },
     ],
     start + 60_000,
@@ -229,7 +280,10 @@ test("purchase history shows the account's own orders, page by page, and nobody 
   await expect(first.getByText("納品待ち")).toBeVisible();
   await expect(first.getByText("8,000円（税込）")).toBeVisible();
 
-  await page.getByRole("navigation", { name: "購入履歴のページ" }).getByRole("link", { name: "次へ" }).click();
+  await page
+    .getByRole("navigation", { name: "購入履歴のページ" })
+    .getByRole("link", { name: "次へ" })
+    .click();
   await expect(page).toHaveURL(/\?page=2$/);
   await expect(groups).toHaveCount(2);
 
@@ -256,7 +310,11 @@ test("the mail help page and /api/email-status report the mail service", async (
   const response = await request.get("/api/email-status");
   expect(response.status()).toBe(200);
   const status = (await response.json()) as Record<string, unknown>;
-  expect(status).toMatchObject({ emailServiceActive: true, senderEmail: "shop@example.jp", smtpServer: "127.0.0.1" });
+  expect(status).toMatchObject({
+    emailServiceActive: true,
+    senderEmail: "shop@example.jp",
+    smtpServer: "127.0.0.1",
+  });
   expect(typeof status.timestamp).toBe("string");
   expect(JSON.stringify(status)).not.toMatch(/smtp:\/\//);
 
@@ -264,11 +322,21 @@ test("the mail help page and /api/email-status report the mail service", async (
   await expect(page.getByRole("heading", { level: 1, name: "メールが届かない場合" })).toBeVisible();
   await expect(page.getByText("正常に稼働しています")).toBeVisible();
   await expect(page.getByText("10分間", { exact: true })).toBeVisible();
-  for (const provider of ["Gmail", "Yahoo!メール", "iCloud メール（iPhone）", /^docomo/, /^au（/, /^SoftBank/]) {
+  for (const provider of [
+    "Gmail",
+    "Yahoo!メール",
+    "iCloud メール（iPhone）",
+    /^docomo/,
+    /^au（/,
+    /^SoftBank/,
+  ]) {
     await expect(page.getByText(provider).first()).toBeVisible();
   }
   await page.getByText("docomo（@docomo.ne.jp）").click();
   await expect(page.getByText(/受信リスト設定.*@example\.jp/).first()).toBeVisible();
-  await expect(page.getByRole("link", { name: "support@example.jp" })).toHaveAttribute("href", "mailto:support@example.jp");
+  await expect(page.getByRole("link", { name: "support@example.jp" })).toHaveAttribute(
+    "href",
+    "mailto:support@example.jp",
+  );
   expect(mailsTo("nobody@example.jp")).toHaveLength(0);
 });

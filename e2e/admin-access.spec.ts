@@ -17,11 +17,26 @@ const MINUTE = 60_000;
 const identities = {
   anonymous: async () => "",
   customer: async () => mintSession({ userId: customer.id, sessionVersion: 1, loggedInAt: Date.now() }),
-  "a customer claiming the admin step": async () => mintSession({ userId: customer.id, sessionVersion: 1, loggedInAt: Date.now(), adminVerifiedAt: Date.now() }),
-  "an admin without the second factor": async () => mintSession({ pendingLogin: { userId: admin.id, at: Date.now(), redirectTo: "/admin" } }),
-  "an admin logged in without the admin step": async () => mintSession({ userId: admin.id, sessionVersion: 1, loggedInAt: Date.now() }),
-  "an admin whose session expired": async () => mintSession({ userId: admin.id, sessionVersion: 1, loggedInAt: Date.now() - 61 * MINUTE, adminVerifiedAt: Date.now() - 61 * MINUTE }),
-  "an admin whose password changed since": async () => mintSession({ userId: admin.id, sessionVersion: 0, loggedInAt: Date.now(), adminVerifiedAt: Date.now() }),
+  "a customer claiming the admin step": async () =>
+    mintSession({
+      userId: customer.id,
+      sessionVersion: 1,
+      loggedInAt: Date.now(),
+      adminVerifiedAt: Date.now(),
+    }),
+  "an admin without the second factor": async () =>
+    mintSession({ pendingLogin: { userId: admin.id, at: Date.now(), redirectTo: "/admin" } }),
+  "an admin logged in without the admin step": async () =>
+    mintSession({ userId: admin.id, sessionVersion: 1, loggedInAt: Date.now() }),
+  "an admin whose session expired": async () =>
+    mintSession({
+      userId: admin.id,
+      sessionVersion: 1,
+      loggedInAt: Date.now() - 61 * MINUTE,
+      adminVerifiedAt: Date.now() - 61 * MINUTE,
+    }),
+  "an admin whose password changed since": async () =>
+    mintSession({ userId: admin.id, sessionVersion: 0, loggedInAt: Date.now(), adminVerifiedAt: Date.now() }),
 };
 
 for (const [who, cookieFor] of Object.entries(identities)) {
@@ -45,8 +60,15 @@ for (const [who, cookieFor] of Object.entries(identities)) {
   });
 }
 
-test("an admin with a completed second factor reaches every admin page (the matrix can fail)", async ({ request }) => {
-  const cookie = await mintSession({ userId: admin.id, sessionVersion: 1, loggedInAt: Date.now(), adminVerifiedAt: Date.now() });
+test("an admin with a completed second factor reaches every admin page (the matrix can fail)", async ({
+  request,
+}) => {
+  const cookie = await mintSession({
+    userId: admin.id,
+    sessionVersion: 1,
+    loggedInAt: Date.now(),
+    adminVerifiedAt: Date.now(),
+  });
   for (const route of ADMIN_ROUTES.filter((r) => r.method === "GET")) {
     const response = await request.get(route.path, { headers: { Cookie: cookie }, maxRedirects: 0 });
     expect(response.status(), route.path).toBe(route.adminStatus ?? 200);

@@ -4,14 +4,20 @@ import path from "node:path";
 import { jsEnabled, uniqueEmail } from "./helpers";
 import { createUser, loginAsAdmin } from "./users";
 
-test("contest management: add (with validation), toggle video and photo, see the storefront follow, delete", async ({ page, context, baseURL }) => {
+test("contest management: add (with validation), toggle video and photo, see the storefront follow, delete", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("contest-admin"));
   const name = `E2E大会 ${test.info().project.name} ${Date.now()}`;
   await page.goto("/admin");
   await expect(page.getByRole("heading", { name: "大会管理" })).toBeVisible();
 
   await page.getByRole("link", { name: "新規大会追加" }).click();
-  const dialogOrPage = jsEnabled() ? page.getByRole("dialog", { name: "新規大会追加" }) : page.getByRole("main");
+  const dialogOrPage = jsEnabled()
+    ? page.getByRole("dialog", { name: "新規大会追加" })
+    : page.getByRole("main");
   await dialogOrPage.getByLabel("大会名").fill("   ");
   await dialogOrPage.getByRole("button", { name: "追加" }).click();
   await expect(dialogOrPage.getByText("大会名を入力してください")).toBeVisible();
@@ -45,7 +51,10 @@ test("contest management: add (with validation), toggle video and photo, see the
   await page.goto("/admin");
   await row.getByRole("link", { name: `${name}を削除` }).click();
   if (jsEnabled()) {
-    await page.getByRole("dialog", { name: "本当に削除しますか？" }).getByRole("button", { name: "削除する" }).click();
+    await page
+      .getByRole("dialog", { name: "本当に削除しますか？" })
+      .getByRole("button", { name: "削除する" })
+      .click();
   } else {
     await expect(page.getByRole("heading", { name: "本当に削除しますか？" })).toBeVisible();
     await page.getByRole("button", { name: "削除する" }).click();
@@ -54,16 +63,38 @@ test("contest management: add (with validation), toggle video and photo, see the
   await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
 });
 
-test("sales totals: filter by contest and Tokyo days, check against seeded orders, download the CSV", async ({ page, context, baseURL }) => {
+test("sales totals: filter by contest and Tokyo days, check against seeded orders, download the CSV", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("sales-admin"));
   const contest = `売上テスト大会 ${test.info().project.name} ${Date.now()}`;
   const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
   const insert = (n: number, at: string, prices: number[]) => {
-    const id = (db
-      .prepare("insert into orders (order_number, checkout_id, payment_intent_id, contest_name, customer_email, customer_name, total_amount, line_count, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning id")
-      .get(`9${String(Date.now() + n).slice(-7)}`, `sales-${contest}-${n}`, `pi_sales_${contest}_${n}`, contest, `sales${n}@example.jp`, "集計 花子", prices.reduce((a, b) => a + b, 0), prices.length, Date.parse(at)) as { id: number }).id;
+    const id = (
+      db
+        .prepare(
+          "insert into orders (order_number, checkout_id, payment_intent_id, contest_name, customer_email, customer_name, total_amount, line_count, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning id",
+        )
+        .get(
+          `9${String(Date.now() + n).slice(-7)}`,
+          `sales-${contest}-${n}`,
+          `pi_sales_${contest}_${n}`,
+          contest,
+          `sales${n}@example.jp`,
+          "集計 花子",
+          prices.reduce((a, b) => a + b, 0),
+          prices.length,
+          Date.parse(at),
+        ) as { id: number }
+    ).id;
     prices.forEach((price, i) =>
-      db.prepare("insert into order_lines (order_id, line_number, contest_name, category, athlete_number, athlete_name, style, orientation, price) values (?, ?, ?, ?, ?, ?, ?, ?, ?)").run(id, `${id}-${i + 1}`, contest, "部門", i + 1, "選手", "縦", "vertical", price),
+      db
+        .prepare(
+          "insert into order_lines (order_id, line_number, contest_name, category, athlete_number, athlete_name, style, orientation, price) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .run(id, `${id}-${i + 1}`, contest, "部門", i + 1, "選手", "縦", "vertical", price),
     );
   };
   insert(1, "2025-03-31T15:00:00Z", [3000, 4500]); // 2025-04-01 00:00 JST
@@ -88,10 +119,19 @@ test("sales totals: filter by contest and Tokyo days, check against seeded order
   const lines = bytes.subarray(3).toString("utf8").trim().split("\r\n");
   expect(lines[0]).toContain("注文番号");
   expect(lines).toHaveLength(4);
-  expect(lines.slice(1).map((line) => line.split(",")[8]).sort()).toEqual(["3000", "4500", "5000"]);
+  expect(
+    lines
+      .slice(1)
+      .map((line) => line.split(",")[8])
+      .sort(),
+  ).toEqual(["3000", "4500", "5000"]);
 });
 
-test("user management: delete a user, the last-admin rule, then delete yourself", async ({ page, context, baseURL }) => {
+test("user management: delete a user, the last-admin rule, then delete yourself", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   const me = await loginAsAdmin(context, baseURL ?? "", uniqueEmail("users-admin"));
   const customer = await createUser({ email: uniqueEmail("deleteme") });
   const confirm = async () => {

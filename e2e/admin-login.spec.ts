@@ -15,7 +15,9 @@ async function enterCode(page: Page, code: string) {
   await page.getByRole("button", { name: "認証する" }).click();
 }
 
-test("admin login: password, then the code from the mail, then the dashboard; logout ends it", async ({ page }) => {
+test("admin login: password, then the code from the mail, then the dashboard; logout ends it", async ({
+  page,
+}) => {
   const admin = await createUser({ email: uniqueEmail("login-admin"), isAdmin: true });
   await page.goto("/admin");
   await expect(page).toHaveURL(/\/admin-login$/);
@@ -43,14 +45,18 @@ test("admin login: password, then the code from the mail, then the dashboard; lo
   await expect(page).toHaveURL(/\/admin-login$/);
 });
 
-test("a customer's account cannot enter the back-office, with the same message as a wrong password", async ({ page }) => {
+test("a customer's account cannot enter the back-office, with the same message as a wrong password", async ({
+  page,
+}) => {
   const customer = await createUser({ email: uniqueEmail("not-admin") });
   await passwordStep(page, customer.email, customer.password);
   await expect(page.getByText("メールアドレスまたはパスワードが正しくありません")).toBeVisible();
   await expect(page).toHaveURL(/\/admin-login$/);
 });
 
-test("authenticator app: set up with the shown secret, then the next login takes the app's code", async ({ page }) => {
+test("authenticator app: set up with the shown secret, then the next login takes the app's code", async ({
+  page,
+}) => {
   const admin = await createUser({ email: uniqueEmail("totp-admin"), isAdmin: true });
   await passwordStep(page, admin.email, admin.password);
   const code = /\b(\d{6})\b/.exec((await waitForMail(admin.email)).text)?.[1] ?? "";

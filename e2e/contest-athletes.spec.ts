@@ -23,8 +23,12 @@ async function createContestThroughUi(page: Page, name: string): Promise<number>
   await page.getByLabel("大会名").fill(name);
   await page.getByRole("button", { name: "追加" }).click();
   await expect(page.getByText("追加完了")).toBeVisible();
-  const id = withDb((db) => (db.prepare("select id from contests where name = ?").get(name) as { id: number }).id);
-  withDb((db) => db.prepare("insert into categories (contest_id, name, color) values (?, 'A部門', '#ef4444')").run(id));
+  const id = withDb(
+    (db) => (db.prepare("select id from contests where name = ?").get(name) as { id: number }).id,
+  );
+  withDb((db) =>
+    db.prepare("insert into categories (contest_id, name, color) values (?, 'A部門', '#ef4444')").run(id),
+  );
   return id;
 }
 
@@ -45,7 +49,11 @@ function row(page: Page, name: string) {
   return page.getByRole("row", { name, exact: true });
 }
 
-test("athletes: add 30, edit one, bulk prices, soft delete, restore, permanent delete, and the storefront follows", async ({ page, context, baseURL }) => {
+test("athletes: add 30, edit one, bulk prices, soft delete, restore, permanent delete, and the storefront follows", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("athletes-admin"));
   const name = `選手管理E2E ${test.info().project.name} ${Date.now()}`;
@@ -91,16 +99,26 @@ test("athletes: add 30, edit one, bulk prices, soft delete, restore, permanent d
   await expect(edited.getByLabel("部門")).toHaveValue("A部門");
   await expect(edited.getByLabel("動画ステータス")).toHaveValue("販売中");
   // The other status was left alone and is still the legacy value underneath.
-  expect(withDb((db) => db.prepare("select photo_status from athletes where contest_id = ? and athlete_number = 105").get(contestId))).toEqual({ photo_status: "未撮影" });
+  expect(
+    withDb((db) =>
+      db
+        .prepare("select photo_status from athletes where contest_id = ? and athlete_number = 105")
+        .get(contestId),
+    ),
+  ).toEqual({ photo_status: "未撮影" });
 
   // Bulk-set the 横 price of three athletes.
   const bulk = page.getByRole("form", { name: "選択した選手の一括操作" });
   for (const n of [1, 2, 3]) await page.getByRole("checkbox", { name: `${n} 選手${n}を選択` }).check();
   await bulk.getByLabel("横の価格").fill("6000");
   await bulk.getByRole("button", { name: "一括更新" }).click();
-  if (jsEnabled()) await expect(page.getByRole("status").filter({ hasText: "3人の価格・ステータスを更新しました。" })).toBeVisible();
+  if (jsEnabled())
+    await expect(
+      page.getByRole("status").filter({ hasText: "3人の価格・ステータスを更新しました。" }),
+    ).toBeVisible();
   else await expect(page.getByText("一括操作完了")).toBeVisible();
-  for (const n of [1, 2, 3]) await expect(row(page, `${n} 選手${n}`).getByLabel("横の価格")).toHaveValue("6000");
+  for (const n of [1, 2, 3])
+    await expect(row(page, `${n} 選手${n}`).getByLabel("横の価格")).toHaveValue("6000");
   await expect(row(page, "4 選手4").getByLabel("横の価格")).toHaveValue("5000");
 
   // Soft delete one, see it under 削除済み, restore it.
@@ -127,7 +145,10 @@ test("athletes: add 30, edit one, bulk prices, soft delete, restore, permanent d
 
   await row(page, "3 選手3").getByRole("link", { name: "3 選手3を完全に削除" }).click();
   if (jsEnabled()) {
-    await page.getByRole("dialog", { name: "本当に完全に削除しますか？" }).getByRole("button", { name: "完全に削除する" }).click();
+    await page
+      .getByRole("dialog", { name: "本当に完全に削除しますか？" })
+      .getByRole("button", { name: "完全に削除する" })
+      .click();
   } else {
     await expect(page.getByRole("heading", { name: "本当に完全に削除しますか？" })).toBeVisible();
     await page.getByRole("button", { name: "完全に削除する" }).click();
@@ -138,10 +159,14 @@ test("athletes: add 30, edit one, bulk prices, soft delete, restore, permanent d
   const deletedBulk = page.getByRole("form", { name: "選択した選手の一括操作" });
   if (jsEnabled()) await page.getByRole("checkbox", { name: "このページの選手をすべて選択" }).check();
   else await page.getByRole("link", { name: "このページの全員を選択" }).click();
-  for (const n of [4, 6]) await expect(page.getByRole("checkbox", { name: `${n} 選手${n}を選択` })).toBeChecked();
+  for (const n of [4, 6])
+    await expect(page.getByRole("checkbox", { name: `${n} 選手${n}を選択` })).toBeChecked();
   await deletedBulk.getByRole("button", { name: "選択した選手を完全に削除" }).click();
   if (jsEnabled()) {
-    await page.getByRole("dialog", { name: "本当に完全に削除しますか？" }).getByRole("button", { name: "完全に削除する" }).click();
+    await page
+      .getByRole("dialog", { name: "本当に完全に削除しますか？" })
+      .getByRole("button", { name: "完全に削除する" })
+      .click();
   } else {
     // Without JS the confirmation is a required checkbox; the selection survives the refusal.
     await expect(page.getByText("完全に削除する場合は確認欄にチェックを入れてください")).toBeVisible();
@@ -150,13 +175,30 @@ test("athletes: add 30, edit one, bulk prices, soft delete, restore, permanent d
     await deletedBulk.getByRole("button", { name: "選択した選手を完全に削除" }).click();
   }
   await expect(page.getByText("削除済みの選手はいません")).toBeVisible();
-  expect(withDb((db) => db.prepare("select athlete_number as n from athletes where contest_id = ? order by athlete_number").all(contestId)).map((r) => (r as { n: number }).n)).not.toEqual(
-    expect.arrayContaining([3]),
-  );
-  expect(withDb((db) => (db.prepare("select count(*) as n from athletes where contest_id = ?").get(contestId) as { n: number }).n)).toBe(27);
+  expect(
+    withDb((db) =>
+      db
+        .prepare("select athlete_number as n from athletes where contest_id = ? order by athlete_number")
+        .all(contestId),
+    ).map((r) => (r as { n: number }).n),
+  ).not.toEqual(expect.arrayContaining([3]));
+  expect(
+    withDb(
+      (db) =>
+        (
+          db.prepare("select count(*) as n from athletes where contest_id = ?").get(contestId) as {
+            n: number;
+          }
+        ).n,
+    ),
+  ).toBe(27);
 
   // The storefront follows: 販売中 can be ordered, 受注停止 cannot.
-  withDb((db) => db.prepare("update contests set video_published = 1, site_public_status = '公開' where id = ?").run(contestId));
+  withDb((db) =>
+    db
+      .prepare("update contests set video_published = 1, site_public_status = '公開' where id = ?")
+      .run(contestId),
+  );
   const orderForm = `/order-form/${encodeURIComponent(contestSlug(name))}`;
   await page.goto(orderForm);
   const athleteSelect = page.getByRole("group", { name: "商品1" }).getByLabel("ゼッケン番号");
@@ -171,14 +213,24 @@ test("athletes: add 30, edit one, bulk prices, soft delete, restore, permanent d
   await expect(athleteSelect.locator("option", { hasText: "105 山田 花子" })).toHaveCount(0);
 });
 
-test("a row save that fails is rolled back with the reason (JS) or answered with it (no JS)", async ({ page, context, baseURL }) => {
+test("a row save that fails is rolled back with the reason (JS) or answered with it (no JS)", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("athletes-rollback"));
-  const contestId = await createContestThroughUi(page, `選手ロールバックE2E ${test.info().project.name} ${Date.now()}`);
+  const contestId = await createContestThroughUi(
+    page,
+    `選手ロールバックE2E ${test.info().project.name} ${Date.now()}`,
+  );
   await page.goto(`/admin/contest/${contestId}`);
   await page.getByLabel("追加する人数").fill("3");
   await page.getByRole("button", { name: "選手を追加" }).click();
   await expect(page.locator("tbody tr")).toHaveCount(3);
-  const nameOf = (n: number) => withDb((db) => db.prepare("select name from athletes where contest_id = ? and athlete_number = ?").get(contestId, n));
+  const nameOf = (n: number) =>
+    withDb((db) =>
+      db.prepare("select name from athletes where contest_id = ? and athlete_number = ?").get(contestId, n),
+    );
 
   // Another admin removes the category this page still offers.
   const second = row(page, "2 選手2");
@@ -193,9 +245,15 @@ test("a row save that fails is rolled back with the reason (JS) or answered with
   expect(nameOf(2)).toEqual({ name: "選手2" });
 
   // Another admin deletes athlete 3 while this page still shows it.
-  withDb((db) => db.prepare("update athletes set is_deleted = 1 where contest_id = ? and athlete_number = 3").run(contestId));
+  withDb((db) =>
+    db
+      .prepare("update athletes set is_deleted = 1 where contest_id = ? and athlete_number = 3")
+      .run(contestId),
+  );
   await row(page, "3 選手3").getByLabel("選手名").fill("消えた選手");
   await row(page, "3 選手3").getByRole("button", { name: "3 選手3を保存" }).click();
-  await expect(page.getByText("選手が見つかりません。削除されたか、この大会の選手ではありません。").first()).toBeVisible();
+  await expect(
+    page.getByText("選手が見つかりません。削除されたか、この大会の選手ではありません。").first(),
+  ).toBeVisible();
   expect(nameOf(3)).toEqual({ name: "選手3" });
 });

@@ -23,7 +23,11 @@ async function expectSaved(page: Page) {
   await expect(page.getByText("保存しました", { exact: true })).toBeVisible();
 }
 
-test("contest settings: name, number label, categories, formats, price description and publication; the storefront follows", async ({ page, context, baseURL }) => {
+test("contest settings: name, number label, categories, formats, price description and publication; the storefront follows", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("settings-admin"));
   const stamp = `${test.info().project.name} ${Date.now()}`;
   const editPage = await createContest(page, `設定前の大会 ${stamp}`);
@@ -62,7 +66,9 @@ test("contest settings: name, number label, categories, formats, price descripti
   await expect(categories.getByLabel("新しい部門名")).toHaveValue("");
   await categories.getByRole("button", { name: "部門「中学生の部」を削除" }).click();
   await expect(page.getByText("部門「中学生の部」を削除しました。")).toBeVisible();
-  await expect(categories.getByRole("list", { name: "部門の一覧" }).getByRole("listitem")).toHaveText([/小学生の部/]);
+  await expect(categories.getByRole("list", { name: "部門の一覧" }).getByRole("listitem")).toHaveText([
+    /小学生の部/,
+  ]);
 
   // 動画形式: rename the first, blank refused, then move 横 to the top.
   const formats = section(page, "動画形式");
@@ -149,7 +155,11 @@ test("contest settings: name, number label, categories, formats, price descripti
   expect(closed.status()).toBe(404);
 });
 
-test("cover image: non-images refused, an upload shows with its size, and the home card shows the newest", async ({ page, context, baseURL }) => {
+test("cover image: non-images refused, an upload shows with its size, and the home card shows the newest", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("cover-admin"));
   const name = `カバーE2E大会 ${test.info().project.name} ${Date.now()}`;
   const editPage = await createContest(page, name);
@@ -158,9 +168,13 @@ test("cover image: non-images refused, an upload shows with its size, and the ho
   const notImage = path.join(dir, "fake.png");
   fs.writeFileSync(notImage, "<html>画像ではありません</html>");
   const small = path.join(dir, "small-cover.png");
-  await sharp({ create: { width: 1280, height: 720, channels: 3, background: { r: 20, g: 90, b: 200 } } }).png().toFile(small);
+  await sharp({ create: { width: 1280, height: 720, channels: 3, background: { r: 20, g: 90, b: 200 } } })
+    .png()
+    .toFile(small);
   const full = path.join(dir, "full-cover.png");
-  await sharp({ create: { width: 1920, height: 1080, channels: 3, background: { r: 220, g: 40, b: 60 } } }).png().toFile(full);
+  await sharp({ create: { width: 1920, height: 1080, channels: 3, background: { r: 220, g: 40, b: 60 } } })
+    .png()
+    .toFile(full);
 
   await page.getByRole("link", { name: "カバー画像" }).click();
   await expect(page).toHaveURL(new RegExp(`${editPage}/cover$`));
@@ -175,7 +189,10 @@ test("cover image: non-images refused, an upload shows with its size, and the ho
   // Over the limit: a 413 with its message, answered after the body is read (no reset connection).
   const big = Buffer.alloc(21 * 1024 * 1024);
   big.set([0xff, 0xd8, 0xff, 0xe0]);
-  const tooBig = await page.request.post(`${editPage}/cover`, { multipart: { cover: { name: "huge.jpg", mimeType: "image/jpeg", buffer: big } }, maxRedirects: 0 });
+  const tooBig = await page.request.post(`${editPage}/cover`, {
+    multipart: { cover: { name: "huge.jpg", mimeType: "image/jpeg", buffer: big } },
+    maxRedirects: 0,
+  });
   expect(tooBig.status()).toBe(413);
   expect(await tooBig.text()).toContain("ファイルが大きすぎます（20MBまで）");
 
@@ -202,7 +219,9 @@ test("cover image: non-images refused, an upload shows with its size, and the ho
   const cover = page.getByRole("img", { name: `${name}のカバー画像` });
   await expect(cover).toBeVisible();
   expect(await cover.getAttribute("src")).toBe(adminSrc);
-  await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await expect
+    .poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+    .toBe(true);
 
   // Leave the storefront as it was for the other specs.
   await page.goto(`${editPage}/settings`);

@@ -5,7 +5,11 @@ import { buyTwoVideos } from "./flows";
 import { uniqueEmail, waitForMail } from "./helpers";
 import { loginAsAdmin } from "./users";
 
-test("an order from the storefront is delivered: URLs checked, mail with the download page, one download each, expiry", async ({ page, browser, baseURL }) => {
+test("an order from the storefront is delivered: URLs checked, mail with the download page, one download each, expiry", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const email = uniqueEmail("delivery");
   const orderNumber = await buyTwoVideos(page, email, "納品 次郎");
 
@@ -23,14 +27,22 @@ test("an order from the storefront is delivered: URLs checked, mail with the dow
   await first.fill("https://videos.example.jp/kids-1.mp4");
   await group.getByRole("button", { name: "納品" }).click();
   await expect(admin.getByText("すべての動画のダウンロードURLを入力してください。")).toBeVisible();
-  await expect(admin.getByLabel(`${orderNumber}-1 のダウンロードURL`)).toHaveValue("https://videos.example.jp/kids-1.mp4");
+  await expect(admin.getByLabel(`${orderNumber}-1 のダウンロードURL`)).toHaveValue(
+    "https://videos.example.jp/kids-1.mp4",
+  );
 
   await admin.getByLabel(`${orderNumber}-2 のダウンロードURL`).fill("https://videos.example.jp/junior-2.mp4");
-  await admin.getByRole("listitem").filter({ hasText: `注文番号 ${orderNumber}` }).getByRole("button", { name: "納品" }).click();
+  await admin
+    .getByRole("listitem")
+    .filter({ hasText: `注文番号 ${orderNumber}` })
+    .getByRole("button", { name: "納品" })
+    .click();
   await expect(admin.getByText("納品処理完了")).toBeVisible();
   await expect(admin.getByRole("listitem").filter({ hasText: `注文番号 ${orderNumber}` })).toHaveCount(0);
   await admin.goto(`/admin/orders?tab=handled&q=${encodeURIComponent(email)}`);
-  await expect(admin.getByRole("listitem").filter({ hasText: `注文番号 ${orderNumber}` })).toContainText("納品完了");
+  await expect(admin.getByRole("listitem").filter({ hasText: `注文番号 ${orderNumber}` })).toContainText(
+    "納品完了",
+  );
 
   // The customer's mail: the order confirmation first, then the delivery.
   const delivery = await waitForMail(email, 3);
@@ -41,7 +53,10 @@ test("an order from the storefront is delivered: URLs checked, mail with the dow
 
   await page.goto(`/download/${pageId}`);
   await expect(page.getByText(orderNumber)).toBeVisible();
-  const items = page.getByRole("listitem").filter({ hasText: "納品テスト" }).or(page.getByRole("listitem").filter({ hasText: "キッズ部門" }));
+  const items = page
+    .getByRole("listitem")
+    .filter({ hasText: "納品テスト" })
+    .or(page.getByRole("listitem").filter({ hasText: "キッズ部門" }));
   const kids = items.first();
   await expect(kids.getByRole("link", { name: "縦型ダウンロード" })).toBeVisible();
   await expect(kids.getByRole("button", { name: "横型ダウンロード" })).toBeDisabled();
@@ -59,13 +74,19 @@ test("an order from the storefront is delivered: URLs checked, mail with the dow
   db.prepare("update download_pages set expires_at = ? where id = ?").run(Date.now() - 1000, pageId);
   db.close();
   await page.goto(`/download/${pageId}`);
-  await expect(page.getByText("ダウンロードの有効期限が切れています。再度必要な場合はお問い合わせください。")).toBeVisible();
+  await expect(
+    page.getByText("ダウンロードの有効期限が切れています。再度必要な場合はお問い合わせください。"),
+  ).toBeVisible();
   await expect(page.getByRole("link", { name: /ダウンロード$/ })).toHaveCount(0);
   expect((await page.request.get(href, { maxRedirects: 0 })).status()).toBe(410);
   await adminContext.close();
 });
 
-test("a video file attached to the shop is checked by its bytes, delivered, and downloads with Range so a phone can resume", async ({ page, browser, baseURL }) => {
+test("a video file attached to the shop is checked by its bytes, delivered, and downloads with Range so a phone can resume", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const email = uniqueEmail("file-delivery");
   const orderNumber = await buyTwoVideos(page, email, "ファイル 三郎");
   const adminContext = await browser.newContext({ javaScriptEnabled: test.info().project.name === "js" });
@@ -75,20 +96,29 @@ test("a video file attached to the shop is checked by its bytes, delivered, and 
   const group = () => admin.getByRole("listitem").filter({ hasText: `注文番号 ${orderNumber}` });
 
   // A text file calling itself a video is refused.
-  await group().getByLabel(`${orderNumber}-1 の動画ファイル`).setInputFiles({ name: "clip.mp4", mimeType: "video/mp4", buffer: Buffer.from("not really a video") });
+  await group()
+    .getByLabel(`${orderNumber}-1 の動画ファイル`)
+    .setInputFiles({ name: "clip.mp4", mimeType: "video/mp4", buffer: Buffer.from("not really a video") });
   await group().getByLabel(`${orderNumber}-2 のダウンロードURL`).fill("https://videos.example.jp/junior.mp4");
   await group().getByRole("button", { name: "納品" }).click();
   await expect(admin.getByText("動画ファイル（MP4・MOV・WebM）を選択してください")).toBeVisible();
 
-  const video = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypmp42"), Buffer.alloc(200_000, 7)]);
-  await group().getByLabel(`${orderNumber}-1 の動画ファイル`).setInputFiles({ name: "kids.mp4", mimeType: "video/mp4", buffer: video });
+  const video = Buffer.concat([
+    Buffer.from([0, 0, 0, 0x18]),
+    Buffer.from("ftypmp42"),
+    Buffer.alloc(200_000, 7),
+  ]);
+  await group()
+    .getByLabel(`${orderNumber}-1 の動画ファイル`)
+    .setInputFiles({ name: "kids.mp4", mimeType: "video/mp4", buffer: video });
   await group().getByLabel(`${orderNumber}-2 のダウンロードURL`).fill("https://videos.example.jp/junior.mp4");
   await group().getByRole("button", { name: "納品" }).click();
   await expect(admin.getByText("納品処理完了")).toBeVisible();
 
   const pageId = /\/download\/([A-Za-z0-9_-]{22})/.exec((await waitForMail(email, 3)).text)?.[1] ?? "";
   await page.goto(`/download/${pageId}`);
-  const href = (await page.getByRole("link", { name: "縦型ダウンロード" }).first().getAttribute("href")) ?? "";
+  const href =
+    (await page.getByRole("link", { name: "縦型ダウンロード" }).first().getAttribute("href")) ?? "";
   const start = await page.request.get(href, { headers: { Range: "bytes=0-99" } });
   expect(start.status()).toBe(206);
   expect(start.headers()["content-range"]).toBe(`bytes 0-99/${video.length}`);

@@ -7,7 +7,11 @@ export const CONTEST = "第12回 桜ヶ丘ダンスフェスティバル2025";
 
 export async function openOrderForm(page: Page) {
   await page.goto("/");
-  await page.getByRole("listitem").filter({ hasText: CONTEST }).getByRole("link", { name: "注文を開始する" }).click();
+  await page
+    .getByRole("listitem")
+    .filter({ hasText: CONTEST })
+    .getByRole("link", { name: "注文を開始する" })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: CONTEST })).toBeVisible();
 }
 
@@ -15,7 +19,15 @@ export async function openOrderForm(page: Page) {
 export async function fillItem(page: Page, n: number, category: string, athlete: RegExp, style: "縦" | "横") {
   const item = page.getByRole("group", { name: `商品${n}` });
   await item.getByLabel("部門").selectOption(category);
-  await item.getByLabel("エントリー番号").selectOption({ label: (await item.getByLabel("エントリー番号").locator("option").filter({ hasText: athlete }).first().textContent()) ?? "" });
+  await item.getByLabel("エントリー番号").selectOption({
+    label:
+      (await item
+        .getByLabel("エントリー番号")
+        .locator("option")
+        .filter({ hasText: athlete })
+        .first()
+        .textContent()) ?? "",
+  });
   await item.getByRole("radio", { name: style }).check();
 }
 

@@ -35,7 +35,9 @@ test("the draft is kept on the server and restored when the customer comes back"
   await expect(page.getByRole("group", { name: "商品2" })).toBeVisible();
 });
 
-test("a full purchase: order form → confirmation → e-mail code → declined card → paid order", async ({ page }) => {
+test("a full purchase: order form → confirmation → e-mail code → declined card → paid order", async ({
+  page,
+}) => {
   const email = uniqueEmail("buyer");
   await openOrderForm(page);
   await fillItem(page, 1, "キッズ部門", /^1 /, "縦");
@@ -48,7 +50,9 @@ test("a full purchase: order form → confirmation → e-mail code → declined 
   await expect(page.getByRole("heading", { name: "注文内容の確認" })).toBeVisible();
   await expect(page.getByText("合計金額")).toBeVisible();
   await expect(page.getByText("8,000円（税込）")).toBeVisible();
-  await expect(page.getByText("デジタル商品のため、ご注文確定後のキャンセル・返品はできません")).toBeVisible();
+  await expect(
+    page.getByText("デジタル商品のため、ご注文確定後のキャンセル・返品はできません"),
+  ).toBeVisible();
 
   // Bad input: the typed name stays, the message shows.
   await page.getByLabel("メールアドレス").fill("not-an-address");
@@ -94,10 +98,22 @@ test("a full purchase: order form → confirmation → e-mail code → declined 
   await expect(page.getByText("ご注文ありがとうございます").first()).toBeVisible();
 
   const [stored] = ordersFor(email);
-  expect(stored?.order).toMatchObject({ order_number: orderNumber, customer_name: "山田 花子", total_amount: 8000, status: "未対応", contest_name: CONTEST });
+  expect(stored?.order).toMatchObject({
+    order_number: orderNumber,
+    customer_name: "山田 花子",
+    total_amount: 8000,
+    status: "未対応",
+    contest_name: CONTEST,
+  });
   expect(stored?.lines).toEqual([
     { line_number: `${orderNumber}-1`, category: "キッズ部門", athlete_number: 1, style: "縦", price: 3000 },
-    { line_number: `${orderNumber}-2`, category: "ジュニア部門", athlete_number: 2, style: "横", price: 5000 },
+    {
+      line_number: `${orderNumber}-2`,
+      category: "ジュニア部門",
+      athlete_number: 2,
+      style: "横",
+      price: 5000,
+    },
   ]);
 
   const confirmation = await waitForMail(email, 2);
@@ -110,7 +126,9 @@ test("a full purchase: order form → confirmation → e-mail code → declined 
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("auto-login: password rules on the confirmation, then the account is made and logged in after payment", async ({ page }) => {
+test("auto-login: password rules on the confirmation, then the account is made and logged in after payment", async ({
+  page,
+}) => {
   const email = uniqueEmail("autologin");
   await openOrderForm(page);
   await fillItem(page, 1, "一般部門", /^3 /, "縦");
@@ -143,9 +161,13 @@ test("auto-login: password rules on the confirmation, then the account is made a
     await page.evaluate((text) => {
       const data = new DataTransfer();
       data.setData("text", text);
-      document.activeElement?.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+      document.activeElement?.dispatchEvent(
+        new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }),
+      );
     }, code);
-    await expect(page.getByRole("group", { name: "6桁の認証コード" }).getByRole("textbox").last()).toHaveValue(code.at(-1) ?? "");
+    await expect(
+      page.getByRole("group", { name: "6桁の認証コード" }).getByRole("textbox").last(),
+    ).toHaveValue(code.at(-1) ?? "");
   } else {
     await enterCode(page, code);
   }
@@ -160,7 +182,9 @@ test("auto-login: password rules on the confirmation, then the account is made a
   await expect(page).toHaveURL(/\/payment-complete$/);
   await expect(page.getByText("登録が完了し、自動ログインしました")).toBeVisible();
   // The header now knows the customer.
-  await expect(page.getByRole("button", { name: "アカウントメニュー" }).or(page.getByLabel("アカウントメニュー"))).toBeVisible();
+  await expect(
+    page.getByRole("button", { name: "アカウントメニュー" }).or(page.getByLabel("アカウントメニュー")),
+  ).toBeVisible();
   expect(ordersFor(email)).toHaveLength(1);
 });
 

@@ -20,7 +20,15 @@ function expectCommonHeaders(headers: Record<string, string>, where: string) {
 function expectPageCsp(headers: Record<string, string>, where: string) {
   const csp = headers["content-security-policy"] ?? "";
   expect(csp, where).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{16,}'/);
-  for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "img-src 'self' data:", "connect-src 'self'", "frame-src 'none'"]) {
+  for (const directive of [
+    "default-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "frame-src 'none'",
+  ]) {
     expect(csp, where).toContain(directive);
   }
   // Scripts run only from this site or with the nonce; <style> elements only from the stylesheet.
@@ -32,46 +40,84 @@ function expectPageCsp(headers: Record<string, string>, where: string) {
 }
 
 test.describe("security headers", () => {
-  test("every kind of response carries them: pages, resource routes, JSON, redirects, the 404, /healthz", { tag: "@js-only" }, async ({ request }) => {
-    // Runs in the js project only: plain HTTP, one run is enough.
-    const cover = (e2eDb().prepare("select stored_name as name from media_items where category = 'cover-image' limit 1").get() as { name: string } | undefined)?.name;
-    const pages = ["/", `/order-form/${encodeURIComponent(contestSlug(CONTEST))}`, "/admin-login", "/no-such-page", "/download/not-a-real-page-id"];
-    const others = ["/healthz", "/api/email-status", "/media/no-such-file.webp", ...(cover ? [`/media/${cover}`] : []), "/admin", "/payment", "/admin/orders"];
+  test(
+    "every kind of response carries them: pages, resource routes, JSON, redirects, the 404, /healthz",
+    { tag: "@js-only" },
+    async ({ request }) => {
+      // Runs in the js project only: plain HTTP, one run is enough.
+      const cover = (
+        e2eDb()
+          .prepare("select stored_name as name from media_items where category = 'cover-image' limit 1")
+          .get() as { name: string } | undefined
+      )?.name;
+      const pages = [
+        "/",
+        `/order-form/${encodeURIComponent(contestSlug(CONTEST))}`,
+        "/admin-login",
+        "/no-such-page",
+        "/download/not-a-real-page-id",
+      ];
+      const others = [
+        "/healthz",
+        "/api/email-status",
+        "/media/no-such-file.webp",
+        ...(cover ? [`/media/${cover}`] : []),
+        "/admin",
+        "/payment",
+        "/admin/orders",
+      ];
 
-    const responses: [string, APIResponse][] = [];
-    for (const url of [...pages, ...others]) responses.push([url, await request.get(url, { maxRedirects: 0 })]);
-    const status = Object.fromEntries(responses.map(([url, r]) => [url, r.status()]));
-    expect(status).toMatchObject({ "/": 200, "/admin-login": 200, "/no-such-page": 404, "/download/not-a-real-page-id": 404, "/healthz": 200, "/admin": 302, "/payment": 302 });
+      const responses: [string, APIResponse][] = [];
+      for (const url of [...pages, ...others])
+        responses.push([url, await request.get(url, { maxRedirects: 0 })]);
+      const status = Object.fromEntries(responses.map(([url, r]) => [url, r.status()]));
+      expect(status).toMatchObject({
+        "/": 200,
+        "/admin-login": 200,
+        "/no-such-page": 404,
+        "/download/not-a-real-page-id": 404,
+        "/healthz": 200,
+        "/admin": 302,
+        "/payment": 302,
+      });
 
-    for (const [url, response] of responses) {
-      const headers = response.headers();
-      expectCommonHeaders(headers, url);
-      if (pages.includes(url)) {
-        expectPageCsp(headers, url);
-      } else {
-        // Files, JSON and redirects may run and load nothing.
-        expect(headers["content-security-policy"], url).toMatch(/^default-src 'none'/);
+      for (const [url, response] of responses) {
+        const headers = response.headers();
+        expectCommonHeaders(headers, url);
+        if (pages.includes(url)) {
+          expectPageCsp(headers, url);
+        } else {
+          // Files, JSON and redirects may run and load nothing.
+          expect(headers["content-security-policy"], url).toMatch(/^default-src 'none'/);
+        }
       }
-    }
-    // Download page ids are secrets: no Referer leaves those pages.
-    expect(responses.find(([url]) => url.startsWith("/download/"))?.[1].headers()["referrer-policy"]).toBe("no-referrer");
-    expect(responses.find(([url]) => url === "/")?.[1].headers()["referrer-policy"]).toBe("strict-origin-when-cross-origin");
-    // A fresh nonce per response.
-    const nonceOf = (r: APIResponse) => /'nonce-([^']+)'/.exec(r.headers()["content-security-policy"] ?? "")?.[1];
-    const again = await request.get("/");
-    expect(nonceOf(again)).toBeTruthy();
-    expect(nonceOf(again)).not.toBe(nonceOf(responses[0]![1]));
-    // Every script in the page carries it.
-    const html = await again.text();
-    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
-    expect(scripts.length).toBeGreaterThan(0);
-    for (const tag of scripts) expect(tag).toContain(`nonce="${nonceOf(again)}"`);
-    // Single-fetch data (what client-side navigation loads) gets them too.
-    const data = await request.get("/admin-login.data", { maxRedirects: 0 });
-    expectCommonHeaders(data.headers(), "/admin-login.data");
-  });
+      // Download page ids are secrets: no Referer leaves those pages.
+      expect(responses.find(([url]) => url.startsWith("/download/"))?.[1].headers()["referrer-policy"]).toBe(
+        "no-referrer",
+      );
+      expect(responses.find(([url]) => url === "/")?.[1].headers()["referrer-policy"]).toBe(
+        "strict-origin-when-cross-origin",
+      );
+      // A fresh nonce per response.
+      const nonceOf = (r: APIResponse) =>
+        /'nonce-([^']+)'/.exec(r.headers()["content-security-policy"] ?? "")?.[1];
+      const again = await request.get("/");
+      expect(nonceOf(again)).toBeTruthy();
+      expect(nonceOf(again)).not.toBe(nonceOf(responses[0]![1]));
+      // Every script in the page carries it.
+      const html = await again.text();
+      const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const tag of scripts) expect(tag).toContain(`nonce="${nonceOf(again)}"`);
+      // Single-fetch data (what client-side navigation loads) gets them too.
+      const data = await request.get("/admin-login.data", { maxRedirects: 0 });
+      expectCommonHeaders(data.headers(), "/admin-login.data");
+    },
+  );
 
-  test("the session cookie is HttpOnly and SameSite=Lax (Secure and __Host- on https: tests/security-headers.test.ts)", async ({ page }) => {
+  test("the session cookie is HttpOnly and SameSite=Lax (Secure and __Host- on https: tests/security-headers.test.ts)", async ({
+    page,
+  }) => {
     // Starting an order puts the checkout in the session.
     await openOrderForm(page);
     await fillItem(page, 1, "キッズ部門", /^1 /, "縦");
@@ -84,7 +130,9 @@ test.describe("security headers", () => {
     expect(await page.evaluate(() => document.cookie)).not.toContain("shop_session");
   });
 
-  test("the payment page alone names the card provider, and it is loaded as a document so its policy applies", async ({ page }) => {
+  test("the payment page alone names the card provider, and it is loaded as a document so its policy applies", async ({
+    page,
+  }) => {
     const email = uniqueEmail("csp-payment");
     await openOrderForm(page);
     await fillItem(page, 1, "キッズ部門", /^1 /, "縦");
@@ -93,12 +141,16 @@ test.describe("security headers", () => {
     await page.getByLabel("お名前").fill("ヘッダー 確認");
     await page.getByRole("button", { name: "確認コードを送信して次へ" }).click();
     await expect(page).toHaveURL(/\/email-verification$/);
-    const verificationCsp = (await page.request.get("/email-verification")).headers()["content-security-policy"];
+    const verificationCsp = (await page.request.get("/email-verification")).headers()[
+      "content-security-policy"
+    ];
     expect(verificationCsp).not.toContain("stripe");
 
     await enterCode(page, codeFrom((await waitForMail(email)).text));
     // With JS the step after the code is a client-side navigation; the server turns it into a document load.
-    const paymentDocument = page.waitForResponse((r) => new URL(r.url()).pathname === "/payment" && r.request().resourceType() === "document");
+    const paymentDocument = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === "/payment" && r.request().resourceType() === "document",
+    );
     await page.getByRole("button", { name: "認証する" }).click();
     const csp = (await paymentDocument).headers()["content-security-policy"] ?? "";
     await expect(page.getByRole("heading", { name: "お支払い" })).toBeVisible();
@@ -115,35 +167,47 @@ test.describe("security headers", () => {
     await expect(page).toHaveURL(/\/payment-complete$/);
   });
 
-  test("no page breaks the policy with JavaScript on: storefront, order form, admin pages, the QR code", { tag: "@js-only" }, async ({ page, context, baseURL }) => {
-    // Runs in the js project only: CSP violations come from scripts.
-    const violations: string[] = [];
-    const watch = (p: Page) => {
-      p.on("console", (message) => {
-        if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(`${p.url()}: ${message.text()}`);
-      });
-      p.on("pageerror", (error) => violations.push(`${p.url()}: ${error.message}`));
-    };
-    watch(page);
-    await page.goto("/");
-    // The inline script with the nonce ran before hydration; React then took over.
-    await expect(page.locator("html")).toHaveClass(/\bjs\b/);
-    await openOrderForm(page);
-    await page.getByRole("button", { name: "＋ 商品を追加" }).click();
-    await expect(page.getByRole("group", { name: "商品2" })).toBeVisible();
-    await page.getByRole("link", { name: "利用規約" }).first().click();
-    await expect(page).toHaveURL(/\/terms$/);
+  test(
+    "no page breaks the policy with JavaScript on: storefront, order form, admin pages, the QR code",
+    { tag: "@js-only" },
+    async ({ page, context, baseURL }) => {
+      // Runs in the js project only: CSP violations come from scripts.
+      const violations: string[] = [];
+      const watch = (p: Page) => {
+        p.on("console", (message) => {
+          if (/Content Security Policy|Refused to/i.test(message.text()))
+            violations.push(`${p.url()}: ${message.text()}`);
+        });
+        p.on("pageerror", (error) => violations.push(`${p.url()}: ${error.message}`));
+      };
+      watch(page);
+      await page.goto("/");
+      // The inline script with the nonce ran before hydration; React then took over.
+      await expect(page.locator("html")).toHaveClass(/\bjs\b/);
+      await openOrderForm(page);
+      await page.getByRole("button", { name: "＋ 商品を追加" }).click();
+      await expect(page.getByRole("group", { name: "商品2" })).toBeVisible();
+      await page.getByRole("link", { name: "利用規約" }).first().click();
+      await expect(page).toHaveURL(/\/terms$/);
 
-    await loginAsAdmin(context, baseURL ?? "", uniqueEmail("csp-admin"));
-    for (const url of ["/admin", "/admin/orders", "/admin/sales", "/admin/users", "/admin/security", "/admin/two-factor-setup"]) {
-      const response = await page.goto(url);
-      expect(response?.status(), url).toBe(200);
-    }
-    // The authenticator QR code is a data: URL image, allowed by img-src.
-    const qr = page.getByRole("img", { name: "認証アプリ用のQRコード" });
-    await expect(qr).toBeVisible();
-    expect(await qr.getAttribute("src")).toMatch(/^data:image\//);
-    expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-    expect(violations).toEqual([]);
-  });
+      await loginAsAdmin(context, baseURL ?? "", uniqueEmail("csp-admin"));
+      for (const url of [
+        "/admin",
+        "/admin/orders",
+        "/admin/sales",
+        "/admin/users",
+        "/admin/security",
+        "/admin/two-factor-setup",
+      ]) {
+        const response = await page.goto(url);
+        expect(response?.status(), url).toBe(200);
+      }
+      // The authenticator QR code is a data: URL image, allowed by img-src.
+      const qr = page.getByRole("img", { name: "認証アプリ用のQRコード" });
+      await expect(qr).toBeVisible();
+      expect(await qr.getAttribute("src")).toMatch(/^data:image\//);
+      expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      expect(violations).toEqual([]);
+    },
+  );
 });

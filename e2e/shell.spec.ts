@@ -9,7 +9,11 @@ test.describe("document shell", () => {
     await expect(page.getByRole("heading", { name: "青葉ピアノ発表会 2025" })).toBeVisible();
     await expect(page.getByText("秋の新体操選手権（準備中）")).toHaveCount(0);
     // Other specs publish contests of their own meanwhile, so each demo card is checked by itself.
-    for (const name of ["第12回 桜ヶ丘ダンスフェスティバル2025", "みなと市 春季陸上競技大会", "青葉ピアノ発表会 2025"]) {
+    for (const name of [
+      "第12回 桜ヶ丘ダンスフェスティバル2025",
+      "みなと市 春季陸上競技大会",
+      "青葉ピアノ発表会 2025",
+    ]) {
       const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name }) });
       await expect(card.getByText("動画販売")).toBeVisible();
       await expect(card.getByRole("link", { name: "注文を開始する" })).toBeVisible();
@@ -30,7 +34,10 @@ test.describe("document shell", () => {
     await expect(page).toHaveURL(/\/login$/);
     await page.goto("/about");
     await page.getByLabel("お問い合わせメニュー").click();
-    await page.getByRole("navigation", { name: "お問い合わせ" }).getByRole("link", { name: "お問い合わせ" }).click();
+    await page
+      .getByRole("navigation", { name: "お問い合わせ" })
+      .getByRole("link", { name: "お問い合わせ" })
+      .click();
     await expect(page).toHaveURL(/\/contact$/);
     await expect(page.getByRole("heading", { level: 1, name: "お問い合わせ" })).toBeVisible();
   });
@@ -38,7 +45,13 @@ test.describe("document shell", () => {
   test("footer links and the copyright line", async ({ page }) => {
     await page.goto("/");
     const footer = page.getByRole("contentinfo");
-    for (const name of ["当サイトについて", "特定商取引法に基づく表記", "プライバシーポリシー", "利用規約", "お問い合わせ"]) {
+    for (const name of [
+      "当サイトについて",
+      "特定商取引法に基づく表記",
+      "プライバシーポリシー",
+      "利用規約",
+      "お問い合わせ",
+    ]) {
       await expect(footer.getByRole("link", { name })).toBeVisible();
     }
     await expect(footer).toContainText("© 2025");
@@ -60,11 +73,16 @@ test.describe("document shell", () => {
     await page.getByRole("link", { name: "ページをリロード" }).click();
     await expect(page.getByRole("heading", { name: "エラーが発生しました" })).toBeVisible();
     // The header still works from the fallback, so the customer is never stuck.
-    await page.getByRole("banner").getByRole("link", { name: /コンテスト動画ショップ/ }).click();
+    await page
+      .getByRole("banner")
+      .getByRole("link", { name: /コンテスト動画ショップ/ })
+      .click();
     await expect(page.getByRole("heading", { name: "販売中の大会" })).toBeVisible();
   });
 
-  test("a flashed toast is rendered by the server, shows once, and closes itself with JS", async ({ page }) => {
+  test("a flashed toast is rendered by the server, shows once, and closes itself with JS", async ({
+    page,
+  }) => {
     await page.goto("/test-hooks/toast");
     await expect(page).toHaveURL(/\/$/);
     const toast = page.getByRole("status").filter({ hasText: "テスト通知" });

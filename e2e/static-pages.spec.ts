@@ -20,7 +20,9 @@ for (const { path, heading } of PAGES) {
   });
 }
 
-test("the 特定商取引法 notice has every field the law asks for, filled from configuration", async ({ page }) => {
+test("the 特定商取引法 notice has every field the law asks for, filled from configuration", async ({
+  page,
+}) => {
   await page.goto("/legal-notice");
   for (const field of [
     "販売業者",

@@ -14,7 +14,10 @@ const BYTES = process.env.UPLOAD_RESUME_BYTES ?? String(256 * 1024 * 1024);
 test("a large upload in 50 MiB chunks survives a SIGKILL of the server mid-chunk and ends with the same SHA-256", async () => {
   test.setTimeout(300_000);
   const root = path.resolve(import.meta.dirname, "..");
-  const { stdout } = await promisify(execFile)(process.execPath, ["scripts/bench/upload-resume.mjs", BYTES], { cwd: root, maxBuffer: 1024 * 1024 }).catch((error: { stdout?: string; stderr?: string }) => {
+  const { stdout } = await promisify(execFile)(process.execPath, ["scripts/bench/upload-resume.mjs", BYTES], {
+    cwd: root,
+    maxBuffer: 1024 * 1024,
+  }).catch((error: { stdout?: string; stderr?: string }) => {
     throw new Error(`upload-resume failed:\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
   });
   const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as Record<string, unknown>;

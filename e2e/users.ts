@@ -10,21 +10,30 @@ const SECRET = "e2e-session-secret-0123456789abcdefghijklmnop";
 export type TestUser = { id: number; email: string; password: string };
 
 /** A user of its own per test, so parallel tests never share codes, lockouts or sessions. */
-export async function createUser(options: { email: string; password?: string; isAdmin?: boolean; name?: string }): Promise<TestUser> {
+export async function createUser(options: {
+  email: string;
+  password?: string;
+  isAdmin?: boolean;
+  name?: string;
+}): Promise<TestUser> {
   const password = options.password ?? "Test-Password-2025";
   const passwordHash = await hashPassword(password);
   const db = new Database(dbFile);
   try {
     const row = db
       .prepare("insert into users (email, name, password_hash, is_admin) values (?, ?, ?, ?) returning id")
-      .get(options.email.toLowerCase(), options.name ?? "テスト", passwordHash, options.isAdmin ? 1 : 0) as { id: number };
+      .get(options.email.toLowerCase(), options.name ?? "テスト", passwordHash, options.isAdmin ? 1 : 0) as {
+      id: number;
+    };
     return { id: row.id, email: options.email.toLowerCase(), password };
   } finally {
     db.close();
   }
 }
 
-const storage = createCookieSessionStorage({ cookie: { name: "shop_session", secrets: [SECRET], httpOnly: true, sameSite: "lax", path: "/" } });
+const storage = createCookieSessionStorage({
+  cookie: { name: "shop_session", secrets: [SECRET], httpOnly: true, sameSite: "lax", path: "/" },
+});
 
 /** A session cookie header value with the given session data. */
 export async function mintSession(data: Record<string, unknown>): Promise<string> {
@@ -34,14 +43,27 @@ export async function mintSession(data: Record<string, unknown>): Promise<string
 }
 
 /** Puts a minted session into a browser context, as if that browser had logged in. */
-export async function putSessionCookie(context: import("@playwright/test").BrowserContext, baseURL: string, data: Record<string, unknown>) {
+export async function putSessionCookie(
+  context: import("@playwright/test").BrowserContext,
+  baseURL: string,
+  data: Record<string, unknown>,
+) {
   const [name = "", value = ""] = (await mintSession(data)).split("=");
   await context.addCookies([{ name, value, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
 }
 
 /** A browser logged in as a fresh admin who has completed the second factor. */
-export async function loginAsAdmin(context: import("@playwright/test").BrowserContext, baseURL: string, email: string) {
+export async function loginAsAdmin(
+  context: import("@playwright/test").BrowserContext,
+  baseURL: string,
+  email: string,
+) {
   const admin = await createUser({ email, isAdmin: true });
-  await putSessionCookie(context, baseURL, { userId: admin.id, sessionVersion: 1, loggedInAt: Date.now(), adminVerifiedAt: Date.now() });
+  await putSessionCookie(context, baseURL, {
+    userId: admin.id,
+    sessionVersion: 1,
+    loggedInAt: Date.now(),
+    adminVerifiedAt: Date.now(),
+  });
   return admin;
 }

@@ -8,7 +8,16 @@ import path from "node:path";
 import Database from "better-sqlite3";
 
 /** Tables whose row counts go into the manifest, to compare a restore against. */
-const COUNTED_TABLES = ["contests", "athletes", "users", "orders", "order_lines", "download_pages", "media_items", "mail_outbox"];
+const COUNTED_TABLES = [
+  "contests",
+  "athletes",
+  "users",
+  "orders",
+  "order_lines",
+  "download_pages",
+  "media_items",
+  "mail_outbox",
+];
 
 export type MediaEntry = { name: string; size: number };
 
@@ -45,10 +54,15 @@ export function integrityOf(file: string): string {
 export function tableCounts(file: string): Record<string, number> {
   const sqlite = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    const existing = new Set((sqlite.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[]).map((row) => row.name));
+    const existing = new Set(
+      (sqlite.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[]).map(
+        (row) => row.name,
+      ),
+    );
     const counts: Record<string, number> = {};
     for (const table of COUNTED_TABLES) {
-      if (existing.has(table)) counts[table] = (sqlite.prepare(`select count(*) as n from "${table}"`).get() as { n: number }).n;
+      if (existing.has(table))
+        counts[table] = (sqlite.prepare(`select count(*) as n from "${table}"`).get() as { n: number }).n;
     }
     return counts;
   } finally {
@@ -64,7 +78,8 @@ export function listMedia(mediaDir: string): MediaEntry[] {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.isFile()) entries.push({ name: path.relative(mediaDir, full), size: fs.statSync(full).size });
+      else if (entry.isFile())
+        entries.push({ name: path.relative(mediaDir, full), size: fs.statSync(full).size });
     }
   };
   walk(mediaDir);
@@ -90,9 +105,16 @@ function copyMedia(mediaDir: string, media: MediaEntry[], target: string) {
  * snapshot (a read transaction, so writers in WAL mode are not blocked) and writes a
  * compact file. The copy is checked with integrity_check before it counts as a backup.
  */
-export function backupDatabase(options: { databasePath: string; mediaDir: string; backupDir: string; withMedia?: boolean; now?: Date }): BackupResult {
+export function backupDatabase(options: {
+  databasePath: string;
+  mediaDir: string;
+  backupDir: string;
+  withMedia?: boolean;
+  now?: Date;
+}): BackupResult {
   const at = options.now ?? new Date();
-  if (!fs.existsSync(options.databasePath)) throw new Error(`データベースがありません: ${options.databasePath}`);
+  if (!fs.existsSync(options.databasePath))
+    throw new Error(`データベースがありません: ${options.databasePath}`);
   fs.mkdirSync(options.backupDir, { recursive: true });
   const base = path.join(options.backupDir, `shop-${stamp(at)}`);
   const databaseFile = `${base}.db`;
@@ -154,9 +176,14 @@ export type RestoreResult = { restored: string; previous: string | null; counts:
  * `<name>.before-restore-<time>` with its -wal, which must not stay beside the new file:
  * SQLite would replay the old file's log into it.
  */
-export function restoreDatabase(options: { backupFile: string; databasePath: string; now?: Date }): RestoreResult {
+export function restoreDatabase(options: {
+  backupFile: string;
+  databasePath: string;
+  now?: Date;
+}): RestoreResult {
   const at = options.now ?? new Date();
-  if (!fs.existsSync(options.backupFile)) throw new Error(`バックアップファイルがありません: ${options.backupFile}`);
+  if (!fs.existsSync(options.backupFile))
+    throw new Error(`バックアップファイルがありません: ${options.backupFile}`);
   const integrity = integrityOf(options.backupFile);
   if (integrity !== "ok") throw new Error(`バックアップの整合性チェックに失敗しました: ${integrity}`);
 

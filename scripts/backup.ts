@@ -22,9 +22,17 @@ try {
     withMedia,
   });
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  console.log(`バックアップを作成しました: ${databaseFile} (${mb(manifest.databaseBytes)}, integrity_check: ${manifest.integrity})`);
-  console.log(`  件数: ${Object.entries(manifest.tables).map(([table, n]) => `${table} ${n}`).join(", ")}`);
-  console.log(`目録: ${manifestFile} (メディア ${manifest.media.length} ファイル, ${mb(manifest.mediaBytes)})`);
+  console.log(
+    `バックアップを作成しました: ${databaseFile} (${mb(manifest.databaseBytes)}, integrity_check: ${manifest.integrity})`,
+  );
+  console.log(
+    `  件数: ${Object.entries(manifest.tables)
+      .map(([table, n]) => `${table} ${n}`)
+      .join(", ")}`,
+  );
+  console.log(
+    `目録: ${manifestFile} (メディア ${manifest.media.length} ファイル, ${mb(manifest.mediaBytes)})`,
+  );
   if (manifest.mediaCopy) console.log(`メディアのコピー: ${manifest.mediaCopy}`);
 } catch (error) {
   console.error(`バックアップに失敗しました: ${error instanceof Error ? error.message : String(error)}`);

@@ -11,7 +11,8 @@ const dataDir = path.join(root, "data");
 fs.mkdirSync(dataDir, { recursive: true });
 // A session secret of the demo's own, kept so logins survive a restart of the demo.
 const secretFile = path.join(dataDir, ".session-secret");
-if (!fs.existsSync(secretFile)) fs.writeFileSync(secretFile, crypto.randomBytes(32).toString("base64url"), { mode: 0o600 });
+if (!fs.existsSync(secretFile))
+  fs.writeFileSync(secretFile, crypto.randomBytes(32).toString("base64url"), { mode: 0o600 });
 
 const env = {
   ...process.env,
@@ -31,7 +32,9 @@ run("npx tsx scripts/seed.ts");
 console.log("> ビルドしています");
 run("npx remix vite:build");
 
-const admin = JSON.parse(fs.readFileSync(path.join(path.dirname(env.DATABASE_PATH), "demo-admin.json"), "utf8"));
+const admin = JSON.parse(
+  fs.readFileSync(path.join(path.dirname(env.DATABASE_PATH), "demo-admin.json"), "utf8"),
+);
 const server = spawn("npx", ["remix-serve", "build/server/index.js"], { cwd: root, env, stdio: "inherit" });
 setTimeout(() => {
   console.log(`

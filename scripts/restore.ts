@@ -23,18 +23,26 @@ if (!file) {
 }
 if (await serverAnswers(port)) {
   if (!force) {
-    console.error(`ポート ${port} でサーバーが動いています。停止してから復元してください（止められない場合は --force）。`);
+    console.error(
+      `ポート ${port} でサーバーが動いています。停止してから復元してください（止められない場合は --force）。`,
+    );
     process.exit(1);
   }
   console.warn(`警告: ポート ${port} でサーバーが動いています。復元後すぐに再起動してください。`);
 } else if (fs.existsSync(`${databasePath}-wal`) && fs.statSync(`${databasePath}-wal`).size > 0) {
-  console.warn("警告: 書き込み途中のログ (-wal) があります。サーバーが別のポートで動いていないか確認してください。");
+  console.warn(
+    "警告: 書き込み途中のログ (-wal) があります。サーバーが別のポートで動いていないか確認してください。",
+  );
 }
 
 try {
   const result = restoreDatabase({ backupFile: file, databasePath });
   console.log(`復元しました: ${result.restored} (integrity_check: ok)`);
-  console.log(`  件数: ${Object.entries(result.counts).map(([table, n]) => `${table} ${n}`).join(", ")}`);
+  console.log(
+    `  件数: ${Object.entries(result.counts)
+      .map(([table, n]) => `${table} ${n}`)
+      .join(", ")}`,
+  );
   if (result.previous) console.log(`以前のファイル: ${result.previous}`);
 } catch (error) {
   console.error(`復元に失敗しました: ${error instanceof Error ? error.message : String(error)}`);

@@ -7,8 +7,14 @@ import { chromium } from "@playwright/test";
 const [base = "http://localhost:3000", ...paths] = process.argv.slice(2);
 const out = path.resolve(".tmp/screenshots");
 fs.mkdirSync(out, { recursive: true });
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
-for (const [label, viewport] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 900 }]]) {
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu"],
+});
+for (const [label, viewport] of [
+  ["phone", { width: 390, height: 844 }],
+  ["desktop", { width: 1280, height: 900 }],
+]) {
   const context = await browser.newContext({ viewport, locale: "ja-JP", deviceScaleFactor: 1 });
   const page = await context.newPage();
   for (const p of paths.length ? paths : ["/"]) {

@@ -73,8 +73,34 @@ const DEMO_CONTESTS: DemoContest[] = [
   },
 ];
 
-const FAMILY = ["佐藤", "鈴木", "高橋", "田中", "伊藤", "渡辺", "山本", "中村", "小林", "加藤", "吉田", "山田"];
-const GIVEN = ["ひなた", "さくら", "はると", "ゆい", "そうた", "あおい", "りく", "めい", "ゆうと", "こはる", "いつき", "えま"];
+const FAMILY = [
+  "佐藤",
+  "鈴木",
+  "高橋",
+  "田中",
+  "伊藤",
+  "渡辺",
+  "山本",
+  "中村",
+  "小林",
+  "加藤",
+  "吉田",
+  "山田",
+];
+const GIVEN = [
+  "ひなた",
+  "さくら",
+  "はると",
+  "ゆい",
+  "そうた",
+  "あおい",
+  "りく",
+  "めい",
+  "ゆうと",
+  "こはる",
+  "いつき",
+  "えま",
+];
 
 function coverSvg([from, to]: [number, number], seed: number): string {
   // Stage lights on a gradient: no text, so it renders the same with or without CJK fonts.
@@ -97,13 +123,19 @@ function coverSvg([from, to]: [number, number], seed: number): string {
 }
 
 async function seedCover(contestId: number, demo: DemoContest, seed: number) {
-  const existing = db().select({ id: mediaItems.id }).from(mediaItems).where(eq(mediaItems.contestId, contestId)).get();
+  const existing = db()
+    .select({ id: mediaItems.id })
+    .from(mediaItems)
+    .where(eq(mediaItems.contestId, contestId))
+    .get();
   if (existing) return;
   fs.mkdirSync(path.resolve(env().MEDIA_DIR), { recursive: true });
   const storedName = newStoredName("cover", "jpg");
   const file = mediaPath(storedName);
   if (!file) throw new Error("bad stored name");
-  const info = await sharp(Buffer.from(coverSvg(demo.hues, seed))).jpeg({ quality: 85 }).toFile(file);
+  const info = await sharp(Buffer.from(coverSvg(demo.hues, seed)))
+    .jpeg({ quality: 85 })
+    .toFile(file);
   await writeCoverVariants(storedName);
   db()
     .insert(mediaItems)
@@ -149,7 +181,13 @@ async function seedContest(demo: DemoContest, index: number) {
       .run();
     db()
       .insert(categories)
-      .values(demo.categories.map((name, i) => ({ contestId, name, color: PALETTE[(i + index) % PALETTE.length] ?? "#3b82f6" })))
+      .values(
+        demo.categories.map((name, i) => ({
+          contestId,
+          name,
+          color: PALETTE[(i + index) % PALETTE.length] ?? "#3b82f6",
+        })),
+      )
       .run();
     db()
       .insert(athletes)
@@ -186,7 +224,12 @@ async function seedAdmin(): Promise<DemoAdmin> {
   if (!existing) {
     db()
       .insert(users)
-      .values({ email: admin.email, name: "デモ管理者", passwordHash: await hashPassword(admin.password), isAdmin: true })
+      .values({
+        email: admin.email,
+        name: "デモ管理者",
+        passwordHash: await hashPassword(admin.password),
+        isAdmin: true,
+      })
       .run();
   }
   return admin;

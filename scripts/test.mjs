@@ -10,9 +10,12 @@ const CHROMIUM = "/usr/bin/chromium";
 if (!fs.existsSync(CHROMIUM)) {
   if (process.getuid?.() === 0) {
     console.log("> apt-get install chromium fonts-noto-cjk（ブラウザテスト用）");
-    execSync("apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-noto-cjk", {
-      stdio: "inherit",
-    });
+    execSync(
+      "apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-noto-cjk",
+      {
+        stdio: "inherit",
+      },
+    );
   } else {
     console.error(
       `Chromium が見つかりません（${CHROMIUM}）。ブラウザテストには Debian の chromium パッケージが必要です:\n  sudo apt-get install chromium fonts-noto-cjk`,

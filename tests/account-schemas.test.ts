@@ -1,6 +1,13 @@
 import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
-import { isStrongEnough, loginSchema, newPasswordSchema, passwordChangeCodeSchema, registerSchema, registrationCodeSchema } from "~/lib/account-schemas";
+import {
+  isStrongEnough,
+  loginSchema,
+  newPasswordSchema,
+  passwordChangeCodeSchema,
+  registerSchema,
+  registrationCodeSchema,
+} from "~/lib/account-schemas";
 
 function form(entries: [string, string][]) {
   const data = new FormData();
@@ -14,7 +21,13 @@ function errors(result: { status?: "success" | "error"; error?: Record<string, s
 
 describe("account form schemas", () => {
   it("registration: every field, matching passwords of 8+ characters with two kinds, and the agreement", () => {
-    const ok = form([["name", "山田 花子"], ["email", "hanako@example.jp"], ["password", "hanako2025"], ["confirmPassword", "hanako2025"], ["agreesToTerms", "on"]]);
+    const ok = form([
+      ["name", "山田 花子"],
+      ["email", "hanako@example.jp"],
+      ["password", "hanako2025"],
+      ["confirmPassword", "hanako2025"],
+      ["agreesToTerms", "on"],
+    ]);
     expect(parseWithZod(ok, { schema: registerSchema }).status).toBe("success");
 
     expect(errors(parseWithZod(form([]), { schema: registerSchema }))).toMatchObject({
@@ -24,16 +37,35 @@ describe("account form schemas", () => {
       confirmPassword: ["確認用のパスワードを入力してください"],
       agreesToTerms: ["利用規約とプライバシーポリシーへの同意が必要です"],
     });
-    const weak = form([["name", "a"], ["email", "a@example.jp"], ["password", "abcdefgh"], ["confirmPassword", "abcdefgx"], ["agreesToTerms", "on"]]);
+    const weak = form([
+      ["name", "a"],
+      ["email", "a@example.jp"],
+      ["password", "abcdefgh"],
+      ["confirmPassword", "abcdefgx"],
+      ["agreesToTerms", "on"],
+    ]);
     expect(errors(parseWithZod(weak, { schema: registerSchema }))).toMatchObject({
       password: ["英大文字・英小文字・数字のうち2種類以上を組み合わせてください"],
       confirmPassword: ["パスワードが一致しません"],
     });
-    const short = form([["name", "a"], ["email", "a@example.jp"], ["password", "Ab1"], ["confirmPassword", "Ab1"], ["agreesToTerms", "on"]]);
-    expect(errors(parseWithZod(short, { schema: registerSchema }))).toMatchObject({ password: ["パスワードは8文字以上で入力してください"] });
+    const short = form([
+      ["name", "a"],
+      ["email", "a@example.jp"],
+      ["password", "Ab1"],
+      ["confirmPassword", "Ab1"],
+      ["agreesToTerms", "on"],
+    ]);
+    expect(errors(parseWithZod(short, { schema: registerSchema }))).toMatchObject({
+      password: ["パスワードは8文字以上で入力してください"],
+    });
     // A repeated field is refused with the same Japanese message, not a type error in English.
-    const repeated = form([["name", "a"], ["name", "b"]]);
-    expect(errors(parseWithZod(repeated, { schema: registerSchema }))).toMatchObject({ name: ["お名前を入力してください"] });
+    const repeated = form([
+      ["name", "a"],
+      ["name", "b"],
+    ]);
+    expect(errors(parseWithZod(repeated, { schema: registerSchema }))).toMatchObject({
+      name: ["お名前を入力してください"],
+    });
   });
 
   it("password strength: at least two of upper case, lower case and digits", () => {
@@ -45,15 +77,41 @@ describe("account form schemas", () => {
   });
 
   it("password change: the spec's messages", () => {
-    expect(errors(parseWithZod(form([["newPassword", "Abcdefg1"]]), { schema: newPasswordSchema }))).toMatchObject({ "": ["すべての項目を入力してください"] });
-    expect(errors(parseWithZod(form([["newPassword", "Abcdefg1"], ["confirmPassword", "Abcdefg2"]]), { schema: newPasswordSchema }))).toMatchObject({
+    expect(
+      errors(parseWithZod(form([["newPassword", "Abcdefg1"]]), { schema: newPasswordSchema })),
+    ).toMatchObject({ "": ["すべての項目を入力してください"] });
+    expect(
+      errors(
+        parseWithZod(
+          form([
+            ["newPassword", "Abcdefg1"],
+            ["confirmPassword", "Abcdefg2"],
+          ]),
+          { schema: newPasswordSchema },
+        ),
+      ),
+    ).toMatchObject({
       confirmPassword: ["新しいパスワードが一致しません"],
     });
-    expect(errors(parseWithZod(form([["newPassword", "Ab1"], ["confirmPassword", "Ab1"]]), { schema: newPasswordSchema }))).toMatchObject({
+    expect(
+      errors(
+        parseWithZod(
+          form([
+            ["newPassword", "Ab1"],
+            ["confirmPassword", "Ab1"],
+          ]),
+          { schema: newPasswordSchema },
+        ),
+      ),
+    ).toMatchObject({
       newPassword: ["パスワードは8文字以上で入力してください"],
     });
-    expect(errors(parseWithZod(form([]), { schema: passwordChangeCodeSchema }))).toMatchObject({ code: ["認証コードを入力してください"] });
-    expect(errors(parseWithZod(form([["code", "12a"]]), { schema: passwordChangeCodeSchema }))).toMatchObject({ code: ["認証コードは6桁の数字で入力してください"] });
+    expect(errors(parseWithZod(form([]), { schema: passwordChangeCodeSchema }))).toMatchObject({
+      code: ["認証コードを入力してください"],
+    });
+    expect(errors(parseWithZod(form([["code", "12a"]]), { schema: passwordChangeCodeSchema }))).toMatchObject(
+      { code: ["認証コードは6桁の数字で入力してください"] },
+    );
   });
 
   it("codes arrive as six boxes, full-width digits allowed", () => {

@@ -12,12 +12,18 @@ let n = 0;
 async function account(isAdmin: boolean) {
   n++;
   const email = `admin-lock-${n}@example.jp`;
-  db().insert(users).values({ email, passwordHash: await hashPassword("Right-Password-1"), isAdmin }).run();
+  db()
+    .insert(users)
+    .values({ email, passwordHash: await hashPassword("Right-Password-1"), isAdmin })
+    .run();
   return email;
 }
 
 function request(ip = "203.0.113.7") {
-  return new Request("http://shop.test/admin-login", { method: "POST", headers: { "X-Forwarded-For": ip, "User-Agent": "vitest" } });
+  return new Request("http://shop.test/admin-login", {
+    method: "POST",
+    headers: { "X-Forwarded-For": ip, "User-Agent": "vitest" },
+  });
 }
 
 async function attempt(email: string, password: string, ip?: string) {
@@ -34,13 +40,27 @@ describe("admin login lockout", () => {
     const warnings = [];
     for (let i = 0; i < 4; i++) {
       const { outcome } = await attempt(email, "wrong");
-      expect(outcome).toMatchObject({ ok: false, status: 401, message: "メールアドレスまたはパスワードが正しくありません" });
+      expect(outcome).toMatchObject({
+        ok: false,
+        status: 401,
+        message: "メールアドレスまたはパスワードが正しくありません",
+      });
       warnings.push(outcome.ok ? null : outcome.warning);
     }
-    expect(warnings).toEqual([null, "残り試行回数: 3回", "残り試行回数: 2回", "残り試行回数: 1回。次に失敗すると15分間ロックされます"]);
+    expect(warnings).toEqual([
+      null,
+      "残り試行回数: 3回",
+      "残り試行回数: 2回",
+      "残り試行回数: 1回。次に失敗すると15分間ロックされます",
+    ]);
 
     const fifth = await attempt(email, "wrong");
-    expect(fifth.outcome).toMatchObject({ ok: false, status: 423, message: ADMIN_LOCKED_MESSAGE, lockedUntil: base + 15 * 60_000 });
+    expect(fifth.outcome).toMatchObject({
+      ok: false,
+      status: 423,
+      message: ADMIN_LOCKED_MESSAGE,
+      lockedUntil: base + 15 * 60_000,
+    });
     // The right password does not open a locked account.
     expect((await attempt(email, "Right-Password-1")).outcome).toMatchObject({ ok: false, status: 423 });
 
@@ -56,7 +76,11 @@ describe("admin login lockout", () => {
   it("refuses a customer's account with the wrong-password message, whatever the password", async () => {
     const email = await account(false);
     const { outcome, session } = await attempt(email, "Right-Password-1", "198.51.100.9");
-    expect(outcome).toMatchObject({ ok: false, status: 401, message: "メールアドレスまたはパスワードが正しくありません" });
+    expect(outcome).toMatchObject({
+      ok: false,
+      status: 401,
+      message: "メールアドレスまたはパスワードが正しくありません",
+    });
     expect(session.get("pendingLogin")).toBeUndefined();
   });
 

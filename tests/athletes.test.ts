@@ -1,8 +1,20 @@
 import { parseWithZod } from "@conform-to/zod";
 import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { addAthletesSchema, athleteRowSchema, bulkAthletesSchema, displayStatus, singleAthleteSchema } from "~/lib/athlete-schemas";
-import { addAthletes, applyBulk, applySingle, listAthletes, updateAthlete } from "~/server/catalog/athletes.server";
+import {
+  addAthletesSchema,
+  athleteRowSchema,
+  bulkAthletesSchema,
+  displayStatus,
+  singleAthleteSchema,
+} from "~/lib/athlete-schemas";
+import {
+  addAthletes,
+  applyBulk,
+  applySingle,
+  listAthletes,
+  updateAthlete,
+} from "~/server/catalog/athletes.server";
 import { orderFormOptions, priceColumnNames } from "~/server/catalog/pricing.server";
 import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
@@ -16,7 +28,12 @@ function contest() {
 }
 
 function athletesOf(contestId: number) {
-  return db().select().from(athletes).where(eq(athletes.contestId, contestId)).orderBy(asc(athletes.athleteNumber)).all();
+  return db()
+    .select()
+    .from(athletes)
+    .where(eq(athletes.contestId, contestId))
+    .orderBy(asc(athletes.athleteNumber))
+    .all();
 }
 
 function form(fields: Record<string, string | string[]>) {
@@ -51,7 +68,15 @@ function parsedRow(data: FormData) {
 }
 
 async function adminCookie() {
-  const admin = db().insert(users).values({ email: `admin-${Math.random().toString(36).slice(2)}@example.jp`, passwordHash: "x", isAdmin: true }).returning().get();
+  const admin = db()
+    .insert(users)
+    .values({
+      email: `admin-${Math.random().toString(36).slice(2)}@example.jp`,
+      passwordHash: "x",
+      isAdmin: true,
+    })
+    .returning()
+    .get();
   const session = await getSession(new Request("http://shop.test/"));
   session.set("userId", admin.id);
   session.set("sessionVersion", admin.sessionVersion);
@@ -63,7 +88,11 @@ async function adminCookie() {
 const route = () => import("~/routes/admin/contest/athletes");
 
 async function post(contestId: number, fields: [string, string][], cookie: string, search = "") {
-  return callRoute((await route()).action, formRequest(`/admin/contest/${contestId}?index${search}`, fields, cookie), { id: String(contestId) });
+  return callRoute(
+    (await route()).action,
+    formRequest(`/admin/contest/${contestId}?index${search}`, fields, cookie),
+    { id: String(contestId) },
+  );
 }
 
 describe("adding athletes", () => {
@@ -71,7 +100,18 @@ describe("adding athletes", () => {
     const id = contest();
     expect(addAthletes(id, 3)).toEqual({ first: 1, last: 3 });
     const rows = athletesOf(id);
-    expect(rows.map((a) => [a.athleteNumber, a.name, a.verticalVideoPrice, a.horizontalVideoPrice, a.videoStatus, a.photoStatus, a.category, a.isDeleted])).toEqual([
+    expect(
+      rows.map((a) => [
+        a.athleteNumber,
+        a.name,
+        a.verticalVideoPrice,
+        a.horizontalVideoPrice,
+        a.videoStatus,
+        a.photoStatus,
+        a.category,
+        a.isDeleted,
+      ]),
+    ).toEqual([
       [1, "選手1", 5000, 5000, "未撮影", "未撮影", "", false],
       [2, "選手2", 5000, 5000, "未撮影", "未撮影", "", false],
       [3, "選手3", 5000, 5000, "未撮影", "未撮影", "", false],
@@ -91,7 +131,10 @@ describe("adding athletes", () => {
     expect(addAthletes(id, 1)).toEqual({ first: 6, last: 6 });
     const six = athletesOf(id).find((a) => a.athleteNumber === 6)!;
     applyBulk(id, { intent: "bulk-delete", ids: [six.id] });
-    expect(applyBulk(id, { intent: "bulk-purge", ids: [six.id, rows[4]!.id] })).toEqual({ ok: true, count: 2 });
+    expect(applyBulk(id, { intent: "bulk-purge", ids: [six.id, rows[4]!.id] })).toEqual({
+      ok: true,
+      count: 2,
+    });
     expect(addAthletes(id, 2)).toEqual({ first: 5, last: 6 });
   });
 
@@ -101,18 +144,41 @@ describe("adding athletes", () => {
       expect(submission.status, bad).toBe("error");
       expect(errorsOf(submission)?.count?.[0], bad).toContain("正しい数を入力してください");
     }
-    expect(errorsOf(parseWithZod(form({ count: "501" }), { schema: addAthletesSchema }))?.count?.[0]).toContain("500人まで");
-    expect(parseWithZod(form({ count: "30" }), { schema: addAthletesSchema })).toMatchObject({ status: "success", value: { count: 30 } });
+    expect(
+      errorsOf(parseWithZod(form({ count: "501" }), { schema: addAthletesSchema }))?.count?.[0],
+    ).toContain("500人まで");
+    expect(parseWithZod(form({ count: "30" }), { schema: addAthletesSchema })).toMatchObject({
+      status: "success",
+      value: { count: 30 },
+    });
   });
 
   it("adds through the action with a 303 and a toast, and answers a bad number with 400 keeping what was typed", async () => {
     const id = contest();
     const cookie = await adminCookie();
-    const bad = await post(id, [["intent", "add"], ["count", "0"]], cookie);
+    const bad = await post(
+      id,
+      [
+        ["intent", "add"],
+        ["count", "0"],
+      ],
+      cookie,
+    );
     expect(bad.status).toBe(400);
-    expect(bad.data).toMatchObject({ kind: "add", ok: false, reply: { initialValue: { count: "0" }, error: { count: ["正しい数を入力してください"] } } });
+    expect(bad.data).toMatchObject({
+      kind: "add",
+      ok: false,
+      reply: { initialValue: { count: "0" }, error: { count: ["正しい数を入力してください"] } },
+    });
     expect(athletesOf(id)).toHaveLength(0);
-    const good = await post(id, [["intent", "add"], ["count", "30"]], cookie);
+    const good = await post(
+      id,
+      [
+        ["intent", "add"],
+        ["count", "30"],
+      ],
+      cookie,
+    );
     expect(good.status).toBe(303);
     expect(good.location).toBe(`/admin/contest/${id}`);
     expect(athletesOf(id)).toHaveLength(30);
@@ -125,21 +191,61 @@ describe("editing a row", () => {
     db().insert(categories).values({ contestId: id, name: "キッズ部門", color: "#ef4444" }).run();
     addAthletes(id, 1);
     const [athlete] = athletesOf(id);
-    const input = parsedRow(rowInput(athlete!, { name: "  山田 花子 ", athleteNumber: "12", category: "キッズ部門", verticalVideoPrice: "3000", horizontalVideoPrice: "4500", videoStatus: "販売中", photoStatus: "受注停止" }));
+    const input = parsedRow(
+      rowInput(athlete!, {
+        name: "  山田 花子 ",
+        athleteNumber: "12",
+        category: "キッズ部門",
+        verticalVideoPrice: "3000",
+        horizontalVideoPrice: "4500",
+        videoStatus: "販売中",
+        photoStatus: "受注停止",
+      }),
+    );
     expect(updateAthlete(id, input)).toEqual({ ok: true, count: 1 });
-    expect(athletesOf(id)[0]).toMatchObject({ name: "山田 花子", athleteNumber: 12, category: "キッズ部門", verticalVideoPrice: 3000, horizontalVideoPrice: 4500, videoStatus: "販売中", photoStatus: "受注停止" });
+    expect(athletesOf(id)[0]).toMatchObject({
+      name: "山田 花子",
+      athleteNumber: 12,
+      category: "キッズ部門",
+      verticalVideoPrice: 3000,
+      horizontalVideoPrice: 4500,
+      videoStatus: "販売中",
+      photoStatus: "受注停止",
+    });
     expect(parsedRow(rowInput(athlete!, { category: "未分類" })).category).toBe("");
   });
 
   it("refuses bad input with Japanese messages", () => {
-    const base = { id: 1, athleteNumber: 1, name: "x", category: "", verticalVideoPrice: 1, horizontalVideoPrice: 1, videoStatus: "販売中", photoStatus: "販売中" } as const;
+    const base = {
+      id: 1,
+      athleteNumber: 1,
+      name: "x",
+      category: "",
+      verticalVideoPrice: 1,
+      horizontalVideoPrice: 1,
+      videoStatus: "販売中",
+      photoStatus: "販売中",
+    } as const;
     const errorsFor = (changes: Record<string, string>) =>
-      errorsOf(parseWithZod(form({ ...Object.fromEntries(Object.entries(base).map(([k, v]) => [k, String(v)])), ...changes }), { schema: athleteRowSchema }));
+      errorsOf(
+        parseWithZod(
+          form({ ...Object.fromEntries(Object.entries(base).map(([k, v]) => [k, String(v)])), ...changes }),
+          { schema: athleteRowSchema },
+        ),
+      );
     expect(errorsFor({ name: "   " })?.name).toEqual(["選手名を入力してください"]);
-    expect(errorsFor({ athleteNumber: "-1" })?.athleteNumber).toEqual(["番号は0以上の整数で入力してください"]);
-    expect(errorsFor({ athleteNumber: "1.5" })?.athleteNumber).toEqual(["番号は0以上の整数で入力してください"]);
-    expect(errorsFor({ verticalVideoPrice: "-100" })?.verticalVideoPrice).toEqual(["価格は0以上の整数で入力してください"]);
-    expect(errorsFor({ horizontalVideoPrice: "12.5" })?.horizontalVideoPrice).toEqual(["価格は0以上の整数で入力してください"]);
+    expect(errorsFor({ athleteNumber: "-1" })?.athleteNumber).toEqual([
+      "番号は0以上の整数で入力してください",
+    ]);
+    expect(errorsFor({ athleteNumber: "1.5" })?.athleteNumber).toEqual([
+      "番号は0以上の整数で入力してください",
+    ]);
+    expect(errorsFor({ verticalVideoPrice: "-100" })?.verticalVideoPrice).toEqual([
+      "価格は0以上の整数で入力してください",
+    ]);
+    expect(errorsFor({ horizontalVideoPrice: "12.5" })?.horizontalVideoPrice).toEqual([
+      "価格は0以上の整数で入力してください",
+    ]);
     expect(errorsFor({ horizontalVideoPrice: "" })?.horizontalVideoPrice).toEqual(["価格を入力してください"]);
     expect(errorsFor({ videoStatus: "売り切れ" })?.videoStatus).toEqual(["ステータスを選択してください"]);
     expect(errorsFor({})).toBeUndefined();
@@ -149,10 +255,20 @@ describe("editing a row", () => {
     const id = contest();
     addAthletes(id, 1);
     const [athlete] = athletesOf(id);
-    expect(updateAthlete(id, parsedRow(rowInput(athlete!, { name: "改名" })))).toEqual({ ok: true, count: 1 });
+    expect(updateAthlete(id, parsedRow(rowInput(athlete!, { name: "改名" })))).toEqual({
+      ok: true,
+      count: 1,
+    });
     expect(athletesOf(id)[0]).toMatchObject({ name: "改名", videoStatus: "未撮影", photoStatus: "未撮影" });
-    expect(updateAthlete(id, parsedRow(rowInput(athlete!, { videoStatus: "編集中" })))).toMatchObject({ ok: false, status: 400, field: "videoStatus" });
-    expect(updateAthlete(id, parsedRow(rowInput(athlete!, { videoStatus: "確認中" })))).toEqual({ ok: true, count: 1 });
+    expect(updateAthlete(id, parsedRow(rowInput(athlete!, { videoStatus: "編集中" })))).toMatchObject({
+      ok: false,
+      status: 400,
+      field: "videoStatus",
+    });
+    expect(updateAthlete(id, parsedRow(rowInput(athlete!, { videoStatus: "確認中" })))).toEqual({
+      ok: true,
+      count: 1,
+    });
     expect(athletesOf(id)[0]?.videoStatus).toBe("確認中");
   });
 
@@ -163,8 +279,16 @@ describe("editing a row", () => {
     addAthletes(other, 1);
     const [mine] = athletesOf(id);
     const [theirs] = athletesOf(other);
-    expect(updateAthlete(id, parsedRow(rowInput(mine!, { category: "存在しない部門" })))).toMatchObject({ ok: false, status: 400, field: "category", message: "部門を選択してください" });
-    expect(updateAthlete(id, parsedRow(rowInput(theirs!, { name: "乗っ取り" })))).toMatchObject({ ok: false, status: 404 });
+    expect(updateAthlete(id, parsedRow(rowInput(mine!, { category: "存在しない部門" })))).toMatchObject({
+      ok: false,
+      status: 400,
+      field: "category",
+      message: "部門を選択してください",
+    });
+    expect(updateAthlete(id, parsedRow(rowInput(theirs!, { name: "乗っ取り" })))).toMatchObject({
+      ok: false,
+      status: 404,
+    });
     expect(athletesOf(other)[0]?.name).toBe("選手1");
   });
 
@@ -174,17 +298,31 @@ describe("editing a row", () => {
     addAthletes(other, 1);
     const [theirs] = athletesOf(other);
     const cookie = await adminCookie();
-    const fields = (athlete: typeof theirs, changes: Record<string, string>): [string, string][] => [["intent", "update"], ...[...rowInput(athlete!, changes).entries()].map(([k, v]) => [k, String(v)] as [string, string])];
+    const fields = (athlete: typeof theirs, changes: Record<string, string>): [string, string][] => [
+      ["intent", "update"],
+      ...[...rowInput(athlete!, changes).entries()].map(([k, v]) => [k, String(v)] as [string, string]),
+    ];
     const tampered = await post(id, fields(theirs, { name: "乗っ取り" }), cookie);
     expect(tampered.status).toBe(404);
-    expect(tampered.data).toMatchObject({ kind: "row", ok: false, message: expect.stringContaining("選手が見つかりません") });
+    expect(tampered.data).toMatchObject({
+      kind: "row",
+      ok: false,
+      message: expect.stringContaining("選手が見つかりません"),
+    });
     expect(athletesOf(other)[0]?.name).toBe("選手1");
     addAthletes(id, 1);
     const [mine] = athletesOf(id);
     const blank = await post(id, fields(mine, { name: " ", verticalVideoPrice: "1200" }), cookie);
     expect(blank.status).toBe(400);
-    expect(blank.data).toMatchObject({ reply: { initialValue: { verticalVideoPrice: "1200" }, error: { name: ["選手名を入力してください"] } } });
-    const viaScript = await post(id, [...fields(mine, { name: "佐藤" }), ["reply", "fetcher"]], cookie, "&view=active&page=1");
+    expect(blank.data).toMatchObject({
+      reply: { initialValue: { verticalVideoPrice: "1200" }, error: { name: ["選手名を入力してください"] } },
+    });
+    const viaScript = await post(
+      id,
+      [...fields(mine, { name: "佐藤" }), ["reply", "fetcher"]],
+      cookie,
+      "&view=active&page=1",
+    );
     expect(viaScript).toMatchObject({ status: 200, data: { ok: true, kind: "row", id: mine!.id } });
     const plain = await post(id, fields(mine, { name: "佐藤 二郎" }), cookie, "&q=%E4%BD%90&purge=9");
     expect(plain.status).toBe(303);
@@ -197,28 +335,63 @@ describe("bulk actions", () => {
     const id = contest();
     addAthletes(id, 4);
     const rows = athletesOf(id);
-    expect(applyBulk(id, { intent: "bulk-update", ids: [rows[0]!.id, rows[1]!.id], horizontalVideoPrice: 7000, videoStatus: "販売中" })).toEqual({ ok: true, count: 2 });
-    expect(athletesOf(id).map((a) => [a.verticalVideoPrice, a.horizontalVideoPrice, a.videoStatus, a.photoStatus])).toEqual([
+    expect(
+      applyBulk(id, {
+        intent: "bulk-update",
+        ids: [rows[0]!.id, rows[1]!.id],
+        horizontalVideoPrice: 7000,
+        videoStatus: "販売中",
+      }),
+    ).toEqual({ ok: true, count: 2 });
+    expect(
+      athletesOf(id).map((a) => [a.verticalVideoPrice, a.horizontalVideoPrice, a.videoStatus, a.photoStatus]),
+    ).toEqual([
       [5000, 7000, "販売中", "未撮影"],
       [5000, 7000, "販売中", "未撮影"],
       [5000, 5000, "未撮影", "未撮影"],
       [5000, 5000, "未撮影", "未撮影"],
     ]);
-    applyBulk(id, { intent: "bulk-update", ids: [rows[3]!.id], verticalVideoPrice: 0, photoStatus: "受注停止" });
-    expect(athletesOf(id)[3]).toMatchObject({ verticalVideoPrice: 0, horizontalVideoPrice: 5000, photoStatus: "受注停止" });
+    applyBulk(id, {
+      intent: "bulk-update",
+      ids: [rows[3]!.id],
+      verticalVideoPrice: 0,
+      photoStatus: "受注停止",
+    });
+    expect(athletesOf(id)[3]).toMatchObject({
+      verticalVideoPrice: 0,
+      horizontalVideoPrice: 5000,
+      photoStatus: "受注停止",
+    });
   });
 
   it("validates the bulk form: a selection, something to change, whole prices, sales statuses only, and a confirmation to purge", () => {
-    const parse = (fields: Record<string, string | string[]>) => parseWithZod(form(fields), { schema: bulkAthletesSchema });
+    const parse = (fields: Record<string, string | string[]>) =>
+      parseWithZod(form(fields), { schema: bulkAthletesSchema });
     const errors = (fields: Record<string, string | string[]>) => errorsOf(parse(fields));
-    expect(errors({ intent: "bulk-update", verticalVideoPrice: "3000" })?.ids).toEqual(["選手を選択してください"]);
-    expect(errors({ intent: "bulk-update", ids: "1" })?.[""]).toEqual(["変更する価格またはステータスを入力してください"]);
-    expect(errors({ intent: "bulk-update", ids: ["1", "2"], verticalVideoPrice: "-1" })?.verticalVideoPrice).toEqual(["価格は0以上の整数で入力してください"]);
-    expect(errors({ intent: "bulk-update", ids: "1", videoStatus: "未撮影" })?.videoStatus).toEqual(["ステータスを選択してください"]);
+    expect(errors({ intent: "bulk-update", verticalVideoPrice: "3000" })?.ids).toEqual([
+      "選手を選択してください",
+    ]);
+    expect(errors({ intent: "bulk-update", ids: "1" })?.[""]).toEqual([
+      "変更する価格またはステータスを入力してください",
+    ]);
+    expect(
+      errors({ intent: "bulk-update", ids: ["1", "2"], verticalVideoPrice: "-1" })?.verticalVideoPrice,
+    ).toEqual(["価格は0以上の整数で入力してください"]);
+    expect(errors({ intent: "bulk-update", ids: "1", videoStatus: "未撮影" })?.videoStatus).toEqual([
+      "ステータスを選択してください",
+    ]);
     expect(errors({ intent: "bulk-purge", ids: "1" })?.confirm).toBeDefined();
-    expect(parse({ intent: "bulk-purge", ids: "1", confirm: "yes" })).toMatchObject({ status: "success", value: { ids: [1] } });
-    expect(parse({ intent: "bulk-update", ids: ["3", "4"], horizontalVideoPrice: "4500" })).toMatchObject({ status: "success", value: { ids: [3, 4], horizontalVideoPrice: 4500 } });
-    expect(parseWithZod(form({ intent: "purge", id: "3" }), { schema: singleAthleteSchema }).status).toBe("error");
+    expect(parse({ intent: "bulk-purge", ids: "1", confirm: "yes" })).toMatchObject({
+      status: "success",
+      value: { ids: [1] },
+    });
+    expect(parse({ intent: "bulk-update", ids: ["3", "4"], horizontalVideoPrice: "4500" })).toMatchObject({
+      status: "success",
+      value: { ids: [3, 4], horizontalVideoPrice: 4500 },
+    });
+    expect(parseWithZod(form({ intent: "purge", id: "3" }), { schema: singleAthleteSchema }).status).toBe(
+      "error",
+    );
   });
 
   it("soft-deletes, lists in 削除済み, restores, and permanently deletes only deleted athletes", () => {
@@ -229,9 +402,14 @@ describe("bulk actions", () => {
     const active = listAthletes(id, { view: "active", page: 1, q: "", category: null });
     expect(active.rows.map((r) => r.id)).toEqual([c!.id]);
     expect([active.activeCount, active.deletedCount]).toEqual([1, 2]);
-    expect(listAthletes(id, { view: "deleted", page: 1, q: "", category: null }).rows.map((r) => r.id)).toEqual([a!.id, b!.id]);
+    expect(
+      listAthletes(id, { view: "deleted", page: 1, q: "", category: null }).rows.map((r) => r.id),
+    ).toEqual([a!.id, b!.id]);
     // An active athlete cannot be purged directly, and nothing of a mixed selection changes.
-    expect(applyBulk(id, { intent: "bulk-purge", ids: [a!.id, c!.id] })).toMatchObject({ ok: false, status: 404 });
+    expect(applyBulk(id, { intent: "bulk-purge", ids: [a!.id, c!.id] })).toMatchObject({
+      ok: false,
+      status: 404,
+    });
     expect(athletesOf(id)).toHaveLength(3);
     expect(applySingle(id, "restore", a!.id)).toEqual({ ok: true, count: 1 });
     expect(applySingle(id, "purge", b!.id)).toEqual({ ok: true, count: 1 });
@@ -249,18 +427,41 @@ describe("bulk actions", () => {
     const [mine] = athletesOf(id);
     const [theirs] = athletesOf(other);
     for (const intent of ["bulk-update", "bulk-delete"] as const) {
-      expect(applyBulk(id, { intent, ids: [mine!.id, theirs!.id], verticalVideoPrice: 1 })).toMatchObject({ ok: false, status: 404 });
+      expect(applyBulk(id, { intent, ids: [mine!.id, theirs!.id], verticalVideoPrice: 1 })).toMatchObject({
+        ok: false,
+        status: 404,
+      });
     }
     applyBulk(other, { intent: "bulk-delete", ids: [theirs!.id] });
-    for (const intent of ["bulk-restore", "bulk-purge"] as const) expect(applyBulk(id, { intent, ids: [theirs!.id] })).toMatchObject({ ok: false, status: 404 });
+    for (const intent of ["bulk-restore", "bulk-purge"] as const)
+      expect(applyBulk(id, { intent, ids: [theirs!.id] })).toMatchObject({ ok: false, status: 404 });
     expect(athletesOf(id)[0]).toMatchObject({ verticalVideoPrice: 5000, isDeleted: false });
     expect(athletesOf(other)[0]).toMatchObject({ verticalVideoPrice: 5000, isDeleted: true });
 
     const cookie = await adminCookie();
-    const refused = await post(id, [["intent", "bulk-restore"], ["ids", String(theirs!.id)]], cookie);
+    const refused = await post(
+      id,
+      [
+        ["intent", "bulk-restore"],
+        ["ids", String(theirs!.id)],
+      ],
+      cookie,
+    );
     expect(refused.status).toBe(404);
-    expect(refused.data).toMatchObject({ kind: "bulk", ok: false, message: expect.stringContaining("この大会の選手ではない") });
-    const single = await post(id, [["intent", "purge"], ["id", String(theirs!.id)], ["confirm", "yes"]], cookie);
+    expect(refused.data).toMatchObject({
+      kind: "bulk",
+      ok: false,
+      message: expect.stringContaining("この大会の選手ではない"),
+    });
+    const single = await post(
+      id,
+      [
+        ["intent", "purge"],
+        ["id", String(theirs!.id)],
+        ["confirm", "yes"],
+      ],
+      cookie,
+    );
     expect(single.status).toBe(404);
     expect(athletesOf(other)).toHaveLength(1);
   });
@@ -268,7 +469,14 @@ describe("bulk actions", () => {
   it("refuses the action to anyone not signed in as admin", async () => {
     const id = contest();
     addAthletes(id, 1);
-    const result = await post(id, [["intent", "bulk-delete"], ["ids", String(athletesOf(id)[0]!.id)]], "");
+    const result = await post(
+      id,
+      [
+        ["intent", "bulk-delete"],
+        ["ids", String(athletesOf(id)[0]!.id)],
+      ],
+      "",
+    );
     expect(result.status).toBe(302);
     expect(result.location).toBe("/admin-login");
     expect(athletesOf(id)[0]?.isDeleted).toBe(false);
@@ -280,20 +488,36 @@ describe("list and storefront", () => {
     const id = contest();
     addAthletes(id, 120);
     const page3 = listAthletes(id, { view: "active", page: 3, q: "", category: null });
-    expect([page3.rows.length, page3.pages, page3.matching, page3.rows[0]?.athleteNumber]).toEqual([20, 3, 120, 101]);
+    expect([page3.rows.length, page3.pages, page3.matching, page3.rows[0]?.athleteNumber]).toEqual([
+      20, 3, 120, 101,
+    ]);
     expect(listAthletes(id, { view: "active", page: 99, q: "", category: null }).page).toBe(3);
-    expect(listAthletes(id, { view: "active", page: 1, q: "7", category: null }).rows.map((r) => r.athleteNumber)).toContain(7);
-    expect(listAthletes(id, { view: "active", page: 1, q: "選手11", category: null }).rows.map((r) => r.athleteNumber)).toEqual([11, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119]);
+    expect(
+      listAthletes(id, { view: "active", page: 1, q: "7", category: null }).rows.map((r) => r.athleteNumber),
+    ).toContain(7);
+    expect(
+      listAthletes(id, { view: "active", page: 1, q: "選手11", category: null }).rows.map(
+        (r) => r.athleteNumber,
+      ),
+    ).toEqual([11, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119]);
     const first = athletesOf(id)[0]!;
     db().insert(categories).values({ contestId: id, name: "A部門", color: "#000" }).run();
     db().update(athletes).set({ category: "A部門" }).where(eq(athletes.id, first.id)).run();
-    expect(listAthletes(id, { view: "active", page: 1, q: "", category: "A部門" }).rows.map((r) => r.id)).toEqual([first.id]);
+    expect(
+      listAthletes(id, { view: "active", page: 1, q: "", category: "A部門" }).rows.map((r) => r.id),
+    ).toEqual([first.id]);
     expect(listAthletes(id, { view: "active", page: 1, q: "", category: "" }).matching).toBe(119);
     expect(listAthletes(id, { view: "active", page: 1, q: "100%", category: null }).matching).toBe(0);
   });
 
   it("shows legacy statuses as 確認中", () => {
-    expect(["未撮影", "撮影完了", "編集中", "確認中", "何か"].map(displayStatus)).toEqual(["確認中", "確認中", "確認中", "確認中", "確認中"]);
+    expect(["未撮影", "撮影完了", "編集中", "確認中", "何か"].map(displayStatus)).toEqual([
+      "確認中",
+      "確認中",
+      "確認中",
+      "確認中",
+      "確認中",
+    ]);
     expect(displayStatus("販売中")).toBe("販売中");
     expect(displayStatus("受注停止")).toBe("受注停止");
   });
@@ -311,7 +535,13 @@ describe("list and storefront", () => {
     applyBulk(id, { intent: "bulk-update", ids: [b!.id], videoStatus: "受注停止" });
     applySingle(id, "delete", c!.id);
     expect(orderFormOptions(id).athletes.map((x) => x.id)).toEqual([a!.id]);
-    expect(db().select().from(athletes).where(and(eq(athletes.contestId, id), eq(athletes.videoStatus, "販売中"))).all()).toHaveLength(2);
+    expect(
+      db()
+        .select()
+        .from(athletes)
+        .where(and(eq(athletes.contestId, id), eq(athletes.videoStatus, "販売中")))
+        .all(),
+    ).toHaveLength(2);
   });
 
   it("the tab's loader pages, counts both views, and offers the no-JS purge confirmation only for a deleted athlete of this contest", async () => {
@@ -321,7 +551,13 @@ describe("list and storefront", () => {
     applyBulk(id, { intent: "bulk-delete", ids: [rows[0]!.id] });
     const cookie = await adminCookie();
     const load = async (search: string) =>
-      (await callRoute((await route()).loader, new Request(`http://shop.test/admin/contest/${id}${search}`, { headers: { Cookie: cookie } }), { id: String(id) })).data as {
+      (
+        await callRoute(
+          (await route()).loader,
+          new Request(`http://shop.test/admin/contest/${id}${search}`, { headers: { Cookie: cookie } }),
+          { id: String(id) },
+        )
+      ).data as {
         rows: { athleteNumber: number }[];
         page: number;
         pages: number;
@@ -331,7 +567,14 @@ describe("list and storefront", () => {
         priceNames: string[];
       };
     const second = await load("?page=2");
-    expect([second.rows.length, second.rows[0]?.athleteNumber, second.page, second.pages, second.activeCount, second.deletedCount]).toEqual([9, 52, 2, 2, 59, 1]);
+    expect([
+      second.rows.length,
+      second.rows[0]?.athleteNumber,
+      second.page,
+      second.pages,
+      second.activeCount,
+      second.deletedCount,
+    ]).toEqual([9, 52, 2, 2, 59, 1]);
     expect(second.priceNames).toEqual(["縦", "横"]);
     expect((await load(`?view=deleted&purge=${rows[0]!.id}`)).purgeTarget).toMatchObject({ id: rows[0]!.id });
     expect((await load(`?view=deleted&purge=${rows[1]!.id}`)).purgeTarget).toBeNull();
@@ -340,7 +583,11 @@ describe("list and storefront", () => {
     const foreign = athletesOf(other)[0]!;
     applyBulk(other, { intent: "bulk-delete", ids: [foreign.id] });
     expect((await load(`?view=deleted&purge=${foreign.id}`)).purgeTarget).toBeNull();
-    const missing = await callRoute((await route()).loader, new Request("http://shop.test/admin/contest/999999", { headers: { Cookie: cookie } }), { id: "999999" });
+    const missing = await callRoute(
+      (await route()).loader,
+      new Request("http://shop.test/admin/contest/999999", { headers: { Cookie: cookie } }),
+      { id: "999999" },
+    );
     expect(missing.status).toBe(404);
   });
 });

@@ -31,7 +31,9 @@ function countsIn(file: string) {
     return {
       orders: one("select count(*) as n from orders"),
       lines: one("select count(*) as n from order_lines"),
-      ordersWithoutTwoLines: one("select count(*) as n from orders o where (select count(*) from order_lines l where l.order_id = o.id) <> 2"),
+      ordersWithoutTwoLines: one(
+        "select count(*) as n from orders o where (select count(*) from order_lines l where l.order_id = o.id) <> 2",
+      ),
     };
   } finally {
     sqlite.close();
@@ -42,7 +44,10 @@ describe("backup and restore", () => {
   it("a backup taken while another process writes orders restores to a fresh file with the counts of that moment, intact", async () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), "shop-backup-"));
     const stopFile = path.join(work, "stop");
-    const writer = spawn("npx", ["tsx", "tests/helpers/order-writer.ts", stopFile, `bk${Date.now()}`], { env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+    const writer = spawn("npx", ["tsx", "tests/helpers/order-writer.ts", stopFile, `bk${Date.now()}`], {
+      env: process.env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let written = "";
     writer.stdout.on("data", (chunk: Buffer) => (written += chunk.toString()));
     const writerDone = new Promise<void>((resolve) => writer.on("exit", () => resolve()));
@@ -57,8 +62,12 @@ describe("backup and restore", () => {
 
     expect(backup.code, backup.err).toBe(0);
     expect(backup.out).toContain("バックアップを作成しました");
-    const manifestFile = fs.readdirSync(path.join(work, "backups")).find((name) => name.endsWith(".manifest.json"));
-    const manifest = JSON.parse(fs.readFileSync(path.join(work, "backups", manifestFile ?? ""), "utf8")) as Manifest;
+    const manifestFile = fs
+      .readdirSync(path.join(work, "backups"))
+      .find((name) => name.endsWith(".manifest.json"));
+    const manifest = JSON.parse(
+      fs.readFileSync(path.join(work, "backups", manifestFile ?? ""), "utf8"),
+    ) as Manifest;
     const backupFile = path.join(work, "backups", manifest.database);
     expect(manifest.integrity).toBe("ok");
     // The snapshot falls between the count just before and just after the backup ran, and the writer went on.
@@ -71,7 +80,11 @@ describe("backup and restore", () => {
     expect(fs.readdirSync(path.join(work, "backups")).filter((name) => name.endsWith(".part"))).toEqual([]);
 
     const fresh = path.join(work, "restored", "shop.db");
-    const restored = await run(["scripts/restore.ts", backupFile], { ...process.env, DATABASE_PATH: fresh, PORT: "1" });
+    const restored = await run(["scripts/restore.ts", backupFile], {
+      ...process.env,
+      DATABASE_PATH: fresh,
+      PORT: "1",
+    });
     expect(restored.code, restored.err).toBe(0);
     expect(integrityOf(fresh)).toBe("ok");
     // A consistent snapshot: every order with both its lines, none half-written.
@@ -85,9 +98,15 @@ describe("backup and restore", () => {
     const source = path.join(work, "source.db");
     const sqlite = new Database(source);
     sqlite.pragma("journal_mode = WAL");
-    sqlite.exec("create table orders (id integer primary key, note text); insert into orders (note) values ('a'), ('b');");
+    sqlite.exec(
+      "create table orders (id integer primary key, note text); insert into orders (note) values ('a'), ('b');",
+    );
     sqlite.close();
-    const { databaseFile, manifest } = backupDatabase({ databasePath: source, mediaDir: path.join(work, "no-media"), backupDir: path.join(work, "backups") });
+    const { databaseFile, manifest } = backupDatabase({
+      databasePath: source,
+      mediaDir: path.join(work, "no-media"),
+      backupDir: path.join(work, "backups"),
+    });
     expect(manifest.tables.orders).toBe(2);
 
     // The live file: more rows, still only in its -wal, as a crashed server leaves it.
@@ -123,7 +142,11 @@ describe("backup and restore", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = String((server.address() as AddressInfo).port);
     try {
-      const refused = await run(["scripts/restore.ts", source], { ...process.env, DATABASE_PATH: live, PORT: port });
+      const refused = await run(["scripts/restore.ts", source], {
+        ...process.env,
+        DATABASE_PATH: live,
+        PORT: port,
+      });
       expect(refused.code).toBe(1);
       expect(refused.err).toContain("サーバーが動いています");
       const check = new Database(live, { readonly: true });
@@ -142,7 +165,12 @@ describe("backup and restore", () => {
     fs.writeFileSync(path.join(media, "videos", "v.mp4"), Buffer.alloc(4321));
     const source = path.join(work, "shop.db");
     new Database(source).exec("create table t (x)").close();
-    const { manifest } = backupDatabase({ databasePath: source, mediaDir: media, backupDir: path.join(work, "b"), withMedia: true });
+    const { manifest } = backupDatabase({
+      databasePath: source,
+      mediaDir: media,
+      backupDir: path.join(work, "b"),
+      withMedia: true,
+    });
     expect(manifest.media).toEqual([
       { name: "cover-1.webp", size: 1234 },
       { name: path.join("videos", "v.mp4"), size: 4321 },
@@ -152,7 +180,9 @@ describe("backup and restore", () => {
 
     const damaged = path.join(work, "damaged.db");
     fs.writeFileSync(damaged, Buffer.concat([Buffer.from("SQLite format 3\0"), Buffer.alloc(4096, 7)]));
-    expect(() => restoreDatabase({ backupFile: damaged, databasePath: path.join(work, "target.db") })).toThrow();
+    expect(() =>
+      restoreDatabase({ backupFile: damaged, databasePath: path.join(work, "target.db") }),
+    ).toThrow();
     expect(fs.existsSync(path.join(work, "target.db"))).toBe(false);
   });
 });

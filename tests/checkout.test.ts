@@ -16,36 +16,63 @@ afterAll(() => smtp.close());
 
 const orderForm = () => import("~/routes/storefront/order-form");
 
-async function postOrderForm(shop: ReturnType<typeof seedContest>, items: Record<string, string>[], cookie?: string) {
+async function postOrderForm(
+  shop: ReturnType<typeof seedContest>,
+  items: Record<string, string>[],
+  cookie?: string,
+) {
   const fields: [string, string][] = [["intent", "next"]];
-  items.forEach((item, i) => Object.entries(item).forEach(([key, value]) => fields.push([`items[${i}].${key}`, value])));
+  items.forEach((item, i) =>
+    Object.entries(item).forEach(([key, value]) => fields.push([`items[${i}].${key}`, value])),
+  );
   const slug = contestSlug(shop.name);
-  return callRoute((await orderForm()).action, formRequest(`/order-form/${encodeURIComponent(slug)}`, fields, cookie), { contestSlug: slug });
+  return callRoute(
+    (await orderForm()).action,
+    formRequest(`/order-form/${encodeURIComponent(slug)}`, fields, cookie),
+    { contestSlug: slug },
+  );
 }
 
 describe("order form (server side)", () => {
   it("prices from the athletes' prices and ignores a price the browser sends", async () => {
     const shop = seedContest();
-    const result = await postOrderForm(shop, [{ category: "A部門", athleteId: String(shop.onSale.id), formatId: String(shop.horizontal.id), price: "1" }]);
+    const result = await postOrderForm(shop, [
+      {
+        category: "A部門",
+        athleteId: String(shop.onSale.id),
+        formatId: String(shop.horizontal.id),
+        price: "1",
+      },
+    ]);
     expect(result.status).toBe(302);
     expect(result.location).toBe("/order-confirmation");
     const confirmation = await import("~/routes/checkout/order-confirmation");
-    const page = await callRoute(confirmation.loader, new Request("http://shop.test/order-confirmation", { headers: { Cookie: sessionOf(result) } }));
+    const page = await callRoute(
+      confirmation.loader,
+      new Request("http://shop.test/order-confirmation", { headers: { Cookie: sessionOf(result) } }),
+    );
     expect(page.data).toMatchObject({ total: 4500, lines: [{ price: 4500, athleteNumber: 1, style: "横" }] });
   });
 
   it("uses the 3500 yen fallback for an athlete without a price", async () => {
     const shop = seedContest();
-    const result = await postOrderForm(shop, [{ category: "B部門", athleteId: String(shop.unpriced.id), formatId: String(shop.vertical.id) }]);
+    const result = await postOrderForm(shop, [
+      { category: "B部門", athleteId: String(shop.unpriced.id), formatId: String(shop.vertical.id) },
+    ]);
     const cookie = sessionOf(result);
     const confirmation = await import("~/routes/checkout/order-confirmation");
-    const page = await callRoute(confirmation.loader, new Request("http://shop.test/order-confirmation", { headers: { Cookie: cookie } }));
+    const page = await callRoute(
+      confirmation.loader,
+      new Request("http://shop.test/order-confirmation", { headers: { Cookie: cookie } }),
+    );
     expect(page.data).toMatchObject({ total: 3500 });
   });
 
   it("refuses a 受注停止 athlete with a Japanese message and a 4xx", async () => {
     const shop = seedContest();
-    const result = await postOrderForm(shop, [{ category: "A部門", athleteId: String(shop.stopped.id), formatId: String(shop.vertical.id) }]);
+    const result = await postOrderForm(shop, [
+      { category: "A部門", athleteId: String(shop.stopped.id), formatId: String(shop.vertical.id) },
+    ]);
     expect(result.status).toBe(422);
     expect(JSON.stringify(result.data)).toContain("選択された選手は現在ご注文いただけません");
   });
@@ -53,7 +80,9 @@ describe("order form (server side)", () => {
   it("refuses an athlete of another contest", async () => {
     const shop = seedContest();
     const other = seedContest();
-    const result = await postOrderForm(shop, [{ category: "A部門", athleteId: String(other.onSale.id), formatId: String(shop.vertical.id) }]);
+    const result = await postOrderForm(shop, [
+      { category: "A部門", athleteId: String(other.onSale.id), formatId: String(shop.vertical.id) },
+    ]);
     expect(result.status).toBe(422);
     expect(JSON.stringify(result.data)).toContain("選択された選手は現在ご注文いただけません");
   });
@@ -61,9 +90,13 @@ describe("order form (server side)", () => {
   it("refuses a format of another contest and a category that does not match", async () => {
     const shop = seedContest();
     const other = seedContest();
-    const wrongFormat = await postOrderForm(shop, [{ category: "A部門", athleteId: String(shop.onSale.id), formatId: String(other.vertical.id) }]);
+    const wrongFormat = await postOrderForm(shop, [
+      { category: "A部門", athleteId: String(shop.onSale.id), formatId: String(other.vertical.id) },
+    ]);
     expect(wrongFormat.status).toBe(422);
-    const wrongCategory = await postOrderForm(shop, [{ category: "B部門", athleteId: String(shop.onSale.id), formatId: String(shop.vertical.id) }]);
+    const wrongCategory = await postOrderForm(shop, [
+      { category: "B部門", athleteId: String(shop.onSale.id), formatId: String(shop.vertical.id) },
+    ]);
     expect(wrongCategory.status).toBe(422);
     expect(JSON.stringify(wrongCategory.data)).toContain("選手と部門の組み合わせが正しくありません");
   });
@@ -78,7 +111,9 @@ describe("order form (server side)", () => {
     const result = await postOrderForm(shop, items as Record<string, string>[]);
     expect(result.status).toBe(400);
     const text = JSON.stringify(result.data);
-    expect(text.includes("注文項目を選択してください") || text.includes("すべての項目を選択してください")).toBe(true);
+    expect(
+      text.includes("注文項目を選択してください") || text.includes("すべての項目を選択してください"),
+    ).toBe(true);
   });
 
   it("answers a body too large for a form with 413", async () => {
@@ -90,32 +125,66 @@ describe("order form (server side)", () => {
   it("404s for a contest that is not on sale", async () => {
     const shop = seedContest();
     const { contests } = await import("~/server/db/schema");
-    db().update(contests).set({ videoPublished: false, sitePublicStatus: "非公開" }).where(eq(contests.id, shop.contestId)).run();
+    db()
+      .update(contests)
+      .set({ videoPublished: false, sitePublicStatus: "非公開" })
+      .where(eq(contests.id, shop.contestId))
+      .run();
     const result = await postOrderForm(shop, []);
     expect(result.status).toBe(404);
   });
 });
 
 describe("e-mail code and payment (server side)", () => {
-  async function customerCheckout(lines: { athleteId: number; category: string; formatId: number }[], shop: ReturnType<typeof seedContest>) {
+  async function customerCheckout(
+    lines: { athleteId: number; category: string; formatId: number }[],
+    shop: ReturnType<typeof seedContest>,
+  ) {
     const created = await postOrderForm(
       shop,
-      lines.map((line) => ({ category: line.category, athleteId: String(line.athleteId), formatId: String(line.formatId) })),
+      lines.map((line) => ({
+        category: line.category,
+        athleteId: String(line.athleteId),
+        formatId: String(line.formatId),
+      })),
     );
     const cookie = sessionOf(created);
     const email = `c${Math.random().toString(36).slice(2, 8)}@example.jp`;
     const confirmation = await import("~/routes/checkout/order-confirmation");
-    const saved = await callRoute(confirmation.action, formRequest("/order-confirmation", [["email", email], ["name", "テスト 太郎"]], cookie));
+    const saved = await callRoute(
+      confirmation.action,
+      formRequest(
+        "/order-confirmation",
+        [
+          ["email", email],
+          ["name", "テスト 太郎"],
+        ],
+        cookie,
+      ),
+    );
     expect(saved.location).toBe("/email-verification");
     return { cookie, email };
   }
 
   it("refuses a 7-digit or non-numeric code with a 400 and the spec's message", async () => {
     const shop = seedContest();
-    const { cookie } = await customerCheckout([{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }], shop);
+    const { cookie } = await customerCheckout(
+      [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }],
+      shop,
+    );
     const verification = await import("~/routes/checkout/email-verification");
     for (const code of ["1234567", "12a456", ""]) {
-      const result = await callRoute(verification.action, formRequest("/email-verification", [["intent", "verify"], ["code", code]], cookie));
+      const result = await callRoute(
+        verification.action,
+        formRequest(
+          "/email-verification",
+          [
+            ["intent", "verify"],
+            ["code", code],
+          ],
+          cookie,
+        ),
+      );
       expect(result.status).toBe(400);
       expect(result.data).toMatchObject({ kind: "error", message: "6桁の認証コードを入力してください" });
     }
@@ -123,34 +192,83 @@ describe("e-mail code and payment (server side)", () => {
 
   it("mails the code only to the customer's address; five wrong codes need a new one", async () => {
     const shop = seedContest();
-    const { cookie, email } = await customerCheckout([{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }], shop);
+    const { cookie, email } = await customerCheckout(
+      [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }],
+      shop,
+    );
     const mail = smtp.received.filter((m) => m.to.includes(email)).at(-1);
     const code = /\b(\d{6})\b/.exec(mail?.text ?? "")?.[1] ?? "";
     expect(code).toMatch(/^\d{6}$/);
     const verification = await import("~/routes/checkout/email-verification");
     const wrong = code === "000000" ? "111111" : "000000";
     for (let i = 0; i < 5; i++) {
-      const result = await callRoute(verification.action, formRequest("/email-verification", [["intent", "verify"], ["code", wrong]], cookie));
+      const result = await callRoute(
+        verification.action,
+        formRequest(
+          "/email-verification",
+          [
+            ["intent", "verify"],
+            ["code", wrong],
+          ],
+          cookie,
+        ),
+      );
       expect(result.status).toBe(400);
     }
-    const locked = await callRoute(verification.action, formRequest("/email-verification", [["intent", "verify"], ["code", code]], cookie));
+    const locked = await callRoute(
+      verification.action,
+      formRequest(
+        "/email-verification",
+        [
+          ["intent", "verify"],
+          ["code", code],
+        ],
+        cookie,
+      ),
+    );
     expect(JSON.stringify(locked.data)).toContain("新しいコードを取得してください");
   });
 
   it("refuses to pay an order whose total is 0 with 注文金額が無効です", async () => {
     const shop = seedContest();
-    const { cookie, email } = await customerCheckout([{ athleteId: shop.free.id, category: "B部門", formatId: shop.vertical.id }], shop);
-    const code = /\b(\d{6})\b/.exec(smtp.received.filter((m) => m.to.includes(email)).at(-1)?.text ?? "")?.[1] ?? "";
+    const { cookie, email } = await customerCheckout(
+      [{ athleteId: shop.free.id, category: "B部門", formatId: shop.vertical.id }],
+      shop,
+    );
+    const code =
+      /\b(\d{6})\b/.exec(smtp.received.filter((m) => m.to.includes(email)).at(-1)?.text ?? "")?.[1] ?? "";
     const verification = await import("~/routes/checkout/email-verification");
-    const verified = await callRoute(verification.action, formRequest("/email-verification", [["intent", "verify"], ["code", code]], cookie));
+    const verified = await callRoute(
+      verification.action,
+      formRequest(
+        "/email-verification",
+        [
+          ["intent", "verify"],
+          ["code", code],
+        ],
+        cookie,
+      ),
+    );
     expect(verified.location).toBe("/payment");
     const payment = await import("~/routes/checkout/payment");
-    const page = await callRoute(payment.loader, new Request("http://shop.test/payment", { headers: { Cookie: cookie } }));
+    const page = await callRoute(
+      payment.loader,
+      new Request("http://shop.test/payment", { headers: { Cookie: cookie } }),
+    );
     expect(page.status).toBe(400);
     expect(page.data).toMatchObject({ error: "注文金額が無効です" });
     const card = await callRoute(
       payment.action,
-      formRequest("/payment", [["cardholderName", "T"], ["cardNumber", "4242424242424242"], ["expiry", "12/34"], ["cvc", "123"]], cookie),
+      formRequest(
+        "/payment",
+        [
+          ["cardholderName", "T"],
+          ["cardNumber", "4242424242424242"],
+          ["expiry", "12/34"],
+          ["cvc", "123"],
+        ],
+        cookie,
+      ),
     );
     expect(card.status).toBe(400);
     expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(0);

@@ -17,8 +17,12 @@ describe("the client's address for per-address limits", () => {
   });
 
   it("believes Fly-Client-IP only on fly.io, where the edge sets it", () => {
-    expect(clientIp(request({ "Fly-Client-IP": "198.51.100.1", "X-Forwarded-For": "203.0.113.5" }))).toBe("203.0.113.5");
+    expect(clientIp(request({ "Fly-Client-IP": "198.51.100.1", "X-Forwarded-For": "203.0.113.5" }))).toBe(
+      "203.0.113.5",
+    );
     process.env.FLY_APP_NAME = "contest-video-shop";
-    expect(clientIp(request({ "Fly-Client-IP": "198.51.100.1", "X-Forwarded-For": "203.0.113.5" }))).toBe("198.51.100.1");
+    expect(clientIp(request({ "Fly-Client-IP": "198.51.100.1", "X-Forwarded-For": "203.0.113.5" }))).toBe(
+      "198.51.100.1",
+    );
   });
 });

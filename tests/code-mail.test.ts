@@ -23,7 +23,10 @@ afterEach(async () => {
   if (!smtp) await smtpUp();
 });
 
-const messages = { tooSoon: (seconds: number) => `再送信は${seconds}秒後にお試しください`, notSent: "認証コードの送信に失敗しました" };
+const messages = {
+  tooSoon: (seconds: number) => `再送信は${seconds}秒後にお試しください`,
+  notSent: "認証コードの送信に失敗しました",
+};
 
 function codeMail(subject: string) {
   return {
@@ -31,7 +34,11 @@ function codeMail(subject: string) {
     subject,
     to: `${subject}@example.jp`,
     topic: `test:${subject}`,
-    mail: ({ code }: { code: string }) => ({ subject: "認証コード", text: `コード ${code}`, html: `<p>${code}</p>` }),
+    mail: ({ code }: { code: string }) => ({
+      subject: "認証コード",
+      text: `コード ${code}`,
+      html: `<p>${code}</p>`,
+    }),
     messages,
     log: "[test] code mail failed",
   };
@@ -40,16 +47,36 @@ function codeMail(subject: string) {
 describe("sendCodeMail", () => {
   it("mails a code the purpose can verify, then refuses another within 60 s as already sent", async () => {
     expect(await sendCodeMail(codeMail("first"))).toEqual({ ok: true });
-    const code = /\d{6}/.exec(received.filter((m) => m.to.includes("first@example.jp")).at(-1)?.text ?? "")?.[0] ?? "";
+    const code =
+      /\d{6}/.exec(received.filter((m) => m.to.includes("first@example.jp")).at(-1)?.text ?? "")?.[0] ?? "";
     expect(verifyCode("checkout", "first", code)).toMatchObject({ ok: true });
-    expect(await sendCodeMail(codeMail("first"))).toMatchObject({ ok: false, status: 429, alreadySent: true, message: expect.stringMatching(/^再送信は\d+秒後にお試しください$/) });
+    expect(await sendCodeMail(codeMail("first"))).toMatchObject({
+      ok: false,
+      status: 429,
+      alreadySent: true,
+      message: expect.stringMatching(/^再送信は\d+秒後にお試しください$/),
+    });
   });
 
   it("answers 429 with the caller's message at its limit, before working out the payload", async () => {
     const limit = { key: "test-limit:one", limit: 1, windowMs: 60_000, message: "送信回数の上限です" };
     const payload = vi.fn(() => Promise.resolve({ kind: "new" }));
-    expect(await sendCodeMail({ ...codeMail("limited-a"), limits: [limit], payload, mail: ({ code }, p) => ({ subject: String(p.kind), text: code, html: code }) })).toEqual({ ok: true });
-    expect(await sendCodeMail({ ...codeMail("limited-b"), limits: [limit], payload, mail: ({ code }, p) => ({ subject: String(p.kind), text: code, html: code }) })).toEqual({
+    expect(
+      await sendCodeMail({
+        ...codeMail("limited-a"),
+        limits: [limit],
+        payload,
+        mail: ({ code }, p) => ({ subject: String(p.kind), text: code, html: code }),
+      }),
+    ).toEqual({ ok: true });
+    expect(
+      await sendCodeMail({
+        ...codeMail("limited-b"),
+        limits: [limit],
+        payload,
+        mail: ({ code }, p) => ({ subject: String(p.kind), text: code, html: code }),
+      }),
+    ).toEqual({
       ok: false,
       status: 429,
       message: "送信回数の上限です",
@@ -61,7 +88,11 @@ describe("sendCodeMail", () => {
     await smtp?.close();
     smtp = null;
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    expect(await sendCodeMail(codeMail("down"))).toEqual({ ok: false, status: 503, message: "認証コードの送信に失敗しました" });
+    expect(await sendCodeMail(codeMail("down"))).toEqual({
+      ok: false,
+      status: 503,
+      message: "認証コードの送信に失敗しました",
+    });
     expect(log).toHaveBeenCalledWith("[test] code mail failed");
   });
 });

@@ -17,7 +17,17 @@ import {
 import { orderFormOptions } from "~/server/catalog/pricing.server";
 import { COVER_MAX_BYTES } from "~/server/media/cover.server";
 import { sniffImage } from "~/server/files/sniff.server";
-import { addCategory, addFormat, CATEGORY_PALETTE, contestSettings, deleteCategory, deleteFormat, moveFormat, nextCategoryColor, renameFormat } from "~/server/catalog/contest-settings.server";
+import {
+  addCategory,
+  addFormat,
+  CATEGORY_PALETTE,
+  contestSettings,
+  deleteCategory,
+  deleteFormat,
+  moveFormat,
+  nextCategoryColor,
+  renameFormat,
+} from "~/server/catalog/contest-settings.server";
 import { createContest, findContestBySlug, listStorefrontContests } from "~/server/catalog/contests.server";
 import { isOnSale } from "~/server/catalog/publication.server";
 import { db } from "~/server/db/client.server";
@@ -33,7 +43,9 @@ const coverRoute = () => import("~/routes/admin/contest/cover");
 
 let adminCookie = "";
 beforeAll(async () => {
-  const admin = await createUser(`settings-admin-${Date.now()}@example.jp`, "Admin-Password-2025!", { isAdmin: true });
+  const admin = await createUser(`settings-admin-${Date.now()}@example.jp`, "Admin-Password-2025!", {
+    isAdmin: true,
+  });
   const session = await getSession(new Request("http://shop.test/"));
   session.set("userId", admin.id);
   session.set("sessionVersion", 1);
@@ -54,10 +66,15 @@ function contestRow(id: number) {
 
 async function postSettings(contestId: number, fields: [string, string][], cookie = adminCookie) {
   const { action } = await settingsRoute();
-  return callRoute(action, formRequest(`/admin/contest/${contestId}/settings`, fields, cookie), { id: String(contestId) });
+  return callRoute(action, formRequest(`/admin/contest/${contestId}/settings`, fields, cookie), {
+    id: String(contestId),
+  });
 }
 
-type Reply = { intent: string; reply: { status?: string; error?: Record<string, string[]>; initialValue?: Record<string, unknown> } };
+type Reply = {
+  intent: string;
+  reply: { status?: string; error?: Record<string, string[]>; initialValue?: Record<string, unknown> };
+};
 
 describe("settings forms: validation (one schema for browser and server)", () => {
   const parse = (schema: Parameters<typeof parseWithZod>[1]["schema"], fields: Record<string, string>) => {
@@ -67,25 +84,55 @@ describe("settings forms: validation (one schema for browser and server)", () =>
   };
 
   it("asks for a non-blank contest name and number label", () => {
-    expect(parse(basicInfoSchema, { intent: "basic", name: "  ", bibNumberLabel: "ゼッケン" }).name).toEqual(["大会名を入力してください"]);
-    expect(parse(basicInfoSchema, { intent: "basic", name: "大会", bibNumberLabel: "　 " }).bibNumberLabel).toEqual(["番号欄の名前を入力してください"]);
+    expect(parse(basicInfoSchema, { intent: "basic", name: "  ", bibNumberLabel: "ゼッケン" }).name).toEqual([
+      "大会名を入力してください",
+    ]);
+    expect(
+      parse(basicInfoSchema, { intent: "basic", name: "大会", bibNumberLabel: "　 " }).bibNumberLabel,
+    ).toEqual(["番号欄の名前を入力してください"]);
     expect(parse(basicInfoSchema, { intent: "basic", name: "大会", bibNumberLabel: "出演番号" })).toEqual({});
   });
 
   it("asks for non-blank category and format names", () => {
-    expect(parse(categoryAddSchema, { intent: "category-add", name: " " }).name).toEqual(["部門名を入力してください"]);
-    expect(parse(formatAddSchema, { intent: "format-add", name: "" }).name).toEqual(["動画形式名を入力してください"]);
-    expect(parse(formatRenameSchema, { intent: "format-rename", formatId: "3", name: "  " }).name).toEqual(["動画形式名を入力してください"]);
+    expect(parse(categoryAddSchema, { intent: "category-add", name: " " }).name).toEqual([
+      "部門名を入力してください",
+    ]);
+    expect(parse(formatAddSchema, { intent: "format-add", name: "" }).name).toEqual([
+      "動画形式名を入力してください",
+    ]);
+    expect(parse(formatRenameSchema, { intent: "format-rename", formatId: "3", name: "  " }).name).toEqual([
+      "動画形式名を入力してください",
+    ]);
   });
 
   it("wants both halves of a price row, and drops rows left empty", () => {
-    const errors = parse(priceDescriptionSchema, { intent: "price", "items[0].name": "縦", "items[0].price": "", "items[1].name": "", "items[1].price": "500", "items[2].name": "", "items[2].price": "" });
+    const errors = parse(priceDescriptionSchema, {
+      intent: "price",
+      "items[0].name": "縦",
+      "items[0].price": "",
+      "items[1].name": "",
+      "items[1].price": "500",
+      "items[2].name": "",
+      "items[2].price": "",
+    });
     expect(errors["items[0].price"]).toEqual(["料金を入力してください"]);
     expect(errors["items[1].name"]).toEqual(["項目名を入力してください"]);
     expect(errors["items[2].name"]).toBeUndefined();
-    const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [[`items[${i}].name`, `項目${i}`], [`items[${i}].price`, "100"]]).flat());
-    expect(parse(priceDescriptionSchema, { intent: "price", ...many }).items).toEqual(["料金の項目は20件までです"]);
-    const twentyAndBlanks = Object.fromEntries(Array.from({ length: 23 }, (_, i) => [[`items[${i}].name`, i < 20 ? `項目${i}` : ""], [`items[${i}].price`, i < 20 ? "100" : ""]]).flat());
+    const many = Object.fromEntries(
+      Array.from({ length: 21 }, (_, i) => [
+        [`items[${i}].name`, `項目${i}`],
+        [`items[${i}].price`, "100"],
+      ]).flat(),
+    );
+    expect(parse(priceDescriptionSchema, { intent: "price", ...many }).items).toEqual([
+      "料金の項目は20件までです",
+    ]);
+    const twentyAndBlanks = Object.fromEntries(
+      Array.from({ length: 23 }, (_, i) => [
+        [`items[${i}].name`, i < 20 ? `項目${i}` : ""],
+        [`items[${i}].price`, i < 20 ? "100" : ""],
+      ]).flat(),
+    );
     expect(parse(priceDescriptionSchema, { intent: "price", ...twentyAndBlanks })).toEqual({});
   });
 
@@ -94,19 +141,31 @@ describe("settings forms: validation (one schema for browser and server)", () =>
     expect(tokyoDateTime("2030-02-30T09:00")).toBeNull();
     expect(toTokyoDateTimeInput(new Date("2030-01-01T00:00:00Z"))).toBe("2030-01-01T09:00");
     const now = new Date("2030-01-01T00:00:00Z"); // 09:00 in Tokyo
-    const at = (value: string) => parse(publicationSchema(now), { intent: "publication", status: "公開予約", scheduledAt: value }).scheduledAt;
+    const at = (value: string) =>
+      parse(publicationSchema(now), { intent: "publication", status: "公開予約", scheduledAt: value })
+        .scheduledAt;
     expect(at("2030-01-01T08:59")).toEqual(["公開予約の日時には未来の日時を指定してください"]);
     // 09:00 UTC would already be past in a UTC reading; in Tokyo it is one minute ahead.
     expect(at("2030-01-01T09:01")).toBeUndefined();
     expect(at("")).toEqual(["公開予約の日時を入力してください"]);
-    expect(parse(publicationSchema(now), { intent: "publication", status: "公開", scheduledAt: "" })).toEqual({});
+    expect(parse(publicationSchema(now), { intent: "publication", status: "公開", scheduledAt: "" })).toEqual(
+      {},
+    );
   });
 });
 
 describe("settings action (the page's forms, without JS)", () => {
   it("is for admins only", async () => {
     const contest = newContest();
-    const result = await postSettings(contest.id, [["intent", "basic"], ["name", "乗っ取り"], ["bibNumberLabel", "x"]], "");
+    const result = await postSettings(
+      contest.id,
+      [
+        ["intent", "basic"],
+        ["name", "乗っ取り"],
+        ["bibNumberLabel", "x"],
+      ],
+      "",
+    );
     expect(result.status).toBe(302);
     expect(result.location).toBe("/admin-login");
     expect(contestRow(contest.id).name).toBe(contest.name);
@@ -114,7 +173,11 @@ describe("settings action (the page's forms, without JS)", () => {
 
   it("answers a blank name with 400, its message and the typed values", async () => {
     const contest = newContest();
-    const result = await postSettings(contest.id, [["intent", "basic"], ["name", "   "], ["bibNumberLabel", "出演番号"]]);
+    const result = await postSettings(contest.id, [
+      ["intent", "basic"],
+      ["name", "   "],
+      ["bibNumberLabel", "出演番号"],
+    ]);
     expect(result.status).toBe(400);
     const data = result.data as Reply;
     expect(data.intent).toBe("basic");
@@ -126,7 +189,11 @@ describe("settings action (the page's forms, without JS)", () => {
   it("renames the contest, moves its storefront slug and sets the number label", async () => {
     const contest = newContest();
     const renamed = `改名後の大会${Math.random().toString(36).slice(2, 8)}`;
-    const result = await postSettings(contest.id, [["intent", "basic"], ["name", `  ${renamed} `], ["bibNumberLabel", " 出演番号 "]]);
+    const result = await postSettings(contest.id, [
+      ["intent", "basic"],
+      ["name", `  ${renamed} `],
+      ["bibNumberLabel", " 出演番号 "],
+    ]);
     expect(result.status).toBe(303);
     expect(result.location).toBe(`/admin/contest/${contest.id}/settings#basic`);
     expect(contestRow(contest.id)).toMatchObject({ name: renamed, bibNumberLabel: "出演番号" });
@@ -140,8 +207,22 @@ describe("settings action (the page's forms, without JS)", () => {
     const other = newContest();
     addCategory(other.id, "他の部門");
     const [foreign] = contestSettings(other.id).categories;
-    expect((await postSettings(contest.id, [["intent", "category-delete"], ["categoryId", String(foreign?.id)]])).status).toBe(404);
-    expect((await postSettings(contest.id, [["intent", "category-delete"], ["categoryId", "abc"]])).status).toBe(400);
+    expect(
+      (
+        await postSettings(contest.id, [
+          ["intent", "category-delete"],
+          ["categoryId", String(foreign?.id)],
+        ])
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await postSettings(contest.id, [
+          ["intent", "category-delete"],
+          ["categoryId", "abc"],
+        ])
+      ).status,
+    ).toBe(400);
     expect(contestSettings(other.id).categories).toHaveLength(1);
   });
 
@@ -151,30 +232,52 @@ describe("settings action (the page's forms, without JS)", () => {
     const minute = 60_000;
     const nowMs = Math.floor(Date.now() / minute) * minute;
     const pastInput = toTokyoDateTimeInput(nowMs - minute);
-    const past = await postSettings(contest.id, [["intent", "publication"], ["status", "公開予約"], ["scheduledAt", pastInput]]);
+    const past = await postSettings(contest.id, [
+      ["intent", "publication"],
+      ["status", "公開予約"],
+      ["scheduledAt", pastInput],
+    ]);
     expect(past.status).toBe(400);
-    expect((past.data as Reply).reply.error?.scheduledAt).toEqual(["公開予約の日時には未来の日時を指定してください"]);
+    expect((past.data as Reply).reply.error?.scheduledAt).toEqual([
+      "公開予約の日時には未来の日時を指定してください",
+    ]);
     expect((past.data as Reply).reply.initialValue?.scheduledAt).toBe(pastInput);
     expect(contestRow(contest.id).sitePublicStatus).toBe("非公開");
 
     const opensAt = nowMs + 30 * minute;
-    const future = await postSettings(contest.id, [["intent", "publication"], ["status", "公開予約"], ["scheduledAt", toTokyoDateTimeInput(opensAt)]]);
+    const future = await postSettings(contest.id, [
+      ["intent", "publication"],
+      ["status", "公開予約"],
+      ["scheduledAt", toTokyoDateTimeInput(opensAt)],
+    ]);
     expect(future.status).toBe(303);
     const row = contestRow(contest.id);
     expect(row).toMatchObject({ sitePublicStatus: "公開予約", videoPublished: false });
     expect(row.scheduledPublishDate?.getTime()).toBe(opensAt);
     expect(isOnSale(row, new Date(opensAt - minute))).toBe(false);
     expect(isOnSale(row, new Date(opensAt))).toBe(true);
-    expect(listStorefrontContests(new Date(opensAt - minute)).find((c) => c.id === contest.id)).toMatchObject({ onSale: false, salesStartAt: new Date(opensAt) });
-    expect(listStorefrontContests(new Date(opensAt + minute)).find((c) => c.id === contest.id)?.onSale).toBe(true);
-
+    expect(listStorefrontContests(new Date(opensAt - minute)).find((c) => c.id === contest.id)).toMatchObject(
+      { onSale: false, salesStartAt: new Date(opensAt) },
+    );
+    expect(listStorefrontContests(new Date(opensAt + minute)).find((c) => c.id === contest.id)?.onSale).toBe(
+      true,
+    );
   });
 
   it("sets videoPublished only for 公開, and the home page follows", async () => {
     const contest = newContest();
-    const set = (status: string) => postSettings(contest.id, [["intent", "publication"], ["status", status], ["scheduledAt", ""]]);
+    const set = (status: string) =>
+      postSettings(contest.id, [
+        ["intent", "publication"],
+        ["status", status],
+        ["scheduledAt", ""],
+      ]);
     expect((await set("公開")).status).toBe(303);
-    expect(contestRow(contest.id)).toMatchObject({ sitePublicStatus: "公開", videoPublished: true, scheduledPublishDate: null });
+    expect(contestRow(contest.id)).toMatchObject({
+      sitePublicStatus: "公開",
+      videoPublished: true,
+      scheduledPublishDate: null,
+    });
     expect(listStorefrontContests().some((c) => c.id === contest.id && c.onSale)).toBe(true);
     expect((await set("非公開")).status).toBe(303);
     expect(contestRow(contest.id)).toMatchObject({ sitePublicStatus: "非公開", videoPublished: false });
@@ -195,7 +298,11 @@ describe("settings action (the page's forms, without JS)", () => {
       ["notes", "価格は税込です。"],
     ]);
     expect(result.status).toBe(303);
-    const saved = db().select().from(priceDescriptions).where(eq(priceDescriptions.contestId, contest.id)).get();
+    const saved = db()
+      .select()
+      .from(priceDescriptions)
+      .where(eq(priceDescriptions.contestId, contest.id))
+      .get();
     expect(saved?.items).toEqual([
       { name: "縦型動画", price: "3500" },
       { name: "2本セット", price: "6,000円〜" },
@@ -222,7 +329,10 @@ describe("categories", () => {
   it("refuses a second category of the same name", async () => {
     const contest = newContest();
     addCategory(contest.id, "小学生の部");
-    const result = await postSettings(contest.id, [["intent", "category-add"], ["name", " 小学生の部 "]]);
+    const result = await postSettings(contest.id, [
+      ["intent", "category-add"],
+      ["name", " 小学生の部 "],
+    ]);
     expect(result.status).toBe(409);
     expect((result.data as Reply).reply.error?.name).toEqual(["同じ名前の部門がすでにあります"]);
     expect(contestSettings(contest.id).categories).toHaveLength(1);
@@ -244,7 +354,12 @@ describe("categories", () => {
     expect(a?.athletes).toBe(2);
     const result = deleteCategory(contest.id, a?.id ?? 0);
     expect(result).toEqual({ ok: true, name: "A部門", movedAthletes: 2 });
-    const rows = db().select().from(athletes).where(eq(athletes.contestId, contest.id)).orderBy(athletes.athleteNumber).all();
+    const rows = db()
+      .select()
+      .from(athletes)
+      .where(eq(athletes.contestId, contest.id))
+      .orderBy(athletes.athleteNumber)
+      .all();
     expect(rows.map((r) => r.category)).toEqual(["", "", "B部門"]);
     const options = orderFormOptions(contest.id);
     expect(options.categories).toEqual(["B部門", "未分類"]);
@@ -253,13 +368,18 @@ describe("categories", () => {
 });
 
 describe("video formats", () => {
-  const names = (contestId: number) => contestSettings(contestId).formats.map((f) => `${f.displayOrder}:${f.name}`);
+  const names = (contestId: number) =>
+    contestSettings(contestId).formats.map((f) => `${f.displayOrder}:${f.name}`);
 
   it("start as 縦 and 横, and can be added, renamed, moved and deleted; the first two map to the 縦 and 横 prices", () => {
     const contest = newContest();
     expect(names(contest.id)).toEqual(["0:縦", "1:横"]);
     expect(addFormat(contest.id, "4K")).toEqual({ ok: true });
-    expect(addFormat(contest.id, "4K")).toEqual({ ok: false, field: "name", message: "同じ名前の動画形式がすでにあります" });
+    expect(addFormat(contest.id, "4K")).toEqual({
+      ok: false,
+      field: "name",
+      message: "同じ名前の動画形式がすでにあります",
+    });
     expect(names(contest.id)).toEqual(["0:縦", "1:横", "2:4K"]);
 
     const [vertical, horizontal, fourK] = contestSettings(contest.id).formats;
@@ -268,36 +388,67 @@ describe("video formats", () => {
     expect(moveFormat(contest.id, horizontal?.id ?? 0, "up")).toEqual({ ok: true });
     expect(names(contest.id)).toEqual(["0:横", "1:スマホ向け（縦）", "2:4K"]);
     // The order form follows the order: the first format now sells at the 縦 price.
-    expect(orderFormOptions(contest.id).formats.map((f) => `${f.name}:${f.orientation}`)).toEqual(["横:vertical", "スマホ向け（縦）:horizontal"]);
+    expect(orderFormOptions(contest.id).formats.map((f) => `${f.name}:${f.orientation}`)).toEqual([
+      "横:vertical",
+      "スマホ向け（縦）:horizontal",
+    ]);
 
     expect(moveFormat(contest.id, horizontal?.id ?? 0, "up")).toEqual({ ok: true }); // already first: nothing moves
     expect(moveFormat(contest.id, fourK?.id ?? 0, "down")).toEqual({ ok: true });
     expect(deleteFormat(contest.id, horizontal?.id ?? 0)).toEqual({ ok: true });
     expect(names(contest.id)).toEqual(["0:スマホ向け（縦）", "1:4K"]);
     expect(deleteFormat(contest.id, fourK?.id ?? 0)).toEqual({ ok: true });
-    expect(deleteFormat(contest.id, vertical?.id ?? 0)).toEqual({ ok: false, field: "format", message: "動画形式は1つ以上必要です" });
+    expect(deleteFormat(contest.id, vertical?.id ?? 0)).toEqual({
+      ok: false,
+      field: "format",
+      message: "動画形式は1つ以上必要です",
+    });
   });
 
   it("cannot be changed through another contest's page", async () => {
     const mine = newContest();
     const other = newContest();
     const [foreign] = contestSettings(other.id).formats;
-    const result = await postSettings(mine.id, [["intent", "format-rename"], ["formatId", String(foreign?.id)], ["name", "乗っ取り"]]);
+    const result = await postSettings(mine.id, [
+      ["intent", "format-rename"],
+      ["formatId", String(foreign?.id)],
+      ["name", "乗っ取り"],
+    ]);
     expect(result.status).toBe(409);
-    expect((await postSettings(mine.id, [["intent", "format-delete"], ["formatId", String(foreign?.id)]])).status).toBe(409);
-    expect(db().select().from(videoFormats).where(eq(videoFormats.contestId, other.id)).all().map((f) => f.name)).toEqual(["縦", "横"]);
+    expect(
+      (
+        await postSettings(mine.id, [
+          ["intent", "format-delete"],
+          ["formatId", String(foreign?.id)],
+        ])
+      ).status,
+    ).toBe(409);
+    expect(
+      db()
+        .select()
+        .from(videoFormats)
+        .where(eq(videoFormats.contestId, other.id))
+        .all()
+        .map((f) => f.name),
+    ).toEqual(["縦", "横"]);
   });
 });
 
 describe("cover image", () => {
   async function png(width: number, height: number) {
-    return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 60 } } }).png().toBuffer();
+    return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 60 } } })
+      .png()
+      .toBuffer();
   }
 
   function uploadRequest(contestId: number, file: Blob, fileName: string, cookie = adminCookie) {
     const form = new FormData();
     form.append("cover", file, fileName);
-    return new Request(`http://shop.test/admin/contest/${contestId}/cover`, { method: "POST", body: form, headers: { Cookie: cookie } });
+    return new Request(`http://shop.test/admin/contest/${contestId}/cover`, {
+      method: "POST",
+      body: form,
+      headers: { Cookie: cookie },
+    });
   }
 
   async function upload(contestId: number, file: Blob, fileName: string, cookie = adminCookie) {
@@ -305,8 +456,12 @@ describe("cover image", () => {
     return callRoute(action, uploadRequest(contestId, file, fileName, cookie), { id: String(contestId) });
   }
 
-  const covers = (contestId: number) => db().select().from(mediaItems).where(eq(mediaItems.contestId, contestId)).all();
-  const filesOf = (storedName: string) => [storedName, ...COVER_WIDTHS.map((w) => coverVariantName(storedName, w))].map((name) => path.join(mediaDir(), name));
+  const covers = (contestId: number) =>
+    db().select().from(mediaItems).where(eq(mediaItems.contestId, contestId)).all();
+  const filesOf = (storedName: string) =>
+    [storedName, ...COVER_WIDTHS.map((w) => coverVariantName(storedName, w))].map((name) =>
+      path.join(mediaDir(), name),
+    );
 
   it("knows JPEG, PNG and WebP by their first bytes", () => {
     expect(sniffImage(Uint8Array.from([0xff, 0xd8, 0xff, 0xe0]))).toBe("jpg");
@@ -318,27 +473,49 @@ describe("cover image", () => {
 
   it("stores an upload with its variants, and the newest replaces and deletes the older one", async () => {
     const contest = newContest();
-    const first = await upload(contest.id, new Blob([await png(1280, 720)], { type: "image/png" }), "first.png");
+    const first = await upload(
+      contest.id,
+      new Blob([await png(1280, 720)], { type: "image/png" }),
+      "first.png",
+    );
     expect(first.status).toBe(303);
     expect(first.location).toBe(`/admin/contest/${contest.id}/cover`);
     const [stored] = covers(contest.id);
-    expect(stored).toMatchObject({ category: "cover-image", mediaType: "image", contentType: "image/png", width: 1280, height: 720, originalName: "first.png" });
+    expect(stored).toMatchObject({
+      category: "cover-image",
+      mediaType: "image",
+      contentType: "image/png",
+      width: 1280,
+      height: 720,
+      originalName: "first.png",
+    });
     expect(stored?.storedName).toMatch(/^cover-[0-9a-f]{24}\.png$/);
     for (const file of filesOf(stored?.storedName ?? "")) expect(fs.existsSync(file)).toBe(true);
     const variant = await sharp(filesOf(stored?.storedName ?? "")[2] ?? "").metadata();
     expect([variant.format, variant.width, variant.height]).toEqual(["webp", 960, 540]);
 
-    const jpeg = await sharp(await png(1920, 1080)).jpeg().toBuffer();
+    const jpeg = await sharp(await png(1920, 1080))
+      .jpeg()
+      .toBuffer();
     // The browser's content type is not trusted either way: a JPEG sent as "text/plain" is still a JPEG.
     const second = await upload(contest.id, new Blob([jpeg], { type: "text/plain" }), "second.jpg");
     expect(second.status).toBe(303);
     const remaining = covers(contest.id);
     expect(remaining).toHaveLength(1);
-    expect(remaining[0]).toMatchObject({ originalName: "second.jpg", contentType: "image/jpeg", width: 1920, height: 1080 });
+    expect(remaining[0]).toMatchObject({
+      originalName: "second.jpg",
+      contentType: "image/jpeg",
+      width: 1920,
+      height: 1080,
+    });
     for (const file of filesOf(stored?.storedName ?? "")) expect(fs.existsSync(file)).toBe(false);
     for (const file of filesOf(remaining[0]?.storedName ?? "")) expect(fs.existsSync(file)).toBe(true);
 
-    db().update(contests).set({ videoPublished: true, sitePublicStatus: "公開" }).where(eq(contests.id, contest.id)).run();
+    db()
+      .update(contests)
+      .set({ videoPublished: true, sitePublicStatus: "公開" })
+      .where(eq(contests.id, contest.id))
+      .run();
     const card = listStorefrontContests().find((c) => c.id === contest.id);
     expect(card?.cover?.src).toBe(`/media/${coverVariantName(remaining[0]?.storedName ?? "", 960)}`);
   });
@@ -346,13 +523,27 @@ describe("cover image", () => {
   it("refuses a non-image, a spoofed image and a broken one with a Japanese message and leaves no file", async () => {
     const contest = newContest();
     const before = fs.existsSync(mediaDir()) ? fs.readdirSync(mediaDir()).length : 0;
-    const text = await upload(contest.id, new Blob(["これは画像ではありません"], { type: "text/plain" }), "note.txt");
+    const text = await upload(
+      contest.id,
+      new Blob(["これは画像ではありません"], { type: "text/plain" }),
+      "note.txt",
+    );
     expect(text.status).toBe(400);
     expect(text.data).toEqual({ error: "JPEG・PNG・WebP形式の画像ファイルを選択してください" });
-    const spoofed = await upload(contest.id, new Blob(["<html><script>alert(1)</script></html>"], { type: "image/png" }), "evil.png");
+    const spoofed = await upload(
+      contest.id,
+      new Blob(["<html><script>alert(1)</script></html>"], { type: "image/png" }),
+      "evil.png",
+    );
     expect(spoofed.status).toBe(400);
     expect(spoofed.data).toEqual({ error: "JPEG・PNG・WebP形式の画像ファイルを選択してください" });
-    const broken = await upload(contest.id, new Blob([Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4])], { type: "image/png" }), "broken.png");
+    const broken = await upload(
+      contest.id,
+      new Blob([Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4])], {
+        type: "image/png",
+      }),
+      "broken.png",
+    );
     expect(broken.status).toBe(400);
     expect(broken.data).toEqual({ error: "画像を読み取れませんでした。別の画像ファイルを選択してください" });
     const empty = await upload(contest.id, new Blob([]), "");
@@ -375,7 +566,11 @@ describe("cover image", () => {
   it("answers a post that is not a multipart upload with 400", async () => {
     const contest = newContest();
     const { action } = await coverRoute();
-    const result = await callRoute(action, formRequest(`/admin/contest/${contest.id}/cover`, [["cover", "not a file"]], adminCookie), { id: String(contest.id) });
+    const result = await callRoute(
+      action,
+      formRequest(`/admin/contest/${contest.id}/cover`, [["cover", "not a file"]], adminCookie),
+      { id: String(contest.id) },
+    );
     expect(result.status).toBe(400);
     expect(covers(contest.id)).toHaveLength(0);
   });

@@ -15,12 +15,31 @@ describe("database", () => {
   it("creates a contest with the defaults and lists only contests on sale", () => {
     const id = createContest("  春の発表会  ");
     const contest = db().select().from(contests).where(eq(contests.id, id)).get();
-    expect(contest).toMatchObject({ name: "春の発表会", date: "未定", location: "", videoPublished: false, photoPublished: false, sitePublicStatus: "非公開" });
-    const formats = db().select().from(videoFormats).where(eq(videoFormats.contestId, id)).orderBy(videoFormats.displayOrder).all();
-    expect(formats.map((f) => [f.name, f.displayOrder])).toEqual([["縦", 0], ["横", 1]]);
+    expect(contest).toMatchObject({
+      name: "春の発表会",
+      date: "未定",
+      location: "",
+      videoPublished: false,
+      photoPublished: false,
+      sitePublicStatus: "非公開",
+    });
+    const formats = db()
+      .select()
+      .from(videoFormats)
+      .where(eq(videoFormats.contestId, id))
+      .orderBy(videoFormats.displayOrder)
+      .all();
+    expect(formats.map((f) => [f.name, f.displayOrder])).toEqual([
+      ["縦", 0],
+      ["横", 1],
+    ]);
 
     expect(listStorefrontContests().map((c) => c.id)).not.toContain(id);
-    db().update(contests).set({ sitePublicStatus: "公開予約", scheduledPublishDate: new Date("2030-01-01T00:00:00Z") }).where(eq(contests.id, id)).run();
+    db()
+      .update(contests)
+      .set({ sitePublicStatus: "公開予約", scheduledPublishDate: new Date("2030-01-01T00:00:00Z") })
+      .where(eq(contests.id, id))
+      .run();
     const before = listStorefrontContests(new Date("2029-12-31T23:59:00Z")).find((c) => c.id === id);
     expect(before).toMatchObject({ onSale: false });
     const after = listStorefrontContests(new Date("2030-01-01T00:00:00Z")).find((c) => c.id === id);

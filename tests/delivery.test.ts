@@ -4,7 +4,12 @@ import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { downloadPages, orderLines, orders } from "~/server/db/schema";
 import { claimDownload, downloadPage } from "~/server/orders/downloads.server";
-import { baseOrderNumber, completeOrder, deliverOrder, listOrderGroups } from "~/server/orders/delivery.server";
+import {
+  baseOrderNumber,
+  completeOrder,
+  deliverOrder,
+  listOrderGroups,
+} from "~/server/orders/delivery.server";
 import { startSmtpServer } from "./helpers/smtp";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -20,14 +25,43 @@ function order(email = `d${++n}@example.jp`) {
   const orderNumber = String(20_000_000 + ++n);
   const row = db()
     .insert(orders)
-    .values({ orderNumber, checkoutId: `dc${n}`, paymentIntentId: `dpi${n}`, contestName: "納品テスト大会", customerEmail: email, customerName: "納品 花子", totalAmount: 7500, lineCount: 2 })
+    .values({
+      orderNumber,
+      checkoutId: `dc${n}`,
+      paymentIntentId: `dpi${n}`,
+      contestName: "納品テスト大会",
+      customerEmail: email,
+      customerName: "納品 花子",
+      totalAmount: 7500,
+      lineCount: 2,
+    })
     .returning()
     .get();
   const lines = db()
     .insert(orderLines)
     .values([
-      { orderId: row.id, lineNumber: `${orderNumber}-1`, contestName: "納品テスト大会", category: "A", athleteNumber: 1, athleteName: "選手1", style: "縦", orientation: "vertical" as const, price: 3000 },
-      { orderId: row.id, lineNumber: `${orderNumber}-2`, contestName: "納品テスト大会", category: "A", athleteNumber: 2, athleteName: "選手2", style: "横", orientation: "horizontal" as const, price: 4500 },
+      {
+        orderId: row.id,
+        lineNumber: `${orderNumber}-1`,
+        contestName: "納品テスト大会",
+        category: "A",
+        athleteNumber: 1,
+        athleteName: "選手1",
+        style: "縦",
+        orientation: "vertical" as const,
+        price: 3000,
+      },
+      {
+        orderId: row.id,
+        lineNumber: `${orderNumber}-2`,
+        contestName: "納品テスト大会",
+        category: "A",
+        athleteNumber: 2,
+        athleteName: "選手2",
+        style: "横",
+        orientation: "horizontal" as const,
+        price: 4500,
+      },
     ])
     .returning()
     .all();
@@ -38,9 +72,23 @@ describe("delivery", () => {
   it("refuses 納品 unless every line has a URL, and saves nothing then", async () => {
     const { order: o, lines } = order();
     const result = await deliverOrder(o.id, new Map([[lines[0]!.id, "https://videos.example.jp/1.mp4"]]));
-    expect(result).toEqual({ ok: false, status: 400, message: "すべての動画のダウンロードURLを入力してください。" });
-    expect(db().select().from(orderLines).where(eq(orderLines.orderId, o.id)).all().every((l) => l.videoDownloadUrl === null)).toBe(true);
-    expect(await deliverOrder(o.id, new Map(lines.map((l) => [l.id, "javascript:alert(1)"])))).toMatchObject({ ok: false, status: 400 });
+    expect(result).toEqual({
+      ok: false,
+      status: 400,
+      message: "すべての動画のダウンロードURLを入力してください。",
+    });
+    expect(
+      db()
+        .select()
+        .from(orderLines)
+        .where(eq(orderLines.orderId, o.id))
+        .all()
+        .every((l) => l.videoDownloadUrl === null),
+    ).toBe(true);
+    expect(await deliverOrder(o.id, new Map(lines.map((l) => [l.id, "javascript:alert(1)"])))).toMatchObject({
+      ok: false,
+      status: 400,
+    });
   });
 
   it("sends one delivery mail however many 納品 arrive at once, and moves the order to handled", async () => {
@@ -55,14 +103,18 @@ describe("delivery", () => {
     const pageId = results[0]?.ok ? results[0].pageId : "";
     expect(pageId).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(mails[0]?.text).toContain(`/download/${pageId}`);
-    expect(listOrderGroups({ tab: "handled", q: o.orderNumber, page: 1 }).groups.map((g) => g.id)).toEqual([o.id]);
+    expect(listOrderGroups({ tab: "handled", q: o.orderNumber, page: 1 }).groups.map((g) => g.id)).toEqual([
+      o.id,
+    ]);
     expect(listOrderGroups({ tab: "pending", q: o.orderNumber, page: 1 }).groups).toHaveLength(0);
   });
 
   it("完了 moves a group to handled without mail; search finds by number, e-mail or name", async () => {
     const { order: o, email } = order();
     expect(listOrderGroups({ tab: "pending", q: email, page: 1 }).groups.map((g) => g.id)).toEqual([o.id]);
-    expect(listOrderGroups({ tab: "pending", q: `${o.orderNumber}-2`, page: 1 }).groups.map((g) => g.id)).toEqual([o.id]);
+    expect(
+      listOrderGroups({ tab: "pending", q: `${o.orderNumber}-2`, page: 1 }).groups.map((g) => g.id),
+    ).toEqual([o.id]);
     expect(completeOrder(o.id)).toBe(true);
     expect(listOrderGroups({ tab: "handled", q: email, page: 1 }).groups[0]?.status).toBe("対応済み");
     expect(baseOrderNumber("12345678-12")).toBe("12345678");
@@ -72,7 +124,10 @@ describe("delivery", () => {
 describe("download page", () => {
   async function delivered() {
     const made = order();
-    const result = await deliverOrder(made.order.id, new Map(made.lines.map((l) => [l.id, `https://videos.example.jp/${l.id}.mp4`])));
+    const result = await deliverOrder(
+      made.order.id,
+      new Map(made.lines.map((l) => [l.id, `https://videos.example.jp/${l.id}.mp4`])),
+    );
     if (!result.ok) throw new Error("not delivered");
     return { ...made, pageId: result.pageId };
   }
@@ -86,7 +141,10 @@ describe("download page", () => {
   it("another order's line cannot be fetched through a page", async () => {
     const first = await delivered();
     const second = await delivered();
-    expect(claimDownload(first.pageId, second.lines[0]!.id, "vertical")).toMatchObject({ ok: false, status: 404 });
+    expect(claimDownload(first.pageId, second.lines[0]!.id, "vertical")).toMatchObject({
+      ok: false,
+      status: 404,
+    });
   });
 
   it("counts a download once, lets it resume for 24 hours, then refuses; only the line's own format", async () => {
@@ -95,7 +153,11 @@ describe("download page", () => {
     const { pageId, lines } = await delivered();
     const vertical = lines[0]!;
     expect(claimDownload(pageId, vertical.id, "horizontal")).toMatchObject({ ok: false, status: 404 });
-    expect(claimDownload(pageId, vertical.id, "vertical")).toEqual({ ok: true, kind: "redirect", url: `https://videos.example.jp/${vertical.id}.mp4` });
+    expect(claimDownload(pageId, vertical.id, "vertical")).toEqual({
+      ok: true,
+      kind: "redirect",
+      url: `https://videos.example.jp/${vertical.id}.mp4`,
+    });
     setClock(() => start + 23 * 3600_000);
     expect(claimDownload(pageId, vertical.id, "vertical")).toMatchObject({ ok: true });
     setClock(() => start + 24 * 3600_000);
@@ -120,12 +182,16 @@ describe("after delivery, for the admin", () => {
     const start = Date.UTC(2025, 10, 1);
     setClock(() => start);
     const { order: o, lines, email } = order();
-    const result = await deliverOrder(o.id, new Map(lines.map((l) => [l.id, `https://videos.example.jp/${l.id}.mp4`])));
+    const result = await deliverOrder(
+      o.id,
+      new Map(lines.map((l) => [l.id, `https://videos.example.jp/${l.id}.mp4`])),
+    );
     if (!result.ok) throw new Error("not delivered");
     claimDownload(result.pageId, lines[0]!.id, "vertical");
     setClock(() => start + 25 * 3600_000);
     expect(claimDownload(result.pageId, lines[0]!.id, "vertical")).toMatchObject({ ok: false, status: 410 });
-    const { resetLineDownload, extendDownloadPage, resendDeliveryMail } = await import("~/server/orders/delivery.server");
+    const { resetLineDownload, extendDownloadPage, resendDeliveryMail } =
+      await import("~/server/orders/delivery.server");
     expect(resetLineDownload(o.id, lines[0]!.id)).toBe(true);
     expect(resetLineDownload(o.id + 999, lines[0]!.id)).toBe(false);
     expect(claimDownload(result.pageId, lines[0]!.id, "vertical")).toMatchObject({ ok: true });

@@ -16,28 +16,43 @@ describe("configuration", () => {
     expect(() => parseEnv({ ...good, PORT: port })).toThrowError(/PORT/);
   });
 
-  it.each(["", "   ", ":memory:", "/tmp/", "/tmp"])("refuses DATABASE_PATH=%j naming the variable", (value) => {
-    expect(() => parseEnv({ DATABASE_PATH: value })).toThrowError(/DATABASE_PATH/);
-  });
+  it.each(["", "   ", ":memory:", "/tmp/", "/tmp"])(
+    "refuses DATABASE_PATH=%j naming the variable",
+    (value) => {
+      expect(() => parseEnv({ DATABASE_PATH: value })).toThrowError(/DATABASE_PATH/);
+    },
+  );
 
   it("refuses a DATABASE_PATH under a file", () => {
-    expect(() => parseEnv({ DATABASE_PATH: `${process.cwd()}/package.json/shop.db` })).toThrowError(/DATABASE_PATH/);
+    expect(() => parseEnv({ DATABASE_PATH: `${process.cwd()}/package.json/shop.db` })).toThrowError(
+      /DATABASE_PATH/,
+    );
   });
 
   it("requires SESSION_SECRET in production", () => {
     expect(() => parseEnv({ ...good, NODE_ENV: "production" })).toThrowError(ConfigError);
-    expect(() => parseEnv({ ...good, NODE_ENV: "production" })).toThrowError(/SESSION_SECRET: 本番環境では必須です/);
-    expect(() => parseEnv({ ...good, NODE_ENV: "production", SESSION_SECRET: "short" })).toThrowError(/SESSION_SECRET/);
+    expect(() => parseEnv({ ...good, NODE_ENV: "production" })).toThrowError(
+      /SESSION_SECRET: 本番環境では必須です/,
+    );
+    expect(() => parseEnv({ ...good, NODE_ENV: "production", SESSION_SECRET: "short" })).toThrowError(
+      /SESSION_SECRET/,
+    );
   });
 
   it("takes comma-separated session secrets for rotation, newest first", () => {
-    const env = parseEnv({ ...good, NODE_ENV: "production", SESSION_SECRET: `${"a".repeat(32)}, ${"b".repeat(40)}` });
+    const env = parseEnv({
+      ...good,
+      NODE_ENV: "production",
+      SESSION_SECRET: `${"a".repeat(32)}, ${"b".repeat(40)}`,
+    });
     expect(env.SESSION_SECRETS).toEqual(["a".repeat(32), "b".repeat(40)]);
   });
 
   it("marks cookies secure only for an https site, and refuses test hooks there", () => {
     expect(parseEnv({ ...good, SITE_URL: "https://shop.example.jp" }).SECURE_COOKIES).toBe(true);
-    expect(() => parseEnv({ ...good, SITE_URL: "https://shop.example.jp", ENABLE_TEST_HOOKS: "true" })).toThrowError(/ENABLE_TEST_HOOKS/);
+    expect(() =>
+      parseEnv({ ...good, SITE_URL: "https://shop.example.jp", ENABLE_TEST_HOOKS: "true" }),
+    ).toThrowError(/ENABLE_TEST_HOOKS/);
   });
 
   it("names every bad variable at once", () => {
@@ -46,7 +61,8 @@ describe("configuration", () => {
       expect.unreachable();
     } catch (error) {
       const message = (error as Error).message;
-      for (const name of ["PORT", "SMTP_URL", "MAIL_FROM", "DOWNLOAD_EXPIRY_DAYS"]) expect(message).toContain(name);
+      for (const name of ["PORT", "SMTP_URL", "MAIL_FROM", "DOWNLOAD_EXPIRY_DAYS"])
+        expect(message).toContain(name);
     }
   });
 });

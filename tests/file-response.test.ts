@@ -15,13 +15,19 @@ describe("parseRange", () => {
     expect(parseRange(header, 100)).toEqual(expected);
   });
 
-  it.each(["bytes=100-", "bytes=150-160", "bytes=-0", "bytes=9-3"])("%s of 100 bytes is unsatisfiable", (header) => {
-    expect(parseRange(header, 100)).toBe("unsatisfiable");
-  });
+  it.each(["bytes=100-", "bytes=150-160", "bytes=-0", "bytes=9-3"])(
+    "%s of 100 bytes is unsatisfiable",
+    (header) => {
+      expect(parseRange(header, 100)).toBe("unsatisfiable");
+    },
+  );
 
-  it.each([null, "items=0-1", "bytes=0-1,5-6", "bytes=-", "bytes=abc"])("%s means the whole file", (header) => {
-    expect(parseRange(header, 100)).toBeNull();
-  });
+  it.each([null, "items=0-1", "bytes=0-1,5-6", "bytes=-", "bytes=abc"])(
+    "%s means the whole file",
+    (header) => {
+      expect(parseRange(header, 100)).toBeNull();
+    },
+  );
 });
 
 describe("fileResponse", () => {
@@ -30,14 +36,24 @@ describe("fileResponse", () => {
   const options = { contentType: "video/mp4", cacheControl: "private, max-age=0" };
 
   it("serves a range as 206 with the right bytes", async () => {
-    const response = fileResponse(new Request("http://x/", { headers: { Range: "bytes=10-19" } }), file, options);
+    const response = fileResponse(
+      new Request("http://x/", { headers: { Range: "bytes=10-19" } }),
+      file,
+      options,
+    );
     expect(response.status).toBe(206);
     expect(response.headers.get("Content-Range")).toBe("bytes 10-19/100");
-    expect([...new Uint8Array(await response.arrayBuffer())]).toEqual(Array.from({ length: 10 }, (_, i) => i + 10));
+    expect([...new Uint8Array(await response.arrayBuffer())]).toEqual(
+      Array.from({ length: 10 }, (_, i) => i + 10),
+    );
   });
 
   it("answers 416 with the size past the end", () => {
-    const response = fileResponse(new Request("http://x/", { headers: { Range: "bytes=200-" } }), file, options);
+    const response = fileResponse(
+      new Request("http://x/", { headers: { Range: "bytes=200-" } }),
+      file,
+      options,
+    );
     expect(response.status).toBe(416);
     expect(response.headers.get("Content-Range")).toBe("bytes */100");
   });

@@ -7,7 +7,12 @@ import { htmlResponseStream } from "~/server/http/html-stream.server";
 
 function render(padding: number, through: () => Transform | PassThrough): Promise<string> {
   // Many short strings, as a real page has: each goes through the renderer's 2 KB buffer.
-  const page = createElement("p", null, "a".repeat(padding), ...Array.from({ length: 400 }, (_, i) => createElement("span", { key: i }, "設定E2E大会")));
+  const page = createElement(
+    "p",
+    null,
+    "a".repeat(padding),
+    ...Array.from({ length: 400 }, (_, i) => createElement("span", { key: i }, "設定E2E大会")),
+  );
   return new Promise((resolve, reject) => {
     const { pipe } = renderToPipeableStream(page, {
       onAllReady() {
@@ -36,7 +41,11 @@ describe("streamed HTML", () => {
   it("sends a render burst as one piece, so it is compressed as a whole", async () => {
     const pieces: number[] = [];
     await new Promise<void>((resolve, reject) => {
-      const page = createElement("p", null, ...Array.from({ length: 2000 }, (_, i) => createElement("span", { key: i }, "大会の動画")));
+      const page = createElement(
+        "p",
+        null,
+        ...Array.from({ length: 2000 }, (_, i) => createElement("span", { key: i }, "大会の動画")),
+      );
       const { pipe } = renderToPipeableStream(page, {
         onAllReady() {
           const body = htmlResponseStream();

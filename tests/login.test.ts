@@ -4,20 +4,35 @@ import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { loginEvents } from "~/server/db/schema";
 import { riskScore } from "~/server/auth/login-events.server";
-import { attemptLogin, CUSTOMER_LOGIN_POLICY, logInCustomer, LOGIN_MESSAGES, type LoginPolicy } from "~/server/auth/login.server";
+import {
+  attemptLogin,
+  CUSTOMER_LOGIN_POLICY,
+  logInCustomer,
+  LOGIN_MESSAGES,
+  type LoginPolicy,
+} from "~/server/auth/login.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { createUser, newSession, requestFrom, userByEmail } from "./helpers/accounts";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return { ...(await importOriginal<typeof import("~/server/auth/password.server")>()), hashPassword: fastHashPassword, decoyHash: fastDecoyHash };
+  return {
+    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
+    hashPassword: fastHashPassword,
+    decoyHash: fastDecoyHash,
+  };
 });
 
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
 const MINUTE = 60_000;
 
 /** A short policy, so comparing accounts with unknown addresses costs few scrypt hashes. */
-const SHORT: LoginPolicy = { ...CUSTOMER_LOGIN_POLICY, maxFailures: 3, warnAtRemaining: 2, finalWarningAtRemaining: 1 };
+const SHORT: LoginPolicy = {
+  ...CUSTOMER_LOGIN_POLICY,
+  maxFailures: 3,
+  warnAtRemaining: 2,
+  finalWarningAtRemaining: 1,
+};
 
 afterEach(() => setClock(null));
 
@@ -33,9 +48,18 @@ describe("customer login lockout", () => {
 
     const answers = [];
     for (let i = 1; i <= 9; i++) {
-      const result = await attemptLogin(request(), { email: "alice@example.jp", password: "wrong-password" }, CUSTOMER_LOGIN_POLICY);
-      if (result.ok || result.reason !== "invalid") throw new Error(`attempt ${i}: ${JSON.stringify(result)}`);
-      expect(result).toMatchObject({ status: 401, message: LOGIN_MESSAGES.invalid, remainingAttempts: 10 - i });
+      const result = await attemptLogin(
+        request(),
+        { email: "alice@example.jp", password: "wrong-password" },
+        CUSTOMER_LOGIN_POLICY,
+      );
+      if (result.ok || result.reason !== "invalid")
+        throw new Error(`attempt ${i}: ${JSON.stringify(result)}`);
+      expect(result).toMatchObject({
+        status: 401,
+        message: LOGIN_MESSAGES.invalid,
+        remainingAttempts: 10 - i,
+      });
       answers.push(result.warning);
     }
     expect(answers.slice(0, 4)).toEqual([null, null, null, null]);
@@ -46,18 +70,35 @@ describe("customer login lockout", () => {
     expect(answers[8]).toContain("次に失敗するとロックされます");
     expect(userByEmail("alice@example.jp")?.failedLoginCount).toBe(9);
 
-    const tenth = await attemptLogin(request(), { email: "alice@example.jp", password: "wrong-password" }, CUSTOMER_LOGIN_POLICY);
-    expect(tenth).toMatchObject({ ok: false, reason: "locked", status: 423, lockedUntil: new Date(T0 + 15 * MINUTE) });
+    const tenth = await attemptLogin(
+      request(),
+      { email: "alice@example.jp", password: "wrong-password" },
+      CUSTOMER_LOGIN_POLICY,
+    );
+    expect(tenth).toMatchObject({
+      ok: false,
+      reason: "locked",
+      status: 423,
+      lockedUntil: new Date(T0 + 15 * MINUTE),
+    });
     expect(tenth.ok ? "" : tenth.message).toContain("2025/06/01 12:15");
     expect(userByEmail("alice@example.jp")?.lockedUntil).toEqual(new Date(T0 + 15 * MINUTE));
 
     // While locked even the right password is refused, and no hash is computed.
     setClock(() => T0 + 14 * MINUTE);
-    const duringLock = await attemptLogin(request(), { email: "alice@example.jp", password: "Secret-Pass1" }, CUSTOMER_LOGIN_POLICY);
+    const duringLock = await attemptLogin(
+      request(),
+      { email: "alice@example.jp", password: "Secret-Pass1" },
+      CUSTOMER_LOGIN_POLICY,
+    );
     expect(duringLock).toMatchObject({ ok: false, reason: "locked", status: 423 });
 
     setClock(() => T0 + 15 * MINUTE + 1000);
-    const after = await attemptLogin(request(), { email: "alice@example.jp", password: "Secret-Pass1" }, CUSTOMER_LOGIN_POLICY);
+    const after = await attemptLogin(
+      request(),
+      { email: "alice@example.jp", password: "Secret-Pass1" },
+      CUSTOMER_LOGIN_POLICY,
+    );
     expect(after).toMatchObject({ ok: true, requiresSecondFactor: false, user: { id: user.id } });
     expect(userByEmail("alice@example.jp")).toMatchObject({ failedLoginCount: 0, lockedUntil: null });
 
@@ -68,10 +109,15 @@ describe("customer login lockout", () => {
   it("a lock that has run out starts a fresh count", async () => {
     setClock(() => T0);
     await createUser("carol@example.jp", "Secret-Pass1");
-    for (let i = 0; i < 3; i++) await attemptLogin(requestFrom("198.51.100.3"), { email: "carol@example.jp", password: "nope" }, SHORT);
+    for (let i = 0; i < 3; i++)
+      await attemptLogin(requestFrom("198.51.100.3"), { email: "carol@example.jp", password: "nope" }, SHORT);
     expect(userByEmail("carol@example.jp")?.lockedUntil).toEqual(new Date(T0 + 15 * MINUTE));
     setClock(() => T0 + 16 * MINUTE);
-    const next = await attemptLogin(requestFrom("198.51.100.3"), { email: "carol@example.jp", password: "nope" }, SHORT);
+    const next = await attemptLogin(
+      requestFrom("198.51.100.3"),
+      { email: "carol@example.jp", password: "nope" },
+      SHORT,
+    );
     expect(next).toMatchObject({ ok: false, reason: "invalid", remainingAttempts: 2 });
   });
 
@@ -82,7 +128,11 @@ describe("customer login lockout", () => {
       const results = [];
       for (let i = 0; i < 4; i++) {
         const result = await attemptLogin(requestFrom("198.51.100.4"), { email, password: "wrong" }, SHORT);
-        results.push(result.ok ? result : { ...result, lockedUntil: "lockedUntil" in result ? result.lockedUntil.getTime() : null });
+        results.push(
+          result.ok
+            ? result
+            : { ...result, lockedUntil: "lockedUntil" in result ? result.lockedUntil.getTime() : null },
+        );
       }
       return results;
     };
@@ -93,8 +143,16 @@ describe("customer login lockout", () => {
     expect(known[1]).toMatchObject({ remainingAttempts: 1 });
 
     setClock(() => T0 + 15 * MINUTE);
-    const knownAfter = await attemptLogin(requestFrom("198.51.100.4"), { email: "dave@example.jp", password: "wrong" }, SHORT);
-    const unknownAfter = await attemptLogin(requestFrom("198.51.100.4"), { email: "nobody@example.jp", password: "wrong" }, SHORT);
+    const knownAfter = await attemptLogin(
+      requestFrom("198.51.100.4"),
+      { email: "dave@example.jp", password: "wrong" },
+      SHORT,
+    );
+    const unknownAfter = await attemptLogin(
+      requestFrom("198.51.100.4"),
+      { email: "nobody@example.jp", password: "wrong" },
+      SHORT,
+    );
     expect(unknownAfter).toEqual(knownAfter);
     expect(knownAfter).toMatchObject({ reason: "invalid", remainingAttempts: 2 });
   });
@@ -103,18 +161,43 @@ describe("customer login lockout", () => {
     setClock(() => T0);
     const policy: LoginPolicy = { ...CUSTOMER_LOGIN_POLICY, perIp: { limit: 3, windowMs: 15 * MINUTE } };
     for (let i = 0; i < 3; i++) {
-      const result = await attemptLogin(requestFrom("203.0.113.9"), { email: `spray${i}@example.jp`, password: "Password1" }, policy);
+      const result = await attemptLogin(
+        requestFrom("203.0.113.9"),
+        { email: `spray${i}@example.jp`, password: "Password1" },
+        policy,
+      );
       expect(result).toMatchObject({ ok: false, reason: "invalid" });
     }
-    const blocked = await attemptLogin(requestFrom("203.0.113.9"), { email: "spray9@example.jp", password: "Password1" }, policy);
-    expect(blocked).toMatchObject({ ok: false, reason: "blocked", status: 429, message: LOGIN_MESSAGES.blocked });
+    const blocked = await attemptLogin(
+      requestFrom("203.0.113.9"),
+      { email: "spray9@example.jp", password: "Password1" },
+      policy,
+    );
+    expect(blocked).toMatchObject({
+      ok: false,
+      reason: "blocked",
+      status: 429,
+      message: LOGIN_MESSAGES.blocked,
+    });
     expect(blocked.ok || blocked.reason !== "blocked" ? 0 : blocked.retryAfterSeconds).toBeGreaterThan(0);
     expect(eventsFor("spray9@example.jp").map((e) => e.outcome)).toEqual(["blocked"]);
 
     // Another address is not affected; the blocked one may try again in the next window.
-    expect(await attemptLogin(requestFrom("203.0.113.10"), { email: "spray9@example.jp", password: "Password1" }, policy)).toMatchObject({ reason: "invalid" });
+    expect(
+      await attemptLogin(
+        requestFrom("203.0.113.10"),
+        { email: "spray9@example.jp", password: "Password1" },
+        policy,
+      ),
+    ).toMatchObject({ reason: "invalid" });
     setClock(() => T0 + 15 * MINUTE);
-    expect(await attemptLogin(requestFrom("203.0.113.9"), { email: "spray9@example.jp", password: "Password1" }, policy)).toMatchObject({ reason: "invalid" });
+    expect(
+      await attemptLogin(
+        requestFrom("203.0.113.9"),
+        { email: "spray9@example.jp", password: "Password1" },
+        policy,
+      ),
+    ).toMatchObject({ reason: "invalid" });
   });
 });
 
@@ -122,10 +205,26 @@ describe("login records", () => {
   it("records every attempt with address, user agent, user and a risk score", async () => {
     setClock(() => T0);
     const user = await createUser("erin@example.jp", "Secret-Pass1");
-    await attemptLogin(requestFrom("192.0.2.1"), { email: "Erin@Example.jp ", password: "Secret-Pass1" }, CUSTOMER_LOGIN_POLICY);
-    await attemptLogin(requestFrom("192.0.2.1"), { email: "erin@example.jp", password: "wrong" }, CUSTOMER_LOGIN_POLICY);
-    await attemptLogin(requestFrom("192.0.2.1"), { email: "erin@example.jp", password: "wrong" }, CUSTOMER_LOGIN_POLICY);
-    await attemptLogin(requestFrom("192.0.2.1"), { email: "erin@example.jp", password: "Secret-Pass1" }, CUSTOMER_LOGIN_POLICY);
+    await attemptLogin(
+      requestFrom("192.0.2.1"),
+      { email: "Erin@Example.jp ", password: "Secret-Pass1" },
+      CUSTOMER_LOGIN_POLICY,
+    );
+    await attemptLogin(
+      requestFrom("192.0.2.1"),
+      { email: "erin@example.jp", password: "wrong" },
+      CUSTOMER_LOGIN_POLICY,
+    );
+    await attemptLogin(
+      requestFrom("192.0.2.1"),
+      { email: "erin@example.jp", password: "wrong" },
+      CUSTOMER_LOGIN_POLICY,
+    );
+    await attemptLogin(
+      requestFrom("192.0.2.1"),
+      { email: "erin@example.jp", password: "Secret-Pass1" },
+      CUSTOMER_LOGIN_POLICY,
+    );
     const events = eventsFor("erin@example.jp");
     expect(events.map((e) => [e.kind, e.outcome, e.userId, e.ip, e.userAgent])).toEqual([
       ["customer", "success", user.id, "192.0.2.1", "Mozilla/5.0 (vitest)"],
@@ -139,7 +238,12 @@ describe("login records", () => {
 
   it("scores one address trying many e-mails", async () => {
     setClock(() => T0);
-    for (let i = 0; i < 3; i++) await attemptLogin(requestFrom("192.0.2.50"), { email: `many${i}@example.jp`, password: "x" }, CUSTOMER_LOGIN_POLICY);
+    for (let i = 0; i < 3; i++)
+      await attemptLogin(
+        requestFrom("192.0.2.50"),
+        { email: `many${i}@example.jp`, password: "x" },
+        CUSTOMER_LOGIN_POLICY,
+      );
     const scores = db()
       .select({ email: loginEvents.email, riskScore: loginEvents.riskScore })
       .from(loginEvents)
@@ -162,13 +266,23 @@ describe("logInCustomer", () => {
     setClock(() => T0);
     const user = await createUser("frank@example.jp", "Secret-Pass1");
     const session = await newSession();
-    const result = await logInCustomer(requestFrom("192.0.2.60"), session, { email: "frank@example.jp", password: "Secret-Pass1", redirectTo: "//evil.com" });
+    const result = await logInCustomer(requestFrom("192.0.2.60"), session, {
+      email: "frank@example.jp",
+      password: "Secret-Pass1",
+      redirectTo: "//evil.com",
+    });
     expect(result).toEqual({ ok: true, redirectTo: "/", secondFactor: false });
     expect(await getCurrentUser(session)).toMatchObject({ id: user.id });
     expect(userByEmail("frank@example.jp")?.lastLoginAt).toEqual(new Date(T0));
 
     const again = await newSession();
-    expect(await logInCustomer(requestFrom("192.0.2.60"), again, { email: "frank@example.jp", password: "Secret-Pass1", redirectTo: "/purchase-history?page=2" })).toMatchObject({
+    expect(
+      await logInCustomer(requestFrom("192.0.2.60"), again, {
+        email: "frank@example.jp",
+        password: "Secret-Pass1",
+        redirectTo: "/purchase-history?page=2",
+      }),
+    ).toMatchObject({
       redirectTo: "/purchase-history?page=2",
     });
   });
@@ -177,7 +291,11 @@ describe("logInCustomer", () => {
     setClock(() => T0);
     const admin = await createUser("owner@example.jp", "Admin-Pass-1234", { isAdmin: true });
     const session = await newSession();
-    const result = await logInCustomer(requestFrom("192.0.2.70"), session, { email: "owner@example.jp", password: "Admin-Pass-1234", redirectTo: undefined });
+    const result = await logInCustomer(requestFrom("192.0.2.70"), session, {
+      email: "owner@example.jp",
+      password: "Admin-Pass-1234",
+      redirectTo: undefined,
+    });
     expect(result).toEqual({ ok: true, redirectTo: "/admin-2fa-verify", secondFactor: true });
     expect(session.get("userId")).toBeUndefined();
     expect(session.get("pendingLogin")).toEqual({ userId: admin.id, at: T0, redirectTo: "/admin" });
@@ -186,7 +304,11 @@ describe("logInCustomer", () => {
 
     const totp = await createUser("careful@example.jp", "Secret-Pass1", { totpSecretEncrypted: "encrypted" });
     const other = await newSession();
-    await logInCustomer(requestFrom("192.0.2.70"), other, { email: "careful@example.jp", password: "Secret-Pass1", redirectTo: "/account" });
+    await logInCustomer(requestFrom("192.0.2.70"), other, {
+      email: "careful@example.jp",
+      password: "Secret-Pass1",
+      redirectTo: "/account",
+    });
     expect(other.get("pendingLogin")).toEqual({ userId: totp.id, at: T0, redirectTo: "/account" });
   });
 });

@@ -17,7 +17,12 @@ describe("mail service status", () => {
   it("asks the SMTP server, keeps the answer 60 s, and says only that the check failed", async () => {
     setClock(() => T0);
     const up = await mailServiceStatus();
-    expect(up).toEqual({ emailServiceActive: true, senderEmail: "shop@example.jp", smtpServer: "127.0.0.1", timestamp: new Date(T0).toISOString() });
+    expect(up).toEqual({
+      emailServiceActive: true,
+      senderEmail: "shop@example.jp",
+      smtpServer: "127.0.0.1",
+      timestamp: new Date(T0).toISOString(),
+    });
 
     await smtp.close();
     setClock(() => T0 + 59_000);
@@ -25,7 +30,13 @@ describe("mail service status", () => {
 
     setClock(() => T0 + 60_000);
     const down = await mailServiceStatus();
-    expect(down).toEqual({ emailServiceActive: false, senderEmail: "shop@example.jp", smtpServer: "127.0.0.1", timestamp: new Date(T0 + 60_000).toISOString(), error: MAIL_CHECK_FAILED });
+    expect(down).toEqual({
+      emailServiceActive: false,
+      senderEmail: "shop@example.jp",
+      smtpServer: "127.0.0.1",
+      timestamp: new Date(T0 + 60_000).toISOString(),
+      error: MAIL_CHECK_FAILED,
+    });
   });
 
   it("shows the SMTP host only, never the user name, password or port", () => {

@@ -14,7 +14,10 @@ describe("mail", () => {
   it("sends a Japanese mail with text and HTML bodies over SMTP, escaping what customers typed", async () => {
     const { renderMail } = await import("~/server/mail/layout.server");
     const { sendMail } = await import("~/server/mail/transport.server");
-    const mail = renderMail("認証コードのお知らせ", "山田<b>花子</b> 様", [{ text: "以下のコードを入力してください。" }, { highlight: "123456" }]);
+    const mail = renderMail("認証コードのお知らせ", "山田<b>花子</b> 様", [
+      { text: "以下のコードを入力してください。" },
+      { highlight: "123456" },
+    ]);
     await sendMail("hanako@example.jp", mail);
     expect(smtp.received).toHaveLength(1);
     const [received] = smtp.received;

@@ -61,35 +61,68 @@ const sha256 = (bytes: Buffer) => crypto.createHash("sha256").update(bytes).dige
 const url = (suffix: string) => `http://shop.test/api/video/contests/${contestId}/media/${suffix}`;
 
 function json(method: string, target: string, body: unknown, cookie = admin) {
-  return new Request(target, { method, body: JSON.stringify(body), headers: { "Content-Type": "application/json", Cookie: cookie } });
+  return new Request(target, {
+    method,
+    body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json", Cookie: cookie },
+  });
 }
 
 function init(body: Record<string, unknown>, cookie = admin) {
-  return callRoute(initAction, json("POST", url("chunked-init"), { mediaType: "video", contentType: "video/mp4", category: "sample", ...body }, cookie), { id: String(contestId) });
+  return callRoute(
+    initAction,
+    json(
+      "POST",
+      url("chunked-init"),
+      { mediaType: "video", contentType: "video/mp4", category: "sample", ...body },
+      cookie,
+    ),
+    { id: String(contestId) },
+  );
 }
 
-function sendChunk(uploadId: string, chunkIndex: number, bytes: Buffer, options: { chunkFirst?: boolean } = {}) {
+function sendChunk(
+  uploadId: string,
+  chunkIndex: number,
+  bytes: Buffer,
+  options: { chunkFirst?: boolean } = {},
+) {
   const form = new FormData();
   if (options.chunkFirst) form.set("chunk", new Blob([new Uint8Array(bytes)]), "blob");
   form.set("uploadId", uploadId);
   form.set("chunkIndex", String(chunkIndex));
   if (!options.chunkFirst) form.set("chunk", new Blob([new Uint8Array(bytes)]), "blob");
-  return callRoute(chunkAction, new Request(url("chunked-upload"), { method: "POST", body: form, headers: { Cookie: admin } }), { id: String(contestId) });
+  return callRoute(
+    chunkAction,
+    new Request(url("chunked-upload"), { method: "POST", body: form, headers: { Cookie: admin } }),
+    { id: String(contestId) },
+  );
 }
 
 function complete(uploadId: string) {
-  return callRoute(completeAction, json("POST", url("chunked-complete"), { uploadId }), { id: String(contestId) });
+  return callRoute(completeAction, json("POST", url("chunked-complete"), { uploadId }), {
+    id: String(contestId),
+  });
 }
 
 type UploadAnswer = { uploadId: string; chunkSize: number; totalChunks: number; receivedChunks: number };
 type MediaAnswer = { id: number; originalName: string; mediaType: string; size: number; fileUrl: string };
 
 async function uploadWhole(bytes: Buffer, fileName: string, extra: Record<string, unknown> = {}) {
-  const started = await init({ fileName, fileSize: bytes.length, totalChunks: Math.ceil(bytes.length / 1024), ...extra });
+  const started = await init({
+    fileName,
+    fileSize: bytes.length,
+    totalChunks: Math.ceil(bytes.length / 1024),
+    ...extra,
+  });
   expect(started.status).toBe(200);
   const upload = started.data as UploadAnswer;
   for (let index = upload.receivedChunks; index < upload.totalChunks; index++) {
-    const sent = await sendChunk(upload.uploadId, index, bytes.subarray(index * upload.chunkSize, (index + 1) * upload.chunkSize));
+    const sent = await sendChunk(
+      upload.uploadId,
+      index,
+      bytes.subarray(index * upload.chunkSize, (index + 1) * upload.chunkSize),
+    );
     expect(sent.status).toBe(200);
   }
   return { upload, done: await complete(upload.uploadId) };
@@ -117,7 +150,9 @@ describe("chunked media upload", () => {
     expect(path.basename(stored)).toMatch(/^media-[a-f0-9]{24}\.mp4$/);
     expect(sha256(fs.readFileSync(stored))).toBe(sha256(bytes));
     // The upload is finished: no row, no part file left.
-    expect(db().select().from(mediaUploads).where(eq(mediaUploads.id, upload.uploadId)).get()).toBeUndefined();
+    expect(
+      db().select().from(mediaUploads).where(eq(mediaUploads.id, upload.uploadId)).get(),
+    ).toBeUndefined();
     expect(fs.existsSync(path.join(uploadsDir(), `${upload.uploadId}.part`))).toBe(false);
   });
 
@@ -126,7 +161,13 @@ describe("chunked media upload", () => {
     const started = await init({ fileName: "late.mp4", fileSize: bytes.length });
     const upload = started.data as UploadAnswer;
     for (let index = 0; index < upload.totalChunks; index++) {
-      expect((await sendChunk(upload.uploadId, index, bytes.subarray(index * 1024, (index + 1) * 1024), { chunkFirst: true })).status).toBe(200);
+      expect(
+        (
+          await sendChunk(upload.uploadId, index, bytes.subarray(index * 1024, (index + 1) * 1024), {
+            chunkFirst: true,
+          })
+        ).status,
+      ).toBe(200);
     }
     const done = await complete(upload.uploadId);
     expect(done.status).toBe(201);
@@ -141,11 +182,18 @@ describe("chunked media upload", () => {
     expect((await sendChunk(first.uploadId, 1, bytes.subarray(1024, 2048))).status).toBe(200);
     const again = (await init({ fileName: "resume.mp4", fileSize: bytes.length })).data as UploadAnswer;
     expect(again).toMatchObject({ uploadId: first.uploadId, receivedChunks: 2, totalChunks: 5 });
-    const status = await callRoute(statusLoader, new Request(`${url("chunked-status")}?uploadId=${first.uploadId}`, { headers: { Cookie: admin } }), { id: String(contestId) });
+    const status = await callRoute(
+      statusLoader,
+      new Request(`${url("chunked-status")}?uploadId=${first.uploadId}`, { headers: { Cookie: admin } }),
+      { id: String(contestId) },
+    );
     expect(status.data).toMatchObject({ uploadId: first.uploadId, receivedChunks: 2 });
     // Re-sending a stored chunk is harmless.
     expect((await sendChunk(first.uploadId, 1, bytes.subarray(1024, 2048))).status).toBe(200);
-    for (let index = 2; index < 5; index++) expect((await sendChunk(first.uploadId, index, bytes.subarray(index * 1024, (index + 1) * 1024))).status).toBe(200);
+    for (let index = 2; index < 5; index++)
+      expect(
+        (await sendChunk(first.uploadId, index, bytes.subarray(index * 1024, (index + 1) * 1024))).status,
+      ).toBe(200);
     const done = await complete(first.uploadId);
     expect(done.status).toBe(201);
     expect(sha256(fs.readFileSync(storedFileOf((done.data as MediaAnswer).id)))).toBe(sha256(bytes));
@@ -154,15 +202,21 @@ describe("chunked media upload", () => {
   it("believes the part file over the database after a crash left it shorter", async () => {
     const bytes = fakeMp4(3072, "crash");
     const upload = (await init({ fileName: "crash.mp4", fileSize: bytes.length })).data as UploadAnswer;
-    for (let index = 0; index < 2; index++) await sendChunk(upload.uploadId, index, bytes.subarray(index * 1024, (index + 1) * 1024));
+    for (let index = 0; index < 2; index++)
+      await sendChunk(upload.uploadId, index, bytes.subarray(index * 1024, (index + 1) * 1024));
     fs.truncateSync(path.join(uploadsDir(), `${upload.uploadId}.part`), 1500);
-    expect(((await init({ fileName: "crash.mp4", fileSize: bytes.length })).data as UploadAnswer).receivedChunks).toBe(1);
+    expect(
+      ((await init({ fileName: "crash.mp4", fileSize: bytes.length })).data as UploadAnswer).receivedChunks,
+    ).toBe(1);
   });
 
   it("takes the same chunk sent twice at once (a retry racing the first try) one after the other", async () => {
     const bytes = fakeMp4(2048, "race");
     const upload = (await init({ fileName: "race.mp4", fileSize: bytes.length })).data as UploadAnswer;
-    const both = await Promise.all([sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024)), sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024))]);
+    const both = await Promise.all([
+      sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024)),
+      sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024)),
+    ]);
     expect(both.map((result) => result.status)).toEqual([200, 200]);
     expect((await sendChunk(upload.uploadId, 1, bytes.subarray(1024))).status).toBe(200);
     const done = await complete(upload.uploadId);
@@ -194,12 +248,16 @@ describe("chunked media upload", () => {
     expect(short.status).toBe(400);
     const early = await complete(upload.uploadId);
     expect(early.status).toBe(409);
-    expect(((await init({ fileName: "gaps.mp4", fileSize: bytes.length })).data as UploadAnswer).receivedChunks).toBe(0);
+    expect(
+      ((await init({ fileName: "gaps.mp4", fileSize: bytes.length })).data as UploadAnswer).receivedChunks,
+    ).toBe(0);
     // A wrong-sized re-send of a stored chunk has overwritten it: it must come again.
     expect((await sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024))).status).toBe(200);
     expect((await sendChunk(upload.uploadId, 1, bytes.subarray(1024, 2048))).status).toBe(200);
     expect((await sendChunk(upload.uploadId, 0, bytes.subarray(0, 1500))).status).toBe(413);
-    expect(((await init({ fileName: "gaps.mp4", fileSize: bytes.length })).data as UploadAnswer).receivedChunks).toBe(0);
+    expect(
+      ((await init({ fileName: "gaps.mp4", fileSize: bytes.length })).data as UploadAnswer).receivedChunks,
+    ).toBe(0);
     const unknown = await sendChunk("0".repeat(32), 0, bytes.subarray(0, 1024));
     expect(unknown.status).toBe(404);
   });
@@ -229,12 +287,19 @@ describe("chunked media upload", () => {
   });
 
   it("refuses an image sent as a video (mediaType must match the bytes)", async () => {
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#3366ff" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#3366ff" } })
+      .png()
+      .toBuffer();
     const { done } = await uploadWhole(png, "image.mp4");
     expect(done.status).toBe(415);
     const image = await uploadWhole(png, "image.png", { mediaType: "image", contentType: "image/png" });
     expect(image.done.status).toBe(201);
-    expect(image.done.data).toMatchObject({ mediaType: "image", contentType: "image/png", width: 40, height: 30 });
+    expect(image.done.data).toMatchObject({
+      mediaType: "image",
+      contentType: "image/png",
+      width: 40,
+      height: 30,
+    });
   });
 
   it("refuses a file over MAX_UPLOAD_BYTES at init, and a non-media content type", async () => {
@@ -250,7 +315,11 @@ describe("chunked media upload", () => {
     const visitor = await sessionCookie({});
     const answer = await init({ fileName: "x.mp4", fileSize: 10 }, visitor);
     expect(answer.status).toBe(401);
-    const chunk = await callRoute(chunkAction, new Request(url("chunked-upload"), { method: "POST", body: new FormData() }), { id: String(contestId) });
+    const chunk = await callRoute(
+      chunkAction,
+      new Request(url("chunked-upload"), { method: "POST", body: new FormData() }),
+      { id: String(contestId) },
+    );
     expect(chunk.status).toBe(401);
   });
 
@@ -264,7 +333,9 @@ describe("chunked media upload", () => {
       setClock(null);
     }
     expect(fs.existsSync(part)).toBe(false);
-    expect(db().select().from(mediaUploads).where(eq(mediaUploads.id, upload.uploadId)).get()).toBeUndefined();
+    expect(
+      db().select().from(mediaUploads).where(eq(mediaUploads.id, upload.uploadId)).get(),
+    ).toBeUndefined();
   });
 });
 
@@ -275,12 +346,22 @@ describe("plain form upload (JavaScript off)", () => {
       if (typeof value === "string") form.append(name, value);
       else form.append(name, value, fileName);
     }
-    return callRoute(contentAction, new Request(`http://shop.test/admin/contest/${contestId}/content`, { method: "POST", body: form, headers: { Cookie: admin } }), { id: String(contestId) });
+    return callRoute(
+      contentAction,
+      new Request(`http://shop.test/admin/contest/${contestId}/content`, {
+        method: "POST",
+        body: form,
+        headers: { Cookie: admin },
+      }),
+      { id: String(contestId) },
+    );
   }
 
   it("streams the file to disk, checks its bytes and redirects with a toast", async () => {
     const bytes = fakeMp4(3000, "form");
-    const result = await formPost([["file", new Blob([new Uint8Array(bytes)], { type: "video/mp4" }), "フォーム.mp4"]]);
+    const result = await formPost([
+      ["file", new Blob([new Uint8Array(bytes)], { type: "video/mp4" }), "フォーム.mp4"],
+    ]);
     expect(result.status).toBe(303);
     const item = listContentMedia(contestId).find((media) => media.originalName === "フォーム.mp4");
     expect(item).toBeDefined();
@@ -291,9 +372,13 @@ describe("plain form upload (JavaScript off)", () => {
     const none = await formPost([["file", new Blob([]), ""]]);
     expect(none.status).toBe(400);
     expect(none.data).toMatchObject({ uploadError: "ファイルを選択してください" });
-    const spoofed = await formPost([["file", new Blob(["not a video at all"], { type: "video/mp4" }), "spoof.mp4"]]);
+    const spoofed = await formPost([
+      ["file", new Blob(["not a video at all"], { type: "video/mp4" }), "spoof.mp4"],
+    ]);
     expect(spoofed.status).toBe(415);
-    const big = await formPost([["file", new Blob([new Uint8Array(fakeMp4(200001, "big"))], { type: "video/mp4" }), "big.mp4"]]);
+    const big = await formPost([
+      ["file", new Blob([new Uint8Array(fakeMp4(200001, "big"))], { type: "video/mp4" }), "big.mp4"],
+    ]);
     expect(big.status).toBe(413);
     expect(fs.readdirSync(uploadsDir()).filter((name) => name.startsWith("form-"))).toEqual([]);
   });
@@ -308,19 +393,27 @@ describe("media operations", () => {
     opsContest = createContest("並べ替えテスト大会");
     contestId = opsContest;
     ids = [];
-    for (const name of ["a.mp4", "b.mp4", "c.mp4"]) ids.push(((await uploadWhole(fakeMp4(1200, name), name)).done.data as MediaAnswer).id);
+    for (const name of ["a.mp4", "b.mp4", "c.mp4"])
+      ids.push(((await uploadWhole(fakeMp4(1200, name), name)).done.data as MediaAnswer).id);
     contestId = saved;
   });
 
-  const mediaUrl = (mediaId: number, suffix = "") => `http://shop.test/api/video/contests/${opsContest}/media/${mediaId}${suffix}`;
+  const mediaUrl = (mediaId: number, suffix = "") =>
+    `http://shop.test/api/video/contests/${opsContest}/media/${mediaId}${suffix}`;
   const names = () => listContentMedia(opsContest).map((item) => item.originalName);
 
   it("PATCH displayOrder swaps the item with the one at that position and rewrites all orders", async () => {
-    const moved = await callRoute(mediaAction, json("PATCH", mediaUrl(ids[2]!), { displayOrder: 1 }), { id: String(opsContest), mediaId: String(ids[2]) });
+    const moved = await callRoute(mediaAction, json("PATCH", mediaUrl(ids[2]!), { displayOrder: 1 }), {
+      id: String(opsContest),
+      mediaId: String(ids[2]),
+    });
     expect(moved.status).toBe(200);
     expect(names()).toEqual(["a.mp4", "c.mp4", "b.mp4"]);
     expect(listContentMedia(opsContest).map((item) => item.displayOrder)).toEqual([0, 1, 2]);
-    const bad = await callRoute(mediaAction, json("PATCH", mediaUrl(ids[2]!), { displayOrder: -1 }), { id: String(opsContest), mediaId: String(ids[2]) });
+    const bad = await callRoute(mediaAction, json("PATCH", mediaUrl(ids[2]!), { displayOrder: -1 }), {
+      id: String(opsContest),
+      mediaId: String(ids[2]),
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -328,7 +421,11 @@ describe("media operations", () => {
     const form = new URLSearchParams({ intent: "move", mediaId: String(ids[0]), direction: "down" });
     const result = await callRoute(
       contentAction,
-      new Request(`http://shop.test/admin/contest/${opsContest}/content`, { method: "POST", body: form, headers: { Cookie: admin, "Content-Type": "application/x-www-form-urlencoded" } }),
+      new Request(`http://shop.test/admin/contest/${opsContest}/content`, {
+        method: "POST",
+        body: form,
+        headers: { Cookie: admin, "Content-Type": "application/x-www-form-urlencoded" },
+      }),
       { id: String(opsContest) },
     );
     expect(result.status).toBe(303);
@@ -337,57 +434,112 @@ describe("media operations", () => {
 
   it("attaches a 1080×1080 thumbnail, refuses 1081×1080 with サイズエラー, serves and removes it", async () => {
     const mediaId = ids[0]!;
-    const wrong = await sharp({ create: { width: 1081, height: 1080, channels: 3, background: "#ff0000" } }).png().toBuffer();
-    const refused = await callRoute(thumbnailAction, json("POST", mediaUrl(mediaId, "/thumbnail"), { data: `data:image/png;base64,${wrong.toString("base64")}`, originalName: "w.png", contentType: "image/png" }), {
-      id: String(opsContest),
-      mediaId: String(mediaId),
-    });
+    const wrong = await sharp({ create: { width: 1081, height: 1080, channels: 3, background: "#ff0000" } })
+      .png()
+      .toBuffer();
+    const refused = await callRoute(
+      thumbnailAction,
+      json("POST", mediaUrl(mediaId, "/thumbnail"), {
+        data: `data:image/png;base64,${wrong.toString("base64")}`,
+        originalName: "w.png",
+        contentType: "image/png",
+      }),
+      {
+        id: String(opsContest),
+        mediaId: String(mediaId),
+      },
+    );
     expect(refused.status).toBe(400);
     expect(refused.data).toMatchObject({ error: "サイズエラー" });
     expect((refused.data as { message: string }).message).toContain("1081×1080");
 
-    const right = await sharp({ create: { width: 1080, height: 1080, channels: 3, background: "#00aa00" } }).jpeg().toBuffer();
+    const right = await sharp({ create: { width: 1080, height: 1080, channels: 3, background: "#00aa00" } })
+      .jpeg()
+      .toBuffer();
     const form = new FormData();
     form.set("thumbnail", new Blob([new Uint8Array(right)], { type: "image/jpeg" }), "t.jpg");
-    const attached = await callRoute(thumbnailAction, new Request(mediaUrl(mediaId, "/thumbnail"), { method: "POST", body: form, headers: { Cookie: admin } }), {
-      id: String(opsContest),
-      mediaId: String(mediaId),
-    });
+    const attached = await callRoute(
+      thumbnailAction,
+      new Request(mediaUrl(mediaId, "/thumbnail"), {
+        method: "POST",
+        body: form,
+        headers: { Cookie: admin },
+      }),
+      {
+        id: String(opsContest),
+        mediaId: String(mediaId),
+      },
+    );
     expect(attached.status).toBe(200);
     const thumbUrl = (attached.data as { thumbnailUrl: string }).thumbnailUrl;
     expect(thumbUrl).toMatch(new RegExp(`^/api/video/media/thumbnail/${opsContest}/${mediaId}\\?v=`));
-    const served = await callRoute(thumbnailLoader, new Request(`http://shop.test${thumbUrl}`, { headers: { Cookie: admin } }), { contestId: String(opsContest), mediaId: String(mediaId) });
+    const served = await callRoute(
+      thumbnailLoader,
+      new Request(`http://shop.test${thumbUrl}`, { headers: { Cookie: admin } }),
+      { contestId: String(opsContest), mediaId: String(mediaId) },
+    );
     expect(served.status).toBe(200);
     expect(served.headers.get("Content-Type")).toBe("image/jpeg");
     expect(served.headers.get("Cache-Control")).toContain("max-age=31536000");
     // The contest is not on sale: a visitor does not get it.
-    const visitor = await callRoute(thumbnailLoader, new Request(`http://shop.test${thumbUrl}`), { contestId: String(opsContest), mediaId: String(mediaId) });
+    const visitor = await callRoute(thumbnailLoader, new Request(`http://shop.test${thumbUrl}`), {
+      contestId: String(opsContest),
+      mediaId: String(mediaId),
+    });
     expect(visitor.status).toBe(404);
 
     // Once the contest is on sale, a sample's thumbnail is public (the storefront shows it).
-    db().update(contests).set({ videoPublished: true, sitePublicStatus: "公開" }).where(eq(contests.id, opsContest)).run();
-    const onSale = await callRoute(thumbnailLoader, new Request(`http://shop.test${thumbUrl}`), { contestId: String(opsContest), mediaId: String(mediaId) });
+    db()
+      .update(contests)
+      .set({ videoPublished: true, sitePublicStatus: "公開" })
+      .where(eq(contests.id, opsContest))
+      .run();
+    const onSale = await callRoute(thumbnailLoader, new Request(`http://shop.test${thumbUrl}`), {
+      contestId: String(opsContest),
+      mediaId: String(mediaId),
+    });
     expect(onSale.status).toBe(200);
     expect(onSale.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
-    expect(listContestMedia(opsContest, { isAdmin: false })?.find((item) => item.id === mediaId)?.thumbnailUrl).toBe(thumbUrl);
-    db().update(contests).set({ videoPublished: false, sitePublicStatus: "非公開" }).where(eq(contests.id, opsContest)).run();
+    expect(
+      listContestMedia(opsContest, { isAdmin: false })?.find((item) => item.id === mediaId)?.thumbnailUrl,
+    ).toBe(thumbUrl);
+    db()
+      .update(contests)
+      .set({ videoPublished: false, sitePublicStatus: "非公開" })
+      .where(eq(contests.id, opsContest))
+      .run();
 
-    const thumbName = db().select().from(mediaItems).where(eq(mediaItems.id, mediaId)).get()!.thumbnailStoredName!;
-    const removed = await callRoute(thumbnailAction, new Request(mediaUrl(mediaId, "/thumbnail"), { method: "DELETE", headers: { Cookie: admin } }), { id: String(opsContest), mediaId: String(mediaId) });
+    const thumbName = db().select().from(mediaItems).where(eq(mediaItems.id, mediaId)).get()!
+      .thumbnailStoredName!;
+    const removed = await callRoute(
+      thumbnailAction,
+      new Request(mediaUrl(mediaId, "/thumbnail"), { method: "DELETE", headers: { Cookie: admin } }),
+      { id: String(opsContest), mediaId: String(mediaId) },
+    );
     expect(removed.status).toBe(200);
     expect(fs.existsSync(path.join(MEDIA(), thumbName))).toBe(false);
   });
 
   it("serves the file to admins with Range", async () => {
     const mediaId = ids[1]!;
-    const partial = await callRoute(previewLoader, new Request(`http://shop.test/admin/contest/${opsContest}/media/${mediaId}`, { headers: { Cookie: admin, Range: "bytes=0-99" } }), {
-      id: String(opsContest),
-      mediaId: String(mediaId),
-    });
+    const partial = await callRoute(
+      previewLoader,
+      new Request(`http://shop.test/admin/contest/${opsContest}/media/${mediaId}`, {
+        headers: { Cookie: admin, Range: "bytes=0-99" },
+      }),
+      {
+        id: String(opsContest),
+        mediaId: String(mediaId),
+      },
+    );
     expect(partial.status).toBe(206);
     expect(partial.headers.get("Content-Range")).toBe("bytes 0-99/1200");
     expect(partial.headers.get("Cache-Control")).toContain("private");
-    const visitor = await callRoute(previewLoader, new Request(`http://shop.test/admin/contest/${opsContest}/media/${mediaId}`), { id: String(opsContest), mediaId: String(mediaId) });
+    const visitor = await callRoute(
+      previewLoader,
+      new Request(`http://shop.test/admin/contest/${opsContest}/media/${mediaId}`),
+      { id: String(opsContest), mediaId: String(mediaId) },
+    );
     expect(visitor.status).toBe(302);
   });
 
@@ -395,11 +547,19 @@ describe("media operations", () => {
     const mediaId = ids[1]!;
     const file = storedFileOf(mediaId);
     expect(fs.existsSync(file)).toBe(true);
-    const deleted = await callRoute(mediaAction, new Request(mediaUrl(mediaId), { method: "DELETE", headers: { Cookie: admin } }), { id: String(opsContest), mediaId: String(mediaId) });
+    const deleted = await callRoute(
+      mediaAction,
+      new Request(mediaUrl(mediaId), { method: "DELETE", headers: { Cookie: admin } }),
+      { id: String(opsContest), mediaId: String(mediaId) },
+    );
     expect(deleted.status).toBe(200);
     expect(fs.existsSync(file)).toBe(false);
     expect(listContentMedia(opsContest).map((item) => item.displayOrder)).toEqual([0, 1]);
-    const again = await callRoute(mediaAction, new Request(mediaUrl(mediaId), { method: "DELETE", headers: { Cookie: admin } }), { id: String(opsContest), mediaId: String(mediaId) });
+    const again = await callRoute(
+      mediaAction,
+      new Request(mediaUrl(mediaId), { method: "DELETE", headers: { Cookie: admin } }),
+      { id: String(opsContest), mediaId: String(mediaId) },
+    );
     expect(again.status).toBe(404);
   });
 });

@@ -3,7 +3,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MultipartError, multipartBoundary, PartTooLargeError, readMultipart, spoolMultipartForm, textField, type PartSink } from "~/server/files/multipart.server";
+import {
+  MultipartError,
+  multipartBoundary,
+  PartTooLargeError,
+  readMultipart,
+  spoolMultipartForm,
+  textField,
+  type PartSink,
+} from "~/server/files/multipart.server";
 
 /** A body delivered in pieces of the given sizes (cycled), as a slow network would. */
 function pieces(bytes: Uint8Array, sizes: number[]): ReadableStream<Uint8Array> {
@@ -21,7 +29,10 @@ function pieces(bytes: Uint8Array, sizes: number[]): ReadableStream<Uint8Array> 
 
 async function encode(form: FormData) {
   const request = new Request("http://x/", { method: "POST", body: form });
-  return { bytes: new Uint8Array(await request.arrayBuffer()), boundary: multipartBoundary(request.headers.get("Content-Type"))! };
+  return {
+    bytes: new Uint8Array(await request.arrayBuffer()),
+    boundary: multipartBoundary(request.headers.get("Content-Type"))!,
+  };
 }
 
 async function collect(body: ReadableStream<Uint8Array>, boundary: string) {
@@ -44,7 +55,11 @@ async function collect(body: ReadableStream<Uint8Array>, boundary: string) {
 
 describe("streaming multipart reader", () => {
   // Bytes that contain CRLF and dashes, so a careless search would cut the file short.
-  const payload = Buffer.concat([crypto.randomBytes(70_000), Buffer.from("\r\n--\r\n----\r\n"), crypto.randomBytes(5000)]);
+  const payload = Buffer.concat([
+    crypto.randomBytes(70_000),
+    Buffer.from("\r\n--\r\n----\r\n"),
+    crypto.randomBytes(5000),
+  ]);
 
   for (const sizes of [[1], [3, 7, 64], [65_536], [1_000_000]]) {
     it(`reads fields and a file delivered in pieces of ${sizes.join("/")} bytes`, async () => {
@@ -62,7 +77,8 @@ describe("streaming multipart reader", () => {
   }
 
   it("reads an empty file part and a quoted boundary", async () => {
-    const body = '--"x y"\r\nContent-Disposition: form-data; name="file"; filename=""\r\n\r\n\r\n--"x y"--\r\n';
+    const body =
+      '--"x y"\r\nContent-Disposition: form-data; name="file"; filename=""\r\n\r\n\r\n--"x y"--\r\n';
     expect(multipartBoundary('multipart/form-data; boundary="x y"')).toBe("x y");
     const raw = body.replaceAll('"x y"', "x y");
     const { files } = await collect(pieces(new TextEncoder().encode(raw), [5]), "x y");
@@ -73,18 +89,28 @@ describe("streaming multipart reader", () => {
     const form = new FormData();
     form.append("chunk", new Blob([new Uint8Array(payload)]), "blob");
     const { bytes, boundary } = await encode(form);
-    await expect(collect(pieces(bytes.slice(0, bytes.length - 40), [4096]), boundary)).rejects.toBeInstanceOf(MultipartError);
-    await expect(collect(pieces(new TextEncoder().encode("no multipart here"), [4]), boundary)).rejects.toBeInstanceOf(MultipartError);
+    await expect(collect(pieces(bytes.slice(0, bytes.length - 40), [4096]), boundary)).rejects.toBeInstanceOf(
+      MultipartError,
+    );
+    await expect(
+      collect(pieces(new TextEncoder().encode("no multipart here"), [4]), boundary),
+    ).rejects.toBeInstanceOf(MultipartError);
     const big = new FormData();
     big.append("uploadId", "x".repeat(2000));
     const encoded = await encode(big);
-    await expect(collect(pieces(encoded.bytes, [100]), encoded.boundary)).rejects.toBeInstanceOf(PartTooLargeError);
+    await expect(collect(pieces(encoded.bytes, [100]), encoded.boundary)).rejects.toBeInstanceOf(
+      PartTooLargeError,
+    );
   });
 
   it("turns a body that breaks off into a MultipartError (a lost connection is bad input, not a 500)", async () => {
     const broken = new ReadableStream<Uint8Array>({
       start(controller) {
-        controller.enqueue(new TextEncoder().encode("--b\r\nContent-Disposition: form-data; name=\"chunk\"; filename=\"blob\"\r\n\r\nabc"));
+        controller.enqueue(
+          new TextEncoder().encode(
+            '--b\r\nContent-Disposition: form-data; name="chunk"; filename="blob"\r\n\r\nabc',
+          ),
+        );
         controller.error(new Error("socket hang up"));
       },
     });
@@ -99,8 +125,19 @@ describe("a form spooled to disk", () => {
     spoolMultipartForm(
       body instanceof FormData
         ? new Request("http://x/", { method: "POST", body })
-        : new Request("http://x/", { method: "POST", body, headers: { "Content-Type": contentType ?? "" }, duplex: "half" } as RequestInit),
-      { directory, isFile: (part) => part.name === "file", storedName: () => `part-${++n}.upload`, maxFileBytes: 1000, maxFieldBytes: 10 },
+        : new Request("http://x/", {
+            method: "POST",
+            body,
+            headers: { "Content-Type": contentType ?? "" },
+            duplex: "half",
+          } as RequestInit),
+      {
+        directory,
+        isFile: (part) => part.name === "file",
+        storedName: () => `part-${++n}.upload`,
+        maxFileBytes: 1000,
+        maxFieldBytes: 10,
+      },
     );
 
   it("streams the chosen file parts to disk and keeps the rest as fields", async () => {
@@ -112,7 +149,9 @@ describe("a form spooled to disk", () => {
     if (!result.ok) throw new Error(result.reason);
     expect(result.fields.get("note")).toBe("メモ");
     expect(result.fields.get("other")).toBe("tiny");
-    expect(result.files.map(({ field, fileName, size }) => ({ field, fileName, size }))).toEqual([{ field: "file", fileName: "a.bin", size: 1000 }]);
+    expect(result.files.map(({ field, fileName, size }) => ({ field, fileName, size }))).toEqual([
+      { field: "file", fileName: "a.bin", size: 1000 },
+    ]);
     expect(fs.readFileSync(result.files[0]!.path).equals(Buffer.alloc(1000, 7))).toBe(true);
   });
 
@@ -128,21 +167,35 @@ describe("a form spooled to disk", () => {
     let sent = 0;
     const endless = new ReadableStream<Uint8Array>({
       pull(controller) {
-        const piece = sent === 0 ? new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n') : new Uint8Array(500);
+        const piece =
+          sent === 0
+            ? new TextEncoder().encode(
+                '--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\n',
+              )
+            : new Uint8Array(500);
         sent += piece.length;
         controller.enqueue(piece);
       },
     });
-    expect(await spool(endless, "multipart/form-data; boundary=b")).toEqual({ ok: false, reason: "too-large" });
+    expect(await spool(endless, "multipart/form-data; boundary=b")).toEqual({
+      ok: false,
+      reason: "too-large",
+    });
     expect(sent).toBeLessThan(10_000);
     expect(fs.readdirSync(directory).length).toBe(before);
   });
 
   it("cannot read a body that is not multipart or breaks off", async () => {
-    expect(await spool(new ReadableStream({ start: (c) => c.close() }), "application/x-www-form-urlencoded")).toEqual({ ok: false, reason: "unreadable" });
+    expect(
+      await spool(new ReadableStream({ start: (c) => c.close() }), "application/x-www-form-urlencoded"),
+    ).toEqual({ ok: false, reason: "unreadable" });
     const cut = new ReadableStream<Uint8Array>({
       start(controller) {
-        controller.enqueue(new TextEncoder().encode('--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc'));
+        controller.enqueue(
+          new TextEncoder().encode(
+            '--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
+          ),
+        );
         controller.close();
       },
     });

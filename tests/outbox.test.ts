@@ -7,7 +7,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { mailOutbox, orderLines, orders } from "~/server/db/schema";
-import { queueMail, retryDelayMs, retryDueMail, sendQueuedMail, sendThroughOutbox } from "~/server/mail/outbox.server";
+import {
+  queueMail,
+  retryDelayMs,
+  retryDueMail,
+  sendQueuedMail,
+  sendThroughOutbox,
+} from "~/server/mail/outbox.server";
 import { checkoutUntilVerified } from "./helpers/checkout-flow";
 import { callRoute } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
@@ -49,20 +55,34 @@ function testMail(n: number) {
 describe("mail outbox", () => {
   it("with SMTP down an order is still made and its confirmation queued; when SMTP is back the retry sends it once", async () => {
     const shop = seedContest();
-    const { cookie, email } = await checkoutUntilVerified(shop, [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.horizontal.id }], received);
+    const { cookie, email } = await checkoutUntilVerified(
+      shop,
+      [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.horizontal.id }],
+      received,
+    );
     await smtpDown();
 
     const payment = await import("~/routes/checkout/payment");
     const paid = await callRoute(
       payment.action,
-      formRequest("/payment", [["cardholderName", "T"], ["cardNumber", "4242424242424242"], ["expiry", "12/34"], ["cvc", "123"]], cookie),
+      formRequest(
+        "/payment",
+        [
+          ["cardholderName", "T"],
+          ["cardNumber", "4242424242424242"],
+          ["expiry", "12/34"],
+          ["cvc", "123"],
+        ],
+        cookie,
+      ),
     );
     expect(paid.location).toBe("/payment-complete");
     const order = db().select().from(orders).where(eq(orders.customerEmail, email)).get();
     expect(order?.totalAmount).toBe(4500);
 
     // The immediate attempt fails (nothing listens); the mail waits with a next try time.
-    const confirmationRow = () => rowsTo(email).find((r) => r.dedupeKey === `order-confirmation:${order?.id}`);
+    const confirmationRow = () =>
+      rowsTo(email).find((r) => r.dedupeKey === `order-confirmation:${order?.id}`);
     await expect.poll(() => confirmationRow()?.lastError, { timeout: 10_000 }).toBeTruthy();
     const queued = confirmationRow();
     expect(queued).toMatchObject({ status: "pending", sentAt: null, attempts: 1 });
@@ -79,7 +99,10 @@ describe("mail outbox", () => {
     expect(await retryDueMail()).toEqual({ sent: 0, failed: 0 });
     const confirmations = mailsTo(email).filter((m) => m.text.includes(order!.orderNumber));
     expect(confirmations).toHaveLength(1);
-    expect(rowsTo(email).find((r) => r.dedupeKey === `order-confirmation:${order?.id}`)).toMatchObject({ status: "sent", attempts: 2 });
+    expect(rowsTo(email).find((r) => r.dedupeKey === `order-confirmation:${order?.id}`)).toMatchObject({
+      status: "sent",
+      attempts: 2,
+    });
   });
 
   it("納品 with SMTP down delivers the order and queues its mail; a second 納品 does not queue another; the retry sends it once", async () => {
@@ -88,12 +111,31 @@ describe("mail outbox", () => {
     const orderNumber = String(Date.now() % 100_000_000);
     const order = db()
       .insert(orders)
-      .values({ orderNumber, checkoutId: `oc${orderNumber}`, paymentIntentId: `opi${orderNumber}`, contestName: "送信箱テスト大会", customerEmail: email, customerName: "送信 花子", totalAmount: 3000, lineCount: 1 })
+      .values({
+        orderNumber,
+        checkoutId: `oc${orderNumber}`,
+        paymentIntentId: `opi${orderNumber}`,
+        contestName: "送信箱テスト大会",
+        customerEmail: email,
+        customerName: "送信 花子",
+        totalAmount: 3000,
+        lineCount: 1,
+      })
       .returning()
       .get();
     const line = db()
       .insert(orderLines)
-      .values({ orderId: order.id, lineNumber: `${orderNumber}-1`, contestName: "送信箱テスト大会", category: "A", athleteNumber: 1, athleteName: "選手1", style: "縦", orientation: "vertical", price: 3000 })
+      .values({
+        orderId: order.id,
+        lineNumber: `${orderNumber}-1`,
+        contestName: "送信箱テスト大会",
+        category: "A",
+        athleteNumber: 1,
+        athleteName: "選手1",
+        style: "縦",
+        orientation: "vertical",
+        price: 3000,
+      })
       .returning()
       .get();
     await smtpDown();
@@ -101,7 +143,9 @@ describe("mail outbox", () => {
     expect(await deliverOrder(order.id, urls)).toMatchObject({ ok: true, mail: "queued" });
     expect(await deliverOrder(order.id, urls)).toMatchObject({ ok: true, mail: "already-sent" });
     expect(db().select().from(orders).where(eq(orders.id, order.id)).get()?.status).toBe("納品済み");
-    expect(rowsTo(email)).toMatchObject([{ dedupeKey: `delivery:${order.id}`, status: "pending", attempts: 1 }]);
+    expect(rowsTo(email)).toMatchObject([
+      { dedupeKey: `delivery:${order.id}`, status: "pending", attempts: 1 },
+    ]);
 
     await smtpUp();
     later(retryDelayMs(1) + 1000);
@@ -120,13 +164,22 @@ describe("mail outbox", () => {
     for (const id of ids) expect(await sendQueuedMail(id)).toBe("failed");
     await smtpUp();
     // Due now for every process, whatever its clock.
-    db().update(mailOutbox).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(inArray(mailOutbox.id, ids)).run();
+    db()
+      .update(mailOutbox)
+      .set({ nextAttemptAt: new Date(Date.now() - 1000) })
+      .where(inArray(mailOutbox.id, ids))
+      .run();
 
     const goFile = path.join(os.tmpdir(), `outbox-go-${Date.now()}`);
-    const child = spawn("npx", ["tsx", "tests/helpers/outbox-worker.ts", goFile], { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npx", ["tsx", "tests/helpers/outbox-worker.ts", goFile], {
+      env: process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    const ready = new Promise<void>((resolve) => child.stderr.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve()));
+    const ready = new Promise<void>((resolve) =>
+      child.stderr.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve()),
+    );
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
     await ready;
     // Both processes start together: two passes here, one loop there.
@@ -148,14 +201,20 @@ describe("mail outbox", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(mailsTo(email)).toHaveLength(30);
     expect(new Set(mailsTo(email).map((m) => m.subject)).size).toBe(30);
-    expect(rowsTo(email).every((r) => r.status === "sent" && r.sentAt !== null && r.attempts === 2)).toBe(true);
+    expect(rowsTo(email).every((r) => r.status === "sent" && r.sentAt !== null && r.attempts === 2)).toBe(
+      true,
+    );
   }, 60_000);
 
   it("a claim left by a crashed sender is taken over only after its lease; a mail is never claimed twice at once", async () => {
     const email = `lease${Date.now()}@example.jp`;
     const id = queueMail({ to: email, mail: testMail(1) })!;
     // A sender claims it and dies before sending.
-    db().update(mailOutbox).set({ status: "sending", claimedUntil: new Date(Date.now() + 60_000), attempts: 1 }).where(eq(mailOutbox.id, id)).run();
+    db()
+      .update(mailOutbox)
+      .set({ status: "sending", claimedUntil: new Date(Date.now() + 60_000), attempts: 1 })
+      .where(eq(mailOutbox.id, id))
+      .run();
     const row = () => rowsTo(email)[0];
     expect(await sendQueuedMail(id)).toBe("not-claimed");
     await retryDueMail();
@@ -171,8 +230,12 @@ describe("mail outbox", () => {
     await smtpDown();
     const email = `code${Date.now()}@example.jp`;
     const expiresAt = new Date(Date.now() + 10 * 60_000);
-    expect(await sendThroughOutbox({ to: email, topic: `checkout-code:x${email}`, expiresAt, mail: testMail(1) })).toBe(false);
-    expect(await sendThroughOutbox({ to: email, topic: `checkout-code:x${email}`, expiresAt, mail: testMail(2) })).toBe(false);
+    expect(
+      await sendThroughOutbox({ to: email, topic: `checkout-code:x${email}`, expiresAt, mail: testMail(1) }),
+    ).toBe(false);
+    expect(
+      await sendThroughOutbox({ to: email, topic: `checkout-code:x${email}`, expiresAt, mail: testMail(2) }),
+    ).toBe(false);
     expect(rowsTo(email).map((r) => r.status)).toEqual(["cancelled", "pending"]);
     await smtpUp();
     later(11 * 60_000);

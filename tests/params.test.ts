@@ -12,11 +12,13 @@ describe("positiveId", () => {
   });
 
   it("refuses zero, negatives and fractions", () => {
-    for (const value of [0, -1, 1.5, "0", "-1", "1.5", "1.0", NaN, Infinity]) expect(positiveId(value), String(value)).toBeNull();
+    for (const value of [0, -1, 1.5, "0", "-1", "1.5", "1.0", NaN, Infinity])
+      expect(positiveId(value), String(value)).toBeNull();
   });
 
   it("refuses what Number() would bend into a number", () => {
-    for (const value of ["1e3", " 12", "12 ", "12abc", "0x10", "+5", "", "１２"]) expect(positiveId(value), JSON.stringify(value)).toBeNull();
+    for (const value of ["1e3", " 12", "12 ", "12abc", "0x10", "+5", "", "１２"])
+      expect(positiveId(value), JSON.stringify(value)).toBeNull();
   });
 
   it("refuses numbers beyond MAX_SAFE_INTEGER, where ids stop being exact", () => {
@@ -28,7 +30,8 @@ describe("positiveId", () => {
   });
 
   it("refuses values that are not a number or a string", () => {
-    for (const value of [null, undefined, ["12"], [12], { id: 12 }, true, 12n, new File(["12"], "12")]) expect(positiveId(value)).toBeNull();
+    for (const value of [null, undefined, ["12"], [12], { id: 12 }, true, 12n, new File(["12"], "12")])
+      expect(positiveId(value)).toBeNull();
   });
 });
 

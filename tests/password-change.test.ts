@@ -1,7 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { logIn } from "~/server/auth/session-login.server";
-import { changePassword, PASSWORD_CHANGE_MESSAGES, sendPasswordChangeCode, verifyPasswordChangeCode } from "~/server/accounts/password-change.server";
+import {
+  changePassword,
+  PASSWORD_CHANGE_MESSAGES,
+  sendPasswordChangeCode,
+  verifyPasswordChangeCode,
+} from "~/server/accounts/password-change.server";
 import { verifyPassword } from "~/server/auth/password.server";
 import { getCurrentUser, type CurrentUser } from "~/server/auth/users.server";
 import { createUser, newSession, requestFrom, roundTrip, userByEmail } from "./helpers/accounts";
@@ -9,7 +14,11 @@ import { startSmtpServer } from "./helpers/smtp";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return { ...(await importOriginal<typeof import("~/server/auth/password.server")>()), hashPassword: fastHashPassword, decoyHash: fastDecoyHash };
+  return {
+    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
+    hashPassword: fastHashPassword,
+    decoyHash: fastDecoyHash,
+  };
 });
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -47,7 +56,11 @@ describe("password change", () => {
     expect(await getCurrentUser(elsewhere)).toMatchObject({ id: user.id });
 
     // No new password before the code.
-    expect(await changePassword(here, user, "New-Pass-456")).toEqual({ ok: false, status: 409, message: PASSWORD_CHANGE_MESSAGES.notVerified });
+    expect(await changePassword(here, user, "New-Pass-456")).toEqual({
+      ok: false,
+      status: 409,
+      message: PASSWORD_CHANGE_MESSAGES.notVerified,
+    });
 
     expect(await sendPasswordChangeCode(requestFrom("198.51.100.20"), user)).toEqual({ ok: true });
     const mail = smtp.received.at(-1);
@@ -71,7 +84,9 @@ describe("password change", () => {
     // The verification is used up.
     expect(await changePassword(here, user, "Another-789")).toMatchObject({ ok: false, status: 409 });
     // The owner is told by mail.
-    await vi.waitFor(() => expect(smtp.received.at(-1)?.subject).toBe("【コンテスト動画ショップ】パスワードを変更しました"));
+    await vi.waitFor(() =>
+      expect(smtp.received.at(-1)?.subject).toBe("【コンテスト動画ショップ】パスワードを変更しました"),
+    );
   });
 
   it("refuses an expired code, and a verification older than 10 minutes", async () => {
@@ -80,7 +95,11 @@ describe("password change", () => {
     await sendPasswordChangeCode(requestFrom("198.51.100.21"), user);
     const code = latestCode("expired@example.jp");
     setClock(() => T0 + 10 * 60_000 + 1);
-    expect(verifyPasswordChangeCode(here, user, code)).toEqual({ ok: false, status: 400, message: "認証コードが無効または期限切れです。新しいコードを取得してください。" });
+    expect(verifyPasswordChangeCode(here, user, code)).toEqual({
+      ok: false,
+      status: 400,
+      message: "認証コードが無効または期限切れです。新しいコードを取得してください。",
+    });
 
     await sendPasswordChangeCode(requestFrom("198.51.100.21"), user);
     expect(verifyPasswordChangeCode(here, user, latestCode("expired@example.jp"))).toEqual({ ok: true });
@@ -92,7 +111,11 @@ describe("password change", () => {
     setClock(() => T0);
     const { user } = await userAndSessions("often@example.jp");
     expect(await sendPasswordChangeCode(requestFrom("198.51.100.22"), user)).toEqual({ ok: true });
-    expect(await sendPasswordChangeCode(requestFrom("198.51.100.22"), user)).toMatchObject({ ok: false, status: 429, alreadySent: true });
+    expect(await sendPasswordChangeCode(requestFrom("198.51.100.22"), user)).toMatchObject({
+      ok: false,
+      status: 429,
+      alreadySent: true,
+    });
   });
 });
 

@@ -19,7 +19,11 @@ afterAll(() => smtp.close());
 /** A customer who reached /payment: the payment intent exists, nothing is paid yet. */
 async function customerAtPayment() {
   const shop = seedContest();
-  const { cookie, email } = await checkoutUntilVerified(shop, [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.horizontal.id }], smtp.received);
+  const { cookie, email } = await checkoutUntilVerified(
+    shop,
+    [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.horizontal.id }],
+    smtp.received,
+  );
   const payment = await import("~/routes/checkout/payment");
   await callRoute(payment.loader, new Request("http://shop.test/payment", { headers: { Cookie: cookie } }));
   const checkout = db().select().from(checkouts).where(eq(checkouts.customerEmail, email)).get();
@@ -27,7 +31,8 @@ async function customerAtPayment() {
 }
 
 async function waitForMails(email: string, count: number) {
-  for (let i = 0; i < 100 && smtp.received.filter((m) => m.to.includes(email)).length < count; i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 100 && smtp.received.filter((m) => m.to.includes(email)).length < count; i++)
+    await new Promise((r) => setTimeout(r, 20));
 }
 
 describe("payments without an order, reconciled at start-up (test provider)", () => {
@@ -47,7 +52,9 @@ describe("payments without an order, reconciled at start-up (test provider)", ()
     await recoverUnrecordedPayments();
     expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(1);
     await waitForMails(email, 2);
-    expect(smtp.received.filter((m) => m.to.includes(email) && m.subject.includes("ご注文ありがとうございます"))).toHaveLength(1);
+    expect(
+      smtp.received.filter((m) => m.to.includes(email) && m.subject.includes("ご注文ありがとうございます")),
+    ).toHaveLength(1);
   });
 
   it("makes nothing of a declined or unpaid payment", async () => {
@@ -55,6 +62,7 @@ describe("payments without an order, reconciled at start-up (test provider)", ()
     expect((await testProvider.confirmCard(declined.intentId, "4000000000000002")).ok).toBe(false);
     const unpaid = await customerAtPayment();
     await recoverUnrecordedPayments();
-    for (const { email } of [declined, unpaid]) expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(0);
+    for (const { email } of [declined, unpaid])
+      expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(0);
   });
 });

@@ -18,9 +18,18 @@ describe("the price rule (lib/pricing, shared by the server and the order form)"
   });
 
   it("names what does not match, in the order the server reports it", () => {
-    expect(matchItem(offer, { category: "A部門", athleteId: 2, formatId: 12 })).toEqual({ ok: false, problem: "athlete" });
-    expect(matchItem(offer, { category: "B部門", athleteId: 1, formatId: 12 })).toEqual({ ok: false, problem: "category" });
-    expect(matchItem(offer, { category: "A部門", athleteId: 1, formatId: 12 })).toEqual({ ok: false, problem: "format" });
+    expect(matchItem(offer, { category: "A部門", athleteId: 2, formatId: 12 })).toEqual({
+      ok: false,
+      problem: "athlete",
+    });
+    expect(matchItem(offer, { category: "B部門", athleteId: 1, formatId: 12 })).toEqual({
+      ok: false,
+      problem: "category",
+    });
+    expect(matchItem(offer, { category: "A部門", athleteId: 1, formatId: 12 })).toEqual({
+      ok: false,
+      problem: "format",
+    });
     expect(itemPrice(offer, { category: "", athleteId: null, formatId: null })).toBeNull();
   });
 
@@ -31,8 +40,12 @@ describe("the price rule (lib/pricing, shared by the server and the order form)"
 
   it("refuses more than the item limit in one order", () => {
     const item = { category: "A部門", athleteId: "1", formatId: "10" };
-    expect(orderFormSchema.safeParse({ items: Array.from({ length: MAX_ORDER_ITEMS }, () => item) }).success).toBe(true);
-    const tooMany = orderFormSchema.safeParse({ items: Array.from({ length: MAX_ORDER_ITEMS + 1 }, () => item) });
+    expect(
+      orderFormSchema.safeParse({ items: Array.from({ length: MAX_ORDER_ITEMS }, () => item) }).success,
+    ).toBe(true);
+    const tooMany = orderFormSchema.safeParse({
+      items: Array.from({ length: MAX_ORDER_ITEMS + 1 }, () => item),
+    });
     expect(tooMany.success).toBe(false);
     expect(tooMany.error?.issues[0]?.message).toBe("一度にご注文いただけるのは50件までです");
   });

@@ -18,7 +18,11 @@ async function storefrontAt(at: number, shop: ReturnType<typeof seedContest>) {
   const slug = contestSlug(shop.name);
   const page = await callRoute((await home()).loader, new Request("http://shop.test/"));
   const card = (page.data as HomeData).contests.find((c) => c.id === shop.contestId);
-  const form = await callRoute((await orderForm()).loader, new Request(`http://shop.test/order-form/${encodeURIComponent(slug)}`), { contestSlug: slug });
+  const form = await callRoute(
+    (await orderForm()).loader,
+    new Request(`http://shop.test/order-form/${encodeURIComponent(slug)}`),
+    { contestSlug: slug },
+  );
   return { card, orderFormStatus: form.status };
 }
 

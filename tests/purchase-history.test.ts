@@ -6,7 +6,11 @@ import { purchaseHistory } from "~/server/accounts/purchase-history.server";
 
 let sequence = 0;
 
-function insertOrder(email: string, at: number, lines: { style: string; price: number; url?: string | null }[]) {
+function insertOrder(
+  email: string,
+  at: number,
+  lines: { style: string; price: number; url?: string | null }[],
+) {
   const n = ++sequence;
   const orderNumber = String(10_000_000 + n);
   const order = db()
@@ -48,15 +52,25 @@ function insertOrder(email: string, at: number, lines: { style: string; price: n
 describe("purchase history", () => {
   it("shows only the account's orders, newest first, grouped with their lines, ten a page", () => {
     const t0 = Date.UTC(2025, 0, 1);
-    const numbers = Array.from({ length: 12 }, (_, i) => insertOrder("mine@example.jp", t0 + i * 60_000, [{ style: "縦", price: 3000 }]));
+    const numbers = Array.from({ length: 12 }, (_, i) =>
+      insertOrder("mine@example.jp", t0 + i * 60_000, [{ style: "縦", price: 3000 }]),
+    );
     insertOrder("someone-else@example.jp", t0 + 99 * 60_000, [{ style: "横", price: 5000 }]);
     const withLines = insertOrder("mine@example.jp", t0 + 100 * 60_000, [
       { style: "縦", price: 3000, url: "https://videos.example.jp/a.mp4" },
       { style: "横", price: 5000 },
     ]);
 
-    const withLinesId = db().select({ id: orders.id }).from(orders).where(eq(orders.orderNumber, withLines)).get()?.id ?? 0;
-    db().insert(downloadPages).values({ id: "AAAAAAAAAAAAAAAAAAAAAA", orderId: withLinesId, expiresAt: new Date(t0 + 30 * 86_400_000) }).run();
+    const withLinesId =
+      db().select({ id: orders.id }).from(orders).where(eq(orders.orderNumber, withLines)).get()?.id ?? 0;
+    db()
+      .insert(downloadPages)
+      .values({
+        id: "AAAAAAAAAAAAAAAAAAAAAA",
+        orderId: withLinesId,
+        expiresAt: new Date(t0 + 30 * 86_400_000),
+      })
+      .run();
 
     const first = purchaseHistory("Mine@Example.jp", 1);
     expect(first).toMatchObject({ page: 1, pageCount: 2, total: 13 });
@@ -76,6 +90,11 @@ describe("purchase history", () => {
     expect(purchaseHistory("mine@example.jp", Number.NaN).page).toBe(1);
 
     expect(purchaseHistory("someone-else@example.jp", 1).orders).toHaveLength(1);
-    expect(purchaseHistory("nobody@example.jp", 1)).toMatchObject({ orders: [], page: 1, pageCount: 1, total: 0 });
+    expect(purchaseHistory("nobody@example.jp", 1)).toMatchObject({
+      orders: [],
+      page: 1,
+      pageCount: 1,
+      total: 0,
+    });
   });
 });

@@ -18,7 +18,11 @@ import { startSmtpServer } from "./helpers/smtp";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return { ...(await importOriginal<typeof import("~/server/auth/password.server")>()), hashPassword: fastHashPassword, decoyHash: fastDecoyHash };
+  return {
+    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
+    hashPassword: fastHashPassword,
+    decoyHash: fastDecoyHash,
+  };
 });
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -34,7 +38,14 @@ afterAll(() => smtp.close());
 afterEach(() => setClock(null));
 
 function values(email: string, overrides: Partial<RegisterValues> = {}): RegisterValues {
-  return { name: "山田 花子", email, password: "Hanako-2025", confirmPassword: "Hanako-2025", agreesToTerms: "on", ...overrides };
+  return {
+    name: "山田 花子",
+    email,
+    password: "Hanako-2025",
+    confirmPassword: "Hanako-2025",
+    agreesToTerms: "on",
+    ...overrides,
+  };
 }
 
 function mailsTo(address: string) {
@@ -53,7 +64,10 @@ function otherCode(code: string) {
 
 async function start(email: string, options: { honeypot?: boolean } = {}) {
   // A new client address per registration, so the per-address limit does not get in the way.
-  const result = await startRegistration(requestFrom(`198.51.100.${++ipCounter}`), values(email), { honeypot: options.honeypot ?? false, fromOrder: false });
+  const result = await startRegistration(requestFrom(`198.51.100.${++ipCounter}`), values(email), {
+    honeypot: options.honeypot ?? false,
+    fromOrder: false,
+  });
   if (!result.ok) throw new Error(result.message);
   return result.registration;
 }
@@ -68,7 +82,11 @@ describe("registration", () => {
     expect(mail?.text).toMatch(/https:\/\/shop\.example\.jp\/verify-email\?token=[\w-]{43}/);
     const code = codeIn(mail?.text ?? "");
 
-    expect(verifyRegistrationCode(registration, otherCode(code))).toEqual({ ok: false, status: 400, message: CODE_MESSAGES.wrong });
+    expect(verifyRegistrationCode(registration, otherCode(code))).toEqual({
+      ok: false,
+      status: 400,
+      message: CODE_MESSAGES.wrong,
+    });
     expect(userByEmail("hanako@example.jp")).toBeUndefined();
 
     expect(verifyRegistrationCode(registration, code)).toEqual({ ok: true, email: "hanako@example.jp" });
@@ -76,8 +94,15 @@ describe("registration", () => {
     expect(user).toMatchObject({ name: "山田 花子", isAdmin: false });
     expect(await verifyPassword("Hanako-2025", user?.passwordHash ?? "")).toBe(true);
     // The code is used up, and the password hash no longer waits in the codes table.
-    expect(verifyRegistrationCode(registration, code)).toMatchObject({ ok: false, message: CODE_MESSAGES.expired });
-    const rows = db().select().from(verificationCodes).where(eq(verificationCodes.subject, registration.id)).all();
+    expect(verifyRegistrationCode(registration, code)).toMatchObject({
+      ok: false,
+      message: CODE_MESSAGES.expired,
+    });
+    const rows = db()
+      .select()
+      .from(verificationCodes)
+      .where(eq(verificationCodes.subject, registration.id))
+      .all();
     expect(rows.map((row) => row.payload)).toEqual([null]);
     // Only hashes are stored.
     expect(rows[0]?.linkTokenHash).toMatch(/^[0-9a-f]{64}$/);
@@ -89,7 +114,11 @@ describe("registration", () => {
     const registration = await start("late@example.jp");
     const code = codeIn(mailsTo("late@example.jp")[0]?.text ?? "");
     setClock(() => T0 + 10 * 60_000 + 1);
-    expect(verifyRegistrationCode(registration, code)).toEqual({ ok: false, status: 400, message: "認証コードが無効または期限切れです。新しいコードを取得してください。" });
+    expect(verifyRegistrationCode(registration, code)).toEqual({
+      ok: false,
+      status: 400,
+      message: "認証コードが無効または期限切れです。新しいコードを取得してください。",
+    });
     expect(userByEmail("late@example.jp")).toBeUndefined();
   });
 
@@ -111,17 +140,31 @@ describe("registration", () => {
     const mail = mailsTo("link@example.jp")[0];
     const token = /verify-email\?token=([\w-]+)/.exec(mail?.text ?? "")?.[1] ?? "";
 
-    expect(verifyRegistrationLink(token)).toEqual({ ok: true, email: "link@example.jp", alreadyVerified: false });
+    expect(verifyRegistrationLink(token)).toEqual({
+      ok: true,
+      email: "link@example.jp",
+      alreadyVerified: false,
+    });
     expect(userByEmail("link@example.jp")).toMatchObject({ name: "山田 花子" });
-    expect(verifyRegistrationLink(token)).toEqual({ ok: true, email: "link@example.jp", alreadyVerified: true });
+    expect(verifyRegistrationLink(token)).toEqual({
+      ok: true,
+      email: "link@example.jp",
+      alreadyVerified: true,
+    });
     // The code of the same mail is used up with it.
-    expect(verifyRegistrationCode(registration, codeIn(mail?.text ?? ""))).toMatchObject({ ok: false, message: CODE_MESSAGES.expired });
+    expect(verifyRegistrationCode(registration, codeIn(mail?.text ?? ""))).toMatchObject({
+      ok: false,
+      message: CODE_MESSAGES.expired,
+    });
   });
 
   it("refuses a missing, unknown or expired link", async () => {
     expect(verifyRegistrationLink(null)).toEqual({ ok: false, message: "無効なトークンです" });
     expect(verifyRegistrationLink("")).toEqual({ ok: false, message: "無効なトークンです" });
-    expect(verifyRegistrationLink("not-a-real-token")).toEqual({ ok: false, message: REGISTRATION_MESSAGES.invalidLink });
+    expect(verifyRegistrationLink("not-a-real-token")).toEqual({
+      ok: false,
+      message: REGISTRATION_MESSAGES.invalidLink,
+    });
 
     setClock(() => T0);
     await start("slow@example.jp");
@@ -149,7 +192,9 @@ describe("registration", () => {
 
     // A guessed code gets the same answer as for a new address.
     const freshCode = codeIn(mailsTo("fresh@example.jp")[0]?.text ?? "");
-    expect(verifyRegistrationCode(existing, "123456")).toEqual(verifyRegistrationCode(fresh, otherCode(freshCode)));
+    expect(verifyRegistrationCode(existing, "123456")).toEqual(
+      verifyRegistrationCode(fresh, otherCode(freshCode)),
+    );
     // The resend behaves the same too.
     expect(await resendRegistrationCode(existing)).toEqual(await resendRegistrationCode(fresh));
 
@@ -162,8 +207,19 @@ describe("registration", () => {
     const registration = await start("bot@example.jp", { honeypot: true });
     expect(registration.email).toBe("bot@example.jp");
     expect(mailsTo("bot@example.jp")).toHaveLength(0);
-    expect(db().select().from(verificationCodes).where(and(eq(verificationCodes.purpose, "registration"), eq(verificationCodes.subject, registration.id))).all()).toHaveLength(0);
-    expect(verifyRegistrationCode(registration, "123456")).toMatchObject({ ok: false, message: CODE_MESSAGES.expired });
+    expect(
+      db()
+        .select()
+        .from(verificationCodes)
+        .where(
+          and(eq(verificationCodes.purpose, "registration"), eq(verificationCodes.subject, registration.id)),
+        )
+        .all(),
+    ).toHaveLength(0);
+    expect(verifyRegistrationCode(registration, "123456")).toMatchObject({
+      ok: false,
+      message: CODE_MESSAGES.expired,
+    });
     expect(await resendRegistrationCode(registration)).toEqual({ ok: true });
   });
 
@@ -171,11 +227,27 @@ describe("registration", () => {
     setClock(() => T0 + 3 * 60 * 60_000);
     const request = requestFrom("203.0.113.77");
     const answers = [];
-    for (let i = 0; i < 11; i++) answers.push((await startRegistration(request, values(`flood${i}@example.jp`), { honeypot: false, fromOrder: false })).ok);
+    for (let i = 0; i < 11; i++)
+      answers.push(
+        (
+          await startRegistration(request, values(`flood${i}@example.jp`), {
+            honeypot: false,
+            fromOrder: false,
+          })
+        ).ok,
+      );
     expect(answers).toEqual([...Array(10).fill(true), false]);
 
     const perEmail = [];
-    for (let i = 0; i < 6; i++) perEmail.push((await startRegistration(requestFrom(`192.0.2.${100 + i}`), values("target@example.jp"), { honeypot: false, fromOrder: false })).ok);
+    for (let i = 0; i < 6; i++)
+      perEmail.push(
+        (
+          await startRegistration(requestFrom(`192.0.2.${100 + i}`), values("target@example.jp"), {
+            honeypot: false,
+            fromOrder: false,
+          })
+        ).ok,
+      );
     expect(perEmail).toEqual([...Array(5).fill(true), false]);
   });
 });

@@ -26,7 +26,19 @@ function order(contestName: string, createdAt: string, prices: number[]) {
     .get();
   db()
     .insert(orderLines)
-    .values(prices.map((price, i) => ({ orderId: row.id, lineNumber: `${orderNumber}-${i + 1}`, contestName, category: "部門", athleteNumber: i + 1, athleteName: "選手", style: "縦", orientation: "vertical" as const, price })))
+    .values(
+      prices.map((price, i) => ({
+        orderId: row.id,
+        lineNumber: `${orderNumber}-${i + 1}`,
+        contestName,
+        category: "部門",
+        athleteNumber: i + 1,
+        athleteName: "選手",
+        style: "縦",
+        orientation: "vertical" as const,
+        price,
+      })),
+    )
     .run();
 }
 
@@ -40,13 +52,23 @@ const filter = (contest: string | null, from: string | null, to: string | null) 
 
 describe("sales totals", () => {
   it("sums everything with no filter", () => {
-    expect(salesReport(filter(null, null, null))).toMatchObject({ total: 15500, orderCount: 4, lineCount: 5 });
+    expect(salesReport(filter(null, null, null))).toMatchObject({
+      total: 15500,
+      orderCount: 4,
+      lineCount: 5,
+    });
   });
 
   it("counts days in Tokyo time, inclusive at both ends", () => {
     // June in Tokyo: the 00:00 order of 6/1 and the 23:59 order of 6/30, not their neighbours.
-    expect(salesReport(filter(null, "2025-06-01", "2025-06-30"))).toMatchObject({ total: 6500, orderCount: 2 });
-    expect(salesReport(filter(null, "2025-05-31", "2025-05-31"))).toMatchObject({ total: 1000, orderCount: 1 });
+    expect(salesReport(filter(null, "2025-06-01", "2025-06-30"))).toMatchObject({
+      total: 6500,
+      orderCount: 2,
+    });
+    expect(salesReport(filter(null, "2025-05-31", "2025-05-31"))).toMatchObject({
+      total: 1000,
+      orderCount: 1,
+    });
     expect(salesReport(filter(null, "2025-07-01", null))).toMatchObject({ total: 8000 });
     expect(salesReport(filter(null, null, "2025-05-31"))).toMatchObject({ total: 1000 });
   });
@@ -67,7 +89,9 @@ describe("sales totals", () => {
   });
 
   it("ignores malformed dates instead of failing", () => {
-    const parsed = parseSalesFilter(new URLSearchParams({ from: "2025-02-30", to: "yesterday", contest: "" }));
+    const parsed = parseSalesFilter(
+      new URLSearchParams({ from: "2025-02-30", to: "yesterday", contest: "" }),
+    );
     expect(parsed).toMatchObject({ from: null, to: null, contest: null, invalid: ["from", "to"] });
     expect(tokyoDayStart("2025-13-01")).toBeNull();
   });

@@ -21,7 +21,9 @@ const HTTPS = { NODE_ENV: "production", SITE_URL: "https://shop.example.jp", SES
 describe("session cookie", () => {
   it("is HttpOnly and SameSite=Lax on http, without Secure or the __Host- prefix", async () => {
     const { session } = await load({ SITE_URL: "http://localhost:3000" });
-    const cookie = await session.commitSession(await session.getSession(new Request("http://localhost:3000/")));
+    const cookie = await session.commitSession(
+      await session.getSession(new Request("http://localhost:3000/")),
+    );
     expect(cookie).toMatch(/^shop_session=/);
     expect(cookie).toContain("HttpOnly");
     expect(cookie).toContain("SameSite=Lax");
@@ -31,7 +33,9 @@ describe("session cookie", () => {
 
   it("on an https site is __Host- prefixed and Secure, still HttpOnly and SameSite=Lax, with no Domain", async () => {
     const { session } = await load(HTTPS);
-    const cookie = await session.commitSession(await session.getSession(new Request("https://shop.example.jp/")));
+    const cookie = await session.commitSession(
+      await session.getSession(new Request("https://shop.example.jp/")),
+    );
     expect(cookie).toMatch(/^__Host-shop_session=/);
     expect(cookie).toContain("Secure");
     expect(cookie).toContain("HttpOnly");
@@ -44,7 +48,10 @@ describe("session cookie", () => {
 describe("security headers", () => {
   it("Strict-Transport-Security only when the site is https", async () => {
     const onHttp = new Headers();
-    (await load({ SITE_URL: "http://localhost:3000" })).headers.applySecurityHeaders(onHttp, { pathname: "/", nonce: "abc" });
+    (await load({ SITE_URL: "http://localhost:3000" })).headers.applySecurityHeaders(onHttp, {
+      pathname: "/",
+      nonce: "abc",
+    });
     expect(onHttp.get("Strict-Transport-Security")).toBeNull();
     const onHttps = new Headers();
     (await load(HTTPS)).headers.applySecurityHeaders(onHttps, { pathname: "/", nonce: "abc" });
@@ -75,20 +82,38 @@ describe("security headers", () => {
 
   it("a client-side navigation to /payment from another page becomes a document load; one from /payment itself does not", async () => {
     const { headers } = await load(HTTPS);
-    const data = (referer?: string, method = "GET") => new Request("https://shop.example.jp/payment.data", { method, headers: referer ? { Referer: referer } : {} });
+    const data = (referer?: string, method = "GET") =>
+      new Request("https://shop.example.jp/payment.data", {
+        method,
+        headers: referer ? { Referer: referer } : {},
+      });
     expect(headers.needsDocumentLoad(data("https://shop.example.jp/email-verification"))).toBe(true);
     expect(headers.needsDocumentLoad(data())).toBe(true);
     expect(headers.needsDocumentLoad(data("https://shop.example.jp/payment"))).toBe(false);
     expect(headers.needsDocumentLoad(data("https://shop.example.jp/payment", "POST"))).toBe(false);
-    expect(headers.needsDocumentLoad(new Request("https://shop.example.jp/order-confirmation.data"))).toBe(false);
+    expect(headers.needsDocumentLoad(new Request("https://shop.example.jp/order-confirmation.data"))).toBe(
+      false,
+    );
   });
 
   it("wraps resource routes (any Response) and pages (redirects only), returned or thrown", async () => {
     const { headers } = await load(HTTPS);
     const routes = {
       file: { module: { loader: () => new Response("x", { headers: { "Content-Type": "video/mp4" } }) } },
-      missing: { module: { loader: () => { throw new Response("Not Found", { status: 404 }); } } },
-      page: { module: { default: () => null, loader: () => new Response(null, { status: 302, headers: { Location: "/login" } }), action: () => ({ ok: true }) } },
+      missing: {
+        module: {
+          loader: () => {
+            throw new Response("Not Found", { status: 404 });
+          },
+        },
+      },
+      page: {
+        module: {
+          default: () => null,
+          loader: () => new Response(null, { status: 302, headers: { Location: "/login" } }),
+          action: () => ({ ok: true }),
+        },
+      },
       immutable: { module: { loader: () => Response.redirect("https://shop.example.jp/", 302) } },
     };
     headers.secureRouteModules(routes);

@@ -3,12 +3,16 @@ import { describe, expect, it } from "vitest";
 
 /** The real start-up path: the server module refuses to load with a bad value and names it. */
 function startWith(env: Record<string, string>) {
-  return spawnSync("npx", ["tsx", "-e", "import('./app/server/startup.server.ts').then((m) => m.startUp())"], {
-    cwd: process.cwd(),
-    env: { ...process.env, ...env },
-    encoding: "utf8",
-    timeout: 60_000,
-  });
+  return spawnSync(
+    "npx",
+    ["tsx", "-e", "import('./app/server/startup.server.ts').then((m) => m.startUp())"],
+    {
+      cwd: process.cwd(),
+      env: { ...process.env, ...env },
+      encoding: "utf8",
+      timeout: 60_000,
+    },
+  );
 }
 
 describe("start-up", () => {

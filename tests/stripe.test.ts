@@ -47,7 +47,11 @@ async function paidCheckout() {
   // The browser claims the order costs 1 yen.
   const response = await callRoute(
     api.action,
-    new Request("http://shop.test/api/create-payment-intent", { method: "POST", body: JSON.stringify({ amount: 1 }), headers: { Cookie: cookie, "Content-Type": "application/json" } }),
+    new Request("http://shop.test/api/create-payment-intent", {
+      method: "POST",
+      body: JSON.stringify({ amount: 1 }),
+      headers: { Cookie: cookie, "Content-Type": "application/json" },
+    }),
   );
   return { cookie, email, response };
 }
@@ -61,13 +65,24 @@ function signedEvent(intent: object, options: { id?: string; timestamp?: number;
     created: Math.floor(Date.now() / 1000),
     data: { object: intent },
   });
-  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET, timestamp: options.timestamp });
+  const signature = Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: options.secret ?? WEBHOOK_SECRET,
+    timestamp: options.timestamp,
+  });
   return { payload, signature };
 }
 
 async function postWebhook(event: { payload: string; signature: string }) {
   const webhook = await import("~/routes/api/stripe-webhook");
-  return callRoute(webhook.action, new Request("http://shop.test/api/stripe/webhook", { method: "POST", body: event.payload, headers: { "Stripe-Signature": event.signature } }));
+  return callRoute(
+    webhook.action,
+    new Request("http://shop.test/api/stripe/webhook", {
+      method: "POST",
+      body: event.payload,
+      headers: { "Stripe-Signature": event.signature },
+    }),
+  );
 }
 
 describe("Stripe (real SDK against a local API)", () => {
@@ -77,12 +92,16 @@ describe("Stripe (real SDK against a local API)", () => {
     const { clientSecret } = response.data as { clientSecret: string };
     const intent = [...stripe.intents.values()].find((i) => i.client_secret === clientSecret);
     expect(intent).toMatchObject({ amount: 7500, currency: "jpy" });
-    expect(stripe.requests.some((r) => r.path === "/v1/payment_intents" && r.body.get("amount") === "7500")).toBe(true);
+    expect(
+      stripe.requests.some((r) => r.path === "/v1/payment_intents" && r.body.get("amount") === "7500"),
+    ).toBe(true);
   });
 
   it("a signed payment_intent.succeeded makes one order; a replay of the same event makes nothing more", async () => {
     const { response, email } = await paidCheckout();
-    const intent = [...stripe.intents.values()].find((i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret)!;
+    const intent = [...stripe.intents.values()].find(
+      (i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret,
+    )!;
     const event = signedEvent(stripe.succeed(intent.id), { id: "evt_replayed_once" });
     expect((await postWebhook(event)).status).toBe(200);
     const replay = await postWebhook(event);
@@ -99,14 +118,26 @@ describe("Stripe (real SDK against a local API)", () => {
 
   it("the return from Stripe makes the order (or finds the webhook's) and shows it; another session's payment is refused", async () => {
     const { response, cookie, email } = await paidCheckout();
-    const intent = stripe.succeed([...stripe.intents.values()].find((i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret)!.id);
+    const intent = stripe.succeed(
+      [...stripe.intents.values()].find(
+        (i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret,
+      )!.id,
+    );
     const back = await import("~/routes/checkout/payment-return");
-    const stranger = await callRoute(back.loader, new Request(`http://shop.test/payment/return?payment_intent=${intent.id}`));
+    const stranger = await callRoute(
+      back.loader,
+      new Request(`http://shop.test/payment/return?payment_intent=${intent.id}`),
+    );
     expect(stranger.location).toBe("/payment");
     expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(0);
 
     await postWebhook(signedEvent(intent));
-    const result = await callRoute(back.loader, new Request(`http://shop.test/payment/return?payment_intent=${intent.id}`, { headers: { Cookie: cookie } }));
+    const result = await callRoute(
+      back.loader,
+      new Request(`http://shop.test/payment/return?payment_intent=${intent.id}`, {
+        headers: { Cookie: cookie },
+      }),
+    );
     expect(result.location).toBe("/payment-complete");
     expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(1);
   });
@@ -116,7 +147,9 @@ describe("Stripe (real SDK against a local API)", () => {
     ["a timestamp older than 300 s", { timestamp: Math.floor(Date.now() / 1000) - 301 }],
   ])("a webhook with %s creates nothing", async (_label, options) => {
     const { response, email } = await paidCheckout();
-    const intent = [...stripe.intents.values()].find((i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret)!;
+    const intent = [...stripe.intents.values()].find(
+      (i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret,
+    )!;
     const result = await postWebhook(signedEvent(stripe.succeed(intent.id), options));
     expect(result.status).toBe(400);
     expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(0);
@@ -125,7 +158,10 @@ describe("Stripe (real SDK against a local API)", () => {
   it("an unsigned or garbage body is a 400, not a 500", async () => {
     const webhook = await import("~/routes/api/stripe-webhook");
     for (const body of ["", "{", "\u0000\u0001", JSON.stringify({ type: "payment_intent.succeeded" })]) {
-      const result = await callRoute(webhook.action, new Request("http://shop.test/api/stripe/webhook", { method: "POST", body }));
+      const result = await callRoute(
+        webhook.action,
+        new Request("http://shop.test/api/stripe/webhook", { method: "POST", body }),
+      );
       expect(result.status).toBe(400);
     }
   });
@@ -136,18 +172,34 @@ describe("Stripe (real SDK against a local API)", () => {
     for (let i = 0; i < 6; i++) {
       const { response, email } = await paidCheckout();
       emails.push(email);
-      const intent = stripe.succeed([...stripe.intents.values()].find((x) => x.client_secret === (response.data as { clientSecret: string }).clientSecret)!.id);
-      const state = { id: intent.id, status: intent.status, amount: intent.amount, currency: intent.currency, checkoutId: intent.metadata.checkoutId ?? null, clientSecret: null };
+      const intent = stripe.succeed(
+        [...stripe.intents.values()].find(
+          (x) => x.client_secret === (response.data as { clientSecret: string }).clientSecret,
+        )!.id,
+      );
+      const state = {
+        id: intent.id,
+        status: intent.status,
+        amount: intent.amount,
+        currency: intent.currency,
+        checkoutId: intent.metadata.checkoutId ?? null,
+        clientSecret: null,
+      };
       jobs.push({ intent: state, ...signedEvent(intent) });
     }
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "race-")), "jobs.json");
     fs.writeFileSync(file, JSON.stringify(jobs));
     const run = (mode: string) =>
       new Promise<string>((resolve, reject) => {
-        const child = spawn("npx", ["tsx", "tests/helpers/race-worker.ts", mode, file], { env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+        const child = spawn("npx", ["tsx", "tests/helpers/race-worker.ts", mode, file], {
+          env: process.env,
+          stdio: ["ignore", "pipe", "inherit"],
+        });
         let out = "";
         child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-        child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${mode} worker exited ${code}`))));
+        child.on("exit", (code) =>
+          code === 0 ? resolve(out) : reject(new Error(`${mode} worker exited ${code}`)),
+        );
       });
     const [webhookOut, returnOut] = await Promise.all([run("webhook"), run("return")]);
     expect(JSON.parse(webhookOut)).toEqual(jobs.map(() => "200"));
@@ -155,7 +207,16 @@ describe("Stripe (real SDK against a local API)", () => {
     expect(made).toHaveLength(6);
     expect(new Set(made.map((o) => o.checkoutId)).size).toBe(6);
     expect((JSON.parse(returnOut) as string[]).sort()).toEqual(made.map((o) => o.orderNumber).sort());
-    const paid = db().select().from(checkouts).where(inArray(checkouts.id, made.map((o) => o.checkoutId))).all();
+    const paid = db()
+      .select()
+      .from(checkouts)
+      .where(
+        inArray(
+          checkouts.id,
+          made.map((o) => o.checkoutId),
+        ),
+      )
+      .all();
     expect(paid.every((c) => c.status === "paid")).toBe(true);
   });
 });

@@ -36,23 +36,40 @@ describe("a cover sent through the streaming reader", () => {
 
   it("stores a good image under a name the shop chose", async () => {
     const before = filesNow();
-    const png = await sharp({ create: { width: 32, height: 18, channels: 3, background: "#c03" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 32, height: 18, channels: 3, background: "#c03" } })
+      .png()
+      .toBuffer();
     expect(await send(new Blob([png]), "good.png")).toEqual({ ok: true, width: 32, height: 18 });
     expect(newFiles(before).filter((name) => /^cover-[0-9a-f]{24}\.png$/.test(name))).toHaveLength(1);
   });
 
   it("refuses wrong bytes (400) and an oversized file (413), leaving no file", async () => {
     const before = filesNow();
-    expect(await send(new Blob(["GIF89a......"]), "moving.gif")).toEqual({ ok: false, status: 400, message: "JPEG・PNG・WebP形式の画像ファイルを選択してください" });
+    expect(await send(new Blob(["GIF89a......"]), "moving.gif")).toEqual({
+      ok: false,
+      status: 400,
+      message: "JPEG・PNG・WebP形式の画像ファイルを選択してください",
+    });
     const big = new Uint8Array(COVER_MAX_BYTES + 1);
     big.set([0xff, 0xd8, 0xff, 0xe0]);
-    expect(await send(new Blob([big]), "huge.jpg")).toEqual({ ok: false, status: 413, message: "ファイルが大きすぎます（20MBまで）" });
+    expect(await send(new Blob([big]), "huge.jpg")).toEqual({
+      ok: false,
+      status: 413,
+      message: "ファイルが大きすぎます（20MBまで）",
+    });
     expect(newFiles(before)).toEqual([]);
   });
 
   it("answers a body that is not multipart with 400", async () => {
-    const request = new Request("http://shop.test/admin/contest/1/cover", { method: "POST", body: new URLSearchParams({ cover: "x" }) });
-    expect(await receiveCover(request, createContest(`カバー${Math.random()}`))).toEqual({ ok: false, status: 400, message: "送信内容を読み取れませんでした。もう一度お試しください。" });
+    const request = new Request("http://shop.test/admin/contest/1/cover", {
+      method: "POST",
+      body: new URLSearchParams({ cover: "x" }),
+    });
+    expect(await receiveCover(request, createContest(`カバー${Math.random()}`))).toEqual({
+      ok: false,
+      status: 400,
+      message: "送信内容を読み取れませんでした。もう一度お試しください。",
+    });
   });
 });
 
@@ -83,12 +100,23 @@ describe("a delivery video sent through the streaming reader", () => {
 
   it("refuses wrong bytes (400) and an oversized file (413), leaving no file", async () => {
     const before = filesNow();
-    expect(await parseDeliveryForm(form([["file-1", new Blob([mp4(1000)])], ["file-3", new Blob(["not a video at all"])]]))).toEqual({
+    expect(
+      await parseDeliveryForm(
+        form([
+          ["file-1", new Blob([mp4(1000)])],
+          ["file-3", new Blob(["not a video at all"])],
+        ]),
+      ),
+    ).toEqual({
       ok: false,
       status: 400,
       message: "動画ファイル（MP4・MOV・WebM）を選択してください",
     });
-    expect(await parseDeliveryForm(form([["file-1", new Blob([mp4(100_001)])]]))).toEqual({ ok: false, status: 413, message: "ファイルが大きすぎます" });
+    expect(await parseDeliveryForm(form([["file-1", new Blob([mp4(100_001)])]]))).toEqual({
+      ok: false,
+      status: 413,
+      message: "ファイルが大きすぎます",
+    });
     expect(newFiles(before)).toEqual([]);
   });
 

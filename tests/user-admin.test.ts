@@ -11,12 +11,23 @@ function user(email: string, isAdmin = false) {
 describe("user management", () => {
   it("never deletes the last admin, but deletes an admin when another remains", () => {
     const first = user("admin1@example.jp", true);
-    expect(deleteUser(first.id, first.id)).toEqual({ ok: false, message: expect.stringContaining("最後の管理者") });
+    expect(deleteUser(first.id, first.id)).toEqual({
+      ok: false,
+      message: expect.stringContaining("最後の管理者"),
+    });
     const second = user("admin2@example.jp", true);
-    expect(deleteUser(first.id, second.id)).toEqual({ ok: true, deletedUserEmail: "admin2@example.jp", self: false });
+    expect(deleteUser(first.id, second.id)).toEqual({
+      ok: true,
+      deletedUserEmail: "admin2@example.jp",
+      self: false,
+    });
     expect(deleteUser(first.id, first.id)).toMatchObject({ ok: false });
     const third = user("admin3@example.jp", true);
-    expect(deleteUser(first.id, first.id)).toEqual({ ok: true, deletedUserEmail: "admin1@example.jp", self: true });
+    expect(deleteUser(first.id, first.id)).toEqual({
+      ok: true,
+      deletedUserEmail: "admin1@example.jp",
+      self: true,
+    });
     expect(db().select().from(users).where(eq(users.id, third.id)).get()).toBeTruthy();
   });
 

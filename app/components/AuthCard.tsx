@@ -1,7 +1,17 @@
 import type { ReactNode } from "react";
 
 /** The frame of the account pages (register, login, codes, password): a centred card that fits a phone. */
-export function AuthCard({ title, lead, children, footer }: { title: string; lead?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+export function AuthCard({
+  title,
+  lead,
+  children,
+  footer,
+}: {
+  title: string;
+  lead?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   return (
     <div className="mx-auto w-full max-w-md px-4 py-8 sm:py-12">
       <div className="rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm sm:p-7">
@@ -15,14 +25,26 @@ export function AuthCard({ title, lead, children, footer }: { title: string; lea
 }
 
 /** A message for the whole form (the server's answer), announced to screen readers. */
-export function FormAlert({ id, kind = "error", children }: { id?: string; kind?: "error" | "warning" | "success"; children: ReactNode }) {
+export function FormAlert({
+  id,
+  kind = "error",
+  children,
+}: {
+  id?: string;
+  kind?: "error" | "warning" | "success";
+  children: ReactNode;
+}) {
   const styles = {
     error: "border-red-200 bg-red-50 text-red-800",
     warning: "border-amber-300 bg-amber-50 text-amber-900",
     success: "border-emerald-200 bg-emerald-50 text-emerald-800",
   }[kind];
   return (
-    <div id={id} role={kind === "success" ? "status" : "alert"} className={`rounded-lg border px-4 py-3 text-sm font-medium leading-relaxed ${styles}`}>
+    <div
+      id={id}
+      role={kind === "success" ? "status" : "alert"}
+      className={`rounded-lg border px-4 py-3 text-sm leading-relaxed font-medium ${styles}`}
+    >
       {children}
     </div>
   );

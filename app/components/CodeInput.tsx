@@ -7,7 +7,17 @@ const LENGTH = 6;
  * the server joins; with JS typing advances, Backspace goes back, and pasting
  * fills all six. `resetKey` changes after a failure or resend: boxes clear and the first is focused.
  */
-export function CodeInput({ resetKey, invalid, describedBy, onComplete }: { resetKey: string; invalid?: boolean; describedBy?: string; onComplete?: (complete: boolean) => void }) {
+export function CodeInput({
+  resetKey,
+  invalid,
+  describedBy,
+  onComplete,
+}: {
+  resetKey: string;
+  invalid?: boolean;
+  describedBy?: string;
+  onComplete?: (complete: boolean) => void;
+}) {
   const [digits, setDigits] = useState<string[]>(() => Array(LENGTH).fill(""));
   const refs = useRef<(HTMLInputElement | null)[]>([]);
 
@@ -25,9 +35,13 @@ export function CodeInput({ resetKey, invalid, describedBy, onComplete }: { rese
   }
 
   function fill(from: number, text: string) {
-    const incoming = text.replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)).replace(/\D/g, "");
+    const incoming = text
+      .replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0))
+      .replace(/\D/g, "");
     if (!incoming) return;
-    setDigits((current) => current.map((d, i) => (i >= from && i - from < incoming.length ? (incoming[i - from] ?? d) : d)));
+    setDigits((current) =>
+      current.map((d, i) => (i >= from && i - from < incoming.length ? (incoming[i - from] ?? d) : d)),
+    );
     refs.current[Math.min(from + incoming.length, LENGTH - 1)]?.focus();
   }
 
@@ -49,7 +63,12 @@ export function CodeInput({ resetKey, invalid, describedBy, onComplete }: { rese
   }
 
   return (
-    <div className="flex justify-center gap-2 sm:gap-3" role="group" aria-label="6桁の認証コード" aria-describedby={describedBy}>
+    <div
+      className="flex justify-center gap-2 sm:gap-3"
+      role="group"
+      aria-label="6桁の認証コード"
+      aria-describedby={describedBy}
+    >
       {digits.map((digit, index) => (
         <input
           key={index}
@@ -61,7 +80,9 @@ export function CodeInput({ resetKey, invalid, describedBy, onComplete }: { rese
           onChange={(event) => {
             const value = event.currentTarget.value;
             if (value.length > 1) return fill(index, value);
-            const normalized = value.replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0));
+            const normalized = value.replace(/[０-９]/g, (d) =>
+              String.fromCharCode(d.charCodeAt(0) - 0xfee0),
+            );
             if (normalized !== "" && !/^\d$/.test(normalized)) return;
             setAt(index, normalized);
             if (normalized && index < LENGTH - 1) refs.current[index + 1]?.focus();

@@ -36,7 +36,11 @@ export function CountdownDeadline({ deadline, onExpire }: { deadline: string; on
   const seconds = String(left % 60).padStart(2, "0");
   return (
     <p className="text-sm text-zinc-600" role="timer" aria-live="off">
-      残り時間: <span className="font-mono font-semibold text-zinc-900">{minutes}:{seconds}</span>（{left}秒）
+      残り時間:{" "}
+      <span className="font-mono font-semibold text-zinc-900">
+        {minutes}:{seconds}
+      </span>
+      （{left}秒）
     </p>
   );
 }

@@ -6,7 +6,7 @@ export function NotFoundPage() {
       <p className="text-6xl font-bold text-zinc-300">404</p>
       <h1 className="mt-4 text-2xl font-bold">Page Not Found</h1>
       <p className="mt-3 text-zinc-600">お探しのページは見つかりませんでした。URL をお確かめください。</p>
-      <Link to="/" className="btn-primary mt-8">
+      <Link to="/" className="mt-8 btn-primary">
         ホームへ戻る
       </Link>
     </section>
@@ -19,17 +19,33 @@ export function ErrorFallback() {
   const here = `${location.pathname}${location.search}`;
   return (
     <section role="alert" className="mx-auto flex max-w-xl flex-col items-center px-4 py-20 text-center">
-      <svg aria-hidden="true" viewBox="0 0 24 24" className="h-14 w-14 text-brand-600" fill="none" stroke="currentColor" strokeWidth="1.8">
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 24 24"
+        className="h-14 w-14 text-brand-600"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+      >
         <circle cx="12" cy="12" r="10" />
         <path d="M12 7v6M12 16.5v.5" strokeLinecap="round" />
       </svg>
       <h1 className="mt-4 text-2xl font-bold">エラーが発生しました</h1>
-      <p className="mt-3 text-zinc-600">申し訳ありません。一時的な問題が起きた可能性があります。もう一度お試しください。</p>
+      <p className="mt-3 text-zinc-600">
+        申し訳ありません。一時的な問題が起きた可能性があります。もう一度お試しください。
+      </p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         <Link to={here} replace className="btn-primary">
           再試行
         </Link>
-        <a href={here} className="btn-secondary" onClick={(event) => { event.preventDefault(); window.location.reload(); }}>
+        <a
+          href={here}
+          className="btn-secondary"
+          onClick={(event) => {
+            event.preventDefault();
+            window.location.reload();
+          }}
+        >
           ページをリロード
         </a>
       </div>

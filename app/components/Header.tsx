@@ -14,19 +14,34 @@ export function Header({ user }: { user: Pick<CurrentUser, "email" | "isAdmin"> 
             className="flex h-10 w-10 cursor-pointer list-none items-center justify-center rounded-lg text-zinc-700 hover:bg-zinc-100 [&::-webkit-details-marker]:hidden"
             aria-label="お問い合わせメニュー"
           >
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="h-6 w-6"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+            >
               <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
             </svg>
           </summary>
-          <nav aria-label="お問い合わせ" className="absolute left-0 mt-2 w-56 rounded-xl border border-zinc-200 bg-white p-2 shadow-lg">
+          <nav
+            aria-label="お問い合わせ"
+            className="absolute left-0 mt-2 w-56 rounded-xl border border-zinc-200 bg-white p-2 shadow-lg"
+          >
             <MenuLink to="/contact">お問い合わせ</MenuLink>
             <MenuLink to="/email-support">メールが届かない場合</MenuLink>
             <MenuLink to="/about">当サイトについて</MenuLink>
           </nav>
         </details>
 
-        <Link to="/" className="min-w-0 justify-self-center truncate text-[15px] font-bold text-zinc-900 sm:text-lg sm:tracking-wide">
-          <span className="mr-1 hidden rounded bg-brand-600 sm:inline-block px-1.5 py-0.5 text-xs font-bold text-white align-middle">動画</span>
+        <Link
+          to="/"
+          className="min-w-0 justify-self-center truncate text-[15px] font-bold text-zinc-900 sm:text-lg sm:tracking-wide"
+        >
+          <span className="mr-1 hidden rounded bg-brand-600 px-1.5 py-0.5 align-middle text-xs font-bold text-white sm:inline-block">
+            動画
+          </span>
           コンテスト動画ショップ
         </Link>
 
@@ -36,7 +51,14 @@ export function Header({ user }: { user: Pick<CurrentUser, "email" | "isAdmin"> 
               className="flex h-10 cursor-pointer list-none items-center gap-1 rounded-lg px-2 text-sm font-medium text-zinc-700 hover:bg-zinc-100 [&::-webkit-details-marker]:hidden"
               aria-label="アカウントメニュー"
             >
-              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                className="h-6 w-6"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
                 <circle cx="12" cy="8" r="4" />
                 <path d="M4 21c0-4 4-6 8-6s8 2 8 6" strokeLinecap="round" />
               </svg>
@@ -49,14 +71,20 @@ export function Header({ user }: { user: Pick<CurrentUser, "email" | "isAdmin"> 
               <MenuLink to="/account">アカウント</MenuLink>
               <MenuLink to="/purchase-history">購入履歴</MenuLink>
               <Form method="post" action="/logout">
-                <button type="submit" className="block w-full rounded-lg px-3 py-2 text-left text-sm text-zinc-800 hover:bg-zinc-100">
+                <button
+                  type="submit"
+                  className="block w-full rounded-lg px-3 py-2 text-left text-sm text-zinc-800 hover:bg-zinc-100"
+                >
                   ログアウト
                 </button>
               </Form>
             </div>
           </details>
         ) : (
-          <Link to="/login" className="rounded-lg border border-zinc-300 px-2.5 py-2 text-xs font-semibold whitespace-nowrap sm:px-3 sm:text-sm text-zinc-800 hover:bg-zinc-100">
+          <Link
+            to="/login"
+            className="rounded-lg border border-zinc-300 px-2.5 py-2 text-xs font-semibold whitespace-nowrap text-zinc-800 hover:bg-zinc-100 sm:px-3 sm:text-sm"
+          >
             ログイン/新規登録
           </Link>
         )}

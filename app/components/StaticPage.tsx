@@ -1,7 +1,17 @@
 import type { ReactNode } from "react";
 
 /** The frame of a text page (about, terms, privacy, legal notice): a title, an optional lead, and readable prose. */
-export function StaticPage({ title, lead, updated, children }: { title: string; lead?: ReactNode; updated?: string; children: ReactNode }) {
+export function StaticPage({
+  title,
+  lead,
+  updated,
+  children,
+}: {
+  title: string;
+  lead?: ReactNode;
+  updated?: string;
+  children: ReactNode;
+}) {
   return (
     <article className="mx-auto w-full max-w-3xl px-4 py-8 sm:py-12">
       <h1 className="text-2xl font-bold tracking-tight text-zinc-900 sm:text-3xl">{title}</h1>

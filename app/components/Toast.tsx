@@ -35,7 +35,12 @@ export function Toast({ toast }: { toast: ToastData | null }) {
           {toast.description ? <p className="mt-0.5 text-sm">{toast.description}</p> : null}
         </div>
         {hydrated ? (
-          <button type="button" onClick={() => setOpen(false)} className="-mr-1 rounded p-1 text-current/70 hover:bg-black/5" aria-label="閉じる">
+          <button
+            type="button"
+            onClick={() => setOpen(false)}
+            className="-mr-1 rounded p-1 text-current/70 hover:bg-black/5"
+            aria-label="閉じる"
+          >
             <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="currentColor">
               <path d="M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4Z" />
             </svg>

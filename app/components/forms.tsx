@@ -1,6 +1,13 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Form, type FormProps } from "@remix-run/react";
-import { useCallback, useState, type ComponentType, type InputHTMLAttributes, type ReactNode, type RefAttributes } from "react";
+import {
+  useCallback,
+  useState,
+  type ComponentType,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type RefAttributes,
+} from "react";
 import { CodeInput } from "~/components/CodeInput";
 import { useHydrated } from "~/lib/use-hydrated";
 
@@ -9,7 +16,17 @@ import { useHydrated } from "~/lib/use-hydrated";
  * input's aria-describedby names). `announce` gives it role="alert": for inline edits in a table,
  * where focus stays put and a screen reader would otherwise not hear the error appear.
  */
-export function FieldError({ id, errors, announce = false, className = "" }: { id?: string; errors?: string[] | null; announce?: boolean; className?: string }) {
+export function FieldError({
+  id,
+  errors,
+  announce = false,
+  className = "",
+}: {
+  id?: string;
+  errors?: string[] | null;
+  announce?: boolean;
+  className?: string;
+}) {
   if (!errors?.length) return null;
   return (
     <p id={id} role={announce ? "alert" : undefined} className={`field-error ${className}`.trim()}>
@@ -18,7 +35,8 @@ export function FieldError({ id, errors, announce = false, className = "" }: { i
   );
 }
 
-type InputType = "text" | "email" | "password" | "number" | "tel" | "url" | "date" | "datetime-local" | "search";
+type InputType =
+  "text" | "email" | "password" | "number" | "tel" | "url" | "date" | "datetime-local" | "search";
 
 /**
  * A labelled input with its hint and error, over conform's metadata: the label names the input,
@@ -47,7 +65,11 @@ export function Field<Schema>({
       <label htmlFor={meta.id} className="field-label">
         {label}
       </label>
-      <input {...getInputProps(meta, { type, ariaDescribedBy: hintId })} className="field-input" {...inputProps} />
+      <input
+        {...getInputProps(meta, { type, ariaDescribedBy: hintId })}
+        className="field-input"
+        {...inputProps}
+      />
       {hint ? (
         <p id={hintId} className="mt-1 text-xs text-zinc-500">
           {hint}
@@ -59,7 +81,15 @@ export function Field<Schema>({
 }
 
 /** A form's submit button, on the right, disabled and relabelled while the form is on its way. */
-export function SubmitRow({ busy, busyLabel, children }: { busy: boolean; busyLabel: string; children: ReactNode }) {
+export function SubmitRow({
+  busy,
+  busyLabel,
+  children,
+}: {
+  busy: boolean;
+  busyLabel: string;
+  children: ReactNode;
+}) {
   return (
     <div className="flex justify-end">
       <button type="submit" className="btn-primary" disabled={busy}>
@@ -121,15 +151,31 @@ export function CodeStep({
       />
       <div id={`${id}-message`} aria-live="polite" className="mt-3 min-h-6 text-center text-sm">
         {notice ? (
-          <p role={error ? "alert" : "status"} className={error ? "font-medium text-red-700" : "text-emerald-700"}>
+          <p
+            role={error ? "alert" : "status"}
+            className={error ? "font-medium text-red-700" : "text-emerald-700"}
+          >
             {notice.message}
           </p>
         ) : null}
       </div>
-      <button type="submit" name="intent" value="verify" className="btn-primary mt-2 w-full" disabled={busy || (hydrated && !complete)}>
+      <button
+        type="submit"
+        name="intent"
+        value="verify"
+        className="mt-2 btn-primary w-full"
+        disabled={busy || (hydrated && !complete)}
+      >
         {submitLabel}
       </button>
-      <button type="submit" name="intent" value="resend" formNoValidate className="btn-secondary mt-3 w-full" disabled={busy}>
+      <button
+        type="submit"
+        name="intent"
+        value="resend"
+        formNoValidate
+        className="mt-3 btn-secondary w-full"
+        disabled={busy}
+      >
         認証コードを再送信
       </button>
     </FormComponent>

@@ -6,7 +6,6 @@ import { PASSWORD_MAX, PASSWORD_MIN } from "./password-rules";
  * conform in the browser and parseWithZod on the server, so a rule is written once.
  */
 
-
 export const ACCOUNT_MESSAGES = {
   passwordMismatch: "パスワードが一致しません",
   newPasswordMismatch: "新しいパスワードが一致しません",
@@ -35,13 +34,17 @@ export function isStrongEnough(password: string): boolean {
 }
 
 function checkNewPassword(password: string, path: string, ctx: z.RefinementCtx) {
-  if (password.length < PASSWORD_MIN) ctx.addIssue({ code: "custom", path: [path], message: ACCOUNT_MESSAGES.passwordTooShort });
-  else if (password.length > PASSWORD_MAX) ctx.addIssue({ code: "custom", path: [path], message: ACCOUNT_MESSAGES.passwordTooLong });
-  else if (!isStrongEnough(password)) ctx.addIssue({ code: "custom", path: [path], message: ACCOUNT_MESSAGES.passwordTooSimple });
+  if (password.length < PASSWORD_MIN)
+    ctx.addIssue({ code: "custom", path: [path], message: ACCOUNT_MESSAGES.passwordTooShort });
+  else if (password.length > PASSWORD_MAX)
+    ctx.addIssue({ code: "custom", path: [path], message: ACCOUNT_MESSAGES.passwordTooLong });
+  else if (!isStrongEnough(password))
+    ctx.addIssue({ code: "custom", path: [path], message: ACCOUNT_MESSAGES.passwordTooSimple });
 }
 
 // Passwords are not trimmed: a space is a character like any other.
-const password = (message: string) => z.string({ required_error: message, invalid_type_error: message }).min(1, message);
+const password = (message: string) =>
+  z.string({ required_error: message, invalid_type_error: message }).min(1, message);
 
 export const registerSchema = z
   .object({
@@ -56,7 +59,8 @@ export const registerSchema = z
   })
   .superRefine((value, ctx) => {
     checkNewPassword(value.password, "password", ctx);
-    if (value.password !== value.confirmPassword) ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: ACCOUNT_MESSAGES.passwordMismatch });
+    if (value.password !== value.confirmPassword)
+      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: ACCOUNT_MESSAGES.passwordMismatch });
   });
 
 export type RegisterValues = z.infer<typeof registerSchema>;
@@ -64,11 +68,19 @@ export type RegisterValues = z.infer<typeof registerSchema>;
 /** Six boxes named `code` arrive as six values; joined (full-width digits allowed) they must be six digits. */
 function sixDigitCode(requiredMessage: string, formatMessage: string) {
   return z.preprocess(
-    (value) => (Array.isArray(value) ? value.map((part) => (typeof part === "string" ? part : "")).join("") : value),
+    (value) =>
+      Array.isArray(value) ? value.map((part) => (typeof part === "string" ? part : "")).join("") : value,
     z
       .string({ required_error: requiredMessage, invalid_type_error: formatMessage })
-      .transform((value) => value.replace(/\s/g, "").replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)))
-      .pipe(z.string().min(1, requiredMessage).regex(/^\d{6}$/, formatMessage)),
+      .transform((value) =>
+        value.replace(/\s/g, "").replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)),
+      )
+      .pipe(
+        z
+          .string()
+          .min(1, requiredMessage)
+          .regex(/^\d{6}$/, formatMessage),
+      ),
   );
 }
 
@@ -78,7 +90,9 @@ export const registrationCodeSchema = z.object({
 
 export const loginSchema = z.object({
   email,
-  password: password("パスワードを入力してください").pipe(z.string().max(PASSWORD_MAX, ACCOUNT_MESSAGES.passwordTooLong)),
+  password: password("パスワードを入力してください").pipe(
+    z.string().max(PASSWORD_MAX, ACCOUNT_MESSAGES.passwordTooLong),
+  ),
   redirectTo: z.unknown().optional(),
 });
 
@@ -100,7 +114,11 @@ export const newPasswordSchema = z
     }
     checkNewPassword(value.newPassword, "newPassword", ctx);
     if (value.newPassword !== value.confirmPassword) {
-      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: ACCOUNT_MESSAGES.newPasswordMismatch });
+      ctx.addIssue({
+        code: "custom",
+        path: ["confirmPassword"],
+        message: ACCOUNT_MESSAGES.newPasswordMismatch,
+      });
     }
   })
   .transform((value) => ({ newPassword: value.newPassword ?? "" }));

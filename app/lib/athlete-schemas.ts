@@ -53,17 +53,27 @@ function price(requiredMessage: string) {
 }
 
 const statusField = z.enum(ALL_STATUSES, { errorMap: () => ({ message: "ステータスを選択してください" }) });
-const idField = z.number({ required_error: "選手が見つかりません", invalid_type_error: "選手が見つかりません" }).int().positive("選手が見つかりません");
+const idField = z
+  .number({ required_error: "選手が見つかりません", invalid_type_error: "選手が見つかりません" })
+  .int()
+  .positive("選手が見つかりません");
 
 /** One row of the athlete table, saved as a whole. An empty category means 未分類. */
 export const athleteRowSchema = z.object({
   id: idField,
   athleteNumber: z
-    .number({ required_error: "番号を入力してください", invalid_type_error: "番号は0以上の整数で入力してください" })
+    .number({
+      required_error: "番号を入力してください",
+      invalid_type_error: "番号は0以上の整数で入力してください",
+    })
     .int("番号は0以上の整数で入力してください")
     .min(0, "番号は0以上の整数で入力してください")
     .max(MAX_ATHLETE_NUMBER, `番号は${MAX_ATHLETE_NUMBER}以下で入力してください`),
-  name: z.string({ required_error: "選手名を入力してください" }).trim().min(1, "選手名を入力してください").max(100, "選手名は100文字以内で入力してください"),
+  name: z
+    .string({ required_error: "選手名を入力してください" })
+    .trim()
+    .min(1, "選手名を入力してください")
+    .max(100, "選手名は100文字以内で入力してください"),
   category: z
     .string()
     .trim()
@@ -77,7 +87,9 @@ export const athleteRowSchema = z.object({
 });
 export type AthleteRowInput = z.infer<typeof athleteRowSchema>;
 
-const salesStatusChoice = z.enum(SALES_STATUSES, { errorMap: () => ({ message: "ステータスを選択してください" }) }).optional();
+const salesStatusChoice = z
+  .enum(SALES_STATUSES, { errorMap: () => ({ message: "ステータスを選択してください" }) })
+  .optional();
 
 /**
  * The bulk bar: selected ids plus, for 一括更新, any of two prices and two statuses
@@ -85,8 +97,13 @@ const salesStatusChoice = z.enum(SALES_STATUSES, { errorMap: () => ({ message: "
  */
 export const bulkAthletesSchema = z
   .object({
-    intent: z.enum(["bulk-update", "bulk-delete", "bulk-restore", "bulk-purge"], { errorMap: () => ({ message: "操作を選んでください" }) }),
-    ids: z.array(idField, { required_error: "選手を選択してください" }).min(1, "選手を選択してください").max(2000, "一度に操作できるのは2000人までです"),
+    intent: z.enum(["bulk-update", "bulk-delete", "bulk-restore", "bulk-purge"], {
+      errorMap: () => ({ message: "操作を選んでください" }),
+    }),
+    ids: z
+      .array(idField, { required_error: "選手を選択してください" })
+      .min(1, "選手を選択してください")
+      .max(2000, "一度に操作できるのは2000人までです"),
     verticalVideoPrice: price("").optional(),
     horizontalVideoPrice: price("").optional(),
     videoStatus: salesStatusChoice,
@@ -104,7 +121,11 @@ export const bulkAthletesSchema = z
       ctx.addIssue({ code: "custom", path: [], message: "変更する価格またはステータスを入力してください" });
     }
     if (value.intent === "bulk-purge" && value.confirm !== "yes") {
-      ctx.addIssue({ code: "custom", path: ["confirm"], message: "完全に削除する場合は確認欄にチェックを入れてください" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["confirm"],
+        message: "完全に削除する場合は確認欄にチェックを入れてください",
+      });
     }
   });
 export type BulkAthletesInput = z.infer<typeof bulkAthletesSchema>;
@@ -116,4 +137,7 @@ export const singleAthleteSchema = z
     id: idField,
     confirm: z.string().optional(),
   })
-  .refine((value) => value.intent !== "purge" || value.confirm === "yes", { path: ["confirm"], message: "完全に削除する場合は確認してください" });
+  .refine((value) => value.intent !== "purge" || value.confirm === "yes", {
+    path: ["confirm"],
+    message: "完全に削除する場合は確認してください",
+  });

@@ -6,10 +6,19 @@ export class UploadFailed extends Error {
   override name = "UploadFailed";
 }
 
-type InitAnswer = { uploadId?: string; chunkSize?: number; totalChunks?: number; receivedChunks?: number; message?: string };
+type InitAnswer = {
+  uploadId?: string;
+  chunkSize?: number;
+  totalChunks?: number;
+  receivedChunks?: number;
+  message?: string;
+};
 
 /** Where the browser keeps an upload's id, so a reload resumes it (the server also finds it by name, size and type). */
-export function resumeKey(contestId: number, file: { name: string; size: number; lastModified: number }): string {
+export function resumeKey(
+  contestId: number,
+  file: { name: string; size: number; lastModified: number },
+): string {
   return `media-upload:${contestId}:${file.name}:${file.size}:${file.lastModified}`;
 }
 
@@ -31,7 +40,11 @@ async function messageOf(response: Response): Promise<string | null> {
 }
 
 /** POSTs one chunk with XHR, which (unlike fetch) reports upload progress. Rejects only on a network failure. */
-function postChunk(url: string, form: FormData, onProgress: (loaded: number) => void): Promise<{ status: number; text: string }> {
+function postChunk(
+  url: string,
+  form: FormData,
+  onProgress: (loaded: number) => void,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", url);
@@ -80,9 +93,13 @@ export async function uploadInChunks(options: {
   }).catch(() => {
     throw new UploadFailed(UPLOAD_MESSAGES.general);
   });
-  if (!initResponse.ok) throw new UploadFailed((await messageOf(initResponse)) ?? `${UPLOAD_MESSAGES.general}（${initResponse.status}）`);
+  if (!initResponse.ok)
+    throw new UploadFailed(
+      (await messageOf(initResponse)) ?? `${UPLOAD_MESSAGES.general}（${initResponse.status}）`,
+    );
   const init = (await initResponse.json().catch(() => ({}))) as InitAnswer;
-  if (!init.uploadId || !init.chunkSize || !init.totalChunks) throw new UploadFailed(UPLOAD_MESSAGES.noUploadId);
+  if (!init.uploadId || !init.chunkSize || !init.totalChunks)
+    throw new UploadFailed(UPLOAD_MESSAGES.noUploadId);
   const { uploadId, chunkSize, totalChunks } = init;
   storage()?.setItem(key, uploadId);
 
@@ -100,7 +117,9 @@ export async function uploadInChunks(options: {
     for (let attempt = 0; attempt < 4; attempt++) {
       if (attempt > 0) await wait(1000 * 2 ** (attempt - 1));
       try {
-        answer = await postChunk(`${base}/chunked-upload`, form, (loaded) => onProgress(Math.min(start + loaded, file.size), file.size));
+        answer = await postChunk(`${base}/chunked-upload`, form, (loaded) =>
+          onProgress(Math.min(start + loaded, file.size), file.size),
+        );
       } catch (error) {
         if (attempt === 3) throw error;
         continue;
@@ -134,7 +153,9 @@ export async function uploadInChunks(options: {
   if (!completeResponse.ok) {
     // A refused file (wrong type) cannot be resumed: forget it.
     if (completeResponse.status === 415 || completeResponse.status === 404) storage()?.removeItem(key);
-    throw new UploadFailed((await messageOf(completeResponse)) ?? `${UPLOAD_MESSAGES.general}（${completeResponse.status}）`);
+    throw new UploadFailed(
+      (await messageOf(completeResponse)) ?? `${UPLOAD_MESSAGES.general}（${completeResponse.status}）`,
+    );
   }
   storage()?.removeItem(key);
   return completeResponse.json();

@@ -12,12 +12,19 @@ const MAX_LABEL = 50;
 const nonBlank = (message: string, max: number, tooLong: string) =>
   z.string({ required_error: message }).trim().min(1, message).max(max, tooLong);
 
-const id = z.coerce.number({ invalid_type_error: "対象が見つかりません" }).int().positive("対象が見つかりません");
+const id = z.coerce
+  .number({ invalid_type_error: "対象が見つかりません" })
+  .int()
+  .positive("対象が見つかりません");
 
 export const basicInfoSchema = z.object({
   intent: z.literal("basic"),
   name: nonBlank("大会名を入力してください", MAX_NAME, `大会名は${MAX_NAME}文字以内で入力してください`),
-  bibNumberLabel: nonBlank("番号欄の名前を入力してください", MAX_LABEL, `番号欄の名前は${MAX_LABEL}文字以内で入力してください`),
+  bibNumberLabel: nonBlank(
+    "番号欄の名前を入力してください",
+    MAX_LABEL,
+    `番号欄の名前は${MAX_LABEL}文字以内で入力してください`,
+  ),
 });
 
 export const categoryAddSchema = z.object({
@@ -27,12 +34,24 @@ export const categoryAddSchema = z.object({
 
 export const categoryDeleteSchema = z.object({ intent: z.literal("category-delete"), categoryId: id });
 
-const formatName = nonBlank("動画形式名を入力してください", MAX_LABEL, `動画形式名は${MAX_LABEL}文字以内で入力してください`);
+const formatName = nonBlank(
+  "動画形式名を入力してください",
+  MAX_LABEL,
+  `動画形式名は${MAX_LABEL}文字以内で入力してください`,
+);
 
 export const formatAddSchema = z.object({ intent: z.literal("format-add"), name: formatName });
-export const formatRenameSchema = z.object({ intent: z.literal("format-rename"), formatId: id, name: formatName });
+export const formatRenameSchema = z.object({
+  intent: z.literal("format-rename"),
+  formatId: id,
+  name: formatName,
+});
 export const formatDeleteSchema = z.object({ intent: z.literal("format-delete"), formatId: id });
-export const formatMoveSchema = z.object({ intent: z.literal("format-move"), formatId: id, direction: z.enum(["up", "down"]) });
+export const formatMoveSchema = z.object({
+  intent: z.literal("format-move"),
+  formatId: id,
+  direction: z.enum(["up", "down"]),
+});
 
 export const MAX_PRICE_ITEMS = 20;
 /** Rows offered empty below the saved ones, so the form can grow without JavaScript. */
@@ -47,8 +66,10 @@ const priceRow = z
   })
   .superRefine((row, ctx) => {
     // A row left blank on both sides is simply not a row: that is how rows are removed without JS.
-    if (row.name && !row.price) ctx.addIssue({ code: "custom", path: ["price"], message: "料金を入力してください" });
-    if (!row.name && row.price) ctx.addIssue({ code: "custom", path: ["name"], message: "項目名を入力してください" });
+    if (row.name && !row.price)
+      ctx.addIssue({ code: "custom", path: ["price"], message: "料金を入力してください" });
+    if (!row.name && row.price)
+      ctx.addIssue({ code: "custom", path: ["name"], message: "項目名を入力してください" });
   });
 
 export const priceDescriptionSchema = z.object({
@@ -57,12 +78,17 @@ export const priceDescriptionSchema = z.object({
     .array(priceRow)
     .max(MAX_POSTED_PRICE_ROWS, `料金の項目は${MAX_PRICE_ITEMS}件までです`)
     .default([])
-    .refine((rows) => filledPriceItems(rows).length <= MAX_PRICE_ITEMS, `料金の項目は${MAX_PRICE_ITEMS}件までです`),
+    .refine(
+      (rows) => filledPriceItems(rows).length <= MAX_PRICE_ITEMS,
+      `料金の項目は${MAX_PRICE_ITEMS}件までです`,
+    ),
   notes: z.string().trim().max(1000, "備考は1000文字以内で入力してください").default(""),
 });
 
 /** The saved items: the filled rows, in order. */
-export function filledPriceItems(items: { name: string; price: string }[]): { name: string; price: string }[] {
+export function filledPriceItems(
+  items: { name: string; price: string }[],
+): { name: string; price: string }[] {
   return items.filter((row) => row.name || row.price);
 }
 
@@ -72,10 +98,17 @@ export const PUBLICATION_CHOICES = ["非公開", "公開", "公開予約"] as co
 export function tokyoDateTime(value: string): Date | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value);
   if (!match) return null;
-  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number];
+  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const ms = Date.UTC(year, month - 1, day, hour, minute);
   const check = new Date(ms);
-  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59) return null;
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59)
+    return null;
   return new Date(ms - TOKYO_OFFSET_MS);
 }
 
@@ -107,7 +140,11 @@ export function publicationSchema(now: Date) {
         return z.NEVER;
       }
       if (at.getTime() <= now.getTime()) {
-        ctx.addIssue({ code: "custom", path: ["scheduledAt"], message: "公開予約の日時には未来の日時を指定してください" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["scheduledAt"],
+          message: "公開予約の日時には未来の日時を指定してください",
+        });
         return z.NEVER;
       }
       return { status: value.status, scheduledAt: at };

@@ -6,7 +6,10 @@ export const DEFAULT_CHUNK_BYTES = 52_428_800;
 export const THUMBNAIL_PIXELS = 1080;
 /** Media the content tab manages: everything but cover images (those belong to the カバー画像 tab). */
 export const CONTENT_CATEGORIES = ["sample", "others"] as const;
-export const CONTENT_CATEGORY_LABELS: Record<(typeof CONTENT_CATEGORIES)[number], string> = { sample: "サンプル", others: "その他" };
+export const CONTENT_CATEGORY_LABELS: Record<(typeof CONTENT_CATEGORIES)[number], string> = {
+  sample: "サンプル",
+  others: "その他",
+};
 
 /** The spec's upload messages, in the Japanese the product shows. */
 export const UPLOAD_MESSAGES = {
@@ -35,7 +38,10 @@ const fileName = z
 export const chunkedInitSchema = z
   .object({
     fileName,
-    fileSize: z.coerce.number({ invalid_type_error: "ファイルサイズが正しくありません" }).int("ファイルサイズが正しくありません").positive("空のファイルはアップロードできません"),
+    fileSize: z.coerce
+      .number({ invalid_type_error: "ファイルサイズが正しくありません" })
+      .int("ファイルサイズが正しくありません")
+      .positive("空のファイルはアップロードできません"),
     contentType: z
       .string({ required_error: UPLOAD_MESSAGES.onlyMedia })
       .trim()
@@ -43,30 +49,54 @@ export const chunkedInitSchema = z
       .regex(/^(video|image)\/[a-z0-9.+-]+$/, UPLOAD_MESSAGES.onlyMedia),
     mediaType: z.enum(["video", "image"], { message: "mediaType は video か image を指定してください" }),
     totalChunks: z.coerce.number().int().positive().optional(),
-    category: z.enum(CONTENT_CATEGORIES, { message: "カテゴリは sample か others を指定してください" }).default("sample"),
+    category: z
+      .enum(CONTENT_CATEGORIES, { message: "カテゴリは sample か others を指定してください" })
+      .default("sample"),
     /** A resume hint the browser kept in localStorage. */
-    uploadId: z.string().regex(/^[a-f0-9]{32}$/).optional(),
+    uploadId: z
+      .string()
+      .regex(/^[a-f0-9]{32}$/)
+      .optional(),
   })
-  .refine((value) => value.contentType.startsWith(`${value.mediaType}/`), { path: ["mediaType"], message: "mediaType がファイルの種類と一致しません" });
+  .refine((value) => value.contentType.startsWith(`${value.mediaType}/`), {
+    path: ["mediaType"],
+    message: "mediaType がファイルの種類と一致しません",
+  });
 export type ChunkedInit = z.infer<typeof chunkedInitSchema>;
 
-export const uploadIdSchema = z.object({ uploadId: z.string({ required_error: "uploadId がありません" }).regex(/^[a-f0-9]{32}$/, "uploadId が正しくありません") });
+export const uploadIdSchema = z.object({
+  uploadId: z
+    .string({ required_error: "uploadId がありません" })
+    .regex(/^[a-f0-9]{32}$/, "uploadId が正しくありません"),
+});
 
 /** PATCH …/media/{mediaId}: the position the item moves to; it swaps with the item there. */
 export const mediaOrderSchema = z.object({
-  displayOrder: z.coerce.number({ invalid_type_error: "displayOrder は 0 以上の整数で指定してください" }).int("displayOrder は 0 以上の整数で指定してください").min(0, "displayOrder は 0 以上の整数で指定してください"),
+  displayOrder: z.coerce
+    .number({ invalid_type_error: "displayOrder は 0 以上の整数で指定してください" })
+    .int("displayOrder は 0 以上の整数で指定してください")
+    .min(0, "displayOrder は 0 以上の整数で指定してください"),
 });
 
 /** POST …/media/{mediaId}/thumbnail as the spec sends it: a base64 data URL. */
 export const thumbnailJsonSchema = z.object({
-  data: z.string({ required_error: "画像データがありません" }).regex(/^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=\s]+$/, "画像データ（data URL）の形式が正しくありません"),
+  data: z
+    .string({ required_error: "画像データがありません" })
+    .regex(
+      /^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/=\s]+$/,
+      "画像データ（data URL）の形式が正しくありません",
+    ),
   originalName: z.string().max(255).optional(),
   contentType: z.string().max(100).optional(),
 });
 
 /** The content tab's small form posts (without JS, and the JS buttons post the same). */
 export const contentActionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("move"), mediaId: z.coerce.number().int().positive(), direction: z.enum(["up", "down"]) }),
+  z.object({
+    intent: z.literal("move"),
+    mediaId: z.coerce.number().int().positive(),
+    direction: z.enum(["up", "down"]),
+  }),
   z.object({ intent: z.literal("delete"), mediaId: z.coerce.number().int().positive() }),
   z.object({ intent: z.literal("remove-thumbnail"), mediaId: z.coerce.number().int().positive() }),
   z.object({ intent: z.literal("discard-upload"), uploadId: z.string().regex(/^[a-f0-9]{32}$/) }),

@@ -14,20 +14,42 @@ const required = (schema: z.ZodTypeAny) =>
 
 export const orderItemSchema = z.object({
   category: required(z.string({ required_error: ORDER_MESSAGES.incompleteItem }).max(200)),
-  athleteId: required(z.coerce.number({ required_error: ORDER_MESSAGES.incompleteItem, invalid_type_error: ORDER_MESSAGES.incompleteItem }).int().positive()),
-  formatId: required(z.coerce.number({ required_error: ORDER_MESSAGES.incompleteItem, invalid_type_error: ORDER_MESSAGES.incompleteItem }).int().positive()),
+  athleteId: required(
+    z.coerce
+      .number({
+        required_error: ORDER_MESSAGES.incompleteItem,
+        invalid_type_error: ORDER_MESSAGES.incompleteItem,
+      })
+      .int()
+      .positive(),
+  ),
+  formatId: required(
+    z.coerce
+      .number({
+        required_error: ORDER_MESSAGES.incompleteItem,
+        invalid_type_error: ORDER_MESSAGES.incompleteItem,
+      })
+      .int()
+      .positive(),
+  ),
 });
 
 // "No items" is an error of the whole form (there is no item field to put it beside).
 export const orderFormSchema = z
-  .object({ items: z.array(orderItemSchema).max(MAX_ORDER_ITEMS, `一度にご注文いただけるのは${MAX_ORDER_ITEMS}件までです`).default([]) })
+  .object({
+    items: z
+      .array(orderItemSchema)
+      .max(MAX_ORDER_ITEMS, `一度にご注文いただけるのは${MAX_ORDER_ITEMS}件までです`)
+      .default([]),
+  })
   .refine((value) => value.items.length > 0, { message: ORDER_MESSAGES.noItems });
 
 export type OrderFormValues = z.input<typeof orderFormSchema>;
 
 /** Adding or removing an item keeps an incomplete draft: nothing is refused. */
-export const orderFormDraftSchema = z.object({ items: z.array(z.record(z.unknown())).default([]) }) as unknown as typeof orderFormSchema;
-
+export const orderFormDraftSchema = z.object({
+  items: z.array(z.record(z.unknown())).default([]),
+}) as unknown as typeof orderFormSchema;
 
 export const customerSchema = z
   .object({
@@ -36,7 +58,11 @@ export const customerSchema = z
       .trim()
       .max(254, "メールアドレスが長すぎます")
       .email("メールアドレスの形式が正しくありません"),
-    name: z.string({ required_error: "お名前を入力してください" }).trim().min(1, "お名前を入力してください").max(100, "お名前は100文字以内で入力してください"),
+    name: z
+      .string({ required_error: "お名前を入力してください" })
+      .trim()
+      .min(1, "お名前を入力してください")
+      .max(100, "お名前は100文字以内で入力してください"),
     autoLogin: z.preprocess((value) => value === "on" || value === "true" || value === true, z.boolean()),
     password: z.string().max(200, "パスワードが長すぎます").optional(),
     confirmPassword: z.string().max(200).optional(),
@@ -46,7 +72,11 @@ export const customerSchema = z
     if (!value.password) {
       ctx.addIssue({ code: "custom", path: ["password"], message: "パスワードを入力してください" });
     } else if (value.password.length < PASSWORD_MIN) {
-      ctx.addIssue({ code: "custom", path: ["password"], message: `パスワードは${PASSWORD_MIN}文字以上で入力してください` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["password"],
+        message: `パスワードは${PASSWORD_MIN}文字以上で入力してください`,
+      });
     }
     if (value.password && value.password !== value.confirmPassword) {
       ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: "パスワードが一致しません" });
@@ -61,7 +91,9 @@ export const codeSchema = z.object({
     (value) => (Array.isArray(value) ? value.join("") : value),
     z
       .string({ required_error: "6桁の認証コードを入力してください" })
-      .transform((value) => value.replace(/\s/g, "").replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)))
+      .transform((value) =>
+        value.replace(/\s/g, "").replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)),
+      )
       .pipe(z.string().regex(/^\d{6}$/, "6桁の認証コードを入力してください")),
   ),
 });

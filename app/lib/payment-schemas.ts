@@ -1,6 +1,9 @@
 import { z } from "zod";
 
-const digitsOnly = (value: unknown) => (typeof value === "string" ? value.replace(/[\s-]/g, "").replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)) : value);
+const digitsOnly = (value: unknown) =>
+  typeof value === "string"
+    ? value.replace(/[\s-]/g, "").replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0))
+    : value;
 
 function luhn(number: string): boolean {
   let sum = 0;
@@ -17,7 +20,11 @@ function luhn(number: string): boolean {
 
 /** The test provider's card form (テストモード). Stripe's own form replaces it when Stripe is configured. */
 export const testCardSchema = z.object({
-  cardholderName: z.string({ required_error: "カード名義を入力してください" }).trim().min(1, "カード名義を入力してください").max(100, "カード名義が長すぎます"),
+  cardholderName: z
+    .string({ required_error: "カード名義を入力してください" })
+    .trim()
+    .min(1, "カード名義を入力してください")
+    .max(100, "カード名義が長すぎます"),
   cardNumber: z.preprocess(
     digitsOnly,
     z
@@ -34,5 +41,10 @@ export const testCardSchema = z.object({
       const end = new Date(2000 + (year ?? 0), month ?? 0, 1);
       return end.getTime() > Date.now();
     }, "有効期限が切れています"),
-  cvc: z.preprocess(digitsOnly, z.string({ required_error: "セキュリティコードを入力してください" }).regex(/^\d{3,4}$/, "セキュリティコードが正しくありません")),
+  cvc: z.preprocess(
+    digitsOnly,
+    z
+      .string({ required_error: "セキュリティコードを入力してください" })
+      .regex(/^\d{3,4}$/, "セキュリティコードが正しくありません"),
+  ),
 });

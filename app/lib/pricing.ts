@@ -31,7 +31,10 @@ export type PricedAthlete = { id: number; category: string; verticalPrice: numbe
 export type PricedFormat = { id: number; orientation: Orientation };
 
 /** The price of one line: the athlete's price for the format's orientation. */
-export function linePrice(athlete: Pick<PricedAthlete, "verticalPrice" | "horizontalPrice">, format: Pick<PricedFormat, "orientation">): number {
+export function linePrice(
+  athlete: Pick<PricedAthlete, "verticalPrice" | "horizontalPrice">,
+  format: Pick<PricedFormat, "orientation">,
+): number {
   return format.orientation === "vertical" ? athlete.verticalPrice : athlete.horizontalPrice;
 }
 
@@ -56,7 +59,10 @@ export function matchItem<A extends PricedAthlete, F extends PricedFormat>(
 }
 
 /** The price of an item as chosen so far, or null while it is incomplete or does not match. */
-export function itemPrice(offer: { athletes: readonly PricedAthlete[]; formats: readonly PricedFormat[] }, item: { category: string; athleteId: number | null; formatId: number | null }): number | null {
+export function itemPrice(
+  offer: { athletes: readonly PricedAthlete[]; formats: readonly PricedFormat[] },
+  item: { category: string; athleteId: number | null; formatId: number | null },
+): number | null {
   const match = matchItem(offer, item);
   return match.ok ? match.price : null;
 }

@@ -4,6 +4,8 @@ import { z } from "zod";
 export const sixDigitCodeSchema = z.object({
   code: z
     .string({ required_error: "6桁の認証コードを入力してください" })
-    .transform((value) => value.replace(/\s/g, "").replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)))
+    .transform((value) =>
+      value.replace(/\s/g, "").replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)),
+    )
     .pipe(z.string().regex(/^\d{6}$/, "6桁の認証コードを入力してください")),
 });

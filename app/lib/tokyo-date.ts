@@ -8,7 +8,8 @@ export function tokyoDayStart(day: string): number | null {
   const [year, month, date] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const ms = Date.UTC(year, month - 1, date);
   const check = new Date(ms);
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== date) return null;
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== date)
+    return null;
   return ms - TOKYO_OFFSET_MS;
 }
 

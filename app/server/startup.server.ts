@@ -30,6 +30,8 @@ export async function startUp(): Promise<void> {
     }
   }
   // In the background: with Stripe this asks the network, and the shop should answer meanwhile.
-  void recoverUnrecordedPayments().catch((error: unknown) => console.error("[payments] reconciliation failed", error));
+  void recoverUnrecordedPayments().catch((error: unknown) =>
+    console.error("[payments] reconciliation failed", error),
+  );
   startOutboxRetryLoop();
 }

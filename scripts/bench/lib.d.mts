@@ -3,7 +3,16 @@ import type { ChildProcess } from "node:child_process";
 
 export const SECRET: string;
 export function freePort(): Promise<number>;
-export function startServer(env: Record<string, string>, port?: number): Promise<{ base: string; child: ChildProcess; stop: () => Promise<unknown> }>;
+export function startServer(
+  env: Record<string, string>,
+  port?: number,
+): Promise<{ base: string; child: ChildProcess; stop: () => Promise<unknown> }>;
 export function adminCookie(userId: number): Promise<string>;
-export function timeRequests(url: string, headers: Record<string, string>, count?: number): Promise<{ median: number; p95: number }>;
-export function migratedShop(label: string): Promise<{ dir: string; dbFile: string; env: Record<string, string> }>;
+export function timeRequests(
+  url: string,
+  headers: Record<string, string>,
+  count?: number,
+): Promise<{ median: number; p95: number }>;
+export function migratedShop(
+  label: string,
+): Promise<{ dir: string; dbFile: string; env: Record<string, string> }>;

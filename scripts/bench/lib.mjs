@@ -23,18 +23,30 @@ export function freePort() {
 export async function startServer(env, port) {
   port ??= await freePort();
   // remix-serve's own script, not through npx, so stopping it stops the server.
-  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), SESSION_SECRET: SECRET, SITE_URL: `http://127.0.0.1:${port}`, ...env },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        SESSION_SECRET: SECRET,
+        SITE_URL: `http://127.0.0.1:${port}`,
+        ...env,
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 150; i++) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) {
-        const stop = () => new Promise((resolve) => {
-          child.once("exit", resolve);
-          child.kill("SIGTERM");
-        });
+        const stop = () =>
+          new Promise((resolve) => {
+            child.once("exit", resolve);
+            child.kill("SIGTERM");
+          });
         return { base, child, stop };
       }
     } catch {
@@ -47,7 +59,9 @@ export async function startServer(env, port) {
 }
 
 export async function adminCookie(userId) {
-  const storage = createCookieSessionStorage({ cookie: { name: "shop_session", secrets: [SECRET], httpOnly: true, sameSite: "lax", path: "/" } });
+  const storage = createCookieSessionStorage({
+    cookie: { name: "shop_session", secrets: [SECRET], httpOnly: true, sameSite: "lax", path: "/" },
+  });
   const session = await storage.getSession();
   session.set("userId", userId);
   session.set("sessionVersion", 1);

@@ -17,18 +17,33 @@ const CONNECTIONS = 50;
 
 if (!fs.existsSync("build/server/index.js")) execSync("npx remix vite:build", { stdio: "inherit" });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-server-"));
-const env = { DATABASE_PATH: path.join(dir, "shop.db"), MEDIA_DIR: path.join(dir, "media"), MAIL_DIR: path.join(dir, "mail") };
+const env = {
+  DATABASE_PATH: path.join(dir, "shop.db"),
+  MEDIA_DIR: path.join(dir, "media"),
+  MAIL_DIR: path.join(dir, "mail"),
+};
 execSync("npx tsx scripts/seed.ts", { env: { ...process.env, ...env }, stdio: "ignore" });
 const server = await startServer(env);
 
 // The order form of the first contest on sale, and a valid first item for the POST.
 const db = new Database(env.DATABASE_PATH, { readonly: true });
-const contest = db.prepare("select id, name from contests where video_published = 1 order by id limit 1").get() as { id: number; name: string };
-const athlete = db.prepare("select id, category from athletes where contest_id = ? and video_status = '販売中' limit 1").get(contest.id) as { id: number; category: string };
-const format = db.prepare("select id from video_formats where contest_id = ? order by display_order limit 1").get(contest.id) as { id: number };
+const contest = db
+  .prepare("select id, name from contests where video_published = 1 order by id limit 1")
+  .get() as { id: number; name: string };
+const athlete = db
+  .prepare("select id, category from athletes where contest_id = ? and video_status = '販売中' limit 1")
+  .get(contest.id) as { id: number; category: string };
+const format = db
+  .prepare("select id from video_formats where contest_id = ? order by display_order limit 1")
+  .get(contest.id) as { id: number };
 db.close();
 const formPath = `/order-form/${encodeURIComponent(contestSlug(contest.name))}`;
-const postBody = new URLSearchParams({ intent: "add", "items[0].category": athlete.category, "items[0].athleteId": String(athlete.id), "items[0].formatId": String(format.id) }).toString();
+const postBody = new URLSearchParams({
+  intent: "add",
+  "items[0].category": athlete.category,
+  "items[0].athleteId": String(athlete.id),
+  "items[0].formatId": String(format.id),
+}).toString();
 
 // Peak resident memory of the server process while the runs go on.
 let peakRss = 0;
@@ -42,10 +57,21 @@ const sampler = setInterval(() => {
 }, 100);
 
 type Run = { label: string; rps: number; p50: number; p99: number; outside2xx3xx: number; total: number };
-type Target = { path: string; method?: "GET" | "POST"; headers?: Record<string, string>; body?: string; duration?: number };
+type Target = {
+  path: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  duration?: number;
+};
 
 async function run(label: string, { path: urlPath, ...options }: Target): Promise<Run> {
-  const result = await autocannon({ url: `${server.base}${urlPath}`, connections: CONNECTIONS, duration: DURATION, ...options });
+  const result = await autocannon({
+    url: `${server.base}${urlPath}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    ...options,
+  });
   return {
     label,
     rps: result.requests.average,
@@ -75,7 +101,9 @@ fs.rmSync(dir, { recursive: true, force: true });
 
 let failed = false;
 console.log(`${CONNECTIONS} connections, ${DURATION} s each, production build on loopback`);
-console.log(`baseline ${baseline.label}: ${baseline.rps.toFixed(0)} req/s, p50 ${baseline.p50} ms, p99 ${baseline.p99} ms`);
+console.log(
+  `baseline ${baseline.label}: ${baseline.rps.toFixed(0)} req/s, p50 ${baseline.p50} ms, p99 ${baseline.p99} ms`,
+);
 for (const page of pages) {
   const ratio = page.rps / baseline.rps;
   const ok = ratio >= 0.8 && page.p99 <= 200 && page.outside2xx3xx === 0;
@@ -86,5 +114,7 @@ for (const page of pages) {
 }
 const rssOk = peakRss > 0 && peakRss <= 250 * 1024 * 1024;
 failed ||= !rssOk;
-console.log(`${rssOk ? "✓" : "✗"} server peak RSS during the runs: ${(peakRss / 1024 / 1024).toFixed(0)} MB (budget 250 MB)`);
+console.log(
+  `${rssOk ? "✓" : "✗"} server peak RSS during the runs: ${(peakRss / 1024 / 1024).toFixed(0)} MB (budget 250 MB)`,
+);
 process.exitCode = failed ? 1 : 0;

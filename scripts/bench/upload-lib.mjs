@@ -26,7 +26,8 @@ export async function generateFile(file, size, seed = "upload-bench") {
     for (let offset = 0, index = 0; offset < size; offset += MIB, index++) {
       const piece = Buffer.from(block.subarray(0, Math.min(MIB, size - offset)));
       if (piece.length >= 16) piece.writeBigUInt64BE(BigInt(index), 8);
-      if (index === 0) Buffer.from("000000186674797069736f6d00000200", "hex").copy(piece, 0, 0, Math.min(16, piece.length));
+      if (index === 0)
+        Buffer.from("000000186674797069736f6d00000200", "hex").copy(piece, 0, 0, Math.min(16, piece.length));
       hash.update(piece);
       await handle.write(piece, 0, piece.length, offset);
     }
@@ -46,8 +47,12 @@ export async function sha256OfFile(file) {
 export function seedAdminAndContest(dbFile) {
   const db = new Database(dbFile);
   try {
-    const admin = db.prepare("insert into users (email, name, password_hash, is_admin) values (?, ?, 'x', 1) returning id").get(`bench-${Date.now()}@example.jp`, "ベンチ");
-    const contest = db.prepare("insert into contests (name, slug_key) values (?, ?) returning id").get("アップロード計測大会", `bench-${Date.now()}`);
+    const admin = db
+      .prepare("insert into users (email, name, password_hash, is_admin) values (?, ?, 'x', 1) returning id")
+      .get(`bench-${Date.now()}@example.jp`, "ベンチ");
+    const contest = db
+      .prepare("insert into contests (name, slug_key) values (?, ?) returning id")
+      .get("アップロード計測大会", `bench-${Date.now()}`);
     return { adminId: admin.id, contestId: contest.id };
   } finally {
     db.close();
@@ -68,7 +73,14 @@ export async function initUpload({ base, cookie, contestId, fileName, fileSize, 
   const response = await fetch(`${base}/api/video/contests/${contestId}/media/chunked-init`, {
     method: "POST",
     headers: { Cookie: cookie, "Content-Type": "application/json" },
-    body: JSON.stringify({ fileName, fileSize, contentType, mediaType: contentType.split("/")[0], totalChunks: Math.ceil(fileSize / 52428800), category: "sample" }),
+    body: JSON.stringify({
+      fileName,
+      fileSize,
+      contentType,
+      mediaType: contentType.split("/")[0],
+      totalChunks: Math.ceil(fileSize / 52428800),
+      category: "sample",
+    }),
   });
   const body = await json(response);
   if (!response.ok) throw new Error(`init answered ${response.status}: ${body.message}`);
@@ -93,7 +105,11 @@ export function sendChunk({ base, cookie, contestId, file, fileSize, upload, ind
   return new Promise((resolve, reject) => {
     const request = http.request(url, {
       method: "POST",
-      headers: { Cookie: cookie, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": head.length + (end - start) + tail.length },
+      headers: {
+        Cookie: cookie,
+        "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        "Content-Length": head.length + (end - start) + tail.length,
+      },
     });
     request.on("error", reject);
     request.on("response", (response) => {
@@ -107,7 +123,8 @@ export function sendChunk({ base, cookie, contestId, file, fileSize, upload, ind
         } catch {
           body = { message: text };
         }
-        if (response.statusCode !== 200) reject(new Error(`chunk ${index} answered ${response.statusCode}: ${body.message}`));
+        if (response.statusCode !== 200)
+          reject(new Error(`chunk ${index} answered ${response.statusCode}: ${body.message}`));
         else resolve(body);
       });
       response.on("error", reject);

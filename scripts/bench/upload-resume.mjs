@@ -8,7 +8,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { adminCookie, startServer } from "./lib.mjs";
-import { completeUpload, generateFile, initUpload, peakRssMiB, seedAdminAndContest, sendChunk, sha256OfFile } from "./upload-lib.mjs";
+import {
+  completeUpload,
+  generateFile,
+  initUpload,
+  peakRssMiB,
+  seedAdminAndContest,
+  sendChunk,
+  sha256OfFile,
+} from "./upload-lib.mjs";
 
 const SIZE = Number(process.argv[2] ?? process.env.UPLOAD_RESUME_BYTES ?? 1024 ** 3);
 const CHUNK = 50 * 1024 * 1024;
@@ -20,7 +28,12 @@ if (!fs.existsSync("build/server/index.js")) {
 const started = performance.now();
 const dir = fs.mkdtempSync(path.join(process.env.BENCH_DIR ?? os.tmpdir(), "upload-resume-"));
 const source = path.join(dir, "recital.mp4");
-const env = { DATABASE_PATH: path.join(dir, "shop.db"), MEDIA_DIR: path.join(dir, "media"), UPLOAD_CHUNK_BYTES: String(CHUNK), MAX_UPLOAD_BYTES: String(16 * 1024 ** 3) };
+const env = {
+  DATABASE_PATH: path.join(dir, "shop.db"),
+  MEDIA_DIR: path.join(dir, "media"),
+  UPLOAD_CHUNK_BYTES: String(CHUNK),
+  MAX_UPLOAD_BYTES: String(16 * 1024 ** 3),
+};
 let server = null;
 try {
   const expected = await generateFile(source, SIZE, "resume");
@@ -56,12 +69,17 @@ try {
     () => "stored",
     (error) => `failed (${error.code ?? error.message})`,
   );
-  await new Promise((resolve) => (victim.child.exitCode !== null || victim.child.signalCode !== null ? resolve() : victim.child.once("exit", resolve)));
+  await new Promise((resolve) =>
+    victim.child.exitCode !== null || victim.child.signalCode !== null
+      ? resolve()
+      : victim.child.once("exit", resolve),
+  );
   server = await startServer(env);
   const idleRss = peakRssMiB(server.child.pid);
 
   const resumed = await initUpload({ ...call(server.base), fileName: "recital.mp4", fileSize: SIZE });
-  for (let index = resumed.receivedChunks; index < resumed.totalChunks; index++) await sendChunk({ ...call(server.base), upload: resumed, index });
+  for (let index = resumed.receivedChunks; index < resumed.totalChunks; index++)
+    await sendChunk({ ...call(server.base), upload: resumed, index });
   const item = await completeUpload({ ...call(server.base), uploadId: resumed.uploadId });
   const peak = peakRssMiB(server.child.pid);
   const storedName = fs.readdirSync(env.MEDIA_DIR).find((name) => name.startsWith("media-"));
@@ -85,7 +103,12 @@ try {
     seconds: Math.round((performance.now() - started) / 100) / 10,
   };
   console.log(JSON.stringify(result));
-  const ok = result.sha256Equal && result.sameUploadId && killedMidChunk && result.resumedFrom === killAt && result.chunks === Math.ceil(SIZE / CHUNK);
+  const ok =
+    result.sha256Equal &&
+    result.sameUploadId &&
+    killedMidChunk &&
+    result.resumedFrom === killAt &&
+    result.chunks === Math.ceil(SIZE / CHUNK);
   process.exitCode = ok ? 0 : 1;
 } finally {
   await server?.stop().catch(() => undefined);

@@ -25,17 +25,32 @@ const slug = encodeURIComponent(contestSlug(contest.name));
 const athlete = shop.fixtures.athletes.find((a) => a.contestId === contest.id)!;
 const format = shop.fixtures.formats.find((f) => f.contestId === contest.id)!;
 const customer = new Browser(server.base, "198.51.100.7", log);
-await customer.request("POST", `/order-form/${slug}`, [["intent", "next"], ["items[0].category", athlete.category], ["items[0].athleteId", String(athlete.id)], ["items[0].formatId", String(format.id)]]);
+await customer.request("POST", `/order-form/${slug}`, [
+  ["intent", "next"],
+  ["items[0].category", athlete.category],
+  ["items[0].athleteId", String(athlete.id)],
+  ["items[0].formatId", String(format.id)],
+]);
 const draftCookie = customer.cookie;
 
 // A delivered order for the download page.
 const bought = await purchase(shop, server.base, log, 1, { declined: false });
 const admin = new Browser(server.base, "203.0.113.9", log);
 admin.cookie = await adminCookie(shop.fixtures.adminId);
-const order = shop.db.prepare("select id from orders where customer_email = ?").get(bought.email) as { id: number };
-const lines = shop.db.prepare("select id from order_lines where order_id = ?").all(order.id) as { id: number }[];
-await admin.request("POST", "/admin/orders", [["orderId", String(order.id)], ["intent", "deliver"], ...lines.map((l): [string, string] => [`url-${l.id}`, `https://videos.example.jp/${l.id}.mp4`])]);
-const downloadId = (shop.db.prepare("select id from download_pages where order_id = ?").get(order.id) as { id: string }).id;
+const order = shop.db.prepare("select id from orders where customer_email = ?").get(bought.email) as {
+  id: number;
+};
+const lines = shop.db.prepare("select id from order_lines where order_id = ?").all(order.id) as {
+  id: number;
+}[];
+await admin.request("POST", "/admin/orders", [
+  ["orderId", String(order.id)],
+  ["intent", "deliver"],
+  ...lines.map((l): [string, string] => [`url-${l.id}`, `https://videos.example.jp/${l.id}.mp4`]),
+]);
+const downloadId = (
+  shop.db.prepare("select id from download_pages where order_id = ?").get(order.id) as { id: string }
+).id;
 
 type Page = { label: string; path: string; cookie?: string; before?: () => Promise<void> };
 const pages: Page[] = [
@@ -47,7 +62,10 @@ const pages: Page[] = [
     label: "/email-verification",
     path: "/email-verification",
     before: async () => {
-      await customer.request("POST", "/order-confirmation", [["email", "bench-web@example.jp"], ["name", "計測 花子"]]);
+      await customer.request("POST", "/order-confirmation", [
+        ["email", "bench-web@example.jp"],
+        ["name", "計測 花子"],
+      ]);
     },
   },
   { label: "/login", path: "/login" },
@@ -62,7 +80,8 @@ const clientDir = path.join(root, "build", "client");
 function assetWeights(html: string) {
   const urls = new Set([...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!));
   // Remix's entry imports the manifest and routes by absolute /assets/ paths inside an inline module too.
-  for (const m of html.matchAll(/import\s*(?:\*\s*as\s*\w+\s*from\s*)?"(\/assets\/[^"]+\.js)"/g)) urls.add(m[1]!);
+  for (const m of html.matchAll(/import\s*(?:\*\s*as\s*\w+\s*from\s*)?"(\/assets\/[^"]+\.js)"/g))
+    urls.add(m[1]!);
   let js = 0;
   let css = 0;
   for (const url of urls) {
@@ -74,8 +93,21 @@ function assetWeights(html: string) {
   return { js, css };
 }
 
-const chrome = await chromeLauncher.launch({ chromePath: "/usr/bin/chromium", chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
-type Row = { label: string; js: number; css: number; html: number; performance: number; accessibility: number; cls: number; lcp: number; tbt: number };
+const chrome = await chromeLauncher.launch({
+  chromePath: "/usr/bin/chromium",
+  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+type Row = {
+  label: string;
+  js: number;
+  css: number;
+  html: number;
+  performance: number;
+  accessibility: number;
+  cls: number;
+  lcp: number;
+  tbt: number;
+};
 const rows: Row[] = [];
 try {
   for (const page of pages) {
@@ -85,10 +117,13 @@ try {
     const html = await response.text();
     if (response.status !== 200) throw new Error(`${page.path} answered ${response.status}`);
     const { js, css } = assetWeights(html);
-    const result = await lighthouse(
-      server.base + page.path,
-      { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"], extraHeaders: cookie ? { Cookie: cookie } : undefined },
-    );
+    const result = await lighthouse(server.base + page.path, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility"],
+      extraHeaders: cookie ? { Cookie: cookie } : undefined,
+    });
     const lhr = result?.lhr;
     if (!lhr) throw new Error(`no Lighthouse result for ${page.path}`);
     const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
@@ -116,11 +151,17 @@ const baseline = rows[0]!;
 let failed = false;
 console.log("Lighthouse mobile (simulated slow 4G, 4× CPU slowdown), gzip sizes from the build");
 for (const row of rows) {
-  const ok = row.js <= BUDGET.jsKb * 1024 && row.performance >= BUDGET.performance && row.cls <= BUDGET.cls && row.accessibility >= BUDGET.accessibility;
+  const ok =
+    row.js <= BUDGET.jsKb * 1024 &&
+    row.performance >= BUDGET.performance &&
+    row.cls <= BUDGET.cls &&
+    row.accessibility >= BUDGET.accessibility;
   failed ||= !ok;
   console.log(
     `${ok ? "✓" : "✗"} ${row.label}: JS ${kb(row.js)}, CSS ${kb(row.css)}, HTML ${kb(row.html)} | performance ${row.performance} (${(row.performance / baseline.performance).toFixed(2)}× baseline), LCP ${(row.lcp / 1000).toFixed(2)} s (${(row.lcp / baseline.lcp).toFixed(2)}×), TBT ${row.tbt.toFixed(0)} ms, CLS ${row.cls.toFixed(3)}, accessibility ${row.accessibility}`,
   );
 }
-console.log(`budgets: JS ≤ ${BUDGET.jsKb} KiB gzip, performance ≥ ${BUDGET.performance}, CLS ≤ ${BUDGET.cls}, accessibility ≥ ${BUDGET.accessibility}`);
+console.log(
+  `budgets: JS ≤ ${BUDGET.jsKb} KiB gzip, performance ≥ ${BUDGET.performance}, CLS ≤ ${BUDGET.cls}, accessibility ≥ ${BUDGET.accessibility}`,
+);
 process.exitCode = failed ? 1 : 0;

@@ -20,10 +20,16 @@ const RULES: [RegExp, Kind][] = [
   // A thumbnail is served to visitors when its media item is public (404 otherwise), to admins always.
   [/^\/api\/video\/media\/thumbnail\//, "public"],
   [/^\/api\/video\/contests\/[^/]+\/media\/.+/, "admin-api"],
-  [/^\/api\/video\/(contests\/[^/]+\/(video-formats|price-description|categories|athletes)|athletes|media\/thumbnail|users|orders)/, "admin-api"],
+  [
+    /^\/api\/video\/(contests\/[^/]+\/(video-formats|price-description|categories|athletes)|athletes|media\/thumbnail|users|orders)/,
+    "admin-api",
+  ],
   [/^\/admin(\/|$|\?)/, "admin"],
   [/^\/(account|account\/password|purchase-history)$/, "account"],
-  [/^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|payment\/return)$/, "checkout"],
+  [
+    /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|payment\/return)$/,
+    "checkout",
+  ],
   [/^\/(download\/|api\/download\/)/, "download"],
   [
     /^\/($|video$|about|contact|terms|privacy|privacy-policy|legal-notice|login|logout|register|register\/verify|registration-complete|registration-success|verify-email|email-support|healthz|no-such-page|order-form\/|media\/|api\/video\/contests(\/[^/]+\/media)?$|api\/email-status|api\/create-payment-intent|api\/stripe\/webhook|test-hooks\/|\*)/,
@@ -39,7 +45,12 @@ const checks = new Checks();
 
 // Two customers with accounts, each with a delivered order, and an admin.
 const writable = new Database(shop.env.DATABASE_PATH);
-const makeCustomer = (email: string) => (writable.prepare("insert into users (email, name, password_hash) values (?, ?, 'x') returning id").get(email, email) as { id: number }).id;
+const makeCustomer = (email: string) =>
+  (
+    writable
+      .prepare("insert into users (email, name, password_hash) values (?, ?, 'x') returning id")
+      .get(email, email) as { id: number }
+  ).id;
 const emailA = "customer-a@example.jp";
 const emailB = "customer-b@example.jp";
 const idA = makeCustomer(emailA);
@@ -47,7 +58,9 @@ const idB = makeCustomer(emailB);
 writable.close();
 const { createCookieSessionStorage } = await import("@remix-run/node");
 const { SECRET } = await import("../bench/lib.mjs");
-const storage = createCookieSessionStorage({ cookie: { name: "shop_session", secrets: [SECRET], httpOnly: true, sameSite: "lax", path: "/" } });
+const storage = createCookieSessionStorage({
+  cookie: { name: "shop_session", secrets: [SECRET], httpOnly: true, sameSite: "lax", path: "/" },
+});
 async function customerCookie(userId: number) {
   const session = await storage.getSession();
   session.set("userId", userId);
@@ -64,10 +77,20 @@ async function deliveredOrderOf(email: string, n: number) {
   const db = new Database(shop.env.DATABASE_PATH);
   db.prepare("update orders set customer_email = ? where customer_email = ?").run(email, bought.email);
   db.close();
-  const order = shop.db.prepare("select id, order_number from orders where customer_email = ?").get(email) as { id: number; order_number: string };
-  const lines = shop.db.prepare("select id from order_lines where order_id = ?").all(order.id) as { id: number }[];
-  await admin.request("POST", "/admin/orders", [["orderId", String(order.id)], ["intent", "deliver"], ...lines.map((l): [string, string] => [`url-${l.id}`, `https://videos.example.jp/${l.id}.mp4`])]);
-  const page = shop.db.prepare("select id from download_pages where order_id = ?").get(order.id) as { id: string };
+  const order = shop.db
+    .prepare("select id, order_number from orders where customer_email = ?")
+    .get(email) as { id: number; order_number: string };
+  const lines = shop.db.prepare("select id from order_lines where order_id = ?").all(order.id) as {
+    id: number;
+  }[];
+  await admin.request("POST", "/admin/orders", [
+    ["orderId", String(order.id)],
+    ["intent", "deliver"],
+    ...lines.map((l): [string, string] => [`url-${l.id}`, `https://videos.example.jp/${l.id}.mp4`]),
+  ]);
+  const page = shop.db.prepare("select id from download_pages where order_id = ?").get(order.id) as {
+    id: string;
+  };
   return { orderNumber: order.order_number, downloadId: page.id, lineId: lines[0]!.id };
 }
 const orderA = await deliveredOrderOf(emailA, 1);
@@ -80,8 +103,16 @@ const contest = shop.fixtures.contests[0]!;
 const athlete = shop.fixtures.athletes.find((a) => a.contestId === contest.id)!;
 const format = shop.fixtures.formats.find((f) => f.contestId === contest.id)!;
 const checkoutEmail = "checkout-of-a@example.jp";
-await checkoutA.request("POST", `/order-form/${encodeURIComponent(contestSlug(contest.name))}`, [["intent", "next"], ["items[0].category", athlete.category], ["items[0].athleteId", String(athlete.id)], ["items[0].formatId", String(format.id)]]);
-await checkoutA.request("POST", "/order-confirmation", [["email", checkoutEmail], ["name", "チェックアウト 太郎"]]);
+await checkoutA.request("POST", `/order-form/${encodeURIComponent(contestSlug(contest.name))}`, [
+  ["intent", "next"],
+  ["items[0].category", athlete.category],
+  ["items[0].athleteId", String(athlete.id)],
+  ["items[0].formatId", String(format.id)],
+]);
+await checkoutA.request("POST", "/order-confirmation", [
+  ["email", checkoutEmail],
+  ["name", "チェックアウト 太郎"],
+]);
 
 const identities = {
   anonymous: "",
@@ -94,7 +125,13 @@ type Identity = keyof typeof identities;
 // The routes of the build, with their parameters filled with real values.
 process.env.NODE_ENV = "production";
 Object.assign(process.env, shop.env, { SESSION_SECRET: SECRET });
-type BuildRoute = { id: string; parentId?: string; path?: string; index?: boolean; module: { action?: unknown; loader?: unknown } };
+type BuildRoute = {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  module: { action?: unknown; loader?: unknown };
+};
 const build = (await import(`${root}/build/server/index.js`)) as { routes: Record<string, BuildRoute> };
 const fullPath = (id: string): string => {
   const route = build.routes[id];
@@ -115,21 +152,34 @@ const params: Record<string, string> = {
 const routes = Object.values(build.routes)
   .filter((route) => route.id !== "root" && (route.module.loader || route.module.action))
   .map((route) => {
-    const path = `/${fullPath(route.id)}`.replace(/:(\w+)/g, (_, key: string) => params[key] ?? "1").replace(/\/\*$/, "/no-such-page");
+    const path = `/${fullPath(route.id)}`
+      .replace(/:(\w+)/g, (_, key: string) => params[key] ?? "1")
+      .replace(/\/\*$/, "/no-such-page");
     // An index route shares its parent's path; ?index addresses it (as Remix's own forms do).
     return { route, path: route.index ? `${path}?index` : path };
   });
 
 async function get(path: string, who: Identity) {
-  const response = await fetch(server.base + path, { redirect: "manual", headers: { Cookie: identities[who], "X-Forwarded-For": "192.0.2.77" } });
+  const response = await fetch(server.base + path, {
+    redirect: "manual",
+    headers: { Cookie: identities[who], "X-Forwarded-For": "192.0.2.77" },
+  });
   log.note("GET", path, response.status);
-  return { status: response.status, location: response.headers.get("Location") ?? "", body: await response.text() };
+  return {
+    status: response.status,
+    location: response.headers.get("Location") ?? "",
+    body: await response.text(),
+  };
 }
 async function send(method: "POST" | "PATCH" | "DELETE", path: string, who: Identity) {
   const response = await fetch(server.base + path, {
     method,
     redirect: "manual",
-    headers: { Cookie: identities[who], "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": "192.0.2.78" },
+    headers: {
+      Cookie: identities[who],
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-Forwarded-For": "192.0.2.78",
+    },
     body: "intent=delete&contestId=1&userId=1&orderId=1&name=x",
   });
   log.note(method, path, response.status);
@@ -137,10 +187,21 @@ async function send(method: "POST" | "PATCH" | "DELETE", path: string, who: Iden
 }
 const isRedirect = (status: number) => [301, 302, 303, 307, 308].includes(status);
 // An API refuses with 401, or with 405 for a method it never takes from anyone.
-const turnedAway = (r: { status: number; location: string }, api: boolean) => (api ? r.status === 401 || r.status === 405 : isRedirect(r.status) && r.location.startsWith("/admin-login"));
+const turnedAway = (r: { status: number; location: string }, api: boolean) =>
+  api ? r.status === 401 || r.status === 405 : isRedirect(r.status) && r.location.startsWith("/admin-login");
 const snapshot = () =>
   JSON.stringify(
-    ["contests", "athletes", "categories", "video_formats", "media_items", "orders", "order_lines", "users", "download_pages"].map((table) =>
+    [
+      "contests",
+      "athletes",
+      "categories",
+      "video_formats",
+      "media_items",
+      "orders",
+      "order_lines",
+      "users",
+      "download_pages",
+    ].map((table) =>
       shop.db.prepare(`select count(*) as n, coalesce(max(rowid), 0) as m from ${table}`).get(),
     ),
   );
@@ -148,49 +209,75 @@ const snapshot = () =>
 for (const { route, path } of routes) {
   const kind = kindOf(path.replace(/\?.*$/, ""));
   if (!kind) {
-    checks.check(false, `${path}: no access rule describes this route (add it to RULES in scripts/fuzz/access-matrix.ts)`);
+    checks.check(
+      false,
+      `${path}: no access rule describes this route (add it to RULES in scripts/fuzz/access-matrix.ts)`,
+    );
     continue;
   }
   const isApi = kind === "admin-api";
   if (kind === "admin" || kind === "admin-api") {
     for (const who of ["anonymous", "customerA", "customerB"] as const) {
-      if (route.module.loader) checks.check(turnedAway(await get(path, who), isApi), `GET ${path} as ${who} was not turned away`);
+      if (route.module.loader)
+        checks.check(turnedAway(await get(path, who), isApi), `GET ${path} as ${who} was not turned away`);
       if (route.module.action) {
         // Pages take form posts; the APIs also PATCH and DELETE.
         for (const method of isApi ? (["POST", "PATCH", "DELETE"] as const) : (["POST"] as const)) {
           const before = snapshot();
           const answer = await send(method, path, who);
-          checks.check(turnedAway(answer, isApi), `${method} ${path} as ${who} was not turned away (${answer.status})`);
+          checks.check(
+            turnedAway(answer, isApi),
+            `${method} ${path} as ${who} was not turned away (${answer.status})`,
+          );
           checks.check(snapshot() === before, `${method} ${path} as ${who} changed the database`);
         }
       }
     }
     if (route.module.loader) {
       const asAdmin = await get(path, "admin");
-      checks.check(!turnedAway(asAdmin, isApi) && asAdmin.status < 500, `GET ${path} as admin: ${asAdmin.status} ${asAdmin.location}`);
+      checks.check(
+        !turnedAway(asAdmin, isApi) && asAdmin.status < 500,
+        `GET ${path} as admin: ${asAdmin.status} ${asAdmin.location}`,
+      );
     }
   } else if (kind === "alias") {
     for (const who of ["anonymous", "customerA"] as const) {
       // An alias leads to the admin area, which then turns the visitor away.
       let r = await get(path, who);
-      for (let hops = 0; hops < 3 && isRedirect(r.status) && !r.location.startsWith("/admin-login"); hops++) r = await get(r.location, who);
+      for (let hops = 0; hops < 3 && isRedirect(r.status) && !r.location.startsWith("/admin-login"); hops++)
+        r = await get(r.location, who);
       checks.check(turnedAway(r, false), `GET ${path} as ${who} did not end at /admin-login`);
     }
   } else if (kind === "account") {
     const anonymous = await get(path, "anonymous");
-    checks.check(isRedirect(anonymous.status) && anonymous.location.startsWith("/login"), `GET ${path} as anonymous did not go to /login`);
+    checks.check(
+      isRedirect(anonymous.status) && anonymous.location.startsWith("/login"),
+      `GET ${path} as anonymous did not go to /login`,
+    );
     if (route.module.loader) {
       const a = await get(path, "customerA");
       const b = await get(path, "customerB");
-      checks.check(a.status === 200 && b.status === 200, `GET ${path}: customers got ${a.status} / ${b.status}`);
-      checks.check(!a.body.includes(emailB) && !a.body.includes(orderB.orderNumber), `GET ${path} as A shows B's account or order`);
-      checks.check(!b.body.includes(emailA) && !b.body.includes(orderA.orderNumber), `GET ${path} as B shows A's account or order`);
+      checks.check(
+        a.status === 200 && b.status === 200,
+        `GET ${path}: customers got ${a.status} / ${b.status}`,
+      );
+      checks.check(
+        !a.body.includes(emailB) && !a.body.includes(orderB.orderNumber),
+        `GET ${path} as A shows B's account or order`,
+      );
+      checks.check(
+        !b.body.includes(emailA) && !b.body.includes(orderA.orderNumber),
+        `GET ${path} as B shows A's account or order`,
+      );
     }
   } else if (kind === "checkout") {
     for (const who of ["anonymous", "customerB", "admin"] as const) {
       if (!route.module.loader) continue;
       const r = await get(path, who);
-      checks.check(r.status < 500 && !r.body.includes(checkoutEmail), `GET ${path} as ${who} shows customer A's checkout`);
+      checks.check(
+        r.status < 500 && !r.body.includes(checkoutEmail),
+        `GET ${path} as ${who} shows customer A's checkout`,
+      );
     }
   } else if (kind === "download") {
     // The parameters here are not a real page's id: a guessed id finds nothing.
@@ -203,8 +290,14 @@ for (const { route, path } of routes) {
 }
 // The download pages themselves: A's opens with A's id, whoever holds the link; B's id shows B's order only.
 const pageA = await get(`/download/${orderA.downloadId}`, "anonymous");
-checks.check(pageA.status === 200 && pageA.body.includes(orderA.orderNumber) && !pageA.body.includes(orderB.orderNumber), "A's download page does not show exactly A's order");
-checks.check(log.serverErrors.length === 0, `${log.serverErrors.length} answers were 5xx: ${log.serverErrors.slice(0, 5).join(", ")}`);
+checks.check(
+  pageA.status === 200 && pageA.body.includes(orderA.orderNumber) && !pageA.body.includes(orderB.orderNumber),
+  "A's download page does not show exactly A's order",
+);
+checks.check(
+  log.serverErrors.length === 0,
+  `${log.serverErrors.length} answers were 5xx: ${log.serverErrors.slice(0, 5).join(", ")}`,
+);
 await server.stop();
 await shop.close();
 console.log(`${routes.length} routes × anonymous, customer A, customer B, admin`);

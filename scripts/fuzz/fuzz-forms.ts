@@ -25,7 +25,13 @@ const log = new StatusLog();
 // The route table of the build: every module with an action is a form or JSON endpoint.
 process.env.NODE_ENV = "production";
 Object.assign(process.env, shop.env, { SESSION_SECRET: "bench-session-secret-0123456789abcdefghijklmnop" });
-type BuildRoute = { id: string; parentId?: string; path?: string; index?: boolean; module: { action?: unknown } };
+type BuildRoute = {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  module: { action?: unknown };
+};
 const build = (await import(`${root}/build/server/index.js`)) as { routes: Record<string, BuildRoute> };
 const fullPath = (id: string): string => {
   const route = build.routes[id];
@@ -58,12 +64,25 @@ async function customerAtPayment(): Promise<string> {
   const athlete = shop.fixtures.athletes.find((a) => a.contestId === contest.id)!;
   const format = shop.fixtures.formats.find((f) => f.contestId === contest.id)!;
   const email = "fuzz-customer@example.jp";
-  await browser.request("POST", `/order-form/${params.contestSlug}`, [["intent", "next"], ["items[0].category", athlete.category], ["items[0].athleteId", String(athlete.id)], ["items[0].formatId", String(format.id)]]);
-  await browser.request("POST", "/order-confirmation", [["email", email], ["name", "ファズ 太郎"]]);
-  for (let i = 0; i < 200 && shop.mailsTo(email, /確認コード/).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+  await browser.request("POST", `/order-form/${params.contestSlug}`, [
+    ["intent", "next"],
+    ["items[0].category", athlete.category],
+    ["items[0].athleteId", String(athlete.id)],
+    ["items[0].formatId", String(format.id)],
+  ]);
+  await browser.request("POST", "/order-confirmation", [
+    ["email", email],
+    ["name", "ファズ 太郎"],
+  ]);
+  for (let i = 0; i < 200 && shop.mailsTo(email, /確認コード/).length === 0; i++)
+    await new Promise((r) => setTimeout(r, 50));
   const code = /\b(\d{6})\b/.exec(shop.mailsTo(email, /確認コード/)[0]?.text ?? "")?.[1] ?? "";
-  const verified = await browser.request("POST", "/email-verification", [["intent", "verify"], ["code", code]]);
-  if (verified.location !== "/payment") throw new Error("the fuzzing customer could not reach the payment step");
+  const verified = await browser.request("POST", "/email-verification", [
+    ["intent", "verify"],
+    ["code", code],
+  ]);
+  if (verified.location !== "/payment")
+    throw new Error("the fuzzing customer could not reach the payment step");
   return browser.cookie;
 }
 const admin = await adminCookie(shop.fixtures.adminId);
@@ -72,7 +91,9 @@ const sessions = { anonymous: "", customer: await customerAtPayment(), admin };
 /** The field names each endpoint's own page uses, so generated bodies look like near-misses. */
 async function fieldNames(path: string, cookie: string): Promise<string[]> {
   try {
-    const html = await (await fetch(server.base + path.replace(/\?index$/, ""), { headers: { Cookie: cookie } })).text();
+    const html = await (
+      await fetch(server.base + path.replace(/\?index$/, ""), { headers: { Cookie: cookie } })
+    ).text();
     return [...new Set([...html.matchAll(/\bname="([^"]{1,80})"/g)].map((m) => m[1]!))];
   } catch {
     return [];
@@ -106,24 +127,59 @@ const hostile = fc.constantFrom(
   "あ".repeat(70_000),
   "x".repeat(200_000),
 );
-const value = fc.oneof(hostile, fc.string({ maxLength: 40 }), fc.string({ unit: "grapheme", maxLength: 40 }), fc.string({ unit: "binary", maxLength: 40 }));
+const value = fc.oneof(
+  hostile,
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "grapheme", maxLength: 40 }),
+  fc.string({ unit: "binary", maxLength: 40 }),
+);
 
 function bodyArbitrary(names: string[]) {
-  const name = fc.oneof(names.length ? fc.constantFrom(...names) : fc.constant("x"), fc.constantFrom("intent", "__proto__", "constructor", "items[99999].athleteId", "items[-1].category", "a".repeat(300)), fc.string({ maxLength: 12 }));
+  const name = fc.oneof(
+    names.length ? fc.constantFrom(...names) : fc.constant("x"),
+    fc.constantFrom(
+      "intent",
+      "__proto__",
+      "constructor",
+      "items[99999].athleteId",
+      "items[-1].category",
+      "a".repeat(300),
+    ),
+    fc.string({ maxLength: 12 }),
+  );
   const pairs = fc.array(fc.tuple(name, value), { maxLength: 12 });
   return fc.oneof(
-    pairs.map((p) => ({ type: "application/x-www-form-urlencoded", body: new URLSearchParams(p).toString() as string | Uint8Array | FormData, pairs: p })),
+    pairs.map((p) => ({
+      type: "application/x-www-form-urlencoded",
+      body: new URLSearchParams(p).toString() as string | Uint8Array | FormData,
+      pairs: p,
+    })),
     pairs.map((p) => {
       const form = new FormData();
       for (const [k, v] of p) form.append(k, v);
       return { type: "", body: form as string | Uint8Array | FormData, pairs: p };
     }),
-    fc.jsonValue().map((json) => ({ type: "application/json", body: JSON.stringify(json) as string | Uint8Array | FormData, pairs: [] as [string, string][] })),
-    fc.tuple(fc.uint8Array({ maxLength: 600 }), fc.constantFrom("application/x-www-form-urlencoded", "multipart/form-data; boundary=zz", "application/json", "text/plain", "")).map(([bytes, type]) => ({
-      type,
-      body: bytes as string | Uint8Array | FormData,
+    fc.jsonValue().map((json) => ({
+      type: "application/json",
+      body: JSON.stringify(json) as string | Uint8Array | FormData,
       pairs: [] as [string, string][],
     })),
+    fc
+      .tuple(
+        fc.uint8Array({ maxLength: 600 }),
+        fc.constantFrom(
+          "application/x-www-form-urlencoded",
+          "multipart/form-data; boundary=zz",
+          "application/json",
+          "text/plain",
+          "",
+        ),
+      )
+      .map(([bytes, type]) => ({
+        type,
+        body: bytes as string | Uint8Array | FormData,
+        pairs: [] as [string, string][],
+      })),
   );
 }
 
@@ -131,7 +187,11 @@ const checks = new Checks();
 const before = counts();
 function counts() {
   const n = (sql: string) => (shop.db.prepare(sql).get() as { n: number }).n;
-  return { orders: n("select count(*) as n from orders"), users: n("select count(*) as n from users"), lines: n("select count(*) as n from order_lines") };
+  return {
+    orders: n("select count(*) as n from orders"),
+    users: n("select count(*) as n from users"),
+    lines: n("select count(*) as n from order_lines"),
+  };
 }
 
 /**
@@ -139,7 +199,12 @@ function counts() {
  * whose body it did not read (a refused visitor's), and a reused socket would then fail the
  * next request, which is the client's doing, not the shop's.
  */
-async function send(method: Method, path: string, headers: Record<string, string>, body: string | Uint8Array | FormData): Promise<{ status: number; text: string }> {
+async function send(
+  method: Method,
+  path: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | FormData,
+): Promise<{ status: number; text: string }> {
   let bytes: Buffer;
   if (body instanceof FormData) {
     const encoded = new Response(body);
@@ -151,11 +216,18 @@ async function send(method: Method, path: string, headers: Record<string, string
   return new Promise((resolve, reject) => {
     const request = http.request(
       server.base + path,
-      { method, agent: false, headers: { ...headers, "Content-Length": String(bytes.length) }, timeout: 30_000 },
+      {
+        method,
+        agent: false,
+        headers: { ...headers, "Content-Length": String(bytes.length) },
+        timeout: 30_000,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
         response.on("error", reject);
       },
     );
@@ -181,7 +253,8 @@ async function fuzz(method: Method, path: string, sessionName: keyof typeof sess
       log.note(method, path, response.status);
       const text = response.text;
       if (response.status >= 500) throw new Error(`${response.status}: ${text.slice(0, 300)}`);
-      if (text.includes(`<img src=x onerror=${MARK}()>`) || text.includes(`<script>${MARK}()</script>`)) throw new Error("the posted HTML came back unescaped");
+      if (text.includes(`<img src=x onerror=${MARK}()>`) || text.includes(`<script>${MARK}()</script>`))
+        throw new Error("the posted HTML came back unescaped");
     }),
     { numRuns: RUNS, endOnFailure: true },
   );
@@ -190,7 +263,8 @@ async function fuzz(method: Method, path: string, sessionName: keyof typeof sess
 /** fast-check's report, without the (possibly huge) counterexample body. */
 function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? error.cause.message : (/Got error: (.*)/.exec(error.message)?.[1] ?? "");
+  const cause =
+    error.cause instanceof Error ? error.cause.message : (/Got error: (.*)/.exec(error.message)?.[1] ?? "");
   const example = /Counterexample: (.*)/.exec(error.message)?.[1] ?? "";
   return `${cause} — seed ${/seed: (-?\d+)/.exec(error.message)?.[1] ?? "?"}, counterexample ${example.slice(0, 300)}`;
 }
@@ -202,7 +276,10 @@ for (const path of endpoints) {
   // which the access matrix tests); the rest as a visitor and as a customer mid-checkout.
   // The media API also takes PATCH and DELETE bodies.
   const methods: Method[] = path.startsWith("/api/video/contests/") ? ["POST", "PATCH", "DELETE"] : ["POST"];
-  const who: (keyof typeof sessions)[] = path.startsWith("/admin") || path.startsWith("/api/video") ? ["admin", "anonymous"] : ["anonymous", "customer"];
+  const who: (keyof typeof sessions)[] =
+    path.startsWith("/admin") || path.startsWith("/api/video")
+      ? ["admin", "anonymous"]
+      : ["anonymous", "customer"];
   for (const method of methods) for (const session of who) jobs.push([method, path, session]);
 }
 const queue = [...jobs];
@@ -222,17 +299,30 @@ await Promise.all(
 const seconds = (performance.now() - started) / 1000;
 
 const after = counts();
-checks.check(after.orders === before.orders && after.lines === before.lines, `orders changed: ${JSON.stringify(before)} → ${JSON.stringify(after)}`);
+checks.check(
+  after.orders === before.orders && after.lines === before.lines,
+  `orders changed: ${JSON.stringify(before)} → ${JSON.stringify(after)}`,
+);
 checks.check(after.users === before.users, `accounts were created: ${before.users} → ${after.users}`);
-const blankContests = (shop.db.prepare("select count(*) as n from contests where trim(name) = ''").get() as { n: number }).n;
+const blankContests = (
+  shop.db.prepare("select count(*) as n from contests where trim(name) = ''").get() as { n: number }
+).n;
 checks.check(blankContests === 0, `${blankContests} contests with a blank name`);
-const badPrices = (shop.db.prepare("select count(*) as n from athletes where vertical_video_price < 0 or horizontal_video_price < 0").get() as { n: number }).n;
+const badPrices = (
+  shop.db
+    .prepare(
+      "select count(*) as n from athletes where vertical_video_price < 0 or horizontal_video_price < 0",
+    )
+    .get() as { n: number }
+).n;
 checks.check(badPrices === 0, `${badPrices} athletes with a negative price`);
 const healthy = (await fetch(`${server.base}/healthz`)).ok;
 checks.check(healthy, "the server does not answer /healthz after the run");
 await server.stop();
 await shop.close();
 
-console.log(`${endpoints.length} endpoints, ${jobs.length} endpoint×method×session runs of ${RUNS} bodies: ${sent} requests in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries(log.counts))}`);
+console.log(
+  `${endpoints.length} endpoints, ${jobs.length} endpoint×method×session runs of ${RUNS} bodies: ${sent} requests in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries(log.counts))}`,
+);
 process.exitCode = checks.report();
 process.exit();

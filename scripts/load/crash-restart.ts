@@ -42,7 +42,9 @@ async function customerLoop() {
     await shopIsUp();
     const n = next++;
     try {
-      await purchase(shop, base, log, n, { declined: n % 10 === 9, mailTimeoutMs: 8_000 }, (p) => purchases.push(p));
+      await purchase(shop, base, log, n, { declined: n % 10 === 9, mailTimeoutMs: 8_000 }, (p) =>
+        purchases.push(p),
+      );
     } catch {
       // The server died under this customer (or answered unexpectedly, which the checks below catch).
       interrupted++;
@@ -68,7 +70,9 @@ await Promise.all(workers);
 const unrecorded = () =>
   (
     shop.db
-      .prepare("select count(*) as n from test_payment_intents i where i.status = 'succeeded' and not exists (select 1 from orders o where o.payment_intent_id = i.id)")
+      .prepare(
+        "select count(*) as n from test_payment_intents i where i.status = 'succeeded' and not exists (select 1 from orders o where o.payment_intent_id = i.id)",
+      )
       .get() as { n: number }
   ).n;
 for (let i = 0; i < 100 && unrecorded() > 0; i++) await new Promise((r) => setTimeout(r, 100));
@@ -77,10 +81,18 @@ await server.stop();
 const seconds = (performance.now() - started) / 1000;
 
 const checks = new Checks();
-const integrity = (shop.db.prepare("pragma integrity_check").all() as { integrity_check: string }[]).map((row) => row.integrity_check);
+const integrity = (shop.db.prepare("pragma integrity_check").all() as { integrity_check: string }[]).map(
+  (row) => row.integrity_check,
+);
 checks.check(integrity.length === 1 && integrity[0] === "ok", `integrity_check: ${integrity.join("; ")}`);
 checks.check(unrecorded() === 0, `${unrecorded()} succeeded payments have no order`);
-const orphans = (shop.db.prepare("select count(*) as n from orders o where not exists (select 1 from test_payment_intents i where i.id = o.payment_intent_id and i.status = 'succeeded')").get() as { n: number }).n;
+const orphans = (
+  shop.db
+    .prepare(
+      "select count(*) as n from orders o where not exists (select 1 from test_payment_intents i where i.id = o.payment_intent_id and i.status = 'succeeded')",
+    )
+    .get() as { n: number }
+).n;
 checks.check(orphans === 0, `${orphans} orders without a succeeded payment`);
 const badTotals = (
   shop.db
@@ -95,7 +107,9 @@ let acknowledged = 0;
 let stillQueued = 0;
 let recovered = 0;
 for (const p of purchases) {
-  const orders = (shop.db.prepare("select count(*) as n from orders where customer_email = ?").get(p.email) as { n: number }).n;
+  const orders = (
+    shop.db.prepare("select count(*) as n from orders where customer_email = ?").get(p.email) as { n: number }
+  ).n;
   if (p.paid) {
     acknowledged++;
     checks.check(orders === 1, `${p.email}: an acknowledged order is there ${orders} times`);
@@ -109,15 +123,28 @@ for (const p of purchases) {
   const received = shop.mailsTo(p.email, CONFIRMATION).length;
   checks.check(received <= 1, `${p.email}: confirmation mail sent ${received} times`);
   if (orders === 1 && received === 0) {
-    const queued = (shop.db.prepare("select count(*) as n from mail_outbox where to_address = ? and subject like '%ご注文ありがとうございます%' and status in ('pending', 'sending')").get(p.email) as { n: number }).n;
+    const queued = (
+      shop.db
+        .prepare(
+          "select count(*) as n from mail_outbox where to_address = ? and subject like '%ご注文ありがとうございます%' and status in ('pending', 'sending')",
+        )
+        .get(p.email) as { n: number }
+    ).n;
     checks.check(queued === 1, `${p.email}: the order's confirmation mail is neither received nor queued`);
     if (queued === 1) stillQueued++;
   }
 }
-checks.check(log.serverErrors.length === 0, `${log.serverErrors.length} answers were 5xx: ${log.serverErrors.slice(0, 5).join(", ")}`);
+checks.check(
+  log.serverErrors.length === 0,
+  `${log.serverErrors.length} answers were 5xx: ${log.serverErrors.slice(0, 5).join(", ")}`,
+);
 const orderCount = (shop.db.prepare("select count(*) as n from orders").get() as { n: number }).n;
 await shop.close();
 
-console.log(`${RESTARTS} SIGKILLs and restarts in ${seconds.toFixed(1)} s; ${purchases.length} purchases started, ${interrupted} interrupted by a kill`);
-console.log(`${orderCount} orders: ${acknowledged} acknowledged to the customer, ${recovered} made for customers whose page never came back (paid before the kill); ${stillQueued} confirmations still queued for retry; ${log.total} answers ${JSON.stringify(Object.fromEntries(log.counts))}`);
+console.log(
+  `${RESTARTS} SIGKILLs and restarts in ${seconds.toFixed(1)} s; ${purchases.length} purchases started, ${interrupted} interrupted by a kill`,
+);
+console.log(
+  `${orderCount} orders: ${acknowledged} acknowledged to the customer, ${recovered} made for customers whose page never came back (paid before the kill); ${stillQueued} confirmations still queued for retry; ${log.total} answers ${JSON.stringify(Object.fromEntries(log.counts))}`,
+);
 process.exitCode = checks.report();

@@ -38,7 +38,11 @@ export class Browser {
     const response = await fetch(this.base + url, {
       method,
       redirect: "manual",
-      headers: { Cookie: this.cookie, "X-Forwarded-For": this.ip, ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}) },
+      headers: {
+        Cookie: this.cookie,
+        "X-Forwarded-For": this.ip,
+        ...(form ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
+      },
       body: form ? new URLSearchParams(form).toString() : undefined,
       signal: AbortSignal.timeout(60_000),
     });
@@ -52,11 +56,17 @@ export class Browser {
 
 /** A fresh data folder with the demo data, and a real SMTP server that keeps what it receives. */
 export async function prepareShop() {
-  if (!fs.existsSync(path.join(root, "build/server/index.js"))) execSync("npx remix vite:build", { cwd: root, stdio: "inherit" });
+  if (!fs.existsSync(path.join(root, "build/server/index.js")))
+    execSync("npx remix vite:build", { cwd: root, stdio: "inherit" });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "load-"));
   const dbFile = path.join(dir, "shop.db");
   const smtp = await startSmtpServer();
-  const env = { DATABASE_PATH: dbFile, MEDIA_DIR: path.join(dir, "media"), SMTP_URL: smtp.url, MAIL_FROM: "shop@example.jp" };
+  const env = {
+    DATABASE_PATH: dbFile,
+    MEDIA_DIR: path.join(dir, "media"),
+    SMTP_URL: smtp.url,
+    MAIL_FROM: "shop@example.jp",
+  };
   execSync("npx tsx scripts/seed.ts", { cwd: root, env: { ...process.env, ...env }, stdio: "ignore" });
   const db = new Database(dbFile, { readonly: true });
   const fixtures = loadFixtures(db);
@@ -66,7 +76,8 @@ export async function prepareShop() {
     smtp,
     db,
     fixtures,
-    mailsTo: (email: string, subject: RegExp): ReceivedMail[] => smtp.received.filter((m) => m.to.includes(email) && subject.test(m.subject)),
+    mailsTo: (email: string, subject: RegExp): ReceivedMail[] =>
+      smtp.received.filter((m) => m.to.includes(email) && subject.test(m.subject)),
     async close() {
       db.close();
       await smtp.close();
@@ -76,21 +87,41 @@ export async function prepareShop() {
 }
 export type Shop = Awaited<ReturnType<typeof prepareShop>>;
 
-type Athlete = { id: number; contestId: number; category: string; vertical: number | null; horizontal: number | null };
+type Athlete = {
+  id: number;
+  contestId: number;
+  category: string;
+  vertical: number | null;
+  horizontal: number | null;
+};
 type Format = { id: number; contestId: number; orientation: "vertical" | "horizontal" };
 
 /** What customers can choose: the contests on sale, their athletes on sale and their first two formats. */
 function loadFixtures(db: Database.Database) {
-  const contests = db.prepare("select id, name from contests where video_published = 1 order by id").all() as { id: number; name: string }[];
+  const contests = db
+    .prepare("select id, name from contests where video_published = 1 order by id")
+    .all() as { id: number; name: string }[];
   const athletes = db
-    .prepare("select id, contest_id as contestId, category, vertical_video_price as vertical, horizontal_video_price as horizontal from athletes where video_status = '販売中' and is_deleted = 0")
+    .prepare(
+      "select id, contest_id as contestId, category, vertical_video_price as vertical, horizontal_video_price as horizontal from athletes where video_status = '販売中' and is_deleted = 0",
+    )
     .all() as Athlete[];
   const formats: Format[] = [];
   for (const contest of contests) {
-    const rows = db.prepare("select id from video_formats where contest_id = ? order by display_order, id limit 2").all(contest.id) as { id: number }[];
-    rows.forEach((row, index) => formats.push({ id: row.id, contestId: contest.id, orientation: index === 0 ? "vertical" : "horizontal" }));
+    const rows = db
+      .prepare("select id from video_formats where contest_id = ? order by display_order, id limit 2")
+      .all(contest.id) as { id: number }[];
+    rows.forEach((row, index) =>
+      formats.push({
+        id: row.id,
+        contestId: contest.id,
+        orientation: index === 0 ? "vertical" : "horizontal",
+      }),
+    );
   }
-  const adminId = (db.prepare("select id from users where is_admin = 1 order by id limit 1").get() as { id: number }).id;
+  const adminId = (
+    db.prepare("select id from users where is_admin = 1 order by id limit 1").get() as { id: number }
+  ).id;
   return { contests, athletes, formats, adminId };
 }
 
@@ -119,7 +150,14 @@ async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs: nu
  * `progress` sees the purchase as it goes, so a caller whose server died mid-way still
  * knows how far it got. Throws when a step answers unexpectedly (or the server is gone).
  */
-export async function purchase(shop: Shop, base: string, log: StatusLog, n: number, options: { declined: boolean; mailTimeoutMs?: number }, progress: (p: Purchase) => void = () => {}): Promise<Purchase> {
+export async function purchase(
+  shop: Shop,
+  base: string,
+  log: StatusLog,
+  n: number,
+  options: { declined: boolean; mailTimeoutMs?: number },
+  progress: (p: Purchase) => void = () => {},
+): Promise<Purchase> {
   const { contests, athletes, formats } = shop.fixtures;
   const email = `load${n}-${Math.random().toString(36).slice(2, 8)}@example.jp`;
   const browser = new Browser(base, `198.51.100.${n % 250}`, log);
@@ -128,7 +166,14 @@ export async function purchase(shop: Shop, base: string, log: StatusLog, n: numb
   const pool = athletes.filter((a) => a.contestId === contest.id);
   const contestFormats = formats.filter((f) => f.contestId === contest.id);
   const chosen = Array.from({ length: 1 + (n % 3) }, (_, i) => pool[(n * 7 + i * 3) % pool.length]!);
-  const outcome: Purchase = { email, lines: [], total: 0, verified: false, paid: false, declined: options.declined };
+  const outcome: Purchase = {
+    email,
+    lines: [],
+    total: 0,
+    verified: false,
+    paid: false,
+    declined: options.declined,
+  };
   progress(outcome);
 
   await browser.request("GET", "/");
@@ -136,29 +181,55 @@ export async function purchase(shop: Shop, base: string, log: StatusLog, n: numb
   const fields: [string, string][] = [["intent", "next"]];
   chosen.forEach((athlete, i) => {
     const format = contestFormats[(n + i) % contestFormats.length]!;
-    fields.push([`items[${i}].category`, athlete.category], [`items[${i}].athleteId`, String(athlete.id)], [`items[${i}].formatId`, String(format.id)]);
-    outcome.lines.push({ athleteId: athlete.id, price: (format.orientation === "vertical" ? athlete.vertical : athlete.horizontal) ?? 3500 });
+    fields.push(
+      [`items[${i}].category`, athlete.category],
+      [`items[${i}].athleteId`, String(athlete.id)],
+      [`items[${i}].formatId`, String(format.id)],
+    );
+    outcome.lines.push({
+      athleteId: athlete.id,
+      price: (format.orientation === "vertical" ? athlete.vertical : athlete.horizontal) ?? 3500,
+    });
   });
   outcome.total = outcome.lines.reduce((sum, line) => sum + line.price, 0);
   const form = await browser.request("POST", `/order-form/${slug}`, fields);
-  if (form.location !== "/order-confirmation") throw new Error(`customer ${n}: order form answered ${form.status} ${form.location}`);
+  if (form.location !== "/order-confirmation")
+    throw new Error(`customer ${n}: order form answered ${form.status} ${form.location}`);
   await browser.request("GET", "/order-confirmation");
-  const confirmed = await browser.request("POST", "/order-confirmation", [["email", email], ["name", `負荷 ${n}`]]);
-  if (confirmed.location !== "/email-verification") throw new Error(`customer ${n}: confirmation answered ${confirmed.status}`);
+  const confirmed = await browser.request("POST", "/order-confirmation", [
+    ["email", email],
+    ["name", `負荷 ${n}`],
+  ]);
+  if (confirmed.location !== "/email-verification")
+    throw new Error(`customer ${n}: confirmation answered ${confirmed.status}`);
   await browser.request("GET", "/email-verification");
-  const codeMail = await waitFor(() => shop.mailsTo(email, /確認コード/)[0], `the code mail of ${email}`, options.mailTimeoutMs ?? 30_000);
+  const codeMail = await waitFor(
+    () => shop.mailsTo(email, /確認コード/)[0],
+    `the code mail of ${email}`,
+    options.mailTimeoutMs ?? 30_000,
+  );
   const code = /\b(\d{6})\b/.exec(codeMail.text)?.[1] ?? "";
-  const verified = await browser.request("POST", "/email-verification", [["intent", "verify"], ["code", code]]);
-  if (verified.location !== "/payment") throw new Error(`customer ${n}: verification answered ${verified.status}`);
+  const verified = await browser.request("POST", "/email-verification", [
+    ["intent", "verify"],
+    ["code", code],
+  ]);
+  if (verified.location !== "/payment")
+    throw new Error(`customer ${n}: verification answered ${verified.status}`);
   outcome.verified = true;
   await browser.request("GET", "/payment");
   const card = options.declined ? "4000000000000002" : "4242424242424242";
-  const paid = await browser.request("POST", "/payment", [["cardholderName", "LOAD TEST"], ["cardNumber", card], ["expiry", "12/39"], ["cvc", "123"]]);
+  const paid = await browser.request("POST", "/payment", [
+    ["cardholderName", "LOAD TEST"],
+    ["cardNumber", card],
+    ["expiry", "12/39"],
+    ["cvc", "123"],
+  ]);
   if (options.declined) {
     if (paid.status !== 402) throw new Error(`customer ${n}: a declined card answered ${paid.status}`);
     return outcome;
   }
-  if (paid.location !== "/payment-complete") throw new Error(`customer ${n}: payment answered ${paid.status} ${paid.body.slice(0, 200)}`);
+  if (paid.location !== "/payment-complete")
+    throw new Error(`customer ${n}: payment answered ${paid.status} ${paid.body.slice(0, 200)}`);
   outcome.paid = true;
   await browser.request("GET", "/payment-complete");
   return outcome;

@@ -5,7 +5,11 @@ import { hashPassword } from "~/server/auth/password.server";
 import { commitSession, getSession, type ShopSession } from "~/server/http/session.server";
 
 /** A user straight in the database (one scrypt hash, ~0.3 s). */
-export async function createUser(email: string, password: string, extra: Partial<typeof users.$inferInsert> = {}) {
+export async function createUser(
+  email: string,
+  password: string,
+  extra: Partial<typeof users.$inferInsert> = {},
+) {
   return db()
     .insert(users)
     .values({ email, name: "テスト 太郎", passwordHash: await hashPassword(password), ...extra })

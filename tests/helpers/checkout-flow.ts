@@ -11,17 +11,47 @@ type Line = { athleteId: number; category: string; formatId: number };
 export async function checkoutUntilVerified(shop: Shop, lines: Line[], received: ReceivedMail[]) {
   const slug = contestSlug(shop.name);
   const fields: [string, string][] = [["intent", "next"]];
-  lines.forEach((line, i) => fields.push([`items[${i}].category`, line.category], [`items[${i}].athleteId`, String(line.athleteId)], [`items[${i}].formatId`, String(line.formatId)]));
+  lines.forEach((line, i) =>
+    fields.push(
+      [`items[${i}].category`, line.category],
+      [`items[${i}].athleteId`, String(line.athleteId)],
+      [`items[${i}].formatId`, String(line.formatId)],
+    ),
+  );
   const orderForm = await import("~/routes/storefront/order-form");
-  const created = await callRoute(orderForm.action, formRequest(`/order-form/${encodeURIComponent(slug)}`, fields), { contestSlug: slug });
+  const created = await callRoute(
+    orderForm.action,
+    formRequest(`/order-form/${encodeURIComponent(slug)}`, fields),
+    { contestSlug: slug },
+  );
   const cookie = sessionOf(created);
   const email = `c${Math.random().toString(36).slice(2, 10)}@example.jp`;
   const confirmation = await import("~/routes/checkout/order-confirmation");
-  const saved = await callRoute(confirmation.action, formRequest("/order-confirmation", [["email", email], ["name", "テスト 太郎"]], cookie));
+  const saved = await callRoute(
+    confirmation.action,
+    formRequest(
+      "/order-confirmation",
+      [
+        ["email", email],
+        ["name", "テスト 太郎"],
+      ],
+      cookie,
+    ),
+  );
   expect(saved.location).toBe("/email-verification");
   const code = /\b(\d{6})\b/.exec(received.filter((m) => m.to.includes(email)).at(-1)?.text ?? "")?.[1] ?? "";
   const verification = await import("~/routes/checkout/email-verification");
-  const verified = await callRoute(verification.action, formRequest("/email-verification", [["intent", "verify"], ["code", code]], cookie));
+  const verified = await callRoute(
+    verification.action,
+    formRequest(
+      "/email-verification",
+      [
+        ["intent", "verify"],
+        ["code", code],
+      ],
+      cookie,
+    ),
+  );
   expect(verified.location).toBe("/payment");
   return { cookie, email };
 }

@@ -33,10 +33,14 @@ export async function startFakeStripe() {
       const [path = "", query = ""] = (req.url ?? "").split("?");
       requests.push({ method: req.method ?? "", path, body });
       const send = (status: number, payload: unknown) => {
-        res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${crypto.randomBytes(6).toString("hex")}` });
+        res.writeHead(status, {
+          "Content-Type": "application/json",
+          "Request-Id": `req_${crypto.randomBytes(6).toString("hex")}`,
+        });
         res.end(JSON.stringify(payload));
       };
-      if (!req.headers.authorization?.startsWith("Bearer sk_test_")) return send(401, { error: { type: "invalid_request_error", message: "Invalid API Key" } });
+      if (!req.headers.authorization?.startsWith("Bearer sk_test_"))
+        return send(401, { error: { type: "invalid_request_error", message: "Invalid API Key" } });
       const metadata: Record<string, string> = {};
       for (const [key, value] of body) {
         const match = /^metadata\[(.+)\]$/.exec(key);
@@ -72,17 +76,34 @@ export async function startFakeStripe() {
         const after = params.get("starting_after");
         const start = after ? all.findIndex((intent) => intent.id === after) + 1 : 0;
         const data = all.slice(start, start + limit);
-        return send(200, { object: "list", url: "/v1/payment_intents", has_more: start + limit < all.length, data });
+        return send(200, {
+          object: "list",
+          url: "/v1/payment_intents",
+          has_more: start + limit < all.length,
+          data,
+        });
       }
       const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
       const intent = match?.[1] ? intents.get(match[1]) : undefined;
-      if (match && !intent) return send(404, { error: { type: "invalid_request_error", code: "resource_missing", message: "No such payment_intent" } });
+      if (match && !intent)
+        return send(404, {
+          error: {
+            type: "invalid_request_error",
+            code: "resource_missing",
+            message: "No such payment_intent",
+          },
+        });
       if (intent && req.method === "GET") return send(200, intent);
       if (intent && req.method === "POST") {
         if (body.has("amount")) intent.amount = Number(body.get("amount"));
         return send(200, intent);
       }
-      send(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path})` } });
+      send(404, {
+        error: {
+          type: "invalid_request_error",
+          message: `Unrecognized request URL (${req.method}: ${path})`,
+        },
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -8,7 +8,9 @@ import crypto from "node:crypto";
 export function fastHashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
   const key = crypto.scryptSync(password.normalize("NFKC"), salt, 32, { N: 1024, r: 8, p: 1 });
-  return Promise.resolve(["scrypt", 1024, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$"));
+  return Promise.resolve(
+    ["scrypt", 1024, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$"),
+  );
 }
 
 let decoy: Promise<string> | undefined;

@@ -13,11 +13,32 @@ while (!fs.existsSync(stopFile ?? "")) {
       const orderNumber = `${prefix}-${n}`;
       const order = tx
         .insert(orders)
-        .values({ orderNumber, checkoutId: orderNumber, paymentIntentId: orderNumber, contestName: "負荷テスト大会", customerEmail: `w${n}@example.jp`, customerName: "負荷 太郎", totalAmount: 7500, lineCount: 2 })
+        .values({
+          orderNumber,
+          checkoutId: orderNumber,
+          paymentIntentId: orderNumber,
+          contestName: "負荷テスト大会",
+          customerEmail: `w${n}@example.jp`,
+          customerName: "負荷 太郎",
+          totalAmount: 7500,
+          lineCount: 2,
+        })
         .returning({ id: orders.id })
         .get();
       tx.insert(orderLines)
-        .values([1, 2].map((i) => ({ orderId: order.id, lineNumber: `${orderNumber}-${i}`, contestName: "負荷テスト大会", category: "A", athleteNumber: i, athleteName: `選手${i}`, style: "縦", orientation: "vertical" as const, price: 3750 })))
+        .values(
+          [1, 2].map((i) => ({
+            orderId: order.id,
+            lineNumber: `${orderNumber}-${i}`,
+            contestName: "負荷テスト大会",
+            category: "A",
+            athleteNumber: i,
+            athleteName: `選手${i}`,
+            style: "縦",
+            orientation: "vertical" as const,
+            price: 3750,
+          })),
+        )
         .run();
     },
     { behavior: "immediate" },

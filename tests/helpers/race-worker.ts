@@ -6,7 +6,11 @@ import type { PaymentIntentState } from "~/server/payments/types";
 import { handleStripeWebhook } from "~/server/checkout/stripe-webhook.server";
 
 const [mode, file] = process.argv.slice(2);
-const jobs = JSON.parse(fs.readFileSync(file ?? "", "utf8")) as { intent: PaymentIntentState; payload: string; signature: string }[];
+const jobs = JSON.parse(fs.readFileSync(file ?? "", "utf8")) as {
+  intent: PaymentIntentState;
+  payload: string;
+  signature: string;
+}[];
 const results: string[] = [];
 for (const job of jobs) {
   if (mode === "webhook") {

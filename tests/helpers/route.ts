@@ -8,7 +8,11 @@ export type RouteResult = { status: number; location: string | null; headers: He
  * Calls a route's loader or action as Remix would, and normalises what comes back
  * (a Response, data() with a status, a thrown redirect) into status + data.
  */
-export async function callRoute(handler: Handler, request: Request, params: Record<string, string> = {}): Promise<RouteResult> {
+export async function callRoute(
+  handler: Handler,
+  request: Request,
+  params: Record<string, string> = {},
+): Promise<RouteResult> {
   let value: unknown;
   try {
     value = await handler({ request, params, context: {} });

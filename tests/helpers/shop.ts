@@ -7,13 +7,41 @@ import { commitSession, getSession } from "~/server/http/session.server";
 /** A contest on sale with two categories and a few athletes (one of them 受注停止). */
 export function seedContest(name = `テスト大会${Math.random().toString(36).slice(2, 8)}`) {
   const contestId = createContest(name);
-  db().update(contests).set({ videoPublished: true, sitePublicStatus: "公開" }).where(eq(contests.id, contestId)).run();
-  db().insert(categories).values([{ contestId, name: "A部門", color: "#ef4444" }, { contestId, name: "B部門", color: "#3b82f6" }]).run();
-  const [vertical, horizontal] = db().select().from(videoFormats).where(eq(videoFormats.contestId, contestId)).orderBy(videoFormats.displayOrder).all();
-  const insert = (athleteNumber: number, category: string, status: "販売中" | "受注停止", prices: [number | null, number | null]) =>
+  db()
+    .update(contests)
+    .set({ videoPublished: true, sitePublicStatus: "公開" })
+    .where(eq(contests.id, contestId))
+    .run();
+  db()
+    .insert(categories)
+    .values([
+      { contestId, name: "A部門", color: "#ef4444" },
+      { contestId, name: "B部門", color: "#3b82f6" },
+    ])
+    .run();
+  const [vertical, horizontal] = db()
+    .select()
+    .from(videoFormats)
+    .where(eq(videoFormats.contestId, contestId))
+    .orderBy(videoFormats.displayOrder)
+    .all();
+  const insert = (
+    athleteNumber: number,
+    category: string,
+    status: "販売中" | "受注停止",
+    prices: [number | null, number | null],
+  ) =>
     db()
       .insert(athletes)
-      .values({ contestId, athleteNumber, name: `選手${athleteNumber}`, category, videoStatus: status, verticalVideoPrice: prices[0], horizontalVideoPrice: prices[1] })
+      .values({
+        contestId,
+        athleteNumber,
+        name: `選手${athleteNumber}`,
+        category,
+        videoStatus: status,
+        verticalVideoPrice: prices[0],
+        horizontalVideoPrice: prices[1],
+      })
       .returning()
       .get();
   return {
@@ -29,7 +57,11 @@ export function seedContest(name = `テスト大会${Math.random().toString(36).
 }
 
 /** A cookie for a session holding the given values, as the browser would send it back. */
-export async function sessionCookie(values: { checkoutId?: string; userId?: number; sessionVersion?: number }) {
+export async function sessionCookie(values: {
+  checkoutId?: string;
+  userId?: number;
+  sessionVersion?: number;
+}) {
   const session = await getSession(new Request("http://shop.test/"));
   for (const [key, value] of Object.entries(values)) session.set(key as "checkoutId", value as string);
   const setCookie = await commitSession(session);

@@ -28,7 +28,11 @@ type Props = {
   via: "page" | "dialog";
 };
 
-const STEP_LABELS: Record<PasswordChangeStep, string> = { send: "コード送信", verify: "コード確認", change: "パスワード設定" };
+const STEP_LABELS: Record<PasswordChangeStep, string> = {
+  send: "コード送信",
+  verify: "コード確認",
+  change: "パスワード設定",
+};
 const ACTION = "/account/password";
 
 /** The three steps of the password change, shared by the page (/account/password) and the dialog on /account. */
@@ -48,14 +52,31 @@ export function PasswordChangeSteps({ step, email, reply, FormComponent, busy, v
           </li>
         ))}
       </ol>
-      {step === "send" ? <SendStep email={email} notice={notice} FormComponent={FormComponent} busy={busy} via={via} /> : null}
-      {step === "verify" ? <VerifyStep email={email} notice={notice} FormComponent={FormComponent} busy={busy} via={via} /> : null}
-      {step === "change" ? <ChangeStep result={reply?.result ?? null} notice={notice} FormComponent={FormComponent} busy={busy} via={via} /> : null}
+      {step === "send" ? (
+        <SendStep email={email} notice={notice} FormComponent={FormComponent} busy={busy} via={via} />
+      ) : null}
+      {step === "verify" ? (
+        <VerifyStep email={email} notice={notice} FormComponent={FormComponent} busy={busy} via={via} />
+      ) : null}
+      {step === "change" ? (
+        <ChangeStep
+          result={reply?.result ?? null}
+          notice={notice}
+          FormComponent={FormComponent}
+          busy={busy}
+          via={via}
+        />
+      ) : null}
     </div>
   );
 }
 
-type StepProps = { notice: PasswordChangeReply["notice"]; FormComponent: FormComponent; busy: boolean; via: "page" | "dialog" };
+type StepProps = {
+  notice: PasswordChangeReply["notice"];
+  FormComponent: FormComponent;
+  busy: boolean;
+  via: "page" | "dialog";
+};
 
 function Via({ via }: { via: "page" | "dialog" }) {
   return via === "dialog" ? <input type="hidden" name="via" value="dialog" /> : null;
@@ -76,7 +97,9 @@ function SendStep({ email, notice, FormComponent, busy, via }: StepProps & { ema
       <Via via={via} />
       <Notice notice={notice} />
       <p className="text-sm leading-relaxed text-zinc-700">
-        ご本人確認のため、ご登録のメールアドレス <span className="font-semibold break-all text-zinc-900">{email}</span> に6桁の認証コードをお送りします。
+        ご本人確認のため、ご登録のメールアドレス{" "}
+        <span className="font-semibold break-all text-zinc-900">{email}</span>{" "}
+        に6桁の認証コードをお送りします。
       </p>
       <button type="submit" name="intent" value="send" className="btn-primary w-full" disabled={busy}>
         認証コードを送信
@@ -87,16 +110,31 @@ function SendStep({ email, notice, FormComponent, busy, via }: StepProps & { ema
 
 function VerifyStep({ email, notice, FormComponent, busy, via }: StepProps & { email: string }) {
   return (
-    <CodeStep id={`password-code-${via}`} label="認証コード（6桁）" notice={notice} submitLabel="認証する" busy={busy} FormComponent={FormComponent} action={ACTION}>
+    <CodeStep
+      id={`password-code-${via}`}
+      label="認証コード（6桁）"
+      notice={notice}
+      submitLabel="認証する"
+      busy={busy}
+      FormComponent={FormComponent}
+      action={ACTION}
+    >
       <Via via={via} />
       <p className="mb-4 text-sm leading-relaxed text-zinc-700">
-        <span className="font-semibold break-all text-zinc-900">{email}</span> にお送りした6桁の認証コードを入力してください。コードの有効期限は10分です。
+        <span className="font-semibold break-all text-zinc-900">{email}</span>{" "}
+        にお送りした6桁の認証コードを入力してください。コードの有効期限は10分です。
       </p>
     </CodeStep>
   );
 }
 
-function ChangeStep({ result, notice, FormComponent, busy, via }: StepProps & { result: SubmissionResult<string[]> | null }) {
+function ChangeStep({
+  result,
+  notice,
+  FormComponent,
+  busy,
+  via,
+}: StepProps & { result: SubmissionResult<string[]> | null }) {
   const [form, fields] = useForm({
     id: `new-password-${via}`,
     lastResult: result,
@@ -110,8 +148,19 @@ function ChangeStep({ result, notice, FormComponent, busy, via }: StepProps & { 
       <input type="hidden" name="intent" value="change" />
       <Notice notice={notice} />
       {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
-      <Field label="新しいパスワード" meta={fields.newPassword} type="password" hint={PASSWORD_HINT} inputProps={{ autoComplete: "new-password" }} />
-      <Field label="新しいパスワード（確認）" meta={fields.confirmPassword} type="password" inputProps={{ autoComplete: "new-password" }} />
+      <Field
+        label="新しいパスワード"
+        meta={fields.newPassword}
+        type="password"
+        hint={PASSWORD_HINT}
+        inputProps={{ autoComplete: "new-password" }}
+      />
+      <Field
+        label="新しいパスワード（確認）"
+        meta={fields.confirmPassword}
+        type="password"
+        inputProps={{ autoComplete: "new-password" }}
+      />
       <button type="submit" className="btn-primary w-full" disabled={busy}>
         パスワードを変更
       </button>

@@ -23,7 +23,10 @@ export default function Account() {
   return (
     <div className="mx-auto w-full max-w-md px-4 py-8 sm:py-12">
       <h1 className="text-2xl font-bold">アカウント</h1>
-      <section aria-labelledby="account-info" className="mt-6 rounded-2xl border border-zinc-200 bg-white shadow-sm">
+      <section
+        aria-labelledby="account-info"
+        className="mt-6 rounded-2xl border border-zinc-200 bg-white shadow-sm"
+      >
         <h2 id="account-info" className="sr-only">
           登録情報
         </h2>
@@ -109,5 +112,14 @@ function PasswordChangeDialogSteps({ email, onDone }: { email: string; onDone: (
   useEffect(() => {
     if (reply?.done) onDone();
   }, [reply, onDone]);
-  return <PasswordChangeSteps step={reply?.step ?? "send"} email={email} reply={reply} FormComponent={fetcher.Form} busy={fetcher.state !== "idle"} via="dialog" />;
+  return (
+    <PasswordChangeSteps
+      step={reply?.step ?? "send"}
+      email={email}
+      reply={reply}
+      FormComponent={fetcher.Form}
+      busy={fetcher.state !== "idle"}
+      via="dialog"
+    />
+  );
 }

@@ -26,7 +26,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password"] }), warning: null, lockedUntil: null }, { status: 400 });
+    return data(
+      { result: submission.reply({ hideFields: ["password"] }), warning: null, lockedUntil: null },
+      { status: 400 },
+    );
   }
   const session = await getSession(request);
   const login = await logInCustomer(request, session, submission.value);
@@ -37,7 +40,10 @@ export async function action({ request }: ActionFunctionArgs) {
         warning: login.reason === "invalid" ? login.warning : null,
         lockedUntil: login.reason === "locked" ? login.lockedUntil.getTime() : null,
       },
-      { status: login.status, headers: login.reason === "blocked" ? { "Retry-After": String(login.retryAfterSeconds) } : undefined },
+      {
+        status: login.status,
+        headers: login.reason === "blocked" ? { "Retry-After": String(login.retryAfterSeconds) } : undefined,
+      },
     );
   }
   if (!login.secondFactor) session.flash("toast", { kind: "success", title: "ログインしました" });
@@ -91,8 +97,18 @@ export default function Login() {
           </FormAlert>
         ) : null}
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-        <Field label="メールアドレス" meta={fields.email} type="email" inputProps={{ autoComplete: "email", inputMode: "email" }} />
-        <Field label="パスワード" meta={fields.password} type="password" inputProps={{ autoComplete: "current-password" }} />
+        <Field
+          label="メールアドレス"
+          meta={fields.email}
+          type="email"
+          inputProps={{ autoComplete: "email", inputMode: "email" }}
+        />
+        <Field
+          label="パスワード"
+          meta={fields.password}
+          type="password"
+          inputProps={{ autoComplete: "current-password" }}
+        />
         <button type="submit" className="btn-primary w-full" disabled={busy || locked}>
           {busy ? "ログイン中..." : "ログイン"}
         </button>

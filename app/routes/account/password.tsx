@@ -4,7 +4,12 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthCard } from "~/components/AuthCard";
 import { PasswordChangeSteps, type PasswordChangeReply } from "~/routes/account/PasswordChangeSteps";
-import { newPasswordSchema, passwordChangeCodeSchema, passwordChangeStep, type PasswordChangeStep } from "~/lib/account-schemas";
+import {
+  newPasswordSchema,
+  passwordChangeCodeSchema,
+  passwordChangeStep,
+  type PasswordChangeStep,
+} from "~/lib/account-schemas";
 import { readForm } from "~/server/http/form.server";
 import {
   changePassword,
@@ -22,7 +27,8 @@ export const meta: MetaFunction = () => [{ title: "パスワードの変更 | �
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user, session } = await requireUser(request);
   const step = passwordChangeStep(new URL(request.url).searchParams.get("step"));
-  if (step === "change" && !isPasswordChangeVerified(session, user)) throw redirect("/account/password?step=send");
+  if (step === "change" && !isPasswordChangeVerified(session, user))
+    throw redirect("/account/password?step=send");
   return { step, email: user.email };
 }
 
@@ -34,17 +40,28 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = formData.get("intent");
 
   const reply = async (step: PasswordChangeStep, status: number, extra: Partial<PasswordChangeReply> = {}) =>
-    data<PasswordChangeReply>({ step, notice: null, result: null, done: false, ...extra }, { status, headers: { "Set-Cookie": await commitSession(session) } });
-  const error = (step: PasswordChangeStep, status: number, message: string) => reply(step, status, { notice: { kind: "error", message, at: Date.now() } });
+    data<PasswordChangeReply>(
+      { step, notice: null, result: null, done: false, ...extra },
+      { status, headers: { "Set-Cookie": await commitSession(session) } },
+    );
+  const error = (step: PasswordChangeStep, status: number, message: string) =>
+    reply(step, status, { notice: { kind: "error", message, at: Date.now() } });
   // The page moves on with a redirect (so a reload does not post again); the dialog gets the next step as data.
   const next = async (step: PasswordChangeStep, message?: string) =>
     viaDialog
       ? reply(step, 200, message ? { notice: { kind: "success", message, at: Date.now() } } : {})
-      : redirect(`/account/password?step=${step}`, { headers: { "Set-Cookie": await commitSession(session) } });
+      : redirect(`/account/password?step=${step}`, {
+          headers: { "Set-Cookie": await commitSession(session) },
+        });
 
   if (intent === "send" || intent === "resend") {
     const sent = await sendPasswordChangeCode(request, user);
-    if (sent.ok) return intent === "send" ? next("verify", PASSWORD_CHANGE_MESSAGES.sent) : reply("verify", 200, { notice: { kind: "success", message: "認証コードを再送信しました", at: Date.now() } });
+    if (sent.ok)
+      return intent === "send"
+        ? next("verify", PASSWORD_CHANGE_MESSAGES.sent)
+        : reply("verify", 200, {
+            notice: { kind: "success", message: "認証コードを再送信しました", at: Date.now() },
+          });
     // A code sent less than a minute ago is still good: go on and enter it.
     const step = intent === "resend" || sent.alreadySent ? "verify" : "send";
     return error(step, sent.status, sent.message);
@@ -52,7 +69,8 @@ export async function action({ request }: ActionFunctionArgs) {
 
   if (intent === "verify") {
     const submission = parseWithZod(formData, { schema: passwordChangeCodeSchema });
-    if (submission.status !== "success") return error("verify", 400, submission.error?.code?.[0] ?? PASSWORD_CHANGE_MESSAGES.wrongCode);
+    if (submission.status !== "success")
+      return error("verify", 400, submission.error?.code?.[0] ?? PASSWORD_CHANGE_MESSAGES.wrongCode);
     const verified = verifyPasswordChangeCode(session, user, submission.value.code);
     if (!verified.ok) return error("verify", verified.status, verified.message);
     return next("change");
@@ -60,10 +78,17 @@ export async function action({ request }: ActionFunctionArgs) {
 
   if (intent === "change") {
     const submission = parseWithZod(formData, { schema: newPasswordSchema });
-    if (submission.status !== "success") return reply("change", 400, { result: submission.reply({ hideFields: ["newPassword", "confirmPassword"] }) });
+    if (submission.status !== "success")
+      return reply("change", 400, {
+        result: submission.reply({ hideFields: ["newPassword", "confirmPassword"] }),
+      });
     const changed = await changePassword(session, user, submission.value.newPassword);
     if (!changed.ok) return error("send", changed.status, changed.message);
-    session.flash("toast", { kind: "success", title: PASSWORD_CHANGE_MESSAGES.changed, description: "ほかの端末ではログアウトされました。" });
+    session.flash("toast", {
+      kind: "success",
+      title: PASSWORD_CHANGE_MESSAGES.changed,
+      description: "ほかの端末ではログアウトされました。",
+    });
     if (viaDialog) return reply("send", 200, { done: true });
     return redirect("/account", { headers: { "Set-Cookie": await commitSession(session) } });
   }
@@ -86,7 +111,14 @@ export default function AccountPassword() {
         </p>
       }
     >
-      <PasswordChangeSteps step={reply?.step ?? step} email={email} reply={reply} FormComponent={Form} busy={navigation.state !== "idle"} via="page" />
+      <PasswordChangeSteps
+        step={reply?.step ?? step}
+        email={email}
+        reply={reply}
+        FormComponent={Form}
+        busy={navigation.state !== "idle"}
+        via="page"
+      />
     </AuthCard>
   );
 }

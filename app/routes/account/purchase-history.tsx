@@ -31,51 +31,85 @@ export default function PurchaseHistory() {
         <div className="mt-8 rounded-2xl border border-zinc-200 bg-white px-5 py-12 text-center shadow-sm">
           <p className="font-semibold text-zinc-800">まだ購入履歴がありません</p>
           <p className="mt-2 text-sm text-zinc-600">大会を選んで、お子さまの動画をご注文いただけます。</p>
-          <Link to="/" className="btn-primary mt-6">
+          <Link to="/" className="mt-6 btn-primary">
             大会一覧を見る
           </Link>
         </div>
       ) : (
         <div className="mt-6 space-y-6">
           {orders.map((order) => (
-            <section key={order.orderNumber} aria-labelledby={`order-${order.orderNumber}`} className="rounded-2xl border border-zinc-200 bg-white shadow-sm">
+            <section
+              key={order.orderNumber}
+              aria-labelledby={`order-${order.orderNumber}`}
+              className="rounded-2xl border border-zinc-200 bg-white shadow-sm"
+            >
               <header className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 border-b border-zinc-200 px-4 py-3 sm:px-5">
                 <h2 id={`order-${order.orderNumber}`} className="font-bold">
                   注文番号 <span className="tracking-wider">{order.orderNumber}</span>
                 </h2>
                 <p className="text-sm text-zinc-600">
-                  ご注文日 {formatDate(order.orderedAt)}・合計 <span className="font-semibold text-zinc-900">{formatYen(order.totalAmount)}</span>
+                  ご注文日 {formatDate(order.orderedAt)}・合計{" "}
+                  <span className="font-semibold text-zinc-900">{formatYen(order.totalAmount)}</span>
                 </p>
               </header>
               <table className="w-full text-sm">
                 <caption className="sr-only">注文番号 {order.orderNumber} の内容</caption>
                 <thead className="hidden bg-zinc-50 text-left text-xs whitespace-nowrap text-zinc-600 sm:table-header-group">
                   <tr>
-                    <th scope="col" className="px-4 py-2 font-semibold sm:pl-5">大会名</th>
-                    <th scope="col" className="px-4 py-2 font-semibold">部門</th>
-                    <th scope="col" className="px-4 py-2 font-semibold">{order.numberLabel}</th>
-                    <th scope="col" className="px-4 py-2 font-semibold">スタイル</th>
-                    <th scope="col" className="px-4 py-2 text-right font-semibold">価格</th>
-                    <th scope="col" className="px-4 py-2 font-semibold sm:pr-5">ダウンロード</th>
+                    <th scope="col" className="px-4 py-2 font-semibold sm:pl-5">
+                      大会名
+                    </th>
+                    <th scope="col" className="px-4 py-2 font-semibold">
+                      部門
+                    </th>
+                    <th scope="col" className="px-4 py-2 font-semibold">
+                      {order.numberLabel}
+                    </th>
+                    <th scope="col" className="px-4 py-2 font-semibold">
+                      スタイル
+                    </th>
+                    <th scope="col" className="px-4 py-2 text-right font-semibold">
+                      価格
+                    </th>
+                    <th scope="col" className="px-4 py-2 font-semibold sm:pr-5">
+                      ダウンロード
+                    </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-zinc-200">
                   {order.lines.map((line) => (
                     // On phones each line is a card of label/value rows; from sm up, a table row.
                     <tr key={line.id} className="block px-4 py-3 sm:table-row sm:p-0">
-                      <Cell label="大会名" className="sm:pl-5">{line.contestName}</Cell>
-                      <Cell label="部門" className="sm:whitespace-nowrap">{line.category}</Cell>
-                      <Cell label={order.numberLabel} className="sm:whitespace-nowrap">{line.athleteNumber}</Cell>
-                      <Cell label="スタイル" className="sm:whitespace-nowrap">{line.style}</Cell>
-                      <Cell label="価格" className="sm:text-right sm:whitespace-nowrap">{formatYen(line.price)}</Cell>
+                      <Cell label="大会名" className="sm:pl-5">
+                        {line.contestName}
+                      </Cell>
+                      <Cell label="部門" className="sm:whitespace-nowrap">
+                        {line.category}
+                      </Cell>
+                      <Cell label={order.numberLabel} className="sm:whitespace-nowrap">
+                        {line.athleteNumber}
+                      </Cell>
+                      <Cell label="スタイル" className="sm:whitespace-nowrap">
+                        {line.style}
+                      </Cell>
+                      <Cell label="価格" className="sm:text-right sm:whitespace-nowrap">
+                        {formatYen(line.price)}
+                      </Cell>
                       <Cell label="ダウンロード" className="sm:pr-5 sm:whitespace-nowrap">
                         {line.downloadUrl ? (
-                          <a href={line.downloadUrl} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 font-semibold whitespace-nowrap text-brand-700 underline">
+                          <a
+                            href={line.downloadUrl}
+                            target="_blank"
+                            rel="noopener noreferrer"
+                            className="inline-flex items-center gap-1 font-semibold whitespace-nowrap text-brand-700 underline"
+                          >
                             ダウンロード
                             <span className="sr-only">（新しいタブで開きます）</span>
                           </a>
                         ) : (
-                          <span className="inline-block rounded-full bg-orange-100 px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap text-orange-800">納品待ち</span>
+                          <span className="inline-block rounded-full bg-orange-100 px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap text-orange-800">
+                            納品待ち
+                          </span>
                         )}
                       </Cell>
                     </tr>
@@ -92,9 +126,19 @@ export default function PurchaseHistory() {
   );
 }
 
-function Cell({ label, className = "", children }: { label: string; className?: string; children: ReactNode }) {
+function Cell({
+  label,
+  className = "",
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
-    <td className={`grid grid-cols-[6.5rem_minmax(0,1fr)] items-baseline gap-3 py-0.5 break-words sm:table-cell sm:px-4 sm:py-3 sm:align-top ${className}`}>
+    <td
+      className={`grid grid-cols-[6.5rem_minmax(0,1fr)] items-baseline gap-3 py-0.5 break-words sm:table-cell sm:px-4 sm:py-3 sm:align-top ${className}`}
+    >
       {/* The column's heading, shown beside the value on phones (the table head is hidden there). */}
       <span className="text-xs text-zinc-500 sm:hidden">{label}</span>
       <span>{children}</span>
@@ -103,7 +147,9 @@ function Cell({ label, className = "", children }: { label: string; className?: 
 }
 
 function Pagination({ page, pageCount }: { page: number; pageCount: number }) {
-  const pages = Array.from({ length: pageCount }, (_, index) => index + 1).filter((n) => n === 1 || n === pageCount || Math.abs(n - page) <= 2);
+  const pages = Array.from({ length: pageCount }, (_, index) => index + 1).filter(
+    (n) => n === 1 || n === pageCount || Math.abs(n - page) <= 2,
+  );
   return (
     <nav aria-label="購入履歴のページ" className="mt-8 flex flex-wrap items-center justify-center gap-2">
       {page > 1 ? (
@@ -113,7 +159,9 @@ function Pagination({ page, pageCount }: { page: number; pageCount: number }) {
       ) : null}
       {pages.map((n, index) => (
         <span key={n} className="contents">
-          {index > 0 && n - (pages[index - 1] ?? n) > 1 ? <span className="px-1 text-zinc-500">…</span> : null}
+          {index > 0 && n - (pages[index - 1] ?? n) > 1 ? (
+            <span className="px-1 text-zinc-500">…</span>
+          ) : null}
           <Link
             to={`?page=${n}`}
             aria-current={n === page ? "page" : undefined}

@@ -27,14 +27,18 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const session = await getSession(request);
   const registration = requireRegistration(session);
-  const reply = (kind: CodeNotice["kind"], message: string, status: number) => data<CodeNotice>({ kind, message, at: Date.now() }, { status });
+  const reply = (kind: CodeNotice["kind"], message: string, status: number) =>
+    data<CodeNotice>({ kind, message, at: Date.now() }, { status });
 
   if (formData.get("intent") === "resend") {
     const sent = await resendRegistrationCode(registration);
-    return sent.ok ? reply("success", "認証コードを再送信しました", 200) : reply("error", sent.message, sent.status);
+    return sent.ok
+      ? reply("success", "認証コードを再送信しました", 200)
+      : reply("error", sent.message, sent.status);
   }
   const submission = parseWithZod(formData, { schema: registrationCodeSchema });
-  if (submission.status !== "success") return reply("error", submission.error?.code?.[0] ?? "6桁の認証コードを入力してください", 400);
+  if (submission.status !== "success")
+    return reply("error", submission.error?.code?.[0] ?? "6桁の認証コードを入力してください", 400);
   const result = verifyRegistrationCode(registration, submission.value.code);
   if (!result.ok) return reply("error", result.message, result.status);
   session.unset("registration");
@@ -53,7 +57,8 @@ export default function RegisterVerify() {
       title="認証コードの入力"
       lead={
         <p>
-          <span className="font-semibold break-all text-zinc-900">{email}</span> に6桁の認証コードをお送りしました。メールに記載のコードを入力するか、メール内のリンクを開いて登録を完了してください。
+          <span className="font-semibold break-all text-zinc-900">{email}</span>{" "}
+          に6桁の認証コードをお送りしました。メールに記載のコードを入力するか、メール内のリンクを開いて登録を完了してください。
         </p>
       }
       footer={
@@ -71,7 +76,13 @@ export default function RegisterVerify() {
         </>
       }
     >
-      <CodeStep id="registration-code" label="認証コード（6桁）" notice={result} submitLabel="登録を完了する" busy={navigation.state !== "idle"} />
+      <CodeStep
+        id="registration-code"
+        label="認証コード（6桁）"
+        notice={result}
+        submitLabel="登録を完了する"
+        busy={navigation.state !== "idle"}
+      />
     </AuthCard>
   );
 }

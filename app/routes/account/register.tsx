@@ -31,7 +31,10 @@ export async function action({ request }: ActionFunctionArgs) {
     honeypot: typeof website === "string" && website.trim() !== "",
     fromOrder: from === "order",
   });
-  if (!started.ok) return data(submission.reply({ formErrors: [started.message], hideFields: HIDDEN }), { status: started.status });
+  if (!started.ok)
+    return data(submission.reply({ formErrors: [started.message], hideFields: HIDDEN }), {
+      status: started.status,
+    });
   const session = await getSession(request);
   session.set("registration", started.registration);
   return redirect("/register/verify", { headers: { "Set-Cookie": await commitSession(session) } });
@@ -72,19 +75,40 @@ export default function Register() {
       }
     >
       <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="space-y-5">
-        {form.errors ? (
-          <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert>
-        ) : null}
+        {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
         {fromOrder ? <input type="hidden" name="from" value="order" /> : null}
         <Field label="お名前" meta={fields.name} type="text" inputProps={{ autoComplete: "name" }} />
-        <Field label="メールアドレス" meta={fields.email} type="email" inputProps={{ autoComplete: "email", inputMode: "email" }} />
-        <Field label="パスワード" meta={fields.password} type="password" hint={PASSWORD_HINT} inputProps={{ autoComplete: "new-password" }} />
-        <Field label="パスワード（確認）" meta={fields.confirmPassword} type="password" inputProps={{ autoComplete: "new-password" }} />
+        <Field
+          label="メールアドレス"
+          meta={fields.email}
+          type="email"
+          inputProps={{ autoComplete: "email", inputMode: "email" }}
+        />
+        <Field
+          label="パスワード"
+          meta={fields.password}
+          type="password"
+          hint={PASSWORD_HINT}
+          inputProps={{ autoComplete: "new-password" }}
+        />
+        <Field
+          label="パスワード（確認）"
+          meta={fields.confirmPassword}
+          type="password"
+          inputProps={{ autoComplete: "new-password" }}
+        />
 
         {/* The honeypot: off-screen and skipped by keyboard and screen readers; bots fill it. */}
         <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
           <label htmlFor="register-website">ウェブサイト（入力しないでください）</label>
-          <input id="register-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+          <input
+            id="register-website"
+            name="website"
+            type="text"
+            tabIndex={-1}
+            autoComplete="off"
+            defaultValue=""
+          />
         </div>
 
         <div>
@@ -94,11 +118,21 @@ export default function Register() {
               className="mt-0.5 h-5 w-5 shrink-0 accent-brand-600"
             />
             <label htmlFor={fields.agreesToTerms.id} className="text-sm leading-relaxed text-zinc-800">
-              <a href="/terms" target="_blank" rel="noopener" className="font-semibold text-brand-700 underline">
+              <a
+                href="/terms"
+                target="_blank"
+                rel="noopener"
+                className="font-semibold text-brand-700 underline"
+              >
                 利用規約
               </a>
               と
-              <a href="/privacy" target="_blank" rel="noopener" className="font-semibold text-brand-700 underline">
+              <a
+                href="/privacy"
+                target="_blank"
+                rel="noopener"
+                className="font-semibold text-brand-700 underline"
+              >
                 プライバシーポリシー
               </a>
               に同意します

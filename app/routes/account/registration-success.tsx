@@ -12,7 +12,14 @@ export default function RegistrationSuccess() {
   return (
     <div className="mx-auto w-full max-w-md px-4 py-10 text-center sm:py-16">
       <div className="rounded-2xl border border-zinc-200 bg-white p-6 shadow-sm sm:p-8">
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="mx-auto h-16 w-16 text-emerald-600" fill="none" stroke="currentColor" strokeWidth="1.8">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className="mx-auto h-16 w-16 text-emerald-600"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+        >
           <circle cx="12" cy="12" r="10" />
           <path d="m7.5 12.5 3 3 6-6.5" strokeLinecap="round" strokeLinejoin="round" />
         </svg>
@@ -30,7 +37,10 @@ export default function RegistrationSuccess() {
               ホームへ戻る
             </Link>
           )}
-          <Link to={fromOrder ? "/login?redirectTo=/order-confirmation" : "/login"} className="btn-secondary w-full">
+          <Link
+            to={fromOrder ? "/login?redirectTo=/order-confirmation" : "/login"}
+            className="btn-secondary w-full"
+          >
             ログインする
           </Link>
         </div>

@@ -11,7 +11,10 @@ const REDIRECT_SECONDS = 3;
 /** The link in the registration mail: the token makes the account (a GET, so it works from any mail app). */
 export function loader({ request }: LoaderFunctionArgs) {
   const result = verifyRegistrationLink(new URL(request.url).searchParams.get("token"));
-  return data(result, { status: result.ok ? 200 : 400, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  return data(result, {
+    status: result.ok ? 200 : 400,
+    headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
+  });
 }
 
 export default function VerifyEmail() {
@@ -29,7 +32,10 @@ export default function VerifyEmail() {
     return (
       <Frame>
         <div role="status" className="flex flex-col items-center gap-4 py-6">
-          <span aria-hidden="true" className="h-10 w-10 animate-spin rounded-full border-4 border-zinc-200 border-t-brand-600" />
+          <span
+            aria-hidden="true"
+            className="h-10 w-10 animate-spin rounded-full border-4 border-zinc-200 border-t-brand-600"
+          />
           <p className="text-zinc-700">メールアドレスを確認しています...</p>
         </div>
       </Frame>
@@ -43,15 +49,24 @@ export default function VerifyEmail() {
         <noscript>
           <meta httpEquiv="refresh" content={`${REDIRECT_SECONDS};url=/login`} />
         </noscript>
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="mx-auto h-16 w-16 text-emerald-600" fill="none" stroke="currentColor" strokeWidth="1.8">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className="mx-auto h-16 w-16 text-emerald-600"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+        >
           <circle cx="12" cy="12" r="10" />
           <path d="m7.5 12.5 3 3 6-6.5" strokeLinecap="round" strokeLinejoin="round" />
         </svg>
-        <h1 className="mt-4 text-2xl font-bold">{result.alreadyVerified ? "メールアドレスは確認済みです" : "メールアドレスを確認しました"}</h1>
+        <h1 className="mt-4 text-2xl font-bold">
+          {result.alreadyVerified ? "メールアドレスは確認済みです" : "メールアドレスを確認しました"}
+        </h1>
         <p role="status" className="mt-3 text-sm leading-relaxed text-zinc-700">
           会員登録が完了しました。{REDIRECT_SECONDS}秒後にログインページへ移動します。
         </p>
-        <Link to="/login" className="btn-primary mt-6 w-full">
+        <Link to="/login" className="mt-6 btn-primary w-full">
           ログインページへ進む
         </Link>
       </Frame>
@@ -60,7 +75,14 @@ export default function VerifyEmail() {
 
   return (
     <Frame>
-      <svg aria-hidden="true" viewBox="0 0 24 24" className="mx-auto h-14 w-14 text-brand-600" fill="none" stroke="currentColor" strokeWidth="1.8">
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 24 24"
+        className="mx-auto h-14 w-14 text-brand-600"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+      >
         <circle cx="12" cy="12" r="10" />
         <path d="M12 7v6M12 16.5v.5" strokeLinecap="round" />
       </svg>

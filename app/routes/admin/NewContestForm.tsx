@@ -5,7 +5,15 @@ import { useEffect, useRef } from "react";
 import { newContestSchema } from "~/lib/contest-schemas";
 
 /** The one-field form of 新規大会追加, used on its own page (no JS) and in the dialog (JS). */
-export function NewContestFields({ lastResult, pending, fetcher }: { lastResult?: SubmissionResult<string[]> | null; pending: boolean; fetcher?: ReturnType<typeof useFetcher> }) {
+export function NewContestFields({
+  lastResult,
+  pending,
+  fetcher,
+}: {
+  lastResult?: SubmissionResult<string[]> | null;
+  pending: boolean;
+  fetcher?: ReturnType<typeof useFetcher>;
+}) {
   const [form, fields] = useForm({
     lastResult,
     shouldValidate: "onSubmit",
@@ -18,13 +26,22 @@ export function NewContestFields({ lastResult, pending, fetcher }: { lastResult?
         <label htmlFor={fields.name.id} className="field-label">
           大会名
         </label>
-        <input {...getInputProps(fields.name, { type: "text" })} placeholder="例: 第10回 市民ダンスフェスティバル" className="field-input" autoFocus />
+        <input
+          {...getInputProps(fields.name, { type: "text" })}
+          placeholder="例: 第10回 市民ダンスフェスティバル"
+          className="field-input"
+          autoFocus
+        />
         {fields.name.errors ? (
           <p id={fields.name.errorId} role="alert" className="field-error">
             入力エラー: {fields.name.errors[0]}
           </p>
         ) : null}
-        {form.errors ? <p role="alert" className="field-error">{form.errors[0]}</p> : null}
+        {form.errors ? (
+          <p role="alert" className="field-error">
+            {form.errors[0]}
+          </p>
+        ) : null}
       </div>
       <button type="submit" className="btn-primary w-full" disabled={pending}>
         {pending ? "追加中..." : "追加"}
@@ -42,17 +59,33 @@ export function NewContestDialog({ open, onClose }: { open: boolean; onClose: ()
     else ref.current?.close();
   }, [open]);
   return (
-    <dialog ref={ref} onClose={onClose} aria-labelledby="new-contest-title" className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-2xl p-0 shadow-2xl backdrop:bg-black/40">
+    <dialog
+      ref={ref}
+      onClose={onClose}
+      aria-labelledby="new-contest-title"
+      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-2xl p-0 shadow-2xl backdrop:bg-black/40"
+    >
       <div className="p-5">
         <div className="mb-4 flex items-center justify-between">
           <h2 id="new-contest-title" className="text-lg font-bold">
             新規大会追加
           </h2>
-          <button type="button" onClick={onClose} className="rounded p-1 text-zinc-500 hover:bg-zinc-100" aria-label="閉じる">
+          <button
+            type="button"
+            onClick={onClose}
+            className="rounded p-1 text-zinc-500 hover:bg-zinc-100"
+            aria-label="閉じる"
+          >
             ✕
           </button>
         </div>
-        {open ? <NewContestFields fetcher={fetcher} lastResult={fetcher.data ?? null} pending={fetcher.state !== "idle"} /> : null}
+        {open ? (
+          <NewContestFields
+            fetcher={fetcher}
+            lastResult={fetcher.data ?? null}
+            pending={fetcher.state !== "idle"}
+          />
+        ) : null}
       </div>
     </dialog>
   );

@@ -17,14 +17,26 @@ export function SalesChart({ days }: { days: { day: string; total: number; order
   const labelEvery = Math.ceil(days.length / 8);
   return (
     <figure>
-      <svg viewBox={`0 0 ${width} ${height}`} className="h-auto w-full" role="img" aria-label={`日別売上（最大 ${formatYenSign(max)}）`}>
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        className="h-auto w-full"
+        role="img"
+        aria-label={`日別売上（最大 ${formatYenSign(max)}）`}
+      >
         <line x1={left} x2={width - left} y1={height - bottom} y2={height - bottom} stroke="#d4d4d8" />
         {days.map((d, i) => {
           const h = ((height - top - bottom) * d.total) / max;
           const x = left + i * slot + (slot - bar) / 2;
           return (
             <g key={d.day}>
-              <rect x={x} y={height - bottom - h} width={bar} height={h} rx={Math.min(3, bar / 3)} fill="#c8102e">
+              <rect
+                x={x}
+                y={height - bottom - h}
+                width={bar}
+                height={h}
+                rx={Math.min(3, bar / 3)}
+                fill="#c8102e"
+              >
                 <title>{`${d.day}: ${formatYenSign(d.total)}（${d.orders}件）`}</title>
               </rect>
               {i % labelEvery === 0 ? (

@@ -25,7 +25,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithToast(
     request,
     "/admin",
-    deleted ? { kind: "success", title: "削除完了", description: "大会が削除されました。" } : { kind: "error", title: "エラー", description: "大会の削除に失敗しました: 大会が見つかりません" },
+    deleted
+      ? { kind: "success", title: "削除完了", description: "大会が削除されました。" }
+      : { kind: "error", title: "エラー", description: "大会の削除に失敗しました: 大会が見つかりません" },
     { status: 303 },
   );
 }
@@ -35,7 +37,8 @@ export default function DeleteContest() {
   return (
     <ConfirmPage title="本当に削除しますか？" action={`/admin/contests/${id}/delete`} cancelTo="/admin">
       <p className="mt-3 text-zinc-700">
-        「{name}」と、その選手・部門・動画形式・メディアをすべて削除します。注文は削除されません。この操作は取り消せません。
+        「{name}
+        」と、その選手・部門・動画形式・メディアをすべて削除します。注文は削除されません。この操作は取り消せません。
       </p>
     </ConfirmPage>
   );

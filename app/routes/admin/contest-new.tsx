@@ -20,13 +20,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdminPage(request);
   const submission = parseWithZod(await readForm(request), { schema: newContestSchema });
-  if (submission.status !== "success") return data<SubmissionResult<string[]>>(submission.reply(), { status: 400 });
+  if (submission.status !== "success")
+    return data<SubmissionResult<string[]>>(submission.reply(), { status: 400 });
   try {
     createContest(submission.value.name);
   } catch (error) {
-    return data<SubmissionResult<string[]>>(submission.reply({ formErrors: [`大会の追加に失敗しました: ${error instanceof Error ? error.message : "不明なエラー"}`] }), { status: 409 });
+    return data<SubmissionResult<string[]>>(
+      submission.reply({
+        formErrors: [`大会の追加に失敗しました: ${error instanceof Error ? error.message : "不明なエラー"}`],
+      }),
+      { status: 409 },
+    );
   }
-  return redirectWithToast(request, "/admin", { kind: "success", title: "追加完了", description: "新しい大会が追加されました。" }, { status: 303 });
+  return redirectWithToast(
+    request,
+    "/admin",
+    { kind: "success", title: "追加完了", description: "新しい大会が追加されました。" },
+    { status: 303 },
+  );
 }
 
 export default function NewContest() {

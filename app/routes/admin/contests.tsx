@@ -27,7 +27,9 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirectWithToast(
     request,
     "/admin",
-    done ? { kind: "success", title: "更新完了", description: "大会の状態が更新されました。" } : { kind: "error", title: "エラー", description: "大会の更新に失敗しました: 大会が見つかりません" },
+    done
+      ? { kind: "success", title: "更新完了", description: "大会の状態が更新されました。" }
+      : { kind: "error", title: "エラー", description: "大会の更新に失敗しました: 大会が見つかりません" },
     { status: 303 },
   );
 }
@@ -71,7 +73,9 @@ export default function ContestManagement() {
         </p>
       ) : null}
       {contests.length === 0 ? (
-        <p className="mt-6 rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">大会データがありません</p>
+        <p className="mt-6 rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">
+          大会データがありません
+        </p>
       ) : (
         <div className="mt-6 overflow-x-auto rounded-xl bg-white shadow-sm">
           <table className="w-full min-w-[36rem] text-left text-sm">
@@ -91,10 +95,20 @@ export default function ContestManagement() {
                     {contest.name}
                   </th>
                   <td className="px-4 py-3">
-                    <Toggle contestId={contest.id} intent="toggle-video" on={contest.videoPublished} label={`${contest.name}の動画`} />
+                    <Toggle
+                      contestId={contest.id}
+                      intent="toggle-video"
+                      on={contest.videoPublished}
+                      label={`${contest.name}の動画`}
+                    />
                   </td>
                   <td className="px-4 py-3">
-                    <Toggle contestId={contest.id} intent="toggle-photo" on={contest.photoPublished} label={`${contest.name}の写真`} />
+                    <Toggle
+                      contestId={contest.id}
+                      intent="toggle-photo"
+                      on={contest.photoPublished}
+                      label={`${contest.name}の写真`}
+                    />
                   </td>
                   <td className="px-4 py-3">
                     <Link
@@ -103,12 +117,18 @@ export default function ContestManagement() {
                         event.preventDefault();
                         setDeleting({ id: contest.id, name: contest.name });
                       }}
-                      className="rounded-lg border border-red-300 px-3 py-1.5 text-red-700 hover:bg-red-50" aria-label={`${contest.name}を削除`}>
+                      className="rounded-lg border border-red-300 px-3 py-1.5 text-red-700 hover:bg-red-50"
+                      aria-label={`${contest.name}を削除`}
+                    >
                       削除
                     </Link>
                   </td>
                   <td className="px-4 py-3">
-                    <Link to={`/admin/contest/${contest.id}`} className="rounded-lg border border-zinc-300 px-3 py-1.5 hover:bg-zinc-100" aria-label={`${contest.name}を編集`}>
+                    <Link
+                      to={`/admin/contest/${contest.id}`}
+                      className="rounded-lg border border-zinc-300 px-3 py-1.5 hover:bg-zinc-100"
+                      aria-label={`${contest.name}を編集`}
+                    >
                       編集
                     </Link>
                   </td>
@@ -122,7 +142,17 @@ export default function ContestManagement() {
   );
 }
 
-function Toggle({ contestId, intent, on, label }: { contestId: number; intent: string; on: boolean; label: string }) {
+function Toggle({
+  contestId,
+  intent,
+  on,
+  label,
+}: {
+  contestId: number;
+  intent: string;
+  on: boolean;
+  label: string;
+}) {
   return (
     <Form method="post">
       <input type="hidden" name="contestId" value={contestId} />

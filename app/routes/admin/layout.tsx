@@ -29,7 +29,10 @@ export default function AdminLayout() {
               {email}
             </span>
             <Form method="post" action="/admin/logout">
-              <button type="submit" className="rounded-lg border border-zinc-600 px-3 py-1.5 hover:bg-zinc-800">
+              <button
+                type="submit"
+                className="rounded-lg border border-zinc-600 px-3 py-1.5 hover:bg-zinc-800"
+              >
                 ログアウト
               </button>
             </Form>
@@ -42,7 +45,9 @@ export default function AdminLayout() {
                 <NavLink
                   to={to}
                   end
-                  className={({ isActive }) => `block rounded-t-lg px-4 py-2.5 ${isActive ? "bg-zinc-100 font-semibold text-zinc-900" : "text-zinc-300 hover:text-white"}`}
+                  className={({ isActive }) =>
+                    `block rounded-t-lg px-4 py-2.5 ${isActive ? "bg-zinc-100 font-semibold text-zinc-900" : "text-zinc-300 hover:text-white"}`
+                  }
                 >
                   {label}
                 </NavLink>
@@ -53,14 +58,26 @@ export default function AdminLayout() {
       </header>
       <Outlet />
       {/* Floating on wide screens; on phones a row after the content, so it never covers a table or a button. */}
-      <nav aria-label="その他の管理機能" className="mx-auto flex max-w-7xl flex-wrap justify-end gap-2 px-4 pb-6 text-sm xl:fixed xl:right-4 xl:bottom-4 xl:z-20 xl:flex-col xl:p-0">
-        <Link to="/admin/security" className="rounded-full bg-zinc-900 px-4 py-2.5 font-semibold text-white shadow-lg hover:bg-zinc-700">
+      <nav
+        aria-label="その他の管理機能"
+        className="mx-auto flex max-w-7xl flex-wrap justify-end gap-2 px-4 pb-6 text-sm xl:fixed xl:right-4 xl:bottom-4 xl:z-20 xl:flex-col xl:p-0"
+      >
+        <Link
+          to="/admin/security"
+          className="rounded-full bg-zinc-900 px-4 py-2.5 font-semibold text-white shadow-lg hover:bg-zinc-700"
+        >
           セキュリティ監視
         </Link>
-        <Link to="/admin/two-factor-setup" className="rounded-full bg-white px-4 py-2.5 font-semibold text-zinc-900 shadow-lg ring-1 ring-zinc-300 hover:bg-zinc-50">
+        <Link
+          to="/admin/two-factor-setup"
+          className="rounded-full bg-white px-4 py-2.5 font-semibold text-zinc-900 shadow-lg ring-1 ring-zinc-300 hover:bg-zinc-50"
+        >
           2段階認証の設定
         </Link>
-        <Link to="/" className="rounded-full bg-white px-4 py-2.5 font-semibold text-zinc-900 shadow-lg ring-1 ring-zinc-300 hover:bg-zinc-50">
+        <Link
+          to="/"
+          className="rounded-full bg-white px-4 py-2.5 font-semibold text-zinc-900 shadow-lg ring-1 ring-zinc-300 hover:bg-zinc-50"
+        >
           ショップを表示
         </Link>
       </nav>

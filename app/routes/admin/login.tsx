@@ -22,12 +22,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: loginSchema });
-  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }), warning: null, lockedUntil: null }, { status: 400 });
+  if (submission.status !== "success")
+    return data(
+      { result: submission.reply({ hideFields: ["password"] }), warning: null, lockedUntil: null },
+      { status: 400 },
+    );
   const session = await getSession(request);
   const outcome = await logInAdmin(request, session, submission.value);
   if (!outcome.ok) {
     return data(
-      { result: submission.reply({ formErrors: [outcome.message], hideFields: ["password"] }), warning: outcome.warning, lockedUntil: outcome.lockedUntil },
+      {
+        result: submission.reply({ formErrors: [outcome.message], hideFields: ["password"] }),
+        warning: outcome.warning,
+        lockedUntil: outcome.lockedUntil,
+      },
       { status: outcome.status },
     );
   }
@@ -61,8 +69,18 @@ export default function AdminLogin() {
             {actionData?.warning ? <p className="mt-1 font-normal">{actionData.warning}</p> : null}
           </FormAlert>
         ) : null}
-        <Field label="メールアドレス" meta={fields.email} type="email" inputProps={{ autoComplete: "username" }} />
-        <Field label="パスワード" meta={fields.password} type="password" inputProps={{ autoComplete: "current-password" }} />
+        <Field
+          label="メールアドレス"
+          meta={fields.email}
+          type="email"
+          inputProps={{ autoComplete: "username" }}
+        />
+        <Field
+          label="パスワード"
+          meta={fields.password}
+          type="password"
+          inputProps={{ autoComplete: "current-password" }}
+        />
         <button type="submit" className="btn-primary w-full" disabled={navigation.state !== "idle" || locked}>
           {navigation.state !== "idle" ? "ログイン中..." : "ログイン"}
         </button>

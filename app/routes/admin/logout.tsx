@@ -7,7 +7,11 @@ import { commitSession, getSession } from "~/server/http/session.server";
 export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
   logOut(session);
-  session.flash("toast", { kind: "info", title: "ログアウトしました", description: "管理者セッションを終了しました。" });
+  session.flash("toast", {
+    kind: "info",
+    title: "ログアウトしました",
+    description: "管理者セッションを終了しました。",
+  });
   return redirect("/admin-login", { headers: { "Set-Cookie": await commitSession(session) } });
 }
 

@@ -4,7 +4,14 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { formatDateTime, formatYenSign } from "~/lib/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { ORDER_TABS, type OrderTab } from "~/lib/order-tabs";
-import { completeOrder, deliverOrder, extendDownloadPage, listOrderGroups, resendDeliveryMail, resetLineDownload } from "~/server/orders/delivery.server";
+import {
+  completeOrder,
+  deliverOrder,
+  extendDownloadPage,
+  listOrderGroups,
+  resendDeliveryMail,
+  resetLineDownload,
+} from "~/server/orders/delivery.server";
 import { readForm } from "~/server/http/form.server";
 import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
@@ -28,23 +35,57 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = `/admin/orders${new URL(request.url).search}`;
   // 納品 with attached videos is multipart (files streamed to disk); everything else is a small form.
   const multipart = request.headers.get("Content-Type")?.startsWith("multipart/form-data");
-  const parsed = multipart ? await parseDeliveryForm(request) : { ok: true as const, form: await readForm(request), files: new Map<number, string>() };
-  if (!parsed.ok) return redirectWithToast(request, back, { kind: "error", title: "エラー", description: parsed.message }, { status: 303 });
+  const parsed = multipart
+    ? await parseDeliveryForm(request)
+    : { ok: true as const, form: await readForm(request), files: new Map<number, string>() };
+  if (!parsed.ok)
+    return redirectWithToast(
+      request,
+      back,
+      { kind: "error", title: "エラー", description: parsed.message },
+      { status: 303 },
+    );
   const { form, files } = parsed;
   const orderId = positiveId(form.get("orderId"));
-  if (!orderId) return redirectWithToast(request, back, { kind: "error", title: "エラー", description: "注文が見つかりません" }, { status: 303 });
+  if (!orderId)
+    return redirectWithToast(
+      request,
+      back,
+      { kind: "error", title: "エラー", description: "注文が見つかりません" },
+      { status: 303 },
+    );
   const intent = String(form.get("intent") ?? "");
   const resetLine = /^reset-line-(\d+)$/.exec(intent);
   if (resetLine) {
     return resetLineDownload(orderId, Number(resetLine[1]))
-      ? redirectWithToast(request, back, { kind: "success", title: "ダウンロード回数をリセットしました" }, { status: 303 })
-      : redirectWithToast(request, back, { kind: "error", title: "エラー", description: "明細が見つかりません。" }, { status: 303 });
+      ? redirectWithToast(
+          request,
+          back,
+          { kind: "success", title: "ダウンロード回数をリセットしました" },
+          { status: 303 },
+        )
+      : redirectWithToast(
+          request,
+          back,
+          { kind: "error", title: "エラー", description: "明細が見つかりません。" },
+          { status: 303 },
+        );
   }
   switch (intent) {
     case "complete":
       return completeOrder(orderId)
-        ? redirectWithToast(request, back, { kind: "success", title: "処理完了", description: "注文を対応済みに移動しました。" }, { status: 303 })
-        : redirectWithToast(request, back, { kind: "error", title: "エラー", description: "完了処理に失敗しました。" }, { status: 303 });
+        ? redirectWithToast(
+            request,
+            back,
+            { kind: "success", title: "処理完了", description: "注文を対応済みに移動しました。" },
+            { status: 303 },
+          )
+        : redirectWithToast(
+            request,
+            back,
+            { kind: "error", title: "エラー", description: "完了処理に失敗しました。" },
+            { status: 303 },
+          );
     case "deliver": {
       const urls = new Map<number, string>();
       const typed: Record<string, string> = {};
@@ -56,26 +97,85 @@ export async function action({ request }: ActionFunctionArgs) {
         }
       }
       const result = await deliverOrder(orderId, urls, files);
-      if (!result.ok) return data<DeliverError>({ orderId, message: result.message, urls: typed }, { status: result.status });
+      if (!result.ok)
+        return data<DeliverError>(
+          { orderId, message: result.message, urls: typed },
+          { status: result.status },
+        );
       if (result.mail === "queued") {
-        return redirectWithToast(request, back, { kind: "error", title: "メール送信に失敗しました", description: "ダウンロードURLと状態は更新されましたが、お客様へのメール送信に失敗しました。メールサーバーが復旧ししだい自動で再送します。" }, { status: 303 });
+        return redirectWithToast(
+          request,
+          back,
+          {
+            kind: "error",
+            title: "メール送信に失敗しました",
+            description:
+              "ダウンロードURLと状態は更新されましたが、お客様へのメール送信に失敗しました。メールサーバーが復旧ししだい自動で再送します。",
+          },
+          { status: 303 },
+        );
       }
-      return redirectWithToast(request, back, { kind: "success", title: "納品処理完了", description: result.mail === "sent" ? "お客様にメールを送信しました。" : "納品済みです（メールは送信済みのため再送していません）。" }, { status: 303 });
+      return redirectWithToast(
+        request,
+        back,
+        {
+          kind: "success",
+          title: "納品処理完了",
+          description:
+            result.mail === "sent"
+              ? "お客様にメールを送信しました。"
+              : "納品済みです（メールは送信済みのため再送していません）。",
+        },
+        { status: 303 },
+      );
     }
     case "resend": {
       const resent = await resendDeliveryMail(orderId);
-      if (resent === "sent") return redirectWithToast(request, back, { kind: "success", title: "メールを再送信しました" }, { status: 303 });
-      const description = resent === "queued" ? "メールの再送信に失敗しました。メールサーバーが復旧ししだい自動で再送します。" : "メールの再送信に失敗しました。";
-      return redirectWithToast(request, back, { kind: "error", title: "エラー", description }, { status: 303 });
+      if (resent === "sent")
+        return redirectWithToast(
+          request,
+          back,
+          { kind: "success", title: "メールを再送信しました" },
+          { status: 303 },
+        );
+      const description =
+        resent === "queued"
+          ? "メールの再送信に失敗しました。メールサーバーが復旧ししだい自動で再送します。"
+          : "メールの再送信に失敗しました。";
+      return redirectWithToast(
+        request,
+        back,
+        { kind: "error", title: "エラー", description },
+        { status: 303 },
+      );
     }
     case "extend": {
       const until = extendDownloadPage(orderId, 7);
       return until
-        ? redirectWithToast(request, back, { kind: "success", title: "有効期限を延長しました", description: `新しい期限: ${formatDateTime(until)}` }, { status: 303 })
-        : redirectWithToast(request, back, { kind: "error", title: "エラー", description: "ダウンロードページがありません。" }, { status: 303 });
+        ? redirectWithToast(
+            request,
+            back,
+            {
+              kind: "success",
+              title: "有効期限を延長しました",
+              description: `新しい期限: ${formatDateTime(until)}`,
+            },
+            { status: 303 },
+          )
+        : redirectWithToast(
+            request,
+            back,
+            { kind: "error", title: "エラー", description: "ダウンロードページがありません。" },
+            { status: 303 },
+          );
     }
     default:
-      return redirectWithToast(request, back, { kind: "error", title: "エラー", description: "操作が正しくありません。" }, { status: 303 });
+      return redirectWithToast(
+        request,
+        back,
+        { kind: "error", title: "エラー", description: "操作が正しくありません。" },
+        { status: 303 },
+      );
   }
 }
 
@@ -85,7 +185,8 @@ export default function OrderList() {
   const { tab, q, page, pages, total, groups } = useLoaderData<typeof loader>();
   const error = useActionData<typeof action>();
   const navigation = useNavigation();
-  const link = (changes: Record<string, string>) => `?${new URLSearchParams({ tab, ...(q ? { q } : {}), page: String(page), ...changes }).toString()}`;
+  const link = (changes: Record<string, string>) =>
+    `?${new URLSearchParams({ tab, ...(q ? { q } : {}), page: String(page), ...changes }).toString()}`;
   const busyOrder = navigation.formData?.get("orderId");
 
   return (
@@ -94,7 +195,12 @@ export default function OrderList() {
       <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
         <nav aria-label="対応状況" className="flex gap-1 rounded-lg bg-zinc-200 p-1 text-sm">
           {(Object.keys(ORDER_TABS) as OrderTab[]).map((key) => (
-            <Link key={key} to={`?tab=${key}${q ? `&q=${encodeURIComponent(q)}` : ""}`} aria-current={tab === key ? "page" : undefined} className={`rounded-md px-4 py-1.5 ${tab === key ? "bg-white font-semibold shadow-sm" : "text-zinc-600"}`}>
+            <Link
+              key={key}
+              to={`?tab=${key}${q ? `&q=${encodeURIComponent(q)}` : ""}`}
+              aria-current={tab === key ? "page" : undefined}
+              className={`rounded-md px-4 py-1.5 ${tab === key ? "bg-white font-semibold shadow-sm" : "text-zinc-600"}`}
+            >
               {key === "pending" ? "未対応" : "対応済み"}
             </Link>
           ))}
@@ -104,7 +210,14 @@ export default function OrderList() {
           <label htmlFor="order-q" className="sr-only">
             注文番号・メールアドレス・お名前で検索
           </label>
-          <input id="order-q" name="q" type="search" defaultValue={q} placeholder="注文番号・メール・お名前" className="field-input w-56" />
+          <input
+            id="order-q"
+            name="q"
+            type="search"
+            defaultValue={q}
+            placeholder="注文番号・メール・お名前"
+            className="field-input w-56"
+          />
           <button type="submit" className="btn-secondary">
             検索
           </button>
@@ -113,24 +226,41 @@ export default function OrderList() {
       <p className="mt-2 text-sm text-zinc-600">{total}件</p>
 
       {groups.length === 0 ? (
-        <p className="mt-6 rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">{tab === "pending" ? "未対応の注文はありません" : "対応済みの注文はありません"}</p>
+        <p className="mt-6 rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">
+          {tab === "pending" ? "未対応の注文はありません" : "対応済みの注文はありません"}
+        </p>
       ) : (
         <ul className="mt-4 space-y-4">
           {groups.map((group) => {
             const groupError = error && error.orderId === group.id ? error : null;
             const pending = tab === "pending";
             return (
-              <li key={group.id} aria-busy={String(group.id) === busyOrder || undefined} className="rounded-xl bg-white shadow-sm" data-order={group.orderNumber}>
+              <li
+                key={group.id}
+                aria-busy={String(group.id) === busyOrder || undefined}
+                className="rounded-xl bg-white shadow-sm"
+                data-order={group.orderNumber}
+              >
                 <div className="flex flex-wrap items-baseline justify-between gap-2 border-b border-zinc-100 px-4 py-3">
                   <h2 className="font-bold">注文番号 {group.orderNumber}</h2>
                   <p className="text-sm text-zinc-600">
-                    {formatDateTime(new Date(group.createdAt))}・{group.customerName}（<span className="break-all">{group.customerEmail}</span>）・{formatYenSign(group.totalAmount)}
+                    {formatDateTime(new Date(group.createdAt))}・{group.customerName}（
+                    <span className="break-all">{group.customerEmail}</span>）・
+                    {formatYenSign(group.totalAmount)}
                   </p>
                 </div>
-                <Form method="post" action={`/admin/orders${link({})}`} encType={pending ? "multipart/form-data" : undefined} className="px-4 py-3">
+                <Form
+                  method="post"
+                  action={`/admin/orders${link({})}`}
+                  encType={pending ? "multipart/form-data" : undefined}
+                  className="px-4 py-3"
+                >
                   <input type="hidden" name="orderId" value={group.id} />
                   <div role="table" aria-label={`注文 ${group.orderNumber} の明細`} className="text-sm">
-                    <div role="row" className="hidden grid-cols-7 gap-3 border-b border-zinc-100 pb-2 text-xs text-zinc-500 lg:grid">
+                    <div
+                      role="row"
+                      className="hidden grid-cols-7 gap-3 border-b border-zinc-100 pb-2 text-xs text-zinc-500 lg:grid"
+                    >
                       {COLUMNS.map((column) => (
                         <span key={column} role="columnheader">
                           {column}
@@ -138,7 +268,11 @@ export default function OrderList() {
                       ))}
                     </div>
                     {group.lines.map((line) => (
-                      <div key={line.id} role="row" className="grid grid-cols-2 gap-x-3 gap-y-1 border-b border-zinc-100 py-3 last:border-0 lg:grid-cols-7 lg:items-center">
+                      <div
+                        key={line.id}
+                        role="row"
+                        className="grid grid-cols-2 gap-x-3 gap-y-1 border-b border-zinc-100 py-3 last:border-0 lg:grid-cols-7 lg:items-center"
+                      >
                         <span role="cell" className="font-mono text-xs">
                           {line.lineNumber}
                         </span>
@@ -151,7 +285,11 @@ export default function OrderList() {
                         <span role="cell">{line.style}</span>
                         <span role="cell" className="font-semibold">
                           {formatYenSign(line.price)}
-                          {line.productionPossible ? <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-bold text-red-700">お断り</span> : null}
+                          {line.productionPossible ? (
+                            <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-bold text-red-700">
+                              お断り
+                            </span>
+                          ) : null}
                         </span>
                         <span role="cell" className="col-span-2 lg:col-span-1">
                           {pending ? (
@@ -164,26 +302,49 @@ export default function OrderList() {
                                 name={`url-${line.id}`}
                                 type="url"
                                 placeholder="https://example.com/video.mp4"
-                                defaultValue={groupError?.urls[`url-${line.id}`] ?? line.videoDownloadUrl ?? ""}
+                                defaultValue={
+                                  groupError?.urls[`url-${line.id}`] ?? line.videoDownloadUrl ?? ""
+                                }
                                 className="field-input min-h-9 py-1 text-sm"
                               />
                               <label className="mt-1 block text-xs text-zinc-600">
                                 または動画ファイル
-                                <input type="file" name={`file-${line.id}`} accept="video/*" className="mt-0.5 block w-full text-xs" aria-label={`${line.lineNumber} の動画ファイル`} />
+                                <input
+                                  type="file"
+                                  name={`file-${line.id}`}
+                                  accept="video/*"
+                                  className="mt-0.5 block w-full text-xs"
+                                  aria-label={`${line.lineNumber} の動画ファイル`}
+                                />
                               </label>
                             </>
                           ) : line.videoDownloadUrl || line.deliveredMediaName ? (
                             <span className="flex flex-wrap items-center gap-2">
                               {line.videoDownloadUrl ? (
-                                <a href={line.videoDownloadUrl} target="_blank" rel="noopener noreferrer" className="text-brand-700 underline">
+                                <a
+                                  href={line.videoDownloadUrl}
+                                  target="_blank"
+                                  rel="noopener noreferrer"
+                                  className="text-brand-700 underline"
+                                >
                                   動画URL
                                 </a>
                               ) : (
                                 <span>ファイル納品</span>
                               )}
-                              <span className="text-xs text-zinc-500">{line.downloadStartedAt ? `DL ${formatDateTime(new Date(line.downloadStartedAt))}` : "未DL"}</span>
+                              <span className="text-xs text-zinc-500">
+                                {line.downloadStartedAt
+                                  ? `DL ${formatDateTime(new Date(line.downloadStartedAt))}`
+                                  : "未DL"}
+                              </span>
                               {line.downloadStartedAt ? (
-                                <button type="submit" name="intent" value={`reset-line-${line.id}`} className="text-xs text-zinc-600 underline" aria-label={`${line.lineNumber} のダウンロード回数をリセット`}>
+                                <button
+                                  type="submit"
+                                  name="intent"
+                                  value={`reset-line-${line.id}`}
+                                  className="text-xs text-zinc-600 underline"
+                                  aria-label={`${line.lineNumber} のダウンロード回数をリセット`}
+                                >
                                   リセット
                                 </button>
                               ) : null}
@@ -203,26 +364,57 @@ export default function OrderList() {
                   <div className="mt-3 flex flex-wrap items-center gap-2">
                     {pending ? (
                       <>
-                        <button type="submit" name="intent" value="complete" formNoValidate className="btn-secondary">
+                        <button
+                          type="submit"
+                          name="intent"
+                          value="complete"
+                          formNoValidate
+                          className="btn-secondary"
+                        >
                           完了
                         </button>
-                        <button type="submit" name="intent" value="deliver" formNoValidate className="btn-primary">
+                        <button
+                          type="submit"
+                          name="intent"
+                          value="deliver"
+                          formNoValidate
+                          className="btn-primary"
+                        >
                           納品
                         </button>
                       </>
                     ) : (
                       <>
-                        <span className="rounded-full bg-emerald-100 px-3 py-1 text-xs font-bold text-emerald-800">{group.status === "納品済み" ? "納品完了" : "対応済み"}</span>
+                        <span className="rounded-full bg-emerald-100 px-3 py-1 text-xs font-bold text-emerald-800">
+                          {group.status === "納品済み" ? "納品完了" : "対応済み"}
+                        </span>
                         {group.downloadPage ? (
                           <>
-                            <a href={`/download/${group.downloadPage.id}`} target="_blank" rel="noopener noreferrer" className="text-sm text-brand-700 underline">
+                            <a
+                              href={`/download/${group.downloadPage.id}`}
+                              target="_blank"
+                              rel="noopener noreferrer"
+                              className="text-sm text-brand-700 underline"
+                            >
                               ダウンロードページ
                             </a>
-                            <span className="text-xs text-zinc-500">期限 {formatDateTime(new Date(group.downloadPage.expiresAt))}</span>
-                            <button type="submit" name="intent" value="extend" className="btn-secondary min-h-9 py-1 text-sm">
+                            <span className="text-xs text-zinc-500">
+                              期限 {formatDateTime(new Date(group.downloadPage.expiresAt))}
+                            </span>
+                            <button
+                              type="submit"
+                              name="intent"
+                              value="extend"
+                              className="btn-secondary min-h-9 py-1 text-sm"
+                            >
                               期限を7日延長
                             </button>
-                            <button type="submit" name="intent" value="resend" className="btn-secondary min-h-9 py-1 text-sm">
+                            <button
+                              type="submit"
+                              name="intent"
+                              value="resend"
+                              className="btn-secondary min-h-9 py-1 text-sm"
+                            >
                               納品メールを再送信
                             </button>
                           </>

@@ -19,7 +19,10 @@ export default function Sales() {
   return (
     <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
       <h1 className="text-2xl font-bold">売上集計</h1>
-      <Form method="get" className="mt-4 grid gap-3 rounded-xl bg-white p-4 shadow-sm sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end">
+      <Form
+        method="get"
+        className="mt-4 grid gap-3 rounded-xl bg-white p-4 shadow-sm sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end"
+      >
         <div>
           <label htmlFor="contest" className="field-label">
             大会

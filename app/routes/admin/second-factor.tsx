@@ -9,12 +9,21 @@ import { sixDigitCodeSchema } from "~/lib/second-factor-schema";
 import { readForm } from "~/server/http/form.server";
 import { recordSecondFactorOutcome } from "~/server/auth/login-audit.server";
 import { logOut } from "~/server/auth/session-login.server";
-import { completeSecondFactor, ensureLoginCodeSent, resendSecondFactor, secondFactorState } from "~/server/auth/second-factor.server";
+import {
+  completeSecondFactor,
+  ensureLoginCodeSent,
+  resendSecondFactor,
+  secondFactorState,
+} from "~/server/auth/second-factor.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
 export const meta: MetaFunction = () => [{ title: "2段階認証 | コンテスト動画ショップ" }];
 
-const EXPIRED = { kind: "error" as const, title: "認証コードの有効期限が切れました", description: "もう一度ログインしてください。" };
+const EXPIRED = {
+  kind: "error" as const,
+  title: "認証コードの有効期限が切れました",
+  description: "もう一度ログインしてください。",
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
@@ -34,7 +43,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
   const formData = await readForm(request);
   const headers = async () => ({ "Set-Cookie": await commitSession(session) });
-  const reply = async (kind: Result["kind"], message: string, status: number) => data<Result>({ kind, message, at: Date.now() }, { status, headers: await headers() });
+  const reply = async (kind: Result["kind"], message: string, status: number) =>
+    data<Result>({ kind, message, at: Date.now() }, { status, headers: await headers() });
 
   if (formData.get("intent") === "resend") {
     const resent = await resendSecondFactor(session);
@@ -76,11 +86,15 @@ export default function AdminSecondFactor() {
           "認証アプリに表示されている6桁のコードを入力してください。"
         ) : (
           <>
-            <span className="font-semibold break-all">{email}</span> に送信した6桁の認証コードを入力してください。
+            <span className="font-semibold break-all">{email}</span>{" "}
+            に送信した6桁の認証コードを入力してください。
           </>
         )}
       </p>
-      <Form method="post" className="mt-6 space-y-4 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm">
+      <Form
+        method="post"
+        className="mt-6 space-y-4 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
+      >
         <CountdownDeadline key={deadline} deadline={deadline} onExpire={onExpire} />
         <div>
           <label htmlFor="code" className="field-label">
@@ -102,17 +116,33 @@ export default function AdminSecondFactor() {
           />
           <div id="code-message" aria-live="polite">
             {result ? (
-              <p role={result.kind === "error" ? "alert" : "status"} className={result.kind === "error" ? "field-error" : "mt-1 text-sm text-emerald-700"}>
+              <p
+                role={result.kind === "error" ? "alert" : "status"}
+                className={result.kind === "error" ? "field-error" : "mt-1 text-sm text-emerald-700"}
+              >
                 {result.message}
               </p>
             ) : null}
           </div>
         </div>
-        <button type="submit" name="intent" value="verify" className="btn-primary w-full" disabled={navigation.state !== "idle" || (hydrated && code.length !== 6)}>
+        <button
+          type="submit"
+          name="intent"
+          value="verify"
+          className="btn-primary w-full"
+          disabled={navigation.state !== "idle" || (hydrated && code.length !== 6)}
+        >
           認証する
         </button>
         {mode === "email" ? (
-          <button type="submit" name="intent" value="resend" formNoValidate className="btn-secondary w-full" disabled={navigation.state !== "idle"}>
+          <button
+            type="submit"
+            name="intent"
+            value="resend"
+            formNoValidate
+            className="btn-secondary w-full"
+            disabled={navigation.state !== "idle"}
+          >
             認証コードを再送信
           </button>
         ) : null}

@@ -25,7 +25,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const tab = (TABS.find(([key]) => key === url.searchParams.get("tab"))?.[0] ?? "overview") as Tab;
   const page = pageNumber(url.searchParams.get("page"), 1000);
-  return { tab, dashboard: securityDashboard(parsePeriod(url.searchParams.get("period")), protectionSettings(), { eventsPage: page }) };
+  return {
+    tab,
+    dashboard: securityDashboard(parsePeriod(url.searchParams.get("period")), protectionSettings(), {
+      eventsPage: page,
+    }),
+  };
 }
 
 /** Unlocking a locked account: the daily-use touch for a customer who calls the shop. */
@@ -35,13 +40,33 @@ export async function action({ request }: ActionFunctionArgs) {
   const userId = positiveId(form.get("userId"));
   const back = `/admin/security?tab=users`;
   if (!userId || !unlockAccount(userId)) {
-    return redirectWithToast(request, back, { kind: "error", title: "解除に失敗しました", description: "アカウントが見つかりません。" }, { status: 303 });
+    return redirectWithToast(
+      request,
+      back,
+      { kind: "error", title: "解除に失敗しました", description: "アカウントが見つかりません。" },
+      { status: 303 },
+    );
   }
-  return redirectWithToast(request, back, { kind: "success", title: "ロックを解除しました" }, { status: 303 });
+  return redirectWithToast(
+    request,
+    back,
+    { kind: "success", title: "ロックを解除しました" },
+    { status: 303 },
+  );
 }
 
-const RISK = { low: ["低", "bg-emerald-100 text-emerald-900"], medium: ["中", "bg-amber-100 text-amber-900"], high: ["高", "bg-red-100 text-red-900"] } as const;
-const OUTCOME: Record<string, string> = { success: "成功", failure: "失敗", locked: "ロック中", blocked: "ブロック", "second-factor-failure": "2段階認証失敗" };
+const RISK = {
+  low: ["低", "bg-emerald-100 text-emerald-900"],
+  medium: ["中", "bg-amber-100 text-amber-900"],
+  high: ["高", "bg-red-100 text-red-900"],
+} as const;
+const OUTCOME: Record<string, string> = {
+  success: "成功",
+  failure: "失敗",
+  locked: "ロック中",
+  blocked: "ブロック",
+  "second-factor-failure": "2段階認証失敗",
+};
 
 export default function SecurityDashboardPage() {
   const { tab, dashboard } = useLoaderData<typeof loader>();
@@ -65,11 +90,17 @@ export default function SecurityDashboardPage() {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-bold">セキュリティ監視</h1>
-          <p className="text-sm text-zinc-600">更新: {formatDateTime(new Date(dashboard.timestamp))}（30秒ごとに自動更新）</p>
+          <p className="text-sm text-zinc-600">
+            更新: {formatDateTime(new Date(dashboard.timestamp))}（30秒ごとに自動更新）
+          </p>
         </div>
         <div className="flex flex-wrap gap-2 text-sm">
           {Object.keys(SECURITY_PERIODS).map((period) => (
-            <Link key={period} to={link({ period, page: "1" })} className={`rounded-lg border px-3 py-1.5 ${dashboard.period === period ? "border-zinc-900 bg-zinc-900 text-white" : "border-zinc-300 bg-white"}`}>
+            <Link
+              key={period}
+              to={link({ period, page: "1" })}
+              className={`rounded-lg border px-3 py-1.5 ${dashboard.period === period ? "border-zinc-900 bg-zinc-900 text-white" : "border-zinc-300 bg-white"}`}
+            >
               {period === "24h" ? "24時間" : period === "7d" ? "7日間" : "30日間"}
             </Link>
           ))}
@@ -79,9 +110,17 @@ export default function SecurityDashboardPage() {
         </div>
       </div>
 
-      <nav aria-label="セキュリティ監視のタブ" className="mt-5 flex gap-1 overflow-x-auto border-b border-zinc-300 text-sm whitespace-nowrap">
+      <nav
+        aria-label="セキュリティ監視のタブ"
+        className="mt-5 flex gap-1 overflow-x-auto border-b border-zinc-300 text-sm whitespace-nowrap"
+      >
         {TABS.map(([key, label]) => (
-          <Link key={key} to={link({ tab: key, page: "1" })} aria-current={tab === key ? "page" : undefined} className={`rounded-t-lg px-4 py-2 ${tab === key ? "bg-white font-semibold" : "text-zinc-600"}`}>
+          <Link
+            key={key}
+            to={link({ tab: key, page: "1" })}
+            aria-current={tab === key ? "page" : undefined}
+            className={`rounded-t-lg px-4 py-2 ${tab === key ? "bg-white font-semibold" : "text-zinc-600"}`}
+          >
             {label}
           </Link>
         ))}
@@ -110,7 +149,11 @@ export default function SecurityDashboardPage() {
               <div>
                 <h2 className="font-semibold">リスク要因</h2>
                 <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
-                  {dashboard.riskAssessment.riskFactors.length === 0 ? <li>なし</li> : dashboard.riskAssessment.riskFactors.map((factor) => <li key={factor}>{factor}</li>)}
+                  {dashboard.riskAssessment.riskFactors.length === 0 ? (
+                    <li>なし</li>
+                  ) : (
+                    dashboard.riskAssessment.riskFactors.map((factor) => <li key={factor}>{factor}</li>)
+                  )}
                 </ul>
               </div>
               <div>
@@ -134,7 +177,9 @@ export default function SecurityDashboardPage() {
                 ["ブロック中のIP", dashboard.ipSecurity.blockedIPs.length],
               ]}
             />
-            {dashboard.ipSecurity.blockedIPs.length > 0 ? <p className="mt-3 text-sm">ブロック中: {dashboard.ipSecurity.blockedIPs.join(", ")}</p> : null}
+            {dashboard.ipSecurity.blockedIPs.length > 0 ? (
+              <p className="mt-3 text-sm">ブロック中: {dashboard.ipSecurity.blockedIPs.join(", ")}</p>
+            ) : null}
             <div className="mt-4 overflow-x-auto">
               <table className="w-full min-w-[40rem] text-left text-sm">
                 <thead className="border-b border-zinc-200 text-zinc-500">
@@ -157,12 +202,18 @@ export default function SecurityDashboardPage() {
                   ) : (
                     dashboard.recentEvents.map((event, index) => (
                       <tr key={`${event.timestamp}-${index}`}>
-                        <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(new Date(event.timestamp))}</td>
+                        <td className="py-2 pr-3 whitespace-nowrap">
+                          {formatDateTime(new Date(event.timestamp))}
+                        </td>
                         <td className="py-2 pr-3">{event.kind === "admin" ? "管理者" : "顧客"}</td>
                         <td className="py-2 pr-3">{OUTCOME[event.outcome] ?? event.outcome}</td>
                         <td className="py-2 pr-3 break-all">{event.email}</td>
                         <td className="py-2 pr-3 font-mono text-xs">{event.ip}</td>
-                        <td className={`py-2 font-semibold ${event.riskScore >= 70 ? "text-red-700" : event.riskScore >= 40 ? "text-amber-700" : "text-zinc-700"}`}>{event.riskScore}</td>
+                        <td
+                          className={`py-2 font-semibold ${event.riskScore >= 70 ? "text-red-700" : event.riskScore >= 40 ? "text-amber-700" : "text-zinc-700"}`}
+                        >
+                          {event.riskScore}
+                        </td>
                       </tr>
                     ))
                   )}
@@ -170,8 +221,14 @@ export default function SecurityDashboardPage() {
               </table>
             </div>
             <div className="mt-4 flex justify-between text-sm">
-              {dashboard.recentEventsPage > 1 ? <Link to={link({ page: String(dashboard.recentEventsPage - 1) })}>← 新しい記録</Link> : <span />}
-              {dashboard.recentEvents.length === 20 ? <Link to={link({ page: String(dashboard.recentEventsPage + 1) })}>古い記録 →</Link> : null}
+              {dashboard.recentEventsPage > 1 ? (
+                <Link to={link({ page: String(dashboard.recentEventsPage - 1) })}>← 新しい記録</Link>
+              ) : (
+                <span />
+              )}
+              {dashboard.recentEvents.length === 20 ? (
+                <Link to={link({ page: String(dashboard.recentEventsPage + 1) })}>古い記録 →</Link>
+              ) : null}
             </div>
           </div>
         ) : null}
@@ -192,14 +249,21 @@ export default function SecurityDashboardPage() {
             ) : (
               <ul className="mt-2 divide-y divide-zinc-100">
                 {dashboard.lockedAccounts.map((account) => (
-                  <li key={account.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+                  <li
+                    key={account.id}
+                    className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm"
+                  >
                     <span className="break-all">
                       {account.email}
-                      {account.isAdmin ? "（管理者）" : ""}・解除予定 {account.lockedUntil ? formatDateTime(new Date(account.lockedUntil)) : ""}
+                      {account.isAdmin ? "（管理者）" : ""}・解除予定{" "}
+                      {account.lockedUntil ? formatDateTime(new Date(account.lockedUntil)) : ""}
                     </span>
                     <Form method="post">
                       <input type="hidden" name="userId" value={account.id} />
-                      <button type="submit" className="rounded-lg border border-zinc-300 px-3 py-1.5 hover:bg-zinc-100">
+                      <button
+                        type="submit"
+                        className="rounded-lg border border-zinc-300 px-3 py-1.5 hover:bg-zinc-100"
+                      >
                         ロックを解除
                       </button>
                     </Form>
@@ -223,7 +287,9 @@ export default function SecurityDashboardPage() {
             ).map(([key, label]) => (
               <li key={key} className="flex items-center justify-between py-3 text-sm">
                 <span>{label}</span>
-                <span className={`rounded-full px-3 py-1 font-semibold ${dashboard.systemHealth[key] ? "bg-emerald-100 text-emerald-900" : "bg-zinc-200 text-zinc-700"}`}>
+                <span
+                  className={`rounded-full px-3 py-1 font-semibold ${dashboard.systemHealth[key] ? "bg-emerald-100 text-emerald-900" : "bg-zinc-200 text-zinc-700"}`}
+                >
                   {dashboard.systemHealth[key] ? "有効" : "無効"}
                 </span>
               </li>

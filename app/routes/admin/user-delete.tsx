@@ -24,22 +24,43 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { admin } = await requireAdminPage(request);
   const id = positiveId(params.id);
-  const result = id ? deleteUser(admin.id, id) : ({ ok: false, message: "ユーザーが見つかりません" } as const);
-  if (!result.ok) return redirectWithToast(request, "/admin/users", { kind: "error", title: "削除に失敗しました", description: result.message }, { status: 303 });
+  const result = id
+    ? deleteUser(admin.id, id)
+    : ({ ok: false, message: "ユーザーが見つかりません" } as const);
+  if (!result.ok)
+    return redirectWithToast(
+      request,
+      "/admin/users",
+      { kind: "error", title: "削除に失敗しました", description: result.message },
+      { status: 303 },
+    );
   if (result.self) {
     // The account behind this session is gone: end the session with the destructive toast.
     const session = await getSession(request);
     logOut(session);
-    session.flash("toast", { kind: "error", title: "アカウントが削除されました", description: "ご自身のアカウントを削除したため、ログアウトしました。" });
+    session.flash("toast", {
+      kind: "error",
+      title: "アカウントが削除されました",
+      description: "ご自身のアカウントを削除したため、ログアウトしました。",
+    });
     return redirect("/admin-login", { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
   }
-  return redirectWithToast(request, "/admin/users", { kind: "success", title: "ユーザーを削除しました", description: result.deletedUserEmail }, { status: 303 });
+  return redirectWithToast(
+    request,
+    "/admin/users",
+    { kind: "success", title: "ユーザーを削除しました", description: result.deletedUserEmail },
+    { status: 303 },
+  );
 }
 
 export default function DeleteUser() {
   const { id, email } = useLoaderData<typeof loader>();
   return (
-    <ConfirmPage title="ユーザーを削除しますか？" action={`/admin/users/${id}/delete`} cancelTo="/admin/users">
+    <ConfirmPage
+      title="ユーザーを削除しますか？"
+      action={`/admin/users/${id}/delete`}
+      cancelTo="/admin/users"
+    >
       <p className="mt-3 break-all text-zinc-700">{email} を削除します。この操作は取り消せません。</p>
     </ConfirmPage>
   );

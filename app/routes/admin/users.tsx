@@ -22,19 +22,31 @@ export default function UserManagement() {
   const navigation = useNavigation();
   const [deleting, setDeleting] = useState<{ id: number; email: string } | null>(null);
   const busyPath = navigation.formAction;
-  const pageLink = (n: number) => `?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) }).toString()}`;
+  const pageLink = (n: number) =>
+    `?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) }).toString()}`;
 
   return (
     <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
       <h1 className="text-2xl font-bold">ユーザー管理</h1>
       <p className="mt-1 text-zinc-600">
-        登録ユーザー数: <span className="font-semibold" data-testid="user-count">{registered}</span>人
+        登録ユーザー数:{" "}
+        <span className="font-semibold" data-testid="user-count">
+          {registered}
+        </span>
+        人
       </p>
       <Form method="get" role="search" className="mt-4 flex gap-2">
         <label htmlFor="q" className="sr-only">
           メールアドレスで検索
         </label>
-        <input id="q" name="q" type="search" defaultValue={q} placeholder="メールアドレスで検索" className="field-input max-w-sm" />
+        <input
+          id="q"
+          name="q"
+          type="search"
+          defaultValue={q}
+          placeholder="メールアドレスで検索"
+          className="field-input max-w-sm"
+        />
         <button type="submit" className="btn-secondary">
           検索
         </button>
@@ -50,7 +62,9 @@ export default function UserManagement() {
       </ConfirmDialog>
 
       {rows.length === 0 ? (
-        <p className="mt-6 rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">{q ? "該当するユーザーはいません" : "登録ユーザーはいません"}</p>
+        <p className="mt-6 rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">
+          {q ? "該当するユーザーはいません" : "登録ユーザーはいません"}
+        </p>
       ) : (
         <div className="mt-4 overflow-x-auto rounded-xl bg-white shadow-sm">
           <table className="w-full min-w-[44rem] text-left text-sm">
@@ -74,7 +88,9 @@ export default function UserManagement() {
                     </td>
                     <td className="px-4 py-3">{user.isAdmin ? "管理者" : "一般"}</td>
                     <td className="px-4 py-3 whitespace-nowrap">{formatDate(new Date(user.createdAt))}</td>
-                    <td className="px-4 py-3 whitespace-nowrap">{user.lastLoginAt ? formatDateTime(new Date(user.lastLoginAt)) : "なし"}</td>
+                    <td className="px-4 py-3 whitespace-nowrap">
+                      {user.lastLoginAt ? formatDateTime(new Date(user.lastLoginAt)) : "なし"}
+                    </td>
                     <td className="px-4 py-3">
                       <Link
                         to={`/admin/users/${user.id}/delete`}
@@ -85,7 +101,12 @@ export default function UserManagement() {
                         aria-label={`${user.email}を削除`}
                         className="inline-flex items-center gap-1 rounded-lg border border-red-300 px-3 py-1.5 text-red-700 hover:bg-red-50"
                       >
-                        {busy ? <span className="h-3 w-3 animate-spin rounded-full border-2 border-red-700 border-t-transparent" aria-hidden="true" /> : null}
+                        {busy ? (
+                          <span
+                            className="h-3 w-3 animate-spin rounded-full border-2 border-red-700 border-t-transparent"
+                            aria-hidden="true"
+                          />
+                        ) : null}
                         削除
                       </Link>
                     </td>

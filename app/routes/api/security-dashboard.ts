@@ -7,5 +7,8 @@ import { securityDashboard } from "~/server/auth/security-dashboard.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdminApi(request);
   const period = parsePeriod(new URL(request.url).searchParams.get("period"));
-  return Response.json({ dashboard: securityDashboard(period, protectionSettings()) }, { headers: { "Cache-Control": "no-store" } });
+  return Response.json(
+    { dashboard: securityDashboard(period, protectionSettings()) },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }

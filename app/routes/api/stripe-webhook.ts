@@ -9,7 +9,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return Response.json({ error: "method not allowed" }, { status: 405 });
   // The signature covers the exact bytes sent, so the body is read raw, never parsed first.
   const rawBody = await readText(request, MAX_EVENT_BYTES);
-  if (rawBody === null) return Response.json({ received: false, error: "payload too large" }, { status: 413 });
+  if (rawBody === null)
+    return Response.json({ received: false, error: "payload too large" }, { status: 413 });
   const outcome = handleStripeWebhook(rawBody, request.headers.get("Stripe-Signature"));
   return Response.json(outcome.body, { status: outcome.status });
 }

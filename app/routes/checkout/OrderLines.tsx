@@ -1,9 +1,23 @@
 import { formatYen } from "~/lib/format";
 
-export type OrderLineView = { category: string; athleteNumber: number; athleteName?: string; style: string; price: number };
+export type OrderLineView = {
+  category: string;
+  athleteNumber: number;
+  athleteName?: string;
+  style: string;
+  price: number;
+};
 
 /** The items of an order as a list that reads well on a phone: one block per video. */
-export function OrderLines({ lines, numberLabel, total }: { lines: OrderLineView[]; numberLabel: string; total: number }) {
+export function OrderLines({
+  lines,
+  numberLabel,
+  total,
+}: {
+  lines: OrderLineView[];
+  numberLabel: string;
+  total: number;
+}) {
   return (
     <div className="rounded-xl border border-zinc-200 bg-white">
       <ul className="divide-y divide-zinc-200">
@@ -31,7 +45,10 @@ export function OrderLines({ lines, numberLabel, total }: { lines: OrderLineView
 /** The facts Japanese law asks to show on the final confirmation screen (特定商取引法 第12条の6). */
 export function FinalConfirmationNotice() {
   return (
-    <section aria-label="ご注文前にご確認ください" className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm leading-relaxed text-amber-950">
+    <section
+      aria-label="ご注文前にご確認ください"
+      className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm leading-relaxed text-amber-950"
+    >
       <h2 className="font-bold">ご注文前にご確認ください</h2>
       <dl className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-[8rem_1fr]">
         <dt className="font-semibold">お支払い方法</dt>

@@ -7,11 +7,28 @@ import { formatYen } from "~/lib/format";
  * Stripe's Payment Element (card and 3-D Secure). Loaded only on the payment page, and
  * only when Stripe is configured, so other pages never carry the card provider's script.
  */
-export default function StripeCardForm({ clientSecret, publishableKey, returnUrl, total }: { clientSecret: string; publishableKey: string; returnUrl: string; total: number }) {
+export default function StripeCardForm({
+  clientSecret,
+  publishableKey,
+  returnUrl,
+  total,
+}: {
+  clientSecret: string;
+  publishableKey: string;
+  returnUrl: string;
+  total: number;
+}) {
   const stripePromise = useMemo<Promise<Stripe | null>>(() => loadStripe(publishableKey), [publishableKey]);
   if (!clientSecret) return <p className="mt-3 text-zinc-600">お支払いの準備中です...</p>;
   return (
-    <Elements stripe={stripePromise} options={{ clientSecret, locale: "ja", appearance: { theme: "stripe", variables: { colorPrimary: "#c8102e" } } }}>
+    <Elements
+      stripe={stripePromise}
+      options={{
+        clientSecret,
+        locale: "ja",
+        appearance: { theme: "stripe", variables: { colorPrimary: "#c8102e" } },
+      }}
+    >
       <CardForm returnUrl={returnUrl} total={total} />
     </Elements>
   );
@@ -35,7 +52,10 @@ function CardForm({ returnUrl, total }: { returnUrl: string; total: number }) {
   }
 
   return (
-    <form onSubmit={onSubmit} className="mt-3 space-y-4 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm">
+    <form
+      onSubmit={onSubmit}
+      className="mt-3 space-y-4 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
+    >
       <PaymentElement />
       {error ? (
         <p role="alert" className="font-medium text-red-700">

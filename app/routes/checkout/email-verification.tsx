@@ -23,11 +23,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
   const { checkout } = requireCustomer(session);
   const formData = await readForm(request);
-  const reply = (kind: CodeNotice["kind"], message: string, status: number) => data<CodeNotice>({ kind, message, at: Date.now() }, { status });
+  const reply = (kind: CodeNotice["kind"], message: string, status: number) =>
+    data<CodeNotice>({ kind, message, at: Date.now() }, { status });
 
   if (formData.get("intent") === "resend") {
     const sent = await sendCheckoutCode(request, checkout);
-    return sent.ok ? reply("success", "認証コードを再送信しました", 200) : reply("error", sent.message, sent.status);
+    return sent.ok
+      ? reply("success", "認証コードを再送信しました", 200)
+      : reply("error", sent.message, sent.status);
   }
   const submission = parseWithZod(formData, { schema: codeSchema });
   if (submission.status !== "success") return reply("error", "6桁の認証コードを入力してください", 400);
@@ -48,19 +51,31 @@ export default function EmailVerification() {
     <div className="mx-auto max-w-lg px-4 py-8 sm:py-12">
       <h1 className="text-2xl font-bold">メールアドレスの確認</h1>
       <p className="mt-3 text-zinc-700">
-        <span className="font-semibold break-all">{email}</span> に6桁の認証コードをお送りしました。メールに記載のコードを入力してください。
+        <span className="font-semibold break-all">{email}</span>{" "}
+        に6桁の認証コードをお送りしました。メールに記載のコードを入力してください。
       </p>
 
-      <CodeStep id="code" notice={result} submitLabel="認証する" busy={navigation.state !== "idle"} className="mt-6 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm" />
+      <CodeStep
+        id="code"
+        notice={result}
+        submitLabel="認証する"
+        busy={navigation.state !== "idle"}
+        className="mt-6 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
+      />
 
       <section className="mt-6 space-y-2 text-sm text-zinc-600">
         <p>メールは通常すぐに届きますが、5〜10分ほどかかる場合があります。コードの有効期限は10分です。</p>
-        <p>届かない場合は、迷惑メールフォルダもご確認ください。携帯キャリアのメールをお使いの方は、受信設定をご確認ください。</p>
+        <p>
+          届かない場合は、迷惑メールフォルダもご確認ください。携帯キャリアのメールをお使いの方は、受信設定をご確認ください。
+        </p>
         <p>
           <Link to="/email-support" className="text-brand-700 underline">
             メールが届かない場合のヘルプ
           </Link>
-          ・お問い合わせ: <a href={`mailto:${supportEmail}`} className="text-brand-700 underline">{supportEmail}</a>
+          ・お問い合わせ:{" "}
+          <a href={`mailto:${supportEmail}`} className="text-brand-700 underline">
+            {supportEmail}
+          </a>
         </p>
         <p>
           <Link to="/order-confirmation" className="text-brand-700 underline">

@@ -45,19 +45,27 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const saved = await saveCustomer(request, checkout, submission.value);
   if (!saved.ok) {
-    return data(submission.reply({ formErrors: [saved.message], hideFields: ["password", "confirmPassword"] }), { status: saved.status });
+    return data(
+      submission.reply({ formErrors: [saved.message], hideFields: ["password", "confirmPassword"] }),
+      { status: saved.status },
+    );
   }
   return redirect(saved.next, { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 export default function OrderConfirmation() {
-  const { contestName, numberLabel, lines, total, orderFormUrl, customer, loggedIn } = useLoaderData<typeof loader>();
+  const { contestName, numberLabel, lines, total, orderFormUrl, customer, loggedIn } =
+    useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const validation = useDeferredValidation("customer");
   const [form, fields] = useForm({
     lastResult,
-    defaultValue: { email: customer.email, name: customer.name, autoLogin: customer.autoLogin ? "on" : undefined },
+    defaultValue: {
+      email: customer.email,
+      name: customer.name,
+      autoLogin: customer.autoLogin ? "on" : undefined,
+    },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: validation.validate,
@@ -76,7 +84,11 @@ export default function OrderConfirmation() {
       <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="mt-8 space-y-5">
         <h2 className="text-lg font-bold">お客様情報</h2>
         {form.errors ? (
-          <p id={form.errorId} role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800">
+          <p
+            id={form.errorId}
+            role="alert"
+            className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800"
+          >
             {form.errors.join(" ")}
           </p>
         ) : null}
@@ -84,9 +96,20 @@ export default function OrderConfirmation() {
           <label htmlFor={fields.email.id} className="field-label">
             メールアドレス
           </label>
-          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" inputMode="email" className="field-input" />
-          <p className="mt-1 text-xs text-zinc-500">確認コードとダウンロードURLをこのアドレスにお送りします。</p>
-          {fields.email.errors ? <p id={fields.email.errorId} className="field-error">{fields.email.errors[0]}</p> : null}
+          <input
+            {...getInputProps(fields.email, { type: "email" })}
+            autoComplete="email"
+            inputMode="email"
+            className="field-input"
+          />
+          <p className="mt-1 text-xs text-zinc-500">
+            確認コードとダウンロードURLをこのアドレスにお送りします。
+          </p>
+          {fields.email.errors ? (
+            <p id={fields.email.errorId} className="field-error">
+              {fields.email.errors[0]}
+            </p>
+          ) : null}
         </div>
         <Field label="お名前" meta={fields.name} type="text" inputProps={{ autoComplete: "name" }} />
 
@@ -100,11 +123,23 @@ export default function OrderConfirmation() {
               />
               次回から自動ログイン
             </label>
-            <p className="mt-1 text-sm text-zinc-600">お支払い後にアカウントを作成し、購入履歴からいつでも動画を確認できます。</p>
+            <p className="mt-1 text-sm text-zinc-600">
+              お支払い後にアカウントを作成し、購入履歴からいつでも動画を確認できます。
+            </p>
             {/* Without JS the fields are always shown; they only count when the box is ticked. */}
             <div className={`mt-4 space-y-4 ${autoLogin ? "" : "js-hidden"}`} data-autologin-fields>
-              <Field label={`パスワード（${PASSWORD_MIN}文字以上）`} meta={fields.password} type="password" inputProps={{ autoComplete: "new-password" }} />
-              <Field label="パスワード（確認）" meta={fields.confirmPassword} type="password" inputProps={{ autoComplete: "new-password" }} />
+              <Field
+                label={`パスワード（${PASSWORD_MIN}文字以上）`}
+                meta={fields.password}
+                type="password"
+                inputProps={{ autoComplete: "new-password" }}
+              />
+              <Field
+                label="パスワード（確認）"
+                meta={fields.confirmPassword}
+                type="password"
+                inputProps={{ autoComplete: "new-password" }}
+              />
             </div>
           </div>
         )}

@@ -18,7 +18,14 @@ export default function PaymentComplete() {
   const { orderNumber, email } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-lg px-4 py-10 text-center sm:py-16">
-      <svg aria-hidden="true" viewBox="0 0 24 24" className="mx-auto h-16 w-16 text-emerald-600" fill="none" stroke="currentColor" strokeWidth="1.8">
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 24 24"
+        className="mx-auto h-16 w-16 text-emerald-600"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+      >
         <circle cx="12" cy="12" r="10" />
         <path d="m7.5 12.5 3 3 6-6.5" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
@@ -30,9 +37,10 @@ export default function PaymentComplete() {
         </p>
       </div>
       <p className="mt-6 text-left text-zinc-700">
-        ご注文から2〜3営業日以内に、ダウンロードURLを <span className="font-semibold break-all">{email}</span> へメールでお送りします。注文確認メールもお送りしましたのでご確認ください。
+        ご注文から2〜3営業日以内に、ダウンロードURLを <span className="font-semibold break-all">{email}</span>{" "}
+        へメールでお送りします。注文確認メールもお送りしましたのでご確認ください。
       </p>
-      <Link to="/" className="btn-primary mt-8 w-full" reloadDocument>
+      <Link to="/" className="mt-8 btn-primary w-full" reloadDocument>
         ホームへ戻る
       </Link>
     </div>

@@ -10,7 +10,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!intentId || !/^pi_[A-Za-z0-9_]{1,200}$/.test(intentId)) return redirect("/payment");
   const session = await getSession(request);
   const completed = await completePayment(session, intentId);
-  if (!completed.ok) return redirectWithToast(request, "/payment", { kind: "error", title: "決済エラー", description: completed.message });
+  if (!completed.ok)
+    return redirectWithToast(request, "/payment", {
+      kind: "error",
+      title: "決済エラー",
+      description: completed.message,
+    });
   session.flash("toast", completed.toast);
   return redirect("/payment-complete", { headers: { "Set-Cookie": await commitSession(session) } });
 }

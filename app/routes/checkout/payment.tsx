@@ -38,7 +38,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     error: null,
     payment:
       mode === "stripe"
-        ? { mode, clientSecret: prepared.intent.clientSecret ?? "", publishableKey: env().STRIPE_PUBLISHABLE_KEY ?? "", returnUrl: `${env().SITE_URL}/payment/return` }
+        ? {
+            mode,
+            clientSecret: prepared.intent.clientSecret ?? "",
+            publishableKey: env().STRIPE_PUBLISHABLE_KEY ?? "",
+            returnUrl: `${env().SITE_URL}/payment/return`,
+          }
         : { mode, clientSecret: "", publishableKey: "", returnUrl: "" },
   };
 }
@@ -48,13 +53,23 @@ export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
   const customer = requireVerifiedCustomer(session);
   const submission = parseWithZod(await readForm(request), { schema: testCardSchema });
-  if (submission.status !== "success") return data(submission.reply({ hideFields: ["cardNumber", "cvc"] }), { status: 400 });
-  if (paymentProvider().mode !== "test") return data(submission.reply({ formErrors: ["このお支払い方法はご利用いただけません"] }), { status: 400 });
+  if (submission.status !== "success")
+    return data(submission.reply({ hideFields: ["cardNumber", "cvc"] }), { status: 400 });
+  if (paymentProvider().mode !== "test")
+    return data(submission.reply({ formErrors: ["このお支払い方法はご利用いただけません"] }), {
+      status: 400,
+    });
   const prepared = await preparePayment(customer);
   if (!prepared.ok) return data(submission.reply({ formErrors: [prepared.message] }), { status: 400 });
   const confirmed = await testProvider.confirmCard(prepared.intent.id, submission.value.cardNumber);
   if (!confirmed.ok) {
-    return data(submission.reply({ formErrors: [`決済エラー: ${confirmed.message}`], hideFields: ["cardNumber", "cvc"] }), { status: 402 });
+    return data(
+      submission.reply({
+        formErrors: [`決済エラー: ${confirmed.message}`],
+        hideFields: ["cardNumber", "cvc"],
+      }),
+      { status: 402 },
+    );
   }
   const completed = await completePayment(session, prepared.intent.id);
   if (!completed.ok) return data(submission.reply({ formErrors: [completed.message] }), { status: 409 });
@@ -80,17 +95,27 @@ export default function Payment() {
       </section>
 
       {error ? (
-        <p role="alert" className="mt-6 rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800">
+        <p
+          role="alert"
+          className="mt-6 rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800"
+        >
           {error}
         </p>
       ) : payment?.mode === "stripe" ? (
         <section className="mt-8">
           <h2 className="text-lg font-bold">カード情報</h2>
           <Suspense fallback={<p className="mt-3 text-zinc-600">お支払いの準備中です...</p>}>
-            <StripeCardForm clientSecret={payment.clientSecret} publishableKey={payment.publishableKey} returnUrl={payment.returnUrl} total={summary.total} />
+            <StripeCardForm
+              clientSecret={payment.clientSecret}
+              publishableKey={payment.publishableKey}
+              returnUrl={payment.returnUrl}
+              total={summary.total}
+            />
           </Suspense>
           <noscript>
-            <p className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm">カードでのお支払いには JavaScript を有効にしてください。</p>
+            <p className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm">
+              カードでのお支払いには JavaScript を有効にしてください。
+            </p>
           </noscript>
         </section>
       ) : (
@@ -116,22 +141,54 @@ function TestCardForm({ total }: { total: number }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: testCardSchema }),
   });
   return (
-    <Form method="post" {...getFormProps(form)} className="mt-8 space-y-4 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm">
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      className="mt-8 space-y-4 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
+    >
       <div className="flex items-center justify-between">
         <h2 className="text-lg font-bold">カード情報</h2>
-        <span className="rounded-full bg-amber-100 px-3 py-1 text-xs font-bold text-amber-900">テストモード</span>
+        <span className="rounded-full bg-amber-100 px-3 py-1 text-xs font-bold text-amber-900">
+          テストモード
+        </span>
       </div>
-      <p className="text-sm text-zinc-600">テスト用カード 4242 4242 4242 4242 で決済が成功します。実際の請求は発生しません。</p>
+      <p className="text-sm text-zinc-600">
+        テスト用カード 4242 4242 4242 4242 で決済が成功します。実際の請求は発生しません。
+      </p>
       {form.errors ? (
-        <p id={form.errorId} role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800">
+        <p
+          id={form.errorId}
+          role="alert"
+          className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800"
+        >
           {form.errors.join(" ")}
         </p>
       ) : null}
-      <Field label="カード名義" meta={fields.cardholderName} type="text" inputProps={{ autoComplete: "cc-name", placeholder: "TARO YAMADA" }} />
-      <Field label="カード番号" meta={fields.cardNumber} type="text" inputProps={{ inputMode: "numeric", autoComplete: "cc-number", placeholder: "4242 4242 4242 4242" }} />
+      <Field
+        label="カード名義"
+        meta={fields.cardholderName}
+        type="text"
+        inputProps={{ autoComplete: "cc-name", placeholder: "TARO YAMADA" }}
+      />
+      <Field
+        label="カード番号"
+        meta={fields.cardNumber}
+        type="text"
+        inputProps={{ inputMode: "numeric", autoComplete: "cc-number", placeholder: "4242 4242 4242 4242" }}
+      />
       <div className="grid grid-cols-2 gap-4">
-        <Field label="有効期限（MM/YY）" meta={fields.expiry} type="text" inputProps={{ inputMode: "numeric", autoComplete: "cc-exp", placeholder: "12/30" }} />
-        <Field label="セキュリティコード" meta={fields.cvc} type="text" inputProps={{ inputMode: "numeric", autoComplete: "cc-csc", placeholder: "123" }} />
+        <Field
+          label="有効期限（MM/YY）"
+          meta={fields.expiry}
+          type="text"
+          inputProps={{ inputMode: "numeric", autoComplete: "cc-exp", placeholder: "12/30" }}
+        />
+        <Field
+          label="セキュリティコード"
+          meta={fields.cvc}
+          type="text"
+          inputProps={{ inputMode: "numeric", autoComplete: "cc-csc", placeholder: "123" }}
+        />
       </div>
       <button type="submit" className="btn-primary w-full text-lg" disabled={navigation.state !== "idle"}>
         {navigation.state === "submitting" ? "決済処理中..." : `${formatYen(total)}を支払う`}

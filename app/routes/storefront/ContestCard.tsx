@@ -29,19 +29,30 @@ export function ContestCard({ contest, eager }: { contest: ContestCardData; eage
             className="h-full w-full object-cover"
           />
         ) : (
-          <div className="flex h-full w-full items-center justify-center text-sm text-zinc-500">カバー画像なし</div>
+          <div className="flex h-full w-full items-center justify-center text-sm text-zinc-500">
+            カバー画像なし
+          </div>
         )}
-        <span className="absolute top-0 left-0 bg-brand-600 px-3 py-1 text-xs font-bold tracking-wider text-white shadow">動画販売</span>
+        <span className="absolute top-0 left-0 bg-brand-600 px-3 py-1 text-xs font-bold tracking-wider text-white shadow">
+          動画販売
+        </span>
       </div>
       <div className="flex flex-1 flex-col gap-4 p-4">
         <h2 className="text-lg leading-snug font-bold">{contest.name}</h2>
         {contest.onSale ? (
-          <Link to={`/order-form/${encodeURIComponent(contestSlug(contest.name))}`} className="btn-primary mt-auto w-full">
+          <Link
+            to={`/order-form/${encodeURIComponent(contestSlug(contest.name))}`}
+            className="mt-auto btn-primary w-full"
+          >
             注文を開始する
           </Link>
         ) : (
           <div className="mt-auto">
-            {contest.salesStartAt ? <p className="mb-2 text-sm text-zinc-600">販売開始: {formatDateTime(new Date(contest.salesStartAt))}</p> : null}
+            {contest.salesStartAt ? (
+              <p className="mb-2 text-sm text-zinc-600">
+                販売開始: {formatDateTime(new Date(contest.salesStartAt))}
+              </p>
+            ) : null}
             <button type="button" disabled className="btn-primary w-full">
               注文を開始する
             </button>

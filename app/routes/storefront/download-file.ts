@@ -11,12 +11,23 @@ export function loader({ request, params }: LoaderFunctionArgs) {
   const lineId = positiveId(params.lineId) ?? 0;
   const decision = claimDownload(params.id ?? "", lineId, params.format ?? "");
   if (!decision.ok) {
-    return new Response(decision.message, { status: decision.status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+    return new Response(decision.message, {
+      status: decision.status,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
   }
-  if (decision.kind === "redirect") return redirect(decision.url, { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  if (decision.kind === "redirect")
+    return redirect(decision.url, {
+      headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
+    });
   const file = mediaPath(decision.storedName);
   if (!file) return notFoundResponse();
   const extension = decision.storedName.split(".").pop() ?? "mp4";
-  const contentType = extension === "webm" ? "video/webm" : extension === "mov" ? "video/quicktime" : "video/mp4";
-  return fileResponse(request, file, { contentType, cacheControl: "private, no-store", downloadName: `video-${lineId}.${extension}` });
+  const contentType =
+    extension === "webm" ? "video/webm" : extension === "mov" ? "video/quicktime" : "video/mp4";
+  return fileResponse(request, file, {
+    contentType,
+    cacheControl: "private, no-store",
+    downloadName: `video-${lineId}.${extension}`,
+  });
 }

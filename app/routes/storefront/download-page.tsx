@@ -4,12 +4,19 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { formatDateTime, formatYen } from "~/lib/format";
 import { downloadPage } from "~/server/orders/downloads.server";
 
-export const meta: MetaFunction = () => [{ title: "ダウンロード | コンテスト動画ショップ" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "ダウンロード | コンテスト動画ショップ" },
+  { name: "robots", content: "noindex" },
+];
 
 export function loader({ params }: LoaderFunctionArgs) {
   const page = downloadPage(params.id ?? "");
   // The same answer for an unknown id as for a wrong one: nothing to learn by guessing.
-  if (!page) return data({ page: null }, { status: 404, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  if (!page)
+    return data(
+      { page: null },
+      { status: 404, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
+    );
   return data({ page }, { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
 }
 
@@ -19,8 +26,10 @@ export default function DownloadPage() {
     return (
       <div className="mx-auto max-w-lg px-4 py-16 text-center">
         <h1 className="text-2xl font-bold">ダウンロードページが見つかりません</h1>
-        <p className="mt-3 text-zinc-600">URLが正しくないか、有効期限が切れています。メールに記載のURLをご確認ください。</p>
-        <Link to="/contact" className="btn-secondary mt-8">
+        <p className="mt-3 text-zinc-600">
+          URLが正しくないか、有効期限が切れています。メールに記載のURLをご確認ください。
+        </p>
+        <Link to="/contact" className="mt-8 btn-secondary">
           お問い合わせ
         </Link>
       </div>
@@ -35,10 +44,15 @@ export default function DownloadPage() {
         <dt className="text-zinc-500">作成日</dt>
         <dd>{formatDateTime(new Date(page.createdAt))}</dd>
         <dt className="text-zinc-500">有効期限</dt>
-        <dd className={page.expired ? "font-semibold text-red-700" : undefined}>{formatDateTime(new Date(page.expiresAt))}</dd>
+        <dd className={page.expired ? "font-semibold text-red-700" : undefined}>
+          {formatDateTime(new Date(page.expiresAt))}
+        </dd>
       </dl>
       {page.expired ? (
-        <p role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 px-4 py-3 font-semibold text-red-700">
+        <p
+          role="alert"
+          className="mt-4 rounded-lg border border-red-300 bg-red-50 px-4 py-3 font-semibold text-red-700"
+        >
           ダウンロードの有効期限が切れています。再度必要な場合はお問い合わせください。
         </p>
       ) : null}
@@ -54,9 +68,15 @@ export default function DownloadPage() {
             <div className="mt-3 grid grid-cols-2 gap-3">
               {(["horizontal", "vertical"] as const).map((format) => {
                 const label = format === "horizontal" ? "横型ダウンロード" : "縦型ダウンロード";
-                const available = !page.expired && line.delivered && line.orientation === format && !line.downloaded;
+                const available =
+                  !page.expired && line.delivered && line.orientation === format && !line.downloaded;
                 return available ? (
-                  <a key={format} href={`/download/${page.id}/${line.id}/${format}`} className="btn-primary text-sm" download>
+                  <a
+                    key={format}
+                    href={`/download/${page.id}/${line.id}/${format}`}
+                    className="btn-primary text-sm"
+                    download
+                  >
                     {label}
                   </a>
                 ) : (
@@ -67,7 +87,11 @@ export default function DownloadPage() {
               })}
             </div>
             {line.downloaded ? <p className="mt-2 text-xs text-zinc-500">ダウンロード済みです</p> : null}
-            {line.resumableUntil ? <p className="mt-2 text-xs text-zinc-500">{formatDateTime(new Date(line.resumableUntil))} までは再ダウンロード（再開）できます</p> : null}
+            {line.resumableUntil ? (
+              <p className="mt-2 text-xs text-zinc-500">
+                {formatDateTime(new Date(line.resumableUntil))} までは再ダウンロード（再開）できます
+              </p>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -75,7 +99,9 @@ export default function DownloadPage() {
       <section className="mt-8 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm leading-relaxed text-amber-950">
         <h2 className="font-bold">ご注意</h2>
         <ul className="mt-2 list-disc space-y-1 pl-5">
-          <li>各動画のダウンロードは1回限りです。通信が途切れた場合は、開始から24時間以内であれば再開できます。</li>
+          <li>
+            各動画のダウンロードは1回限りです。通信が途切れた場合は、開始から24時間以内であれば再開できます。
+          </li>
           <li>動画の再配布・転売・SNS等への公開はご遠慮ください。</li>
           <li>有効期限内にダウンロードを完了してください。</li>
         </ul>

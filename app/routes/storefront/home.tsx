@@ -5,7 +5,10 @@ import { listStorefrontContests } from "~/server/catalog/contests.server";
 
 export const meta: MetaFunction = () => [
   { title: "コンテスト動画ショップ | 大会・発表会の動画販売" },
-  { name: "description", content: "大会・発表会・運動会の出場者ごとの動画を、スマートフォンから簡単にご注文いただけます。" },
+  {
+    name: "description",
+    content: "大会・発表会・運動会の出場者ごとの動画を、スマートフォンから簡単にご注文いただけます。",
+  },
 ];
 
 export function loader() {
@@ -35,7 +38,9 @@ export default function Home() {
           読み込み中...
         </p>
       ) : contests.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">現在公開中の大会はありません</p>
+        <p className="rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">
+          現在公開中の大会はありません
+        </p>
       ) : (
         <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {contests.map((contest, index) => (

@@ -13,12 +13,17 @@ import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
 import { positiveId } from "~/lib/params";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.contest.name ?? "ご注文"} | 注文フォーム | コンテスト動画ショップ` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.contest.name ?? "ご注文"} | 注文フォーム | コンテスト動画ショップ` },
+];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const contest = orderFormContest(params.contestSlug ?? "");
   const session = await getSession(request);
-  return { contest: { id: contest.id, name: contest.name, bibNumberLabel: contest.bibNumberLabel || "ゼッケン番号" }, ...orderFormPage(session, contest) };
+  return {
+    contest: { id: contest.id, name: contest.name, bibNumberLabel: contest.bibNumberLabel || "ゼッケン番号" },
+    ...orderFormPage(session, contest),
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -51,7 +56,13 @@ export default function OrderForm() {
     id: `order-form-${draftVersion}`,
     lastResult: navigation.state === "idle" ? lastResult : null,
     // Conform needs the list's length to hand out each item's errors.
-    defaultValue: { items: draft.map((item) => ({ category: item.category, athleteId: String(item.athleteId ?? ""), formatId: String(item.formatId ?? "") })) },
+    defaultValue: {
+      items: draft.map((item) => ({
+        category: item.category,
+        athleteId: String(item.athleteId ?? ""),
+        formatId: String(item.formatId ?? ""),
+      })),
+    },
     shouldValidate: "onSubmit",
     onValidate: validation.validate,
   });
@@ -80,11 +91,15 @@ export default function OrderForm() {
             {priceDescription.items.map((item, index) => (
               <li key={index} className="flex justify-between gap-4">
                 <span>{item.name}</span>
-                <span className="shrink-0 font-medium whitespace-nowrap">{/^\d+$/.test(item.price) ? formatYen(Number(item.price)) : item.price}</span>
+                <span className="shrink-0 font-medium whitespace-nowrap">
+                  {/^\d+$/.test(item.price) ? formatYen(Number(item.price)) : item.price}
+                </span>
               </li>
             ))}
           </ul>
-          {priceDescription.notes ? <p className="mt-2 text-xs text-zinc-500">{priceDescription.notes}</p> : null}
+          {priceDescription.notes ? (
+            <p className="mt-2 text-xs text-zinc-500">{priceDescription.notes}</p>
+          ) : null}
         </section>
       ) : null}
 
@@ -97,12 +112,19 @@ export default function OrderForm() {
         onChange={(event) => setLive(itemsFromForm(event.currentTarget, itemCount))}
       >
         {form.errors ? (
-          <p id={form.errorId} role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800">
+          <p
+            id={form.errorId}
+            role="alert"
+            className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800"
+          >
             {form.errors.join(" ")}
           </p>
         ) : null}
         {fields.items.errors ? (
-          <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800">
+          <p
+            role="alert"
+            className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800"
+          >
             {fields.items.errors.join(" ")}
           </p>
         ) : null}
@@ -111,17 +133,34 @@ export default function OrderForm() {
           const current = live[index] ?? item;
           const price = itemPrice(options, current);
           const errors = itemErrors[index];
-          const hasError = Boolean(errors?.category.errors || errors?.athleteId.errors || errors?.formatId.errors);
-          const athletes = current.category ? options.athletes.filter((a) => a.category === current.category) : options.athletes;
-          const categoriesWithAthletes = options.categories.filter((name) => athletes.some((a) => a.category === name));
+          const hasError = Boolean(
+            errors?.category.errors || errors?.athleteId.errors || errors?.formatId.errors,
+          );
+          const athletes = current.category
+            ? options.athletes.filter((a) => a.category === current.category)
+            : options.athletes;
+          const categoriesWithAthletes = options.categories.filter((name) =>
+            athletes.some((a) => a.category === name),
+          );
           return (
-            <fieldset key={index} className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm" aria-invalid={hasError || undefined}>
+            <fieldset
+              key={index}
+              className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm"
+              aria-invalid={hasError || undefined}
+            >
               <legend className="sr-only">商品{index + 1}</legend>
               <div className="flex items-center justify-between">
                 <p aria-hidden="true" className="font-semibold">
                   商品{index + 1}
                 </p>
-                <button type="submit" name="intent" value={`remove-${index}`} formNoValidate className="rounded-lg px-3 py-1.5 text-sm text-zinc-600 hover:bg-zinc-100" aria-label={`商品${index + 1}を削除`}>
+                <button
+                  type="submit"
+                  name="intent"
+                  value={`remove-${index}`}
+                  formNoValidate
+                  className="rounded-lg px-3 py-1.5 text-sm text-zinc-600 hover:bg-zinc-100"
+                  aria-label={`商品${index + 1}を削除`}
+                >
                   削除
                 </button>
               </div>
@@ -130,7 +169,12 @@ export default function OrderForm() {
                   <label htmlFor={`item-${index}-category`} className="field-label">
                     部門
                   </label>
-                  <select id={`item-${index}-category`} name={`items[${index}].category`} defaultValue={item.category} className="field-input">
+                  <select
+                    id={`item-${index}-category`}
+                    name={`items[${index}].category`}
+                    defaultValue={item.category}
+                    className="field-input"
+                  >
                     <option value="">選択してください</option>
                     {options.categories.map((name) => (
                       <option key={name} value={name}>
@@ -143,7 +187,12 @@ export default function OrderForm() {
                   <label htmlFor={`item-${index}-athlete`} className="field-label">
                     {contest.bibNumberLabel}
                   </label>
-                  <select id={`item-${index}-athlete`} name={`items[${index}].athleteId`} defaultValue={item.athleteId ?? ""} className="field-input">
+                  <select
+                    id={`item-${index}-athlete`}
+                    name={`items[${index}].athleteId`}
+                    defaultValue={item.athleteId ?? ""}
+                    className="field-input"
+                  >
                     <option value="">選択してください</option>
                     {categoriesWithAthletes.map((name) => (
                       <optgroup key={name} label={name}>
@@ -165,8 +214,17 @@ export default function OrderForm() {
                 </p>
                 <div className="grid grid-cols-2 gap-3">
                   {options.formats.map((format) => (
-                    <label key={format.id} className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-zinc-300 px-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
-                      <input type="radio" name={`items[${index}].formatId`} value={format.id} defaultChecked={item.formatId === format.id} className="h-4 w-4 accent-brand-600" />
+                    <label
+                      key={format.id}
+                      className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-zinc-300 px-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+                    >
+                      <input
+                        type="radio"
+                        name={`items[${index}].formatId`}
+                        value={format.id}
+                        defaultChecked={item.formatId === format.id}
+                        className="h-4 w-4 accent-brand-600"
+                      />
                       <span>{format.name}</span>
                     </label>
                   ))}
@@ -174,17 +232,31 @@ export default function OrderForm() {
               </div>
               {hasError ? (
                 <p role="alert" className="field-error">
-                  {[errors?.category.errors, errors?.athleteId.errors, errors?.formatId.errors].flat().filter(Boolean)[0]}
+                  {
+                    [errors?.category.errors, errors?.athleteId.errors, errors?.formatId.errors]
+                      .flat()
+                      .filter(Boolean)[0]
+                  }
                 </p>
               ) : null}
               <p className="mt-4 text-right text-sm text-zinc-600">
-                価格: <span className="text-base font-bold text-zinc-900">{price === null ? "—" : formatYen(price)}</span>
+                価格:{" "}
+                <span className="text-base font-bold text-zinc-900">
+                  {price === null ? "—" : formatYen(price)}
+                </span>
               </p>
             </fieldset>
           );
         })}
 
-        <button type="submit" name="intent" value="add" formNoValidate className="btn-secondary w-full" disabled={busy || itemCount >= MAX_ORDER_ITEMS}>
+        <button
+          type="submit"
+          name="intent"
+          value="add"
+          formNoValidate
+          className="btn-secondary w-full"
+          disabled={busy || itemCount >= MAX_ORDER_ITEMS}
+        >
           ＋ 商品を追加
         </button>
 
@@ -195,7 +267,13 @@ export default function OrderForm() {
               {formatYen(total)}
             </span>
           </div>
-          <button type="submit" name="intent" value="next" className="btn-primary mt-3 w-full" disabled={busy}>
+          <button
+            type="submit"
+            name="intent"
+            value="next"
+            className="mt-3 btn-primary w-full"
+            disabled={busy}
+          >
             注文内容の確認へ進む
           </button>
         </div>

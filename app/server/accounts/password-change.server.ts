@@ -39,10 +39,18 @@ export function sendPasswordChangeCode(request: Request, user: CurrentUser): Pro
     subject: String(user.id),
     to: user.email,
     topic: `password-change:${user.id}`,
-    limits: [{ key: `password-change-code:${clientIp(request)}`, limit: 20, windowMs: HOUR_MS, message: PASSWORD_CHANGE_MESSAGES.tooMany }],
+    limits: [
+      {
+        key: `password-change-code:${clientIp(request)}`,
+        limit: 20,
+        windowMs: HOUR_MS,
+        message: PASSWORD_CHANGE_MESSAGES.tooMany,
+      },
+    ],
     mail: ({ code, expiresAt }) => passwordChangeCodeMail({ name: user.name, code, expiresAt }),
     messages: {
-      tooSoon: (seconds) => `認証コードは送信済みです。届いたコードを入力してください（再送信は${seconds}秒後から可能です）。`,
+      tooSoon: (seconds) =>
+        `認証コードは送信済みです。届いたコードを入力してください（再送信は${seconds}秒後から可能です）。`,
       notSent: PASSWORD_CHANGE_MESSAGES.sendFailed,
     },
     log: "[password-change] code mail failed",
@@ -50,11 +58,24 @@ export function sendPasswordChangeCode(request: Request, user: CurrentUser): Pro
 }
 
 /** The right code lets this session set a new password for the next 10 minutes. */
-export function verifyPasswordChangeCode(session: ShopSession, user: CurrentUser, code: string): { ok: true } | StepFailure {
+export function verifyPasswordChangeCode(
+  session: ShopSession,
+  user: CurrentUser,
+  code: string,
+): { ok: true } | StepFailure {
   const result = verifyCode("password-change", String(user.id), code);
   if (!result.ok) {
-    if (result.reason === "wrong") return { ok: false, status: 400, message: `${PASSWORD_CHANGE_MESSAGES.wrongCode}（あと${result.remainingAttempts}回）` };
-    return { ok: false, status: result.reason === "tooManyAttempts" ? 429 : 400, message: result.reason === "expired" ? CODE_MESSAGES.expired : result.message };
+    if (result.reason === "wrong")
+      return {
+        ok: false,
+        status: 400,
+        message: `${PASSWORD_CHANGE_MESSAGES.wrongCode}（あと${result.remainingAttempts}回）`,
+      };
+    return {
+      ok: false,
+      status: result.reason === "tooManyAttempts" ? 429 : 400,
+      message: result.reason === "expired" ? CODE_MESSAGES.expired : result.message,
+    };
   }
   session.set("passwordChange", { userId: user.id, verifiedAt: now().getTime() });
   return { ok: true };
@@ -66,12 +87,22 @@ export function isPasswordChangeVerified(session: ShopSession, user: CurrentUser
 }
 
 /** Sets the new password, ends the user's other sessions, and keeps this one logged in. */
-export async function changePassword(session: ShopSession, user: CurrentUser, newPassword: string): Promise<{ ok: true } | StepFailure> {
-  if (!isPasswordChangeVerified(session, user)) return { ok: false, status: 409, message: PASSWORD_CHANGE_MESSAGES.notVerified };
+export async function changePassword(
+  session: ShopSession,
+  user: CurrentUser,
+  newPassword: string,
+): Promise<{ ok: true } | StepFailure> {
+  if (!isPasswordChangeVerified(session, user))
+    return { ok: false, status: 409, message: PASSWORD_CHANGE_MESSAGES.notVerified };
   const passwordHash = await hashPassword(newPassword);
   const updated = db()
     .update(users)
-    .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1`, failedLoginCount: 0, lockedUntil: null })
+    .set({
+      passwordHash,
+      sessionVersion: sql`${users.sessionVersion} + 1`,
+      failedLoginCount: 0,
+      lockedUntil: null,
+    })
     .where(eq(users.id, user.id))
     .returning({ sessionVersion: users.sessionVersion })
     .get();
@@ -79,8 +110,9 @@ export async function changePassword(session: ShopSession, user: CurrentUser, ne
   session.set("sessionVersion", updated.sessionVersion);
   session.unset("passwordChange");
   const changedAt = now();
-  sendThroughOutbox({ to: user.email, mail: passwordChangedMail({ name: user.name, changedAt, supportEmail: sellerInfo().email }) }).catch((error: unknown) =>
-    console.error("[password-change] notice mail failed", error),
-  );
+  sendThroughOutbox({
+    to: user.email,
+    mail: passwordChangedMail({ name: user.name, changedAt, supportEmail: sellerInfo().email }),
+  }).catch((error: unknown) => console.error("[password-change] notice mail failed", error));
   return { ok: true };
 }

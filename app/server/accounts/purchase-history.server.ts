@@ -31,7 +31,9 @@ export type HistoryOrder = {
 /** `page` is 1-based; a page past the end shows the last one. */
 export function purchaseHistory(email: string, page: number, perPage = ORDERS_PER_PAGE) {
   const customerEmail = email.toLowerCase();
-  const total = db().select({ total: count() }).from(orders).where(eq(orders.customerEmail, customerEmail)).get()?.total ?? 0;
+  const total =
+    db().select({ total: count() }).from(orders).where(eq(orders.customerEmail, customerEmail)).get()
+      ?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / perPage));
   const current = Math.min(Math.max(1, Math.floor(page) || 1), pageCount);
   const rows = db()

@@ -36,12 +36,14 @@ const PER_EMAIL_PER_HOUR = 5;
 export type PendingRegistration = { id: string; email: string; fromOrder: boolean };
 
 /** What the code row carries until the account is made; `existing` rows never make one. */
-type RegistrationPayload = { kind: "new"; name: string; passwordHash: string } | { kind: "existing"; name: string };
+type RegistrationPayload =
+  { kind: "new"; name: string; passwordHash: string } | { kind: "existing"; name: string };
 
 function parsePayload(value: Record<string, unknown> | null | undefined): RegistrationPayload | null {
   if (!value) return null;
   const name = typeof value.name === "string" ? value.name : "";
-  if (value.kind === "new" && typeof value.passwordHash === "string") return { kind: "new", name, passwordHash: value.passwordHash };
+  if (value.kind === "new" && typeof value.passwordHash === "string")
+    return { kind: "new", name, passwordHash: value.passwordHash };
   if (value.kind === "existing") return { kind: "existing", name };
   return null;
 }
@@ -51,7 +53,12 @@ export function hashLinkToken(token: string): string {
 }
 
 function perEmailLimit(email: string): CodeLimit {
-  return { key: `register-email:${email}`, limit: PER_EMAIL_PER_HOUR, windowMs: HOUR_MS, message: REGISTRATION_MESSAGES.tooMany };
+  return {
+    key: `register-email:${email}`,
+    limit: PER_EMAIL_PER_HOUR,
+    windowMs: HOUR_MS,
+    message: REGISTRATION_MESSAGES.tooMany,
+  };
 }
 
 /**
@@ -73,7 +80,10 @@ function sendRegistrationCode(
     limits,
     payload,
     mail: (issued, prepared) => registrationMail(id, issued, prepared),
-    messages: { tooSoon: (seconds) => `再送信は${seconds}秒後にお試しください`, notSent: REGISTRATION_MESSAGES.sendFailed },
+    messages: {
+      tooSoon: (seconds) => `再送信は${seconds}秒後にお試しください`,
+      notSent: REGISTRATION_MESSAGES.sendFailed,
+    },
     log: `[registration] ${options.resend ? "resend" : "code"} mail failed`,
   });
 }
@@ -84,12 +94,27 @@ function registrationMail(id: string, issued: IssuedCode, payload: RegistrationP
   db()
     .update(verificationCodes)
     .set({ linkTokenHash: hashLinkToken(token) })
-    .where(and(eq(verificationCodes.purpose, "registration"), eq(verificationCodes.subject, id), isNull(verificationCodes.consumedAt)))
+    .where(
+      and(
+        eq(verificationCodes.purpose, "registration"),
+        eq(verificationCodes.subject, id),
+        isNull(verificationCodes.consumedAt),
+      ),
+    )
     .run();
   const { SITE_URL } = env();
   return payload.kind === "new"
-    ? registrationCodeMail({ name: payload.name, code: issued.code, link: `${SITE_URL}/verify-email?token=${token}`, expiresAt: issued.expiresAt })
-    : accountExistsMail({ name: payload.name, loginUrl: `${SITE_URL}/login`, supportEmail: sellerInfo().email });
+    ? registrationCodeMail({
+        name: payload.name,
+        code: issued.code,
+        link: `${SITE_URL}/verify-email?token=${token}`,
+        expiresAt: issued.expiresAt,
+      })
+    : accountExistsMail({
+        name: payload.name,
+        loginUrl: `${SITE_URL}/login`,
+        supportEmail: sellerInfo().email,
+      });
 }
 
 /**
@@ -102,16 +127,33 @@ export async function startRegistration(
   options: { honeypot: boolean; fromOrder: boolean },
 ): Promise<{ ok: true; registration: PendingRegistration } | Exclude<SendCodeResult, { ok: true }>> {
   const email = values.email.toLowerCase();
-  const registration = { id: crypto.randomBytes(16).toString("base64url"), email, fromOrder: options.fromOrder };
+  const registration = {
+    id: crypto.randomBytes(16).toString("base64url"),
+    email,
+    fromOrder: options.fromOrder,
+  };
   if (options.honeypot) return { ok: true, registration };
 
-  const perIp: CodeLimit = { key: `register-ip:${clientIp(request)}`, limit: PER_IP_PER_HOUR, windowMs: HOUR_MS, message: REGISTRATION_MESSAGES.tooMany };
-  const sent = await sendRegistrationCode(registration.id, email, [perIp, perEmailLimit(email)], async () => {
-    // Hashed whether or not the address has an account, so both take the same time.
-    const passwordHash = await hashPassword(values.password);
-    const existing = db().select({ name: users.name }).from(users).where(eq(users.email, email)).get();
-    return existing ? { kind: "existing", name: existing.name } : { kind: "new", name: values.name, passwordHash };
-  }, { resend: false });
+  const perIp: CodeLimit = {
+    key: `register-ip:${clientIp(request)}`,
+    limit: PER_IP_PER_HOUR,
+    windowMs: HOUR_MS,
+    message: REGISTRATION_MESSAGES.tooMany,
+  };
+  const sent = await sendRegistrationCode(
+    registration.id,
+    email,
+    [perIp, perEmailLimit(email)],
+    async () => {
+      // Hashed whether or not the address has an account, so both take the same time.
+      const passwordHash = await hashPassword(values.password);
+      const existing = db().select({ name: users.name }).from(users).where(eq(users.email, email)).get();
+      return existing
+        ? { kind: "existing", name: existing.name }
+        : { kind: "new", name: values.name, passwordHash };
+    },
+    { resend: false },
+  );
   return sent.ok ? { ok: true, registration } : sent;
 }
 
@@ -130,10 +172,17 @@ export async function resendRegistrationCode(registration: PendingRegistration):
   const payload = parsePayload(row?.payload);
   // A honeypot registration has no row: it "succeeds" like the others.
   if (!row || !payload) return { ok: true };
-  return sendRegistrationCode(registration.id, row.email, [perEmailLimit(row.email)], () => Promise.resolve(payload), { resend: true });
+  return sendRegistrationCode(
+    registration.id,
+    row.email,
+    [perEmailLimit(row.email)],
+    () => Promise.resolve(payload),
+    { resend: true },
+  );
 }
 
-export type CompleteResult = { ok: true; email: string } | { ok: false; status: 400 | 409 | 429; message: string };
+export type CompleteResult =
+  { ok: true; email: string } | { ok: false; status: 400 | 409 | 429; message: string };
 
 /** Makes the account from a verified code row, then forgets the password hash it carried. */
 function createAccount(rowId: number, email: string, payload: RegistrationPayload | null): CompleteResult {
@@ -146,19 +195,23 @@ function createAccount(rowId: number, email: string, payload: RegistrationPayloa
     .onConflictDoNothing({ target: users.email })
     .returning({ id: users.id })
     .get();
-  return created ? { ok: true, email } : { ok: false, status: 409, message: REGISTRATION_MESSAGES.alreadyRegistered };
+  return created
+    ? { ok: true, email }
+    : { ok: false, status: 409, message: REGISTRATION_MESSAGES.alreadyRegistered };
 }
 
 /** The code step: the right code makes the account. */
 export function verifyRegistrationCode(registration: PendingRegistration, code: string): CompleteResult {
   const result = verifyCode("registration", registration.id, code);
-  if (!result.ok) return { ok: false, status: result.reason === "tooManyAttempts" ? 429 : 400, message: result.message };
+  if (!result.ok)
+    return { ok: false, status: result.reason === "tooManyAttempts" ? 429 : 400, message: result.message };
   const row = currentRow(registration.id);
   if (!row) return { ok: false, status: 400, message: REGISTRATION_MESSAGES.failed };
   return createAccount(row.id, row.email, parsePayload(result.payload));
 }
 
-export type LinkResult = { ok: true; email: string; alreadyVerified: boolean } | { ok: false; message: string };
+export type LinkResult =
+  { ok: true; email: string; alreadyVerified: boolean } | { ok: false; message: string };
 
 /**
  * The link in the registration mail. Opening it again after it worked (a reload, a mail
@@ -169,12 +222,21 @@ export function verifyRegistrationLink(token: string | null): LinkResult {
   const row = db()
     .select()
     .from(verificationCodes)
-    .where(and(eq(verificationCodes.purpose, "registration"), eq(verificationCodes.linkTokenHash, hashLinkToken(token))))
+    .where(
+      and(
+        eq(verificationCodes.purpose, "registration"),
+        eq(verificationCodes.linkTokenHash, hashLinkToken(token)),
+      ),
+    )
     .get();
   if (!row) return { ok: false, message: REGISTRATION_MESSAGES.invalidLink };
   const at = now();
   if (row.consumedAt || row.expiresAt <= at) {
-    const account = db().select({ createdAt: users.createdAt }).from(users).where(eq(users.email, row.email)).get();
+    const account = db()
+      .select({ createdAt: users.createdAt })
+      .from(users)
+      .where(eq(users.email, row.email))
+      .get();
     return account && account.createdAt >= row.createdAt
       ? { ok: true, email: row.email, alreadyVerified: true }
       : { ok: false, message: REGISTRATION_MESSAGES.invalidLink };
@@ -189,5 +251,7 @@ export function verifyRegistrationLink(token: string | null): LinkResult {
   if (!taken) return verifyRegistrationLink(token);
   const created = createAccount(row.id, row.email, parsePayload(row.payload));
   if (created.ok) return { ok: true, email: row.email, alreadyVerified: false };
-  return created.status === 409 ? { ok: true, email: row.email, alreadyVerified: true } : { ok: false, message: REGISTRATION_MESSAGES.invalidLink };
+  return created.status === 409
+    ? { ok: true, email: row.email, alreadyVerified: true }
+    : { ok: false, message: REGISTRATION_MESSAGES.invalidLink };
 }

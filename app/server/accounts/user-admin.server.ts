@@ -5,12 +5,19 @@ import { users } from "../db/schema";
 
 export const USERS_PAGE_SIZE = 50;
 
-
 export function listUsers(options: { q: string; page: number }) {
-  const where = options.q ? sql`${users.email} like ${containsPattern(options.q.toLowerCase())} escape '\\'` : undefined;
+  const where = options.q
+    ? sql`${users.email} like ${containsPattern(options.q.toLowerCase())} escape '\\'`
+    : undefined;
   const total = db().select({ n: count() }).from(users).where(where).get()?.n ?? 0;
   const rows = db()
-    .select({ id: users.id, email: users.email, isAdmin: users.isAdmin, createdAt: users.createdAt, lastLoginAt: users.lastLoginAt })
+    .select({
+      id: users.id,
+      email: users.email,
+      isAdmin: users.isAdmin,
+      createdAt: users.createdAt,
+      lastLoginAt: users.lastLoginAt,
+    })
     .from(users)
     .where(where)
     .orderBy(desc(users.createdAt), desc(users.id))
@@ -22,10 +29,17 @@ export function listUsers(options: { q: string; page: number }) {
 }
 
 export function findUser(id: number) {
-  return db().select({ id: users.id, email: users.email, isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).get() ?? null;
+  return (
+    db()
+      .select({ id: users.id, email: users.email, isAdmin: users.isAdmin })
+      .from(users)
+      .where(eq(users.id, id))
+      .get() ?? null
+  );
 }
 
-export type DeleteUserResult = { ok: true; deletedUserEmail: string; self: boolean } | { ok: false; message: string };
+export type DeleteUserResult =
+  { ok: true; deletedUserEmail: string; self: boolean } | { ok: false; message: string };
 
 /**
  * Deletes an account (orders keep their copy of the e-mail). The last admin cannot be
@@ -38,7 +52,11 @@ export function deleteUser(actorId: number, targetId: number): DeleteUserResult 
       if (!target) return { ok: false, message: "ユーザーが見つかりません" } as const;
       if (target.isAdmin) {
         const admins = tx.select({ n: count() }).from(users).where(eq(users.isAdmin, true)).get()?.n ?? 0;
-        if (admins <= 1) return { ok: false, message: "最後の管理者は削除できません。先に別の管理者を用意してください。" } as const;
+        if (admins <= 1)
+          return {
+            ok: false,
+            message: "最後の管理者は削除できません。先に別の管理者を用意してください。",
+          } as const;
       }
       tx.delete(users).where(eq(users.id, targetId)).run();
       return { ok: true, deletedUserEmail: target.email, self: target.id === actorId } as const;
@@ -46,4 +64,3 @@ export function deleteUser(actorId: number, targetId: number): DeleteUserResult 
     { behavior: "immediate" },
   );
 }
-

@@ -19,20 +19,46 @@ export const ADMIN_LOCKED_MESSAGE = "管理者アカウントがロックされ�
 export function adminAttemptsWarning(remaining: number): string | null {
   if (remaining < 1 || remaining > ADMIN_LOGIN_POLICY.warnAtRemaining) return null;
   const base = `残り試行回数: ${remaining}回`;
-  return remaining <= ADMIN_LOGIN_POLICY.finalWarningAtRemaining ? `${base}。次に失敗すると${ADMIN_LOGIN_POLICY.lockMinutes}分間ロックされます` : base;
+  return remaining <= ADMIN_LOGIN_POLICY.finalWarningAtRemaining
+    ? `${base}。次に失敗すると${ADMIN_LOGIN_POLICY.lockMinutes}分間ロックされます`
+    : base;
 }
 
 export type AdminLoginOutcome =
   | { ok: true }
-  | { ok: false; status: 401 | 423 | 429; message: string; warning: string | null; lockedUntil: number | null };
+  | {
+      ok: false;
+      status: 401 | 423 | 429;
+      message: string;
+      warning: string | null;
+      lockedUntil: number | null;
+    };
 
 /** Password step of the admin login; on success the second factor starts (/admin-2fa-verify sends the mail code). */
-export async function logInAdmin(request: Request, session: ShopSession, input: { email: string; password: string }): Promise<AdminLoginOutcome> {
+export async function logInAdmin(
+  request: Request,
+  session: ShopSession,
+  input: { email: string; password: string },
+): Promise<AdminLoginOutcome> {
   const result: LoginResult = await attemptLogin(request, input, ADMIN_LOGIN_POLICY);
   if (!result.ok) {
-    if (result.reason === "locked") return { ok: false, status: 423, message: ADMIN_LOCKED_MESSAGE, warning: null, lockedUntil: result.lockedUntil.getTime() };
-    if (result.reason === "blocked") return { ok: false, status: 429, message: result.message, warning: null, lockedUntil: null };
-    return { ok: false, status: 401, message: result.message, warning: adminAttemptsWarning(result.remainingAttempts), lockedUntil: null };
+    if (result.reason === "locked")
+      return {
+        ok: false,
+        status: 423,
+        message: ADMIN_LOCKED_MESSAGE,
+        warning: null,
+        lockedUntil: result.lockedUntil.getTime(),
+      };
+    if (result.reason === "blocked")
+      return { ok: false, status: 429, message: result.message, warning: null, lockedUntil: null };
+    return {
+      ok: false,
+      status: 401,
+      message: result.message,
+      warning: adminAttemptsWarning(result.remainingAttempts),
+      lockedUntil: null,
+    };
   }
   logIn(session, result.user, { as: "pending-second-factor", redirectTo: "/admin" });
   return { ok: true };

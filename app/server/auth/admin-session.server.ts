@@ -12,7 +12,12 @@ export type AdminContext = { admin: CurrentUser; session: ShopSession };
 export async function currentAdmin(request: Request): Promise<AdminContext | null> {
   const session = await getSession(request);
   const verifiedAt = session.get("adminVerifiedAt");
-  if (!verifiedAt || now().getTime() - verifiedAt >= ADMIN_SESSION_MS || verifiedAt > now().getTime() + 60_000) return null;
+  if (
+    !verifiedAt ||
+    now().getTime() - verifiedAt >= ADMIN_SESSION_MS ||
+    verifiedAt > now().getTime() + 60_000
+  )
+    return null;
   const admin = await getCurrentUser(session);
   if (!admin?.isAdmin) return null;
   return { admin, session };
@@ -24,7 +29,11 @@ export async function requireAdminPage(request: Request): Promise<AdminContext> 
   if (context) return context;
   const session = await getSession(request);
   session.unset("adminVerifiedAt");
-  session.flash("toast", { kind: "error", title: "認証が必要です", description: "管理者としてログインしてください。" });
+  session.flash("toast", {
+    kind: "error",
+    title: "認証が必要です",
+    description: "管理者としてログインしてください。",
+  });
   throw redirect("/admin-login", { headers: { "Set-Cookie": await commitSession(session) } });
 }
 

@@ -17,15 +17,27 @@ export async function authenticatorSetup(session: ShopSession, email: string) {
 }
 
 export function isAuthenticatorEnabled(userId: number): boolean {
-  return Boolean(db().select({ secret: users.totpSecretEncrypted }).from(users).where(eq(users.id, userId)).get()?.secret);
+  return Boolean(
+    db().select({ secret: users.totpSecretEncrypted }).from(users).where(eq(users.id, userId)).get()?.secret,
+  );
 }
 
 /** Confirms the first code; only then is the secret stored (encrypted) and used at login. */
-export function confirmAuthenticator(session: ShopSession, userId: number, code: string): { ok: true } | { ok: false; message: string } {
+export function confirmAuthenticator(
+  session: ShopSession,
+  userId: number,
+  code: string,
+): { ok: true } | { ok: false; message: string } {
   const secret = session.get("pendingTotpSecret");
-  if (!secret) return { ok: false, message: "設定情報の取得に失敗しました。ページを再読み込みしてください。" };
-  if (!checkTotp(code, secret)) return { ok: false, message: "認証コードが正しくありません。認証アプリの時刻設定もご確認ください。" };
-  db().update(users).set({ totpSecretEncrypted: seal(secret) }).where(eq(users.id, userId)).run();
+  if (!secret)
+    return { ok: false, message: "設定情報の取得に失敗しました。ページを再読み込みしてください。" };
+  if (!checkTotp(code, secret))
+    return { ok: false, message: "認証コードが正しくありません。認証アプリの時刻設定もご確認ください。" };
+  db()
+    .update(users)
+    .set({ totpSecretEncrypted: seal(secret) })
+    .where(eq(users.id, userId))
+    .run();
   session.unset("pendingTotpSecret");
   return { ok: true };
 }

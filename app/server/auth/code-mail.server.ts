@@ -10,7 +10,8 @@ import { sendThroughOutbox, type OutgoingMail } from "../mail/outbox.server";
  */
 
 /** What sending a code answers. `alreadySent`: refused because the code from less than 60 s ago is still good. */
-export type SendCodeResult = { ok: true } | { ok: false; status: 429 | 503; message: string; alreadySent?: true };
+export type SendCodeResult =
+  { ok: true } | { ok: false; status: 429 | 503; message: string; alreadySent?: true };
 
 /** A rate limit checked before the code is made; the first one refused answers 429 with its message. */
 export type CodeLimit = { key: string; limit: number; windowMs: number; message: string };
@@ -43,16 +44,35 @@ type WithPayload<P> = CodeMailBase & {
   mail: (issued: IssuedCode, payload: P) => OutgoingMail["mail"];
 };
 
-type WithoutPayload = CodeMailBase & { payload?: undefined; mail: (issued: IssuedCode) => OutgoingMail["mail"] };
+type WithoutPayload = CodeMailBase & {
+  payload?: undefined;
+  mail: (issued: IssuedCode) => OutgoingMail["mail"];
+};
 
-export async function sendCodeMail<P extends Record<string, unknown>>(send: WithPayload<P> | WithoutPayload): Promise<SendCodeResult> {
+export async function sendCodeMail<P extends Record<string, unknown>>(
+  send: WithPayload<P> | WithoutPayload,
+): Promise<SendCodeResult> {
   for (const { key, limit, windowMs, message } of send.limits ?? []) {
     if (!hitRateLimit(key, limit, windowMs).allowed) return { ok: false, status: 429, message };
   }
   const compose = send.payload ? await withPayload(send) : { payload: undefined, mail: send.mail };
-  const issued = issueCode(send.purpose, send.subject, send.to, { force: send.force, payload: compose.payload });
-  if (!issued.ok) return { ok: false, status: 429, alreadySent: true, message: send.messages.tooSoon(issued.retryAfterSeconds) };
-  const sent = await sendThroughOutbox({ to: send.to, topic: send.topic, expiresAt: issued.expiresAt, mail: compose.mail(issued) });
+  const issued = issueCode(send.purpose, send.subject, send.to, {
+    force: send.force,
+    payload: compose.payload,
+  });
+  if (!issued.ok)
+    return {
+      ok: false,
+      status: 429,
+      alreadySent: true,
+      message: send.messages.tooSoon(issued.retryAfterSeconds),
+    };
+  const sent = await sendThroughOutbox({
+    to: send.to,
+    topic: send.topic,
+    expiresAt: issued.expiresAt,
+    mail: compose.mail(issued),
+  });
   if (sent) return { ok: true };
   console.error(send.log);
   return { ok: false, status: 503, message: send.messages.notSent };

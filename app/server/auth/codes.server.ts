@@ -26,13 +26,19 @@ export function randomCode(): string {
   return crypto.randomInt(0, 1_000_000).toString().padStart(6, "0");
 }
 
-export type IssueResult = { ok: true; code: string; expiresAt: Date } | { ok: false; retryAfterSeconds: number };
+export type IssueResult =
+  { ok: true; code: string; expiresAt: Date } | { ok: false; retryAfterSeconds: number };
 
 /**
  * Makes a new code for (purpose, subject), replacing any earlier one. Refused when the
  * previous code was issued less than 60 s ago, unless `force` (a changed e-mail address).
  */
-export function issueCode(purpose: CodePurpose, subject: string, email: string, options: { force?: boolean; payload?: Record<string, unknown> } = {}): IssueResult {
+export function issueCode(
+  purpose: CodePurpose,
+  subject: string,
+  email: string,
+  options: { force?: boolean; payload?: Record<string, unknown> } = {},
+): IssueResult {
   const at = now();
   const latest = latestCode(purpose, subject);
   if (latest && !options.force) {
@@ -44,10 +50,24 @@ export function issueCode(purpose: CodePurpose, subject: string, email: string, 
   db().transaction((tx) => {
     tx.update(verificationCodes)
       .set({ consumedAt: at })
-      .where(and(eq(verificationCodes.purpose, purpose), eq(verificationCodes.subject, subject), isNull(verificationCodes.consumedAt)))
+      .where(
+        and(
+          eq(verificationCodes.purpose, purpose),
+          eq(verificationCodes.subject, subject),
+          isNull(verificationCodes.consumedAt),
+        ),
+      )
       .run();
     tx.insert(verificationCodes)
-      .values({ purpose, subject, email, codeHash: hashCode(purpose, subject, code), payload: options.payload, expiresAt, createdAt: at })
+      .values({
+        purpose,
+        subject,
+        email,
+        codeHash: hashCode(purpose, subject, code),
+        payload: options.payload,
+        expiresAt,
+        createdAt: at,
+      })
       .run();
   });
   return { ok: true, code, expiresAt };
@@ -64,7 +84,12 @@ function latestCode(purpose: CodePurpose, subject: string) {
 
 export type VerifyResult =
   | { ok: true; email: string; payload: Record<string, unknown> | null }
-  | { ok: false; reason: "expired" | "wrong" | "tooManyAttempts"; message: string; remainingAttempts: number };
+  | {
+      ok: false;
+      reason: "expired" | "wrong" | "tooManyAttempts";
+      message: string;
+      remainingAttempts: number;
+    };
 
 /** Checks a code; a wrong one counts as an attempt, a right one is used up. */
 export function verifyCode(purpose: CodePurpose, subject: string, code: string): VerifyResult {
@@ -73,12 +98,29 @@ export function verifyCode(purpose: CodePurpose, subject: string, code: string):
       const row = tx
         .select()
         .from(verificationCodes)
-        .where(and(eq(verificationCodes.purpose, purpose), eq(verificationCodes.subject, subject), isNull(verificationCodes.consumedAt)))
+        .where(
+          and(
+            eq(verificationCodes.purpose, purpose),
+            eq(verificationCodes.subject, subject),
+            isNull(verificationCodes.consumedAt),
+          ),
+        )
         .orderBy(desc(verificationCodes.createdAt), desc(verificationCodes.id))
         .get();
-      if (!row || row.expiresAt <= now()) return { ok: false, reason: "expired", message: CODE_MESSAGES.expired, remainingAttempts: 0 } as const;
+      if (!row || row.expiresAt <= now())
+        return {
+          ok: false,
+          reason: "expired",
+          message: CODE_MESSAGES.expired,
+          remainingAttempts: 0,
+        } as const;
       if (row.attempts >= CODE_MAX_ATTEMPTS) {
-        return { ok: false, reason: "tooManyAttempts", message: CODE_MESSAGES.tooManyAttempts, remainingAttempts: 0 } as const;
+        return {
+          ok: false,
+          reason: "tooManyAttempts",
+          message: CODE_MESSAGES.tooManyAttempts,
+          remainingAttempts: 0,
+        } as const;
       }
       const expected = Buffer.from(row.codeHash, "hex");
       const actual = Buffer.from(hashCode(purpose, subject, code), "hex");
@@ -88,7 +130,12 @@ export function verifyCode(purpose: CodePurpose, subject: string, code: string):
         const remainingAttempts = CODE_MAX_ATTEMPTS - attempts;
         return remainingAttempts > 0
           ? ({ ok: false, reason: "wrong", message: CODE_MESSAGES.wrong, remainingAttempts } as const)
-          : ({ ok: false, reason: "tooManyAttempts", message: CODE_MESSAGES.tooManyAttempts, remainingAttempts: 0 } as const);
+          : ({
+              ok: false,
+              reason: "tooManyAttempts",
+              message: CODE_MESSAGES.tooManyAttempts,
+              remainingAttempts: 0,
+            } as const);
       }
       tx.update(verificationCodes).set({ consumedAt: now() }).where(eq(verificationCodes.id, row.id)).run();
       return { ok: true, email: row.email, payload: row.payload ?? null } as const;

@@ -21,7 +21,12 @@ export function protectionSettings(): ProtectionSettings {
 }
 
 /** Records the outcome of a login's second step, like every other login attempt. */
-export function recordSecondFactorOutcome(request: Request, session: ShopSession, email: string, result: SecondFactorResult): void {
+export function recordSecondFactorOutcome(
+  request: Request,
+  session: ShopSession,
+  email: string,
+  result: SecondFactorResult,
+): void {
   recordLoginEvent({
     kind: "admin",
     email,

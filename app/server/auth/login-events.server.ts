@@ -29,12 +29,16 @@ export type RiskFactors = {
 export function riskScore({ failureStreak, newIpForAccount, distinctEmailsFromIp }: RiskFactors): number {
   const streak = Math.min(Math.max(failureStreak, 0), 10) * 5;
   const newIp = newIpForAccount ? 20 : 0;
-  const spread = distinctEmailsFromIp >= 10 ? 30 : distinctEmailsFromIp >= 5 ? 20 : distinctEmailsFromIp >= 3 ? 10 : 0;
+  const spread =
+    distinctEmailsFromIp >= 10 ? 30 : distinctEmailsFromIp >= 5 ? 20 : distinctEmailsFromIp >= 3 ? 10 : 0;
   return Math.min(100, streak + newIp + spread);
 }
 
 /** Failed attempts for (kind, e-mail) since its last success, and when the latest of them was. */
-export function failureStreak(kind: LoginKind, email: string): { failures: number; lastFailureAt: Date | null } {
+export function failureStreak(
+  kind: LoginKind,
+  email: string,
+): { failures: number; lastFailureAt: Date | null } {
   // By id, not time: two attempts can share a millisecond, ids never do.
   const lastSuccessId = db()
     .select({ id: max(loginEvents.id) })
@@ -60,7 +64,14 @@ function isNewIpForAccount(kind: LoginKind, userId: number, ip: string): boolean
   const earlier = db()
     .select({ id: loginEvents.id })
     .from(loginEvents)
-    .where(and(eq(loginEvents.userId, userId), eq(loginEvents.kind, kind), eq(loginEvents.ip, ip), eq(loginEvents.outcome, "success")))
+    .where(
+      and(
+        eq(loginEvents.userId, userId),
+        eq(loginEvents.kind, kind),
+        eq(loginEvents.ip, ip),
+        eq(loginEvents.outcome, "success"),
+      ),
+    )
     .limit(1)
     .get();
   return !earlier;
@@ -117,5 +128,10 @@ export function recordLoginEvent({ kind, email, userId, outcome, request }: Logi
 
 /** The latest attempts, newest first (for tests and the security dashboard). */
 export function recentLoginEvents(limit = 50) {
-  return db().select().from(loginEvents).orderBy(desc(loginEvents.createdAt), desc(loginEvents.id)).limit(limit).all();
+  return db()
+    .select()
+    .from(loginEvents)
+    .orderBy(desc(loginEvents.createdAt), desc(loginEvents.id))
+    .limit(limit)
+    .all();
 }

@@ -65,7 +65,14 @@ export type LoginUser = { id: number; email: string; isAdmin: boolean; sessionVe
 
 export type LoginResult =
   | { ok: true; user: LoginUser; requiresSecondFactor: boolean }
-  | { ok: false; reason: "invalid"; status: 401; message: string; remainingAttempts: number; warning: string | null }
+  | {
+      ok: false;
+      reason: "invalid";
+      status: 401;
+      message: string;
+      remainingAttempts: number;
+      warning: string | null;
+    }
   | { ok: false; reason: "locked"; status: 423; message: string; lockedUntil: Date }
   | { ok: false; reason: "blocked"; status: 429; message: string; retryAfterSeconds: number };
 
@@ -73,7 +80,8 @@ type LockState = { failures: number; lockedUntil: Date | null };
 
 /** An account's state now; a lock that has run out counts as no failures. */
 function accountLockState(user: { failedLoginCount: number; lockedUntil: Date | null }, at: Date): LockState {
-  if (user.lockedUntil && user.lockedUntil > at) return { failures: user.failedLoginCount, lockedUntil: user.lockedUntil };
+  if (user.lockedUntil && user.lockedUntil > at)
+    return { failures: user.failedLoginCount, lockedUntil: user.lockedUntil };
   if (user.lockedUntil) return { failures: 0, lockedUntil: null };
   return { failures: user.failedLoginCount, lockedUntil: null };
 }
@@ -89,17 +97,24 @@ function unknownLockState(email: string, policy: LoginPolicy, at: Date): LockSta
   const current = failures % policy.maxFailures;
   if (current > 0) return { failures: current, lockedUntil: null };
   const lockedUntil = lastFailureAt ? new Date(lastFailureAt.getTime() + policy.lockMinutes * 60_000) : null;
-  return lockedUntil && lockedUntil > at ? { failures: policy.maxFailures, lockedUntil } : { failures: 0, lockedUntil: null };
+  return lockedUntil && lockedUntil > at
+    ? { failures: policy.maxFailures, lockedUntil }
+    : { failures: 0, lockedUntil: null };
 }
 
 /** Counts a failure on the account (atomically) and locks it at the limit. */
 function countAccountFailure(userId: number, policy: LoginPolicy, at: Date): LockState {
   return db().transaction(
     (tx) => {
-      const row = tx.select({ failedLoginCount: users.failedLoginCount, lockedUntil: users.lockedUntil }).from(users).where(eq(users.id, userId)).get();
+      const row = tx
+        .select({ failedLoginCount: users.failedLoginCount, lockedUntil: users.lockedUntil })
+        .from(users)
+        .where(eq(users.id, userId))
+        .get();
       const state = accountLockState(row ?? { failedLoginCount: 0, lockedUntil: null }, at);
       const failures = state.failures + 1;
-      const lockedUntil = failures >= policy.maxFailures ? new Date(at.getTime() + policy.lockMinutes * 60_000) : null;
+      const lockedUntil =
+        failures >= policy.maxFailures ? new Date(at.getTime() + policy.lockMinutes * 60_000) : null;
       tx.update(users).set({ failedLoginCount: failures, lockedUntil }).where(eq(users.id, userId)).run();
       return { failures, lockedUntil };
     },
@@ -112,7 +127,11 @@ function normaliseEmail(email: string): string {
 }
 
 /** Checks an e-mail and password under a policy, records the attempt, and counts failures. */
-export async function attemptLogin(request: Request, input: { email: string; password: string }, policy: LoginPolicy): Promise<LoginResult> {
+export async function attemptLogin(
+  request: Request,
+  input: { email: string; password: string },
+  policy: LoginPolicy,
+): Promise<LoginResult> {
   const email = normaliseEmail(input.email);
   const at = now();
   const found = db().select().from(users).where(eq(users.email, email)).get() ?? null;
@@ -121,25 +140,55 @@ export async function attemptLogin(request: Request, input: { email: string; pas
   const record = (outcome: "success" | "failure" | "locked" | "blocked") =>
     recordLoginEvent({ kind: policy.kind, email, userId: user?.id ?? null, outcome, request });
 
-  const perIp = hitRateLimit(`login:${policy.kind}:${clientIp(request)}`, policy.perIp.limit, policy.perIp.windowMs);
+  const perIp = hitRateLimit(
+    `login:${policy.kind}:${clientIp(request)}`,
+    policy.perIp.limit,
+    policy.perIp.windowMs,
+  );
   if (!perIp.allowed) {
     record("blocked");
-    return { ok: false, reason: "blocked", status: 429, message: LOGIN_MESSAGES.blocked, retryAfterSeconds: perIp.retryAfterSeconds };
+    return {
+      ok: false,
+      reason: "blocked",
+      status: 429,
+      message: LOGIN_MESSAGES.blocked,
+      retryAfterSeconds: perIp.retryAfterSeconds,
+    };
   }
 
   const state = user ? accountLockState(user, at) : unknownLockState(email, policy, at);
   if (state.lockedUntil) {
     record("locked");
-    return { ok: false, reason: "locked", status: 423, message: lockedMessage(state.lockedUntil), lockedUntil: state.lockedUntil };
+    return {
+      ok: false,
+      reason: "locked",
+      status: 423,
+      message: lockedMessage(state.lockedUntil),
+      lockedUntil: state.lockedUntil,
+    };
   }
 
   const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
   if (!user || !passwordOk) {
     const after = user ? countAccountFailure(user.id, policy, at) : nextUnknownState(state, policy, at);
     record("failure");
-    if (after.lockedUntil) return { ok: false, reason: "locked", status: 423, message: lockedMessage(after.lockedUntil), lockedUntil: after.lockedUntil };
+    if (after.lockedUntil)
+      return {
+        ok: false,
+        reason: "locked",
+        status: 423,
+        message: lockedMessage(after.lockedUntil),
+        lockedUntil: after.lockedUntil,
+      };
     const remainingAttempts = policy.maxFailures - after.failures;
-    return { ok: false, reason: "invalid", status: 401, message: LOGIN_MESSAGES.invalid, remainingAttempts, warning: remainingAttemptsWarning(remainingAttempts, policy) };
+    return {
+      ok: false,
+      reason: "invalid",
+      status: 401,
+      message: LOGIN_MESSAGES.invalid,
+      remainingAttempts,
+      warning: remainingAttemptsWarning(remainingAttempts, policy),
+    };
   }
 
   db().update(users).set({ failedLoginCount: 0, lockedUntil: null }).where(eq(users.id, user.id)).run();
@@ -153,7 +202,10 @@ export async function attemptLogin(request: Request, input: { email: string; pas
 
 function nextUnknownState(state: LockState, policy: LoginPolicy, at: Date): LockState {
   const failures = state.failures + 1;
-  return { failures, lockedUntil: failures >= policy.maxFailures ? new Date(at.getTime() + policy.lockMinutes * 60_000) : null };
+  return {
+    failures,
+    lockedUntil: failures >= policy.maxFailures ? new Date(at.getTime() + policy.lockMinutes * 60_000) : null,
+  };
 }
 
 /**
@@ -168,7 +220,10 @@ export async function logInCustomer(
   const result = await attemptLogin(request, values, CUSTOMER_LOGIN_POLICY);
   if (!result.ok) return result;
   if (result.requiresSecondFactor) {
-    logIn(session, result.user, { as: "pending-second-factor", redirectTo: safeRedirect(values.redirectTo, result.user.isAdmin ? "/admin" : "/") });
+    logIn(session, result.user, {
+      as: "pending-second-factor",
+      redirectTo: safeRedirect(values.redirectTo, result.user.isAdmin ? "/admin" : "/"),
+    });
     return { ok: true, redirectTo: "/admin-2fa-verify", secondFactor: true };
   }
   logIn(session, result.user);

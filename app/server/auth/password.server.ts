@@ -25,12 +25,23 @@ async function withSlot<T>(task: () => Promise<T>): Promise<T> {
   }
 }
 
-function scrypt(password: string, salt: Buffer, n: number, r: number, p: number, length: number): Promise<Buffer> {
+function scrypt(
+  password: string,
+  salt: Buffer,
+  n: number,
+  r: number,
+  p: number,
+  length: number,
+): Promise<Buffer> {
   return withSlot(
     () =>
       new Promise((resolve, reject) => {
-        crypto.scrypt(password.normalize("NFKC"), salt, length, { N: n, r, p, maxmem: 256 * n * r }, (error, key) =>
-          error ? reject(error) : resolve(key),
+        crypto.scrypt(
+          password.normalize("NFKC"),
+          salt,
+          length,
+          { N: n, r, p, maxmem: 256 * n * r },
+          (error, key) => (error ? reject(error) : resolve(key)),
         );
       }),
   );
@@ -46,7 +57,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split("$");
   if (scheme !== "scrypt" || !n || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, "base64url");
-  const actual = await scrypt(password, Buffer.from(salt, "base64url"), Number(n), Number(r), Number(p), expected.length);
+  const actual = await scrypt(
+    password,
+    Buffer.from(salt, "base64url"),
+    Number(n),
+    Number(r),
+    Number(p),
+    expected.length,
+  );
   return crypto.timingSafeEqual(actual, expected);
 }
 

@@ -29,7 +29,14 @@ function pendingUser(session: ShopSession): PendingUser | null {
 export type SecondFactorState =
   | { status: "none" }
   | { status: "expired" }
-  | { status: "pending"; mode: "totp" | "email"; email: string; expiresAt: Date; redirectTo: string; codeSent: boolean };
+  | {
+      status: "pending";
+      mode: "totp" | "email";
+      email: string;
+      expiresAt: Date;
+      redirectTo: string;
+      codeSent: boolean;
+    };
 
 export function secondFactorState(session: ShopSession): SecondFactorState {
   const pending = session.get("pendingLogin");
@@ -38,7 +45,14 @@ export function secondFactorState(session: ShopSession): SecondFactorState {
   const expiresAt = new Date(pending.at + SECOND_FACTOR_TTL_MS);
   if (expiresAt <= now()) return { status: "expired" };
   const mode = user.totpSecretEncrypted ? "totp" : "email";
-  return { status: "pending", mode, email: user.email, expiresAt, redirectTo: pending.redirectTo, codeSent: mode === "email" };
+  return {
+    status: "pending",
+    mode,
+    email: user.email,
+    expiresAt,
+    redirectTo: pending.redirectTo,
+    codeSent: mode === "email",
+  };
 }
 
 function sendLoginCode(user: PendingUser, options: { force: boolean }): Promise<SendCodeResult> {
@@ -49,7 +63,10 @@ function sendLoginCode(user: PendingUser, options: { force: boolean }): Promise<
     topic: `admin-2fa:${user.id}`,
     force: options.force,
     mail: ({ code, expiresAt }) => loginCodeMail({ code, expiresAt }),
-    messages: { tooSoon: (seconds) => `再送信は${seconds}秒後にお試しください`, notSent: "再送信に失敗しました" },
+    messages: {
+      tooSoon: (seconds) => `再送信は${seconds}秒後にお試しください`,
+      notSent: "再送信に失敗しました",
+    },
     log: "[second-factor] code mail failed",
   });
 }
@@ -74,19 +91,30 @@ export async function resendSecondFactor(session: ShopSession): Promise<{ ok: bo
   return { ok: true, message: "認証コードを再送信しました" };
 }
 
-export type SecondFactorResult = { ok: true; user: PendingUser; redirectTo: string } | { ok: false; message: string; expired?: boolean };
+export type SecondFactorResult =
+  { ok: true; user: PendingUser; redirectTo: string } | { ok: false; message: string; expired?: boolean };
 
 /** Checks the code; on success the session becomes a logged-in (and, for admins, admin) session. */
 export function completeSecondFactor(session: ShopSession, code: string): SecondFactorResult {
   const state = secondFactorState(session);
-  if (state.status === "expired") return { ok: false, expired: true, message: "認証コードの有効期限が切れました。もう一度ログインしてください。" };
+  if (state.status === "expired")
+    return {
+      ok: false,
+      expired: true,
+      message: "認証コードの有効期限が切れました。もう一度ログインしてください。",
+    };
   const user = pendingUser(session);
-  if (state.status !== "pending" || !user) return { ok: false, expired: true, message: "認証に失敗しました。もう一度ログインしてください。" };
+  if (state.status !== "pending" || !user)
+    return { ok: false, expired: true, message: "認証に失敗しました。もう一度ログインしてください。" };
 
   if (state.mode === "totp") {
     // Five tries per login step: six digits are too few to allow guessing.
     if (!hitRateLimit(`totp:${user.id}`, 5, SECOND_FACTOR_TTL_MS).allowed) {
-      return { ok: false, expired: true, message: "試行回数の上限に達しました。しばらくしてから再度ログインしてください。" };
+      return {
+        ok: false,
+        expired: true,
+        message: "試行回数の上限に達しました。しばらくしてから再度ログインしてください。",
+      };
     }
     const secret = user.totpSecretEncrypted ? open(user.totpSecretEncrypted) : null;
     if (!secret || !checkTotp(code, secret)) return { ok: false, message: "認証コードが正しくありません" };

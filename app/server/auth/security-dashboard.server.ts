@@ -4,7 +4,6 @@ import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { loginEvents, users } from "../db/schema";
 
-
 /** What the protections of this shop are, as the code enforces them; the dashboard reports them, it does not claim them. */
 export type ProtectionSettings = {
   riskScoring: boolean;
@@ -21,7 +20,11 @@ const HIGH_RISK = 70;
 export type SecurityDashboard = ReturnType<typeof securityDashboard>;
 
 /** The spec's security-dashboard entity, computed in SQL from the recorded login attempts. */
-export function securityDashboard(period: SecurityPeriod, protections: ProtectionSettings, options: { eventsPage?: number } = {}) {
+export function securityDashboard(
+  period: SecurityPeriod,
+  protections: ProtectionSettings,
+  options: { eventsPage?: number } = {},
+) {
   const at = now();
   const since = new Date(at.getTime() - SECURITY_PERIODS[period] * 3600_000);
   const inPeriod = gte(loginEvents.createdAt, since);
@@ -60,7 +63,12 @@ export function securityDashboard(period: SecurityPeriod, protections: Protectio
   const blockedIPs = database
     .selectDistinct({ ip: loginEvents.ip })
     .from(loginEvents)
-    .where(and(eq(loginEvents.outcome, "blocked"), gte(loginEvents.createdAt, new Date(at.getTime() - 15 * 60_000))))
+    .where(
+      and(
+        eq(loginEvents.outcome, "blocked"),
+        gte(loginEvents.createdAt, new Date(at.getTime() - 15 * 60_000)),
+      ),
+    )
     .all()
     .map((row) => row.ip);
 
@@ -85,7 +93,12 @@ export function securityDashboard(period: SecurityPeriod, protections: Protectio
     .offset((page - 1) * pageSize)
     .all()
     .map((event) => ({
-      type: event.outcome === "success" ? "successful_login" : event.outcome === "failure" || event.outcome === "second-factor-failure" ? "failed_login" : "blocked_login",
+      type:
+        event.outcome === "success"
+          ? "successful_login"
+          : event.outcome === "failure" || event.outcome === "second-factor-failure"
+            ? "failed_login"
+            : "blocked_login",
       kind: event.kind,
       outcome: event.outcome,
       email: event.email,
@@ -110,13 +123,19 @@ export function securityDashboard(period: SecurityPeriod, protections: Protectio
   if (highRisk > 0) riskFactors.push(`高リスクのログイン試行が${highRisk}件あります`);
   if ((userTotals.locked ?? 0) > 0) riskFactors.push(`ロック中のアカウントが${userTotals.locked}件あります`);
   if (blocked > 0) riskFactors.push(`ブロックされた試行が${blocked}件あります`);
-  if (suspicious.length > 0) recommendations.push("不審なIPアドレスからの試行を確認し、必要に応じてサーバー側で遮断してください");
-  if (failed >= 5) recommendations.push("失敗が続くアカウントの持ち主に連絡し、パスワードの変更を勧めてください");
+  if (suspicious.length > 0)
+    recommendations.push("不審なIPアドレスからの試行を確認し、必要に応じてサーバー側で遮断してください");
+  if (failed >= 5)
+    recommendations.push("失敗が続くアカウントの持ち主に連絡し、パスワードの変更を勧めてください");
   if (!protections.adminIpAllowlist) recommendations.push("管理画面へのアクセス元IPの制限を検討してください");
   if (riskFactors.length === 0) recommendations.push("現在、特別な対応は必要ありません");
 
   const overallRiskLevel: "low" | "medium" | "high" =
-    highRisk >= 5 || suspicious.length >= 3 || (blocked > 0 && failed >= 20) ? "high" : failed >= 5 || suspicious.length > 0 || (userTotals.locked ?? 0) > 0 ? "medium" : "low";
+    highRisk >= 5 || suspicious.length >= 3 || (blocked > 0 && failed >= 20)
+      ? "high"
+      : failed >= 5 || suspicious.length > 0 || (userTotals.locked ?? 0) > 0
+        ? "medium"
+        : "low";
 
   return {
     period,
@@ -130,7 +149,12 @@ export function securityDashboard(period: SecurityPeriod, protections: Protectio
       highRiskAttempts: highRisk,
       blockedAttempts: blocked,
     },
-    ipSecurity: { uniqueIPs: perIp.length, suspiciousIPs: suspicious.length, trustedIPs: trusted.length, blockedIPs },
+    ipSecurity: {
+      uniqueIPs: perIp.length,
+      suspiciousIPs: suspicious.length,
+      trustedIPs: trusted.length,
+      blockedIPs,
+    },
     userAccounts: {
       totalUsers: userTotals.total,
       activeUsers: userTotals.active ?? 0,
@@ -139,7 +163,10 @@ export function securityDashboard(period: SecurityPeriod, protections: Protectio
     },
     recentEvents,
     recentEventsPage: page,
-    lockedAccounts: lockedAccounts.map((row) => ({ ...row, lockedUntil: row.lockedUntil?.toISOString() ?? null })),
+    lockedAccounts: lockedAccounts.map((row) => ({
+      ...row,
+      lockedUntil: row.lockedUntil?.toISOString() ?? null,
+    })),
     systemHealth: {
       fraudDetectionActive: protections.riskScoring,
       rateLimitingActive: protections.perIpRateLimit,
@@ -152,6 +179,10 @@ export function securityDashboard(period: SecurityPeriod, protections: Protectio
 
 /** Unlocks an account from the security page (a locked customer calling the shop, say). */
 export function unlockAccount(userId: number): boolean {
-  const result = db().update(users).set({ lockedUntil: null, failedLoginCount: 0 }).where(eq(users.id, userId)).run();
+  const result = db()
+    .update(users)
+    .set({ lockedUntil: null, failedLoginCount: 0 })
+    .where(eq(users.id, userId))
+    .run();
   return result.changes > 0;
 }

@@ -37,7 +37,11 @@ export type LogIn =
   | { as: "pending-second-factor"; redirectTo: string };
 
 /** Logs the user in on this session, or starts the second factor (see LogIn). */
-export function logIn(session: ShopSession, user: { id: number; sessionVersion: number }, how: LogIn = { as: "user" }): void {
+export function logIn(
+  session: ShopSession,
+  user: { id: number; sessionVersion: number },
+  how: LogIn = { as: "user" },
+): void {
   const at = now();
   if (how.as === "pending-second-factor") {
     unset(session, "user");

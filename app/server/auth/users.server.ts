@@ -19,7 +19,13 @@ export async function getCurrentUser(requestOrSession: Request | ShopSession): P
   const loggedInAt = session.get("loggedInAt");
   if (!loggedInAt || now().getTime() - loggedInAt > SESSION_MAX_AGE_SECONDS * 1000) return null;
   const user = db()
-    .select({ id: users.id, email: users.email, name: users.name, isAdmin: users.isAdmin, sessionVersion: users.sessionVersion })
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      isAdmin: users.isAdmin,
+      sessionVersion: users.sessionVersion,
+    })
     .from(users)
     .where(eq(users.id, userId))
     .get();

@@ -30,7 +30,10 @@ export type AthleteRow = {
 
 /** Filters of the list, all in SQL: view, category (empty string = 未分類), and number-or-name search. */
 function listWhere(contestId: number, query: AthleteListQuery): SQL | undefined {
-  const conditions: (SQL | undefined)[] = [eq(athletes.contestId, contestId), eq(athletes.isDeleted, query.view === "deleted")];
+  const conditions: (SQL | undefined)[] = [
+    eq(athletes.contestId, contestId),
+    eq(athletes.isDeleted, query.view === "deleted"),
+  ];
   if (query.category !== null) conditions.push(eq(athletes.category, query.category));
   const q = query.q.trim();
   if (q) {
@@ -84,7 +87,13 @@ export function listAthletes(contestId: number, query: AthleteListQuery) {
 
 /** The names a row's 部門 select offers: the contest's categories in the order they were made. */
 export function contestCategoryNames(contestId: number): string[] {
-  return db().select({ name: categories.name }).from(categories).where(eq(categories.contestId, contestId)).orderBy(asc(categories.id)).all().map((c) => c.name);
+  return db()
+    .select({ name: categories.name })
+    .from(categories)
+    .where(eq(categories.contestId, contestId))
+    .orderBy(asc(categories.id))
+    .all()
+    .map((c) => c.name);
 }
 
 /**
@@ -96,7 +105,12 @@ export function contestCategoryNames(contestId: number): string[] {
 export function addAthletes(contestId: number, howMany: number): { first: number; last: number } {
   return db().transaction(
     (tx) => {
-      const highest = tx.select({ n: max(athletes.athleteNumber) }).from(athletes).where(eq(athletes.contestId, contestId)).get()?.n ?? 0;
+      const highest =
+        tx
+          .select({ n: max(athletes.athleteNumber) })
+          .from(athletes)
+          .where(eq(athletes.contestId, contestId))
+          .get()?.n ?? 0;
       const first = highest + 1;
       const values = Array.from({ length: howMany }, (_, i) => ({
         contestId,
@@ -108,16 +122,22 @@ export function addAthletes(contestId: number, howMany: number): { first: number
         photoStatus: "未撮影" as const,
       }));
       // SQLite caps bound parameters per statement; 100 rows of 7 stays well below it.
-      for (let i = 0; i < values.length; i += 100) tx.insert(athletes).values(values.slice(i, i + 100)).run();
+      for (let i = 0; i < values.length; i += 100)
+        tx.insert(athletes)
+          .values(values.slice(i, i + 100))
+          .run();
       return { first, last: first + howMany - 1 };
     },
     { behavior: "immediate" },
   );
 }
 
-export type AthleteChangeResult = { ok: true; count: number } | { ok: false; status: 400 | 404; message: string; field?: keyof AthleteRowInput };
+export type AthleteChangeResult =
+  | { ok: true; count: number }
+  | { ok: false; status: 400 | 404; message: string; field?: keyof AthleteRowInput };
 
-const NOT_IN_CONTEST = "この大会の選手ではない、または既に削除された選手が含まれています。画面を再読み込みしてください。";
+const NOT_IN_CONTEST =
+  "この大会の選手ではない、または既に削除された選手が含まれています。画面を再読み込みしてください。";
 
 /**
  * Saves one row. The athlete must be an active one of this contest. A legacy status
@@ -131,11 +151,19 @@ export function updateAthlete(contestId: number, input: AthleteRowInput): Athlet
       const current = tx
         .select()
         .from(athletes)
-        .where(and(eq(athletes.id, input.id), eq(athletes.contestId, contestId), eq(athletes.isDeleted, false)))
+        .where(
+          and(eq(athletes.id, input.id), eq(athletes.contestId, contestId), eq(athletes.isDeleted, false)),
+        )
         .get();
-      if (!current) return { ok: false, status: 404, message: "選手が見つかりません。削除されたか、この大会の選手ではありません。" } as const;
+      if (!current)
+        return {
+          ok: false,
+          status: 404,
+          message: "選手が見つかりません。削除されたか、この大会の選手ではありません。",
+        } as const;
       for (const field of ["videoStatus", "photoStatus"] as const) {
-        if (isLegacyStatus(input[field]) && input[field] !== current[field]) return { ok: false, status: 400, field, message: "ステータスを選択してください" } as const;
+        if (isLegacyStatus(input[field]) && input[field] !== current[field])
+          return { ok: false, status: 400, field, message: "ステータスを選択してください" } as const;
       }
       if (input.category && input.category !== current.category) {
         const known = tx
@@ -143,7 +171,8 @@ export function updateAthlete(contestId: number, input: AthleteRowInput): Athlet
           .from(categories)
           .where(and(eq(categories.contestId, contestId), eq(categories.name, input.category)))
           .get();
-        if (!known) return { ok: false, status: 400, field: "category", message: "部門を選択してください" } as const;
+        if (!known)
+          return { ok: false, status: 400, field: "category", message: "部門を選択してください" } as const;
       }
       tx.update(athletes)
         .set({
@@ -169,7 +198,13 @@ export function updateAthlete(contestId: number, input: AthleteRowInput): Athlet
  * belongs to (active for 一括更新 and 削除, deleted for 復元 and 完全に削除); if one is not,
  * nothing changes: a tampered or stale selection never half-applies.
  */
-export function applyBulk(contestId: number, input: Pick<BulkAthletesInput, "intent" | "ids" | "verticalVideoPrice" | "horizontalVideoPrice" | "videoStatus" | "photoStatus">): AthleteChangeResult {
+export function applyBulk(
+  contestId: number,
+  input: Pick<
+    BulkAthletesInput,
+    "intent" | "ids" | "verticalVideoPrice" | "horizontalVideoPrice" | "videoStatus" | "photoStatus"
+  >,
+): AthleteChangeResult {
   const ids = [...new Set(input.ids)];
   const fromDeleted = input.intent === "bulk-restore" || input.intent === "bulk-purge";
   return db().transaction(
@@ -178,21 +213,32 @@ export function applyBulk(contestId: number, input: Pick<BulkAthletesInput, "int
       let found = 0;
       // Checked in slices: SQLite limits the parameters of one statement.
       for (let i = 0; i < ids.length; i += 500) {
-        found += tx.select({ n: count() }).from(athletes).where(and(scope, inArray(athletes.id, ids.slice(i, i + 500)))).get()?.n ?? 0;
+        found +=
+          tx
+            .select({ n: count() })
+            .from(athletes)
+            .where(and(scope, inArray(athletes.id, ids.slice(i, i + 500))))
+            .get()?.n ?? 0;
       }
       if (found !== ids.length) return { ok: false, status: 404, message: NOT_IN_CONTEST } as const;
       const updatedAt = now();
       for (let i = 0; i < ids.length; i += 500) {
         const where = and(scope, inArray(athletes.id, ids.slice(i, i + 500)));
         if (input.intent === "bulk-purge") tx.delete(athletes).where(where).run();
-        else if (input.intent === "bulk-delete") tx.update(athletes).set({ isDeleted: true, updatedAt }).where(where).run();
-        else if (input.intent === "bulk-restore") tx.update(athletes).set({ isDeleted: false, updatedAt }).where(where).run();
+        else if (input.intent === "bulk-delete")
+          tx.update(athletes).set({ isDeleted: true, updatedAt }).where(where).run();
+        else if (input.intent === "bulk-restore")
+          tx.update(athletes).set({ isDeleted: false, updatedAt }).where(where).run();
         else {
           tx.update(athletes)
             .set({
               updatedAt,
-              ...(input.verticalVideoPrice !== undefined ? { verticalVideoPrice: input.verticalVideoPrice } : {}),
-              ...(input.horizontalVideoPrice !== undefined ? { horizontalVideoPrice: input.horizontalVideoPrice } : {}),
+              ...(input.verticalVideoPrice !== undefined
+                ? { verticalVideoPrice: input.verticalVideoPrice }
+                : {}),
+              ...(input.horizontalVideoPrice !== undefined
+                ? { horizontalVideoPrice: input.horizontalVideoPrice }
+                : {}),
               ...(input.videoStatus !== undefined ? { videoStatus: input.videoStatus } : {}),
               ...(input.photoStatus !== undefined ? { photoStatus: input.photoStatus } : {}),
             })
@@ -209,10 +255,20 @@ export function applyBulk(contestId: number, input: Pick<BulkAthletesInput, "int
 const SINGLE_TO_BULK = { delete: "bulk-delete", restore: "bulk-restore", purge: "bulk-purge" } as const;
 
 /** 削除 / 復元 / 完全に削除 of one row: the bulk rule with one id. */
-export function applySingle(contestId: number, intent: keyof typeof SINGLE_TO_BULK, id: number): AthleteChangeResult {
+export function applySingle(
+  contestId: number,
+  intent: keyof typeof SINGLE_TO_BULK,
+  id: number,
+): AthleteChangeResult {
   return applyBulk(contestId, { intent: SINGLE_TO_BULK[intent], ids: [id] });
 }
 
 export function findAthleteOfContest(contestId: number, id: number) {
-  return db().select().from(athletes).where(and(eq(athletes.id, id), eq(athletes.contestId, contestId))).get() ?? null;
+  return (
+    db()
+      .select()
+      .from(athletes)
+      .where(and(eq(athletes.id, id), eq(athletes.contestId, contestId)))
+      .get() ?? null
+  );
 }

@@ -3,11 +3,23 @@ import { db } from "../db/client.server";
 import { contests, mediaItems } from "../db/schema";
 import { coverVariantName, COVER_WIDTHS, removeStoredFile } from "../files/storage.server";
 
-export type AdminContestRow = { id: number; name: string; videoPublished: boolean; photoPublished: boolean; sitePublicStatus: string };
+export type AdminContestRow = {
+  id: number;
+  name: string;
+  videoPublished: boolean;
+  photoPublished: boolean;
+  sitePublicStatus: string;
+};
 
 export function listContestsForAdmin(): AdminContestRow[] {
   return db()
-    .select({ id: contests.id, name: contests.name, videoPublished: contests.videoPublished, photoPublished: contests.photoPublished, sitePublicStatus: contests.sitePublicStatus })
+    .select({
+      id: contests.id,
+      name: contests.name,
+      videoPublished: contests.videoPublished,
+      photoPublished: contests.photoPublished,
+      sitePublicStatus: contests.sitePublicStatus,
+    })
     .from(contests)
     .orderBy(asc(contests.id))
     .all();
@@ -22,13 +34,22 @@ export function findContest(id: number) {
  * stay: they carry their own copy of the contest name and prices (contest_id is set null).
  */
 export function deleteContest(id: number): boolean {
-  const media = db().select({ storedName: mediaItems.storedName, thumb: mediaItems.thumbnailStoredName, category: mediaItems.category }).from(mediaItems).where(eq(mediaItems.contestId, id)).all();
+  const media = db()
+    .select({
+      storedName: mediaItems.storedName,
+      thumb: mediaItems.thumbnailStoredName,
+      category: mediaItems.category,
+    })
+    .from(mediaItems)
+    .where(eq(mediaItems.contestId, id))
+    .all();
   const result = db().delete(contests).where(eq(contests.id, id)).run();
   if (result.changes === 0) return false;
   for (const item of media) {
     removeStoredFile(item.storedName);
     removeStoredFile(item.thumb);
-    if (item.category === "cover-image") for (const width of COVER_WIDTHS) removeStoredFile(coverVariantName(item.storedName, width));
+    if (item.category === "cover-image")
+      for (const width of COVER_WIDTHS) removeStoredFile(coverVariantName(item.storedName, width));
   }
   return true;
 }

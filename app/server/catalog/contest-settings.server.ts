@@ -2,7 +2,14 @@ import { and, asc, count, eq, ne } from "drizzle-orm";
 import { slugKey } from "~/lib/slug";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
-import { athletes, categories, contests, priceDescriptions, videoFormats, type PriceItem } from "../db/schema";
+import {
+  athletes,
+  categories,
+  contests,
+  priceDescriptions,
+  videoFormats,
+  type PriceItem,
+} from "../db/schema";
 
 /**
  * The 大会設定 tab's rules: name and number label, categories, video formats and the price
@@ -50,7 +57,11 @@ export function contestSettings(contestId: number) {
       .all()
       .map((row) => [row.category, row.athletes]),
   );
-  const description = db().select().from(priceDescriptions).where(eq(priceDescriptions.contestId, contestId)).get();
+  const description = db()
+    .select()
+    .from(priceDescriptions)
+    .where(eq(priceDescriptions.contestId, contestId))
+    .get();
   return {
     categories: categoryRows.map((row) => ({ ...row, athletes: athleteCounts.get(row.name) ?? 0 })),
     formats: listFormats(contestId),
@@ -68,10 +79,18 @@ function listFormats(contestId: number) {
 }
 
 /** The name also moves the storefront's slug, so the order form's URL follows the new name. */
-export function updateBasicInfo(contestId: number, value: { name: string; bibNumberLabel: string }): SettingsResult {
+export function updateBasicInfo(
+  contestId: number,
+  value: { name: string; bibNumberLabel: string },
+): SettingsResult {
   db()
     .update(contests)
-    .set({ name: value.name, slugKey: slugKey(value.name), bibNumberLabel: value.bibNumberLabel, updatedAt: now() })
+    .set({
+      name: value.name,
+      slugKey: slugKey(value.name),
+      bibNumberLabel: value.bibNumberLabel,
+      updatedAt: now(),
+    })
     .where(eq(contests.id, contestId))
     .run();
   return OK;
@@ -88,7 +107,11 @@ export function nextCategoryColor(used: string[], random: () => number = Math.ra
 export function addCategory(contestId: number, name: string): SettingsResult {
   return db().transaction(
     (tx) => {
-      const existing = tx.select({ name: categories.name, color: categories.color }).from(categories).where(eq(categories.contestId, contestId)).all();
+      const existing = tx
+        .select({ name: categories.name, color: categories.color })
+        .from(categories)
+        .where(eq(categories.contestId, contestId))
+        .all();
       if (existing.some((row) => row.name === name)) return fail("name", "同じ名前の部門がすでにあります");
       tx.insert(categories)
         .values({ contestId, name, color: nextCategoryColor(existing.map((row) => row.color)) })
@@ -103,7 +126,10 @@ export function addCategory(contestId: number, name: string): SettingsResult {
  * Deletes a category. Its athletes are kept and become 未分類 (an empty category), so
  * nothing already filmed disappears from the shop; they can be given another category later.
  */
-export function deleteCategory(contestId: number, categoryId: number): { ok: true; name: string; movedAthletes: number } | { ok: false } {
+export function deleteCategory(
+  contestId: number,
+  categoryId: number,
+): { ok: true; name: string; movedAthletes: number } | { ok: false } {
   return db().transaction(
     (tx) => {
       const category = tx
@@ -124,17 +150,32 @@ export function deleteCategory(contestId: number, categoryId: number): { ok: tru
   );
 }
 
-function formatNameTaken(tx: Pick<ReturnType<typeof db>, "select">, contestId: number, name: string, except?: number): boolean {
+function formatNameTaken(
+  tx: Pick<ReturnType<typeof db>, "select">,
+  contestId: number,
+  name: string,
+  except?: number,
+): boolean {
   const conditions = [eq(videoFormats.contestId, contestId), eq(videoFormats.name, name)];
   if (except !== undefined) conditions.push(ne(videoFormats.id, except));
-  return tx.select({ id: videoFormats.id }).from(videoFormats).where(and(...conditions)).get() !== undefined;
+  return (
+    tx
+      .select({ id: videoFormats.id })
+      .from(videoFormats)
+      .where(and(...conditions))
+      .get() !== undefined
+  );
 }
 
 export function addFormat(contestId: number, name: string): SettingsResult {
   return db().transaction(
     (tx) => {
       if (formatNameTaken(tx, contestId, name)) return fail("name", "同じ名前の動画形式がすでにあります");
-      const formats = tx.select({ order: videoFormats.displayOrder }).from(videoFormats).where(eq(videoFormats.contestId, contestId)).all();
+      const formats = tx
+        .select({ order: videoFormats.displayOrder })
+        .from(videoFormats)
+        .where(eq(videoFormats.contestId, contestId))
+        .all();
       const displayOrder = formats.reduce((max, row) => Math.max(max, row.order + 1), 0);
       tx.insert(videoFormats).values({ contestId, name, displayOrder }).run();
       return OK;
@@ -146,7 +187,8 @@ export function addFormat(contestId: number, name: string): SettingsResult {
 export function renameFormat(contestId: number, formatId: number, name: string): SettingsResult {
   return db().transaction(
     (tx) => {
-      if (formatNameTaken(tx, contestId, name, formatId)) return fail("name", "同じ名前の動画形式がすでにあります");
+      if (formatNameTaken(tx, contestId, name, formatId))
+        return fail("name", "同じ名前の動画形式がすでにあります");
       const result = tx
         .update(videoFormats)
         .set({ name })
@@ -160,7 +202,9 @@ export function renameFormat(contestId: number, formatId: number, name: string):
 
 /** Writes 0, 1, 2… in the given order, so "first" and "second" (縦 and 横 prices) stay unambiguous. */
 function renumber(tx: Pick<ReturnType<typeof db>, "update">, ids: number[]) {
-  ids.forEach((id, displayOrder) => tx.update(videoFormats).set({ displayOrder }).where(eq(videoFormats.id, id)).run());
+  ids.forEach((id, displayOrder) =>
+    tx.update(videoFormats).set({ displayOrder }).where(eq(videoFormats.id, id)).run(),
+  );
 }
 
 /** The last format cannot go: without one, nothing of the contest could be ordered. */

@@ -39,7 +39,14 @@ export function listStorefrontContests(at: Date = now()): StorefrontContest[] {
     });
   const covers = newestCovers(rows.map(({ row }) => row.id));
   return rows
-    .map(({ row, onSale, salesStartAt }) => ({ id: row.id, name: row.name, bibNumberLabel: row.bibNumberLabel, onSale, salesStartAt, cover: covers.get(row.id) ?? null }))
+    .map(({ row, onSale, salesStartAt }) => ({
+      id: row.id,
+      name: row.name,
+      bibNumberLabel: row.bibNumberLabel,
+      onSale,
+      salesStartAt,
+      cover: covers.get(row.id) ?? null,
+    }))
     .sort((a, b) => Number(b.onSale) - Number(a.onSale));
 }
 
@@ -63,7 +70,9 @@ export function coverImage(storedName: string): CoverImage {
   const widest = COVER_WIDTHS[COVER_WIDTHS.length - 1] ?? 1920;
   return {
     src: mediaUrl(coverVariantName(storedName, 960)),
-    srcSet: COVER_WIDTHS.map((width) => `${mediaUrl(coverVariantName(storedName, width))} ${width}w`).join(", "),
+    srcSet: COVER_WIDTHS.map((width) => `${mediaUrl(coverVariantName(storedName, width))} ${width}w`).join(
+      ", ",
+    ),
     width: widest,
     height: Math.round((widest * 9) / 16),
   };
@@ -73,9 +82,10 @@ export function coverImage(storedName: string): CoverImage {
 export function findContestBySlug(slug: string) {
   const key = slugKey(decodeURIComponent(slug));
   if (!key) return null;
-  return db().select().from(contests).where(eq(contests.slugKey, key)).orderBy(desc(contests.id)).get() ?? null;
+  return (
+    db().select().from(contests).where(eq(contests.slugKey, key)).orderBy(desc(contests.id)).get() ?? null
+  );
 }
-
 
 export const DEFAULT_VIDEO_FORMATS = ["縦", "横"] as const;
 export const DEFAULT_PRICE_ITEMS = [
@@ -91,11 +101,23 @@ export function createContest(name: string): number {
   const trimmed = name.trim();
   return db().transaction(
     (tx) => {
-      const created = tx.insert(contests).values({ name: trimmed, slugKey: slugKey(trimmed) }).returning({ id: contests.id }).get();
+      const created = tx
+        .insert(contests)
+        .values({ name: trimmed, slugKey: slugKey(trimmed) })
+        .returning({ id: contests.id })
+        .get();
       tx.insert(videoFormats)
-        .values(DEFAULT_VIDEO_FORMATS.map((format, displayOrder) => ({ contestId: created.id, name: format, displayOrder })))
+        .values(
+          DEFAULT_VIDEO_FORMATS.map((format, displayOrder) => ({
+            contestId: created.id,
+            name: format,
+            displayOrder,
+          })),
+        )
         .run();
-      tx.insert(priceDescriptions).values({ contestId: created.id, items: DEFAULT_PRICE_ITEMS, notes: "" }).run();
+      tx.insert(priceDescriptions)
+        .values({ contestId: created.id, items: DEFAULT_PRICE_ITEMS, notes: "" })
+        .run();
       return created.id;
     },
     { behavior: "immediate" },

@@ -1,5 +1,13 @@
 import { and, asc, eq } from "drizzle-orm";
-import { FALLBACK_PRICE, matchItem, ORIENTATION_LABELS, ORIENTATIONS, orientationAt, orderTotal, type Orientation } from "~/lib/pricing";
+import {
+  FALLBACK_PRICE,
+  matchItem,
+  ORIENTATION_LABELS,
+  ORIENTATIONS,
+  orientationAt,
+  orderTotal,
+  type Orientation,
+} from "~/lib/pricing";
 import { db } from "../db/client.server";
 import { athletes, categories, videoFormats, type CheckoutItem, type PricedLine } from "../db/schema";
 
@@ -60,7 +68,13 @@ export function orderFormOptions(contestId: number) {
       horizontalPrice: athletes.horizontalVideoPrice,
     })
     .from(athletes)
-    .where(and(eq(athletes.contestId, contestId), eq(athletes.isDeleted, false), eq(athletes.videoStatus, "販売中")))
+    .where(
+      and(
+        eq(athletes.contestId, contestId),
+        eq(athletes.isDeleted, false),
+        eq(athletes.videoStatus, "販売中"),
+      ),
+    )
     .orderBy(asc(athletes.athleteNumber))
     .all()
     .map((row) => ({
@@ -75,7 +89,8 @@ export function orderFormOptions(contestId: number) {
   return { categories: [...categoryRows.map((c) => c.name), ...extra], formats, athletes: athleteRows };
 }
 
-export type PricingResult = { ok: true; lines: PricedLine[]; total: number } | { ok: false; message: string; index: number };
+export type PricingResult =
+  { ok: true; lines: PricedLine[]; total: number } | { ok: false; message: string; index: number };
 
 const REFUSALS = {
   athlete: "選択された選手は現在ご注文いただけません",
@@ -88,7 +103,10 @@ const REFUSALS = {
  * athlete of another contest, one not on sale, a category that does not match, or a
  * format that cannot be ordered: a tampered form gets a message, never a price it chose.
  */
-export function priceItems(contestId: number, items: { category: string; athleteId: number; formatId: number }[]): PricingResult {
+export function priceItems(
+  contestId: number,
+  items: { category: string; athleteId: number; formatId: number }[],
+): PricingResult {
   const options = orderFormOptions(contestId);
   const lines: PricedLine[] = [];
   for (const [index, item] of items.entries()) {
@@ -112,6 +130,8 @@ export function priceItems(contestId: number, items: { category: string; athlete
 /** The draft's items that are complete, typed for pricing. */
 export function completeItems(items: CheckoutItem[]) {
   return items.flatMap((item) =>
-    item.category && item.athleteId && item.formatId ? [{ category: item.category, athleteId: item.athleteId, formatId: item.formatId }] : [],
+    item.category && item.athleteId && item.formatId
+      ? [{ category: item.category, athleteId: item.athleteId, formatId: item.formatId }]
+      : [],
   );
 }

@@ -13,24 +13,38 @@ import type { SettingsResult } from "./contest-settings.server";
  * the minute without a job to flip it.
  */
 
-type PublicationState = { videoPublished: boolean; sitePublicStatus: string; scheduledPublishDate: Date | null };
+type PublicationState = {
+  videoPublished: boolean;
+  sitePublicStatus: string;
+  scheduledPublishDate: Date | null;
+};
 
 /** A contest is on sale when videoPublished, or when it is 公開予約 and its time has passed. */
 export function isOnSale(contest: PublicationState, at: Date): boolean {
   if (contest.videoPublished) return true;
-  return contest.sitePublicStatus === "公開予約" && contest.scheduledPublishDate !== null && contest.scheduledPublishDate <= at;
+  return (
+    contest.sitePublicStatus === "公開予約" &&
+    contest.scheduledPublishDate !== null &&
+    contest.scheduledPublishDate <= at
+  );
 }
 
 /** The home page lists contests on sale, and 公開予約 ones (with the time their sales start). */
 function isListed(contest: PublicationState): boolean {
-  return contest.videoPublished || (contest.sitePublicStatus === "公開予約" && contest.scheduledPublishDate !== null);
+  return (
+    contest.videoPublished ||
+    (contest.sitePublicStatus === "公開予約" && contest.scheduledPublishDate !== null)
+  );
 }
 
 /** The rows that may be listed, narrowed in SQL before `storefrontPublication` decides. */
 export const mayBeListed = or(eq(contests.videoPublished, true), eq(contests.sitePublicStatus, "公開予約"));
 
 /** How the storefront shows a contest at a time: not at all, on sale, or listed with the time sales start. */
-export function storefrontPublication(contest: PublicationState, at: Date): { listed: false } | { listed: true; onSale: boolean; salesStartAt: Date | null } {
+export function storefrontPublication(
+  contest: PublicationState,
+  at: Date,
+): { listed: false } | { listed: true; onSale: boolean; salesStartAt: Date | null } {
   if (!isListed(contest)) return { listed: false };
   const onSale = isOnSale(contest, at);
   return { listed: true, onSale, salesStartAt: onSale ? null : contest.scheduledPublishDate };
@@ -71,6 +85,10 @@ export function toggleVideo(id: number): boolean {
 export function togglePhoto(id: number): boolean {
   const contest = findContest(id);
   if (!contest) return false;
-  db().update(contests).set({ photoPublished: !contest.photoPublished, updatedAt: now() }).where(eq(contests.id, id)).run();
+  db()
+    .update(contests)
+    .set({ photoPublished: !contest.photoPublished, updatedAt: now() })
+    .where(eq(contests.id, id))
+    .run();
   return true;
 }

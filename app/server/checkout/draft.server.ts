@@ -33,7 +33,9 @@ export function saveDraft(session: ShopSession, contestId: number, items: Checko
         pricedLines: null,
         amount: null,
         updatedAt: at,
-        ...(sameContest ? {} : { customerEmail: null, customerName: null, emailVerifiedAt: null, status: "draft" as const }),
+        ...(sameContest
+          ? {}
+          : { customerEmail: null, customerName: null, emailVerifiedAt: null, status: "draft" as const }),
       })
       .where(eq(checkouts.id, existing.id))
       .returning()
@@ -41,7 +43,13 @@ export function saveDraft(session: ShopSession, contestId: number, items: Checko
   }
   const created = db()
     .insert(checkouts)
-    .values({ id: crypto.randomBytes(16).toString("base64url"), contestId, items, createdAt: at, updatedAt: at })
+    .values({
+      id: crypto.randomBytes(16).toString("base64url"),
+      contestId,
+      items,
+      createdAt: at,
+      updatedAt: at,
+    })
     .returning()
     .get();
   session.set("checkoutId", created.id);

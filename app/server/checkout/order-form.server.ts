@@ -25,7 +25,11 @@ export function orderFormPage(session: ShopSession, contest: { id: number }) {
   const checkout = currentCheckout(session);
   // A new form starts with one empty item; a saved draft is shown as it is, even when emptied.
   const draft = checkout?.contestId === contest.id ? checkout.items : [emptyItem()];
-  const description = db().select().from(priceDescriptions).where(eq(priceDescriptions.contestId, contest.id)).get();
+  const description = db()
+    .select()
+    .from(priceDescriptions)
+    .where(eq(priceDescriptions.contestId, contest.id))
+    .get();
   return {
     options: orderFormOptions(contest.id),
     draft,
@@ -60,7 +64,11 @@ export type OrderFormOutcome =
  * One handler for every button of the form: add an item, remove one, or go on to the
  * confirmation. Each saves the draft on the server first.
  */
-export function handleOrderForm(session: ShopSession, contest: { id: number }, formData: FormData): OrderFormOutcome {
+export function handleOrderForm(
+  session: ShopSession,
+  contest: { id: number },
+  formData: FormData,
+): OrderFormOutcome {
   const intent = String(formData.get("intent") ?? "next");
   const submission = parseWithZod(formData, { schema: orderFormSchema });
   let items = draftFrom(submission.payload);
@@ -81,7 +89,11 @@ export function handleOrderForm(session: ShopSession, contest: { id: number }, f
   if (submission.status !== "success") return { kind: "invalid", status: 400, reply: submission.reply() };
   const pricing = priceItems(contest.id, completeItems(items));
   if (!pricing.ok) {
-    return { kind: "invalid", status: 422, reply: submission.reply({ formErrors: [`商品${pricing.index + 1}: ${pricing.message}`] }) };
+    return {
+      kind: "invalid",
+      status: 422,
+      reply: submission.reply({ formErrors: [`商品${pricing.index + 1}: ${pricing.message}`] }),
+    };
   }
   return { kind: "confirm" };
 }

@@ -18,7 +18,8 @@ export async function recoverUnrecordedPayments(): Promise<number> {
   const intents = await paymentProvider().succeededSince(new Date(now().getTime() - LOOKBACK_MS));
   let recovered = 0;
   for (const intent of intents) {
-    if (db().select({ id: orders.id }).from(orders).where(eq(orders.paymentIntentId, intent.id)).get()) continue;
+    if (db().select({ id: orders.id }).from(orders).where(eq(orders.paymentIntentId, intent.id)).get())
+      continue;
     try {
       if (createOrderForPayment(intent).created) recovered++;
     } catch (error) {

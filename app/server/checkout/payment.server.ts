@@ -16,13 +16,19 @@ type VerifiedCustomer = ReturnType<typeof requireVerifiedCustomer>;
  * Makes (or reuses) the payment intent for the checkout's total as the server computes
  * it now, and freezes the priced lines the order will be made of.
  */
-export async function preparePayment(customer: VerifiedCustomer): Promise<{ ok: true; intent: PaymentIntentState } | { ok: false; message: string }> {
+export async function preparePayment(
+  customer: VerifiedCustomer,
+): Promise<{ ok: true; intent: PaymentIntentState } | { ok: false; message: string }> {
   const { checkout, lines, total, email } = customer;
   if (!(total > 0)) return { ok: false, message: INVALID_AMOUNT_MESSAGE };
   const provider = paymentProvider();
   let intent = checkout.paymentIntentId ? await provider.retrieveIntent(checkout.paymentIntentId) : null;
   if (intent && intent.status === "succeeded") return { ok: true, intent };
-  const reusable = intent && (intent.status === "requires_payment_method" || intent.status === "requires_confirmation" || intent.status === "requires_action");
+  const reusable =
+    intent &&
+    (intent.status === "requires_payment_method" ||
+      intent.status === "requires_confirmation" ||
+      intent.status === "requires_action");
   if (!intent || !reusable) {
     intent = await provider.createIntent({ checkoutId: checkout.id, amount: total, email });
   } else if (intent.amount !== total) {
@@ -37,22 +43,43 @@ export async function preparePayment(customer: VerifiedCustomer): Promise<{ ok: 
  * payment succeeded, make the order once, log in a new auto-login account, and
  * remember the order for the completion page.
  */
-export async function completePayment(session: ShopSession, intentId: string): Promise<{ ok: true; toast: Toast } | { ok: false; message: string }> {
+export async function completePayment(
+  session: ShopSession,
+  intentId: string,
+): Promise<{ ok: true; toast: Toast } | { ok: false; message: string }> {
   const intent = await paymentProvider().retrieveIntent(intentId);
   const checkoutId = session.get("checkoutId");
-  if (!intent || !checkoutId || intent.checkoutId !== checkoutId) return { ok: false, message: "決済情報が見つかりません。" };
+  if (!intent || !checkoutId || intent.checkoutId !== checkoutId)
+    return { ok: false, message: "決済情報が見つかりません。" };
   if (intent.status !== "succeeded") {
-    return { ok: false, message: intent.status === "processing" ? "決済を処理中です。しばらくしてから再度ご確認ください。" : "決済が完了していません。" };
+    return {
+      ok: false,
+      message:
+        intent.status === "processing"
+          ? "決済を処理中です。しばらくしてから再度ご確認ください。"
+          : "決済が完了していません。",
+    };
   }
   const { order } = createOrderForPayment(intent);
   session.set("lastOrderId", order.id);
   session.unset("checkoutId");
-  const checkout = db().select({ createdUserId: checkouts.createdUserId }).from(checkouts).where(eq(checkouts.id, checkoutId)).get();
+  const checkout = db()
+    .select({ createdUserId: checkouts.createdUserId })
+    .from(checkouts)
+    .where(eq(checkouts.id, checkoutId))
+    .get();
   if (checkout?.createdUserId) {
     const user = db().select().from(users).where(eq(users.id, checkout.createdUserId)).get();
     if (user) {
       logIn(session, user);
-      return { ok: true, toast: { kind: "success", title: "登録が完了し、自動ログインしました", description: "ご注文ありがとうございます。" } };
+      return {
+        ok: true,
+        toast: {
+          kind: "success",
+          title: "登録が完了し、自動ログインしました",
+          description: "ご注文ありがとうございます。",
+        },
+      };
     }
   }
   return { ok: true, toast: { kind: "success", title: "ご注文ありがとうございます" } };

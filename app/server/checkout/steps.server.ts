@@ -61,9 +61,14 @@ export function requireVerifiedCustomer(session: ShopSession) {
 }
 
 /** Sends (or resends) the checkout's e-mail code. Limited per checkout (60 s) and per IP address. */
-export async function sendCheckoutCode(request: Request, checkout: Checkout, options: { force?: boolean } = {}): Promise<SendCodeResult> {
+export async function sendCheckoutCode(
+  request: Request,
+  checkout: Checkout,
+  options: { force?: boolean } = {},
+): Promise<SendCodeResult> {
   const { customerEmail, customerName } = checkout;
-  if (!customerEmail || !customerName) return { ok: false, status: 429, message: "メールアドレスを入力してください" };
+  if (!customerEmail || !customerName)
+    return { ok: false, status: 429, message: "メールアドレスを入力してください" };
   // A code the SMTP server refuses now is still retried until it expires; the customer is told it did not go out.
   return sendCodeMail({
     purpose: "checkout",
@@ -71,9 +76,19 @@ export async function sendCheckoutCode(request: Request, checkout: Checkout, opt
     to: customerEmail,
     topic: `checkout-code:${checkout.id}`,
     force: options.force,
-    limits: [{ key: `checkout-code:${clientIp(request)}`, limit: 30, windowMs: 60 * 60 * 1000, message: "送信回数の上限に達しました。しばらくしてから再度お試しください。" }],
+    limits: [
+      {
+        key: `checkout-code:${clientIp(request)}`,
+        limit: 30,
+        windowMs: 60 * 60 * 1000,
+        message: "送信回数の上限に達しました。しばらくしてから再度お試しください。",
+      },
+    ],
     mail: ({ code, expiresAt }) => checkoutCodeMail({ name: customerName, code, expiresAt }),
-    messages: { tooSoon: (seconds) => `再送信は${seconds}秒後にお試しください`, notSent: "認証コードの送信に失敗しました" },
+    messages: {
+      tooSoon: (seconds) => `再送信は${seconds}秒後にお試しください`,
+      notSent: "認証コードの送信に失敗しました",
+    },
     log: "[checkout] code mail failed",
   });
 }

@@ -8,7 +8,10 @@ import { eq } from "drizzle-orm";
 /** Stripe's own default: a signature older than 5 minutes is a replay. */
 const TOLERANCE_SECONDS = 300;
 
-export type WebhookOutcome = { status: 200 | 400 | 404; body: { received: boolean; duplicate?: boolean; error?: string } };
+export type WebhookOutcome = {
+  status: 200 | 400 | 404;
+  body: { received: boolean; duplicate?: boolean; error?: string };
+};
 
 /**
  * Checks the signature over the raw body, ignores an event id seen before, and turns
@@ -24,7 +27,13 @@ export function handleStripeWebhook(rawBody: string, signature: string | null): 
   } catch {
     return { status: 400, body: { received: false, error: "invalid signature" } };
   }
-  if (db().select({ id: processedEvents.id }).from(processedEvents).where(eq(processedEvents.id, event.id)).get()) {
+  if (
+    db()
+      .select({ id: processedEvents.id })
+      .from(processedEvents)
+      .where(eq(processedEvents.id, event.id))
+      .get()
+  ) {
     return { status: 200, body: { received: true, duplicate: true } };
   }
   if (event.type === "payment_intent.succeeded") {

@@ -27,7 +27,10 @@ const filePath = z
   .trim()
   .min(1, "ファイルのパスを指定してください")
   .refine((value) => value !== ":memory:", "ファイルのパスを指定してください（:memory: は使えません）")
-  .refine((value) => !value.endsWith("/") && !isDirectory(value), "ディレクトリではなくファイルのパスを指定してください")
+  .refine(
+    (value) => !value.endsWith("/") && !isDirectory(value),
+    "ディレクトリではなくファイルのパスを指定してください",
+  )
   .refine((value) => !isExistingFile(path.dirname(value)), "親ディレクトリがファイルになっています");
 
 function isDirectory(target: string) {
@@ -62,18 +65,28 @@ const schema = z
         .regex(/^smtps?:\/\/[^\s]+$/, "smtp:// または smtps:// で始まる URL を指定してください")
         .optional(),
     ),
-    MAIL_FROM: z.string().trim().email("送信元メールアドレスの形式が正しくありません").default("shop@example.jp"),
+    MAIL_FROM: z
+      .string()
+      .trim()
+      .email("送信元メールアドレスの形式が正しくありません")
+      .default("shop@example.jp"),
     STRIPE_SECRET_KEY: optionalText,
     STRIPE_PUBLISHABLE_KEY: optionalText,
     STRIPE_WEBHOOK_SECRET: optionalText,
     STRIPE_API_URL: optionalText.pipe(url("URL の形式が正しくありません").optional()),
     ADMIN_EMAIL: optionalText.pipe(z.string().email("メールアドレスの形式が正しくありません").optional()),
     ADMIN_PASSWORD: optionalText.pipe(z.string().min(12, "12 文字以上で指定してください").optional()),
-    SITE_URL: url("URL の形式が正しくありません（例: https://shop.example.jp）").default("http://localhost:3000"),
+    SITE_URL: url("URL の形式が正しくありません（例: https://shop.example.jp）").default(
+      "http://localhost:3000",
+    ),
     /** Key for secrets kept in the database (authenticator secrets). Defaults to one derived from SESSION_SECRET. */
     ENCRYPTION_KEY: optionalText.pipe(z.string().min(32, "32 文字以上の値を指定してください").optional()),
     /** Largest single uploaded file (delivered videos, media), in bytes. */
-    MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024, "1024 以上の整数で指定してください").default(8 * 1024 ** 3),
+    MAX_UPLOAD_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024, "1024 以上の整数で指定してください")
+      .default(8 * 1024 ** 3),
     /** Size of each piece of a chunked media upload (the spec's 50 MiB); tests set a small one. */
     UPLOAD_CHUNK_BYTES: z.coerce
       .number()
@@ -81,12 +94,21 @@ const schema = z
       .min(1024, "1024〜1073741824 の整数で指定してください")
       .max(1024 ** 3, "1024〜1073741824 の整数で指定してください")
       .default(50 * 1024 ** 2),
-    DOWNLOAD_EXPIRY_DAYS: z.coerce.number().int().min(1, "1 以上の整数で指定してください").max(365).default(30),
+    DOWNLOAD_EXPIRY_DAYS: z.coerce
+      .number()
+      .int()
+      .min(1, "1 以上の整数で指定してください")
+      .max(365)
+      .default(30),
     SELLER_NAME: z.string().trim().min(1).default("株式会社コンテストビデオ（デモ）"),
     SELLER_MANAGER: z.string().trim().min(1).default("山田 太郎"),
     SELLER_ADDRESS: z.string().trim().min(1).default("〒100-0005 東京都千代田区丸の内1-1-1 デモビル5階"),
     SELLER_PHONE: z.string().trim().min(1).default("請求があった場合には遅滞なく開示いたします"),
-    SELLER_EMAIL: z.string().trim().email("メールアドレスの形式が正しくありません").default("support@example.jp"),
+    SELLER_EMAIL: z
+      .string()
+      .trim()
+      .email("メールアドレスの形式が正しくありません")
+      .default("support@example.jp"),
     /** Test-only routes (e.g. one that throws, to show the error fallback). Never on an https site. */
     ENABLE_TEST_HOOKS: z
       .enum(["true", "false", ""], { message: "true か false を指定してください" })
@@ -100,17 +122,33 @@ const schema = z
       if (secrets.length === 0) {
         ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "本番環境では必須です" });
       } else if (secrets.some((secret) => secret.length < 32)) {
-        ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "32 文字以上の値を指定してください" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["SESSION_SECRET"],
+          message: "32 文字以上の値を指定してください",
+        });
       }
     }
     if (env.ENABLE_TEST_HOOKS && env.SITE_URL.startsWith("https://")) {
-      ctx.addIssue({ code: "custom", path: ["ENABLE_TEST_HOOKS"], message: "https で公開するサイトでは有効にできません" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["ENABLE_TEST_HOOKS"],
+        message: "https で公開するサイトでは有効にできません",
+      });
     }
     if (env.STRIPE_SECRET_KEY && !env.STRIPE_PUBLISHABLE_KEY) {
-      ctx.addIssue({ code: "custom", path: ["STRIPE_PUBLISHABLE_KEY"], message: "STRIPE_SECRET_KEY と一緒に指定してください" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["STRIPE_PUBLISHABLE_KEY"],
+        message: "STRIPE_SECRET_KEY と一緒に指定してください",
+      });
     }
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
-      ctx.addIssue({ code: "custom", path: [env.ADMIN_EMAIL ? "ADMIN_PASSWORD" : "ADMIN_EMAIL"], message: "ADMIN_EMAIL と ADMIN_PASSWORD は両方指定してください" });
+      ctx.addIssue({
+        code: "custom",
+        path: [env.ADMIN_EMAIL ? "ADMIN_PASSWORD" : "ADMIN_EMAIL"],
+        message: "ADMIN_EMAIL と ADMIN_PASSWORD は両方指定してください",
+      });
     }
   });
 
@@ -136,7 +174,9 @@ export class ConfigError extends Error {
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = schema.safeParse(source);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".") || "(全体)"}: ${issue.message}`);
+    const lines = result.error.issues.map(
+      (issue) => `  ${issue.path.join(".") || "(全体)"}: ${issue.message}`,
+    );
     throw new ConfigError(`設定エラー: 環境変数の値が正しくありません\n${lines.join("\n")}`);
   }
   const { SESSION_SECRET, ...rest } = result.data;

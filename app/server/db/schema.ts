@@ -32,7 +32,10 @@ export const contests = sqliteTable(
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
   },
-  (t) => [index("contests_slug_key_idx").on(t.slugKey), index("contests_status_idx").on(t.videoPublished, t.sitePublicStatus)],
+  (t) => [
+    index("contests_slug_key_idx").on(t.slugKey),
+    index("contests_status_idx").on(t.videoPublished, t.sitePublicStatus),
+  ],
 );
 
 export const categories = sqliteTable(
@@ -278,7 +281,10 @@ export const orderLines = sqliteTable(
     downloadStartedAt: integer("download_started_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("order_lines_number_idx").on(t.lineNumber), index("order_lines_order_idx").on(t.orderId)],
+  (t) => [
+    uniqueIndex("order_lines_number_idx").on(t.lineNumber),
+    index("order_lines_order_idx").on(t.orderId),
+  ],
 );
 
 export const downloadPages = sqliteTable(
@@ -316,7 +322,10 @@ export const verificationCodes = sqliteTable(
     consumedAt: integer("consumed_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
-  (t) => [index("codes_subject_idx").on(t.purpose, t.subject, t.createdAt), uniqueIndex("codes_link_token_idx").on(t.linkTokenHash)],
+  (t) => [
+    index("codes_subject_idx").on(t.purpose, t.subject, t.createdAt),
+    uniqueIndex("codes_link_token_idx").on(t.linkTokenHash),
+  ],
 );
 
 export const LOGIN_OUTCOMES = ["success", "failure", "locked", "blocked", "second-factor-failure"] as const;
@@ -406,7 +415,9 @@ export const testPaymentIntents = sqliteTable("test_payment_intents", {
   checkoutId: text("checkout_id").notNull(),
   amount: integer("amount").notNull(),
   currency: text("currency").notNull().default("jpy"),
-  status: text("status", { enum: ["requires_payment_method", "succeeded", "canceled"] }).notNull().default("requires_payment_method"),
+  status: text("status", { enum: ["requires_payment_method", "succeeded", "canceled"] })
+    .notNull()
+    .default("requires_payment_method"),
   lastError: text("last_error"),
   createdAt: createdAt(),
 });

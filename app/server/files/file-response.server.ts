@@ -52,7 +52,10 @@ export function fileResponse(
     "X-Content-Type-Options": "nosniff",
   });
   if (options.downloadName) {
-    headers.set("Content-Disposition", `attachment; filename*=UTF-8''${encodeURIComponent(options.downloadName)}`);
+    headers.set(
+      "Content-Disposition",
+      `attachment; filename*=UTF-8''${encodeURIComponent(options.downloadName)}`,
+    );
   }
   if (request.headers.get("If-None-Match") === etag) return new Response(null, { status: 304, headers });
 
@@ -65,7 +68,8 @@ export function fileResponse(
   const { start, end } = range ?? { start: 0, end: size - 1 };
   headers.set("Content-Length", String(size === 0 ? 0 : end - start + 1));
   if (range) headers.set("Content-Range", `bytes ${start}-${end}/${size}`);
-  if (request.method === "HEAD" || size === 0) return new Response(null, { status: range ? 206 : 200, headers });
+  if (request.method === "HEAD" || size === 0)
+    return new Response(null, { status: range ? 206 : 200, headers });
   const stream = Readable.toWeb(fs.createReadStream(file, { start, end })) as ReadableStream<Uint8Array>;
   return new Response(stream, { status: range ? 206 : 200, headers });
 }

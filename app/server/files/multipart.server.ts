@@ -151,7 +151,10 @@ export async function readMultipart(
       const { done, value } = next;
       if (done) break;
       if (state === "done") continue; // the epilogue is ignored, but read to the end
-      pending = pending.length === 0 ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : Buffer.concat([pending, value]);
+      pending =
+        pending.length === 0
+          ? Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+          : Buffer.concat([pending, value]);
       await process(false);
     }
     if (state !== "done") await process(true);
@@ -220,11 +223,11 @@ export function fileSink(handle: fsp.FileHandle, position: number, limit: number
   return sink;
 }
 
-
 /** A file part of a spooled form, already on disk under the name the shop chose. */
 export type SpooledFile = { field: string; fileName: string; storedName: string; path: string; size: number };
 
-export type SpooledForm = { ok: true; fields: FormData; files: SpooledFile[] } | { ok: false; reason: "too-large" | "unreadable" };
+export type SpooledForm =
+  { ok: true; fields: FormData; files: SpooledFile[] } | { ok: false; reason: "too-large" | "unreadable" };
 
 /**
  * A whole multipart form, files streamed to disk: each part `isFile` picks (and that has a
@@ -236,7 +239,13 @@ export type SpooledForm = { ok: true; fields: FormData; files: SpooledFile[] } |
  */
 export async function spoolMultipartForm(
   request: Request,
-  options: { directory: string; isFile: (part: PartHeaders) => boolean; storedName: (part: PartHeaders) => string; maxFileBytes: number; maxFieldBytes: number },
+  options: {
+    directory: string;
+    isFile: (part: PartHeaders) => boolean;
+    storedName: (part: PartHeaders) => string;
+    maxFileBytes: number;
+    maxFieldBytes: number;
+  },
 ): Promise<SpooledForm> {
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!boundary) return { ok: false, reason: "unreadable" };
@@ -251,9 +260,16 @@ export async function spoolMultipartForm(
   try {
     fs.mkdirSync(options.directory, { recursive: true });
     await readMultipart(request.body, boundary, async (part) => {
-      if (!part.filename || !options.isFile(part)) return textField(options.maxFieldBytes, (value) => fields.append(part.name, value));
+      if (!part.filename || !options.isFile(part))
+        return textField(options.maxFieldBytes, (value) => fields.append(part.name, value));
       const storedName = options.storedName(part);
-      const file: SpooledFile = { field: part.name, fileName: part.filename, storedName, path: path.join(options.directory, storedName), size: 0 };
+      const file: SpooledFile = {
+        field: part.name,
+        fileName: part.filename,
+        storedName,
+        path: path.join(options.directory, storedName),
+        size: 0,
+      };
       const handle = await fsp.open(file.path, "w");
       const sink = fileSink(handle, 0, options.maxFileBytes);
       open.push({ file, handle, sink });

@@ -17,19 +17,29 @@ export function sniffVideo(head: Uint8Array): VideoKind | null {
   if (head.length >= 12 && String.fromCharCode(...head.subarray(4, 8)) === "ftyp") {
     return String.fromCharCode(...head.subarray(8, 10)) === "qt" ? "mov" : "mp4";
   }
-  if (head.length >= 4 && head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3) return "webm";
+  if (head.length >= 4 && head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3)
+    return "webm";
   return null;
 }
 
 /** A video (MP4, MOV, WebM) or an image (JPEG, PNG, GIF, WebP), with the extension and content type the shop stores it under. */
 export function sniffMedia(head: Uint8Array): SniffedMedia | null {
   const video = sniffVideo(head);
-  if (video) return { mediaType: "video", extension: video, contentType: video === "mov" ? "video/quicktime" : `video/${video}` };
+  if (video)
+    return {
+      mediaType: "video",
+      extension: video,
+      contentType: video === "mov" ? "video/quicktime" : `video/${video}`,
+    };
   const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to));
-  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { mediaType: "image", extension: "jpg", contentType: "image/jpeg" };
-  if (head.length >= 8 && ascii(0, 8) === "\x89PNG\r\n\x1a\n") return { mediaType: "image", extension: "png", contentType: "image/png" };
-  if (head.length >= 6 && (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a")) return { mediaType: "image", extension: "gif", contentType: "image/gif" };
-  if (head.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return { mediaType: "image", extension: "webp", contentType: "image/webp" };
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff)
+    return { mediaType: "image", extension: "jpg", contentType: "image/jpeg" };
+  if (head.length >= 8 && ascii(0, 8) === "\x89PNG\r\n\x1a\n")
+    return { mediaType: "image", extension: "png", contentType: "image/png" };
+  if (head.length >= 6 && (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a"))
+    return { mediaType: "image", extension: "gif", contentType: "image/gif" };
+  if (head.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP")
+    return { mediaType: "image", extension: "webp", contentType: "image/webp" };
   return null;
 }
 

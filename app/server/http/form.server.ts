@@ -8,7 +8,10 @@ const MAX_FORM_BYTES = 64 * 1024;
  * (and thrown away, so memory stays small): answering before the client has finished
  * sending makes the connection reset instead of showing the 413.
  */
-async function readBody(request: Request, maxBytes = MAX_FORM_BYTES): Promise<Uint8Array<ArrayBuffer> | null> {
+async function readBody(
+  request: Request,
+  maxBytes = MAX_FORM_BYTES,
+): Promise<Uint8Array<ArrayBuffer> | null> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -38,7 +41,9 @@ export async function readForm(request: Request): Promise<FormData> {
   const body = await readBody(request);
   if (!body) throw data("送信内容が大きすぎます", { status: 413 });
   try {
-    return await new Response(body, { headers: { "Content-Type": request.headers.get("Content-Type") ?? "" } }).formData();
+    return await new Response(body, {
+      headers: { "Content-Type": request.headers.get("Content-Type") ?? "" },
+    }).formData();
   } catch {
     return new FormData();
   }

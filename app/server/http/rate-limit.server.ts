@@ -7,13 +7,20 @@ import { rateLimits } from "../db/schema";
  * A fixed-window counter kept in SQLite, so limits hold across restarts.
  * Returns whether this attempt is allowed (and counts it).
  */
-export function hitRateLimit(key: string, limit: number, windowMs: number): { allowed: boolean; retryAfterSeconds: number } {
+export function hitRateLimit(
+  key: string,
+  limit: number,
+  windowMs: number,
+): { allowed: boolean; retryAfterSeconds: number } {
   const at = now().getTime();
   const windowStart = Math.floor(at / windowMs) * windowMs;
   const row = db()
     .insert(rateLimits)
     .values({ key, windowStart, count: 1 })
-    .onConflictDoUpdate({ target: [rateLimits.key, rateLimits.windowStart], set: { count: sql`${rateLimits.count} + 1` } })
+    .onConflictDoUpdate({
+      target: [rateLimits.key, rateLimits.windowStart],
+      set: { count: sql`${rateLimits.count} + 1` },
+    })
     .returning({ count: rateLimits.count })
     .get();
   const allowed = row.count <= limit;

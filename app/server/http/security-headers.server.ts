@@ -68,7 +68,8 @@ export function documentPolicy({ pathname, nonce, development = false }: PolicyO
  * Files, JSON and text: nothing in them may run or load anything. Images and videos
  * opened on their own still show (the browser's viewer loads the response itself).
  */
-export const RESOURCE_POLICY = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+export const RESOURCE_POLICY =
+  "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 function isSecureSite() {
   return env().SITE_URL.startsWith("https://");
@@ -85,7 +86,10 @@ export type HeaderTarget = { pathname: string; nonce?: string };
 export function applySecurityHeaders(headers: Headers, target: HeaderTarget): void {
   const html = (headers.get("Content-Type") ?? "").startsWith("text/html");
   const development = env().NODE_ENV === "development";
-  headers.set("Content-Security-Policy", target.nonce !== undefined || html ? documentPolicy({ ...target, development }) : RESOURCE_POLICY);
+  headers.set(
+    "Content-Security-Policy",
+    target.nonce !== undefined || html ? documentPolicy({ ...target, development }) : RESOURCE_POLICY,
+  );
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Referrer-Policy", referrerPolicy(target.pathname));
@@ -100,7 +104,11 @@ export function withSecurityHeaders(response: Response, target: HeaderTarget): R
     applySecurityHeaders(response.headers, target);
     return response;
   } catch {
-    const copy = new Response(response.body, { status: response.status, statusText: response.statusText, headers: new Headers(response.headers) });
+    const copy = new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: new Headers(response.headers),
+    });
     applySecurityHeaders(copy.headers, target);
     return copy;
   }

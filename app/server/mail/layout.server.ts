@@ -6,11 +6,15 @@ export type RenderedMail = { subject: string; text: string; html: string };
 const SHOP_NAME = "コンテスト動画ショップ";
 
 function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
 }
 
 /** A paragraph of the body: plain lines, or a highlighted block (a code, a total, a link). */
-export type MailBlock = { text: string } | { highlight: string } | { link: string; label: string } | { table: [string, string][] };
+export type MailBlock =
+  { text: string } | { highlight: string } | { link: string; label: string } | { table: [string, string][] };
 
 /**
  * Renders blocks into the text and HTML bodies, with the shop's signature, so every
@@ -33,18 +37,25 @@ export function renderMail(subject: string, greeting: string, blocks: MailBlock[
       );
     } else if ("link" in block) {
       textParts.push(`${block.label}: ${block.link}`, "");
-      htmlParts.push(`<p><a href="${escapeHtml(block.link)}" style="color:#b91c1c">${escapeHtml(block.label)}</a><br><span style="font-size:12px;color:#555">${escapeHtml(block.link)}</span></p>`);
+      htmlParts.push(
+        `<p><a href="${escapeHtml(block.link)}" style="color:#b91c1c">${escapeHtml(block.label)}</a><br><span style="font-size:12px;color:#555">${escapeHtml(block.link)}</span></p>`,
+      );
     } else {
       for (const [label, value] of block.table) textParts.push(`${label}: ${value}`);
       textParts.push("");
       const rows = block.table
-        .map(([label, value]) => `<tr><th style="text-align:left;padding:4px 12px 4px 0;color:#555;font-weight:normal">${escapeHtml(label)}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`)
+        .map(
+          ([label, value]) =>
+            `<tr><th style="text-align:left;padding:4px 12px 4px 0;color:#555;font-weight:normal">${escapeHtml(label)}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`,
+        )
         .join("");
       htmlParts.push(`<table style="border-collapse:collapse">${rows}</table>`);
     }
   }
   textParts.push("――――――――――――", ...signature);
-  htmlParts.push(`<hr style="border:none;border-top:1px solid #ddd"><p style="font-size:12px;color:#555">${signature.map(escapeHtml).join("<br>")}</p>`);
+  htmlParts.push(
+    `<hr style="border:none;border-top:1px solid #ddd"><p style="font-size:12px;color:#555">${signature.map(escapeHtml).join("<br>")}</p>`,
+  );
 
   return {
     subject: `【${SHOP_NAME}】${subject}`,

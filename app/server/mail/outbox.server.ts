@@ -80,7 +80,11 @@ function claim(id: number): OutboxRow | undefined {
   const at = now();
   return db()
     .update(mailOutbox)
-    .set({ status: "sending", attempts: sql`${mailOutbox.attempts} + 1`, claimedUntil: new Date(at.getTime() + CLAIM_LEASE_MS) })
+    .set({
+      status: "sending",
+      attempts: sql`${mailOutbox.attempts} + 1`,
+      claimedUntil: new Date(at.getTime() + CLAIM_LEASE_MS),
+    })
     .where(
       and(
         eq(mailOutbox.id, id),
@@ -101,7 +105,11 @@ export async function sendQueuedMail(id: number): Promise<SendOutcome> {
   const row = claim(id);
   if (!row) return "not-claimed";
   if (row.expiresAt && row.expiresAt <= now()) {
-    db().update(mailOutbox).set({ status: "cancelled", claimedUntil: null }).where(eq(mailOutbox.id, id)).run();
+    db()
+      .update(mailOutbox)
+      .set({ status: "cancelled", claimedUntil: null })
+      .where(eq(mailOutbox.id, id))
+      .run();
     return "not-claimed";
   }
   try {
@@ -112,13 +120,24 @@ export async function sendQueuedMail(id: number): Promise<SendOutcome> {
     const giveUp = row.attempts >= MAX_ATTEMPTS || (row.expiresAt !== null && row.expiresAt <= retryAt);
     db()
       .update(mailOutbox)
-      .set({ status: giveUp ? "failed" : "pending", lastError: message.slice(0, 500), nextAttemptAt: retryAt, claimedUntil: null })
+      .set({
+        status: giveUp ? "failed" : "pending",
+        lastError: message.slice(0, 500),
+        nextAttemptAt: retryAt,
+        claimedUntil: null,
+      })
       .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, "sending")))
       .run();
-    console.error(`[outbox] mail ${id} 「${row.subject}」 attempt ${row.attempts} failed${giveUp ? ", giving up" : `, next try ${retryAt.toISOString()}`}: ${message}`);
+    console.error(
+      `[outbox] mail ${id} 「${row.subject}」 attempt ${row.attempts} failed${giveUp ? ", giving up" : `, next try ${retryAt.toISOString()}`}: ${message}`,
+    );
     return "failed";
   }
-  db().update(mailOutbox).set({ status: "sent", sentAt: now(), claimedUntil: null, lastError: null }).where(eq(mailOutbox.id, id)).run();
+  db()
+    .update(mailOutbox)
+    .set({ status: "sent", sentAt: now(), claimedUntil: null, lastError: null })
+    .where(eq(mailOutbox.id, id))
+    .run();
   return "sent";
 }
 
@@ -161,7 +180,13 @@ export async function retryDueMail(): Promise<{ sent: number; failed: number }> 
 
 /** How many mails wait to be sent (for the log and tests). */
 export function pendingMailCount(): number {
-  return db().select({ n: sql<number>`count(*)` }).from(mailOutbox).where(inArray(mailOutbox.status, ["pending", "sending"])).get()?.n ?? 0;
+  return (
+    db()
+      .select({ n: sql<number>`count(*)` })
+      .from(mailOutbox)
+      .where(inArray(mailOutbox.status, ["pending", "sending"]))
+      .get()?.n ?? 0
+  );
 }
 
 const globalForOutbox = globalThis as unknown as { __shopOutboxTimer?: NodeJS.Timeout };

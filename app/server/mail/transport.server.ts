@@ -14,7 +14,11 @@ let transporter: Transporter | undefined;
 function transport(): Transporter {
   const { SMTP_URL } = env();
   transporter ??= SMTP_URL
-    ? nodemailer.createTransport(SMTP_URL, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 })
+    ? nodemailer.createTransport(SMTP_URL, {
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 20_000,
+      })
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return transporter;
 }
@@ -30,7 +34,10 @@ export async function sendMail(to: string, mail: RenderedMail): Promise<void> {
   });
   if (!SMTP_URL) {
     fs.mkdirSync(MAIL_DIR, { recursive: true });
-    const file = path.join(MAIL_DIR, `${now().toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}.eml`);
+    const file = path.join(
+      MAIL_DIR,
+      `${now().toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}.eml`,
+    );
     fs.writeFileSync(file, (info as unknown as { message: Buffer }).message);
     console.log(`[mail] ${to} 「${mail.subject}」 → ${file}`);
   }

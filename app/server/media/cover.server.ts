@@ -4,7 +4,15 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import sharp from "sharp";
 import { db } from "../db/client.server";
 import { mediaItems } from "../db/schema";
-import { COVER_WIDTHS, coverVariantName, mediaDir, mediaUrl, newStoredName, removeStoredFile, writeCoverVariants } from "../files/storage.server";
+import {
+  COVER_WIDTHS,
+  coverVariantName,
+  mediaDir,
+  mediaUrl,
+  newStoredName,
+  removeStoredFile,
+  writeCoverVariants,
+} from "../files/storage.server";
 import { spoolMultipartForm } from "../files/multipart.server";
 import { readHead, sniffImage, type ImageKind } from "../files/sniff.server";
 
@@ -18,7 +26,16 @@ const IMAGE_TYPES: Record<ImageKind, string> = {
   webp: "image/webp",
 };
 
-export type CurrentCover = { id: number; url: string; originalUrl: string; originalName: string; width: number | null; height: number | null; size: number; uploadedAt: Date };
+export type CurrentCover = {
+  id: number;
+  url: string;
+  originalUrl: string;
+  originalName: string;
+  width: number | null;
+  height: number | null;
+  size: number;
+  uploadedAt: Date;
+};
 
 /** The cover the storefront shows: the newest by upload time. */
 export function currentCover(contestId: number): CurrentCover | null {
@@ -41,7 +58,8 @@ export function currentCover(contestId: number): CurrentCover | null {
   };
 }
 
-export type CoverUploadResult = { ok: true; width: number; height: number } | { ok: false; status: 400 | 413; message: string };
+export type CoverUploadResult =
+  { ok: true; width: number; height: number } | { ok: false; status: 400 | 413; message: string };
 
 const NOT_AN_IMAGE = "JPEG・PNG・WebP形式の画像ファイルを選択してください";
 
@@ -59,7 +77,12 @@ export async function receiveCover(request: Request, contestId: number): Promise
     maxFieldBytes: 4 * 1024,
   });
   if (!form.ok) {
-    if (form.reason === "too-large") return { ok: false, status: 413, message: `ファイルが大きすぎます（${COVER_MAX_BYTES / 1024 / 1024}MBまで）` };
+    if (form.reason === "too-large")
+      return {
+        ok: false,
+        status: 413,
+        message: `ファイルが大きすぎます（${COVER_MAX_BYTES / 1024 / 1024}MBまで）`,
+      };
     return { ok: false, status: 400, message: "送信内容を読み取れませんでした。もう一度お試しください。" };
   }
   const written = form.files.map((file) => file.storedName);
@@ -95,12 +118,26 @@ export async function receiveCover(request: Request, contestId: number): Promise
     // Right magic bytes but no picture behind them (truncated, corrupt, or disguised).
     discard();
     for (const variantWidth of COVER_WIDTHS) removeStoredFile(coverVariantName(storedName, variantWidth));
-    return { ok: false, status: 400, message: "画像を読み取れませんでした。別の画像ファイルを選択してください" };
+    return {
+      ok: false,
+      status: 400,
+      message: "画像を読み取れませんでした。別の画像ファイルを選択してください",
+    };
   }
   const originalName = (path.basename(uploadedName.replace(/\\/g, "/")) || "cover").slice(0, 200);
   const created = db()
     .insert(mediaItems)
-    .values({ contestId, storedName, originalName, category: "cover-image", mediaType: "image", contentType: IMAGE_TYPES[kind], size, width, height })
+    .values({
+      contestId,
+      storedName,
+      originalName,
+      category: "cover-image",
+      mediaType: "image",
+      contentType: IMAGE_TYPES[kind],
+      size,
+      width,
+      height,
+    })
     .returning({ id: mediaItems.id })
     .get();
   removeOlderCovers(contestId, created.id);
@@ -114,7 +151,13 @@ export async function receiveCover(request: Request, contestId: number): Promise
 function removeOlderCovers(contestId: number, keepId: number) {
   const older = db()
     .delete(mediaItems)
-    .where(and(eq(mediaItems.contestId, contestId), eq(mediaItems.category, "cover-image"), lt(mediaItems.id, keepId)))
+    .where(
+      and(
+        eq(mediaItems.contestId, contestId),
+        eq(mediaItems.category, "cover-image"),
+        lt(mediaItems.id, keepId),
+      ),
+    )
     .returning({ storedName: mediaItems.storedName, thumb: mediaItems.thumbnailStoredName })
     .all();
   for (const item of older) {

@@ -31,7 +31,12 @@ export type ContentMediaItem = {
 };
 
 export type MediaFailure = { ok: false; status: 400 | 404 | 413 | 415; title: string; message: string };
-const fail = (status: MediaFailure["status"], title: string, message: string): MediaFailure => ({ ok: false, status, title, message });
+const fail = (status: MediaFailure["status"], title: string, message: string): MediaFailure => ({
+  ok: false,
+  status,
+  title,
+  message,
+});
 
 export function adminMediaUrl(contestId: number, mediaId: number): string {
   return `/admin/contest/${contestId}/media/${mediaId}`;
@@ -39,11 +44,15 @@ export function adminMediaUrl(contestId: number, mediaId: number): string {
 
 /** The spec's thumbnail call, cache-busted by the stored name (which changes with every new thumbnail). */
 export function thumbnailUrl(contestId: number, mediaId: number, thumbnailStoredName: string): string {
-  const version = thumbnailStoredName.replace(/^thumb-/, "").replace(/\.[a-z0-9]+$/, "").slice(0, 12);
+  const version = thumbnailStoredName
+    .replace(/^thumb-/, "")
+    .replace(/\.[a-z0-9]+$/, "")
+    .slice(0, 12);
   return `/api/video/media/thumbnail/${contestId}/${mediaId}?v=${version}`;
 }
 
-const contentOf = (contestId: number) => and(eq(mediaItems.contestId, contestId), ne(mediaItems.category, "cover-image"));
+const contentOf = (contestId: number) =>
+  and(eq(mediaItems.contestId, contestId), ne(mediaItems.category, "cover-image"));
 
 function toItem(row: typeof mediaItems.$inferSelect): ContentMediaItem {
   return {
@@ -58,17 +67,31 @@ function toItem(row: typeof mediaItems.$inferSelect): ContentMediaItem {
     displayOrder: row.displayOrder,
     uploadedAt: row.uploadedAt.toISOString(),
     fileUrl: adminMediaUrl(row.contestId, row.id),
-    thumbnailUrl: row.thumbnailStoredName ? thumbnailUrl(row.contestId, row.id, row.thumbnailStoredName) : null,
+    thumbnailUrl: row.thumbnailStoredName
+      ? thumbnailUrl(row.contestId, row.id, row.thumbnailStoredName)
+      : null,
   };
 }
 
 /** The contest's media as the コンテンツ管理 tab lists it (covers excluded), in display order. */
 export function listContentMedia(contestId: number): ContentMediaItem[] {
-  return db().select().from(mediaItems).where(contentOf(contestId)).orderBy(asc(mediaItems.displayOrder), asc(mediaItems.id)).all().map(toItem);
+  return db()
+    .select()
+    .from(mediaItems)
+    .where(contentOf(contestId))
+    .orderBy(asc(mediaItems.displayOrder), asc(mediaItems.id))
+    .all()
+    .map(toItem);
 }
 
 export function findContentMedia(contestId: number, mediaId: number) {
-  return db().select().from(mediaItems).where(and(contentOf(contestId), eq(mediaItems.id, mediaId))).get() ?? null;
+  return (
+    db()
+      .select()
+      .from(mediaItems)
+      .where(and(contentOf(contestId), eq(mediaItems.id, mediaId)))
+      .get() ?? null
+  );
 }
 
 export function toContentItem(row: typeof mediaItems.$inferSelect): ContentMediaItem {
@@ -77,7 +100,9 @@ export function toContentItem(row: typeof mediaItems.$inferSelect): ContentMedia
 
 /** Rewrites display orders as 0, 1, 2… in the given id order (inside the caller's transaction). */
 function rewriteOrder(tx: Parameters<Parameters<ReturnType<typeof db>["transaction"]>[0]>[0], ids: number[]) {
-  ids.forEach((id, displayOrder) => tx.update(mediaItems).set({ displayOrder }).where(eq(mediaItems.id, id)).run());
+  ids.forEach((id, displayOrder) =>
+    tx.update(mediaItems).set({ displayOrder }).where(eq(mediaItems.id, id)).run(),
+  );
 }
 
 /**
@@ -87,7 +112,13 @@ function rewriteOrder(tx: Parameters<Parameters<ReturnType<typeof db>["transacti
 export function moveMedia(contestId: number, mediaId: number, position: number): boolean {
   return db().transaction(
     (tx) => {
-      const ids = tx.select({ id: mediaItems.id }).from(mediaItems).where(contentOf(contestId)).orderBy(asc(mediaItems.displayOrder), asc(mediaItems.id)).all().map((row) => row.id);
+      const ids = tx
+        .select({ id: mediaItems.id })
+        .from(mediaItems)
+        .where(contentOf(contestId))
+        .orderBy(asc(mediaItems.displayOrder), asc(mediaItems.id))
+        .all()
+        .map((row) => row.id);
       const from = ids.indexOf(mediaId);
       if (from < 0) return false;
       const to = Math.min(Math.max(position, 0), ids.length - 1);
@@ -114,7 +145,13 @@ export function deleteMedia(contestId: number, mediaId: number): boolean {
   db().transaction(
     (tx) => {
       tx.delete(mediaItems).where(eq(mediaItems.id, row.id)).run();
-      const ids = tx.select({ id: mediaItems.id }).from(mediaItems).where(contentOf(contestId)).orderBy(asc(mediaItems.displayOrder), asc(mediaItems.id)).all().map((r) => r.id);
+      const ids = tx
+        .select({ id: mediaItems.id })
+        .from(mediaItems)
+        .where(contentOf(contestId))
+        .orderBy(asc(mediaItems.displayOrder), asc(mediaItems.id))
+        .all()
+        .map((r) => r.id);
       rewriteOrder(tx, ids);
     },
     { behavior: "immediate" },
@@ -128,7 +165,11 @@ export function deleteMedia(contestId: number, mediaId: number): boolean {
  * Attaches a thumbnail: the bytes must be an image (read by sharp, not by the name or the
  * browser's type) of exactly 1080×1080, or the answer is サイズエラー. Replaces an older one.
  */
-export async function setThumbnail(contestId: number, mediaId: number, image: Buffer | string): Promise<{ ok: true; thumbnailUrl: string } | MediaFailure> {
+export async function setThumbnail(
+  contestId: number,
+  mediaId: number,
+  image: Buffer | string,
+): Promise<{ ok: true; thumbnailUrl: string } | MediaFailure> {
   const row = findContentMedia(contestId, mediaId);
   if (!row) return fail(404, "エラー", "メディアが見つかりません");
   let format: string | undefined;
@@ -139,7 +180,8 @@ export async function setThumbnail(contestId: number, mediaId: number, image: Bu
   } catch {
     return fail(415, "エラー", "画像を読み取れませんでした。JPEG・PNG・WebP の画像を選択してください");
   }
-  const extension = format === "jpeg" ? "jpg" : format === "png" || format === "webp" || format === "gif" ? format : null;
+  const extension =
+    format === "jpeg" ? "jpg" : format === "png" || format === "webp" || format === "gif" ? format : null;
   if (!extension) return fail(415, "エラー", "JPEG・PNG・WebP・GIF の画像を選択してください");
   if (width !== THUMBNAIL_PIXELS || height !== THUMBNAIL_PIXELS) {
     return fail(400, THUMBNAIL_SIZE_ERROR_TITLE, thumbnailSizeMessage(width, height));
@@ -175,12 +217,18 @@ export function decodeDataUrl(dataUrl: string): Buffer | null | "too-big" {
  * part is streamed to a temporary file, capped at MAX_THUMBNAIL_BYTES. Other small fields
  * are returned as text.
  */
-export async function readThumbnailForm(request: Request): Promise<{ ok: true; file: string | null; fields: Map<string, string> } | MediaFailure> {
+export async function readThumbnailForm(
+  request: Request,
+): Promise<{ ok: true; file: string | null; fields: Map<string, string> } | MediaFailure> {
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!boundary) return fail(400, "エラー", "画像ファイルを選択してください");
   fs.mkdirSync(uploadsDir(), { recursive: true });
   const fields = new Map<string, string>();
-  const got: { file: string | null; handle: fsp.FileHandle | null; size: number } = { file: null, handle: null, size: 0 };
+  const got: { file: string | null; handle: fsp.FileHandle | null; size: number } = {
+    file: null,
+    handle: null,
+    size: 0,
+  };
   try {
     await readMultipart(request.body, boundary, async (part): Promise<PartSink | null> => {
       if (part.filename === null) {
@@ -214,7 +262,8 @@ export async function readThumbnailForm(request: Request): Promise<{ ok: true; f
   } catch (error) {
     await got.handle?.close().catch(() => undefined);
     if (got.file) fs.rmSync(got.file, { force: true });
-    if (error instanceof MultipartError) return fail(400, "エラー", "送信内容を読み取れませんでした。もう一度お試しください。");
+    if (error instanceof MultipartError)
+      return fail(400, "エラー", "送信内容を読み取れませんでした。もう一度お試しください。");
     throw error;
   }
   if (got.file && got.size > MAX_THUMBNAIL_BYTES) {
@@ -229,14 +278,20 @@ export async function readThumbnailForm(request: Request): Promise<{ ok: true; f
 }
 
 /** The stored file of a content item, for the admin preview. */
-export function mediaFile(contestId: number, mediaId: number): { file: string; contentType: string; name: string } | null {
+export function mediaFile(
+  contestId: number,
+  mediaId: number,
+): { file: string; contentType: string; name: string } | null {
   const row = findContentMedia(contestId, mediaId);
   const file = row ? mediaPath(row.storedName) : null;
   return row && file ? { file, contentType: row.contentType, name: row.originalName } : null;
 }
 
 /** A thumbnail file: for admins always, for visitors only when the item itself is public. */
-export function thumbnailFile(contestId: number, mediaId: number): { file: string; contentType: string; storedName: string; category: string } | null {
+export function thumbnailFile(
+  contestId: number,
+  mediaId: number,
+): { file: string; contentType: string; storedName: string; category: string } | null {
   const row = findContentMedia(contestId, mediaId);
   if (!row?.thumbnailStoredName) return null;
   const file = mediaPath(row.thumbnailStoredName);

@@ -16,7 +16,9 @@ function toPublic(row: typeof mediaItems.$inferSelect): PublicMediaItem {
     mediaType: row.mediaType,
     displayOrder: row.displayOrder,
     // Thumbnails are served by the spec's thumbnail call, which checks the item is public.
-    thumbnailUrl: row.thumbnailStoredName ? thumbnailUrl(row.contestId, row.id, row.thumbnailStoredName) : null,
+    thumbnailUrl: row.thumbnailStoredName
+      ? thumbnailUrl(row.contestId, row.id, row.thumbnailStoredName)
+      : null,
     uploadedAt: row.uploadedAt,
   };
 }
@@ -29,13 +31,24 @@ export function listContestMedia(contestId: number, viewer: { isAdmin: boolean }
   const where = viewer.isAdmin
     ? eq(mediaItems.contestId, contestId)
     : and(eq(mediaItems.contestId, contestId), inArray(mediaItems.category, [...PUBLIC_MEDIA_CATEGORIES]));
-  return db().select().from(mediaItems).where(where).orderBy(asc(mediaItems.displayOrder), asc(mediaItems.id)).all().map(toPublic);
+  return db()
+    .select()
+    .from(mediaItems)
+    .where(where)
+    .orderBy(asc(mediaItems.displayOrder), asc(mediaItems.id))
+    .all()
+    .map(toPublic);
 }
 
 /** Whether a stored file may be served to a visitor: public media of a contest on sale (covers always). */
 export function isPubliclyServable(storedName: string): boolean {
   const row = db()
-    .select({ category: mediaItems.category, contestId: mediaItems.contestId, thumb: mediaItems.thumbnailStoredName, stored: mediaItems.storedName })
+    .select({
+      category: mediaItems.category,
+      contestId: mediaItems.contestId,
+      thumb: mediaItems.thumbnailStoredName,
+      stored: mediaItems.storedName,
+    })
     .from(mediaItems)
     .where(eq(mediaItems.storedName, storedName))
     .get();

@@ -11,17 +11,35 @@ import { db } from "../db/client.server";
 import { mediaItems, mediaUploads } from "../db/schema";
 import { env } from "../core/env.server";
 import { mediaDir, newStoredName } from "../files/storage.server";
-import { fileSink, MultipartError, multipartBoundary, readMultipart, textField, WRITE_BUFFER_BYTES } from "../files/multipart.server";
+import {
+  fileSink,
+  MultipartError,
+  multipartBoundary,
+  readMultipart,
+  textField,
+  WRITE_BUFFER_BYTES,
+} from "../files/multipart.server";
 import { SNIFF_BYTES, sniffMedia } from "../files/sniff.server";
 
 /** An upload nobody has added to for this long is abandoned: its row and part file go. */
 export const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
 
 export type UploadFailure = { ok: false; status: 400 | 404 | 409 | 413 | 415; message: string };
-export type UploadState = { uploadId: string; chunkSize: number; totalChunks: number; receivedChunks: number; fileName: string; fileSize: number };
+export type UploadState = {
+  uploadId: string;
+  chunkSize: number;
+  totalChunks: number;
+  receivedChunks: number;
+  fileName: string;
+  fileSize: number;
+};
 type UploadRow = typeof mediaUploads.$inferSelect;
 
-const fail = (status: UploadFailure["status"], message: string): UploadFailure => ({ ok: false, status, message });
+const fail = (status: UploadFailure["status"], message: string): UploadFailure => ({
+  ok: false,
+  status,
+  message,
+});
 
 export function uploadsDir(): string {
   return path.join(mediaDir(), "uploads");
@@ -70,11 +88,24 @@ function reconcile(row: UploadRow): UploadRow {
 }
 
 function stateOf(row: UploadRow): UploadState {
-  return { uploadId: row.id, chunkSize: row.chunkSize, totalChunks: row.totalChunks, receivedChunks: row.receivedChunks, fileName: row.originalName, fileSize: row.fileSize };
+  return {
+    uploadId: row.id,
+    chunkSize: row.chunkSize,
+    totalChunks: row.totalChunks,
+    receivedChunks: row.receivedChunks,
+    fileName: row.originalName,
+    fileSize: row.fileSize,
+  };
 }
 
 function findUpload(contestId: number, uploadId: string): UploadRow | null {
-  return db().select().from(mediaUploads).where(and(eq(mediaUploads.id, uploadId), eq(mediaUploads.contestId, contestId))).get() ?? null;
+  return (
+    db()
+      .select()
+      .from(mediaUploads)
+      .where(and(eq(mediaUploads.id, uploadId), eq(mediaUploads.contestId, contestId)))
+      .get() ?? null
+  );
 }
 
 function lastActivity(row: UploadRow): number {
@@ -104,7 +135,13 @@ export function cleanupStaleUploads(): number {
   } catch {
     return removed;
   }
-  const live = new Set(db().select({ id: mediaUploads.id }).from(mediaUploads).all().map((row) => `${row.id}.part`));
+  const live = new Set(
+    db()
+      .select({ id: mediaUploads.id })
+      .from(mediaUploads)
+      .all()
+      .map((row) => `${row.id}.part`),
+  );
   const orphanCutoff = now().getTime() - 60 * 60 * 1000;
   for (const name of names) {
     if (live.has(name)) continue;
@@ -126,19 +163,33 @@ export function cleanupStaleUploads(): number {
  * of the same file (name, size, type) to the same contest. The answer says which chunks
  * the server already has, so the browser sends only the rest.
  */
-export function initChunkedUpload(contestId: number, input: ChunkedInit): { ok: true; upload: UploadState } | UploadFailure {
+export function initChunkedUpload(
+  contestId: number,
+  input: ChunkedInit,
+): { ok: true; upload: UploadState } | UploadFailure {
   const { MAX_UPLOAD_BYTES, UPLOAD_CHUNK_BYTES } = env();
-  if (input.fileSize > MAX_UPLOAD_BYTES) return fail(413, `ファイルが大きすぎます（上限 ${formatBytes(MAX_UPLOAD_BYTES)}）`);
+  if (input.fileSize > MAX_UPLOAD_BYTES)
+    return fail(413, `ファイルが大きすぎます（上限 ${formatBytes(MAX_UPLOAD_BYTES)}）`);
   cleanupStaleUploads();
   const originalName = cleanFileName(input.fileName);
-  const sameFile = (row: UploadRow) => row.originalName === originalName && row.fileSize === input.fileSize && row.contentType === input.contentType;
+  const sameFile = (row: UploadRow) =>
+    row.originalName === originalName &&
+    row.fileSize === input.fileSize &&
+    row.contentType === input.contentType;
   const hinted = input.uploadId ? findUpload(contestId, input.uploadId) : null;
   const existing =
     (hinted && sameFile(hinted) ? hinted : null) ??
     db()
       .select()
       .from(mediaUploads)
-      .where(and(eq(mediaUploads.contestId, contestId), eq(mediaUploads.originalName, originalName), eq(mediaUploads.fileSize, input.fileSize), eq(mediaUploads.contentType, input.contentType)))
+      .where(
+        and(
+          eq(mediaUploads.contestId, contestId),
+          eq(mediaUploads.originalName, originalName),
+          eq(mediaUploads.fileSize, input.fileSize),
+          eq(mediaUploads.contentType, input.contentType),
+        ),
+      )
       .orderBy(desc(mediaUploads.createdAt))
       .get() ??
     null;
@@ -166,7 +217,10 @@ export function initChunkedUpload(contestId: number, input: ChunkedInit): { ok: 
   return { ok: true, upload: stateOf(row) };
 }
 
-export function uploadStatus(contestId: number, uploadId: string): { ok: true; upload: UploadState } | UploadFailure {
+export function uploadStatus(
+  contestId: number,
+  uploadId: string,
+): { ok: true; upload: UploadState } | UploadFailure {
   const row = findUpload(contestId, uploadId);
   if (!row) return fail(404, "アップロードが見つかりません。最初からやり直してください。");
   return { ok: true, upload: stateOf(reconcile(row)) };
@@ -174,7 +228,13 @@ export function uploadStatus(contestId: number, uploadId: string): { ok: true; u
 
 /** Unfinished uploads of a contest, newest first (the content tab offers to resume or discard them). */
 export function listPendingUploads(contestId: number): UploadState[] {
-  return db().select().from(mediaUploads).where(eq(mediaUploads.contestId, contestId)).orderBy(desc(mediaUploads.createdAt)).all().map((row) => stateOf(reconcile(row)));
+  return db()
+    .select()
+    .from(mediaUploads)
+    .where(eq(mediaUploads.contestId, contestId))
+    .orderBy(desc(mediaUploads.createdAt))
+    .all()
+    .map((row) => stateOf(reconcile(row)));
 }
 
 export function discardUpload(contestId: number, uploadId: string): boolean {
@@ -200,14 +260,19 @@ async function withUploadLock<T>(uploadId: string, work: () => Promise<T>): Prom
 
 type ChunkTarget = { row: UploadRow; index: number; expected: number };
 
-function chunkTarget(contestId: number, uploadId: string | null, indexText: string | null): ChunkTarget | UploadFailure {
+function chunkTarget(
+  contestId: number,
+  uploadId: string | null,
+  indexText: string | null,
+): ChunkTarget | UploadFailure {
   if (!uploadId || !/^[a-f0-9]{32}$/.test(uploadId)) return fail(400, "uploadId が正しくありません");
   if (!indexText || !/^\d{1,9}$/.test(indexText)) return fail(400, "chunkIndex が正しくありません");
   const found = findUpload(contestId, uploadId);
   if (!found) return fail(404, "アップロードが見つかりません。最初からやり直してください。");
   const row = reconcile(found);
   const index = Number(indexText);
-  if (index >= row.totalChunks) return fail(400, `chunkIndex は ${row.totalChunks - 1} 以下で指定してください`);
+  if (index >= row.totalChunks)
+    return fail(400, `chunkIndex は ${row.totalChunks - 1} 以下で指定してください`);
   // Chunks arrive in order; one past what is stored would leave a hole in the file.
   if (index > row.receivedChunks) return fail(409, `チャンク ${row.receivedChunks} から順に送ってください`);
   return { row, index, expected: chunkLength(row, index) };
@@ -218,7 +283,10 @@ function chunkTarget(contestId: number, uploadId: string | null, indexText: stri
  * streamed straight into the upload's part file at chunkIndex × chunkSize. A chunk sent
  * before its fields (the spec does not fix the order) goes through a temporary file.
  */
-export async function receiveChunk(contestId: number, request: Request): Promise<{ ok: true; upload: UploadState } | UploadFailure> {
+export async function receiveChunk(
+  contestId: number,
+  request: Request,
+): Promise<{ ok: true; upload: UploadState } | UploadFailure> {
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!boundary) return fail(400, "multipart/form-data で送信してください");
   const fields: { uploadId: string | null; chunkIndex: string | null } = { uploadId: null, chunkIndex: null };
@@ -263,7 +331,11 @@ export async function receiveChunk(contestId: number, request: Request): Promise
           return null;
         }
         const handle = await openPart(again.row.id);
-        got.direct = { target: again, handle, sink: fileSink(handle, again.index * again.row.chunkSize, again.expected) };
+        got.direct = {
+          target: again,
+          handle,
+          sink: fileSink(handle, again.index * again.row.chunkSize, again.expected),
+        };
         return got.direct.sink;
       }
       fs.mkdirSync(uploadsDir(), { recursive: true });
@@ -296,12 +368,19 @@ export async function receiveChunk(contestId: number, request: Request): Promise
       const wrongSize = d.sink.tooBig()
         ? fail(413, `チャンクが大きすぎます（${d.target.expected} バイトまで）`)
         : d.sink.received() !== d.target.expected
-          ? fail(400, `チャンクのサイズが正しくありません（${d.target.expected} バイトのはずが ${d.sink.received()} バイト）`)
+          ? fail(
+              400,
+              `チャンクのサイズが正しくありません（${d.target.expected} バイトのはずが ${d.sink.received()} バイト）`,
+            )
           : null;
       if (wrongSize) {
         // Its bytes went into place already: a chunk that was stored before must now be sent again.
         if (d.target.index < d.target.row.receivedChunks) {
-          db().update(mediaUploads).set({ receivedChunks: d.target.index }).where(eq(mediaUploads.id, d.target.row.id)).run();
+          db()
+            .update(mediaUploads)
+            .set({ receivedChunks: d.target.index })
+            .where(eq(mediaUploads.id, d.target.row.id))
+            .run();
         }
         return wrongSize;
       }
@@ -311,8 +390,13 @@ export async function receiveChunk(contestId: number, request: Request): Promise
     if (s) {
       const target = chunkTarget(contestId, fields.uploadId, fields.chunkIndex);
       if ("ok" in target) return target;
-      if (s.sink.tooBig() || s.sink.received() > target.expected) return fail(413, `チャンクが大きすぎます（${target.expected} バイトまで）`);
-      if (s.sink.received() !== target.expected) return fail(400, `チャンクのサイズが正しくありません（${target.expected} バイトのはずが ${s.sink.received()} バイト）`);
+      if (s.sink.tooBig() || s.sink.received() > target.expected)
+        return fail(413, `チャンクが大きすぎます（${target.expected} バイトまで）`);
+      if (s.sink.received() !== target.expected)
+        return fail(
+          400,
+          `チャンクのサイズが正しくありません（${target.expected} バイトのはずが ${s.sink.received()} バイト）`,
+        );
       return await withUploadLock(target.row.id, async () => {
         const fresh = chunkTarget(contestId, fields.uploadId, fields.chunkIndex);
         if ("ok" in fresh) return fresh;
@@ -361,7 +445,11 @@ export type StoredMedia = typeof mediaItems.$inferSelect;
 async function storeUploadedFile(
   contestId: number,
   file: string,
-  meta: { originalName: string; expectedType: "video" | "image" | null; category: (typeof CONTENT_CATEGORIES)[number] },
+  meta: {
+    originalName: string;
+    expectedType: "video" | "image" | null;
+    category: (typeof CONTENT_CATEGORIES)[number];
+  },
 ): Promise<{ ok: true; item: StoredMedia } | UploadFailure> {
   const head = Buffer.alloc(SNIFF_BYTES);
   const handle = fs.openSync(file, "r");
@@ -375,7 +463,10 @@ async function storeUploadedFile(
   const kind = sniffMedia(head);
   if (!kind) {
     fs.rmSync(file, { force: true });
-    return fail(415, "対応していないファイル形式です。動画（MP4・MOV・WebM）か画像（JPEG・PNG・WebP・GIF）を選択してください");
+    return fail(
+      415,
+      "対応していないファイル形式です。動画（MP4・MOV・WebM）か画像（JPEG・PNG・WebP・GIF）を選択してください",
+    );
   }
   if (meta.expectedType && kind.mediaType !== meta.expectedType) {
     fs.rmSync(file, { force: true });
@@ -426,21 +517,30 @@ async function storeUploadedFile(
 }
 
 /** POST …/media/chunked-complete: every chunk stored, the size right, the bytes a video or image. */
-export async function completeChunkedUpload(contestId: number, uploadId: string): Promise<{ ok: true; item: StoredMedia } | UploadFailure> {
+export async function completeChunkedUpload(
+  contestId: number,
+  uploadId: string,
+): Promise<{ ok: true; item: StoredMedia } | UploadFailure> {
   return withUploadLock(uploadId, async () => {
     const found = findUpload(contestId, uploadId);
     if (!found) return fail(404, "アップロードが見つかりません。最初からやり直してください。");
     const row = reconcile(found);
-    if (row.receivedChunks < row.totalChunks) return fail(409, `まだすべてのチャンクを受信していません（${row.receivedChunks}/${row.totalChunks}）`);
+    if (row.receivedChunks < row.totalChunks)
+      return fail(409, `まだすべてのチャンクを受信していません（${row.receivedChunks}/${row.totalChunks}）`);
     const file = partPath(row.id);
     const size = fs.statSync(file).size;
     if (size !== row.fileSize) {
       // A longer file can only be left-over bytes: trim them; a shorter one is not complete.
-      if (size < row.fileSize) return fail(409, "ファイルのサイズが一致しません。アップロードをやり直してください。");
+      if (size < row.fileSize)
+        return fail(409, "ファイルのサイズが一致しません。アップロードをやり直してください。");
       fs.truncateSync(file, row.fileSize);
     }
     db().delete(mediaUploads).where(eq(mediaUploads.id, row.id)).run();
-    return storeUploadedFile(contestId, file, { originalName: row.originalName, expectedType: row.mediaType, category: row.category === "others" ? "others" : "sample" });
+    return storeUploadedFile(contestId, file, {
+      originalName: row.originalName,
+      expectedType: row.mediaType,
+      category: row.category === "others" ? "others" : "sample",
+    });
   });
 }
 
@@ -448,12 +548,18 @@ export async function completeChunkedUpload(contestId: number, uploadId: string)
  * The content tab's plain multipart form (JavaScript off): the `file` part is streamed to
  * disk with the same limit, the same magic-byte check and a name the shop chooses.
  */
-export async function receiveFormUpload(contestId: number, request: Request): Promise<{ ok: true; item: StoredMedia } | UploadFailure> {
+export async function receiveFormUpload(
+  contestId: number,
+  request: Request,
+): Promise<{ ok: true; item: StoredMedia } | UploadFailure> {
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!boundary) return fail(400, "ファイルを選択してください");
   const limit = env().MAX_UPLOAD_BYTES;
   fs.mkdirSync(uploadsDir(), { recursive: true });
-  const got: { target: { file: string; handle: fsp.FileHandle; sink: ReturnType<typeof fileSink>; name: string } | null; category: string } = {
+  const got: {
+    target: { file: string; handle: fsp.FileHandle; sink: ReturnType<typeof fileSink>; name: string } | null;
+    category: string;
+  } = {
     target: null,
     category: "sample",
   };
@@ -472,7 +578,8 @@ export async function receiveFormUpload(contestId: number, request: Request): Pr
       await t.handle.close().catch(() => undefined);
       fs.rmSync(t.file, { force: true });
     }
-    if (error instanceof MultipartError) return fail(400, "送信内容を読み取れませんでした。もう一度お試しください。");
+    if (error instanceof MultipartError)
+      return fail(400, "送信内容を読み取れませんでした。もう一度お試しください。");
     throw error;
   }
   const t = got.target;

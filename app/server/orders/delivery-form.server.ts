@@ -5,7 +5,9 @@ import { spoolMultipartForm } from "../files/multipart.server";
 import { readHead, sniffVideo } from "../files/sniff.server";
 import { mediaDir, newStoredName } from "../files/storage.server";
 
-export type DeliveryForm = { ok: true; form: FormData; files: Map<number, string> } | { ok: false; status: 400 | 413; message: string };
+export type DeliveryForm =
+  | { ok: true; form: FormData; files: Map<number, string> }
+  | { ok: false; status: 400 | 413; message: string };
 
 /**
  * The 納品 form with attached videos: each `file-{lineId}` part is streamed to disk

@@ -16,7 +16,6 @@ export function baseOrderNumber(lineNumber: string): string {
   return lineNumber.replace(/-\d+$/, "");
 }
 
-
 /** Orders of a tab, newest first, with their lines; searchable by order number, e-mail or name. */
 export function listOrderGroups(options: { tab: OrderTab; q: string; page: number }) {
   const search = options.q
@@ -37,8 +36,12 @@ export function listOrderGroups(options: { tab: OrderTab; q: string; page: numbe
     .offset((options.page - 1) * ORDER_GROUPS_PAGE_SIZE)
     .all();
   const ids = groups.map((group) => group.id);
-  const lines = ids.length ? db().select().from(orderLines).where(inArray(orderLines.orderId, ids)).orderBy(orderLines.id).all() : [];
-  const pages = ids.length ? db().select().from(downloadPages).where(inArray(downloadPages.orderId, ids)).all() : [];
+  const lines = ids.length
+    ? db().select().from(orderLines).where(inArray(orderLines.orderId, ids)).orderBy(orderLines.id).all()
+    : [];
+  const pages = ids.length
+    ? db().select().from(downloadPages).where(inArray(downloadPages.orderId, ids)).all()
+    : [];
   return {
     total,
     pages: Math.max(1, Math.ceil(total / ORDER_GROUPS_PAGE_SIZE)),
@@ -59,7 +62,11 @@ function setStatus(orderId: number, status: OrderStatus) {
 
 /** 完了: the group is handled without a delivery (e.g. refused, or delivered by hand). */
 export function completeOrder(orderId: number): boolean {
-  const order = db().select({ id: orders.id, status: orders.status }).from(orders).where(eq(orders.id, orderId)).get();
+  const order = db()
+    .select({ id: orders.id, status: orders.status })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .get();
   if (!order) return false;
   setStatus(orderId, "対応済み");
   return true;
@@ -89,10 +96,18 @@ export type DeliverResult =
  * resubmitted form and two admins: the first delivery marks the order and queues the
  * mail in one transaction; a mail the SMTP server refuses now is retried by the outbox.
  */
-export async function deliverOrder(orderId: number, urls: Map<number, string>, files: Map<number, string> = new Map()): Promise<DeliverResult> {
+export async function deliverOrder(
+  orderId: number,
+  urls: Map<number, string>,
+  files: Map<number, string> = new Map(),
+): Promise<DeliverResult> {
   const order = db().select().from(orders).where(eq(orders.id, orderId)).get();
   if (!order) return { ok: false, status: 404, message: "注文が見つかりません" };
-  const lines = db().select({ id: orderLines.id }).from(orderLines).where(eq(orderLines.orderId, orderId)).all();
+  const lines = db()
+    .select({ id: orderLines.id })
+    .from(orderLines)
+    .where(eq(orderLines.orderId, orderId))
+    .all();
   for (const line of lines) {
     const url = urls.get(line.id)?.trim() ?? "";
     if (files.has(line.id)) continue;
@@ -105,7 +120,11 @@ export async function deliverOrder(orderId: number, urls: Map<number, string>, f
       for (const line of lines) {
         const file = files.get(line.id);
         tx.update(orderLines)
-          .set(file ? { deliveredMediaName: file, videoDownloadUrl: null, status: "納品済み" } : { videoDownloadUrl: urls.get(line.id)?.trim(), deliveredMediaName: null, status: "納品済み" })
+          .set(
+            file
+              ? { deliveredMediaName: file, videoDownloadUrl: null, status: "納品済み" }
+              : { videoDownloadUrl: urls.get(line.id)?.trim(), deliveredMediaName: null, status: "納品済み" },
+          )
           .where(eq(orderLines.id, line.id))
           .run();
       }
@@ -114,13 +133,26 @@ export async function deliverOrder(orderId: number, urls: Map<number, string>, f
       if (!page) {
         page = tx
           .insert(downloadPages)
-          .values({ id: crypto.randomBytes(16).toString("base64url"), orderId, createdAt: at, expiresAt: new Date(at.getTime() + env().DOWNLOAD_EXPIRY_DAYS * 24 * 3600_000) })
+          .values({
+            id: crypto.randomBytes(16).toString("base64url"),
+            orderId,
+            createdAt: at,
+            expiresAt: new Date(at.getTime() + env().DOWNLOAD_EXPIRY_DAYS * 24 * 3600_000),
+          })
           .returning()
           .get();
       }
-      const firstDelivery = tx.update(orders).set({ deliveryMailSentAt: at }).where(and(eq(orders.id, orderId), isNull(orders.deliveryMailSentAt))).run().changes === 1;
+      const firstDelivery =
+        tx
+          .update(orders)
+          .set({ deliveryMailSentAt: at })
+          .where(and(eq(orders.id, orderId), isNull(orders.deliveryMailSentAt)))
+          .run().changes === 1;
       const mail = firstDelivery ? deliveryMailFor(tx, orderId, page) : null;
-      return { pageId: page.id, mailId: mail ? queueMail({ ...mail, dedupeKey: `delivery:${orderId}` }, tx) : null };
+      return {
+        pageId: page.id,
+        mailId: mail ? queueMail({ ...mail, dedupeKey: `delivery:${orderId}` }, tx) : null,
+      };
     },
     { behavior: "immediate" },
   );
@@ -132,15 +164,27 @@ export async function deliverOrder(orderId: number, urls: Map<number, string>, f
 
 type Reader = Pick<ReturnType<typeof db>, "select">;
 
-function deliveryMailFor(reader: Reader, orderId: number, page: { id: string; expiresAt: Date }): Omit<OutgoingMail, "dedupeKey"> | null {
+function deliveryMailFor(
+  reader: Reader,
+  orderId: number,
+  page: { id: string; expiresAt: Date },
+): Omit<OutgoingMail, "dedupeKey"> | null {
   const order = reader.select().from(orders).where(eq(orders.id, orderId)).get();
   if (!order) return null;
-  const videoCount = reader.select({ n: count() }).from(orderLines).where(eq(orderLines.orderId, orderId)).get()?.n ?? 0;
+  const videoCount =
+    reader.select({ n: count() }).from(orderLines).where(eq(orderLines.orderId, orderId)).get()?.n ?? 0;
   return {
     to: order.customerEmail,
     // A resend replaces a delivery mail still waiting for SMTP, so the customer gets one, not two.
     topic: `delivery:${orderId}`,
-    mail: deliveryMail({ customerName: order.customerName, orderNumber: order.orderNumber, contestName: order.contestName, url: `${env().SITE_URL}/download/${page.id}`, expiresAt: page.expiresAt, videoCount }),
+    mail: deliveryMail({
+      customerName: order.customerName,
+      orderNumber: order.orderNumber,
+      contestName: order.contestName,
+      url: `${env().SITE_URL}/download/${page.id}`,
+      expiresAt: page.expiresAt,
+      videoCount,
+    }),
   };
 }
 
@@ -156,7 +200,13 @@ export async function resendDeliveryMail(orderId: number): Promise<"sent" | "que
 
 /** Lets a line be downloaded again (a broken file, a lost phone). */
 export function resetLineDownload(orderId: number, lineId: number): boolean {
-  return db().update(orderLines).set({ downloadStartedAt: null }).where(and(eq(orderLines.id, lineId), eq(orderLines.orderId, orderId))).run().changes === 1;
+  return (
+    db()
+      .update(orderLines)
+      .set({ downloadStartedAt: null })
+      .where(and(eq(orderLines.id, lineId), eq(orderLines.orderId, orderId)))
+      .run().changes === 1
+  );
 }
 
 /** Moves the download page's expiry N days past the later of now and the current expiry. */
@@ -168,4 +218,3 @@ export function extendDownloadPage(orderId: number, days: number): Date | null {
   db().update(downloadPages).set({ expiresAt }).where(eq(downloadPages.id, page.id)).run();
   return expiresAt;
 }
-

@@ -15,7 +15,12 @@ export function downloadPage(id: string) {
   if (!page) return null;
   const order = db().select().from(orders).where(eq(orders.id, page.orderId)).get();
   if (!order) return null;
-  const lines = db().select().from(orderLines).where(eq(orderLines.orderId, order.id)).orderBy(asc(orderLines.id)).all();
+  const lines = db()
+    .select()
+    .from(orderLines)
+    .where(eq(orderLines.orderId, order.id))
+    .orderBy(asc(orderLines.id))
+    .all();
   const at = now();
   return {
     id: page.id,
@@ -33,8 +38,13 @@ export function downloadPage(id: string) {
       orientation: line.orientation,
       price: line.price,
       delivered: Boolean(line.videoDownloadUrl || line.deliveredMediaName),
-      downloaded: line.downloadStartedAt !== null && at.getTime() - line.downloadStartedAt.getTime() >= RESUME_WINDOW_MS,
-      resumableUntil: line.downloadStartedAt && at.getTime() - line.downloadStartedAt.getTime() < RESUME_WINDOW_MS ? new Date(line.downloadStartedAt.getTime() + RESUME_WINDOW_MS) : null,
+      downloaded:
+        line.downloadStartedAt !== null &&
+        at.getTime() - line.downloadStartedAt.getTime() >= RESUME_WINDOW_MS,
+      resumableUntil:
+        line.downloadStartedAt && at.getTime() - line.downloadStartedAt.getTime() < RESUME_WINDOW_MS
+          ? new Date(line.downloadStartedAt.getTime() + RESUME_WINDOW_MS)
+          : null,
     })),
   };
 }
@@ -52,12 +62,18 @@ export type DownloadDecision =
 export function claimDownload(pageId: string, lineId: number, format: string): DownloadDecision {
   const page = downloadPage(pageId);
   const line = page ? db().select().from(orderLines).where(eq(orderLines.id, lineId)).get() : undefined;
-  if (!page || !line || !page.lines.some((l) => l.id === lineId)) return { ok: false, status: 404, message: "ダウンロードページが見つからないか、有効期限が切れています" };
+  if (!page || !line || !page.lines.some((l) => l.id === lineId))
+    return { ok: false, status: 404, message: "ダウンロードページが見つからないか、有効期限が切れています" };
   if (page.expired) return { ok: false, status: 410, message: "ダウンロードの有効期限が切れています" };
-  if (line.orientation !== format || !(line.videoDownloadUrl || line.deliveredMediaName)) return { ok: false, status: 404, message: "この形式の動画はありません" };
+  if (line.orientation !== format || !(line.videoDownloadUrl || line.deliveredMediaName))
+    return { ok: false, status: 404, message: "この形式の動画はありません" };
   const at = now();
   if (line.downloadStartedAt && at.getTime() - line.downloadStartedAt.getTime() >= RESUME_WINDOW_MS) {
-    return { ok: false, status: 410, message: "この動画はダウンロード済みです。再度必要な場合はお問い合わせください。" };
+    return {
+      ok: false,
+      status: 410,
+      message: "この動画はダウンロード済みです。再度必要な場合はお問い合わせください。",
+    };
   }
   if (!line.downloadStartedAt) {
     // Atomic: of two first requests at once, one starts the window and both proceed inside it.

@@ -13,7 +13,12 @@ export function orderNumberFrom(ms: number): string {
   return String(ms % 100_000_000).padStart(8, "0");
 }
 
-export type CreateOrderResult = { order: Order; created: boolean; createdUserId: number | null; confirmationMailId?: number | null };
+export type CreateOrderResult = {
+  order: Order;
+  created: boolean;
+  createdUserId: number | null;
+  confirmationMailId?: number | null;
+};
 
 /**
  * Turns a succeeded payment into its order, exactly once: the browser's return and
@@ -28,15 +33,28 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
       const existing = tx
         .select()
         .from(orders)
-        .where(or(eq(orders.paymentIntentId, intent.id), intent.checkoutId ? eq(orders.checkoutId, intent.checkoutId) : undefined))
+        .where(
+          or(
+            eq(orders.paymentIntentId, intent.id),
+            intent.checkoutId ? eq(orders.checkoutId, intent.checkoutId) : undefined,
+          ),
+        )
         .get();
       if (existing) return { order: existing, created: false, createdUserId: null };
 
-      const checkout = intent.checkoutId ? tx.select().from(checkouts).where(eq(checkouts.id, intent.checkoutId)).get() : undefined;
-      if (!checkout?.pricedLines || !checkout.customerEmail || !checkout.customerName) throw new Error(`payment ${intent.id} has no usable checkout`);
+      const checkout = intent.checkoutId
+        ? tx.select().from(checkouts).where(eq(checkouts.id, intent.checkoutId)).get()
+        : undefined;
+      if (!checkout?.pricedLines || !checkout.customerEmail || !checkout.customerName)
+        throw new Error(`payment ${intent.id} has no usable checkout`);
       const total = checkout.pricedLines.reduce((sum, line) => sum + line.price, 0);
-      if (total !== intent.amount) throw new Error(`payment ${intent.id} amount ${intent.amount} does not match checkout total ${total}`);
-      const contest = checkout.contestId ? tx.select().from(contests).where(eq(contests.id, checkout.contestId)).get() : undefined;
+      if (total !== intent.amount)
+        throw new Error(
+          `payment ${intent.id} amount ${intent.amount} does not match checkout total ${total}`,
+        );
+      const contest = checkout.contestId
+        ? tx.select().from(contests).where(eq(contests.id, checkout.contestId)).get()
+        : undefined;
 
       const at = now();
       let orderNumber = orderNumberFrom(at.getTime());
@@ -47,16 +65,28 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
       // The auto-login account, made with the password hash taken at confirmation.
       let createdUserId: number | null = null;
       if (checkout.autoLogin && checkout.pendingPasswordHash) {
-        const taken = tx.select({ id: users.id }).from(users).where(eq(users.email, checkout.customerEmail)).get();
+        const taken = tx
+          .select({ id: users.id })
+          .from(users)
+          .where(eq(users.email, checkout.customerEmail))
+          .get();
         if (!taken) {
           createdUserId = tx
             .insert(users)
-            .values({ email: checkout.customerEmail, name: checkout.customerName, passwordHash: checkout.pendingPasswordHash })
+            .values({
+              email: checkout.customerEmail,
+              name: checkout.customerName,
+              passwordHash: checkout.pendingPasswordHash,
+            })
             .returning({ id: users.id })
             .get().id;
         }
       }
-      const owner = tx.select({ id: users.id }).from(users).where(eq(users.email, checkout.customerEmail)).get();
+      const owner = tx
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.email, checkout.customerEmail))
+        .get();
 
       const order = tx
         .insert(orders)
@@ -129,7 +159,8 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
  */
 async function sendOrderConfirmation(order: Order, mailId: number): Promise<void> {
   try {
-    if ((await sendQueuedMail(mailId)) === "failed") console.error(`[orders] confirmation mail for ${order.orderNumber} queued for retry`);
+    if ((await sendQueuedMail(mailId)) === "failed")
+      console.error(`[orders] confirmation mail for ${order.orderNumber} queued for retry`);
   } catch (error) {
     console.error(`[orders] confirmation mail for ${order.orderNumber} failed`, error);
   }

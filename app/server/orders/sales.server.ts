@@ -69,7 +69,11 @@ export function salesReport(filter: SalesFilter) {
     dayRow.total += group.total;
     dayRow.orders += group.orders;
     byDay.set(day, dayRow);
-    const contestRow = byContest.get(group.contestName) ?? { contestName: group.contestName, total: 0, orders: 0 };
+    const contestRow = byContest.get(group.contestName) ?? {
+      contestName: group.contestName,
+      total: 0,
+      orders: 0,
+    };
     contestRow.total += group.total;
     contestRow.orders += group.orders;
     byContest.set(group.contestName, contestRow);
@@ -100,7 +104,9 @@ function fillDays(rows: { day: string; total: number; orders: number }[], filter
 export function salesContestNames(): string[] {
   const fromOrders = db().selectDistinct({ name: orders.contestName }).from(orders).all();
   const fromContests = db().select({ name: contests.name }).from(contests).all();
-  return [...new Set([...fromContests, ...fromOrders].map((row) => row.name).filter(Boolean))].sort((a, b) => a.localeCompare(b, "ja"));
+  return [...new Set([...fromContests, ...fromOrders].map((row) => row.name).filter(Boolean))].sort((a, b) =>
+    a.localeCompare(b, "ja"),
+  );
 }
 
 /** The filtered order lines for the CSV download, streamed in pages so memory stays flat. */
@@ -152,4 +158,17 @@ export function* salesCsvRows(filter: SalesFilter): Generator<string[]> {
   }
 }
 
-export const SALES_CSV_HEADER = ["注文番号", "明細番号", "注文日時", "大会名", "部門", "選手番号", "選手名", "スタイル", "価格（税込）", "状態", "お名前", "メールアドレス"];
+export const SALES_CSV_HEADER = [
+  "注文番号",
+  "明細番号",
+  "注文日時",
+  "大会名",
+  "部門",
+  "選手番号",
+  "選手名",
+  "スタイル",
+  "価格（税込）",
+  "状態",
+  "お名前",
+  "メールアドレス",
+];

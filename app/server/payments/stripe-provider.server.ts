@@ -13,7 +13,13 @@ export function stripeClient(): Stripe {
     client = new Stripe(STRIPE_SECRET_KEY, {
       maxNetworkRetries: 2,
       timeout: 20_000,
-      ...(api ? { host: api.hostname, port: Number(api.port || (api.protocol === "https:" ? 443 : 80)), protocol: api.protocol.replace(":", "") as "http" | "https" } : {}),
+      ...(api
+        ? {
+            host: api.hostname,
+            port: Number(api.port || (api.protocol === "https:" ? 443 : 80)),
+            protocol: api.protocol.replace(":", "") as "http" | "https",
+          }
+        : {}),
     });
   }
   return client;
@@ -36,7 +42,13 @@ export const stripeProvider: PaymentProvider = {
   async createIntent({ checkoutId, amount, email }) {
     // JPY is a zero-decimal currency: the amount is whole yen.
     const intent = await stripeClient().paymentIntents.create(
-      { amount, currency: "jpy", automatic_payment_methods: { enabled: true }, receipt_email: email, metadata: { checkoutId } },
+      {
+        amount,
+        currency: "jpy",
+        automatic_payment_methods: { enabled: true },
+        receipt_email: email,
+        metadata: { checkoutId },
+      },
       { idempotencyKey: `checkout-${checkoutId}-${amount}` },
     );
     return toState(intent);
@@ -58,7 +70,10 @@ export const stripeProvider: PaymentProvider = {
   async succeededSince(since) {
     const succeeded: PaymentIntentState[] = [];
     // Auto-pagination: a busy week can hold more than one page of intents.
-    for await (const intent of stripeClient().paymentIntents.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 })) {
+    for await (const intent of stripeClient().paymentIntents.list({
+      created: { gte: Math.floor(since.getTime() / 1000) },
+      limit: 100,
+    })) {
       if (intent.status === "succeeded") succeeded.push(toState(intent));
     }
     return succeeded;

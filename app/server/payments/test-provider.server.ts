@@ -17,11 +17,21 @@ const DECLINES: Record<string, string> = {
 };
 
 function toState(row: typeof testPaymentIntents.$inferSelect): PaymentIntentState {
-  return { id: row.id, status: row.status, amount: row.amount, currency: row.currency, checkoutId: row.checkoutId, clientSecret: `${row.id}_secret` };
+  return {
+    id: row.id,
+    status: row.status,
+    amount: row.amount,
+    currency: row.currency,
+    checkoutId: row.checkoutId,
+    clientSecret: `${row.id}_secret`,
+  };
 }
 
 export const testProvider: PaymentProvider & {
-  confirmCard(id: string, cardNumber: string): Promise<{ ok: true; intent: PaymentIntentState } | { ok: false; message: string }>;
+  confirmCard(
+    id: string,
+    cardNumber: string,
+  ): Promise<{ ok: true; intent: PaymentIntentState } | { ok: false; message: string }>;
 } = {
   mode: "test",
 
@@ -40,7 +50,12 @@ export const testProvider: PaymentProvider & {
   },
 
   async updateAmount(id, amount) {
-    const row = db().update(testPaymentIntents).set({ amount }).where(eq(testPaymentIntents.id, id)).returning().get();
+    const row = db()
+      .update(testPaymentIntents)
+      .set({ amount })
+      .where(eq(testPaymentIntents.id, id))
+      .returning()
+      .get();
     return toState(row);
   },
 
@@ -59,11 +74,18 @@ export const testProvider: PaymentProvider & {
     if (row.status === "succeeded") return { ok: true, intent: toState(row) };
     const decline = DECLINES[cardNumber];
     if (decline || !SUCCESS_CARDS.has(cardNumber)) {
-      const message = decline ?? "このカード番号はテストモードではご利用いただけません（4242 4242 4242 4242 をお使いください）。";
+      const message =
+        decline ??
+        "このカード番号はテストモードではご利用いただけません（4242 4242 4242 4242 をお使いください）。";
       db().update(testPaymentIntents).set({ lastError: message }).where(eq(testPaymentIntents.id, id)).run();
       return { ok: false, message };
     }
-    const updated = db().update(testPaymentIntents).set({ status: "succeeded", lastError: null }).where(eq(testPaymentIntents.id, id)).returning().get();
+    const updated = db()
+      .update(testPaymentIntents)
+      .set({ status: "succeeded", lastError: null })
+      .where(eq(testPaymentIntents.id, id))
+      .returning()
+      .get();
     return { ok: true, intent: toState(updated) };
   },
 };

@@ -1,4 +1,11 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  useForm,
+  type FieldMetadata,
+  type SubmissionResult,
+} from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
@@ -27,7 +34,6 @@ export type AthleteActionResult = {
   message?: string;
   reply?: SubmissionResult<string[]>;
 };
-
 
 export type TableContext = {
   contestId: number;
@@ -60,7 +66,10 @@ function useFlash(): [boolean, () => void] {
  * Runs `handle` once for each answer a fetcher brings back, as soon as it arrives (while
  * the page data is still reloading): a row the reload removes must still report.
  */
-function useFetcherOutcome(fetcher: { data?: AthleteActionResult }, handle: (result: AthleteActionResult) => void) {
+function useFetcherOutcome(
+  fetcher: { data?: AthleteActionResult },
+  handle: (result: AthleteActionResult) => void,
+) {
   const seen = useRef(fetcher.data);
   const handler = useRef(handle);
   handler.current = handle;
@@ -72,7 +81,8 @@ function useFetcherOutcome(fetcher: { data?: AthleteActionResult }, handle: (res
 }
 
 /** The checkbox and number columns stay in view while a phone scrolls the table sideways. */
-const STICKY_CELL = "sticky z-10 bg-white transition-colors duration-500 group-data-[highlight=saved]:bg-emerald-50";
+const STICKY_CELL =
+  "sticky z-10 bg-white transition-colors duration-500 group-data-[highlight=saved]:bg-emerald-50";
 
 const COLUMN_IDS = {
   number: "athlete-col-number",
@@ -84,7 +94,14 @@ const COLUMN_IDS = {
   photo: "athlete-col-photo",
 };
 
-type PendingBulk = { intent: string; ids: Set<number>; vertical?: number; horizontal?: number; videoStatus?: string; photoStatus?: string };
+type PendingBulk = {
+  intent: string;
+  ids: Set<number>;
+  vertical?: number;
+  horizontal?: number;
+  videoStatus?: string;
+  photoStatus?: string;
+};
 
 function pendingBulk(formData: FormData | undefined): PendingBulk | null {
   const intent = formData?.get("intent");
@@ -163,7 +180,10 @@ export function AthleteTable({
   });
 
   useFetcherOutcome(bulkFetcher, (result) => {
-    setNotice({ ok: result.ok, message: result.message ?? (result.ok ? "完了しました。" : "操作に失敗しました。") });
+    setNotice({
+      ok: result.ok,
+      message: result.message ?? (result.ok ? "完了しました。" : "操作に失敗しました。"),
+    });
     if (result.ok) {
       setSelected(new Set());
       setHighlighted(new Set(result.ids ?? []));
@@ -182,7 +202,15 @@ export function AthleteTable({
       else next.delete(id);
       return next;
     });
-  const formErrors = [form.errors, fields.ids.errors, fields.confirm.errors, fields.verticalVideoPrice.errors, fields.horizontalVideoPrice.errors, fields.videoStatus.errors, fields.photoStatus.errors]
+  const formErrors = [
+    form.errors,
+    fields.ids.errors,
+    fields.confirm.errors,
+    fields.verticalVideoPrice.errors,
+    fields.horizontalVideoPrice.errors,
+    fields.videoStatus.errors,
+    fields.photoStatus.errors,
+  ]
     .flat()
     .filter((m): m is string => Boolean(m));
   const bulkPending = bulkFetcher.state !== "idle";
@@ -205,7 +233,13 @@ export function AthleteTable({
 
   return (
     <div className="space-y-3">
-      <bulkFetcher.Form method="post" ref={formRef} {...getFormProps(form)} aria-labelledby="bulk-title" className="rounded-xl bg-white p-4 shadow-sm">
+      <bulkFetcher.Form
+        method="post"
+        ref={formRef}
+        {...getFormProps(form)}
+        aria-labelledby="bulk-title"
+        className="rounded-xl bg-white p-4 shadow-sm"
+      >
         {hydrated ? <input type="hidden" name="reply" value="fetcher" /> : null}
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 id="bulk-title" className="font-bold">
@@ -226,14 +260,27 @@ export function AthleteTable({
         </div>
         {deletedView ? (
           <div className="mt-3 flex flex-wrap items-center gap-3">
-            <button type="submit" name="intent" value="bulk-restore" className="btn-secondary" disabled={bulkPending}>
+            <button
+              type="submit"
+              name="intent"
+              value="bulk-restore"
+              className="btn-secondary"
+              disabled={bulkPending}
+            >
               選択した選手を復元
             </button>
             <label className="js-hidden flex items-center gap-2 text-sm">
               <input type="checkbox" name="confirm" value="yes" className="h-4 w-4 accent-red-600" />
               完全に削除することを確認しました（取り消せません）
             </label>
-            <button type="submit" name="intent" value="bulk-purge" onClick={askPurgeSelected} className="btn bg-red-600 text-white hover:bg-red-700" disabled={bulkPending}>
+            <button
+              type="submit"
+              name="intent"
+              value="bulk-purge"
+              onClick={askPurgeSelected}
+              className="btn bg-red-600 text-white hover:bg-red-700"
+              disabled={bulkPending}
+            >
               選択した選手を完全に削除
             </button>
           </div>
@@ -243,10 +290,23 @@ export function AthleteTable({
             <BulkPrice field={fields.horizontalVideoPrice} label={`${context.priceNames[1]}の価格`} />
             <BulkStatus field={fields.videoStatus} label="動画ステータス" />
             <BulkStatus field={fields.photoStatus} label="写真ステータス" />
-            <button type="submit" name="intent" value="bulk-update" className="btn-primary col-span-2 sm:col-span-2 lg:col-span-1" disabled={bulkPending}>
+            <button
+              type="submit"
+              name="intent"
+              value="bulk-update"
+              className="col-span-2 btn-primary sm:col-span-2 lg:col-span-1"
+              disabled={bulkPending}
+            >
               一括更新
             </button>
-            <button type="submit" name="intent" value="bulk-delete" formNoValidate className="btn col-span-2 border border-red-300 bg-white text-red-700 hover:bg-red-50 sm:col-span-2 lg:col-span-1" disabled={bulkPending}>
+            <button
+              type="submit"
+              name="intent"
+              value="bulk-delete"
+              formNoValidate
+              className="col-span-2 btn border border-red-300 bg-white text-red-700 hover:bg-red-50 sm:col-span-2 lg:col-span-1"
+              disabled={bulkPending}
+            >
               選択した選手を削除
             </button>
           </div>
@@ -259,7 +319,10 @@ export function AthleteTable({
       </bulkFetcher.Form>
 
       {notice ? (
-        <p role={notice.ok ? "status" : "alert"} className={`rounded-lg border px-4 py-3 font-medium ${notice.ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-red-200 bg-red-50 text-red-800"}`}>
+        <p
+          role={notice.ok ? "status" : "alert"}
+          className={`rounded-lg border px-4 py-3 font-medium ${notice.ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-red-200 bg-red-50 text-red-800"}`}
+        >
           {notice.message}
         </p>
       ) : null}
@@ -275,14 +338,19 @@ export function AthleteTable({
                       type="checkbox"
                       aria-label="このページの選手をすべて選択"
                       checked={allSelected}
-                      onChange={(event) => setSelected(event.target.checked ? new Set(visibleIds) : new Set())}
+                      onChange={(event) =>
+                        setSelected(event.target.checked ? new Set(visibleIds) : new Set())
+                      }
                       className="h-4 w-4 accent-brand-600"
                     />
                   ) : (
                     <span className="sr-only">選択</span>
                   )}
                 </th>
-                <th id={COLUMN_IDS.number} className="sticky left-10 z-10 w-24 bg-zinc-50 px-2 py-3 font-medium">
+                <th
+                  id={COLUMN_IDS.number}
+                  className="sticky left-10 z-10 w-24 bg-zinc-50 px-2 py-3 font-medium"
+                >
                   {context.bibNumberLabel}
                 </th>
                 <th id={COLUMN_IDS.name} className="px-2 py-3 font-medium whitespace-nowrap">
@@ -343,7 +411,15 @@ function BulkPrice({ field, label }: { field: FieldMetadata<number | undefined>;
       <label htmlFor={field.id} className="field-label">
         {label}
       </label>
-      <input {...getInputProps(field, { type: "number" })} min={0} max={MAX_PRICE} step={100} inputMode="numeric" placeholder="変更しない" className="field-input" />
+      <input
+        {...getInputProps(field, { type: "number" })}
+        min={0}
+        max={MAX_PRICE}
+        step={100}
+        inputMode="numeric"
+        placeholder="変更しない"
+        className="field-input"
+      />
     </div>
   );
 }
@@ -376,7 +452,12 @@ type RowProps = {
   onNotice: (notice: Notice) => void;
 };
 
-function SelectCell({ athlete, selected, onSelect, readOnly = false }: Pick<RowProps, "athlete" | "selected" | "onSelect"> & { readOnly?: boolean }) {
+function SelectCell({
+  athlete,
+  selected,
+  onSelect,
+  readOnly = false,
+}: Pick<RowProps, "athlete" | "selected" | "onSelect"> & { readOnly?: boolean }) {
   return (
     <td className={`left-0 px-3 py-2 ${STICKY_CELL} ${readOnly ? "align-middle" : "align-top"}`}>
       <input
@@ -399,7 +480,15 @@ function SelectCell({ athlete, selected, onSelect, readOnly = false }: Pick<RowP
  * fetcher: the typed values stand at once, a failure puts the saved values back with
  * the reason, and a save lights the row for 2 seconds.
  */
-export function AthleteRow({ athlete, context, selected, onSelect, hiddenByBulk, highlighted, onNotice }: RowProps) {
+export function AthleteRow({
+  athlete,
+  context,
+  selected,
+  onSelect,
+  hiddenByBulk,
+  highlighted,
+  onNotice,
+}: RowProps) {
   const fetcher = useFetcher<AthleteActionResult>({ key: `athlete-${athlete.id}` });
   const [rollbacks, setRollbacks] = useState(0);
   const [error, setError] = useState<string | null>(null);
@@ -412,7 +501,10 @@ export function AthleteRow({ athlete, context, selected, onSelect, hiddenByBulk,
     } else {
       setRollbacks((n) => n + 1);
       setError(result.message ?? "保存に失敗しました。");
-      onNotice({ ok: false, message: `${athlete.athleteNumber} ${athlete.name}: ${result.message ?? "保存に失敗しました。"}` });
+      onNotice({
+        ok: false,
+        message: `${athlete.athleteNumber} ${athlete.name}: ${result.message ?? "保存に失敗しました。"}`,
+      });
     }
   });
   const pendingIntent = fetcher.formData?.get("intent");
@@ -427,7 +519,12 @@ export function AthleteRow({ athlete, context, selected, onSelect, hiddenByBulk,
       onSelect={onSelect}
       fetcher={fetcher}
       lastResult={plainPostResult?.reply ?? null}
-      error={error ?? (plainPostResult && !plainPostResult.ok && !hasFieldErrors(plainPostResult.reply) ? (plainPostResult.message ?? null) : null)}
+      error={
+        error ??
+        (plainPostResult && !plainPostResult.ok && !hasFieldErrors(plainPostResult.reply)
+          ? (plainPostResult.message ?? null)
+          : null)
+      }
       saving={pendingIntent === "update"}
       highlighted={saved || highlighted}
     />
@@ -436,10 +533,19 @@ export function AthleteRow({ athlete, context, selected, onSelect, hiddenByBulk,
 
 /** Whether a reply names a field; then the message stands beside that field, not again for the row. */
 function hasFieldErrors(reply: SubmissionResult<string[]> | undefined): boolean {
-  return Object.entries(reply?.error ?? {}).some(([name, messages]) => name !== "" && Boolean(messages?.length));
+  return Object.entries(reply?.error ?? {}).some(
+    ([name, messages]) => name !== "" && Boolean(messages?.length),
+  );
 }
 
-type RowFieldName = "athleteNumber" | "name" | "category" | "verticalVideoPrice" | "horizontalVideoPrice" | "videoStatus" | "photoStatus";
+type RowFieldName =
+  | "athleteNumber"
+  | "name"
+  | "category"
+  | "verticalVideoPrice"
+  | "horizontalVideoPrice"
+  | "videoStatus"
+  | "photoStatus";
 
 /** A posted value echoed back by a failed plain form post, else the stored one. */
 function echoed(lastResult: SubmissionResult<string[]> | null, name: RowFieldName, stored: string): string {
@@ -487,7 +593,9 @@ function AthleteRowFields({
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     if (submitter instanceof HTMLButtonElement && submitter.formNoValidate) return;
-    const submission = parseWithZod(new FormData(event.currentTarget, submitter), { schema: athleteRowSchema });
+    const submission = parseWithZod(new FormData(event.currentTarget, submitter), {
+      schema: athleteRowSchema,
+    });
     if (submission.status === "success") {
       setClientErrors(null);
       return;
@@ -496,18 +604,48 @@ function AthleteRowFields({
     setClientErrors(submission.error ?? {});
   };
   return (
-    <tr aria-label={label} data-highlight={highlighted ? "saved" : undefined} className={`group transition-colors duration-500 ${highlighted ? "bg-emerald-50" : ""}`}>
+    <tr
+      aria-label={label}
+      data-highlight={highlighted ? "saved" : undefined}
+      className={`group transition-colors duration-500 ${highlighted ? "bg-emerald-50" : ""}`}
+    >
       <SelectCell athlete={athlete} selected={selected} onSelect={onSelect} />
       <td className={`left-10 px-2 py-2 align-top ${STICKY_CELL}`}>
-        <input {...field("athleteNumber")} type="number" defaultValue={echoed(lastResult, "athleteNumber", String(athlete.athleteNumber))} aria-labelledby={COLUMN_IDS.number} min={0} max={MAX_ATHLETE_NUMBER} step={1} inputMode="numeric" className="field-input" />
-        <FieldError errors={errors.athleteNumber} id={`${formId}-athleteNumber-error`} announce className="text-xs" />
+        <input
+          {...field("athleteNumber")}
+          type="number"
+          defaultValue={echoed(lastResult, "athleteNumber", String(athlete.athleteNumber))}
+          aria-labelledby={COLUMN_IDS.number}
+          min={0}
+          max={MAX_ATHLETE_NUMBER}
+          step={1}
+          inputMode="numeric"
+          className="field-input"
+        />
+        <FieldError
+          errors={errors.athleteNumber}
+          id={`${formId}-athleteNumber-error`}
+          announce
+          className="text-xs"
+        />
       </td>
       <td className="px-2 py-2 align-top">
-        <input {...field("name")} type="text" defaultValue={echoed(lastResult, "name", athlete.name)} aria-labelledby={COLUMN_IDS.name} className="field-input" />
+        <input
+          {...field("name")}
+          type="text"
+          defaultValue={echoed(lastResult, "name", athlete.name)}
+          aria-labelledby={COLUMN_IDS.name}
+          className="field-input"
+        />
         <FieldError errors={errors.name} id={`${formId}-name-error`} announce className="text-xs" />
       </td>
       <td className="px-2 py-2 align-top">
-        <select {...field("category")} defaultValue={echoed(lastResult, "category", athlete.category)} aria-labelledby={COLUMN_IDS.category} className="field-input">
+        <select
+          {...field("category")}
+          defaultValue={echoed(lastResult, "category", athlete.category)}
+          aria-labelledby={COLUMN_IDS.category}
+          className="field-input"
+        >
           <option value="">{UNCATEGORISED}</option>
           {categoryOptions.map((name) => (
             <option key={name} value={name}>
@@ -518,27 +656,90 @@ function AthleteRowFields({
         <FieldError errors={errors.category} id={`${formId}-category-error`} announce className="text-xs" />
       </td>
       <td className="px-2 py-2 align-top">
-        <input {...field("verticalVideoPrice")} type="number" defaultValue={echoed(lastResult, "verticalVideoPrice", price(athlete.verticalVideoPrice))} aria-labelledby={COLUMN_IDS.vertical} min={0} max={MAX_PRICE} step={100} inputMode="numeric" placeholder="未設定" className="field-input" />
-        <FieldError errors={errors.verticalVideoPrice} id={`${formId}-verticalVideoPrice-error`} announce className="text-xs" />
+        <input
+          {...field("verticalVideoPrice")}
+          type="number"
+          defaultValue={echoed(lastResult, "verticalVideoPrice", price(athlete.verticalVideoPrice))}
+          aria-labelledby={COLUMN_IDS.vertical}
+          min={0}
+          max={MAX_PRICE}
+          step={100}
+          inputMode="numeric"
+          placeholder="未設定"
+          className="field-input"
+        />
+        <FieldError
+          errors={errors.verticalVideoPrice}
+          id={`${formId}-verticalVideoPrice-error`}
+          announce
+          className="text-xs"
+        />
       </td>
       <td className="px-2 py-2 align-top">
-        <input {...field("horizontalVideoPrice")} type="number" defaultValue={echoed(lastResult, "horizontalVideoPrice", price(athlete.horizontalVideoPrice))} aria-labelledby={COLUMN_IDS.horizontal} min={0} max={MAX_PRICE} step={100} inputMode="numeric" placeholder="未設定" className="field-input" />
-        <FieldError errors={errors.horizontalVideoPrice} id={`${formId}-horizontalVideoPrice-error`} announce className="text-xs" />
+        <input
+          {...field("horizontalVideoPrice")}
+          type="number"
+          defaultValue={echoed(lastResult, "horizontalVideoPrice", price(athlete.horizontalVideoPrice))}
+          aria-labelledby={COLUMN_IDS.horizontal}
+          min={0}
+          max={MAX_PRICE}
+          step={100}
+          inputMode="numeric"
+          placeholder="未設定"
+          className="field-input"
+        />
+        <FieldError
+          errors={errors.horizontalVideoPrice}
+          id={`${formId}-horizontalVideoPrice-error`}
+          announce
+          className="text-xs"
+        />
       </td>
       <td className="px-2 py-2 align-top">
-        <StatusSelect {...field("videoStatus")} value={echoed(lastResult, "videoStatus", athlete.videoStatus)} stored={athlete.videoStatus} labelledBy={COLUMN_IDS.video} errors={errors.videoStatus} />
+        <StatusSelect
+          {...field("videoStatus")}
+          value={echoed(lastResult, "videoStatus", athlete.videoStatus)}
+          stored={athlete.videoStatus}
+          labelledBy={COLUMN_IDS.video}
+          errors={errors.videoStatus}
+        />
       </td>
       <td className="px-2 py-2 align-top">
-        <StatusSelect {...field("photoStatus")} value={echoed(lastResult, "photoStatus", athlete.photoStatus)} stored={athlete.photoStatus} labelledBy={COLUMN_IDS.photo} errors={errors.photoStatus} />
+        <StatusSelect
+          {...field("photoStatus")}
+          value={echoed(lastResult, "photoStatus", athlete.photoStatus)}
+          stored={athlete.photoStatus}
+          labelledBy={COLUMN_IDS.photo}
+          errors={errors.photoStatus}
+        />
       </td>
       <td className="px-2 py-2 align-top">
-        <fetcher.Form method="post" id={formId} noValidate onSubmit={onSubmit} className="flex flex-wrap gap-2">
+        <fetcher.Form
+          method="post"
+          id={formId}
+          noValidate
+          onSubmit={onSubmit}
+          className="flex flex-wrap gap-2"
+        >
           <input type="hidden" name="id" value={athlete.id} />
           {hydrated ? <input type="hidden" name="reply" value="fetcher" /> : null}
-          <button type="submit" name="intent" value="update" className="min-h-11 rounded-lg bg-zinc-900 px-3 text-sm font-semibold text-white hover:bg-zinc-700" aria-label={`${label}を保存`}>
+          <button
+            type="submit"
+            name="intent"
+            value="update"
+            className="min-h-11 rounded-lg bg-zinc-900 px-3 text-sm font-semibold text-white hover:bg-zinc-700"
+            aria-label={`${label}を保存`}
+          >
             {saving ? "保存中..." : "保存"}
           </button>
-          <button type="submit" name="intent" value="delete" formNoValidate className="min-h-11 rounded-lg border border-red-300 px-3 text-sm text-red-700 hover:bg-red-50" aria-label={`${label}を削除`}>
+          <button
+            type="submit"
+            name="intent"
+            value="delete"
+            formNoValidate
+            className="min-h-11 rounded-lg border border-red-300 px-3 text-sm text-red-700 hover:bg-red-50"
+            aria-label={`${label}を削除`}
+          >
             削除
           </button>
         </fetcher.Form>
@@ -567,7 +768,17 @@ function StatusSelect({
   labelledBy,
   errors,
   ...props
-}: { id: string; name: string; form: string; value: string; stored: string; labelledBy: string; errors?: string[] | null; "aria-invalid"?: boolean; "aria-describedby"?: string }) {
+}: {
+  id: string;
+  name: string;
+  form: string;
+  value: string;
+  stored: string;
+  labelledBy: string;
+  errors?: string[] | null;
+  "aria-invalid"?: boolean;
+  "aria-describedby"?: string;
+}) {
   const checkingValue = isLegacyStatus(stored) ? stored : "確認中";
   const [value, setValue] = useState(initial);
   return (
@@ -590,7 +801,13 @@ function StatusSelect({
 
 export function StatusBadge({ status }: { status: string }) {
   const shown = displayStatus(status);
-  return <span className={`inline-block rounded-full border px-2.5 py-0.5 text-xs font-bold ${STATUS_STYLES[shown]}`}>{shown}</span>;
+  return (
+    <span
+      className={`inline-block rounded-full border px-2.5 py-0.5 text-xs font-bold ${STATUS_STYLES[shown]}`}
+    >
+      {shown}
+    </span>
+  );
 }
 
 /** A row of the 削除済み view: read-only, with 復元 and 完全に削除. */
@@ -608,7 +825,12 @@ export function DeletedAthleteRow({
   const [error, setError] = useState<string | null>(null);
   useFetcherOutcome(fetcher, (result) => {
     setError(result.ok ? null : (result.message ?? "操作に失敗しました。"));
-    onNotice({ ok: result.ok, message: result.ok ? (result.message ?? "完了しました。") : `${athlete.athleteNumber} ${athlete.name}: ${result.message ?? "操作に失敗しました。"}` });
+    onNotice({
+      ok: result.ok,
+      message: result.ok
+        ? (result.message ?? "完了しました。")
+        : `${athlete.athleteNumber} ${athlete.name}: ${result.message ?? "操作に失敗しました。"}`,
+    });
   });
   const pendingIntent = fetcher.formData?.get("intent");
   if (hiddenByBulk || pendingIntent === "restore" || pendingIntent === "purge") return null;
@@ -617,7 +839,9 @@ export function DeletedAthleteRow({
   return (
     <tr aria-label={label} className="text-zinc-700">
       <SelectCell athlete={athlete} selected={selected} onSelect={onSelect} readOnly />
-      <td className={`left-10 px-2 py-2 align-middle tabular-nums ${STICKY_CELL}`}>{athlete.athleteNumber}</td>
+      <td className={`left-10 px-2 py-2 align-middle tabular-nums ${STICKY_CELL}`}>
+        {athlete.athleteNumber}
+      </td>
       <td className="px-2 py-2 align-middle">{athlete.name}</td>
       <td className="px-2 py-2 align-middle">{athlete.category || UNCATEGORISED}</td>
       <td className="px-2 py-2 align-middle whitespace-nowrap">{price(athlete.verticalVideoPrice)}</td>
@@ -633,7 +857,13 @@ export function DeletedAthleteRow({
           <fetcher.Form method="post">
             <input type="hidden" name="id" value={athlete.id} />
             {hydrated ? <input type="hidden" name="reply" value="fetcher" /> : null}
-            <button type="submit" name="intent" value="restore" className="min-h-11 rounded-lg border border-zinc-300 px-3 text-sm hover:bg-zinc-100" aria-label={`${label}を復元`}>
+            <button
+              type="submit"
+              name="intent"
+              value="restore"
+              className="min-h-11 rounded-lg border border-zinc-300 px-3 text-sm hover:bg-zinc-100"
+              aria-label={`${label}を復元`}
+            >
               復元
             </button>
           </fetcher.Form>
@@ -642,7 +872,12 @@ export function DeletedAthleteRow({
             onClick={(event) => {
               if (!onAskPurge) return;
               event.preventDefault();
-              onAskPurge(label, () => fetcher.submit({ intent: "purge", id: String(athlete.id), confirm: "yes", reply: "fetcher" }, { method: "post" }));
+              onAskPurge(label, () =>
+                fetcher.submit(
+                  { intent: "purge", id: String(athlete.id), confirm: "yes", reply: "fetcher" },
+                  { method: "post" },
+                ),
+              );
             }}
             className="inline-flex min-h-11 items-center rounded-lg border border-red-300 px-3 text-sm text-red-700 hover:bg-red-50"
             aria-label={`${label}を完全に削除`}
@@ -661,20 +896,33 @@ export function DeletedAthleteRow({
 }
 
 /** 完全に削除 asks first (JS); a click outside does not dismiss it, only the buttons do. */
-export function PurgeDialog({ target, onClose }: { target: { label: string; confirm: () => void } | null; onClose: () => void }) {
+export function PurgeDialog({
+  target,
+  onClose,
+}: {
+  target: { label: string; confirm: () => void } | null;
+  onClose: () => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     if (target && !ref.current?.open) ref.current?.showModal();
     if (!target) ref.current?.close();
   }, [target]);
   return (
-    <dialog ref={ref} onCancel={onClose} aria-labelledby="purge-title" className="m-auto w-[min(26rem,calc(100vw-2rem))] rounded-2xl p-0 shadow-2xl backdrop:bg-black/40">
+    <dialog
+      ref={ref}
+      onCancel={onClose}
+      aria-labelledby="purge-title"
+      className="m-auto w-[min(26rem,calc(100vw-2rem))] rounded-2xl p-0 shadow-2xl backdrop:bg-black/40"
+    >
       {target ? (
         <div className="p-5">
           <h2 id="purge-title" className="text-lg font-bold">
             本当に完全に削除しますか？
           </h2>
-          <p className="mt-2 text-sm text-zinc-700">{target.label}を完全に削除します。この操作は取り消せません。</p>
+          <p className="mt-2 text-sm text-zinc-700">
+            {target.label}を完全に削除します。この操作は取り消せません。
+          </p>
           <div className="mt-5 flex justify-end gap-3">
             <button type="button" onClick={onClose} className="btn-secondary">
               キャンセル

@@ -10,7 +10,9 @@ const STALL_GRACE_MS = 3000;
 
 export function isMobileDevice(): boolean {
   if (typeof window === "undefined") return false;
-  return /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent) || window.innerWidth <= MOBILE_MAX_WIDTH;
+  return (
+    /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent) || window.innerWidth <= MOBILE_MAX_WIDTH
+  );
 }
 
 /**
@@ -18,7 +20,15 @@ export function isMobileDevice(): boolean {
  * there); a playback error, or nothing loaded 5 s after the tap on a phone, shows a
  * fallback with 新しいタブで開く and 再読み込み. Buffering stalls are recovered up to 3 times.
  */
-export function VideoPlayer({ src, title, onClose }: { src: string | null; title: string; onClose: () => void }) {
+export function VideoPlayer({
+  src,
+  title,
+  onClose,
+}: {
+  src: string | null;
+  title: string;
+  onClose: () => void;
+}) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
   const [mobile, setMobile] = useState(false);
@@ -123,7 +133,11 @@ export function VideoPlayer({ src, title, onClose }: { src: string | null; title
             <h2 id="video-player-title" className="min-w-0 flex-1 truncate text-sm font-semibold">
               {title}
             </h2>
-            <button type="button" onClick={() => dialogRef.current?.close()} className="rounded-lg px-3 py-1.5 text-sm text-zinc-200 hover:bg-white/10">
+            <button
+              type="button"
+              onClick={() => dialogRef.current?.close()}
+              className="rounded-lg px-3 py-1.5 text-sm text-zinc-200 hover:bg-white/10"
+            >
               閉じる
             </button>
           </div>
@@ -150,8 +164,15 @@ export function VideoPlayer({ src, title, onClose }: { src: string | null; title
               onPlaying={onPlaying}
             />
             {mobile && !started && !failed ? (
-              <button type="button" onClick={tapToStart} className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-black/60 text-white">
-                <span aria-hidden="true" className="flex h-16 w-16 items-center justify-center rounded-full bg-white/90 text-zinc-900">
+              <button
+                type="button"
+                onClick={tapToStart}
+                className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-black/60 text-white"
+              >
+                <span
+                  aria-hidden="true"
+                  className="flex h-16 w-16 items-center justify-center rounded-full bg-white/90 text-zinc-900"
+                >
                   <svg viewBox="0 0 24 24" className="ml-1 h-8 w-8" fill="currentColor">
                     <path d="M8 5v14l11-7z" />
                   </svg>
@@ -160,14 +181,28 @@ export function VideoPlayer({ src, title, onClose }: { src: string | null; title
               </button>
             ) : null}
             {failed ? (
-              <div role="alert" className="absolute inset-0 flex flex-col items-center justify-center gap-4 bg-zinc-900/95 px-6 text-center">
+              <div
+                role="alert"
+                className="absolute inset-0 flex flex-col items-center justify-center gap-4 bg-zinc-900/95 px-6 text-center"
+              >
                 <p className="font-semibold">動画を再生できませんでした</p>
-                <p className="text-sm text-zinc-300">通信状況をご確認のうえ、再読み込みするか新しいタブで開いてください。</p>
+                <p className="text-sm text-zinc-300">
+                  通信状況をご確認のうえ、再読み込みするか新しいタブで開いてください。
+                </p>
                 <div className="flex flex-wrap justify-center gap-3">
-                  <a href={src} target="_blank" rel="noopener noreferrer" className="btn bg-white text-zinc-900 hover:bg-zinc-100">
+                  <a
+                    href={src}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="btn bg-white text-zinc-900 hover:bg-zinc-100"
+                  >
                     新しいタブで開く
                   </a>
-                  <button type="button" onClick={reload} className="btn border border-white/40 text-white hover:bg-white/10">
+                  <button
+                    type="button"
+                    onClick={reload}
+                    className="btn border border-white/40 text-white hover:bg-white/10"
+                  >
                     再読み込み
                   </button>
                 </div>

@@ -3,10 +3,31 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AthleteTable, type AthleteActionResult, type TableContext } from "~/routes/admin/contest/AthleteTable";
-import { addAthletesSchema, athleteRowSchema, bulkAthletesSchema, MAX_ADD_COUNT, singleAthleteSchema, UNCATEGORISED, type BulkAthletesInput } from "~/lib/athlete-schemas";
+import {
+  AthleteTable,
+  type AthleteActionResult,
+  type TableContext,
+} from "~/routes/admin/contest/AthleteTable";
+import {
+  addAthletesSchema,
+  athleteRowSchema,
+  bulkAthletesSchema,
+  MAX_ADD_COUNT,
+  singleAthleteSchema,
+  UNCATEGORISED,
+  type BulkAthletesInput,
+} from "~/lib/athlete-schemas";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { addAthletes, applyBulk, applySingle, contestCategoryNames, findAthleteOfContest, listAthletes, updateAthlete, type AthleteView } from "~/server/catalog/athletes.server";
+import {
+  addAthletes,
+  applyBulk,
+  applySingle,
+  contestCategoryNames,
+  findAthleteOfContest,
+  listAthletes,
+  updateAthlete,
+  type AthleteView,
+} from "~/server/catalog/athletes.server";
 import { priceColumnNames } from "~/server/catalog/pricing.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
 import { readForm } from "~/server/http/form.server";
@@ -19,10 +40,20 @@ function listQuery(search: URLSearchParams) {
   const page = pageNumber(search.get("page"), 100_000);
   const q = (search.get("q") ?? "").trim().slice(0, 100);
   const categoryParam = (search.get("category") ?? "").trim().slice(0, 100);
-  return { view, page, q, categoryParam, category: categoryParam === "" ? null : categoryParam === UNCATEGORISED ? "" : categoryParam };
+  return {
+    view,
+    page,
+    q,
+    categoryParam,
+    category: categoryParam === "" ? null : categoryParam === UNCATEGORISED ? "" : categoryParam,
+  };
 }
 
-function listUrl(contestId: number, query: { view: AthleteView; page: number; q: string; categoryParam: string }, overrides: Record<string, string> = {}) {
+function listUrl(
+  contestId: number,
+  query: { view: AthleteView; page: number; q: string; categoryParam: string },
+  overrides: Record<string, string> = {},
+) {
   const params = new URLSearchParams();
   if (query.view === "deleted") params.set("view", "deleted");
   if (query.q) params.set("q", query.q);
@@ -50,7 +81,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     priceNames: priceColumnNames(contest.id),
     query: { view: query.view, q: query.q, category: query.categoryParam, page: list.page },
     selectAll: search.get("select") === "all",
-    purgeTarget: purgeTarget?.isDeleted ? { id: purgeTarget.id, athleteNumber: purgeTarget.athleteNumber, name: purgeTarget.name } : null,
+    purgeTarget: purgeTarget?.isDeleted
+      ? { id: purgeTarget.id, athleteNumber: purgeTarget.athleteNumber, name: purgeTarget.name }
+      : null,
     ...list,
   };
 }
@@ -61,7 +94,11 @@ const BULK_DONE: Record<BulkAthletesInput["intent"], (n: number) => string> = {
   "bulk-restore": (n) => `${n}人を復元しました。`,
   "bulk-purge": (n) => `${n}人を完全に削除しました。`,
 };
-const SINGLE_DONE = { delete: "選手を削除しました（削除済みから復元できます）。", restore: "選手を復元しました。", purge: "選手を完全に削除しました。" } as const;
+const SINGLE_DONE = {
+  delete: "選手を削除しました（削除済みから復元できます）。",
+  restore: "選手を復元しました。",
+  purge: "選手を完全に削除しました。",
+} as const;
 
 /**
  * Every change of the tab posts here. A plain form post gets 303 back to the list with a
@@ -76,9 +113,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const back = listUrl(contest.id, listQuery(new URL(request.url).searchParams));
   const intent = String(form.get("intent") ?? "");
 
-  const fail = (result: Omit<AthleteActionResult, "ok">, status: number) => data<AthleteActionResult>({ ...result, ok: false }, { status });
+  const fail = (result: Omit<AthleteActionResult, "ok">, status: number) =>
+    data<AthleteActionResult>({ ...result, ok: false }, { status });
   const done = (result: Omit<AthleteActionResult, "ok">, toastTitle: string) =>
-    viaScript ? data<AthleteActionResult>({ ...result, ok: true }) : redirectWithToast(request, back, { kind: "success", title: toastTitle, description: result.message }, { status: 303 });
+    viaScript
+      ? data<AthleteActionResult>({ ...result, ok: true })
+      : redirectWithToast(
+          request,
+          back,
+          { kind: "success", title: toastTitle, description: result.message },
+          { status: 303 },
+        );
 
   if (intent === "add") {
     const submission = parseWithZod(form, { schema: addAthletesSchema });
@@ -87,7 +132,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithToast(
       request,
       listUrl(contest.id, { view: "active", page: 1, q: "", categoryParam: "" }),
-      { kind: "success", title: "追加完了", description: `${submission.value.count}人の選手を追加しました（${added.first}〜${added.last}）。` },
+      {
+        kind: "success",
+        title: "追加完了",
+        description: `${submission.value.count}人の選手を追加しました（${added.first}〜${added.last}）。`,
+      },
       { status: 303 },
     );
   }
@@ -95,10 +144,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent === "update") {
     const submission = parseWithZod(form, { schema: athleteRowSchema });
     const id = positiveId(form.get("id")) ?? 0;
-    if (submission.status !== "success") return fail({ kind: "row", id, message: "入力内容を確認してください。", reply: submission.reply() }, 400);
+    if (submission.status !== "success")
+      return fail(
+        { kind: "row", id, message: "入力内容を確認してください。", reply: submission.reply() },
+        400,
+      );
     const result = updateAthlete(contest.id, submission.value);
     if (!result.ok) {
-      const reply = submission.reply(result.field ? { fieldErrors: { [result.field]: [result.message] } } : { formErrors: [result.message] });
+      const reply = submission.reply(
+        result.field
+          ? { fieldErrors: { [result.field]: [result.message] } }
+          : { formErrors: [result.message] },
+      );
       return fail({ kind: "row", id, message: result.message, reply }, result.status);
     }
     return done({ kind: "row", id, message: `${submission.value.name}を保存しました。` }, "保存完了");
@@ -107,32 +164,72 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent.startsWith("bulk-")) {
     const submission = parseWithZod(form, { schema: bulkAthletesSchema });
     if (submission.status !== "success") {
-      const message = Object.values(submission.error ?? {}).flat().filter(Boolean)[0] ?? "入力内容を確認してください。";
+      const message =
+        Object.values(submission.error ?? {})
+          .flat()
+          .filter(Boolean)[0] ?? "入力内容を確認してください。";
       return fail({ kind: "bulk", message, reply: submission.reply() }, 400);
     }
     const result = applyBulk(contest.id, submission.value);
-    if (!result.ok) return fail({ kind: "bulk", message: result.message, reply: submission.reply({ formErrors: [result.message] }) }, result.status);
+    if (!result.ok)
+      return fail(
+        { kind: "bulk", message: result.message, reply: submission.reply({ formErrors: [result.message] }) },
+        result.status,
+      );
     // The reply clears any earlier messages of the bulk form when scripts show this outcome.
-    return done({ kind: "bulk", ids: submission.value.ids, message: BULK_DONE[submission.value.intent](result.count), reply: submission.reply() }, "一括操作完了");
+    return done(
+      {
+        kind: "bulk",
+        ids: submission.value.ids,
+        message: BULK_DONE[submission.value.intent](result.count),
+        reply: submission.reply(),
+      },
+      "一括操作完了",
+    );
   }
 
   const submission = parseWithZod(form, { schema: singleAthleteSchema });
   if (submission.status !== "success") {
-    const message = Object.values(submission.error ?? {}).flat().filter(Boolean)[0] ?? "操作を選んでください";
+    const message =
+      Object.values(submission.error ?? {})
+        .flat()
+        .filter(Boolean)[0] ?? "操作を選んでください";
     return fail({ kind: "single", id: positiveId(form.get("id")) ?? 0, message }, 400);
   }
   const result = applySingle(contest.id, submission.value.intent, submission.value.id);
-  if (!result.ok) return fail({ kind: "single", id: submission.value.id, message: result.message }, result.status);
-  return done({ kind: "single", id: submission.value.id, message: SINGLE_DONE[submission.value.intent] }, submission.value.intent === "delete" ? "削除完了" : submission.value.intent === "restore" ? "復元完了" : "完全削除完了");
+  if (!result.ok)
+    return fail({ kind: "single", id: submission.value.id, message: result.message }, result.status);
+  return done(
+    { kind: "single", id: submission.value.id, message: SINGLE_DONE[submission.value.intent] },
+    submission.value.intent === "delete"
+      ? "削除完了"
+      : submission.value.intent === "restore"
+        ? "復元完了"
+        : "完全削除完了",
+  );
 }
 
 export default function AthleteManagement() {
   const loaderData = useLoaderData<typeof loader>();
-  const { contest, categories, priceNames, query, rows, page, pages, matching, activeCount, deletedCount, selectAll, purgeTarget } = loaderData;
+  const {
+    contest,
+    categories,
+    priceNames,
+    query,
+    rows,
+    page,
+    pages,
+    matching,
+    activeCount,
+    deletedCount,
+    selectAll,
+    purgeTarget,
+  } = loaderData;
   const actionData = useActionData<typeof action>();
   const deletedView = query.view === "deleted";
   const base = `/admin/contest/${contest.id}`;
-  const link = (overrides: Record<string, string>) => listUrl(contest.id, { view: query.view, page, q: query.q, categoryParam: query.category }, overrides);
+  const link = (overrides: Record<string, string>) =>
+    listUrl(contest.id, { view: query.view, page, q: query.q, categoryParam: query.category }, overrides);
 
   const context: TableContext = {
     contestId: contest.id,
@@ -145,18 +242,31 @@ export default function AthleteManagement() {
   return (
     <div className="space-y-5">
       <nav aria-label="選手の表示" className="flex flex-wrap gap-2 text-sm">
-        <Link to={base} aria-current={deletedView ? undefined : "page"} className={`rounded-full px-4 py-2 ${deletedView ? "bg-white text-zinc-700 ring-1 ring-zinc-300 hover:bg-zinc-100" : "bg-zinc-900 font-semibold text-white"}`}>
+        <Link
+          to={base}
+          aria-current={deletedView ? undefined : "page"}
+          className={`rounded-full px-4 py-2 ${deletedView ? "bg-white text-zinc-700 ring-1 ring-zinc-300 hover:bg-zinc-100" : "bg-zinc-900 font-semibold text-white"}`}
+        >
           選手一覧（{activeCount}）
         </Link>
-        <Link to={`${base}?view=deleted`} aria-current={deletedView ? "page" : undefined} className={`rounded-full px-4 py-2 ${deletedView ? "bg-zinc-900 font-semibold text-white" : "bg-white text-zinc-700 ring-1 ring-zinc-300 hover:bg-zinc-100"}`}>
+        <Link
+          to={`${base}?view=deleted`}
+          aria-current={deletedView ? "page" : undefined}
+          className={`rounded-full px-4 py-2 ${deletedView ? "bg-zinc-900 font-semibold text-white" : "bg-white text-zinc-700 ring-1 ring-zinc-300 hover:bg-zinc-100"}`}
+        >
           削除済み（{deletedCount}）
         </Link>
       </nav>
 
-      {deletedView ? null : <AddAthletesForm lastResult={actionData?.kind === "add" ? (actionData.reply ?? null) : null} />}
+      {deletedView ? null : (
+        <AddAthletesForm lastResult={actionData?.kind === "add" ? (actionData.reply ?? null) : null} />
+      )}
 
       {purgeTarget ? (
-        <section aria-labelledby="purge-confirm-title" className="rounded-xl border border-red-300 bg-red-50 p-4">
+        <section
+          aria-labelledby="purge-confirm-title"
+          className="rounded-xl border border-red-300 bg-red-50 p-4"
+        >
           <h2 id="purge-confirm-title" className="font-bold text-red-900">
             本当に完全に削除しますか？
           </h2>
@@ -169,14 +279,23 @@ export default function AthleteManagement() {
             <Link to={link({ purge: "" })} className="btn-secondary">
               キャンセル
             </Link>
-            <button type="submit" name="intent" value="purge" className="btn bg-red-600 text-white hover:bg-red-700">
+            <button
+              type="submit"
+              name="intent"
+              value="purge"
+              className="btn bg-red-600 text-white hover:bg-red-700"
+            >
               完全に削除する
             </button>
           </Form>
         </section>
       ) : null}
 
-      <Form method="get" role="search" className="flex flex-wrap items-end gap-3 rounded-xl bg-white p-4 shadow-sm">
+      <Form
+        method="get"
+        role="search"
+        className="flex flex-wrap items-end gap-3 rounded-xl bg-white p-4 shadow-sm"
+      >
         {deletedView ? <input type="hidden" name="view" value="deleted" /> : null}
         <div className="min-w-0 flex-1 basis-48">
           <label htmlFor="athlete-search" className="field-label">
@@ -188,7 +307,12 @@ export default function AthleteManagement() {
           <label htmlFor="athlete-category-filter" className="field-label">
             部門で絞り込み
           </label>
-          <select id="athlete-category-filter" name="category" defaultValue={query.category} className="field-input">
+          <select
+            id="athlete-category-filter"
+            name="category"
+            defaultValue={query.category}
+            className="field-input"
+          >
             <option value="">すべての部門</option>
             {[...categories, UNCATEGORISED].map((name) => (
               <option key={name} value={name}>
@@ -202,8 +326,14 @@ export default function AthleteManagement() {
         </button>
       </Form>
 
-      {actionData && !actionData.ok && (actionData.kind === "single" || (actionData.kind === "row" && !rows.some((r) => r.id === actionData.id))) ? (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800">
+      {actionData &&
+      !actionData.ok &&
+      (actionData.kind === "single" ||
+        (actionData.kind === "row" && !rows.some((r) => r.id === actionData.id))) ? (
+        <p
+          role="alert"
+          className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800"
+        >
           {actionData.message}
         </p>
       ) : null}
@@ -221,7 +351,11 @@ export default function AthleteManagement() {
 
       {matching === 0 ? (
         <p className="rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">
-          {query.q || query.category ? "条件に合う選手はいません" : deletedView ? "削除済みの選手はいません" : "選手が登録されていません。上のフォームから追加してください。"}
+          {query.q || query.category
+            ? "条件に合う選手はいません"
+            : deletedView
+              ? "削除済みの選手はいません"
+              : "選手が登録されていません。上のフォームから追加してください。"}
         </p>
       ) : null}
 
@@ -248,7 +382,6 @@ export default function AthleteManagement() {
       ) : matching > 0 ? (
         <p className="text-sm text-zinc-600">{matching}人</p>
       ) : null}
-
     </div>
   );
 }
@@ -268,7 +401,15 @@ function AddAthletesForm({ lastResult }: { lastResult: SubmissionResult<string[]
         追加する人数
       </label>
       <div className="flex flex-wrap gap-3">
-        <input {...getInputProps(fields.count, { type: "number" })} min={1} max={MAX_ADD_COUNT} step={1} inputMode="numeric" placeholder="例: 30" className="field-input w-40" />
+        <input
+          {...getInputProps(fields.count, { type: "number" })}
+          min={1}
+          max={MAX_ADD_COUNT}
+          step={1}
+          inputMode="numeric"
+          placeholder="例: 30"
+          className="field-input w-40"
+        />
         <button type="submit" name="intent" value="add" className="btn-primary" disabled={pending}>
           {pending ? "追加中..." : "選手を追加"}
         </button>
@@ -278,7 +419,10 @@ function AddAthletesForm({ lastResult }: { lastResult: SubmissionResult<string[]
           {fields.count.errors[0]}
         </p>
       ) : null}
-      <p className="mt-2 text-xs text-zinc-500">一度に{MAX_ADD_COUNT}人まで。番号は現在の最大番号の次から振られ、名前は「選手{"{番号}"}」、価格は各形式5,000円、ステータスは確認中で追加されます。</p>
+      <p className="mt-2 text-xs text-zinc-500">
+        一度に{MAX_ADD_COUNT}人まで。番号は現在の最大番号の次から振られ、名前は「選手{"{番号}"}
+        」、価格は各形式5,000円、ステータスは確認中で追加されます。
+      </p>
     </Form>
   );
 }

@@ -21,8 +21,22 @@ import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
 import { env } from "~/server/core/env.server";
 import { readForm } from "~/server/http/form.server";
-import { deleteMedia, findContentMedia, listContentMedia, moveMediaBy, readThumbnailForm, removeThumbnail, setThumbnail, type ContentMediaItem } from "~/server/media/library.server";
-import { cleanupStaleUploads, discardUpload, listPendingUploads, receiveFormUpload } from "~/server/media/uploads.server";
+import {
+  deleteMedia,
+  findContentMedia,
+  listContentMedia,
+  moveMediaBy,
+  readThumbnailForm,
+  removeThumbnail,
+  setThumbnail,
+  type ContentMediaItem,
+} from "~/server/media/library.server";
+import {
+  cleanupStaleUploads,
+  discardUpload,
+  listPendingUploads,
+  receiveFormUpload,
+} from "~/server/media/uploads.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { positiveId } from "~/lib/params";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -41,25 +55,43 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-type ActionResult = { uploadError?: string; thumbnailError?: { mediaId: number; title: string; message: string }; formError?: string };
+type ActionResult = {
+  uploadError?: string;
+  thumbnailError?: { mediaId: number; title: string; message: string };
+  formError?: string;
+};
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireAdminPage(request);
   const contest = requireEditableContest(params);
   const back = `/admin/contest/${contest.id}/content`;
-  const done = (title: string, description: string) => redirectWithToast(request, back, { kind: "success", title, description }, { status: 303 });
+  const done = (title: string, description: string) =>
+    redirectWithToast(request, back, { kind: "success", title, description }, { status: 303 });
 
   if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
     const query = new URL(request.url).searchParams;
     if (query.get("intent") === "thumbnail") {
       const mediaId = positiveId(query.get("mediaId"));
-      if (!mediaId || !findContentMedia(contest.id, mediaId)) return data<ActionResult>({ formError: "メディアが見つかりません" }, { status: 404 });
+      if (!mediaId || !findContentMedia(contest.id, mediaId))
+        return data<ActionResult>({ formError: "メディアが見つかりません" }, { status: 404 });
       const form = await readThumbnailForm(request);
-      if (!form.ok) return data<ActionResult>({ thumbnailError: { mediaId, title: form.title, message: form.message } }, { status: form.status });
-      if (!form.file) return data<ActionResult>({ thumbnailError: { mediaId, title: "エラー", message: "画像ファイルを選択してください" } }, { status: 400 });
+      if (!form.ok)
+        return data<ActionResult>(
+          { thumbnailError: { mediaId, title: form.title, message: form.message } },
+          { status: form.status },
+        );
+      if (!form.file)
+        return data<ActionResult>(
+          { thumbnailError: { mediaId, title: "エラー", message: "画像ファイルを選択してください" } },
+          { status: 400 },
+        );
       const result = await setThumbnail(contest.id, mediaId, form.file);
       fs.rmSync(form.file, { force: true });
-      if (!result.ok) return data<ActionResult>({ thumbnailError: { mediaId, title: result.title, message: result.message } }, { status: result.status });
+      if (!result.ok)
+        return data<ActionResult>(
+          { thumbnailError: { mediaId, title: result.title, message: result.message } },
+          { status: result.status },
+        );
       return done("サムネイル設定完了", "サムネイルを設定しました。");
     }
     const result = await receiveFormUpload(contest.id, request);
@@ -68,18 +100,41 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 
   const parsed = contentActionSchema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) return data<ActionResult>({ formError: "操作を読み取れませんでした。もう一度お試しください。" }, { status: 400 });
+  if (!parsed.success)
+    return data<ActionResult>(
+      { formError: "操作を読み取れませんでした。もう一度お試しください。" },
+      { status: 400 },
+    );
   const input = parsed.data;
-  const missing = () => redirectWithToast(request, back, { kind: "error", title: "エラー", description: "メディアが見つかりません" }, { status: 303 });
+  const missing = () =>
+    redirectWithToast(
+      request,
+      back,
+      { kind: "error", title: "エラー", description: "メディアが見つかりません" },
+      { status: 303 },
+    );
   switch (input.intent) {
     case "move":
-      return moveMediaBy(contest.id, input.mediaId, input.direction) ? done("並べ替え完了", "表示順を変更しました。") : missing();
+      return moveMediaBy(contest.id, input.mediaId, input.direction)
+        ? done("並べ替え完了", "表示順を変更しました。")
+        : missing();
     case "delete":
       return deleteMedia(contest.id, input.mediaId)
         ? done("削除完了", "メディアを削除しました。")
-        : redirectWithToast(request, back, { kind: "error", title: "エラー", description: "メディアの削除に失敗しました: メディアが見つかりません" }, { status: 303 });
+        : redirectWithToast(
+            request,
+            back,
+            {
+              kind: "error",
+              title: "エラー",
+              description: "メディアの削除に失敗しました: メディアが見つかりません",
+            },
+            { status: 303 },
+          );
     case "remove-thumbnail":
-      return removeThumbnail(contest.id, input.mediaId) ? done("サムネイル削除完了", "サムネイルを削除しました。") : missing();
+      return removeThumbnail(contest.id, input.mediaId)
+        ? done("サムネイル削除完了", "サムネイルを削除しました。")
+        : missing();
     case "discard-upload":
       discardUpload(contest.id, input.uploadId);
       return done("破棄しました", "中断されたアップロードを破棄しました。");
@@ -95,30 +150,50 @@ export default function ContentManagement() {
 
   return (
     <div className="space-y-8">
-      <UploadPanel contestId={contestId} maxUploadBytes={maxUploadBytes} serverError={actionData?.uploadError ?? null} hydrated={hydrated} />
+      <UploadPanel
+        contestId={contestId}
+        maxUploadBytes={maxUploadBytes}
+        serverError={actionData?.uploadError ?? null}
+        hydrated={hydrated}
+      />
 
       {pendingUploads.length > 0 ? (
-        <section aria-labelledby="pending-title" className="rounded-2xl border border-amber-300 bg-amber-50 p-4 sm:p-5">
+        <section
+          aria-labelledby="pending-title"
+          className="rounded-2xl border border-amber-300 bg-amber-50 p-4 sm:p-5"
+        >
           <h2 id="pending-title" className="font-bold text-amber-900">
             中断されたアップロード
           </h2>
-          <p className="mt-1 text-sm text-amber-900">同じファイルをもう一度選択してアップロードすると、続きから再開します。</p>
+          <p className="mt-1 text-sm text-amber-900">
+            同じファイルをもう一度選択してアップロードすると、続きから再開します。
+          </p>
           <ul className="mt-3 space-y-3">
             {pendingUploads.map((upload) => {
-              const percent = Math.floor((Math.min(upload.receivedChunks * upload.chunkSize, upload.fileSize) / upload.fileSize) * 100);
+              const percent = Math.floor(
+                (Math.min(upload.receivedChunks * upload.chunkSize, upload.fileSize) / upload.fileSize) * 100,
+              );
               return (
-                <li key={upload.uploadId} className="flex flex-wrap items-center gap-3 rounded-xl bg-white p-3">
+                <li
+                  key={upload.uploadId}
+                  className="flex flex-wrap items-center gap-3 rounded-xl bg-white p-3"
+                >
                   <div className="min-w-0 flex-1">
                     <p className="truncate text-sm font-semibold">{upload.fileName}</p>
                     <ProgressBar label={`${upload.fileName} の受信済み`} percent={percent} />
                     <p className="mt-1 text-xs text-zinc-600">
-                      {formatBytes(upload.fileSize)} 中 {percent}% 受信済み（{upload.receivedChunks}/{upload.totalChunks}）
+                      {formatBytes(upload.fileSize)} 中 {percent}% 受信済み（{upload.receivedChunks}/
+                      {upload.totalChunks}）
                     </p>
                   </div>
                   <Form method="post">
                     <input type="hidden" name="intent" value="discard-upload" />
                     <input type="hidden" name="uploadId" value={upload.uploadId} />
-                    <button type="submit" className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100" aria-label={`${upload.fileName} のアップロードを破棄`}>
+                    <button
+                      type="submit"
+                      className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100"
+                      aria-label={`${upload.fileName} のアップロードを破棄`}
+                    >
                       破棄
                     </button>
                   </Form>
@@ -142,7 +217,9 @@ export default function ContentManagement() {
           </p>
         ) : null}
         {media.length === 0 ? (
-          <p className="mt-3 rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">まだコンテンツがありません。上のフォームから動画や画像をアップロードしてください。</p>
+          <p className="mt-3 rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">
+            まだコンテンツがありません。上のフォームから動画や画像をアップロードしてください。
+          </p>
         ) : (
           <ol className="mt-3 space-y-3">
             {media.map((item, index) => (
@@ -152,7 +229,9 @@ export default function ContentManagement() {
                 first={index === 0}
                 last={index === media.length - 1}
                 hydrated={hydrated}
-                thumbnailError={actionData?.thumbnailError?.mediaId === item.id ? actionData.thumbnailError : null}
+                thumbnailError={
+                  actionData?.thumbnailError?.mediaId === item.id ? actionData.thumbnailError : null
+                }
                 onPlay={() => setPlaying(item)}
                 onDelete={() => setDeleting(item)}
               />
@@ -161,25 +240,59 @@ export default function ContentManagement() {
         )}
       </section>
 
-      <ConfirmDialog open={deleting !== null} title="本当に削除しますか？" action="" confirmLabel="削除する" onCancel={() => setDeleting(null)} fields={{ intent: "delete", mediaId: String(deleting?.id ?? 0) }}>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="本当に削除しますか？"
+        action=""
+        confirmLabel="削除する"
+        onCancel={() => setDeleting(null)}
+        fields={{ intent: "delete", mediaId: String(deleting?.id ?? 0) }}
+      >
         「{deleting?.originalName}」を削除します。ファイルも削除され、元に戻せません。
       </ConfirmDialog>
-      <VideoPlayer src={playing?.fileUrl ?? null} title={playing?.originalName ?? ""} onClose={() => setPlaying(null)} />
+      <VideoPlayer
+        src={playing?.fileUrl ?? null}
+        title={playing?.originalName ?? ""}
+        onClose={() => setPlaying(null)}
+      />
     </div>
   );
 }
 
 function ProgressBar({ label, percent }: { label: string; percent: number }) {
   return (
-    <div role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="mt-1.5 h-2 overflow-hidden rounded-full bg-zinc-200">
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent}
+      className="mt-1.5 h-2 overflow-hidden rounded-full bg-zinc-200"
+    >
       <div className="h-full rounded-full bg-brand-600 transition-[width]" style={{ width: `${percent}%` }} />
     </div>
   );
 }
 
-type QueuedFile = { key: string; file: File; percent: number; state: "待機中" | "アップロード中" | "完了" | "失敗"; error?: string };
+type QueuedFile = {
+  key: string;
+  file: File;
+  percent: number;
+  state: "待機中" | "アップロード中" | "完了" | "失敗";
+  error?: string;
+};
 
-function UploadPanel({ contestId, maxUploadBytes, serverError, hydrated }: { contestId: number; maxUploadBytes: number; serverError: string | null; hydrated: boolean }) {
+function UploadPanel({
+  contestId,
+  maxUploadBytes,
+  serverError,
+  hydrated,
+}: {
+  contestId: number;
+  maxUploadBytes: number;
+  serverError: string | null;
+  hydrated: boolean;
+}) {
   const navigation = useNavigation();
   const revalidator = useRevalidator();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -197,11 +310,17 @@ function UploadPanel({ contestId, maxUploadBytes, serverError, hydrated }: { con
     setFailure(null);
     const picked = Array.from(files ?? []);
     const refused = picked.filter((file) => !isMediaFile(file));
-    if (refused.length > 0) setFieldError(`${UPLOAD_MESSAGES.onlyMedia}（${refused.map((file) => file.name).join("、")}）`);
-    setQueue(picked.filter(isMediaFile).map((file, index) => ({ key: `${index}-${file.name}`, file, percent: 0, state: "待機中" })));
+    if (refused.length > 0)
+      setFieldError(`${UPLOAD_MESSAGES.onlyMedia}（${refused.map((file) => file.name).join("、")}）`);
+    setQueue(
+      picked
+        .filter(isMediaFile)
+        .map((file, index) => ({ key: `${index}-${file.name}`, file, percent: 0, state: "待機中" })),
+    );
   };
 
-  const update = (key: string, change: Partial<QueuedFile>) => setQueue((current) => current.map((entry) => (entry.key === key ? { ...entry, ...change } : entry)));
+  const update = (key: string, change: Partial<QueuedFile>) =>
+    setQueue((current) => current.map((entry) => (entry.key === key ? { ...entry, ...change } : entry)));
 
   const start = async (event: FormEvent<HTMLFormElement>) => {
     // With JavaScript the files go in chunks through the API; the plain form post is the fallback.
@@ -232,7 +351,10 @@ function UploadPanel({ contestId, maxUploadBytes, serverError, hydrated }: { con
         update(entry.key, { state: "完了", percent: 100 });
       } catch (caught) {
         failed = true;
-        update(entry.key, { state: "失敗", error: caught instanceof UploadFailed ? caught.message : UPLOAD_MESSAGES.general });
+        update(entry.key, {
+          state: "失敗",
+          error: caught instanceof UploadFailed ? caught.message : UPLOAD_MESSAGES.general,
+        });
       }
     }
     setUploading(false);
@@ -258,9 +380,17 @@ function UploadPanel({ contestId, maxUploadBytes, serverError, hydrated }: { con
         動画・画像のアップロード
       </h2>
       <p className="mt-1 text-sm text-zinc-600">
-        動画（MP4・MOV・WebM）と画像（JPEG・PNG・WebP・GIF）に対応しています。1 ファイル {formatBytes(maxUploadBytes)} まで。
+        動画（MP4・MOV・WebM）と画像（JPEG・PNG・WebP・GIF）に対応しています。1 ファイル{" "}
+        {formatBytes(maxUploadBytes)} まで。
       </p>
-      <Form method="post" action="?intent=upload" encType="multipart/form-data" onSubmit={hydrated ? start : undefined} className="mt-4 space-y-4" noValidate>
+      <Form
+        method="post"
+        action="?intent=upload"
+        encType="multipart/form-data"
+        onSubmit={hydrated ? start : undefined}
+        className="mt-4 space-y-4"
+        noValidate
+      >
         <div
           onDragOver={(event) => {
             event.preventDefault();
@@ -271,7 +401,9 @@ function UploadPanel({ contestId, maxUploadBytes, serverError, hydrated }: { con
           data-testid="drop-zone"
           className={`rounded-xl border-2 border-dashed p-4 text-center transition-colors sm:p-6 ${dragging ? "border-brand-600 bg-brand-50" : "border-zinc-300 bg-zinc-50"} ${uploading ? "opacity-60" : ""}`}
         >
-          {hydrated ? <p className="mb-3 text-sm text-zinc-700">ここに動画・画像ファイルをドロップ、または</p> : null}
+          {hydrated ? (
+            <p className="mb-3 text-sm text-zinc-700">ここに動画・画像ファイルをドロップ、または</p>
+          ) : null}
           <label htmlFor="media-files" className="field-label">
             アップロードするファイル
           </label>
@@ -299,7 +431,14 @@ function UploadPanel({ contestId, maxUploadBytes, serverError, hydrated }: { con
             <label htmlFor="media-category" className="field-label">
               カテゴリ
             </label>
-            <select id="media-category" name="category" value={category} onChange={(event) => setCategory(event.currentTarget.value)} disabled={uploading} className="field-input">
+            <select
+              id="media-category"
+              name="category"
+              value={category}
+              onChange={(event) => setCategory(event.currentTarget.value)}
+              disabled={uploading}
+              className="field-input"
+            >
               <option value="sample">{CONTENT_CATEGORY_LABELS.sample}（ショップに表示）</option>
               <option value="others">{CONTENT_CATEGORY_LABELS.others}（管理用）</option>
             </select>
@@ -315,7 +454,9 @@ function UploadPanel({ contestId, maxUploadBytes, serverError, hydrated }: { con
             <li key={entry.key} className="rounded-xl border border-zinc-200 p-3">
               <div className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
                 <span className="min-w-0 flex-1 truncate font-semibold">{entry.file.name}</span>
-                <span className={`shrink-0 ${entry.state === "失敗" ? "text-red-700" : entry.state === "完了" ? "text-emerald-700" : "text-zinc-600"}`}>
+                <span
+                  className={`shrink-0 ${entry.state === "失敗" ? "text-red-700" : entry.state === "完了" ? "text-emerald-700" : "text-zinc-600"}`}
+                >
                   {entry.state}・{entry.percent}%
                 </span>
               </div>
@@ -326,7 +467,10 @@ function UploadPanel({ contestId, maxUploadBytes, serverError, hydrated }: { con
         </ul>
       ) : null}
       {failure ? (
-        <p role="alert" className="mt-4 rounded-lg border-l-4 border-red-600 bg-red-50 px-4 py-3 text-sm font-semibold text-red-900">
+        <p
+          role="alert"
+          className="mt-4 rounded-lg border-l-4 border-red-600 bg-red-50 px-4 py-3 text-sm font-semibold text-red-900"
+        >
           {failure}
         </p>
       ) : null}
@@ -358,7 +502,9 @@ function MediaRow({
 }) {
   const thumbInputId = `thumbnail-${item.id}`;
   // With JavaScript a wrong-sized image is caught before it is sent (the server checks again).
-  const [localThumbnailError, setLocalThumbnailError] = useState<{ title: string; message: string } | null>(null);
+  const [localThumbnailError, setLocalThumbnailError] = useState<{ title: string; message: string } | null>(
+    null,
+  );
   const shownThumbnailError = localThumbnailError ?? thumbnailError;
   const checkThumbnail = async (file: File | undefined) => {
     setLocalThumbnailError(null);
@@ -367,9 +513,16 @@ function MediaRow({
       const bitmap = await createImageBitmap(file);
       const { width, height } = bitmap;
       bitmap.close();
-      if (width !== THUMBNAIL_PIXELS || height !== THUMBNAIL_PIXELS) setLocalThumbnailError({ title: THUMBNAIL_SIZE_ERROR_TITLE, message: thumbnailSizeMessage(width, height) });
+      if (width !== THUMBNAIL_PIXELS || height !== THUMBNAIL_PIXELS)
+        setLocalThumbnailError({
+          title: THUMBNAIL_SIZE_ERROR_TITLE,
+          message: thumbnailSizeMessage(width, height),
+        });
     } catch {
-      setLocalThumbnailError({ title: "エラー", message: "画像を読み取れませんでした。JPEG・PNG・WebP の画像を選択してください" });
+      setLocalThumbnailError({
+        title: "エラー",
+        message: "画像を読み取れませんでした。JPEG・PNG・WebP の画像を選択してください",
+      });
     }
   };
   const preview = item.thumbnailUrl ?? (item.mediaType === "image" ? item.fileUrl : null);
@@ -378,9 +531,20 @@ function MediaRow({
       <div className="flex gap-3 sm:gap-4">
         <div className="flex h-20 w-20 shrink-0 items-center justify-center overflow-hidden rounded-lg bg-zinc-100 sm:h-24 sm:w-24">
           {preview ? (
-            <img src={preview} alt={`${item.originalName} のプレビュー`} loading="lazy" className="h-full w-full object-cover" />
+            <img
+              src={preview}
+              alt={`${item.originalName} のプレビュー`}
+              loading="lazy"
+              className="h-full w-full object-cover"
+            />
           ) : (
-            <svg role="img" aria-label="動画" viewBox="0 0 24 24" className="h-9 w-9 text-zinc-500" fill="currentColor">
+            <svg
+              role="img"
+              aria-label="動画"
+              viewBox="0 0 24 24"
+              className="h-9 w-9 text-zinc-500"
+              fill="currentColor"
+            >
               <path d="M4 5h11a2 2 0 0 1 2 2v2.5l4-2.5v10l-4-2.5V17a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V7a2 2 0 0 1 2-2Z" />
             </svg>
           )}
@@ -391,7 +555,8 @@ function MediaRow({
             <div className="flex gap-1">
               <dt>種類:</dt>
               <dd>
-                {item.mediaType === "video" ? "動画" : "画像"}（{CONTENT_CATEGORY_LABELS[item.category as "sample" | "others"] ?? item.category}）
+                {item.mediaType === "video" ? "動画" : "画像"}（
+                {CONTENT_CATEGORY_LABELS[item.category as "sample" | "others"] ?? item.category}）
               </dd>
             </div>
             <div className="flex gap-1">
@@ -414,10 +579,24 @@ function MediaRow({
             <Form method="post" className="flex gap-1">
               <input type="hidden" name="intent" value="move" />
               <input type="hidden" name="mediaId" value={item.id} />
-              <button type="submit" name="direction" value="up" disabled={first} aria-label={`${item.originalName} を上へ移動`} className="h-9 w-9 rounded-lg border border-zinc-300 text-sm hover:bg-zinc-100 disabled:opacity-40">
+              <button
+                type="submit"
+                name="direction"
+                value="up"
+                disabled={first}
+                aria-label={`${item.originalName} を上へ移動`}
+                className="h-9 w-9 rounded-lg border border-zinc-300 text-sm hover:bg-zinc-100 disabled:opacity-40"
+              >
                 ↑
               </button>
-              <button type="submit" name="direction" value="down" disabled={last} aria-label={`${item.originalName} を下へ移動`} className="h-9 w-9 rounded-lg border border-zinc-300 text-sm hover:bg-zinc-100 disabled:opacity-40">
+              <button
+                type="submit"
+                name="direction"
+                value="down"
+                disabled={last}
+                aria-label={`${item.originalName} を下へ移動`}
+                className="h-9 w-9 rounded-lg border border-zinc-300 text-sm hover:bg-zinc-100 disabled:opacity-40"
+              >
                 ↓
               </button>
             </Form>
@@ -436,7 +615,13 @@ function MediaRow({
                 ▶ 再生
               </a>
             ) : (
-              <a href={item.fileUrl} target="_blank" rel="noopener noreferrer" className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100" aria-label={`${item.originalName} を表示`}>
+              <a
+                href={item.fileUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100"
+                aria-label={`${item.originalName} を表示`}
+              >
                 表示
               </a>
             )}
@@ -444,26 +629,44 @@ function MediaRow({
               <Form method="post">
                 <input type="hidden" name="intent" value="remove-thumbnail" />
                 <input type="hidden" name="mediaId" value={item.id} />
-                <button type="submit" className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100" aria-label={`${item.originalName} のサムネイルを削除`}>
+                <button
+                  type="submit"
+                  className="rounded-lg border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100"
+                  aria-label={`${item.originalName} のサムネイルを削除`}
+                >
                   サムネイル削除
                 </button>
               </Form>
             ) : null}
             {hydrated ? (
-              <button type="button" onClick={onDelete} className="rounded-lg border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50" aria-label={`${item.originalName} を削除`}>
+              <button
+                type="button"
+                onClick={onDelete}
+                className="rounded-lg border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50"
+                aria-label={`${item.originalName} を削除`}
+              >
                 削除
               </button>
             ) : (
               <details className="open:basis-full">
-                <summary className="inline-block cursor-pointer list-none rounded-lg border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50" aria-label={`${item.originalName} を削除`}>
+                <summary
+                  className="inline-block cursor-pointer list-none rounded-lg border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50"
+                  aria-label={`${item.originalName} を削除`}
+                >
                   削除
                 </summary>
-                <Form method="post" className="mt-2 max-w-sm rounded-lg border border-red-200 bg-red-50 p-3 text-sm">
+                <Form
+                  method="post"
+                  className="mt-2 max-w-sm rounded-lg border border-red-200 bg-red-50 p-3 text-sm"
+                >
                   <p className="font-semibold">本当に削除しますか？</p>
                   <p className="mt-1 text-zinc-700">ファイルも削除され、元に戻せません。</p>
                   <input type="hidden" name="intent" value="delete" />
                   <input type="hidden" name="mediaId" value={item.id} />
-                  <button type="submit" className="mt-2 rounded-lg bg-red-600 px-3 py-1.5 font-semibold text-white hover:bg-red-700">
+                  <button
+                    type="submit"
+                    className="mt-2 rounded-lg bg-red-600 px-3 py-1.5 font-semibold text-white hover:bg-red-700"
+                  >
                     削除する
                   </button>
                 </Form>
@@ -471,7 +674,9 @@ function MediaRow({
             )}
           </div>
           <details className="mt-3" open={thumbnailError ? true : undefined}>
-            <summary className="cursor-pointer text-sm text-brand-700 underline">{item.thumbnailUrl ? "サムネイルを変更" : "サムネイルを追加"}</summary>
+            <summary className="cursor-pointer text-sm text-brand-700 underline">
+              {item.thumbnailUrl ? "サムネイルを変更" : "サムネイルを追加"}
+            </summary>
             <Form
               method="post"
               action={`?intent=thumbnail&mediaId=${item.id}`}
@@ -492,16 +697,25 @@ function MediaRow({
                   accept="image/jpeg,image/png,image/webp,image/gif"
                   aria-invalid={shownThumbnailError ? true : undefined}
                   aria-describedby={shownThumbnailError ? `${thumbInputId}-error` : undefined}
-                  onChange={hydrated ? (event) => void checkThumbnail(event.currentTarget.files?.[0]) : undefined}
+                  onChange={
+                    hydrated ? (event) => void checkThumbnail(event.currentTarget.files?.[0]) : undefined
+                  }
                   className="block w-full max-w-xs text-sm file:mr-3 file:rounded-lg file:border-0 file:bg-zinc-200 file:px-3 file:py-1.5 file:text-sm"
                 />
               </div>
-              <button type="submit" className="rounded-lg border border-zinc-300 bg-white px-3 py-1.5 text-sm font-semibold hover:bg-zinc-100">
+              <button
+                type="submit"
+                className="rounded-lg border border-zinc-300 bg-white px-3 py-1.5 text-sm font-semibold hover:bg-zinc-100"
+              >
                 サムネイルを設定
               </button>
             </Form>
             {shownThumbnailError ? (
-              <div id={`${thumbInputId}-error`} role="alert" className="mt-2 rounded-lg border-l-4 border-red-600 bg-red-50 px-3 py-2 text-sm text-red-900">
+              <div
+                id={`${thumbInputId}-error`}
+                role="alert"
+                className="mt-2 rounded-lg border-l-4 border-red-600 bg-red-50 px-3 py-2 text-sm text-red-900"
+              >
                 <p className="font-semibold">{shownThumbnailError.title}</p>
                 <p>{shownThumbnailError.message}</p>
               </div>

@@ -26,7 +26,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithToast(
     request,
     `/admin/contest/${contest.id}/cover`,
-    { kind: "success", title: "アップロード完了", description: `カバー画像を更新しました（${result.width}×${result.height}ピクセル）。` },
+    {
+      kind: "success",
+      title: "アップロード完了",
+      description: `カバー画像を更新しました（${result.width}×${result.height}ピクセル）。`,
+    },
     { status: 303 },
   );
 }
@@ -62,7 +66,13 @@ export default function ContestCover() {
           <>
             <figure className="mt-4">
               <div className="aspect-video overflow-hidden rounded-lg bg-zinc-100">
-                <img src={cover.url} alt="現在のカバー画像" width={960} height={540} className="h-full w-full object-cover" />
+                <img
+                  src={cover.url}
+                  alt="現在のカバー画像"
+                  width={960}
+                  height={540}
+                  className="h-full w-full object-cover"
+                />
               </div>
               <figcaption className="mt-3 space-y-1 text-sm text-zinc-700">
                 <span className="block break-all">{cover.originalName}</span>
@@ -75,13 +85,19 @@ export default function ContestCover() {
               </figcaption>
             </figure>
             {offSize ? (
-              <p role="note" className="mt-3 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-                推奨サイズは{recommended.width}×{recommended.height}ピクセルです。この画像はショップでは16:9に切り抜いて表示されます。
+              <p
+                role="note"
+                className="mt-3 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+              >
+                推奨サイズは{recommended.width}×{recommended.height}
+                ピクセルです。この画像はショップでは16:9に切り抜いて表示されます。
               </p>
             ) : null}
           </>
         ) : (
-          <div className="mt-4 flex aspect-video items-center justify-center rounded-lg border border-dashed border-zinc-300 text-sm text-zinc-500">カバー画像はまだありません</div>
+          <div className="mt-4 flex aspect-video items-center justify-center rounded-lg border border-dashed border-zinc-300 text-sm text-zinc-500">
+            カバー画像はまだありません
+          </div>
         )}
       </section>
 
@@ -90,7 +106,9 @@ export default function ContestCover() {
           カバー画像をアップロード
         </h2>
         <p className="mt-1 text-sm text-zinc-600">
-          JPEG・PNG・WebP形式、{maxBytes / 1024 / 1024}MBまで。推奨サイズは{recommended.width}×{recommended.height}ピクセル（16:9）です。新しい画像をアップロードすると、以前のカバー画像は削除されます。
+          JPEG・PNG・WebP形式、{maxBytes / 1024 / 1024}MBまで。推奨サイズは{recommended.width}×
+          {recommended.height}
+          ピクセル（16:9）です。新しい画像をアップロードすると、以前のカバー画像は削除されます。
         </p>
         <Form method="post" encType="multipart/form-data" className="mt-4 space-y-4">
           <div>
@@ -127,7 +145,11 @@ export default function ContestCover() {
                   className="h-full w-full object-cover"
                   onLoad={(event) => {
                     const { naturalWidth, naturalHeight } = event.currentTarget;
-                    setPreview((current) => (current && current.url === preview.url ? { ...current, width: naturalWidth, height: naturalHeight } : current));
+                    setPreview((current) =>
+                      current && current.url === preview.url
+                        ? { ...current, width: naturalWidth, height: naturalHeight }
+                        : current,
+                    );
                   }}
                 />
               </div>
@@ -136,7 +158,9 @@ export default function ContestCover() {
                 {preview.width && preview.height ? (
                   <span className="block">
                     {preview.width}×{preview.height}ピクセル
-                    {preview.width !== recommended.width || preview.height !== recommended.height ? `（推奨は${recommended.width}×${recommended.height}ピクセルです）` : ""}
+                    {preview.width !== recommended.width || preview.height !== recommended.height
+                      ? `（推奨は${recommended.width}×${recommended.height}ピクセルです）`
+                      : ""}
                   </span>
                 ) : null}
               </figcaption>
@@ -152,5 +176,7 @@ export default function ContestCover() {
 }
 
 function formatMegabytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)}MB` : `${Math.max(1, Math.round(bytes / 1024))}KB`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(1)}MB`
+    : `${Math.max(1, Math.round(bytes / 1024))}KB`;
 }

@@ -1,10 +1,21 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, NavLink, Outlet, useLoaderData, useLocation, useParams, useRouteError } from "@remix-run/react";
+import {
+  isRouteErrorResponse,
+  Link,
+  NavLink,
+  Outlet,
+  useLoaderData,
+  useLocation,
+  useParams,
+  useRouteError,
+} from "@remix-run/react";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
 import { contestSlug } from "~/lib/slug";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.contest.name ?? "大会編集"} | 管理画面` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.contest.name ?? "大会編集"} | 管理画面` },
+];
 
 /** The frame of the contest edit page: which contest, its publication, and the tabs (each its own URL). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -42,7 +53,12 @@ export default function ContestEditLayout() {
         <h1 className="text-2xl font-bold break-words">{contest.name}</h1>
         <PublicationBadge status={contest.sitePublicStatus} />
         {contest.videoPublished ? (
-          <a href={`/order-form/${contest.slug}`} target="_blank" rel="noopener noreferrer" className="text-sm text-brand-700 underline">
+          <a
+            href={`/order-form/${contest.slug}`}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="text-sm text-brand-700 underline"
+          >
             ショップの注文フォームを開く
           </a>
         ) : null}
@@ -72,7 +88,12 @@ export default function ContestEditLayout() {
 }
 
 function PublicationBadge({ status }: { status: string }) {
-  const style = status === "公開" ? "bg-emerald-100 text-emerald-800" : status === "公開予約" ? "bg-sky-100 text-sky-800" : "bg-zinc-200 text-zinc-700";
+  const style =
+    status === "公開"
+      ? "bg-emerald-100 text-emerald-800"
+      : status === "公開予約"
+        ? "bg-sky-100 text-sky-800"
+        : "bg-zinc-200 text-zinc-700";
   return <span className={`rounded-full px-3 py-1 text-xs font-bold ${style}`}>{status}</span>;
 }
 
@@ -84,7 +105,9 @@ export function ErrorBoundary() {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
     <section role="alert" className="mx-auto max-w-xl px-4 py-16 text-center">
-      <h1 className="text-xl font-bold">{notFound ? `大会が見つかりません (${params.id ?? ""})` : "大会データの読み込みに失敗しました"}</h1>
+      <h1 className="text-xl font-bold">
+        {notFound ? `大会が見つかりません (${params.id ?? ""})` : "大会データの読み込みに失敗しました"}
+      </h1>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
         {notFound ? null : (
           <a href={`${location.pathname}${location.search}`} className="btn-primary">

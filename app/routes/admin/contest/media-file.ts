@@ -15,5 +15,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const mediaId = positiveId(params.mediaId);
   const media = contestId && mediaId ? mediaFile(contestId, mediaId) : null;
   if (!media) notFound();
-  return fileResponse(request, media.file, { contentType: media.contentType, cacheControl: "private, max-age=86400" });
+  return fileResponse(request, media.file, {
+    contentType: media.contentType,
+    cacheControl: "private, max-age=86400",
+  });
 }

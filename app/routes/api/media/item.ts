@@ -18,7 +18,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const body = await readJsonBody(request, 4 * 1024);
   if (!body.ok) return apiError(body.status, "送信内容を読み取れませんでした");
   const parsed = mediaOrderSchema.safeParse(body.value);
-  if (!parsed.success) return apiError(400, parsed.error.issues[0]?.message ?? "displayOrder が正しくありません");
+  if (!parsed.success)
+    return apiError(400, parsed.error.issues[0]?.message ?? "displayOrder が正しくありません");
   moveMedia(contestId, mediaId, parsed.data.displayOrder);
   return Response.json({ media: listContentMedia(contestId) });
 }

@@ -19,5 +19,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!isAdmin && !isPubliclyServable(thumbnail.storedName)) notFound();
   const versioned = new URL(request.url).searchParams.has("v");
   const scope = isAdmin ? "private" : "public";
-  return fileResponse(request, thumbnail.file, { contentType: thumbnail.contentType, cacheControl: versioned ? `${scope}, max-age=31536000, immutable` : `${scope}, no-cache` });
+  return fileResponse(request, thumbnail.file, {
+    contentType: thumbnail.contentType,
+    cacheControl: versioned ? `${scope}, max-age=31536000, immutable` : `${scope}, no-cache`,
+  });
 }

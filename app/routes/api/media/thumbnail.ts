@@ -3,7 +3,14 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { thumbnailJsonSchema } from "~/lib/media-schemas";
 import { readJsonBody } from "~/server/http/json-body.server";
 import { apiError, methodNotAllowed, requireMediaApi } from "~/server/media/api.server";
-import { decodeDataUrl, findContentMedia, MAX_THUMBNAIL_BYTES, readThumbnailForm, removeThumbnail, setThumbnail } from "~/server/media/library.server";
+import {
+  decodeDataUrl,
+  findContentMedia,
+  MAX_THUMBNAIL_BYTES,
+  readThumbnailForm,
+  removeThumbnail,
+  setThumbnail,
+} from "~/server/media/library.server";
 import { positiveId } from "~/lib/params";
 
 /**
@@ -28,7 +35,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } else {
     // base64 is 4/3 of the bytes, plus the JSON around it.
     const body = await readJsonBody(request, Math.ceil((MAX_THUMBNAIL_BYTES * 4) / 3) + 4096);
-    if (!body.ok) return apiError(body.status, body.status === 413 ? "画像が大きすぎます（10 MB まで）" : "送信内容を読み取れませんでした");
+    if (!body.ok)
+      return apiError(
+        body.status,
+        body.status === 413 ? "画像が大きすぎます（10 MB まで）" : "送信内容を読み取れませんでした",
+      );
     const parsed = thumbnailJsonSchema.safeParse(body.value);
     if (!parsed.success) return apiError(400, parsed.error.issues[0]?.message ?? "画像データがありません");
     const bytes = decodeDataUrl(parsed.data.data);

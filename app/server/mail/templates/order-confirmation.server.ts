@@ -13,19 +13,28 @@ export function orderConfirmationMail(input: {
   totalAmount: number;
 }) {
   const label = input.bibNumberLabel || "ゼッケン番号";
-  return renderMail(`ご注文ありがとうございます（注文番号 ${input.orderNumber}）`, `${input.customerName} 様`, [
-    { text: "このたびはご注文いただき、誠にありがとうございます。以下の内容でご注文を承りました。" },
-    { table: [["注文番号", input.orderNumber], ["大会", input.contestName]] },
-    ...input.lines.map((line, index) => ({
-      table: [
-        [`商品${index + 1}`, `${line.category} / ${label} ${line.athleteNumber} ${line.athleteName}`],
-        ["スタイル", line.style],
-        ["価格", formatYen(line.price)],
-      ] as [string, string][],
-    })),
-    { table: [["合計金額", formatYen(input.totalAmount)]] },
-    {
-      text: "動画は受注制作です。ご注文から2〜3営業日以内に、ダウンロードURLをこのメールアドレスへお送りします。\nデジタル商品のため、ご注文確定後のキャンセル・返品はお受けできません。",
-    },
-  ]);
+  return renderMail(
+    `ご注文ありがとうございます（注文番号 ${input.orderNumber}）`,
+    `${input.customerName} 様`,
+    [
+      { text: "このたびはご注文いただき、誠にありがとうございます。以下の内容でご注文を承りました。" },
+      {
+        table: [
+          ["注文番号", input.orderNumber],
+          ["大会", input.contestName],
+        ],
+      },
+      ...input.lines.map((line, index) => ({
+        table: [
+          [`商品${index + 1}`, `${line.category} / ${label} ${line.athleteNumber} ${line.athleteName}`],
+          ["スタイル", line.style],
+          ["価格", formatYen(line.price)],
+        ] as [string, string][],
+      })),
+      { table: [["合計金額", formatYen(input.totalAmount)]] },
+      {
+        text: "動画は受注制作です。ご注文から2〜3営業日以内に、ダウンロードURLをこのメールアドレスへお送りします。\nデジタル商品のため、ご注文確定後のキャンセル・返品はお受けできません。",
+      },
+    ],
+  );
 }

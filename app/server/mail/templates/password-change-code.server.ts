@@ -6,6 +6,8 @@ export function passwordChangeCodeMail(input: { name: string; code: string; expi
   return renderMail("パスワード変更の認証コード", `${input.name || "お客様"} 様`, [
     { text: "パスワード変更のお手続きを受け付けました。\n画面に以下の6桁の認証コードを入力してください。" },
     { highlight: input.code },
-    { text: `有効期限: ${formatDateTime(input.expiresAt)}（10分間）\nお心当たりのない場合は、このメールを破棄してください。パスワードは変更されません。` },
+    {
+      text: `有効期限: ${formatDateTime(input.expiresAt)}（10分間）\nお心当たりのない場合は、このメールを破棄してください。パスワードは変更されません。`,
+    },
   ]);
 }
