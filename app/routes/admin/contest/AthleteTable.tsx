@@ -590,6 +590,27 @@ function AthleteRowFields({
     "aria-invalid": errors[name]?.length ? true : undefined,
     "aria-describedby": errors[name]?.length ? `${formId}-${name}-error` : undefined,
   });
+  const priceCell = (
+    name: "verticalVideoPrice" | "horizontalVideoPrice",
+    stored: number | null,
+    labelledBy: string,
+  ) => (
+    <td className="px-2 py-2 align-top">
+      <input
+        {...field(name)}
+        type="number"
+        defaultValue={echoed(lastResult, name, price(stored))}
+        aria-labelledby={labelledBy}
+        min={0}
+        max={MAX_PRICE}
+        step={100}
+        inputMode="numeric"
+        placeholder="未設定"
+        className="field-input"
+      />
+      <FieldError errors={errors[name]} id={`${formId}-${name}-error`} announce className="text-xs" />
+    </td>
+  );
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     if (submitter instanceof HTMLButtonElement && submitter.formNoValidate) return;
@@ -655,46 +676,8 @@ function AthleteRowFields({
         </select>
         <FieldError errors={errors.category} id={`${formId}-category-error`} announce className="text-xs" />
       </td>
-      <td className="px-2 py-2 align-top">
-        <input
-          {...field("verticalVideoPrice")}
-          type="number"
-          defaultValue={echoed(lastResult, "verticalVideoPrice", price(athlete.verticalVideoPrice))}
-          aria-labelledby={COLUMN_IDS.vertical}
-          min={0}
-          max={MAX_PRICE}
-          step={100}
-          inputMode="numeric"
-          placeholder="未設定"
-          className="field-input"
-        />
-        <FieldError
-          errors={errors.verticalVideoPrice}
-          id={`${formId}-verticalVideoPrice-error`}
-          announce
-          className="text-xs"
-        />
-      </td>
-      <td className="px-2 py-2 align-top">
-        <input
-          {...field("horizontalVideoPrice")}
-          type="number"
-          defaultValue={echoed(lastResult, "horizontalVideoPrice", price(athlete.horizontalVideoPrice))}
-          aria-labelledby={COLUMN_IDS.horizontal}
-          min={0}
-          max={MAX_PRICE}
-          step={100}
-          inputMode="numeric"
-          placeholder="未設定"
-          className="field-input"
-        />
-        <FieldError
-          errors={errors.horizontalVideoPrice}
-          id={`${formId}-horizontalVideoPrice-error`}
-          announce
-          className="text-xs"
-        />
-      </td>
+      {priceCell("verticalVideoPrice", athlete.verticalVideoPrice, COLUMN_IDS.vertical)}
+      {priceCell("horizontalVideoPrice", athlete.horizontalVideoPrice, COLUMN_IDS.horizontal)}
       <td className="px-2 py-2 align-top">
         <StatusSelect
           {...field("videoStatus")}
