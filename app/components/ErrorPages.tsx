@@ -1,4 +1,5 @@
 import { Link, useLocation } from "@remix-run/react";
+import { ProblemMark } from "~/components/icons";
 
 export function NotFoundPage() {
   return (
@@ -19,17 +20,7 @@ export function ErrorFallback() {
   const here = `${location.pathname}${location.search}`;
   return (
     <section role="alert" className="mx-auto flex max-w-xl flex-col items-center px-4 py-20 text-center">
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 24 24"
-        className="h-14 w-14 text-brand-600"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-      >
-        <circle cx="12" cy="12" r="10" />
-        <path d="M12 7v6M12 16.5v.5" strokeLinecap="round" />
-      </svg>
+      <ProblemMark className="h-14 w-14 text-brand-600" />
       <h1 className="mt-4 text-2xl font-bold">エラーが発生しました</h1>
       <p className="mt-3 text-zinc-600">
         申し訳ありません。一時的な問題が起きた可能性があります。もう一度お試しください。

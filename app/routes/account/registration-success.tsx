@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { DoneMark } from "~/components/icons";
 
 export const meta: MetaFunction = () => [{ title: "会員登録が完了しました | コンテスト動画ショップ" }];
 
@@ -12,17 +13,7 @@ export default function RegistrationSuccess() {
   return (
     <div className="mx-auto w-full max-w-md px-4 py-10 text-center sm:py-16">
       <div className="rounded-2xl border border-zinc-200 bg-white p-6 shadow-sm sm:p-8">
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          className="mx-auto h-16 w-16 text-emerald-600"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.8"
-        >
-          <circle cx="12" cy="12" r="10" />
-          <path d="m7.5 12.5 3 3 6-6.5" strokeLinecap="round" strokeLinejoin="round" />
-        </svg>
+        <DoneMark />
         <h1 className="mt-4 text-2xl font-bold">会員登録が完了しました</h1>
         <p className="mt-3 text-left text-sm leading-relaxed text-zinc-700">
           ご登録ありがとうございます。ログインすると、購入履歴からいつでもご注文の動画を確認できます。

@@ -3,6 +3,7 @@ import { data } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { verifyRegistrationLink } from "~/server/accounts/registration.server";
+import { DoneMark, ProblemMark } from "~/components/icons";
 
 export const meta: MetaFunction = () => [{ title: "メールアドレスの確認 | コンテスト動画ショップ" }];
 
@@ -49,17 +50,7 @@ export default function VerifyEmail() {
         <noscript>
           <meta httpEquiv="refresh" content={`${REDIRECT_SECONDS};url=/login`} />
         </noscript>
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          className="mx-auto h-16 w-16 text-emerald-600"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.8"
-        >
-          <circle cx="12" cy="12" r="10" />
-          <path d="m7.5 12.5 3 3 6-6.5" strokeLinecap="round" strokeLinejoin="round" />
-        </svg>
+        <DoneMark />
         <h1 className="mt-4 text-2xl font-bold">
           {result.alreadyVerified ? "メールアドレスは確認済みです" : "メールアドレスを確認しました"}
         </h1>
@@ -75,17 +66,7 @@ export default function VerifyEmail() {
 
   return (
     <Frame>
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 24 24"
-        className="mx-auto h-14 w-14 text-brand-600"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-      >
-        <circle cx="12" cy="12" r="10" />
-        <path d="M12 7v6M12 16.5v.5" strokeLinecap="round" />
-      </svg>
+      <ProblemMark />
       <h1 className="mt-4 text-2xl font-bold">メールアドレスを確認できませんでした</h1>
       <p role="alert" className="mt-3 text-sm leading-relaxed text-red-800">
         {result.message}

@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { orderById } from "~/server/orders/orders.server";
 import { getSession } from "~/server/http/session.server";
+import { DoneMark } from "~/components/icons";
 
 export const meta: MetaFunction = () => [{ title: "ご注文完了 | コンテスト動画ショップ" }];
 
@@ -18,17 +19,7 @@ export default function PaymentComplete() {
   const { orderNumber, email } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-lg px-4 py-10 text-center sm:py-16">
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 24 24"
-        className="mx-auto h-16 w-16 text-emerald-600"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-      >
-        <circle cx="12" cy="12" r="10" />
-        <path d="m7.5 12.5 3 3 6-6.5" strokeLinecap="round" strokeLinejoin="round" />
-      </svg>
+      <DoneMark />
       <h1 className="mt-4 text-2xl font-bold">ご注文ありがとうございました</h1>
       <div className="mt-6 rounded-2xl border border-zinc-200 bg-white p-5">
         <p className="text-sm text-zinc-500">注文番号</p>
