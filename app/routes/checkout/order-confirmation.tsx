@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { Field } from "~/components/forms";
+import { Field, FormErrors } from "~/components/forms";
 import { FinalConfirmationNotice, OrderLines } from "~/routes/checkout/OrderLines";
 import { customerSchema } from "~/lib/order-schemas";
 import { PASSWORD_MIN } from "~/lib/password-rules";
@@ -83,15 +83,7 @@ export default function OrderConfirmation() {
 
       <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="mt-8 space-y-5">
         <h2 className="text-lg font-bold">お客様情報</h2>
-        {form.errors ? (
-          <p
-            id={form.errorId}
-            role="alert"
-            className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800"
-          >
-            {form.errors.join(" ")}
-          </p>
-        ) : null}
+        <FormErrors id={form.errorId} errors={form.errors} />
         <div>
           <label htmlFor={fields.email.id} className="field-label">
             メールアドレス

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { lazy, Suspense } from "react";
-import { Field } from "~/components/forms";
+import { Field, FormErrors } from "~/components/forms";
 import { OrderLines } from "~/routes/checkout/OrderLines";
 import { formatYen } from "~/lib/format";
 import { testCardSchema } from "~/lib/payment-schemas";
@@ -155,15 +155,7 @@ function TestCardForm({ total }: { total: number }) {
       <p className="text-sm text-zinc-600">
         テスト用カード 4242 4242 4242 4242 で決済が成功します。実際の請求は発生しません。
       </p>
-      {form.errors ? (
-        <p
-          id={form.errorId}
-          role="alert"
-          className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800"
-        >
-          {form.errors.join(" ")}
-        </p>
-      ) : null}
+      <FormErrors id={form.errorId} errors={form.errors} />
       <Field
         label="カード名義"
         meta={fields.cardholderName}

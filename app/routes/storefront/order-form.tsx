@@ -12,6 +12,7 @@ import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/check
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
 import { positiveId } from "~/lib/params";
+import { FormErrors } from "~/components/forms";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.contest.name ?? "ご注文"} | 注文フォーム | コンテスト動画ショップ` },
@@ -111,15 +112,7 @@ export default function OrderForm() {
         className="mt-6 space-y-4"
         onChange={(event) => setLive(itemsFromForm(event.currentTarget, itemCount))}
       >
-        {form.errors ? (
-          <p
-            id={form.errorId}
-            role="alert"
-            className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800"
-          >
-            {form.errors.join(" ")}
-          </p>
-        ) : null}
+        <FormErrors id={form.errorId} errors={form.errors} />
         {fields.items.errors ? (
           <p
             role="alert"
