@@ -54,6 +54,37 @@ describe("order form (server side)", () => {
     expect(page.data).toMatchObject({ total: 4500, lines: [{ price: 4500, athleteNumber: 1, style: "横" }] });
   });
 
+  it("a body that names a later item alone (items[2] with no items[0]) is a draft of that one item, not a 500 at the next step", async () => {
+    const shop = seedContest();
+    const slug = contestSlug(shop.name);
+    const result = await callRoute(
+      (await orderForm()).action,
+      formRequest(`/order-form/${encodeURIComponent(slug)}`, [
+        ["intent", "next"],
+        ["items[2].category", "A部門"],
+        ["items[2].athleteId", String(shop.onSale.id)],
+        ["items[2].formatId", String(shop.vertical.id)],
+      ]),
+      { contestSlug: slug },
+    );
+    expect(result.status).toBeLessThan(500);
+    const cookie = sessionOf(result);
+    const confirmation = await import("~/routes/checkout/order-confirmation");
+    const page = await callRoute(
+      confirmation.loader,
+      new Request("http://shop.test/order-confirmation", { headers: { Cookie: cookie } }),
+    );
+    expect(page.status).toBeLessThan(500);
+    const form = await callRoute(
+      (await orderForm()).loader,
+      new Request(`http://shop.test/order-form/${encodeURIComponent(slug)}`, { headers: { Cookie: cookie } }),
+      { contestSlug: slug },
+    );
+    expect((form.data as { draft: unknown[] }).draft).toEqual([
+      { category: "A部門", athleteId: shop.onSale.id, formatId: shop.vertical.id },
+    ]);
+  });
+
   it("uses the 3500 yen fallback for an athlete without a price", async () => {
     const shop = seedContest();
     const result = await postOrderForm(shop, [

@@ -44,7 +44,11 @@ function emptyItem(): CheckoutItem {
 
 /** Whatever the form holds, kept as a draft even when incomplete (so nothing typed is lost). */
 function draftFrom(payload: Record<string, unknown>): CheckoutItem[] {
-  const raw = Array.isArray(payload.items) ? payload.items.slice(0, MAX_ORDER_ITEMS) : [];
+  // A body may name items[3] alone: the parsed array then has holes before it, which are no
+  // items at all (filter skips holes), and a stored hole would read back as null.
+  const raw = Array.isArray(payload.items)
+    ? payload.items.filter((item) => item !== undefined).slice(0, MAX_ORDER_ITEMS)
+    : [];
   return raw.map((item) => {
     const fields = typeof item === "object" && item !== null ? (item as Record<string, unknown>) : {};
     return {
