@@ -185,6 +185,27 @@ describe("a form spooled to disk", () => {
     expect(fs.readdirSync(directory).length).toBe(before);
   });
 
+  it("reads an over-long field's body to its end before refusing it (an answer sent mid-body resets the connection)", async () => {
+    const pieces = [
+      '--b\r\nContent-Disposition: form-data; name="note"\r\n\r\n',
+      ...Array.from({ length: 20 }, () => "x".repeat(10_000)),
+      "\r\n--b--\r\n",
+    ].map((text) => new TextEncoder().encode(text));
+    let cancelled = false;
+    let left = pieces.length;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const piece = pieces[pieces.length - left--];
+        if (piece) controller.enqueue(piece);
+        else controller.close();
+      },
+      cancel: () => void (cancelled = true),
+    });
+    expect(await spool(body, "multipart/form-data; boundary=b")).toEqual({ ok: false, reason: "too-large" });
+    expect(cancelled).toBe(false);
+    expect(left).toBeLessThanOrEqual(0);
+  });
+
   it("cannot read a body that is not multipart or breaks off", async () => {
     expect(
       await spool(new ReadableStream({ start: (c) => c.close() }), "application/x-www-form-urlencoded"),

@@ -165,18 +165,27 @@ export async function readMultipart(
   }
 }
 
-/** A sink that collects a small text field, refusing anything longer than `max` bytes. */
-export function textField(max: number, onValue: (value: string) => void): PartSink {
+/**
+ * A sink that collects a small text field, refusing anything longer than `max` bytes: at once
+ * (PartTooLargeError ends the read), or, with `onTooLong`, after the part has been read to its
+ * end, keeping nothing past `max`, so the caller can answer 413 once the body is in.
+ */
+export function textField(
+  max: number,
+  onValue: (value: string) => void,
+  options: { onTooLong?: () => void } = {},
+): PartSink {
   const parts: Buffer[] = [];
   let size = 0;
   return {
     async write(bytes) {
       size += bytes.length;
-      if (size > max) throw new PartTooLargeError("field too long");
-      parts.push(Buffer.from(bytes));
+      if (size <= max) parts.push(Buffer.from(bytes));
+      else if (!options.onTooLong) throw new PartTooLargeError("field too long");
     },
     async end() {
-      onValue(Buffer.concat(parts).toString("utf8"));
+      if (size > max) options.onTooLong?.();
+      else onValue(Buffer.concat(parts).toString("utf8"));
     },
   };
 }
@@ -234,7 +243,8 @@ export type SpooledForm =
  * file name) goes into `directory` under the name `storedName` gives, at most
  * `maxFileBytes`; every other part is a text field of at most `maxFieldBytes`. Anything
  * longer is "too-large" (answered with 413). The body of a refused file is still read, up
- * to four times its limit, so the browser gets the answer instead of a reset connection.
+ * to four times its limit, and an over-long field to the end (keeping nothing past its limit),
+ * so the browser gets the answer instead of a reset connection.
  * When the form is refused, no file it wrote is left behind.
  */
 export async function spoolMultipartForm(
@@ -257,11 +267,14 @@ export async function spoolMultipartForm(
       fs.rmSync(file.path, { force: true });
     }
   };
+  let fieldTooLong = false;
   try {
     fs.mkdirSync(options.directory, { recursive: true });
     await readMultipart(request.body, boundary, async (part) => {
       if (!part.filename || !options.isFile(part))
-        return textField(options.maxFieldBytes, (value) => fields.append(part.name, value));
+        return textField(options.maxFieldBytes, (value) => fields.append(part.name, value), {
+          onTooLong: () => (fieldTooLong = true),
+        });
       const storedName = options.storedName(part);
       const file: SpooledFile = {
         field: part.name,
@@ -290,7 +303,7 @@ export async function spoolMultipartForm(
     if (error instanceof MultipartError) return { ok: false, reason: "unreadable" };
     throw error;
   }
-  if (open.some(({ sink }) => sink.tooBig())) {
+  if (fieldTooLong || open.some(({ sink }) => sink.tooBig())) {
     await discard();
     return { ok: false, reason: "too-large" };
   }
