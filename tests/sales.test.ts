@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { csvLine, UTF8_BOM } from "~/lib/csv";
 import { tokyoDayStart } from "~/lib/tokyo-date";
@@ -107,5 +108,29 @@ describe("sales CSV", () => {
   it("quotes what needs quoting, defuses spreadsheet formulas, and starts with a BOM", () => {
     expect(csvLine(["a,b", 'say "hi"', "=SUM(A1)", "山田"])).toBe('"a,b","say ""hi""",\'=SUM(A1),山田\r\n');
     expect(new TextEncoder().encode(UTF8_BOM)).toEqual(new Uint8Array([0xef, 0xbb, 0xbf]));
+  });
+
+  it("finding 16: values starting with full-width ＝＋－＠ are defused in the sales CSV like =+-@", () => {
+    // What a customer can type into the name fields of an order, and an athlete name an admin imports.
+    order("全角の大会", "2025-08-01T03:00:00.000Z", [1200]);
+    const row = db().select().from(orders).where(eq(orders.contestName, "全角の大会")).get();
+    db()
+      .update(orders)
+      .set({ customerName: '＝HYPERLINK("http://evil.example","x")' })
+      .where(eq(orders.id, row!.id))
+      .run();
+    db()
+      .update(orderLines)
+      .set({ athleteName: "＠SUM(1+1)", category: "＋1", style: "－1" })
+      .where(eq(orderLines.orderId, row!.id))
+      .run();
+    const [line] = [...salesCsvRows(filter("全角の大会", null, null))].map(csvLine);
+    const fields = (line ?? "").trimEnd().split(",");
+    expect(fields[4]).toBe("'＋1");
+    expect(fields[6]).toBe("'＠SUM(1+1)");
+    expect(fields[7]).toBe("'－1");
+    expect(line).toContain(`"'＝HYPERLINK(""http://evil.example"",""x"")"`);
+    // Full-width characters later in a value stay as they are.
+    expect(csvLine(["山田＝太郎", "Ａ＋"])).toBe("山田＝太郎,Ａ＋\r\n");
   });
 });

@@ -1,6 +1,13 @@
-/** One CSV field: quoted when it holds a comma, quote or line break; a leading =,+,-,@ is defused for spreadsheets. */
+/**
+ * What makes a spreadsheet read a cell as a formula: a leading =, +, -, @ (or a tab or
+ * carriage return before one), and their full-width forms ＝＋－＠, which Excel in Japan
+ * also takes as a formula once the IME has converted them.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/** One CSV field: quoted when it holds a comma, quote or line break; a formula start is defused for spreadsheets. */
 export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
