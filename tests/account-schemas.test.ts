@@ -1,13 +1,13 @@
 import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
 import {
-  isStrongEnough,
   loginSchema,
   newPasswordSchema,
   passwordChangeCodeSchema,
   registerSchema,
   registrationCodeSchema,
 } from "~/lib/account-schemas";
+import { isStrongEnough } from "~/lib/password-rules";
 
 function form(entries: [string, string][]) {
   const data = new FormData();

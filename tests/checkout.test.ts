@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contestSlug } from "~/lib/slug";
 import { db } from "~/server/db/client.server";
-import { orders } from "~/server/db/schema";
+import { checkouts, orders } from "~/server/db/schema";
 import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
 import { startSmtpServer } from "./helpers/smtp";
@@ -163,6 +163,44 @@ describe("order form (server side)", () => {
       .run();
     const result = await postOrderForm(shop, []);
     expect(result.status).toBe(404);
+  });
+});
+
+describe("order confirmation (server side)", () => {
+  it("finding 16: the auto-login password follows registration's rule (8 lower-case letters are refused)", async () => {
+    const shop = seedContest();
+    const created = await postOrderForm(shop, [
+      { category: "A部門", athleteId: String(shop.onSale.id), formatId: String(shop.vertical.id) },
+    ]);
+    const cookie = sessionOf(created);
+    const confirmation = await import("~/routes/checkout/order-confirmation");
+    const post = (password: string) =>
+      callRoute(
+        confirmation.action,
+        formRequest(
+          "/order-confirmation",
+          [
+            ["email", `weak${Math.random().toString(36).slice(2, 8)}@example.jp`],
+            ["name", "テスト 太郎"],
+            ["autoLogin", "on"],
+            ["password", password],
+            ["confirmPassword", password],
+          ],
+          cookie,
+        ),
+      );
+    for (const [weak, message] of [
+      ["abcdefgh", "英大文字・英小文字・数字のうち2種類以上を組み合わせてください"],
+      ["12345678", "英大文字・英小文字・数字のうち2種類以上を組み合わせてください"],
+      ["Ab1", "パスワードは8文字以上で入力してください"],
+    ] as const) {
+      const refused = await post(weak);
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.data)).toContain(message);
+    }
+    const checkout = db().select().from(checkouts).where(eq(checkouts.contestId, shop.contestId)).get();
+    expect(checkout?.pendingPasswordHash ?? null).toBeNull();
+    expect((await post("Kodomo2025")).location).toBe("/email-verification");
   });
 });
 

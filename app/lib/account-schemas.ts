@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PASSWORD_MAX, PASSWORD_MIN } from "./password-rules";
+import { newPasswordProblem, PASSWORD_MAX, PASSWORD_MESSAGES } from "./password-rules";
 
 /**
  * The account forms (register, registration code, login, password change), shared by
@@ -9,9 +9,9 @@ import { PASSWORD_MAX, PASSWORD_MIN } from "./password-rules";
 export const ACCOUNT_MESSAGES = {
   passwordMismatch: "パスワードが一致しません",
   newPasswordMismatch: "新しいパスワードが一致しません",
-  passwordTooShort: `パスワードは${PASSWORD_MIN}文字以上で入力してください`,
-  passwordTooLong: `パスワードは${PASSWORD_MAX}文字以内で入力してください`,
-  passwordTooSimple: "英大文字・英小文字・数字のうち2種類以上を組み合わせてください",
+  passwordTooShort: PASSWORD_MESSAGES.tooShort,
+  passwordTooLong: PASSWORD_MESSAGES.tooLong,
+  passwordTooSimple: PASSWORD_MESSAGES.tooSimple,
   allFieldsRequired: "すべての項目を入力してください",
   codeRequired: "認証コードを入力してください",
   codeFormat: "認証コードは6桁の数字で入力してください",
@@ -28,18 +28,9 @@ const email = text("メールアドレスを入力してください").pipe(
   z.string().max(254, "メールアドレスが長すぎます").email("メールアドレスの形式が正しくありません"),
 );
 
-/** At least two of upper case, lower case and digits. */
-export function isStrongEnough(password: string): boolean {
-  return [/[A-Z]/, /[a-z]/, /[0-9]/].filter((pattern) => pattern.test(password)).length >= 2;
-}
-
 function checkNewPassword(password: string, path: string, ctx: z.RefinementCtx) {
-  if (password.length < PASSWORD_MIN)
-    ctx.addIssue({ code: "custom", path: [path], message: ACCOUNT_MESSAGES.passwordTooShort });
-  else if (password.length > PASSWORD_MAX)
-    ctx.addIssue({ code: "custom", path: [path], message: ACCOUNT_MESSAGES.passwordTooLong });
-  else if (!isStrongEnough(password))
-    ctx.addIssue({ code: "custom", path: [path], message: ACCOUNT_MESSAGES.passwordTooSimple });
+  const problem = newPasswordProblem(password);
+  if (problem) ctx.addIssue({ code: "custom", path: [path], message: problem });
 }
 
 // Passwords are not trimmed: a space is a character like any other.

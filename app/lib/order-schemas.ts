@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PASSWORD_MIN } from "./password-rules";
+import { newPasswordProblem, PASSWORD_MAX, PASSWORD_MESSAGES } from "./password-rules";
 import { MAX_ORDER_ITEMS } from "./pricing";
 
 /** Shared by the browser (conform) and the server: the order form, the customer step, the code step. */
@@ -64,19 +64,17 @@ export const customerSchema = z
       .min(1, "お名前を入力してください")
       .max(100, "お名前は100文字以内で入力してください"),
     autoLogin: z.preprocess((value) => value === "on" || value === "true" || value === true, z.boolean()),
-    password: z.string().max(200, "パスワードが長すぎます").optional(),
-    confirmPassword: z.string().max(200).optional(),
+    password: z.string().max(PASSWORD_MAX, PASSWORD_MESSAGES.tooLong).optional(),
+    confirmPassword: z.string().max(PASSWORD_MAX).optional(),
   })
   .superRefine((value, ctx) => {
     if (!value.autoLogin) return;
     if (!value.password) {
       ctx.addIssue({ code: "custom", path: ["password"], message: "パスワードを入力してください" });
-    } else if (value.password.length < PASSWORD_MIN) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["password"],
-        message: `パスワードは${PASSWORD_MIN}文字以上で入力してください`,
-      });
+    } else {
+      // The auto-login account is an account like any other: registration's rule, written once.
+      const problem = newPasswordProblem(value.password);
+      if (problem) ctx.addIssue({ code: "custom", path: ["password"], message: problem });
     }
     if (value.password && value.password !== value.confirmPassword) {
       ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: "パスワードが一致しません" });

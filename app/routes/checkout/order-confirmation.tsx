@@ -7,7 +7,7 @@ import { useState } from "react";
 import { Field, FormErrors } from "~/components/forms";
 import { FinalConfirmationNotice, OrderLines } from "~/routes/checkout/OrderLines";
 import { customerSchema } from "~/lib/order-schemas";
-import { PASSWORD_MIN } from "~/lib/password-rules";
+import { PASSWORD_HINT, PASSWORD_MIN } from "~/lib/password-rules";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import { requirePricedCheckout, saveCustomer } from "~/server/checkout/steps.server";
 import { commitSession, getSession } from "~/server/http/session.server";
@@ -124,6 +124,7 @@ export default function OrderConfirmation() {
                 label={`パスワード（${PASSWORD_MIN}文字以上）`}
                 meta={fields.password}
                 type="password"
+                hint={PASSWORD_HINT}
                 inputProps={{ autoComplete: "new-password" }}
               />
               <Field
