@@ -12,6 +12,7 @@ import { action as mediaAction } from "~/routes/api/media/item";
 import { action as thumbnailAction } from "~/routes/api/media/thumbnail";
 import { loader as thumbnailLoader } from "~/routes/api/media/public-thumbnail";
 import { loader as previewLoader } from "~/routes/admin/contest/media-file";
+import { loader as publicMediaLoader } from "~/routes/storefront/media-file";
 import { action as contentAction } from "~/routes/admin/contest/content";
 import { setClock } from "~/server/core/clock.server";
 import { createContest } from "~/server/catalog/contests.server";
@@ -561,6 +562,37 @@ describe("media operations", () => {
       { id: String(opsContest), mediaId: String(mediaId) },
     );
     expect(again.status).toBe(404);
+  });
+});
+
+describe("public media", () => {
+  it("finding 16: a .gif uploaded to the content tab is served at its public address as image/gif", async () => {
+    const saved = contestId;
+    contestId = createContest("GIF公開テスト大会");
+    db()
+      .update(contests)
+      .set({ videoPublished: true, sitePublicStatus: "公開" })
+      .where(eq(contests.id, contestId))
+      .run();
+    const gif = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#ff0000" } })
+      .gif()
+      .toBuffer();
+    const { done } = await uploadWhole(gif, "アニメ.gif", { mediaType: "image", contentType: "image/gif" });
+    contestId = saved;
+    expect(done.status).toBe(201);
+    const row = db()
+      .select()
+      .from(mediaItems)
+      .where(eq(mediaItems.id, (done.data as MediaAnswer).id))
+      .get();
+    expect(row?.storedName).toMatch(/\.gif$/);
+    const served = await callRoute(
+      publicMediaLoader,
+      new Request(`http://shop.test/media/${row!.storedName}`),
+      { name: row!.storedName },
+    );
+    expect(served.status).toBe(200);
+    expect(served.headers.get("Content-Type")).toBe("image/gif");
   });
 });
 

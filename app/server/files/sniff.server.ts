@@ -9,6 +9,29 @@ export type VideoKind = "mp4" | "mov" | "webm";
 export type ImageKind = "jpg" | "png" | "webp";
 export type SniffedMedia = { mediaType: "video" | "image"; extension: string; contentType: string };
 
+/**
+ * The content type of each kind the shop stores, by the extension it stores it under: the
+ * one table that both names an upload (sniffMedia) and serves it back (contentTypeOfStored),
+ * so a kind accepted at upload cannot be left without a type when served.
+ */
+export const CONTENT_TYPES = {
+  mp4: "video/mp4",
+  mov: "video/quicktime",
+  webm: "video/webm",
+  jpg: "image/jpeg",
+  png: "image/png",
+  gif: "image/gif",
+  webp: "image/webp",
+} as const satisfies Record<VideoKind | ImageKind | "gif", string>;
+
+/** The content type a stored file is served with, from its stored name's extension; null for any other name. */
+export function contentTypeOfStored(storedName: string): string | null {
+  const extension = /\.([a-z0-9]+)$/.exec(storedName)?.[1] ?? "";
+  return Object.hasOwn(CONTENT_TYPES, extension)
+    ? CONTENT_TYPES[extension as keyof typeof CONTENT_TYPES]
+    : null;
+}
+
 /** How many leading bytes the sniffers need at most. */
 export const SNIFF_BYTES = 16;
 
@@ -25,21 +48,17 @@ export function sniffVideo(head: Uint8Array): VideoKind | null {
 /** A video (MP4, MOV, WebM) or an image (JPEG, PNG, GIF, WebP), with the extension and content type the shop stores it under. */
 export function sniffMedia(head: Uint8Array): SniffedMedia | null {
   const video = sniffVideo(head);
-  if (video)
-    return {
-      mediaType: "video",
-      extension: video,
-      contentType: video === "mov" ? "video/quicktime" : `video/${video}`,
-    };
+  if (video) return { mediaType: "video", extension: video, contentType: CONTENT_TYPES[video] };
+  const image = (extension: ImageKind | "gif"): SniffedMedia => ({
+    mediaType: "image",
+    extension,
+    contentType: CONTENT_TYPES[extension],
+  });
   const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to));
-  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff)
-    return { mediaType: "image", extension: "jpg", contentType: "image/jpeg" };
-  if (head.length >= 8 && ascii(0, 8) === "\x89PNG\r\n\x1a\n")
-    return { mediaType: "image", extension: "png", contentType: "image/png" };
-  if (head.length >= 6 && (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a"))
-    return { mediaType: "image", extension: "gif", contentType: "image/gif" };
-  if (head.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP")
-    return { mediaType: "image", extension: "webp", contentType: "image/webp" };
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return image("jpg");
+  if (head.length >= 8 && ascii(0, 8) === "\x89PNG\r\n\x1a\n") return image("png");
+  if (head.length >= 6 && (ascii(0, 6) === "GIF87a" || ascii(0, 6) === "GIF89a")) return image("gif");
+  if (head.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return image("webp");
   return null;
 }
 

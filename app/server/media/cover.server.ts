@@ -14,17 +14,11 @@ import {
   writeCoverVariants,
 } from "../files/storage.server";
 import { spoolMultipartForm } from "../files/multipart.server";
-import { readHead, sniffImage, type ImageKind } from "../files/sniff.server";
+import { CONTENT_TYPES, readHead, sniffImage } from "../files/sniff.server";
 
 /** A cover is a photo, not a video: far below the video limit, far above any sensible 1920x1080 image. */
 export const COVER_MAX_BYTES = 20 * 1024 * 1024;
 export const RECOMMENDED_COVER = { width: 1920, height: 1080 } as const;
-
-const IMAGE_TYPES: Record<ImageKind, string> = {
-  jpg: "image/jpeg",
-  png: "image/png",
-  webp: "image/webp",
-};
 
 export type CurrentCover = {
   id: number;
@@ -133,7 +127,7 @@ export async function receiveCover(request: Request, contestId: number): Promise
       originalName,
       category: "cover-image",
       mediaType: "image",
-      contentType: IMAGE_TYPES[kind],
+      contentType: CONTENT_TYPES[kind],
       size,
       width,
       height,

@@ -9,6 +9,7 @@ import { db } from "../db/client.server";
 import { mediaItems } from "../db/schema";
 import { mediaDir, mediaPath, newStoredName, removeStoredFile } from "../files/storage.server";
 import { MultipartError, multipartBoundary, readMultipart, type PartSink } from "../files/multipart.server";
+import { contentTypeOfStored } from "../files/sniff.server";
 import { uploadsDir } from "./uploads.server";
 
 /** A thumbnail file (however sent) is refused past this size: 1080×1080 images are far smaller. */
@@ -295,7 +296,8 @@ export function thumbnailFile(
   const row = findContentMedia(contestId, mediaId);
   if (!row?.thumbnailStoredName) return null;
   const file = mediaPath(row.thumbnailStoredName);
-  const extension = row.thumbnailStoredName.split(".").pop();
-  const contentType = extension === "jpg" ? "image/jpeg" : `image/${extension}`;
-  return file ? { file, contentType, storedName: row.storedName, category: row.category } : null;
+  const contentType = contentTypeOfStored(row.thumbnailStoredName);
+  return file && contentType
+    ? { file, contentType, storedName: row.storedName, category: row.category }
+    : null;
 }
