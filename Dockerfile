@@ -14,6 +14,8 @@ RUN npx remix vite:build \
 
 FROM node:20-bookworm-slim
 WORKDIR /app
+# Production refuses to start without SESSION_SECRET and ENCRYPTION_KEY (32+ characters each):
+# pass them at run time (docker run -e, fly secrets), never bake them into the image.
 ENV NODE_ENV=production \
     PORT=3000 \
     DATABASE_PATH=/data/shop.db \

@@ -52,6 +52,7 @@ const env = {
   DATABASE_PATH: path.join(work, "shop.db"),
   MEDIA_DIR: path.join(work, "media"),
   SESSION_SECRET: "e2e-session-secret-0123456789abcdefghijklmnop",
+  ENCRYPTION_KEY: "e2e-encryption-key-0123456789abcdefghijklmnop",
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   MAIL_FROM: "shop@example.jp",
   ENABLE_TEST_HOOKS: "true",

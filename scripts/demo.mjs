@@ -11,8 +11,21 @@ const dataDir = path.join(root, "data");
 fs.mkdirSync(dataDir, { recursive: true });
 // A session secret of the demo's own, kept so logins survive a restart of the demo.
 const secretFile = path.join(dataDir, ".session-secret");
-if (!fs.existsSync(secretFile))
-  fs.writeFileSync(secretFile, crypto.randomBytes(32).toString("base64url"), { mode: 0o600 });
+const earlierDemo = fs.existsSync(secretFile);
+if (!earlierDemo) fs.writeFileSync(secretFile, crypto.randomBytes(32).toString("base64url"), { mode: 0o600 });
+
+// The key for secrets kept in the database (authenticator apps), required in production and
+// kept apart from the session secret so that rotating one never touches the other. A demo
+// made before the key was required sealed its secrets with a key derived from the session
+// secret: starting its key from that value keeps them readable.
+const keyFile = path.join(dataDir, ".encryption-key");
+if (!fs.existsSync(keyFile)) {
+  fs.writeFileSync(
+    keyFile,
+    earlierDemo ? fs.readFileSync(secretFile, "utf8").trim() : crypto.randomBytes(32).toString("base64url"),
+    { mode: 0o600 },
+  );
+}
 
 const env = {
   ...process.env,
@@ -22,6 +35,7 @@ const env = {
   MEDIA_DIR: process.env.MEDIA_DIR ?? path.join(dataDir, "media"),
   MAIL_DIR: process.env.MAIL_DIR ?? path.join(dataDir, "mail"),
   SESSION_SECRET: process.env.SESSION_SECRET ?? fs.readFileSync(secretFile, "utf8").trim(),
+  ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? fs.readFileSync(keyFile, "utf8").trim(),
   SITE_URL: process.env.SITE_URL ?? `http://localhost:${process.env.PORT ?? "3000"}`,
 };
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ConfigError, parseEnv } from "~/server/core/env.server";
 
 const good = { DATABASE_PATH: "./data/test.db" };
@@ -39,11 +39,44 @@ describe("configuration", () => {
     );
   });
 
+  it("finding 15: production refuses to start without ENCRYPTION_KEY instead of deriving it from a session secret", () => {
+    const production = { ...good, NODE_ENV: "production", SESSION_SECRET: "s".repeat(40) };
+    expect(() => parseEnv(production)).toThrowError(/ENCRYPTION_KEY: 本番環境では必須です/);
+    expect(() => parseEnv({ ...production, ENCRYPTION_KEY: "short" })).toThrowError(/ENCRYPTION_KEY/);
+    expect(parseEnv({ ...production, ENCRYPTION_KEY: "k".repeat(32) }).ENCRYPTION_KEY).toBe("k".repeat(32));
+    // Development and tests still derive one, from the oldest session secret as before.
+    expect(parseEnv({ SESSION_SECRET: `${"n".repeat(32)},${"o".repeat(32)}` }).ENCRYPTION_KEY).toBe(
+      "o".repeat(32),
+    );
+  });
+
+  it("finding 15: retiring the oldest session secret leaves stored authenticator secrets readable", async () => {
+    const saved = { ...process.env };
+    const secretBox = async (sessionSecrets: string) => {
+      vi.resetModules();
+      Object.assign(process.env, {
+        NODE_ENV: "production",
+        SESSION_SECRET: sessionSecrets,
+        ENCRYPTION_KEY: "e".repeat(40),
+      });
+      return import("~/server/core/secret-box.server");
+    };
+    try {
+      const sealed = (await secretBox(`${"n".repeat(32)},${"o".repeat(32)}`)).seal("JBSWY3DPEHPK3PXP");
+      // The old secret is retired: only the new one is configured now.
+      expect((await secretBox("n".repeat(32))).open(sealed)).toBe("JBSWY3DPEHPK3PXP");
+    } finally {
+      process.env = saved;
+      vi.resetModules();
+    }
+  });
+
   it("takes comma-separated session secrets for rotation, newest first", () => {
     const env = parseEnv({
       ...good,
       NODE_ENV: "production",
       SESSION_SECRET: `${"a".repeat(32)}, ${"b".repeat(40)}`,
+      ENCRYPTION_KEY: "k".repeat(32),
     });
     expect(env.SESSION_SECRETS).toEqual(["a".repeat(32), "b".repeat(40)]);
   });

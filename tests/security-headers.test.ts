@@ -16,7 +16,12 @@ async function load(env: Record<string, string>) {
   };
 }
 
-const HTTPS = { NODE_ENV: "production", SITE_URL: "https://shop.example.jp", SESSION_SECRET: "s".repeat(40) };
+const HTTPS = {
+  NODE_ENV: "production",
+  SITE_URL: "https://shop.example.jp",
+  SESSION_SECRET: "s".repeat(40),
+  ENCRYPTION_KEY: "k".repeat(40),
+};
 
 describe("session cookie", () => {
   it("is HttpOnly and SameSite=Lax on http, without Secure or the __Host- prefix", async () => {

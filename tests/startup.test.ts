@@ -33,4 +33,10 @@ describe("start-up", () => {
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain("SESSION_SECRET");
   });
+
+  it("finding 15: stops in production without ENCRYPTION_KEY, naming it", () => {
+    const result = startWith({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(40), ENCRYPTION_KEY: "" });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain("ENCRYPTION_KEY");
+  });
 });

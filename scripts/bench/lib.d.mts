@@ -2,6 +2,7 @@
 import type { ChildProcess } from "node:child_process";
 
 export const SECRET: string;
+export const ENCRYPTION_KEY: string;
 export function freePort(): Promise<number>;
 export function startServer(
   env: Record<string, string>,

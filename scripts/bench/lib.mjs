@@ -8,6 +8,8 @@ import net from "node:net";
 import { createCookieSessionStorage } from "@remix-run/node";
 
 export const SECRET = "bench-session-secret-0123456789abcdefghijklmnop";
+/** Production requires a key for the secrets kept in the database. */
+export const ENCRYPTION_KEY = "bench-encryption-key-0123456789abcdefghijklmnop";
 
 export function freePort() {
   return new Promise((resolve) => {
@@ -32,6 +34,7 @@ export async function startServer(env, port) {
         NODE_ENV: "production",
         PORT: String(port),
         SESSION_SECRET: SECRET,
+        ENCRYPTION_KEY: ENCRYPTION_KEY,
         SITE_URL: `http://127.0.0.1:${port}`,
         ...env,
       },

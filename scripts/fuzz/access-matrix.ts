@@ -57,7 +57,7 @@ const idA = makeCustomer(emailA);
 const idB = makeCustomer(emailB);
 writable.close();
 const { createCookieSessionStorage } = await import("@remix-run/node");
-const { SECRET } = await import("../bench/lib.mjs");
+const { SECRET, ENCRYPTION_KEY } = await import("../bench/lib.mjs");
 const storage = createCookieSessionStorage({
   cookie: { name: "shop_session", secrets: [SECRET], httpOnly: true, sameSite: "lax", path: "/" },
 });
@@ -124,7 +124,7 @@ type Identity = keyof typeof identities;
 
 // The routes of the build, with their parameters filled with real values.
 process.env.NODE_ENV = "production";
-Object.assign(process.env, shop.env, { SESSION_SECRET: SECRET });
+Object.assign(process.env, shop.env, { SESSION_SECRET: SECRET, ENCRYPTION_KEY });
 type BuildRoute = {
   id: string;
   parentId?: string;

@@ -24,7 +24,10 @@ const log = new StatusLog();
 
 // The route table of the build: every module with an action is a form or JSON endpoint.
 process.env.NODE_ENV = "production";
-Object.assign(process.env, shop.env, { SESSION_SECRET: "bench-session-secret-0123456789abcdefghijklmnop" });
+Object.assign(process.env, shop.env, {
+  SESSION_SECRET: "bench-session-secret-0123456789abcdefghijklmnop",
+  ENCRYPTION_KEY: "bench-encryption-key-0123456789abcdefghijklmnop",
+});
 type BuildRoute = {
   id: string;
   parentId?: string;

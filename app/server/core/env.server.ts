@@ -79,7 +79,11 @@ const schema = z
     SITE_URL: url("URL の形式が正しくありません（例: https://shop.example.jp）").default(
       "http://localhost:3000",
     ),
-    /** Key for secrets kept in the database (authenticator secrets). Defaults to one derived from SESSION_SECRET. */
+    /**
+     * Key for secrets kept in the database (authenticator secrets). Required in production:
+     * a key derived from a session secret would make every stored secret unreadable the day
+     * that session secret is retired. Development and tests derive one (see parseEnv).
+     */
     ENCRYPTION_KEY: optionalText.pipe(z.string().min(32, "32 文字以上の値を指定してください").optional()),
     /** Largest single uploaded file (delivered videos, media), in bytes. */
     MAX_UPLOAD_BYTES: z.coerce
@@ -129,6 +133,14 @@ const schema = z
         });
       }
     }
+    if (env.NODE_ENV === "production" && !env.ENCRYPTION_KEY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ENCRYPTION_KEY"],
+        message:
+          "本番環境では必須です。32 文字以上のランダムな値を指定し、以後は変えないでください（認証アプリの秘密鍵の暗号化に使います）",
+      });
+    }
     if (env.ENABLE_TEST_HOOKS && env.SITE_URL.startsWith("https://")) {
       ctx.addIssue({
         code: "custom",
@@ -159,9 +171,11 @@ function splitSecrets(value: string | undefined) {
     .filter(Boolean);
 }
 
-export type Env = Omit<z.infer<typeof schema>, "SESSION_SECRET"> & {
+export type Env = Omit<z.infer<typeof schema>, "SESSION_SECRET" | "ENCRYPTION_KEY"> & {
   /** Newest first: the first signs, all verify (rotation). */
   SESSION_SECRETS: string[];
+  /** Always set: the configured key, or in development and tests one derived from the oldest session secret. */
+  ENCRYPTION_KEY: string;
   /** Cookies get `Secure` (and the `__Host-` prefix) only when the shop is served over https. */
   SECURE_COOKIES: boolean;
 };
@@ -179,11 +193,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     );
     throw new ConfigError(`設定エラー: 環境変数の値が正しくありません\n${lines.join("\n")}`);
   }
-  const { SESSION_SECRET, ...rest } = result.data;
+  const { SESSION_SECRET, ENCRYPTION_KEY, ...rest } = result.data;
   const secrets = splitSecrets(SESSION_SECRET);
+  const sessionSecrets = secrets.length > 0 ? secrets : [DEV_SESSION_SECRET];
   return {
     ...rest,
-    SESSION_SECRETS: secrets.length > 0 ? secrets : [DEV_SESSION_SECRET],
+    SESSION_SECRETS: sessionSecrets,
+    // Outside production only (production refuses to start without the key): the oldest
+    // session secret, as before the key was required, so development data stays readable.
+    ENCRYPTION_KEY: ENCRYPTION_KEY ?? sessionSecrets[sessionSecrets.length - 1] ?? DEV_SESSION_SECRET,
     SECURE_COOKIES: rest.SITE_URL.startsWith("https://"),
   };
 }

@@ -3,12 +3,11 @@ import { env } from "./env.server";
 
 /**
  * AES-256-GCM for secrets kept in the database (authenticator secrets), so a dump of
- * the SQLite file alone does not reveal them. The key comes from configuration.
+ * the SQLite file alone does not reveal them. The key comes from ENCRYPTION_KEY alone,
+ * never from the session secrets, so rotating those leaves stored secrets readable.
  */
 function key(): Buffer {
-  const { ENCRYPTION_KEY, SESSION_SECRETS } = env();
-  const material = ENCRYPTION_KEY ?? SESSION_SECRETS[SESSION_SECRETS.length - 1] ?? "";
-  return Buffer.from(crypto.hkdfSync("sha256", material, "contest-video-shop", "secret-box", 32));
+  return Buffer.from(crypto.hkdfSync("sha256", env().ENCRYPTION_KEY, "contest-video-shop", "secret-box", 32));
 }
 
 export function seal(plain: string): string {
