@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "~/server/db/client.server";
 import { checkouts, orderLines, orders } from "~/server/db/schema";
 import { checkoutUntilVerified } from "./helpers/checkout-flow";
@@ -218,6 +218,70 @@ describe("Stripe (real SDK against a local API)", () => {
       )
       .all();
     expect(paid.every((c) => c.status === "paid")).toBe(true);
+  });
+});
+
+describe("payments that do not pay for their checkout", () => {
+  async function succeededIntent(change: (intent: { amount: number; currency: string }) => void) {
+    const { response, cookie, email } = await paidCheckout();
+    const intent = [...stripe.intents.values()].find(
+      (i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret,
+    )!;
+    // What Stripe would report for an intent changed at Stripe (dashboard, API) before it was paid.
+    change(intent);
+    return { intent: stripe.succeed(intent.id), cookie, email };
+  }
+
+  it.each([
+    ["in another currency", (intent: { currency: string }) => (intent.currency = "usd")],
+    ["for another amount", (intent: { amount: number }) => (intent.amount = 100)],
+  ])(
+    "finding 16: a succeeded payment %s makes no order, by the webhook (200, logged) or the browser's return",
+    async (_label, change) => {
+      const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+      try {
+        const { intent, cookie, email } = await succeededIntent(change);
+        const hook = await postWebhook(signedEvent(intent));
+        expect(hook).toMatchObject({ status: 200, data: { received: true, refused: true } });
+        const back = await import("~/routes/checkout/payment-return");
+        const returned = await callRoute(
+          back.loader,
+          new Request(`http://shop.test/payment/return?payment_intent=${intent.id}`, {
+            headers: { Cookie: cookie },
+          }),
+        );
+        expect(returned.location).toBe("/payment");
+        expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(0);
+        const logged = errors.mock.calls.map((call) => String(call[0]));
+        expect(logged.filter((line) => line.includes(intent.id))).toHaveLength(2);
+      } finally {
+        errors.mockRestore();
+      }
+    },
+  );
+
+  it("finding 16: a second succeeded payment for a checkout that already has its order is reported with the payment and the order number, not dropped", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const { intent, email } = await succeededIntent(() => undefined);
+      expect((await postWebhook(signedEvent(intent))).status).toBe(200);
+      const [order] = db().select().from(orders).where(eq(orders.customerEmail, email)).all();
+      expect(order).toBeDefined();
+      // The customer paid again for the same checkout (e.g. a second tab): Stripe reports it too.
+      const second = { ...intent, id: `pi_second_${Math.random().toString(36).slice(2, 10)}` };
+      stripe.intents.set(second.id, second);
+      expect((await postWebhook(signedEvent(second))).status).toBe(200);
+      expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(1);
+      const reported = errors.mock.calls
+        .map((call) => String(call[0]))
+        .filter((line) => line.includes(second.id));
+      expect(reported).toHaveLength(1);
+      expect(reported[0]).toContain(order!.orderNumber);
+      // Reported, not refunded: the admin decides.
+      expect(stripe.requests.some((r) => r.path.includes("refund"))).toBe(false);
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
 

@@ -17,7 +17,8 @@ for (const job of jobs) {
     const outcome = handleStripeWebhook(job.payload, job.signature);
     results.push(String(outcome.status));
   } else {
-    results.push(createOrderForPayment(job.intent).order.orderNumber);
+    const made = createOrderForPayment(job.intent);
+    results.push(made.ok ? made.order.orderNumber : `refused: ${made.reason}`);
   }
 }
 process.stdout.write(JSON.stringify(results));

@@ -21,7 +21,9 @@ export async function recoverUnrecordedPayments(): Promise<number> {
     if (db().select({ id: orders.id }).from(orders).where(eq(orders.paymentIntentId, intent.id)).get())
       continue;
     try {
-      if (createOrderForPayment(intent).created) recovered++;
+      // A refused or second payment is logged for the admin by createOrderForPayment itself.
+      const made = createOrderForPayment(intent);
+      if (made.ok && made.created) recovered++;
     } catch (error) {
       console.error(`[payments] could not recover the order of payment ${intent.id}`, error);
     }

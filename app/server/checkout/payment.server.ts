@@ -9,6 +9,8 @@ import { paymentProvider, type PaymentIntentState } from "../payments/index.serv
 import type { ShopSession, Toast } from "../http/session.server";
 
 export const INVALID_AMOUNT_MESSAGE = "注文金額が無効です";
+export const PAYMENT_MISMATCH_MESSAGE =
+  "お支払いの内容がご注文と一致しないため、ご注文を確定できませんでした。お手数ですが、お問い合わせください。";
 
 type VerifiedCustomer = ReturnType<typeof requireVerifiedCustomer>;
 
@@ -60,7 +62,11 @@ export async function completePayment(
           : "決済が完了していません。",
     };
   }
-  const { order } = createOrderForPayment(intent);
+  // The same check as the webhook's, in the same function: a payment that does not pay for
+  // this checkout (currency, amount) makes no order, whichever path reports it first.
+  const made = createOrderForPayment(intent);
+  if (!made.ok) return { ok: false, message: PAYMENT_MISMATCH_MESSAGE };
+  const { order } = made;
   session.set("lastOrderId", order.id);
   session.unset("checkoutId");
   const checkout = db()

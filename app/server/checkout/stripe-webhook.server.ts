@@ -10,12 +10,14 @@ const TOLERANCE_SECONDS = 300;
 
 export type WebhookOutcome = {
   status: 200 | 400 | 404;
-  body: { received: boolean; duplicate?: boolean; error?: string };
+  body: { received: boolean; duplicate?: boolean; refused?: boolean; error?: string };
 };
 
 /**
  * Checks the signature over the raw body, ignores an event id seen before, and turns
- * payment_intent.succeeded into its order (once, however often it arrives).
+ * payment_intent.succeeded into its order (once, however often it arrives). A payment that
+ * does not pay for its checkout (another currency or amount) makes no order: it is logged
+ * for the admin and answered 200 like a duplicate, since Stripe retrying it would change nothing.
  */
 export function handleStripeWebhook(rawBody: string, signature: string | null): WebhookOutcome {
   const secret = env().STRIPE_WEBHOOK_SECRET;
@@ -36,9 +38,10 @@ export function handleStripeWebhook(rawBody: string, signature: string | null): 
   ) {
     return { status: 200, body: { received: true, duplicate: true } };
   }
+  let refused = false;
   if (event.type === "payment_intent.succeeded") {
     const intent = event.data.object;
-    createOrderForPayment({
+    const made = createOrderForPayment({
       id: intent.id,
       status: intent.status,
       amount: intent.amount,
@@ -46,8 +49,9 @@ export function handleStripeWebhook(rawBody: string, signature: string | null): 
       checkoutId: intent.metadata?.checkoutId ?? null,
       clientSecret: null,
     });
+    refused = !made.ok;
   }
   // Recorded only once handled: an event that failed half-way is retried by Stripe.
   db().insert(processedEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().run();
-  return { status: 200, body: { received: true } };
+  return { status: 200, body: refused ? { received: true, refused: true } : { received: true } };
 }

@@ -13,18 +13,56 @@ export function orderNumberFrom(ms: number): string {
   return String(ms % 100_000_000).padStart(8, "0");
 }
 
-export type CreateOrderResult = {
-  order: Order;
-  created: boolean;
-  createdUserId: number | null;
-  confirmationMailId?: number | null;
-};
+/** The shop sells in yen only (Stripe names currencies in lower case). */
+export const SHOP_CURRENCY = "jpy";
+
+/** A succeeded payment that must not become its checkout's order; the admin is told, nothing is refunded. */
+export type PaymentRefusal = { ok: false; reason: "currency" | "amount"; detail: string };
+
+export type CreateOrderResult =
+  | {
+      ok: true;
+      order: Order;
+      created: boolean;
+      createdUserId: number | null;
+      confirmationMailId?: number | null;
+      /** The checkout already had its order from another payment: this one paid twice. */
+      secondPayment?: boolean;
+    }
+  | PaymentRefusal;
+
+/**
+ * Whether a succeeded payment pays for its checkout: in yen and exactly the total the server
+ * computed for the checkout's priced lines. Any other payment (another currency, another amount,
+ * e.g. an intent changed at the provider) is not an order, whichever path reports it.
+ */
+export function paymentMismatch(
+  intent: Pick<PaymentIntentState, "amount" | "currency">,
+  checkoutTotal: number,
+): PaymentRefusal | null {
+  if (intent.currency.toLowerCase() !== SHOP_CURRENCY)
+    return {
+      ok: false,
+      reason: "currency",
+      detail: `通貨が ${intent.currency} です（jpy のみ受け付けます）`,
+    };
+  if (intent.amount !== checkoutTotal)
+    return {
+      ok: false,
+      reason: "amount",
+      detail: `決済額 ${intent.amount} 円が注文の合計 ${checkoutTotal} 円と一致しません`,
+    };
+  return null;
+}
 
 /**
  * Turns a succeeded payment into its order, exactly once: the browser's return and
  * the webhook may both call this, at the same moment; unique indexes on the checkout
  * and the payment make the second a no-op that returns the first's order.
  * Lines and total come from the checkout's priced snapshot, which the payment was made for.
+ * A payment that does not pay for it (paymentMismatch), or a second payment for a checkout
+ * that already has its order, makes no order and is logged at error level for the admin:
+ * nothing is refunded automatically, the admin decides at the provider.
  */
 export function createOrderForPayment(intent: PaymentIntentState): CreateOrderResult {
   if (intent.status !== "succeeded") throw new Error(`payment ${intent.id} has not succeeded`);
@@ -40,7 +78,14 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
           ),
         )
         .get();
-      if (existing) return { order: existing, created: false, createdUserId: null };
+      if (existing)
+        return {
+          ok: true as const,
+          order: existing,
+          created: false,
+          createdUserId: null,
+          secondPayment: existing.paymentIntentId !== intent.id,
+        };
 
       const checkout = intent.checkoutId
         ? tx.select().from(checkouts).where(eq(checkouts.id, intent.checkoutId)).get()
@@ -48,10 +93,8 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
       if (!checkout?.pricedLines || !checkout.customerEmail || !checkout.customerName)
         throw new Error(`payment ${intent.id} has no usable checkout`);
       const total = checkout.pricedLines.reduce((sum, line) => sum + line.price, 0);
-      if (total !== intent.amount)
-        throw new Error(
-          `payment ${intent.id} amount ${intent.amount} does not match checkout total ${total}`,
-        );
+      const refusal = paymentMismatch(intent, total);
+      if (refusal) return refusal;
       const contest = checkout.contestId
         ? tx.select().from(contests).where(eq(contests.id, checkout.contestId)).get()
         : undefined;
@@ -145,11 +188,19 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
         .set({ status: "paid", createdUserId, pendingPasswordHash: null, updatedAt: at })
         .where(eq(checkouts.id, checkout.id))
         .run();
-      return { order, created: true, createdUserId, confirmationMailId };
+      return { ok: true as const, order, created: true, createdUserId, confirmationMailId };
     },
     { behavior: "immediate" },
   );
-  if (result.confirmationMailId) void sendOrderConfirmation(result.order, result.confirmationMailId);
+  if (!result.ok) {
+    console.error(
+      `[payments] 決済 ${intent.id}（checkout ${intent.checkoutId ?? "なし"}）からは注文を作成しませんでした: ${result.detail}。返金はしていません。決済サービスの管理画面で確認し、必要なら返金してください`,
+    );
+  } else if (result.secondPayment) {
+    console.error(
+      `[payments] 注文 ${result.order.orderNumber} は決済 ${result.order.paymentIntentId} で作成済みですが、同じ注文手続き（checkout ${result.order.checkoutId}）の 2 回目の決済 ${intent.id}（${intent.amount} 円）も成功しました。返金はしていません。決済サービスの管理画面で確認し、必要なら返金してください`,
+    );
+  } else if (result.confirmationMailId) void sendOrderConfirmation(result.order, result.confirmationMailId);
   return result;
 }
 
