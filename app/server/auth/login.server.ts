@@ -122,6 +122,63 @@ function countAccountFailure(userId: number, policy: LoginPolicy, at: Date): Loc
   );
 }
 
+/**
+ * The second factor's limit: wrong codes count per account, across codes, resends and
+ * logins, and the 5th locks the account (the password step included) for 15 minutes.
+ */
+export const SECOND_FACTOR_LOCK = { maxFailures: 5, lockMinutes: 15 } as const;
+
+/** Until when the account is locked (by passwords or by codes), or null. */
+export function accountLockedUntil(userId: number, at: Date = now()): Date | null {
+  const row = db().select({ lockedUntil: users.lockedUntil }).from(users).where(eq(users.id, userId)).get();
+  return row?.lockedUntil && row.lockedUntil > at ? row.lockedUntil : null;
+}
+
+/**
+ * Counts a wrong second-factor code on the account (atomically) and locks it at the limit.
+ * An account already locked is not counted further: the caller answers with the lock.
+ */
+export function countSecondFactorFailure(userId: number, at: Date): LockState {
+  return db().transaction(
+    (tx) => {
+      const row = tx
+        .select({ secondFactorFailures: users.secondFactorFailures, lockedUntil: users.lockedUntil })
+        .from(users)
+        .where(eq(users.id, userId))
+        .get();
+      if (!row) return { failures: 0, lockedUntil: null };
+      if (row.lockedUntil && row.lockedUntil > at)
+        return { failures: row.secondFactorFailures, lockedUntil: row.lockedUntil };
+      // A lock that has run out starts a fresh count, for codes as for passwords.
+      const ranOut = row.lockedUntil !== null;
+      const failures = (ranOut ? 0 : row.secondFactorFailures) + 1;
+      const lockedUntil =
+        failures >= SECOND_FACTOR_LOCK.maxFailures
+          ? new Date(at.getTime() + SECOND_FACTOR_LOCK.lockMinutes * 60_000)
+          : null;
+      tx.update(users)
+        .set({
+          secondFactorFailures: failures,
+          lockedUntil,
+          ...(ranOut ? { failedLoginCount: 0 } : {}),
+        })
+        .where(eq(users.id, userId))
+        .run();
+      return { failures, lockedUntil };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** A completed second factor clears every count, like a successful login. */
+export function clearAccountFailures(userId: number): void {
+  db()
+    .update(users)
+    .set({ failedLoginCount: 0, secondFactorFailures: 0, lockedUntil: null })
+    .where(eq(users.id, userId))
+    .run();
+}
+
 function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
@@ -191,7 +248,17 @@ export async function attemptLogin(
     };
   }
 
-  db().update(users).set({ failedLoginCount: 0, lockedUntil: null }).where(eq(users.id, user.id)).run();
+  db()
+    .update(users)
+    .set({
+      failedLoginCount: 0,
+      lockedUntil: null,
+      // A right password does not forgive wrong second-factor codes (else every login would
+      // bring 5 new guesses); only a lock that has run out, or a right code, does.
+      ...(user.lockedUntil ? { secondFactorFailures: 0 } : {}),
+    })
+    .where(eq(users.id, user.id))
+    .run();
   record("success");
   return {
     ok: true,
