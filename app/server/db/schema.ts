@@ -165,6 +165,8 @@ export const users = sqliteTable(
     sessionVersion: integer("session_version").notNull().default(1),
     failedLoginCount: integer("failed_login_count").notNull().default(0),
     lockedUntil: integer("locked_until", { mode: "timestamp_ms" }),
+    /** The latest wrong password, at either login: 15 quiet minutes after it start a fresh count. */
+    lastFailedLoginAt: integer("last_failed_login_at", { mode: "timestamp_ms" }),
     /**
      * Wrong second-factor codes since the last completed second factor. Kept apart from the
      * password's count because a right password must not give a code-guesser fresh tries.
