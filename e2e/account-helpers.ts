@@ -28,10 +28,10 @@ export async function createUserInDb(email: string, password: string, name = "å±
 export function setFailedLogins(email: string, count: number) {
   const db = writableDb();
   try {
-    db.prepare("update users set failed_login_count = ?, locked_until = null where email = ?").run(
-      count,
-      email,
-    );
+    // A run of failures is counted from its latest (15 quiet minutes start a fresh one): just now.
+    db.prepare(
+      "update users set failed_login_count = ?, last_failed_login_at = ?, locked_until = null where email = ?",
+    ).run(count, Date.now(), email);
   } finally {
     db.close();
   }

@@ -77,10 +77,52 @@ test("authenticator app: set up with the shown secret, then the next login takes
   await page.getByRole("button", { name: "ログアウト" }).click();
   await passwordStep(page, admin.email, admin.password);
   await expect(page.getByText("認証アプリに表示されている6桁のコードを入力してください。")).toBeVisible();
-  await enterCode(page, authenticator.generate(secret));
+  // The setup used up this time step's code (each step logs in once): the app's next code,
+  // which the server accepts one step early, as a phone whose clock runs ahead would show it.
+  await enterCode(page, authenticator.clone({ epoch: Date.now() + 30_000 }).generate(secret));
   await expect(page).toHaveURL(/\/admin$/);
   // No second mail was sent: the app replaced it.
   await expect.poll(async () => (await import("./helpers")).mailsTo(admin.email).length).toBe(1);
+});
+
+test("admin second factor locks after 5 wrong codes across two logins", async ({ page }) => {
+  const admin = await createUser({ email: uniqueEmail("2fa-lock"), isAdmin: true });
+  const wrong = (code: string) => (code === "000000" ? "111111" : "000000");
+
+  // Three wrong codes on the first login's code.
+  await passwordStep(page, admin.email, admin.password);
+  await expect(page).toHaveURL(/\/admin-2fa-verify$/);
+  const first = /\b(\d{6})\b/.exec((await waitForMail(admin.email)).text)?.[1] ?? "";
+  await enterCode(page, wrong(first));
+  await expect(page.getByText("認証コードが正しくありません。再度お試しください。")).toBeVisible();
+  await enterCode(page, wrong(first));
+  await expect(page.getByText("残り試行回数: 3回")).toBeVisible();
+  await enterCode(page, wrong(first));
+  await expect(page.getByText("残り試行回数: 2回")).toBeVisible();
+
+  // A new login mails a new code, but brings no new tries.
+  await passwordStep(page, admin.email, admin.password);
+  await expect(page).toHaveURL(/\/admin-2fa-verify$/);
+  const second = /\b(\d{6})\b/.exec((await waitForMail(admin.email, 2)).text)?.[1] ?? "";
+  await enterCode(page, wrong(second));
+  await expect(page.getByText("残り試行回数: 1回。次に失敗すると15分間ロックされます")).toBeVisible();
+  await enterCode(page, wrong(second));
+  await expect(
+    page.getByText(/認証コードの入力に続けて失敗したため、アカウントを一時的にロックしました。/),
+  ).toBeVisible();
+  await expect(page.getByText(/ロック解除予定: /)).toBeVisible();
+  await expect(page.getByRole("button", { name: "認証する" })).toBeDisabled();
+
+  // The right code is refused too (423), as is the password step.
+  const rightCode = await page.request.post("/admin-2fa-verify", {
+    form: { intent: "verify", code: second },
+  });
+  expect(rightCode.status()).toBe(423);
+  await passwordStep(page, admin.email, admin.password);
+  await expect(
+    page.getByText("管理者アカウントがロックされています。15分後に再試行してください"),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/\/admin-login$/);
 });
 
 test("the code page without a password step goes back to login", async ({ page }) => {

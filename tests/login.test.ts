@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { loginEvents } from "~/server/db/schema";
+import { ADMIN_LOGIN_POLICY } from "~/server/auth/admin-login.server";
 import { riskScore } from "~/server/auth/login-events.server";
 import {
   attemptLogin,
@@ -310,5 +311,79 @@ describe("logInCustomer", () => {
       redirectTo: "/account",
     });
     expect(other.get("pendingLogin")).toEqual({ userId: totp.id, at: T0, redirectTo: "/account" });
+  });
+});
+
+describe("one failure count per address, whatever the login", () => {
+  const wrong = (email: string) => ({ email, password: "wrong-password" });
+  const shown = (result: Awaited<ReturnType<typeof attemptLogin>>) =>
+    result.ok
+      ? result
+      : { ...result, lockedUntil: "lockedUntil" in result ? result.lockedUntil.getTime() : null };
+
+  it("finding 7: an admin account gets 5 guesses at /login too, not 10 (the right password is refused after 5)", async () => {
+    setClock(() => T0);
+    await createUser("boss@example.jp", "Admin-Pass-1234", { isAdmin: true });
+    for (let i = 0; i < 5; i++)
+      expect(
+        await attemptLogin(requestFrom("192.0.2.90"), wrong("boss@example.jp"), CUSTOMER_LOGIN_POLICY),
+      ).toMatchObject({ ok: false, reason: "invalid", status: 401 });
+    // The 6th guess, right this time: refused as a customer's wrong 6th would be.
+    const sixth = await attemptLogin(
+      requestFrom("192.0.2.90"),
+      { email: "boss@example.jp", password: "Admin-Pass-1234" },
+      CUSTOMER_LOGIN_POLICY,
+    );
+    expect(sixth).toMatchObject({ ok: false, reason: "invalid", status: 401, remainingAttempts: 4 });
+    expect(userByEmail("boss@example.jp")?.lockedUntil).toEqual(new Date(T0 + 15 * MINUTE));
+    // The admin login says what it is: locked.
+    expect(
+      await attemptLogin(
+        requestFrom("192.0.2.90"),
+        { email: "boss@example.jp", password: "Admin-Pass-1234" },
+        ADMIN_LOGIN_POLICY,
+      ),
+    ).toMatchObject({ ok: false, reason: "locked", status: 423 });
+    // 15 quiet minutes later the admin logs in.
+    setClock(() => T0 + 15 * MINUTE);
+    expect(
+      await attemptLogin(
+        requestFrom("192.0.2.90"),
+        { email: "boss@example.jp", password: "Admin-Pass-1234" },
+        CUSTOMER_LOGIN_POLICY,
+      ),
+    ).toMatchObject({ ok: true });
+  });
+
+  it("finding 7: the answers of both logins are the same for an admin's, a customer's and an unknown address, whichever login the failures came through", async () => {
+    setClock(() => T0);
+    await createUser("chief@example.jp", "Admin-Pass-1234", { isAdmin: true });
+    await createUser("buyer@example.jp", "Secret-Pass1");
+    const run = async (email: string, ip: string) => {
+      const answers = [];
+      const at = (policy: LoginPolicy) => attemptLogin(requestFrom(ip), wrong(email), policy);
+      for (let i = 0; i < 3; i++) answers.push(shown(await at(ADMIN_LOGIN_POLICY)));
+      for (let i = 0; i < 3; i++) answers.push(shown(await at(CUSTOMER_LOGIN_POLICY)));
+      answers.push(shown(await at(ADMIN_LOGIN_POLICY)));
+      for (let i = 0; i < 5; i++) answers.push(shown(await at(CUSTOMER_LOGIN_POLICY)));
+      setClock(() => T0 + 16 * MINUTE);
+      answers.push(shown(await at(CUSTOMER_LOGIN_POLICY)));
+      for (let i = 0; i < 3; i++) answers.push(shown(await at(ADMIN_LOGIN_POLICY)));
+      setClock(() => T0);
+      return answers;
+    };
+    const admin = await run("chief@example.jp", "192.0.2.91");
+    const customer = await run("buyer@example.jp", "192.0.2.92");
+    const unknown = await run("ghost@example.jp", "192.0.2.93");
+    expect(admin).toEqual(customer);
+    expect(unknown).toEqual(customer);
+    expect(customer.map((r) => (r.ok ? "ok" : `${r.status}`))).toEqual([
+      ...["401", "401", "401"],
+      ...["401", "401", "401"],
+      "423",
+      ...["401", "401", "401", "423", "423"],
+      "401",
+      ...["401", "401", "401"],
+    ]);
   });
 });

@@ -3,7 +3,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
-import { CountdownDeadline } from "~/components/CountdownDeadline";
+import { CountdownDeadline, useLockUntil } from "~/components/CountdownDeadline";
+import { formatDateTime } from "~/lib/format";
 import { useHydrated } from "~/lib/use-hydrated";
 import { sixDigitCodeSchema } from "~/lib/second-factor-schema";
 import { readForm } from "~/server/http/form.server";
@@ -13,6 +14,7 @@ import {
   completeSecondFactor,
   ensureLoginCodeSent,
   resendSecondFactor,
+  secondFactorLockedMessage,
   secondFactorState,
 } from "~/server/auth/second-factor.server";
 import { commitSession, getSession } from "~/server/http/session.server";
@@ -34,21 +36,41 @@ export async function loader({ request }: LoaderFunctionArgs) {
     throw redirect("/admin-login", { headers: { "Set-Cookie": await commitSession(session) } });
   }
   await ensureLoginCodeSent(session);
-  return { mode: state.mode, email: state.email, deadline: state.expiresAt.toISOString() };
+  return {
+    mode: state.mode,
+    email: state.email,
+    deadline: state.expiresAt.toISOString(),
+    lockedUntil: state.lockedUntil?.getTime() ?? null,
+    lockedMessage: state.lockedUntil ? secondFactorLockedMessage(state.lockedUntil) : null,
+  };
 }
 
-type Result = { kind: "error" | "info"; message: string; at: number };
+type Result = {
+  kind: "error" | "info";
+  message: string;
+  warning?: string | null;
+  lockedUntil?: number | null;
+  at: number;
+};
 
 export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
   const formData = await readForm(request);
   const headers = async () => ({ "Set-Cookie": await commitSession(session) });
-  const reply = async (kind: Result["kind"], message: string, status: number) =>
-    data<Result>({ kind, message, at: Date.now() }, { status, headers: await headers() });
+  const reply = async (
+    kind: Result["kind"],
+    message: string,
+    status: number,
+    extra: Pick<Result, "warning" | "lockedUntil"> = {},
+  ) => data<Result>({ kind, message, ...extra, at: Date.now() }, { status, headers: await headers() });
 
   if (formData.get("intent") === "resend") {
     const resent = await resendSecondFactor(session);
-    return reply(resent.ok ? "info" : "error", resent.message, resent.ok ? 200 : 429);
+    if (resent.ok) return reply("info", resent.message, 200);
+    const state = secondFactorState(session);
+    return reply("error", resent.message, resent.status, {
+      lockedUntil: state.status === "pending" ? (state.lockedUntil?.getTime() ?? null) : null,
+    });
   }
   const submission = parseWithZod(formData, { schema: sixDigitCodeSchema });
   if (submission.status !== "success") return reply("error", "6桁の認証コードを入力してください", 400);
@@ -56,20 +78,27 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = completeSecondFactor(session, submission.value.code);
   recordSecondFactorOutcome(request, session, state.status === "pending" ? state.email : "", result);
   if (!result.ok) {
-    if (result.expired) {
+    if (result.reason === "expired") {
       logOut(session, "pending-second-factor");
       session.flash("toast", { kind: "error", title: "認証に失敗しました", description: result.message });
       return redirect("/admin-login", { headers: await headers() });
     }
-    return reply("error", result.message, 401);
+    if (result.reason === "locked")
+      return reply("error", result.message, 423, { lockedUntil: result.lockedUntil.getTime() });
+    return reply("error", result.message, 401, { warning: result.warning });
   }
   session.flash("toast", { kind: "success", title: "ログインしました" });
   return redirect(result.user.isAdmin ? "/admin" : result.redirectTo, { headers: await headers() });
 }
 
 export default function AdminSecondFactor() {
-  const { mode, email, deadline } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const { mode, email, deadline } = loaded;
   const result = useActionData<typeof action>();
+  // The lock as the last answer gave it, else as the page was loaded with it.
+  const lockedUntil = result?.lockedUntil ?? loaded.lockedUntil;
+  const locked = useLockUntil(lockedUntil);
+  const message = result ?? (loaded.lockedMessage ? { kind: "error", message: loaded.lockedMessage } : null);
   const navigation = useNavigation();
   const navigate = useNavigate();
   const [code, setCode] = useState("");
@@ -95,7 +124,11 @@ export default function AdminSecondFactor() {
         method="post"
         className="mt-6 space-y-4 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
       >
-        <CountdownDeadline key={deadline} deadline={deadline} onExpire={onExpire} />
+        {locked && lockedUntil !== null ? (
+          <p className="text-sm text-zinc-600">ロック解除予定: {formatDateTime(lockedUntil)}</p>
+        ) : (
+          <CountdownDeadline key={deadline} deadline={deadline} onExpire={onExpire} />
+        )}
         <div>
           <label htmlFor="code" className="field-label">
             認証コード（6桁）
@@ -110,19 +143,21 @@ export default function AdminSecondFactor() {
             pattern="[0-9]{6}"
             maxLength={6}
             required
-            aria-invalid={result?.kind === "error" || undefined}
+            disabled={locked}
+            aria-invalid={message?.kind === "error" || undefined}
             aria-describedby="code-message"
             className="field-input text-center font-mono text-2xl tracking-[0.5em]"
           />
           <div id="code-message" aria-live="polite">
-            {result ? (
+            {message ? (
               <p
-                role={result.kind === "error" ? "alert" : "status"}
-                className={result.kind === "error" ? "field-error" : "mt-1 text-sm text-emerald-700"}
+                role={message.kind === "error" ? "alert" : "status"}
+                className={message.kind === "error" ? "field-error" : "mt-1 text-sm text-emerald-700"}
               >
-                {result.message}
+                {message.message}
               </p>
             ) : null}
+            {result?.warning ? <p className="mt-1 text-sm text-red-700">{result.warning}</p> : null}
           </div>
         </div>
         <button
@@ -130,7 +165,7 @@ export default function AdminSecondFactor() {
           name="intent"
           value="verify"
           className="btn-primary w-full"
-          disabled={navigation.state !== "idle" || (hydrated && code.length !== 6)}
+          disabled={locked || navigation.state !== "idle" || (hydrated && code.length !== 6)}
         >
           認証する
         </button>
@@ -141,7 +176,7 @@ export default function AdminSecondFactor() {
             value="resend"
             formNoValidate
             className="btn-secondary w-full"
-            disabled={navigation.state !== "idle"}
+            disabled={locked || navigation.state !== "idle"}
           >
             認証コードを再送信
           </button>

@@ -3,7 +3,7 @@ import { db } from "../db/client.server";
 import { users } from "../db/schema";
 import { seal } from "../core/secret-box.server";
 import type { ShopSession } from "../http/session.server";
-import { checkTotp, newTotpSecret, totpQrCode } from "./totp.server";
+import { newTotpSecret, totpQrCode, totpStep } from "./totp.server";
 
 /** The secret being set up is kept in the signed session until its first code is confirmed. */
 export async function authenticatorSetup(session: ShopSession, email: string) {
@@ -31,11 +31,13 @@ export function confirmAuthenticator(
   const secret = session.get("pendingTotpSecret");
   if (!secret)
     return { ok: false, message: "設定情報の取得に失敗しました。ページを再読み込みしてください。" };
-  if (!checkTotp(code, secret))
+  const step = totpStep(code, secret);
+  if (step === null)
     return { ok: false, message: "認証コードが正しくありません。認証アプリの時刻設定もご確認ください。" };
   db()
     .update(users)
-    .set({ totpSecretEncrypted: seal(secret) })
+    // The confirming code is used up: it cannot log in a second time.
+    .set({ totpSecretEncrypted: seal(secret), totpLastStep: step })
     .where(eq(users.id, userId))
     .run();
   session.unset("pendingTotpSecret");

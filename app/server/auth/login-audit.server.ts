@@ -31,7 +31,12 @@ export function recordSecondFactorOutcome(
     kind: "admin",
     email,
     userId: result.ok ? result.user.id : (session.get("pendingLogin")?.userId ?? null),
-    outcome: result.ok ? "success" : "second-factor-failure",
+    // An attempt refused by the lock checked no code: recorded as such, not as a guess.
+    outcome: result.ok
+      ? "success"
+      : result.reason === "locked" && !result.counted
+        ? "locked"
+        : "second-factor-failure",
     request,
   });
 }

@@ -60,6 +60,44 @@ export function failureStreak(
   return { failures: row?.failures ?? 0, lastFailureAt: row?.lastFailureAt ?? null };
 }
 
+/**
+ * The current run of failed passwords of an address, at either login, read from the records
+ * (for addresses without an account, so that they answer exactly as accounts do): the
+ * failures since its last success, back to the first gap of `quietMs` or more between two.
+ */
+export function recentFailureRun(
+  email: string,
+  quietMs: number,
+): { failures: number; lastFailureAt: Date | null } {
+  const lastSuccessId = db()
+    .select({ id: max(loginEvents.id) })
+    .from(loginEvents)
+    .where(and(eq(loginEvents.email, email), eq(loginEvents.outcome, "success")))
+    .get()?.id;
+  // A run never passes the largest limit (10): every login refuses without counting from there.
+  const rows = db()
+    .select({ createdAt: loginEvents.createdAt })
+    .from(loginEvents)
+    .where(
+      and(
+        eq(loginEvents.email, email),
+        eq(loginEvents.outcome, "failure"),
+        lastSuccessId ? gt(loginEvents.id, lastSuccessId) : undefined,
+      ),
+    )
+    .orderBy(desc(loginEvents.id))
+    .limit(50)
+    .all();
+  let failures = 0;
+  let later: Date | null = null;
+  for (const row of rows) {
+    if (later && later.getTime() - row.createdAt.getTime() >= quietMs) break;
+    failures++;
+    later = row.createdAt;
+  }
+  return { failures, lastFailureAt: rows[0]?.createdAt ?? null };
+}
+
 function isNewIpForAccount(kind: LoginKind, userId: number, ip: string): boolean {
   const earlier = db()
     .select({ id: loginEvents.id })

@@ -5,7 +5,7 @@ import { safeRedirect } from "~/lib/safe-redirect";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
-import { failureStreak, recordLoginEvent, type LoginKind } from "./login-events.server";
+import { recentFailureRun, recordLoginEvent, type LoginKind } from "./login-events.server";
 import { decoyHash, verifyPassword } from "./password.server";
 import { clientIp, hitRateLimit } from "../http/rate-limit.server";
 import type { ShopSession } from "../http/session.server";
@@ -14,8 +14,14 @@ import { logIn } from "./session-login.server";
 /**
  * Password login with lockout, shared by the customer login and the admin login:
  * each passes its own policy. The answer never tells whether an e-mail has an
- * account: an unknown address is checked against a decoy hash (same time), and its
- * failures are counted and locked from the login records exactly as an account's are.
+ * account, nor whether it is an admin's: every address has one run of failures,
+ * whatever the login it is tried at (an account's on its row, an unknown address's
+ * from the login records), and each login answers from that run with its own policy.
+ * An account is also locked by its own kind's policy wherever it is tried (an admin
+ * after 5); where that lock is not the login's own (an admin at /login), it is kept
+ * silently: the attempt is refused as a wrong password and counted, exactly as a
+ * customer's would be, so the answers stay those of any account with the same count.
+ * 15 quiet minutes after the latest failure start a fresh run.
  */
 
 export type LoginPolicy = {
@@ -40,6 +46,17 @@ export const CUSTOMER_LOGIN_POLICY: LoginPolicy = {
   warnAtRemaining: 5,
   finalWarningAtRemaining: 2,
   perIp: { limit: 30, windowMs: 15 * 60 * 1000 },
+};
+
+/** Admins: 5 failures lock for 15 minutes; the warning starts at 3 left. Customers' accounts are invisible here. */
+export const ADMIN_LOGIN_POLICY: LoginPolicy = {
+  kind: "admin",
+  maxFailures: 5,
+  lockMinutes: 15,
+  warnAtRemaining: 3,
+  finalWarningAtRemaining: 1,
+  perIp: { limit: 20, windowMs: 15 * 60 * 1000 },
+  eligible: (user) => user.isAdmin,
 };
 
 export const LOGIN_MESSAGES = {
@@ -78,48 +95,121 @@ export type LoginResult =
 
 type LockState = { failures: number; lockedUntil: Date | null };
 
-/** An account's state now; a lock that has run out counts as no failures. */
-function accountLockState(user: { failedLoginCount: number; lockedUntil: Date | null }, at: Date): LockState {
-  if (user.lockedUntil && user.lockedUntil > at)
-    return { failures: user.failedLoginCount, lockedUntil: user.lockedUntil };
-  if (user.lockedUntil) return { failures: 0, lockedUntil: null };
-  return { failures: user.failedLoginCount, lockedUntil: null };
+/** A run of failed passwords: how many, and the latest. */
+type FailureRun = { failures: number; lastFailureAt: Date | null };
+
+/** The run as it stands at `at`: after 15 quiet minutes it is over. */
+function currentRun(run: FailureRun, lockMinutes: number, at: Date): FailureRun {
+  if (!run.lastFailureAt || at.getTime() >= run.lastFailureAt.getTime() + lockMinutes * 60_000)
+    return { failures: 0, lastFailureAt: null };
+  return run;
+}
+
+/** Until when a run locks under a policy, or null: at maxFailures, for lockMinutes after the latest failure. */
+function runLockedUntil(run: FailureRun, policy: LoginPolicy, at: Date): Date | null {
+  if (!run.lastFailureAt || run.failures < policy.maxFailures) return null;
+  const until = new Date(run.lastFailureAt.getTime() + policy.lockMinutes * 60_000);
+  return until > at ? until : null;
 }
 
 /**
- * The same state for an address with no account, from its login records: failures since
- * the last success come in runs of maxFailures, each ending in a lock (attempts during a
- * lock are recorded as "locked", not "failure"), so the remainder is the current count.
+ * The policy an account is locked by wherever it is tried: the login's own when the
+ * account is of that login's kind, else its kind's standard one.
  */
-function unknownLockState(email: string, policy: LoginPolicy, at: Date): LockState {
-  const { failures, lastFailureAt } = failureStreak(policy.kind, email);
-  if (failures === 0) return { failures: 0, lockedUntil: null };
-  const current = failures % policy.maxFailures;
-  if (current > 0) return { failures: current, lockedUntil: null };
-  const lockedUntil = lastFailureAt ? new Date(lastFailureAt.getTime() + policy.lockMinutes * 60_000) : null;
-  return lockedUntil && lockedUntil > at
-    ? { failures: policy.maxFailures, lockedUntil }
-    : { failures: 0, lockedUntil: null };
+function ownPolicy(user: { isAdmin: boolean }, policy: LoginPolicy): LoginPolicy {
+  const kind = user.isAdmin ? "admin" : "customer";
+  if (policy.kind === kind) return policy;
+  return kind === "admin" ? ADMIN_LOGIN_POLICY : CUSTOMER_LOGIN_POLICY;
 }
 
-/** Counts a failure on the account (atomically) and locks it at the limit. */
-function countAccountFailure(userId: number, policy: LoginPolicy, at: Date): LockState {
+/** Counts a failure on the account (atomically), and locks it at its own policy's limit. */
+function countAccountFailure(userId: number, own: LoginPolicy, at: Date): FailureRun {
   return db().transaction(
     (tx) => {
       const row = tx
-        .select({ failedLoginCount: users.failedLoginCount, lockedUntil: users.lockedUntil })
+        .select({
+          failedLoginCount: users.failedLoginCount,
+          lastFailedLoginAt: users.lastFailedLoginAt,
+          lockedUntil: users.lockedUntil,
+        })
         .from(users)
         .where(eq(users.id, userId))
         .get();
-      const state = accountLockState(row ?? { failedLoginCount: 0, lockedUntil: null }, at);
-      const failures = state.failures + 1;
+      const run = currentRun(
+        { failures: row?.failedLoginCount ?? 0, lastFailureAt: row?.lastFailedLoginAt ?? null },
+        own.lockMinutes,
+        at,
+      );
+      const after = { failures: run.failures + 1, lastFailureAt: at };
+      // lockedUntil is the lock as the account's owner meets it (and the dashboard lists); a
+      // lock from wrong second-factor codes still running is kept.
       const lockedUntil =
-        failures >= policy.maxFailures ? new Date(at.getTime() + policy.lockMinutes * 60_000) : null;
-      tx.update(users).set({ failedLoginCount: failures, lockedUntil }).where(eq(users.id, userId)).run();
+        runLockedUntil(after, own, at) ?? (row?.lockedUntil && row.lockedUntil > at ? row.lockedUntil : null);
+      tx.update(users)
+        .set({ failedLoginCount: after.failures, lastFailedLoginAt: at, lockedUntil })
+        .where(eq(users.id, userId))
+        .run();
+      return after;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * The second factor's limit: wrong codes count per account, across codes, resends and
+ * logins, and the 5th locks the account (the password step included) for 15 minutes.
+ */
+export const SECOND_FACTOR_LOCK = { maxFailures: 5, lockMinutes: 15 } as const;
+
+/** Until when the account is locked (by passwords or by codes), or null. */
+export function accountLockedUntil(userId: number, at: Date = now()): Date | null {
+  const row = db().select({ lockedUntil: users.lockedUntil }).from(users).where(eq(users.id, userId)).get();
+  return row?.lockedUntil && row.lockedUntil > at ? row.lockedUntil : null;
+}
+
+/**
+ * Counts a wrong second-factor code on the account (atomically) and locks it at the limit.
+ * An account already locked is not counted further: the caller answers with the lock.
+ */
+export function countSecondFactorFailure(userId: number, at: Date): LockState {
+  return db().transaction(
+    (tx) => {
+      const row = tx
+        .select({ secondFactorFailures: users.secondFactorFailures, lockedUntil: users.lockedUntil })
+        .from(users)
+        .where(eq(users.id, userId))
+        .get();
+      if (!row) return { failures: 0, lockedUntil: null };
+      if (row.lockedUntil && row.lockedUntil > at)
+        return { failures: row.secondFactorFailures, lockedUntil: row.lockedUntil };
+      // A lock that has run out starts a fresh count, for codes as for passwords.
+      const ranOut = row.lockedUntil !== null;
+      const failures = (ranOut ? 0 : row.secondFactorFailures) + 1;
+      const lockedUntil =
+        failures >= SECOND_FACTOR_LOCK.maxFailures
+          ? new Date(at.getTime() + SECOND_FACTOR_LOCK.lockMinutes * 60_000)
+          : null;
+      tx.update(users)
+        .set({
+          secondFactorFailures: failures,
+          lockedUntil,
+          ...(ranOut ? { failedLoginCount: 0 } : {}),
+        })
+        .where(eq(users.id, userId))
+        .run();
       return { failures, lockedUntil };
     },
     { behavior: "immediate" },
   );
+}
+
+/** A completed second factor clears every count, like a successful login. */
+export function clearAccountFailures(userId: number): void {
+  db()
+    .update(users)
+    .set({ failedLoginCount: 0, secondFactorFailures: 0, lockedUntil: null })
+    .where(eq(users.id, userId))
+    .run();
 }
 
 function normaliseEmail(email: string): string {
@@ -139,6 +229,13 @@ export async function attemptLogin(
   const user = found && (policy.eligible?.(found) ?? true) ? found : null;
   const record = (outcome: "success" | "failure" | "locked" | "blocked") =>
     recordLoginEvent({ kind: policy.kind, email, userId: user?.id ?? null, outcome, request });
+  const locked = (lockedUntil: Date): LoginResult => ({
+    ok: false,
+    reason: "locked",
+    status: 423,
+    message: lockedMessage(lockedUntil),
+    lockedUntil,
+  });
 
   const perIp = hitRateLimit(
     `login:${policy.kind}:${clientIp(request)}`,
@@ -156,55 +253,62 @@ export async function attemptLogin(
     };
   }
 
-  const state = user ? accountLockState(user, at) : unknownLockState(email, policy, at);
-  if (state.lockedUntil) {
+  const run = currentRun(
+    found
+      ? { failures: found.failedLoginCount, lastFailureAt: found.lastFailedLoginAt }
+      : recentFailureRun(email, policy.lockMinutes * 60_000),
+    policy.lockMinutes,
+    at,
+  );
+  const shownLock = runLockedUntil(run, policy, at);
+  if (shownLock) {
     record("locked");
-    return {
-      ok: false,
-      reason: "locked",
-      status: 423,
-      message: lockedMessage(state.lockedUntil),
-      lockedUntil: state.lockedUntil,
-    };
+    return locked(shownLock);
   }
+  // Locked by the account's own policy though not by this login's: refused like a wrong password.
+  const own = found ? ownPolicy(found, policy) : null;
+  const silentLock = found && own ? runLockedUntil(run, own, at) : null;
 
   const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
-  if (!user || !passwordOk) {
-    const after = user ? countAccountFailure(user.id, policy, at) : nextUnknownState(state, policy, at);
-    record("failure");
-    if (after.lockedUntil)
-      return {
-        ok: false,
-        reason: "locked",
-        status: 423,
-        message: lockedMessage(after.lockedUntil),
-        lockedUntil: after.lockedUntil,
-      };
-    const remainingAttempts = policy.maxFailures - after.failures;
+  if (user && passwordOk && !silentLock) {
+    // Locked by wrong second-factor codes: only someone with the password gets this far.
+    if (user.lockedUntil && user.lockedUntil > at) {
+      record("locked");
+      return locked(user.lockedUntil);
+    }
+    db()
+      .update(users)
+      .set({
+        failedLoginCount: 0,
+        lastFailedLoginAt: null,
+        lockedUntil: null,
+        // A right password does not forgive wrong second-factor codes (else every login would
+        // bring 5 new guesses); only a lock that has run out, or a right code, does.
+        ...(user.lockedUntil ? { secondFactorFailures: 0 } : {}),
+      })
+      .where(eq(users.id, user.id))
+      .run();
+    record("success");
     return {
-      ok: false,
-      reason: "invalid",
-      status: 401,
-      message: LOGIN_MESSAGES.invalid,
-      remainingAttempts,
-      warning: remainingAttemptsWarning(remainingAttempts, policy),
+      ok: true,
+      user: { id: user.id, email: user.email, isAdmin: user.isAdmin, sessionVersion: user.sessionVersion },
+      requiresSecondFactor: user.isAdmin || Boolean(user.totpSecretEncrypted),
     };
   }
 
-  db().update(users).set({ failedLoginCount: 0, lockedUntil: null }).where(eq(users.id, user.id)).run();
-  record("success");
+  const after =
+    found && own ? countAccountFailure(found.id, own, at) : { failures: run.failures + 1, lastFailureAt: at };
+  record("failure");
+  const lockedNow = runLockedUntil(after, policy, at);
+  if (lockedNow) return locked(lockedNow);
+  const remainingAttempts = policy.maxFailures - after.failures;
   return {
-    ok: true,
-    user: { id: user.id, email: user.email, isAdmin: user.isAdmin, sessionVersion: user.sessionVersion },
-    requiresSecondFactor: user.isAdmin || Boolean(user.totpSecretEncrypted),
-  };
-}
-
-function nextUnknownState(state: LockState, policy: LoginPolicy, at: Date): LockState {
-  const failures = state.failures + 1;
-  return {
-    failures,
-    lockedUntil: failures >= policy.maxFailures ? new Date(at.getTime() + policy.lockMinutes * 60_000) : null,
+    ok: false,
+    reason: "invalid",
+    status: 401,
+    message: LOGIN_MESSAGES.invalid,
+    remainingAttempts,
+    warning: remainingAttemptsWarning(remainingAttempts, policy),
   };
 }
 

@@ -1,15 +1,21 @@
-import { eq } from "drizzle-orm";
-import { CODE_TTL_MS, lastIssuedAt, verifyCode } from "./codes.server";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { formatDateTime } from "~/lib/format";
+import { CODE_MESSAGES, CODE_TTL_MS, lastIssuedAt, verifyCode } from "./codes.server";
 import { sendCodeMail, type SendCodeResult } from "./code-mail.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
 import { logIn } from "./session-login.server";
 import { loginCodeMail } from "../mail/templates/login-code.server";
-import { hitRateLimit } from "../http/rate-limit.server";
+import {
+  accountLockedUntil,
+  clearAccountFailures,
+  countSecondFactorFailure,
+  SECOND_FACTOR_LOCK,
+} from "./login.server";
 import { open } from "../core/secret-box.server";
 import type { ShopSession } from "../http/session.server";
-import { checkTotp } from "./totp.server";
+import { totpStep } from "./totp.server";
 
 /**
  * The step between a right password and a logged-in session, for admins (and any user
@@ -36,6 +42,8 @@ export type SecondFactorState =
       expiresAt: Date;
       redirectTo: string;
       codeSent: boolean;
+      /** The account is locked (too many wrong codes or passwords): no code is sent or checked. */
+      lockedUntil: Date | null;
     };
 
 export function secondFactorState(session: ShopSession): SecondFactorState {
@@ -45,13 +53,15 @@ export function secondFactorState(session: ShopSession): SecondFactorState {
   const expiresAt = new Date(pending.at + SECOND_FACTOR_TTL_MS);
   if (expiresAt <= now()) return { status: "expired" };
   const mode = user.totpSecretEncrypted ? "totp" : "email";
+  const lockedUntil = accountLockedUntil(user.id);
   return {
     status: "pending",
     mode,
     email: user.email,
     expiresAt,
     redirectTo: pending.redirectTo,
-    codeSent: mode === "email",
+    codeSent: mode === "email" && !lockedUntil,
+    lockedUntil,
   };
 }
 
@@ -75,24 +85,72 @@ function sendLoginCode(user: PendingUser, options: { force: boolean }): Promise<
 export async function ensureLoginCodeSent(session: ShopSession): Promise<void> {
   const pending = session.get("pendingLogin");
   const user = pendingUser(session);
-  if (!pending || !user || user.totpSecretEncrypted) return;
+  if (!pending || !user || user.totpSecretEncrypted || accountLockedUntil(user.id)) return;
   const issued = lastIssuedAt("admin-2fa", String(user.id));
   if (!issued || issued.getTime() < pending.at) await sendLoginCode(user, { force: true });
 }
 
 /** Resend resets the 600-second countdown. */
-export async function resendSecondFactor(session: ShopSession): Promise<{ ok: boolean; message: string }> {
+export async function resendSecondFactor(
+  session: ShopSession,
+): Promise<{ ok: true; message: string } | { ok: false; status: 423 | 429; message: string }> {
   const pending = session.get("pendingLogin");
   const user = pendingUser(session);
-  if (!pending || !user || user.totpSecretEncrypted) return { ok: false, message: "再送信に失敗しました" };
+  if (!pending || !user || user.totpSecretEncrypted)
+    return { ok: false, status: 429, message: "再送信に失敗しました" };
+  const lockedUntil = accountLockedUntil(user.id);
+  if (lockedUntil) return { ok: false, status: 423, message: secondFactorLockedMessage(lockedUntil) };
   const sent = await sendLoginCode(user, { force: false });
-  if (!sent.ok) return { ok: false, message: sent.message };
+  if (!sent.ok) return { ok: false, status: 429, message: sent.message };
   session.set("pendingLogin", { ...pending, at: now().getTime() });
   return { ok: true, message: "認証コードを再送信しました" };
 }
 
 export type SecondFactorResult =
-  { ok: true; user: PendingUser; redirectTo: string } | { ok: false; message: string; expired?: boolean };
+  | { ok: true; user: PendingUser; redirectTo: string }
+  /** A wrong code (or a used authenticator step): counted on the account. */
+  | { ok: false; reason: "wrong"; message: string; warning: string | null }
+  /** Nothing left to check: the step or its code has expired; log in again. */
+  | { ok: false; reason: "expired"; message: string }
+  /** The account is locked (423); `counted` when this very attempt was the failure that locked it. */
+  | { ok: false; reason: "locked"; message: string; lockedUntil: Date; counted: boolean };
+
+export function secondFactorLockedMessage(lockedUntil: Date): string {
+  return `認証コードの入力に続けて失敗したため、アカウントを一時的にロックしました。${formatDateTime(lockedUntil)} 以降に、もう一度ログインしてください。`;
+}
+
+/** Under a wrong code: the attempts left at 3 or fewer, and at 1 that the next failure locks. */
+export function codeAttemptsWarning(remaining: number): string | null {
+  if (remaining < 1 || remaining > 3) return null;
+  const base = `残り試行回数: ${remaining}回`;
+  return remaining === 1
+    ? `${base}。次に失敗すると${SECOND_FACTOR_LOCK.lockMinutes}分間ロックされます`
+    : base;
+}
+
+function lockedResult(lockedUntil: Date, counted: boolean): SecondFactorResult {
+  return {
+    ok: false,
+    reason: "locked",
+    message: secondFactorLockedMessage(lockedUntil),
+    lockedUntil,
+    counted,
+  };
+}
+
+/** The authenticator code, each time step accepted once per account (a replayed code is wrong). */
+function acceptTotp(user: PendingUser, code: string): boolean {
+  const secret = user.totpSecretEncrypted ? open(user.totpSecretEncrypted) : null;
+  const step = secret ? totpStep(code, secret) : null;
+  if (step === null) return false;
+  // One conditional write, so two requests racing with the same code cannot both win.
+  const claimed = db()
+    .update(users)
+    .set({ totpLastStep: step })
+    .where(and(eq(users.id, user.id), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
+    .run();
+  return claimed.changes === 1;
+}
 
 /** Checks the code; on success the session becomes a logged-in (and, for admins, admin) session. */
 export function completeSecondFactor(session: ShopSession, code: string): SecondFactorResult {
@@ -100,29 +158,39 @@ export function completeSecondFactor(session: ShopSession, code: string): Second
   if (state.status === "expired")
     return {
       ok: false,
-      expired: true,
+      reason: "expired",
       message: "認証コードの有効期限が切れました。もう一度ログインしてください。",
     };
   const user = pendingUser(session);
   if (state.status !== "pending" || !user)
-    return { ok: false, expired: true, message: "認証に失敗しました。もう一度ログインしてください。" };
+    return { ok: false, reason: "expired", message: "認証に失敗しました。もう一度ログインしてください。" };
 
+  const at = now();
+  const lockedUntil = accountLockedUntil(user.id, at);
+  if (lockedUntil) return lockedResult(lockedUntil, false);
+
+  let wrongMessage: string | null = null;
   if (state.mode === "totp") {
-    // Five tries per login step: six digits are too few to allow guessing.
-    if (!hitRateLimit(`totp:${user.id}`, 5, SECOND_FACTOR_TTL_MS).allowed) {
-      return {
-        ok: false,
-        expired: true,
-        message: "試行回数の上限に達しました。しばらくしてから再度ログインしてください。",
-      };
-    }
-    const secret = user.totpSecretEncrypted ? open(user.totpSecretEncrypted) : null;
-    if (!secret || !checkTotp(code, secret)) return { ok: false, message: "認証コードが正しくありません" };
+    if (!acceptTotp(user, code)) wrongMessage = "認証コードが正しくありません";
   } else {
     const result = verifyCode("admin-2fa", String(user.id), code);
-    if (!result.ok) return { ok: false, message: result.message, expired: result.reason !== "wrong" };
+    if (!result.ok && result.reason === "expired")
+      return { ok: false, reason: "expired", message: result.message };
+    if (!result.ok) wrongMessage = CODE_MESSAGES.wrong;
+  }
+  if (wrongMessage !== null) {
+    // Counted per account, whatever the code: a new login or a resent code brings no new tries.
+    const after = countSecondFactorFailure(user.id, at);
+    if (after.lockedUntil) return lockedResult(after.lockedUntil, true);
+    return {
+      ok: false,
+      reason: "wrong",
+      message: wrongMessage,
+      warning: codeAttemptsWarning(SECOND_FACTOR_LOCK.maxFailures - after.failures),
+    };
   }
 
+  clearAccountFailures(user.id);
   logIn(session, user, { as: "user", admin: user.isAdmin });
   return { ok: true, user, redirectTo: state.redirectTo };
 }

@@ -181,7 +181,7 @@ export function securityDashboard(
 export function unlockAccount(userId: number): boolean {
   const result = db()
     .update(users)
-    .set({ lockedUntil: null, failedLoginCount: 0 })
+    .set({ lockedUntil: null, failedLoginCount: 0, lastFailedLoginAt: null, secondFactorFailures: 0 })
     .where(eq(users.id, userId))
     .run();
   return result.changes > 0;

@@ -11,13 +11,22 @@ export function newTotpSecret(): string {
   return authenticator.generateSecret(20);
 }
 
-export function checkTotp(code: string, secret: string): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
-  authenticator.options = { window: 1, epoch: now().getTime() };
+const STEP_SECONDS = 30;
+
+/**
+ * The time step (30 s since the epoch) whose code this is, or null when it matches none in
+ * the window. The login accepts each step once (users.totpLastStep), so a code seen by
+ * someone else is worth nothing once used.
+ */
+export function totpStep(code: string, secret: string): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const epoch = now().getTime();
+  authenticator.options = { window: 1, epoch, step: STEP_SECONDS };
   try {
-    return authenticator.check(code, secret);
+    const delta = authenticator.checkDelta(code, secret);
+    return delta === null ? null : Math.floor(epoch / 1000 / STEP_SECONDS) + delta;
   } catch {
-    return false;
+    return null;
   }
 }
 

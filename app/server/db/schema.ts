@@ -165,8 +165,17 @@ export const users = sqliteTable(
     sessionVersion: integer("session_version").notNull().default(1),
     failedLoginCount: integer("failed_login_count").notNull().default(0),
     lockedUntil: integer("locked_until", { mode: "timestamp_ms" }),
+    /** The latest wrong password, at either login: 15 quiet minutes after it start a fresh count. */
+    lastFailedLoginAt: integer("last_failed_login_at", { mode: "timestamp_ms" }),
+    /**
+     * Wrong second-factor codes since the last completed second factor. Kept apart from the
+     * password's count because a right password must not give a code-guesser fresh tries.
+     */
+    secondFactorFailures: integer("second_factor_failures").notNull().default(0),
     /** Authenticator secret, encrypted with a key from configuration. */
     totpSecretEncrypted: text("totp_secret_encrypted"),
+    /** The last authenticator time step (30 s) accepted, so one code logs in once. */
+    totpLastStep: integer("totp_last_step"),
     createdAt: createdAt(),
     lastLoginAt: integer("last_login_at", { mode: "timestamp_ms" }),
   },
