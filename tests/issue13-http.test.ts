@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
-import { orders } from "~/server/db/schema";
+import { checkouts, orders } from "~/server/db/schema";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { createContest } from "~/server/catalog/contests.server";
+import { deleteExpiredDrafts, DRAFT_EXPIRY_MS, NEW_DRAFTS_PER_ADDRESS } from "~/server/checkout/draft.server";
 import { applySecurityHeaders } from "~/server/http/security-headers.server";
 import { callRoute, sessionOf } from "./helpers/route";
-import { formRequest } from "./helpers/shop";
+import { formRequest, seedContest } from "./helpers/shop";
 import { createUser } from "./helpers/accounts";
 
 const orderForm = () => import("~/routes/storefront/order-form");
@@ -156,5 +158,79 @@ describe("issue 13, HTTP findings", () => {
       applySecurityHeaders(headers, { pathname });
       expect(headers.get("Cache-Control"), pathname).toBe("public, max-age=30");
     }
+  });
+
+  it("finding 8: unpaid drafts expire 7 days after their last change; paid ones and fresh ones stay", () => {
+    const T0 = Date.UTC(2025, 6, 1, 3, 0, 0);
+    const row = (
+      id: string,
+      status: "draft" | "verified" | "paid",
+      updatedAt: number,
+      paymentIntentId?: string,
+    ) =>
+      db()
+        .insert(checkouts)
+        .values({
+          id,
+          items: [],
+          status,
+          createdAt: new Date(updatedAt),
+          updatedAt: new Date(updatedAt),
+          paymentIntentId,
+        })
+        .run();
+    row("old-draft", "draft", T0 - DRAFT_EXPIRY_MS - 1000);
+    row("old-verified", "verified", T0 - DRAFT_EXPIRY_MS - 1000);
+    row("old-paid", "paid", T0 - 100 * DRAFT_EXPIRY_MS);
+    row("fresh-draft", "draft", T0 - DRAFT_EXPIRY_MS + 60_000);
+    row("old-payment-started", "verified", T0 - DRAFT_EXPIRY_MS - 1000, "pi-started");
+    setClock(() => T0);
+    expect(deleteExpiredDrafts()).toBe(2);
+    const left = db()
+      .select({ id: checkouts.id })
+      .from(checkouts)
+      .all()
+      .map((r) => r.id);
+    expect(left).not.toContain("old-draft");
+    expect(left).not.toContain("old-verified");
+    expect(left).toEqual(expect.arrayContaining(["old-paid", "fresh-draft", "old-payment-started"]));
+  });
+
+  it("finding 8: order-form posts without a cookie from one address stop storing drafts (429, choices kept)", async () => {
+    const shop = seedContest();
+    const slug = shop.name;
+    const { action } = await orderForm();
+    const fields: [string, string][] = [
+      ["items[0].category", "A部門"],
+      ["items[0].athleteId", String(shop.onSale.id)],
+      ["items[0].formatId", String(shop.vertical.id)],
+      ["intent", "add"],
+    ];
+    const post = (ip: string) => {
+      const request = formRequest(`/order-form/${slug}`, fields);
+      request.headers.set("X-Forwarded-For", ip);
+      return callRoute(action, request, { contestSlug: slug });
+    };
+    const count = () => db().select({ id: checkouts.id }).from(checkouts).all().length;
+    const before = count();
+    for (let i = 0; i < NEW_DRAFTS_PER_ADDRESS.limit; i++)
+      expect((await post("203.0.113.8")).status).toBe(302);
+    expect(count()).toBe(before + NEW_DRAFTS_PER_ADDRESS.limit);
+
+    const refused = await post("203.0.113.8");
+    expect(refused.status).toBe(429);
+    expect(count()).toBe(before + NEW_DRAFTS_PER_ADDRESS.limit);
+    expect(JSON.stringify(refused.data)).toContain("しばらく時間をおいてから");
+    expect(refused.data).toMatchObject({
+      items: [{ category: "A部門", athleteId: shop.onSale.id, formatId: shop.vertical.id }],
+    });
+
+    // Another address, and a customer who already has a draft, carry on.
+    expect((await post("203.0.113.9")).status).toBe(302);
+    const draftId = db().select({ id: checkouts.id }).from(checkouts).all().at(-1)!.id;
+    const withDraft = formRequest(`/order-form/${slug}`, fields, await cookieWith({ checkoutId: draftId }));
+    withDraft.headers.set("X-Forwarded-For", "203.0.113.8");
+    expect((await callRoute(action, withDraft, { contestSlug: slug })).status).toBe(302);
+    expect(db().select().from(checkouts).where(eq(checkouts.id, draftId)).get()?.items).toHaveLength(2);
   });
 });
