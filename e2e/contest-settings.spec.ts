@@ -186,7 +186,8 @@ test("cover image: non-images refused, an upload shows with its size, and the ho
   await page.getByRole("button", { name: "アップロード" }).click();
   await expect(page.getByText("JPEG・PNG・WebP形式の画像ファイルを選択してください")).toBeVisible();
 
-  // Over the limit: a 413 with its message, answered after the body is read (no reset connection).
+  // Over the limit: a 413 with its message, answered from Content-Length before the body is read
+  // (issue 13 finding 9), and still received by the client rather than a reset connection.
   const big = Buffer.alloc(21 * 1024 * 1024);
   big.set([0xff, 0xd8, 0xff, 0xe0]);
   const tooBig = await page.request.post(`${editPage}/cover`, {

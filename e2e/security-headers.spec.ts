@@ -115,6 +115,26 @@ test.describe("security headers", () => {
     },
   );
 
+  test(
+    "finding 12: logged-in and admin pages, their data and admin APIs are sent with Cache-Control: private, no-store",
+    { tag: "@js-only" },
+    async ({ context, baseURL }) => {
+      // Runs in the js project only: plain HTTP, one run is enough.
+      await loginAsAdmin(context, baseURL ?? "", uniqueEmail("no-store-admin"));
+      for (const url of ["/account", "/purchase-history", "/admin", "/admin/orders", "/admin/orders.data"]) {
+        const response = await context.request.get(url, { maxRedirects: 0 });
+        expect(response.status(), url).toBe(200);
+        expect(response.headers()["cache-control"], url).toBe("private, no-store");
+      }
+      const api = await context.request.get("/api/admin/security-dashboard", { maxRedirects: 0 });
+      expect(api.status()).toBe(200);
+      expect(api.headers()["cache-control"]).toBe("private, no-store");
+      // Public pages keep their own caching.
+      const about = await context.request.get("/about");
+      expect(about.headers()["cache-control"] ?? "").not.toContain("no-store");
+    },
+  );
+
   test("the session cookie is HttpOnly and SameSite=Lax (Secure and __Host- on https: tests/security-headers.test.ts)", async ({
     page,
   }) => {

@@ -5,13 +5,14 @@ import { env } from "./core/env.server";
 import { startOutboxRetryLoop } from "./mail/outbox.server";
 import { hashPassword } from "./auth/password.server";
 import { recoverUnrecordedPayments } from "./checkout/payment-recovery.server";
+import { deleteExpiredDrafts } from "./checkout/draft.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
  * stops start-up naming the variable), opens and migrates the database, and creates
  * the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when the shop has none, makes the
  * orders of payments that succeeded while their order was never written, and starts the
- * loop that retries mail the SMTP server could not take.
+ * loops that retry mail the SMTP server could not take and delete expired order drafts.
  */
 export async function startUp(): Promise<void> {
   const config = env();
@@ -34,4 +35,30 @@ export async function startUp(): Promise<void> {
     console.error("[payments] reconciliation failed", error),
   );
   startOutboxRetryLoop();
+  startCleanUpLoop();
+}
+
+const CLEAN_UP_INTERVAL_MS = 60 * 60 * 1000;
+const globalForCleanUp = globalThis as { __shopCleanUpTimer?: NodeJS.Timeout };
+
+/** Hourly (and once now): unpaid drafts past their expiry are deleted, so anonymous posts cannot pile up. */
+export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
+  if (globalForCleanUp.__shopCleanUpTimer) return;
+  const cleanUp = () => {
+    try {
+      const deleted = deleteExpiredDrafts();
+      if (deleted > 0) console.log(`[clean-up] deleted ${deleted} expired order draft(s)`);
+    } catch (error: unknown) {
+      console.error("[clean-up] failed", error);
+    }
+  };
+  cleanUp();
+  const timer = setInterval(cleanUp, intervalMs);
+  timer.unref();
+  globalForCleanUp.__shopCleanUpTimer = timer;
+}
+
+export function stopCleanUpLoop(): void {
+  clearInterval(globalForCleanUp.__shopCleanUpTimer);
+  globalForCleanUp.__shopCleanUpTimer = undefined;
 }

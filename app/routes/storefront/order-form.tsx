@@ -30,11 +30,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const contest = orderFormContest(params.contestSlug ?? "");
   const session = await getSession(request);
-  const outcome = handleOrderForm(session, contest, await readForm(request));
+  const outcome = handleOrderForm(session, contest, await readForm(request), request);
   const headers = { "Set-Cookie": await commitSession(session) };
   if (outcome.kind === "reload") return redirect(new URL(request.url).pathname, { headers });
   if (outcome.kind === "confirm") return redirect("/order-confirmation", { headers });
-  return data(outcome.reply, { status: outcome.status, headers });
+  if (outcome.kind === "refused")
+    return data({ reply: outcome.reply, items: outcome.items }, { status: outcome.status, headers });
+  return data({ reply: outcome.reply, items: null }, { status: outcome.status, headers });
 }
 
 /** Reads the form's current values, so prices and the athlete list follow each choice at once (JS on). */
@@ -48,8 +50,12 @@ function itemsFromForm(form: HTMLFormElement, count: number): CheckoutItem[] {
 }
 
 export default function OrderForm() {
-  const { contest, options, draft, draftVersion, priceDescription } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const loaded = useLoaderData<typeof loader>();
+  const { contest, options, draftVersion, priceDescription } = loaded;
+  const actionData = useActionData<typeof action>();
+  const lastResult = actionData?.reply;
+  // A refused post saved nothing: the form shows what was sent, so no choice is lost.
+  const draft = actionData?.items ?? loaded.draft;
   const navigation = useNavigation();
   const [live, setLive] = useState<CheckoutItem[]>(draft);
   const validation = useDeferredValidation("orderForm");

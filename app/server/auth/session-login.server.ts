@@ -64,4 +64,6 @@ export function logIn(
 export function logOut(session: ShopSession, what: "login" | "pending-second-factor" = "login"): void {
   if (what === "pending-second-factor") return unset(session, "pending");
   for (const key of LOGIN_SESSION_KEYS) session.unset(key);
+  // /payment-complete shows the last order's number and e-mail: not to whoever uses this browser next.
+  session.unset("lastOrderId");
 }

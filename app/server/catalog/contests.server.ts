@@ -80,7 +80,15 @@ export function coverImage(storedName: string): CoverImage {
 
 /** The contest a storefront slug names (hyphens ignored), whatever its publication (see publication.server). */
 export function findContestBySlug(slug: string) {
-  const key = slugKey(decodeURIComponent(slug));
+  // Remix has decoded the param once; a link that encoded the name twice still finds it. What
+  // is left may hold a bad escape ("%", "%E0%A4%A"): no contest has that name, so not found.
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(slug);
+  } catch {
+    return null;
+  }
+  const key = slugKey(decoded);
   if (!key) return null;
   return (
     db().select().from(contests).where(eq(contests.slugKey, key)).orderBy(desc(contests.id)).get() ?? null

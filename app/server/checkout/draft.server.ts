@@ -1,9 +1,10 @@
 import crypto from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { checkouts, contests, type CheckoutItem } from "../db/schema";
 import type { ShopSession } from "../http/session.server";
+import { clientIp, hitRateLimit } from "../http/rate-limit.server";
 
 export type Checkout = typeof checkouts.$inferSelect;
 
@@ -68,4 +69,44 @@ export function updateCheckout(id: string, values: Partial<typeof checkouts.$inf
     .where(eq(checkouts.id, id))
     .returning()
     .get();
+}
+
+/** An unpaid draft is kept this long after its last change: a customer back within the week finds it. */
+export const DRAFT_EXPIRY_MS = 7 * 24 * 60 * 60 * 1000;
+/** A draft whose payment was started waits longer, in case the payment still succeeds and must find it. */
+export const STARTED_PAYMENT_EXPIRY_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Deletes unpaid checkouts past their expiry (run by the start-up clean-up loop). Returns how many. */
+export function deleteExpiredDrafts(): number {
+  const at = now().getTime();
+  const lastChange = sql`coalesce(${checkouts.updatedAt}, ${checkouts.createdAt})`;
+  return db()
+    .delete(checkouts)
+    .where(
+      and(
+        ne(checkouts.status, "paid"),
+        or(
+          and(isNull(checkouts.paymentIntentId), lt(lastChange, at - DRAFT_EXPIRY_MS)),
+          and(isNotNull(checkouts.paymentIntentId), lt(lastChange, at - STARTED_PAYMENT_EXPIRY_MS)),
+        ),
+      ),
+    )
+    .run().changes;
+}
+
+/**
+ * New drafts per client address per hour. Each order-form post without a draft stores one,
+ * so without a limit a script fills the disk; a family or a school behind one address makes a
+ * handful. Posts that change an existing draft are not counted.
+ */
+export const NEW_DRAFTS_PER_ADDRESS = { limit: 30, windowMs: 60 * 60 * 1000 };
+
+/** Whether this session may start a new draft now: always when it has one, else within the address's limit. */
+export function mayStartDraft(session: ShopSession, request: Request): boolean {
+  if (currentCheckout(session)) return true;
+  const address = clientIp(request);
+  // Without a known address every client would share one count: skip rather than lock everyone out.
+  if (address === "unknown") return true;
+  const { limit, windowMs } = NEW_DRAFTS_PER_ADDRESS;
+  return hitRateLimit(`new-draft:${address}`, limit, windowMs).allowed;
 }

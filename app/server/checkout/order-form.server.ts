@@ -9,7 +9,7 @@ import { priceDescriptions, type CheckoutItem } from "../db/schema";
 import { findContestBySlug } from "../catalog/contests.server";
 import { isOnSale } from "../catalog/publication.server";
 import { completeItems, orderFormOptions, priceItems } from "../catalog/pricing.server";
-import { currentCheckout, saveDraft } from "./draft.server";
+import { currentCheckout, mayStartDraft, saveDraft } from "./draft.server";
 import type { ShopSession } from "../http/session.server";
 import { notFound } from "../http/not-found.server";
 import { positiveId } from "~/lib/params";
@@ -62,7 +62,9 @@ function draftFrom(payload: Record<string, unknown>): CheckoutItem[] {
 export type OrderFormOutcome =
   | { kind: "reload" }
   | { kind: "confirm" }
-  | { kind: "invalid"; status: 400 | 422; reply: SubmissionResult<string[]> };
+  | { kind: "invalid"; status: 400 | 422; reply: SubmissionResult<string[]> }
+  /** Too many new drafts from this address: nothing saved, the choices go back into the form. */
+  | { kind: "refused"; status: 429; reply: SubmissionResult<string[]>; items: CheckoutItem[] };
 
 /**
  * One handler for every button of the form: add an item, remove one, or go on to the
@@ -72,10 +74,23 @@ export function handleOrderForm(
   session: ShopSession,
   contest: { id: number },
   formData: FormData,
+  request: Request,
 ): OrderFormOutcome {
   const intent = String(formData.get("intent") ?? "next");
   const submission = parseWithZod(formData, { schema: orderFormSchema });
   let items = draftFrom(submission.payload);
+  if (!mayStartDraft(session, request)) {
+    return {
+      kind: "refused",
+      status: 429,
+      items: items.length > 0 ? items : [emptyItem()],
+      reply: submission.reply({
+        formErrors: [
+          "ただいまアクセスが集中しているため、ご注文を受け付けられませんでした。しばらく時間をおいてから、もう一度お試しください。",
+        ],
+      }),
+    };
+  }
 
   if (intent === "add") {
     if (items.length < MAX_ORDER_ITEMS) items.push(emptyItem());

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
+import { declaredOver } from "../http/form.server";
 
 /**
  * A streaming multipart/form-data reader for every upload (media, covers, delivery videos).
@@ -242,9 +243,10 @@ export type SpooledForm =
  * A whole multipart form, files streamed to disk: each part `isFile` picks (and that has a
  * file name) goes into `directory` under the name `storedName` gives, at most
  * `maxFileBytes`; every other part is a text field of at most `maxFieldBytes`. Anything
- * longer is "too-large" (answered with 413). The body of a refused file is still read, up
- * to four times its limit, and an over-long field to the end (keeping nothing past its limit),
- * so the browser gets the answer instead of a reset connection.
+ * longer is "too-large" (answered with 413): at once when the declared Content-Length is over
+ * `maxBodyBytes`; otherwise the body of a refused file is still read, up to four times its
+ * limit, and an over-long field to the end (keeping nothing past its limit), so the browser
+ * gets the answer instead of a reset connection.
  * When the form is refused, no file it wrote is left behind.
  */
 export async function spoolMultipartForm(
@@ -255,8 +257,12 @@ export async function spoolMultipartForm(
     storedName: (part: PartHeaders) => string;
     maxFileBytes: number;
     maxFieldBytes: number;
+    /** A body declaring a larger Content-Length is "too-large" before any of it is read. */
+    maxBodyBytes?: number;
   },
 ): Promise<SpooledForm> {
+  if (options.maxBodyBytes !== undefined && declaredOver(request, options.maxBodyBytes))
+    return { ok: false, reason: "too-large" };
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!boundary) return { ok: false, reason: "unreadable" };
   const fields = new FormData();

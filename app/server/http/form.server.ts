@@ -3,16 +3,30 @@ import { data } from "@remix-run/node";
 /** Forms here are a few short fields; anything much larger is not one of ours. */
 const MAX_FORM_BYTES = 64 * 1024;
 
+/** Room for a multipart body's boundaries, part headers and small fields beside its file. */
+export const MULTIPART_SLACK_BYTES = 64 * 1024;
+
 /**
- * The body, or null when it is over the limit. An oversized body is still read to its end
- * (and thrown away, so memory stays small): answering before the client has finished
- * sending makes the connection reset instead of showing the 413.
+ * Whether the body's declared Content-Length is over `maxBytes`: such a body is refused with
+ * 413 before any of it is read. Measured against remix-serve (200 MiB posts): curl, undici,
+ * Playwright's request and Chromium (form post and fetch) all receive the 413; Node discards
+ * the unread rest itself. A body without Content-Length (chunked) is read within its limit.
+ */
+export function declaredOver(request: Request, maxBytes: number): boolean {
+  const length = Number(request.headers.get("Content-Length") ?? "");
+  return Number.isFinite(length) && length > maxBytes;
+}
+
+/**
+ * The body, or null when it is over the limit: at once when its Content-Length says so;
+ * a chunked body is read to its end (and thrown away past the limit, so memory stays small).
  */
 async function readBody(
   request: Request,
   maxBytes = MAX_FORM_BYTES,
 ): Promise<Uint8Array<ArrayBuffer> | null> {
   if (!request.body) return new Uint8Array(0);
+  if (declaredOver(request, maxBytes)) return null;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;

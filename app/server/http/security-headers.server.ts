@@ -80,6 +80,25 @@ function referrerPolicy(pathname: string) {
   return /^\/download(\/|$)/.test(pathname) ? "no-referrer" : "strict-origin-when-cross-origin";
 }
 
+/**
+ * Pages and APIs that show one person's data (the account, orders, checkout steps with the
+ * customer's e-mail, download pages) or the back-office: never stored by the browser's or a
+ * proxy's cache, so the back button after logout or the next user of a shared computer
+ * finds nothing. Data requests are matched by their page's path (".data" stripped).
+ */
+const PRIVATE_PATHS = [
+  /^\/(admin|admin-login|admin-2fa-verify|dashboard|admin-dashboard|video\/dashboard)(\/|$)/,
+  /^\/(account|purchase-history|login|logout|register|verify-email|registration-success|registration-complete)(\/|$)/,
+  /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|download)(\/|$)/,
+  /^\/api\/(admin|download|create-payment-intent)(\/|$)/,
+  // The media API under a contest's public media list is the back-office's.
+  /^\/api\/video\/contests\/[^/]+\/media\/./,
+];
+
+export function isPrivatePath(pathname: string): boolean {
+  return PRIVATE_PATHS.some((pattern) => pattern.test(pathname));
+}
+
 export type HeaderTarget = { pathname: string; nonce?: string };
 
 /** Sets every security header on `headers` (overwriting what a route may have set for CSP). */
@@ -96,6 +115,7 @@ export function applySecurityHeaders(headers: Headers, target: HeaderTarget): vo
   // `payment` stays at its default: Stripe's frames may use the Payment Request API (wallets).
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   if (isSecureSite()) headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+  if (isPrivatePath(target.pathname)) headers.set("Cache-Control", "private, no-store");
 }
 
 /** The same Response with the headers applied; copies it when its headers are immutable. */

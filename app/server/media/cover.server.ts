@@ -14,6 +14,7 @@ import {
   writeCoverVariants,
 } from "../files/storage.server";
 import { spoolMultipartForm } from "../files/multipart.server";
+import { MULTIPART_SLACK_BYTES } from "../http/form.server";
 import { CONTENT_TYPES, readHead, sniffImage } from "../files/sniff.server";
 
 /** A cover is a photo, not a video: far below the video limit, far above any sensible 1920x1080 image. */
@@ -69,6 +70,7 @@ export async function receiveCover(request: Request, contestId: number): Promise
     storedName: () => newStoredName("cover", "upload"),
     maxFileBytes: COVER_MAX_BYTES,
     maxFieldBytes: 4 * 1024,
+    maxBodyBytes: COVER_MAX_BYTES + MULTIPART_SLACK_BYTES,
   });
   if (!form.ok) {
     if (form.reason === "too-large")

@@ -11,6 +11,7 @@ import { mediaDir, mediaPath, newStoredName, removeStoredFile } from "../files/s
 import { MultipartError, multipartBoundary, readMultipart, type PartSink } from "../files/multipart.server";
 import { contentTypeOfStored } from "../files/sniff.server";
 import { uploadsDir } from "./uploads.server";
+import { declaredOver, MULTIPART_SLACK_BYTES } from "../http/form.server";
 
 /** A thumbnail file (however sent) is refused past this size: 1080×1080 images are far smaller. */
 export const MAX_THUMBNAIL_BYTES = 10 * 1024 * 1024;
@@ -221,6 +222,8 @@ export function decodeDataUrl(dataUrl: string): Buffer | null | "too-big" {
 export async function readThumbnailForm(
   request: Request,
 ): Promise<{ ok: true; file: string | null; fields: Map<string, string> } | MediaFailure> {
+  if (declaredOver(request, MAX_THUMBNAIL_BYTES + MULTIPART_SLACK_BYTES))
+    return fail(413, "エラー", "画像が大きすぎます（10 MB まで）");
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!boundary) return fail(400, "エラー", "画像ファイルを選択してください");
   fs.mkdirSync(uploadsDir(), { recursive: true });

@@ -11,6 +11,7 @@ import { db } from "../db/client.server";
 import { mediaItems, mediaUploads } from "../db/schema";
 import { env } from "../core/env.server";
 import { mediaDir, newStoredName } from "../files/storage.server";
+import { declaredOver, MULTIPART_SLACK_BYTES } from "../http/form.server";
 import {
   fileSink,
   MultipartError,
@@ -287,6 +288,9 @@ export async function receiveChunk(
   contestId: number,
   request: Request,
 ): Promise<{ ok: true; upload: UploadState } | UploadFailure> {
+  const chunkBytes = env().UPLOAD_CHUNK_BYTES;
+  if (declaredOver(request, chunkBytes + MULTIPART_SLACK_BYTES))
+    return fail(413, `チャンクが大きすぎます（${chunkBytes} バイトまで）`);
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!boundary) return fail(400, "multipart/form-data で送信してください");
   const fields: { uploadId: string | null; chunkIndex: string | null } = { uploadId: null, chunkIndex: null };
@@ -552,9 +556,11 @@ export async function receiveFormUpload(
   contestId: number,
   request: Request,
 ): Promise<{ ok: true; item: StoredMedia } | UploadFailure> {
+  const limit = env().MAX_UPLOAD_BYTES;
+  if (declaredOver(request, limit + MULTIPART_SLACK_BYTES))
+    return fail(413, `ファイルが大きすぎます（上限 ${formatBytes(limit)}）`);
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!boundary) return fail(400, "ファイルを選択してください");
-  const limit = env().MAX_UPLOAD_BYTES;
   fs.mkdirSync(uploadsDir(), { recursive: true });
   const got: {
     target: { file: string; handle: fsp.FileHandle; sink: ReturnType<typeof fileSink>; name: string } | null;
