@@ -53,7 +53,11 @@ export default defineConfig({
       name: "no-js",
       use: { javaScriptEnabled: false },
       grepInvert: /@js-only/,
-      testIgnore: ["**/admin-access.spec.ts", "**/upload-resume.spec.ts"],
+      testIgnore: [
+        "**/admin-access.spec.ts",
+        "**/upload-resume.spec.ts",
+        "**/kept-alive-connections.spec.ts",
+      ],
     },
   ],
   webServer: {

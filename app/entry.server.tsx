@@ -7,6 +7,7 @@ import { NonceContext } from "./lib/nonce";
 import { htmlResponseStream } from "./server/http/html-stream.server";
 import {
   applySecurityHeaders,
+  headerTarget,
   createNonce,
   needsDocumentLoad,
   withSecurityHeaders,
@@ -41,7 +42,7 @@ export default function handleRequest(
         shellRendered = true;
         const body = htmlResponseStream();
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        applySecurityHeaders(responseHeaders, { pathname: new URL(request.url).pathname, nonce });
+        applySecurityHeaders(responseHeaders, headerTarget(request, nonce));
         resolve(
           new Response(createReadableStreamFromReadable(body), {
             headers: responseHeaders,
@@ -64,14 +65,16 @@ export default function handleRequest(
 
 /** Single-fetch data (client navigations, JS form posts) and their redirects get the same headers. */
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
-  const url = new URL(request.url);
   if (needsDocumentLoad(request)) {
     // Redirect to the page itself as a full document load, so its own CSP applies.
-    const page = url.pathname.replace(/\.data$/, "");
+    const target = headerTarget(request);
     return withSecurityHeaders(
-      new Response(null, { status: 302, headers: { Location: page, "X-Remix-Reload-Document": "true" } }),
-      { pathname: page },
+      new Response(null, {
+        status: 302,
+        headers: { Location: target.pathname, "X-Remix-Reload-Document": "true" },
+      }),
+      target,
     );
   }
-  return withSecurityHeaders(response, { pathname: url.pathname.replace(/\.data$/, "") });
+  return withSecurityHeaders(response, headerTarget(request));
 };

@@ -18,6 +18,16 @@ export function declaredOver(request: Request, maxBytes: number): boolean {
 }
 
 /**
+ * Whether the request came with a body that nothing read: refused by its Content-Length, or
+ * posted to an action that had no use for it. The unread rest stays in the connection, where
+ * the next request of a kept-alive connection would be parsed after it and fail (the client
+ * sees a reset), so such an answer closes the connection (see applySecurityHeaders).
+ */
+export function bodyLeftUnread(request: Request): boolean {
+  return request.body !== null && !request.bodyUsed;
+}
+
+/**
  * The body, or null when it is over the limit: at once when its Content-Length says so;
  * a chunked body is read to its end (and thrown away past the limit, so memory stays small).
  */

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { env } from "../core/env.server";
+import { bodyLeftUnread } from "./form.server";
 
 /**
  * Security headers for every response the app makes: documents (entry.server's
@@ -99,7 +100,16 @@ export function isPrivatePath(pathname: string): boolean {
   return PRIVATE_PATHS.some((pattern) => pattern.test(pathname));
 }
 
-export type HeaderTarget = { pathname: string; nonce?: string };
+export type HeaderTarget = { pathname: string; nonce?: string; closeConnection?: boolean };
+
+/** What the headers of the answer to `request` depend on; a data request counts as its page. */
+export function headerTarget(request: Request, nonce?: string): HeaderTarget {
+  return {
+    pathname: new URL(request.url).pathname.replace(/\.data$/, ""),
+    nonce,
+    closeConnection: bodyLeftUnread(request),
+  };
+}
 
 /** Sets every security header on `headers` (overwriting what a route may have set for CSP). */
 export function applySecurityHeaders(headers: Headers, target: HeaderTarget): void {
@@ -116,6 +126,7 @@ export function applySecurityHeaders(headers: Headers, target: HeaderTarget): vo
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   if (isSecureSite()) headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   if (isPrivatePath(target.pathname)) headers.set("Cache-Control", "private, no-store");
+  if (target.closeConnection) headers.set("Connection", "close");
 }
 
 /** The same Response with the headers applied; copies it when its headers are immutable. */
@@ -161,7 +172,7 @@ function wrap(handler: Handler, resource: boolean): Handler {
   const secure = (value: unknown, request: Request) => {
     // Resource routes answer the browser directly; a page's loader Response only does when it redirects.
     if (value instanceof Response && (resource || (value.status >= 300 && value.status < 400))) {
-      return withSecurityHeaders(value, { pathname: new URL(request.url).pathname });
+      return withSecurityHeaders(value, headerTarget(request));
     }
     return value;
   };
