@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contestSlug } from "~/lib/slug";
 import { db } from "~/server/db/client.server";
 import { checkouts, orders } from "~/server/db/schema";
+import { checkoutUntilConfirmed } from "./helpers/checkout-flow";
 import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
 import { startSmtpServer } from "./helpers/smtp";
@@ -205,42 +206,11 @@ describe("order confirmation (server side)", () => {
 });
 
 describe("e-mail code and payment (server side)", () => {
-  async function customerCheckout(
-    lines: { athleteId: number; category: string; formatId: number }[],
-    shop: ReturnType<typeof seedContest>,
-  ) {
-    const created = await postOrderForm(
-      shop,
-      lines.map((line) => ({
-        category: line.category,
-        athleteId: String(line.athleteId),
-        formatId: String(line.formatId),
-      })),
-    );
-    const cookie = sessionOf(created);
-    const email = `c${Math.random().toString(36).slice(2, 8)}@example.jp`;
-    const confirmation = await import("~/routes/checkout/order-confirmation");
-    const saved = await callRoute(
-      confirmation.action,
-      formRequest(
-        "/order-confirmation",
-        [
-          ["email", email],
-          ["name", "テスト 太郎"],
-        ],
-        cookie,
-      ),
-    );
-    expect(saved.location).toBe("/email-verification");
-    return { cookie, email };
-  }
-
   it("refuses a 7-digit or non-numeric code with a 400 and the spec's message", async () => {
     const shop = seedContest();
-    const { cookie } = await customerCheckout(
-      [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }],
-      shop,
-    );
+    const { cookie } = await checkoutUntilConfirmed(shop, [
+      { athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id },
+    ]);
     const verification = await import("~/routes/checkout/email-verification");
     for (const code of ["1234567", "12a456", ""]) {
       const result = await callRoute(
@@ -261,10 +231,9 @@ describe("e-mail code and payment (server side)", () => {
 
   it("mails the code only to the customer's address; five wrong codes need a new one", async () => {
     const shop = seedContest();
-    const { cookie, email } = await customerCheckout(
-      [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }],
-      shop,
-    );
+    const { cookie, email } = await checkoutUntilConfirmed(shop, [
+      { athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id },
+    ]);
     const mail = smtp.received.filter((m) => m.to.includes(email)).at(-1);
     const code = /\b(\d{6})\b/.exec(mail?.text ?? "")?.[1] ?? "";
     expect(code).toMatch(/^\d{6}$/);
@@ -300,10 +269,9 @@ describe("e-mail code and payment (server side)", () => {
 
   it("refuses to pay an order whose total is 0 with 注文金額が無効です", async () => {
     const shop = seedContest();
-    const { cookie, email } = await customerCheckout(
-      [{ athleteId: shop.free.id, category: "B部門", formatId: shop.vertical.id }],
-      shop,
-    );
+    const { cookie, email } = await checkoutUntilConfirmed(shop, [
+      { athleteId: shop.free.id, category: "B部門", formatId: shop.vertical.id },
+    ]);
     const code =
       /\b(\d{6})\b/.exec(smtp.received.filter((m) => m.to.includes(email)).at(-1)?.text ?? "")?.[1] ?? "";
     const verification = await import("~/routes/checkout/email-verification");

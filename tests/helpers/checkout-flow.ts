@@ -7,8 +7,8 @@ import type { ReceivedMail } from "./smtp";
 type Shop = ReturnType<typeof seedContest>;
 type Line = { athleteId: number; category: string; formatId: number };
 
-/** Drives the storefront's routes as a browser without JS would: order form → confirmation → code. */
-export async function checkoutUntilVerified(shop: Shop, lines: Line[], received: ReceivedMail[]) {
+/** Drives the storefront's routes as a browser without JS would: order form → confirmation (the code is mailed). */
+export async function checkoutUntilConfirmed(shop: Shop, lines: Line[]) {
   const slug = contestSlug(shop.name);
   const fields: [string, string][] = [["intent", "next"]];
   lines.forEach((line, i) =>
@@ -39,6 +39,12 @@ export async function checkoutUntilVerified(shop: Shop, lines: Line[], received:
     ),
   );
   expect(saved.location).toBe("/email-verification");
+  return { cookie, email };
+}
+
+/** The same, then the mailed code entered: the checkout is ready for payment. */
+export async function checkoutUntilVerified(shop: Shop, lines: Line[], received: ReceivedMail[]) {
+  const { cookie, email } = await checkoutUntilConfirmed(shop, lines);
   const code = /\b(\d{6})\b/.exec(received.filter((m) => m.to.includes(email)).at(-1)?.text ?? "")?.[1] ?? "";
   const verification = await import("~/routes/checkout/email-verification");
   const verified = await callRoute(
