@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { CODE_MESSAGES, CODE_TTL_MS, verifyCode } from "../auth/codes.server";
 import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
@@ -12,11 +12,12 @@ import { clientIp } from "../http/rate-limit.server";
 import { sellerInfo } from "../core/seller.server";
 import type { ShopSession } from "../http/session.server";
 import type { CurrentUser } from "../auth/users.server";
+import { endLogins } from "../auth/session-login.server";
 
 /**
  * Password change in three steps: a code mailed to the account's address, the code
  * entered, then the new password. The new password ends every other session of the
- * user (their session version moves on) and keeps this one.
+ * user and keeps this one.
  */
 
 export const PASSWORD_CHANGE_MESSAGES = {
@@ -97,17 +98,12 @@ export async function changePassword(
   const passwordHash = await hashPassword(newPassword);
   const updated = db()
     .update(users)
-    .set({
-      passwordHash,
-      sessionVersion: sql`${users.sessionVersion} + 1`,
-      failedLoginCount: 0,
-      lockedUntil: null,
-    })
+    .set({ passwordHash, failedLoginCount: 0, lockedUntil: null })
     .where(eq(users.id, user.id))
-    .returning({ sessionVersion: users.sessionVersion })
+    .returning({ id: users.id })
     .get();
   if (!updated) return { ok: false, status: 409, message: PASSWORD_CHANGE_MESSAGES.notVerified };
-  session.set("sessionVersion", updated.sessionVersion);
+  endLogins(user.id, session);
   session.unset("passwordChange");
   const changedAt = now();
   sendThroughOutbox({

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
@@ -66,4 +66,18 @@ export function logOut(session: ShopSession, what: "login" | "pending-second-fac
   for (const key of LOGIN_SESSION_KEYS) session.unset(key);
   // /payment-complete shows the last order's number and e-mail: not to whoever uses this browser next.
   session.unset("lastOrderId");
+}
+
+/**
+ * Ends every login of this user on every device (password change and reset, authenticator
+ * changes), except the one on `keep` when given: that one stays logged in.
+ */
+export function endLogins(userId: number, keep?: ShopSession): void {
+  const updated = db()
+    .update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, userId))
+    .returning({ sessionVersion: users.sessionVersion })
+    .get();
+  if (keep && updated && keep.get("userId") === userId) keep.set("sessionVersion", updated.sessionVersion);
 }
