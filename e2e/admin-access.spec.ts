@@ -1,14 +1,17 @@
 import { expect, test } from "@playwright/test";
 import { ADMIN_ROUTES } from "./admin-routes";
 import { uniqueEmail } from "./helpers";
-import { createUser, mintSession, type TestUser } from "./users";
+import { createUser, endSessionsOf, mintSession, type TestUser } from "./users";
 
 // HTTP requests, not pages in a browser: run in the js project only (playwright.config.ts).
 
 let admin: TestUser;
+/** An admin of its own, so that ending all its sessions touches no other test. */
+let endedAdmin: TestUser;
 let customer: TestUser;
 test.beforeAll(async () => {
   admin = await createUser({ email: uniqueEmail("matrix-admin"), isAdmin: true });
+  endedAdmin = await createUser({ email: uniqueEmail("matrix-ended-admin"), isAdmin: true });
   customer = await createUser({ email: uniqueEmail("matrix-customer") });
 });
 
@@ -16,27 +19,29 @@ const MINUTE = 60_000;
 
 const identities = {
   anonymous: async () => "",
-  customer: async () => mintSession({ userId: customer.id, sessionVersion: 1, loggedInAt: Date.now() }),
+  customer: async () => mintSession({ userId: customer.id, loggedInAt: Date.now() }),
   "a customer claiming the admin step": async () =>
     mintSession({
       userId: customer.id,
-      sessionVersion: 1,
       loggedInAt: Date.now(),
       adminVerifiedAt: Date.now(),
     }),
   "an admin without the second factor": async () =>
     mintSession({ pendingLogin: { userId: admin.id, at: Date.now(), redirectTo: "/admin" } }),
   "an admin logged in without the admin step": async () =>
-    mintSession({ userId: admin.id, sessionVersion: 1, loggedInAt: Date.now() }),
+    mintSession({ userId: admin.id, loggedInAt: Date.now() }),
   "an admin whose session expired": async () =>
     mintSession({
       userId: admin.id,
-      sessionVersion: 1,
       loggedInAt: Date.now() - 61 * MINUTE,
       adminVerifiedAt: Date.now() - 61 * MINUTE,
     }),
-  "an admin whose password changed since": async () =>
-    mintSession({ userId: admin.id, sessionVersion: 0, loggedInAt: Date.now(), adminVerifiedAt: Date.now() }),
+  "an admin whose session was ended (logout, password change)": async () => {
+    const at = Date.now();
+    const cookie = await mintSession({ userId: endedAdmin.id, loggedInAt: at, adminVerifiedAt: at });
+    endSessionsOf(endedAdmin.id);
+    return cookie;
+  },
 };
 
 for (const [who, cookieFor] of Object.entries(identities)) {
@@ -65,7 +70,6 @@ test("an admin with a completed second factor reaches every admin page (the matr
 }) => {
   const cookie = await mintSession({
     userId: admin.id,
-    sessionVersion: 1,
     loggedInAt: Date.now(),
     adminVerifiedAt: Date.now(),
   });

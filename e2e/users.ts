@@ -1,7 +1,7 @@
 import path from "node:path";
-import { createCookieSessionStorage } from "@remix-run/node";
 import Database from "better-sqlite3";
 import { hashPassword } from "../app/server/auth/password.server";
+import { mintSessionCookie } from "../scripts/mint-session.mjs";
 
 const dbFile = path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db");
 /** The e2e server's secret (e2e/server.mjs): tests can mint sessions in states a browser could be in. */
@@ -31,15 +31,19 @@ export async function createUser(options: {
   }
 }
 
-const storage = createCookieSessionStorage({
-  cookie: { name: "shop_session", secrets: [SECRET], httpOnly: true, sameSite: "lax", path: "/" },
-});
+/** A session cookie header value for a new session with the given data. */
+export function mintSession(data: Record<string, unknown>): Promise<string> {
+  return mintSessionCookie({ databasePath: dbFile, secret: SECRET, data });
+}
 
-/** A session cookie header value with the given session data. */
-export async function mintSession(data: Record<string, unknown>): Promise<string> {
-  const session = await storage.getSession();
-  for (const [key, value] of Object.entries(data)) session.set(key, value);
-  return (await storage.commitSession(session)).split(";")[0] ?? "";
+/** Ends every session of the user, as logout everywhere or a password change does on the server. */
+export function endSessionsOf(userId: number): void {
+  const db = new Database(dbFile);
+  try {
+    db.prepare("delete from sessions where user_id = ?").run(userId);
+  } finally {
+    db.close();
+  }
 }
 
 /** Puts a minted session into a browser context, as if that browser had logged in. */
@@ -61,7 +65,6 @@ export async function loginAsAdmin(
   const admin = await createUser({ email, isAdmin: true });
   await putSessionCookie(context, baseURL, {
     userId: admin.id,
-    sessionVersion: 1,
     loggedInAt: Date.now(),
     adminVerifiedAt: Date.now(),
   });

@@ -79,7 +79,6 @@ async function adminCookie() {
     .get();
   const session = await getSession(new Request("http://shop.test/"));
   session.set("userId", admin.id);
-  session.set("sessionVersion", admin.sessionVersion);
   session.set("loggedInAt", Date.now());
   session.set("adminVerifiedAt", Date.now());
   return (await commitSession(session)).split(";")[0] ?? "";

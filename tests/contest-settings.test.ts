@@ -48,7 +48,6 @@ beforeAll(async () => {
   });
   const session = await getSession(new Request("http://shop.test/"));
   session.set("userId", admin.id);
-  session.set("sessionVersion", 1);
   session.set("loggedInAt", Date.now());
   session.set("adminVerifiedAt", Date.now());
   adminCookie = (await commitSession(session)).split(";")[0] ?? "";

@@ -53,7 +53,6 @@ describe("issue 13, HTTP findings", () => {
       .get();
     const cookie = await cookieWith({
       userId: user.id,
-      sessionVersion: user.sessionVersion,
       lastOrderId: order.id,
     });
     const { loader } = await import("~/routes/checkout/payment-complete");
@@ -83,7 +82,6 @@ describe("issue 13, HTTP findings", () => {
     const contestId = createContest("非公開の大会"); // unpublished: only an admin may list it
     const cookie = await cookieWith({
       userId: admin.id,
-      sessionVersion: admin.sessionVersion,
       loggedInAt: T0,
       adminVerifiedAt: T0,
     });
@@ -110,7 +108,6 @@ describe("issue 13, HTTP findings", () => {
     const contestId = createContest("キャッシュしない大会");
     const cookie = await cookieWith({
       userId: admin.id,
-      sessionVersion: admin.sessionVersion,
       loggedInAt: Date.now(),
       adminVerifiedAt: Date.now(),
     });

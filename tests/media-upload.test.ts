@@ -39,7 +39,6 @@ beforeAll(async () => {
   const user = await createUser("media-admin@example.jp", "Media-Password-2025", { isAdmin: true });
   const session = await getSession(new Request("http://shop.test/"));
   session.set("userId", user.id);
-  session.set("sessionVersion", 1);
   session.set("loggedInAt", Date.now());
   session.set("adminVerifiedAt", Date.now());
   admin = (await commitSession(session)).split(";")[0] ?? "";

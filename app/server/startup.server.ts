@@ -6,6 +6,7 @@ import { startOutboxRetryLoop } from "./mail/outbox.server";
 import { hashPassword } from "./auth/password.server";
 import { recoverUnrecordedPayments } from "./checkout/payment-recovery.server";
 import { deleteExpiredDrafts } from "./checkout/draft.server";
+import { deleteExpiredSessions } from "./http/session.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
@@ -41,13 +42,15 @@ export async function startUp(): Promise<void> {
 const CLEAN_UP_INTERVAL_MS = 60 * 60 * 1000;
 const globalForCleanUp = globalThis as { __shopCleanUpTimer?: NodeJS.Timeout };
 
-/** Hourly (and once now): unpaid drafts past their expiry are deleted, so anonymous posts cannot pile up. */
+/** Hourly (and once now): unpaid drafts and sessions past their expiry are deleted, so anonymous posts cannot pile up. */
 export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
   if (globalForCleanUp.__shopCleanUpTimer) return;
   const cleanUp = () => {
     try {
-      const deleted = deleteExpiredDrafts();
-      if (deleted > 0) console.log(`[clean-up] deleted ${deleted} expired order draft(s)`);
+      const drafts = deleteExpiredDrafts();
+      if (drafts > 0) console.log(`[clean-up] deleted ${drafts} expired order draft(s)`);
+      const sessions = deleteExpiredSessions();
+      if (sessions > 0) console.log(`[clean-up] deleted ${sessions} expired session(s)`);
     } catch (error: unknown) {
       console.error("[clean-up] failed", error);
     }

@@ -73,7 +73,7 @@ console.log(
 
 const server = await startServer(serverEnv);
 try {
-  const headers = { Cookie: await adminCookie(1) };
+  const headers = { Cookie: await adminCookie(dbFile, 1) };
   const baseline = await timeRequests(`${server.base}/healthz`, headers);
   const pages = [
     ["売上集計 (all)", "/admin/sales"],

@@ -48,7 +48,7 @@ console.log(`seeded contest ${contestId} with ${ATHLETES} athletes and ${DELETED
 
 const server = await startServer(serverEnv);
 try {
-  const headers = { Cookie: await adminCookie(adminId) };
+  const headers = { Cookie: await adminCookie(dbFile, adminId) };
   const baseline = await timeRequests(`${server.base}/healthz`, headers);
   const tab = `/admin/contest/${contestId}`;
   const pages = [

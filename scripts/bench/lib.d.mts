@@ -8,7 +8,7 @@ export function startServer(
   env: Record<string, string>,
   port?: number,
 ): Promise<{ base: string; child: ChildProcess; stop: () => Promise<unknown> }>;
-export function adminCookie(userId: number): Promise<string>;
+export function adminCookie(databasePath: string, userId: number): Promise<string>;
 export function timeRequests(
   url: string,
   headers: Record<string, string>,

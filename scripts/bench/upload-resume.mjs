@@ -39,7 +39,7 @@ try {
   const expected = await generateFile(source, SIZE, "resume");
   server = await startServer(env);
   const { adminId, contestId } = seedAdminAndContest(env.DATABASE_PATH);
-  const cookie = await adminCookie(adminId);
+  const cookie = await adminCookie(env.DATABASE_PATH, adminId);
   const call = (base) => ({ base, cookie, contestId, file: source, fileSize: SIZE });
 
   const upload = await initUpload({ ...call(server.base), fileName: "recital.mp4", fileSize: SIZE });

@@ -55,7 +55,7 @@ try {
   try {
     const idleRss = peakRssMiB(server.child.pid);
     const { adminId, contestId } = seedAdminAndContest(dbFile);
-    const cookie = await adminCookie(adminId);
+    const cookie = await adminCookie(dbFile, adminId);
     start = performance.now();
     const upload = await initUpload({
       base: server.base,

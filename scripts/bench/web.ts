@@ -36,7 +36,7 @@ const draftCookie = customer.cookie;
 // A delivered order for the download page.
 const bought = await purchase(shop, server.base, log, 1, { declined: false });
 const admin = new Browser(server.base, "203.0.113.9", log);
-admin.cookie = await adminCookie(shop.fixtures.adminId);
+admin.cookie = await adminCookie(shop.env.DATABASE_PATH, shop.fixtures.adminId);
 const order = shop.db.prepare("select id from orders where customer_email = ?").get(bought.email) as {
   id: number;
 };

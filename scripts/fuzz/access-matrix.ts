@@ -7,6 +7,7 @@
 // and a route that no rule below describes fails the run, so a new route cannot slip past.
 import Database from "better-sqlite3";
 import { adminCookie, startServer } from "../bench/lib.mjs";
+import { mintSessionCookie } from "../mint-session.mjs";
 import { Browser, Checks, prepareShop, purchase, root, StatusLog } from "../load/shop-client";
 import { contestSlug } from "../../app/lib/slug";
 
@@ -56,21 +57,17 @@ const emailB = "customer-b@example.jp";
 const idA = makeCustomer(emailA);
 const idB = makeCustomer(emailB);
 writable.close();
-const { createCookieSessionStorage } = await import("@remix-run/node");
 const { SECRET, ENCRYPTION_KEY } = await import("../bench/lib.mjs");
-const storage = createCookieSessionStorage({
-  cookie: { name: "shop_session", secrets: [SECRET], httpOnly: true, sameSite: "lax", path: "/" },
-});
-async function customerCookie(userId: number) {
-  const session = await storage.getSession();
-  session.set("userId", userId);
-  session.set("sessionVersion", 1);
-  session.set("loggedInAt", Date.now());
-  return (await storage.commitSession(session)).split(";")[0] ?? "";
+function customerCookie(userId: number) {
+  return mintSessionCookie({
+    databasePath: shop.env.DATABASE_PATH,
+    secret: SECRET,
+    data: { userId, loggedInAt: Date.now() },
+  });
 }
 
 const admin = new Browser(server.base, "203.0.113.50", log);
-admin.cookie = await adminCookie(shop.fixtures.adminId);
+admin.cookie = await adminCookie(shop.env.DATABASE_PATH, shop.fixtures.adminId);
 async function deliveredOrderOf(email: string, n: number) {
   const bought = await purchase(shop, server.base, log, n, { declined: false });
   // The order is the account's: the purchase used a throwaway address, so it is moved to the customer's.

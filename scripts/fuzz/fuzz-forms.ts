@@ -88,7 +88,7 @@ async function customerAtPayment(): Promise<string> {
     throw new Error("the fuzzing customer could not reach the payment step");
   return browser.cookie;
 }
-const admin = await adminCookie(shop.fixtures.adminId);
+const admin = await adminCookie(shop.env.DATABASE_PATH, shop.fixtures.adminId);
 const sessions = { anonymous: "", customer: await customerAtPayment(), admin };
 
 /** The field names each endpoint's own page uses, so generated bodies look like near-misses. */

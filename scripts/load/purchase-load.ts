@@ -28,7 +28,7 @@ const DECLINED_EVERY = 10; // every tenth customer pays with the declined test c
 /** The admin works while customers buy: lists the 未対応 tab and delivers what is there. */
 async function adminAtWork(shop: Shop, base: string, log: StatusLog, stop: () => boolean) {
   const admin = new Browser(base, "203.0.113.1", log);
-  admin.cookie = await adminCookie(shop.fixtures.adminId);
+  admin.cookie = await adminCookie(shop.env.DATABASE_PATH, shop.fixtures.adminId);
   const delivered = new Set<number>();
   const deliverPending = async () => {
     await admin.request("GET", "/admin/orders");

@@ -57,11 +57,7 @@ export function seedContest(name = `テスト大会${Math.random().toString(36).
 }
 
 /** A cookie for a session holding the given values, as the browser would send it back. */
-export async function sessionCookie(values: {
-  checkoutId?: string;
-  userId?: number;
-  sessionVersion?: number;
-}) {
+export async function sessionCookie(values: { checkoutId?: string; userId?: number }) {
   const session = await getSession(new Request("http://shop.test/"));
   for (const [key, value] of Object.entries(values)) session.set(key as "checkoutId", value as string);
   const setCookie = await commitSession(session);

@@ -1,19 +1,44 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useFetcher, useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "~/lib/use-hydrated";
 import { PasswordChangeSteps, type PasswordChangeReply } from "~/routes/account/PasswordChangeSteps";
+import { loggedInDevices, type LoggedInDevice } from "~/server/accounts/devices.server";
+import { endLogins } from "~/server/auth/session-login.server";
 import { requireUser } from "~/server/auth/users.server";
+import { readForm } from "~/server/http/form.server";
+import { redirectWithToast } from "~/server/http/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "アカウント | コンテスト動画ショップ" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { user } = await requireUser(request);
-  return { email: user.email, name: user.name };
+  const { user, session } = await requireUser(request);
+  return { email: user.email, name: user.name, devices: loggedInDevices(user.id, session) };
+}
+
+/** 「他の端末からログアウト」: every other session of the account ends; this one stays. */
+export async function action({ request }: ActionFunctionArgs) {
+  const { user, session } = await requireUser(request);
+  const formData = await readForm(request);
+  if (formData.get("intent") !== "log-out-elsewhere")
+    return data({ message: "操作を確認できませんでした。もう一度お試しください。" }, { status: 400 });
+  const ended = endLogins(user.id, session);
+  return redirectWithToast(
+    request,
+    "/account",
+    {
+      kind: "success",
+      title: "他の端末からログアウトしました",
+      description:
+        ended > 0 ? `${ended}件のログインを終了しました。` : "ほかにログイン中の端末はありませんでした。",
+    },
+    { status: 303 },
+  );
 }
 
 export default function Account() {
-  const { email, name } = useLoaderData<typeof loader>();
+  const { email, name, devices } = useLoaderData<typeof loader>();
   const dialog = useRef<HTMLDialogElement>(null);
   // A new key each time the dialog closes: its steps start again from the first.
   const [dialogKey, setDialogKey] = useState(0);
@@ -63,6 +88,8 @@ export default function Account() {
           </div>
         </dl>
       </section>
+
+      <LoggedInDevices devices={devices} />
 
       <div className="mt-6 flex flex-col gap-3">
         <Link to="/purchase-history" className="btn-primary w-full">
@@ -121,5 +148,58 @@ function PasswordChangeDialogSteps({ email, onDone }: { email: string; onDone: (
       busy={fetcher.state !== "idle"}
       via="dialog"
     />
+  );
+}
+
+/** Where this account is logged in, and a way to end every login but this one (a lost phone, a shared PC). */
+function LoggedInDevices({ devices }: { devices: LoggedInDevice[] }) {
+  const busy = useNavigation().formData?.get("intent") === "log-out-elsewhere";
+  const others = devices.filter((device) => !device.current).length;
+  return (
+    <section
+      aria-labelledby="devices-title"
+      className="mt-6 rounded-2xl border border-zinc-200 bg-white shadow-sm"
+    >
+      <h2 id="devices-title" className="px-5 pt-4 text-base font-bold">
+        ログイン中の端末
+      </h2>
+      <ul className="divide-y divide-zinc-200">
+        {devices.map((device, index) => (
+          <li key={index} className="px-5 py-3 text-sm">
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="font-semibold">{device.device}</span>
+              {device.current ? (
+                <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-700">
+                  この端末
+                </span>
+              ) : null}
+              {device.admin ? (
+                <span className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-semibold text-zinc-700">
+                  管理画面
+                </span>
+              ) : null}
+            </div>
+            <p className="mt-1 text-xs text-zinc-500">
+              ログイン {device.loggedInAt}・最終利用 {device.lastSeenAt}
+              {device.ipAddress ? <span className="break-all">・{device.ipAddress}</span> : null}
+            </p>
+          </li>
+        ))}
+      </ul>
+      <Form method="post" className="border-t border-zinc-200 px-5 py-4">
+        <p className="text-xs text-zinc-600">
+          心当たりのない端末がある場合や、共用のパソコンでログインしたままの場合は、ほかの端末からログアウトしてください。
+        </p>
+        <button
+          type="submit"
+          name="intent"
+          value="log-out-elsewhere"
+          disabled={busy || others === 0}
+          className="mt-3 btn-secondary w-full"
+        >
+          {busy ? "処理中…" : "他の端末からログアウト"}
+        </button>
+      </Form>
+    </section>
   );
 }

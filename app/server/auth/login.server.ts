@@ -78,7 +78,7 @@ export function remainingAttemptsWarning(remaining: number, policy: LoginPolicy)
     : `${base}まもなくロックされますので、パスワードをよくご確認ください。`;
 }
 
-export type LoginUser = { id: number; email: string; isAdmin: boolean; sessionVersion: number };
+export type LoginUser = { id: number; email: string; isAdmin: boolean };
 
 export type LoginResult =
   | { ok: true; user: LoginUser; requiresSecondFactor: boolean }
@@ -291,7 +291,7 @@ export async function attemptLogin(
     record("success");
     return {
       ok: true,
-      user: { id: user.id, email: user.email, isAdmin: user.isAdmin, sessionVersion: user.sessionVersion },
+      user: { id: user.id, email: user.email, isAdmin: user.isAdmin },
       requiresSecondFactor: user.isAdmin || Boolean(user.totpSecretEncrypted),
     };
   }

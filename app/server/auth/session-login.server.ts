@@ -1,8 +1,13 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
-import type { LoginSessionData, ShopSession } from "../http/session.server";
+import {
+  deleteUserSessions,
+  renewSession,
+  type LoginSessionData,
+  type ShopSession,
+} from "../http/session.server";
 
 /**
  * Logging in and out of a session: the customer login, the admin login with its second
@@ -15,7 +20,6 @@ type LoginKey = keyof LoginSessionData;
 /** Every session key of a login, by what it holds. Typed so that a key added to LoginSessionData must be listed here. */
 const LOGIN_KEYS: Record<LoginKey, "user" | "pending" | "admin" | "password-change"> = {
   userId: "user",
-  sessionVersion: "user",
   loggedInAt: "user",
   /** Password right, second factor still to come. */
   pendingLogin: "pending",
@@ -37,12 +41,10 @@ export type LogIn =
   | { as: "pending-second-factor"; redirectTo: string };
 
 /** Logs the user in on this session, or starts the second factor (see LogIn). */
-export function logIn(
-  session: ShopSession,
-  user: { id: number; sessionVersion: number },
-  how: LogIn = { as: "user" },
-): void {
+export function logIn(session: ShopSession, user: { id: number }, how: LogIn = { as: "user" }): void {
   const at = now();
+  // A new token at each step: a token planted or seen before the login is worth nothing after it.
+  renewSession(session);
   if (how.as === "pending-second-factor") {
     unset(session, "user");
     session.set("pendingLogin", { userId: user.id, at: at.getTime(), redirectTo: how.redirectTo });
@@ -50,7 +52,6 @@ export function logIn(
   }
   unset(session, "pending");
   session.set("userId", user.id);
-  session.set("sessionVersion", user.sessionVersion);
   session.set("loggedInAt", at.getTime());
   if (how.admin) session.set("adminVerifiedAt", at.getTime());
   db().update(users).set({ lastLoginAt: at }).where(eq(users.id, user.id)).run();
@@ -64,20 +65,17 @@ export function logIn(
 export function logOut(session: ShopSession, what: "login" | "pending-second-factor" = "login"): void {
   if (what === "pending-second-factor") return unset(session, "pending");
   for (const key of LOGIN_SESSION_KEYS) session.unset(key);
+  // The row is deleted at the commit: a copy of the cookie taken before the logout opens nothing.
+  renewSession(session);
   // /payment-complete shows the last order's number and e-mail: not to whoever uses this browser next.
   session.unset("lastOrderId");
 }
 
 /**
  * Ends every login of this user on every device (password change and reset, authenticator
- * changes), except the one on `keep` when given: that one stays logged in.
+ * changes, "log out everywhere else"), except the one on `keep` when given: that one stays.
+ * Answers how many ended.
  */
-export function endLogins(userId: number, keep?: ShopSession): void {
-  const updated = db()
-    .update(users)
-    .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
-    .where(eq(users.id, userId))
-    .returning({ sessionVersion: users.sessionVersion })
-    .get();
-  if (keep && updated && keep.get("userId") === userId) keep.set("sessionVersion", updated.sessionVersion);
+export function endLogins(userId: number, keep?: ShopSession): number {
+  return deleteUserSessions(userId, keep);
 }

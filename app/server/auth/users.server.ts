@@ -8,9 +8,9 @@ import { getSession, SESSION_MAX_AGE_SECONDS, type ShopSession } from "../http/s
 export type CurrentUser = { id: number; email: string; name: string; isAdmin: boolean };
 
 /**
- * The logged-in user, or null. A session whose version is older than the user's
- * (after a password change) no longer counts, nor does one logged in more than 30 days ago
- * (the cookie's own maxAge is only a request to the browser).
+ * The logged-in user, or null. A session ended elsewhere has no row any more and so no user;
+ * one logged in more than 30 days ago does not count (the cookie's maxAge is only a request
+ * to the browser).
  */
 export async function getCurrentUser(requestOrSession: Request | ShopSession): Promise<CurrentUser | null> {
   const session = requestOrSession instanceof Request ? await getSession(requestOrSession) : requestOrSession;
@@ -24,13 +24,11 @@ export async function getCurrentUser(requestOrSession: Request | ShopSession): P
       email: users.email,
       name: users.name,
       isAdmin: users.isAdmin,
-      sessionVersion: users.sessionVersion,
     })
     .from(users)
     .where(eq(users.id, userId))
     .get();
-  if (!user || user.sessionVersion !== session.get("sessionVersion")) return null;
-  return { id: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin };
+  return user ?? null;
 }
 
 /** The logged-in user, or a redirect to /login that comes back to this page afterwards. */

@@ -161,8 +161,6 @@ export const users = sqliteTable(
     name: text("name").notNull().default(""),
     passwordHash: text("password_hash").notNull(),
     isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
-    /** Bumped on password change or logout-everywhere; sessions carrying an older one are void. */
-    sessionVersion: integer("session_version").notNull().default(1),
     failedLoginCount: integer("failed_login_count").notNull().default(0),
     lockedUntil: integer("locked_until", { mode: "timestamp_ms" }),
     /** The latest wrong password, at either login: 15 quiet minutes after it start a fresh count. */
@@ -402,6 +400,33 @@ export const mailOutbox = sqliteTable(
     index("mail_outbox_due_idx").on(t.status, t.nextAttemptAt),
     index("mail_outbox_topic_idx").on(t.topic, t.status),
   ],
+);
+
+export const SESSION_KINDS = ["guest", "customer", "admin"] as const;
+
+/**
+ * Sessions, kept on the server so that ending one (logout, password change, "log out everywhere
+ * else") really ends it: the cookie carries only a random token, and a row is looked up by the
+ * token's SHA-256, so a copy of this table does not give working cookies.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    /** SHA-256 (base64url) of the cookie's token. */
+    id: text("id").primaryKey(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** guest: nobody logged in; customer: logged in; admin: logged in with the admin second factor done. */
+    kind: text("kind", { enum: SESSION_KINDS }).notNull(),
+    /** The session's values (checkout, login, toast) as JSON. */
+    data: text("data").notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    /** Where it was last used from, so the account page can tell devices apart. */
+    userAgent: text("user_agent"),
+    ipAddress: text("ip_address"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
 /** Counters for rate limits (per IP, per code endpoint), in the database so they survive restarts. */
