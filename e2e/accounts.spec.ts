@@ -130,7 +130,7 @@ test("register with the mailed code, log in, change the password (other browsers
   await other.close();
 
   // Log out from the account page.
-  await page.getByRole("main").getByRole("button", { name: "ログアウト" }).click();
+  await page.getByRole("main").getByRole("button", { name: "ログアウト", exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
   await expectLoggedOut(page);
 
