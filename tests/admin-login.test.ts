@@ -5,6 +5,8 @@ import { db } from "~/server/db/client.server";
 import { users } from "~/server/db/schema";
 import { hashPassword } from "~/server/auth/password.server";
 import { getSession } from "~/server/http/session.server";
+import { checkPassword } from "~/server/auth/password-step.server";
+import { loginPost } from "./helpers/accounts";
 
 afterEach(() => setClock(null));
 
@@ -19,16 +21,15 @@ async function account(isAdmin: boolean) {
   return email;
 }
 
-function request(ip = "203.0.113.7") {
-  return new Request("http://shop.test/admin-login", {
-    method: "POST",
-    headers: { "X-Forwarded-For": ip, "User-Agent": "vitest" },
-  });
-}
-
-async function attempt(email: string, password: string, ip?: string) {
+/** The admin login as /admin-login's action runs it: the password step, then the login. */
+async function attempt(email: string, password: string, ip = "203.0.113.7") {
   const session = await getSession(new Request("http://shop.test/"));
-  const outcome = await logInAdmin(request(ip), session, { email, password });
+  const step = await checkPassword(
+    loginPost(ip, { email, password }, "http://shop.test/admin-login"),
+    "admin",
+  );
+  if (!step.checked) throw new Error("the form did not validate");
+  const outcome = logInAdmin(session, step.result);
   return { outcome, session };
 }
 

@@ -13,7 +13,9 @@ import {
   type LoginPolicy,
 } from "~/server/auth/login.server";
 import { getCurrentUser } from "~/server/auth/users.server";
-import { createUser, newSession, requestFrom, userByEmail } from "./helpers/accounts";
+import { createUser, loginPost, newSession, requestFrom, userByEmail } from "./helpers/accounts";
+import { checkPassword } from "~/server/auth/password-step.server";
+import type { ShopSession } from "~/server/http/session.server";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
@@ -262,12 +264,19 @@ describe("login records", () => {
   });
 });
 
+/** The customer login as /login's action runs it: the password step, then the login. */
+async function customerLogin(ip: string, session: ShopSession, fields: Record<string, string | undefined>) {
+  const step = await checkPassword(loginPost(ip, fields), "customer");
+  if (!step.checked) throw new Error("the form did not validate");
+  return logInCustomer(session, step.values, step.result);
+}
+
 describe("logInCustomer", () => {
   it("logs a customer in and goes back only to a page of this site", async () => {
     setClock(() => T0);
     const user = await createUser("frank@example.jp", "Secret-Pass1");
     const session = await newSession();
-    const result = await logInCustomer(requestFrom("192.0.2.60"), session, {
+    const result = await customerLogin("192.0.2.60", session, {
       email: "frank@example.jp",
       password: "Secret-Pass1",
       redirectTo: "//evil.com",
@@ -278,7 +287,7 @@ describe("logInCustomer", () => {
 
     const again = await newSession();
     expect(
-      await logInCustomer(requestFrom("192.0.2.60"), again, {
+      await customerLogin("192.0.2.60", again, {
         email: "frank@example.jp",
         password: "Secret-Pass1",
         redirectTo: "/purchase-history?page=2",
@@ -292,7 +301,7 @@ describe("logInCustomer", () => {
     setClock(() => T0);
     const admin = await createUser("owner@example.jp", "Admin-Pass-1234", { isAdmin: true });
     const session = await newSession();
-    const result = await logInCustomer(requestFrom("192.0.2.70"), session, {
+    const result = await customerLogin("192.0.2.70", session, {
       email: "owner@example.jp",
       password: "Admin-Pass-1234",
       redirectTo: undefined,
@@ -305,7 +314,7 @@ describe("logInCustomer", () => {
 
     const totp = await createUser("careful@example.jp", "Secret-Pass1", { totpSecretEncrypted: "encrypted" });
     const other = await newSession();
-    await logInCustomer(requestFrom("192.0.2.70"), other, {
+    await customerLogin("192.0.2.70", other, {
       email: "careful@example.jp",
       password: "Secret-Pass1",
       redirectTo: "/account",

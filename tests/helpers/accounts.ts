@@ -29,6 +29,22 @@ export function requestFrom(ip: string, init: RequestInit & { url?: string } = {
   return new Request(init.url ?? "http://localhost/login", { ...init, headers });
 }
 
+/** A login form posted from `ip`, as /login or /admin-login receives it. */
+export function loginPost(
+  ip: string,
+  fields: Record<string, string | undefined>,
+  url = "http://localhost/login",
+) {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) body.append(name, value);
+  return requestFrom(ip, {
+    url,
+    method: "POST",
+    body,
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+  });
+}
+
 export function newSession(): Promise<ShopSession> {
   return getSession(new Request("http://localhost/"));
 }

@@ -1,15 +1,13 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthCard, FormAlert } from "~/components/AuthCard";
 import { useLockUntil } from "~/components/CountdownDeadline";
 import { Field } from "~/components/forms";
-import { loginSchema } from "~/lib/account-schemas";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
-import { readForm } from "~/server/http/form.server";
+import { checkPassword } from "~/server/auth/password-step.server";
 import { logInCustomer } from "~/server/auth/login.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { getCurrentUser } from "~/server/auth/users.server";
@@ -23,16 +21,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readForm(request);
-  const submission = parseWithZod(formData, { schema: loginSchema });
-  if (submission.status !== "success") {
+  const step = await checkPassword(request, "customer");
+  const { submission } = step;
+  if (!step.checked) {
     return data(
       { result: submission.reply({ hideFields: ["password"] }), warning: null, lockedUntil: null },
       { status: 400 },
     );
   }
   const session = await getSession(request);
-  const login = await logInCustomer(request, session, submission.value);
+  const login = logInCustomer(session, step.values, step.result);
   if (!login.ok) {
     return data(
       {

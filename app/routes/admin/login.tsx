@@ -10,7 +10,7 @@ import { loginSchema } from "~/lib/account-schemas";
 import { formatDateTime } from "~/lib/format";
 import { currentAdmin } from "~/server/auth/admin-session.server";
 import { logInAdmin } from "~/server/auth/admin-login.server";
-import { readForm } from "~/server/http/form.server";
+import { checkPassword } from "~/server/auth/password-step.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
 export const meta: MetaFunction = () => [{ title: "管理者ログイン | コンテスト動画ショップ" }];
@@ -21,14 +21,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readForm(request), { schema: loginSchema });
-  if (submission.status !== "success")
+  const step = await checkPassword(request, "admin");
+  const { submission } = step;
+  if (!step.checked)
     return data(
       { result: submission.reply({ hideFields: ["password"] }), warning: null, lockedUntil: null },
       { status: 400 },
     );
   const session = await getSession(request);
-  const outcome = await logInAdmin(request, session, submission.value);
+  const outcome = logInAdmin(session, step.result);
   if (!outcome.ok) {
     return data(
       {

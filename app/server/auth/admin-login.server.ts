@@ -1,4 +1,4 @@
-import { ADMIN_LOGIN_POLICY, attemptLogin, type LoginResult } from "./login.server";
+import { ADMIN_LOGIN_POLICY, type LoginResult } from "./login.server";
 import { logIn } from "./session-login.server";
 import type { ShopSession } from "../http/session.server";
 
@@ -26,13 +26,8 @@ export type AdminLoginOutcome =
       lockedUntil: number | null;
     };
 
-/** Password step of the admin login; on success the second factor starts (/admin-2fa-verify sends the mail code). */
-export async function logInAdmin(
-  request: Request,
-  session: ShopSession,
-  input: { email: string; password: string },
-): Promise<AdminLoginOutcome> {
-  const result: LoginResult = await attemptLogin(request, input, ADMIN_LOGIN_POLICY);
+/** The admin login after the password step (checkPassword): the second factor starts (/admin-2fa-verify sends the mail code). */
+export function logInAdmin(session: ShopSession, result: LoginResult): AdminLoginOutcome {
   if (!result.ok) {
     if (result.reason === "locked")
       return {

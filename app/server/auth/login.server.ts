@@ -313,15 +313,15 @@ export async function attemptLogin(
 }
 
 /**
- * The customer login (/login). Admins and users with an authenticator app are not logged
- * in here: the second-factor page takes over with `pendingLogin`.
+ * The customer login (/login), after the password step (checkPassword). Admins and users with
+ * an authenticator app are not logged in here: the second-factor page takes over with
+ * `pendingLogin`.
  */
-export async function logInCustomer(
-  request: Request,
+export function logInCustomer(
   session: ShopSession,
   values: LoginValues,
-): Promise<{ ok: true; redirectTo: string; secondFactor: boolean } | Exclude<LoginResult, { ok: true }>> {
-  const result = await attemptLogin(request, values, CUSTOMER_LOGIN_POLICY);
+  result: LoginResult,
+): { ok: true; redirectTo: string; secondFactor: boolean } | Exclude<LoginResult, { ok: true }> {
   if (!result.ok) return result;
   if (result.requiresSecondFactor) {
     logIn(session, result.user, {
