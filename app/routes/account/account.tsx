@@ -179,9 +179,10 @@ function LoggedInDevices({ devices }: { devices: LoggedInDevice[] }) {
                 </span>
               ) : null}
             </div>
-            <p className="mt-1 text-xs text-zinc-500">
-              ログイン {device.loggedInAt}・最終利用 {device.lastSeenAt}
-              {device.ipAddress ? <span className="break-all">・{device.ipAddress}</span> : null}
+            <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-zinc-500">
+              <span className="whitespace-nowrap">最終利用 {device.lastSeenAt}</span>
+              <span className="whitespace-nowrap">ログイン {device.loggedInAt}</span>
+              {device.ipAddress ? <span className="whitespace-nowrap">IP {device.ipAddress}</span> : null}
             </p>
           </li>
         ))}
