@@ -127,12 +127,20 @@ describe("the authenticator change (2段階認証の設定)", () => {
     const started = await postSetup(cookie, { intent: "start", password: PASSWORD, code: mailedCode(email) });
     expect(started.status).toBe(200);
     cookies.push(readableCookie(started));
+    // On the server it is sealed: the database holds no readable copy either.
+    const sealed = userByEmail(email)?.pendingTotpSecretEncrypted ?? "";
+    expect(sealed).toMatch(/^v1\./);
+    expect(sealed).not.toContain(shownSecret(started) ?? "-");
 
     const secret = shownSecret(started) ?? shownSecret(page);
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    // Confirming it: the route answers with the session's cookie (its toast, its login kept).
+    const { token } = (started.data as { setup: { token: string } }).setup;
+    const confirmed = await postSetup(cookie, { intent: "confirm", token, code: totpAt(secret!, T0) });
+    expect(confirmed.status).toBe(303);
+    cookies.push(readableCookie(confirmed));
+    expect(cookies.at(-1)).toContain("2段階認証を設定しました");
     for (const json of cookies) expect(json).not.toContain(secret!);
-    // On the server it is sealed: the database holds no readable copy either.
-    expect(userByEmail(email)?.pendingTotpSecretEncrypted).not.toContain(secret!);
     // A reload of the page (what a stolen session would see) does not show it.
     expect(shownSecret(await getSetup(cookie))).toBeUndefined();
   });

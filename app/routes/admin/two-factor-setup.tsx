@@ -46,6 +46,8 @@ type Reply =
       errors: FieldErrors;
       warning: string | null;
       lockedUntil: number | null;
+      /** The code typed, kept when it was not what failed (a wrong password, a missing field). */
+      code: string;
     }
   | { step: "scan"; setup: SetupScreen; error: string | null };
 
@@ -58,13 +60,15 @@ function identityReply(status: number, reply: Partial<Omit<Extract<Reply, { step
       errors: reply.errors ?? {},
       warning: reply.warning ?? null,
       lockedUntil: reply.lockedUntil ?? null,
+      code: reply.code ?? "",
     },
     { status },
   );
 }
 
-function refused(refusal: Refusal) {
+function refused(refusal: Refusal, code = "") {
   return identityReply(refusal.status, {
+    code: refusal.field === "password" ? code : "",
     message: refusal.field ? null : refusal.message,
     errors: refusal.field ? { [refusal.field]: refusal.message } : {},
     warning: refusal.warning ?? null,
@@ -113,14 +117,19 @@ export async function action({ request }: ActionFunctionArgs) {
 
   if (intent === "start" || intent === "remove") {
     const submission = parseWithZod(form, { schema: authenticatorIdentitySchema });
-    if (submission.status !== "success") return identityReply(400, { errors: firstErrors(submission.error) });
+    const typed = String(form.get("code") ?? "").slice(0, 6);
+    if (submission.status !== "success")
+      return identityReply(400, {
+        errors: firstErrors(submission.error),
+        code: submission.error?.code ? "" : typed,
+      });
     if (intent === "start") {
       const started = await startAuthenticatorSetup(request, admin, submission.value);
-      if (!started.ok) return refused(started);
+      if (!started.ok) return refused(started, typed);
       return data<Reply>({ step: "scan", setup: started.setup, error: null });
     }
     const removed = await removeAuthenticator(request, session, admin, submission.value);
-    if (!removed.ok) return refused(removed);
+    if (!removed.ok) return refused(removed, typed);
     session.flash("toast", { kind: "success", title: "認証アプリの設定を解除しました" });
     return redirect("/admin/two-factor-setup", {
       status: 303,
@@ -162,8 +171,8 @@ export default function TwoFactorSetup() {
         </p>
       ) : (
         <p className="mt-3 text-sm text-zinc-700">
-          現在は、ログインのたびにメールでお送りする認証コードで2段階認証を行っています。
-          認証アプリを設定すると、アプリに表示される6桁のコードでログインできます。
+          {"現在は、ログインのたびにメールでお送りする認証コードで2段階認証を行っています。" +
+            "認証アプリを設定すると、アプリに表示される6桁のコードでログインできます。"}
         </p>
       )}
       {reply?.step === "scan" ? (
@@ -262,6 +271,7 @@ function IdentityStep({
           <input
             id="current-code"
             name="code"
+            defaultValue={reply?.code}
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
