@@ -54,7 +54,12 @@ test("a customer's account cannot enter the back-office, with the same message a
   await expect(page).toHaveURL(/\/admin-login$/);
 });
 
-test("authenticator app: set up with the shown secret, then the next login takes the app's code", async ({
+/** The app's code now, or a step ahead (which the server accepts, as from a phone whose clock runs ahead). */
+function appCode(secret: string, stepsAhead = 0): string {
+  return authenticator.clone({ epoch: Date.now() + stepsAhead * 30_000 }).generate(secret);
+}
+
+test("authenticator app: set up and replaced only with the password and the current factor; each change mails a notice", async ({
   page,
 }) => {
   const admin = await createUser({ email: uniqueEmail("totp-admin"), isAdmin: true });
@@ -63,26 +68,59 @@ test("authenticator app: set up with the shown secret, then the next login takes
   await enterCode(page, code);
   await expect(page).toHaveURL(/\/admin$/);
 
+  // Setting up: nothing is shown until the password and a mailed code are given.
   await page.getByRole("link", { name: "2段階認証の設定" }).click();
+  await expect(page.getByRole("heading", { name: "本人確認" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "認証アプリ用のQRコード" })).toHaveCount(0);
+  await page.getByRole("button", { name: "認証コードを送信" }).click();
+  await expect(page.getByText("認証コードを送信しました。メールをご確認ください。")).toBeVisible();
+  const changeMail = await waitForMail(admin.email, 2);
+  expect(changeMail.subject).toContain("2段階認証の設定変更の確認コード");
+  const changeCode = /\b(\d{6})\b/.exec(changeMail.text)?.[1] ?? "";
+  await page.getByLabel("パスワード").fill("Wrong-Password-1");
+  await page.getByLabel("メールの認証コード（6桁）").fill(changeCode);
+  await page.getByRole("button", { name: "認証アプリを設定する" }).click();
+  await expect(page.getByText("パスワードが正しくありません")).toBeVisible();
+  await page.getByLabel("パスワード").fill(admin.password);
+  await page.getByLabel("メールの認証コード（6桁）").fill(changeCode);
+  await page.getByRole("button", { name: "認証アプリを設定する" }).click();
+
   await expect(page.getByRole("img", { name: "認証アプリ用のQRコード" })).toBeVisible();
   const secret = (await page.getByTestId("totp-secret").textContent())?.trim() ?? "";
   await page.getByLabel("認証コード（6桁）").fill("12345");
   await page.getByRole("button", { name: "確認して有効にする" }).click();
-  await expect(page.getByText("入力エラー: 6桁の認証コードを入力してください")).toBeVisible();
-  await page.getByLabel("認証コード（6桁）").fill(authenticator.generate(secret));
+  await expect(page.getByText("6桁の認証コードを入力してください")).toBeVisible();
+  await page.getByLabel("認証コード（6桁）").fill(appCode(secret));
   await page.getByRole("button", { name: "確認して有効にする" }).click();
   await expect(page.getByRole("heading", { name: "設定が完了しました" })).toBeVisible();
+  expect((await waitForMail(admin.email, 3)).subject).toContain("2段階認証に認証アプリを設定しました");
+
+  // Replacing it: the password and the current app's code (its next one: this step's is used up).
+  await page.goto("/admin/two-factor-setup");
+  await expect(page.getByText("認証アプリは設定済みです。")).toBeVisible();
+  await expect(page.getByRole("button", { name: "認証コードを送信" })).toHaveCount(0);
+  await page.getByLabel("パスワード").fill(admin.password);
+  await page.getByLabel("認証アプリのコード（6桁）").fill(appCode(secret, 1));
+  await page.getByRole("button", { name: "新しい認証アプリを設定する" }).click();
+  await expect(page.getByRole("img", { name: "認証アプリ用のQRコード" })).toBeVisible();
+  const newSecret = (await page.getByTestId("totp-secret").textContent())?.trim() ?? "";
+  expect(newSecret).not.toBe(secret);
+  await page.getByLabel("認証コード（6桁）").fill(appCode(newSecret));
+  await page.getByRole("button", { name: "確認して有効にする" }).click();
+  await expect(page.getByRole("heading", { name: "設定が完了しました" })).toBeVisible();
+  expect((await waitForMail(admin.email, 4)).subject).toContain("2段階認証の認証アプリを変更しました");
 
   await page.goto("/admin");
   await page.getByRole("button", { name: "ログアウト" }).click();
   await passwordStep(page, admin.email, admin.password);
   await expect(page.getByText("認証アプリに表示されている6桁のコードを入力してください。")).toBeVisible();
-  // The setup used up this time step's code (each step logs in once): the app's next code,
-  // which the server accepts one step early, as a phone whose clock runs ahead would show it.
-  await enterCode(page, authenticator.clone({ epoch: Date.now() + 30_000 }).generate(secret));
+  // The old app's codes no longer log in; the new app's next code does.
+  await enterCode(page, appCode(secret, 1));
+  await expect(page.getByText("認証コードが正しくありません")).toBeVisible();
+  await enterCode(page, appCode(newSecret, 1));
   await expect(page).toHaveURL(/\/admin$/);
-  // No second mail was sent: the app replaced it.
-  await expect.poll(async () => (await import("./helpers")).mailsTo(admin.email).length).toBe(1);
+  // No code mail was sent for this login: the app replaced it.
+  await expect.poll(async () => (await import("./helpers")).mailsTo(admin.email).length).toBe(4);
 });
 
 test("admin second factor locks after 5 wrong codes across two logins", async ({ page }) => {
@@ -106,7 +144,14 @@ test("admin second factor locks after 5 wrong codes across two logins", async ({
   const second = /\b(\d{6})\b/.exec((await waitForMail(admin.email, 2)).text)?.[1] ?? "";
   await enterCode(page, wrong(second));
   await expect(page.getByText("残り試行回数: 1回。次に失敗すると15分間ロックされます")).toBeVisible();
+  // The 5th wrong code locks: without JavaScript the form post itself is answered with 423.
+  const fifth = jsEnabled()
+    ? null
+    : page.waitForResponse(
+        (response) => response.request().method() === "POST" && response.url().endsWith("/admin-2fa-verify"),
+      );
   await enterCode(page, wrong(second));
+  if (fifth) expect((await fifth).status()).toBe(423);
   await expect(
     page.getByText(/認証コードの入力に続けて失敗したため、アカウントを一時的にロックしました。/),
   ).toBeVisible();
@@ -122,6 +167,8 @@ test("admin second factor locks after 5 wrong codes across two logins", async ({
   await expect(
     page.getByText("管理者アカウントがロックされています。15分後に再試行してください"),
   ).toBeVisible();
+  await expect(page).toHaveURL(/\/admin-login$/);
+  await page.goto("/admin");
   await expect(page).toHaveURL(/\/admin-login$/);
 });
 

@@ -210,7 +210,7 @@ test.describe("security headers", () => {
       await page.getByRole("link", { name: "利用規約" }).first().click();
       await expect(page).toHaveURL(/\/terms$/);
 
-      await loginAsAdmin(context, baseURL ?? "", uniqueEmail("csp-admin"));
+      const admin = await loginAsAdmin(context, baseURL ?? "", uniqueEmail("csp-admin"));
       for (const url of [
         "/admin",
         "/admin/orders",
@@ -222,7 +222,13 @@ test.describe("security headers", () => {
         const response = await page.goto(url);
         expect(response?.status(), url).toBe(200);
       }
-      // The authenticator QR code is a data: URL image, allowed by img-src.
+      // The authenticator QR code (shown after the password and a mailed code) is a data: URL
+      // image, allowed by img-src.
+      await page.getByRole("button", { name: "認証コードを送信" }).click();
+      const mailed = await waitForMail(admin.email);
+      await page.getByLabel("パスワード").fill(admin.password);
+      await page.getByLabel("メールの認証コード（6桁）").fill(/\b(\d{6})\b/.exec(mailed.text)?.[1] ?? "");
+      await page.getByRole("button", { name: "認証アプリを設定する" }).click();
       const qr = page.getByRole("img", { name: "認証アプリ用のQRコード" });
       await expect(qr).toBeVisible();
       expect(await qr.getAttribute("src")).toMatch(/^data:image\//);

@@ -15,7 +15,6 @@ describe("logIn and logOut", () => {
     const session = await newSession();
     logIn(session, user, { as: "user", admin: true });
     session.set("pendingLogin", { userId: user.id, at: T0, redirectTo: "/admin" });
-    session.set("pendingTotpSecret", "SECRET");
     session.set("passwordChange", { userId: user.id, verifiedAt: T0 });
     session.set("checkoutId", "checkout-1");
     session.set("registration", { id: "r1", email: "new@example.jp", fromOrder: false });

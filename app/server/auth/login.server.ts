@@ -212,6 +212,57 @@ export function clearAccountFailures(userId: number): void {
     .run();
 }
 
+const PASSWORD_RECHECK_WRONG = "パスワードが正しくありません";
+
+export type PasswordRecheck =
+  | { ok: true }
+  | { ok: false; reason: "invalid"; status: 401; message: string; warning: string | null }
+  | { ok: false; reason: "locked"; status: 423; lockedUntil: Date };
+
+/**
+ * The account's own password asked again before a change to how it logs in (the
+ * authenticator). A wrong one counts on the account exactly as at its login and is
+ * recorded like one, so a logged-in session brings no more guesses than the login does.
+ */
+export async function recheckPassword(
+  request: Request,
+  userId: number,
+  password: string,
+): Promise<PasswordRecheck> {
+  const at = now();
+  const user = db().select().from(users).where(eq(users.id, userId)).get();
+  if (!user)
+    return { ok: false, reason: "invalid", status: 401, message: PASSWORD_RECHECK_WRONG, warning: null };
+  const own = user.isAdmin ? ADMIN_LOGIN_POLICY : CUSTOMER_LOGIN_POLICY;
+  const record = (outcome: "failure" | "locked") =>
+    recordLoginEvent({ kind: own.kind, email: user.email, userId: user.id, outcome, request });
+  const lockedUntil = accountLockedUntil(user.id, at);
+  if (lockedUntil) {
+    record("locked");
+    return { ok: false, reason: "locked", status: 423, lockedUntil };
+  }
+  if (await verifyPassword(password, user.passwordHash)) {
+    // As at the login: a right password ends the run of wrong ones, not the wrong codes.
+    db()
+      .update(users)
+      .set({ failedLoginCount: 0, lastFailedLoginAt: null })
+      .where(eq(users.id, user.id))
+      .run();
+    return { ok: true };
+  }
+  const after = countAccountFailure(user.id, own, at);
+  record("failure");
+  const lockedNow = runLockedUntil(after, own, at);
+  if (lockedNow) return { ok: false, reason: "locked", status: 423, lockedUntil: lockedNow };
+  return {
+    ok: false,
+    reason: "invalid",
+    status: 401,
+    message: PASSWORD_RECHECK_WRONG,
+    warning: remainingAttemptsWarning(own.maxFailures - after.failures, own),
+  };
+}
+
 function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }

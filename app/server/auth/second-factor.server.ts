@@ -24,7 +24,7 @@ import { totpStep } from "./totp.server";
  */
 export const SECOND_FACTOR_TTL_MS = CODE_TTL_MS;
 
-type PendingUser = typeof users.$inferSelect;
+export type PendingUser = typeof users.$inferSelect;
 
 function pendingUser(session: ShopSession): PendingUser | null {
   const pending = session.get("pendingLogin");
@@ -106,14 +106,18 @@ export async function resendSecondFactor(
   return { ok: true, message: "認証コードを再送信しました" };
 }
 
-export type SecondFactorResult =
-  | { ok: true; user: PendingUser; redirectTo: string }
+/** What checking an account's current second factor answers. */
+export type FactorCheck =
+  | { ok: true }
   /** A wrong code (or a used authenticator step): counted on the account. */
   | { ok: false; reason: "wrong"; message: string; warning: string | null }
-  /** Nothing left to check: the step or its code has expired; log in again. */
+  /** Nothing left to check: the mailed code has expired (or none was sent). */
   | { ok: false; reason: "expired"; message: string }
   /** The account is locked (423); `counted` when this very attempt was the failure that locked it. */
   | { ok: false; reason: "locked"; message: string; lockedUntil: Date; counted: boolean };
+
+export type SecondFactorResult =
+  { ok: true; user: PendingUser; redirectTo: string } | Exclude<FactorCheck, { ok: true }>;
 
 export function secondFactorLockedMessage(lockedUntil: Date): string {
   return `認証コードの入力に続けて失敗したため、アカウントを一時的にロックしました。${formatDateTime(lockedUntil)} 以降に、もう一度ログインしてください。`;
@@ -152,6 +156,41 @@ function acceptTotp(user: PendingUser, code: string): boolean {
   return claimed.changes === 1;
 }
 
+/**
+ * The account's current second factor: its authenticator's code when it has one (each time
+ * step once), else the code mailed for `purpose` (the login's, or the authenticator change's).
+ * Wrong codes count per account wherever they are entered, so neither a new login, a resent
+ * code nor another screen brings new tries: the 5th locks the account.
+ */
+export function checkSecondFactor(
+  user: PendingUser,
+  code: string,
+  purpose: "admin-2fa" | "authenticator-change",
+  at: Date = now(),
+): FactorCheck {
+  const lockedUntil = accountLockedUntil(user.id, at);
+  if (lockedUntil) return lockedResult(lockedUntil, false);
+
+  let wrongMessage: string | null = null;
+  if (user.totpSecretEncrypted) {
+    if (!acceptTotp(user, code)) wrongMessage = "認証コードが正しくありません";
+  } else {
+    const result = verifyCode(purpose, String(user.id), code);
+    if (!result.ok && result.reason === "expired")
+      return { ok: false, reason: "expired", message: result.message };
+    if (!result.ok) wrongMessage = CODE_MESSAGES.wrong;
+  }
+  if (wrongMessage === null) return { ok: true };
+  const after = countSecondFactorFailure(user.id, at);
+  if (after.lockedUntil) return lockedResult(after.lockedUntil, true);
+  return {
+    ok: false,
+    reason: "wrong",
+    message: wrongMessage,
+    warning: codeAttemptsWarning(SECOND_FACTOR_LOCK.maxFailures - after.failures),
+  };
+}
+
 /** Checks the code; on success the session becomes a logged-in (and, for admins, admin) session. */
 export function completeSecondFactor(session: ShopSession, code: string): SecondFactorResult {
   const state = secondFactorState(session);
@@ -165,31 +204,8 @@ export function completeSecondFactor(session: ShopSession, code: string): Second
   if (state.status !== "pending" || !user)
     return { ok: false, reason: "expired", message: "認証に失敗しました。もう一度ログインしてください。" };
 
-  const at = now();
-  const lockedUntil = accountLockedUntil(user.id, at);
-  if (lockedUntil) return lockedResult(lockedUntil, false);
-
-  let wrongMessage: string | null = null;
-  if (state.mode === "totp") {
-    if (!acceptTotp(user, code)) wrongMessage = "認証コードが正しくありません";
-  } else {
-    const result = verifyCode("admin-2fa", String(user.id), code);
-    if (!result.ok && result.reason === "expired")
-      return { ok: false, reason: "expired", message: result.message };
-    if (!result.ok) wrongMessage = CODE_MESSAGES.wrong;
-  }
-  if (wrongMessage !== null) {
-    // Counted per account, whatever the code: a new login or a resent code brings no new tries.
-    const after = countSecondFactorFailure(user.id, at);
-    if (after.lockedUntil) return lockedResult(after.lockedUntil, true);
-    return {
-      ok: false,
-      reason: "wrong",
-      message: wrongMessage,
-      warning: codeAttemptsWarning(SECOND_FACTOR_LOCK.maxFailures - after.failures),
-    };
-  }
-
+  const checked = checkSecondFactor(user, code, "admin-2fa");
+  if (!checked.ok) return checked;
   clearAccountFailures(user.id);
   logIn(session, user, { as: "user", admin: user.isAdmin });
   return { ok: true, user, redirectTo: state.redirectTo };

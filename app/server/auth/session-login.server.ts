@@ -24,7 +24,6 @@ const LOGIN_KEYS: Record<LoginKey, "user" | "pending" | "admin" | "password-chan
   /** Password right, second factor still to come. */
   pendingLogin: "pending",
   adminVerifiedAt: "admin",
-  pendingTotpSecret: "admin",
   passwordChange: "password-change",
 };
 

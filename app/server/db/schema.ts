@@ -174,6 +174,14 @@ export const users = sqliteTable(
     totpSecretEncrypted: text("totp_secret_encrypted"),
     /** The last authenticator time step (30 s) accepted, so one code logs in once. */
     totpLastStep: integer("totp_last_step"),
+    /**
+     * An authenticator being set up, until its first code confirms it: the secret and the
+     * token of the screen that started it, sealed together, kept here rather than in the
+     * session cookie (signed, not encrypted) that used to carry it. Void 15 minutes after
+     * it was started.
+     */
+    pendingTotpSecretEncrypted: text("pending_totp_secret_encrypted"),
+    pendingTotpStartedAt: integer("pending_totp_started_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     lastLoginAt: integer("last_login_at", { mode: "timestamp_ms" }),
   },
@@ -308,7 +316,13 @@ export const downloadPages = sqliteTable(
   (t) => [uniqueIndex("download_pages_order_idx").on(t.orderId)],
 );
 
-export const CODE_PURPOSES = ["checkout", "registration", "admin-2fa", "password-change"] as const;
+export const CODE_PURPOSES = [
+  "checkout",
+  "registration",
+  "admin-2fa",
+  "password-change",
+  "authenticator-change",
+] as const;
 export type CodePurpose = (typeof CODE_PURPOSES)[number];
 
 export const verificationCodes = sqliteTable(

@@ -33,8 +33,6 @@ export type LoginSessionData = {
   pendingLogin: PendingLogin;
   /** When the admin completed the second factor; the admin session lasts 60 minutes from here. */
   adminVerifiedAt: number;
-  /** An authenticator secret being set up, until its first code is confirmed. */
-  pendingTotpSecret: string;
   /** The password-change code was verified at `verifiedAt` by this user; the new password may be set. */
   passwordChange: { userId: number; verifiedAt: number };
 };
