@@ -77,13 +77,15 @@ function isSecureSite() {
 }
 
 /**
- * Download pages' ids are secrets, and so are mailed one-time links (password reset, earlier
- * orders): no Referer leaves them, not even to this site's other pages.
+ * Download pages' ids are secrets: no Referer leaves them, not even to this site's other pages.
+ * Mailed one-time links (password reset, earlier orders) are secrets too, but their pages post
+ * a form to themselves, and a no-referrer page's posts carry `Origin: null`, which Remix refuses
+ * as cross-site: they send a Referer to this site only, never to another.
  */
 function referrerPolicy(pathname: string) {
-  return /^\/(download|reset-password|account\/earlier-orders)(\/|$)/.test(pathname)
-    ? "no-referrer"
-    : "strict-origin-when-cross-origin";
+  if (/^\/download(\/|$)/.test(pathname)) return "no-referrer";
+  if (/^\/(reset-password|account\/earlier-orders)$/.test(pathname)) return "same-origin";
+  return "strict-origin-when-cross-origin";
 }
 
 /**
