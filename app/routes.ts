@@ -58,6 +58,9 @@ function account() {
     route("account", "routes/account/account.tsx"),
     route("account/password", "routes/account/password.tsx"),
     route("purchase-history", "routes/account/purchase-history.tsx"),
+    route("account/earlier-orders", "routes/account/earlier-orders.tsx"),
+    route("forgot-password", "routes/account/forgot-password.tsx"),
+    route("reset-password", "routes/account/reset-password.tsx"),
   ];
 }
 

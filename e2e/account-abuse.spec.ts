@@ -33,7 +33,7 @@ const BODIES: Body[] = [
   {
     label: "huge strings",
     send: urlencoded(
-      ["name", "email", "password", "confirmPassword", "code", "newPassword", "intent", "redirectTo"]
+      ["name", "email", "password", "confirmPassword", "code", "newPassword", "intent", "redirectTo", "token"]
         .map((k) => `${k}=${encodeURIComponent(HUGE)}`)
         .join("&"),
     ),
@@ -88,7 +88,15 @@ const BODIES: Body[] = [
 ];
 
 /** The forms that read their body; elsewhere (no action, logout) an oversized body only tests the HTTP server. */
-const FORMS = ["/register", "/login", "/register/verify", "/account/password"];
+const FORMS = [
+  "/register",
+  "/login",
+  "/register/verify",
+  "/account/password",
+  "/forgot-password",
+  "/reset-password",
+  "/account/earlier-orders",
+];
 
 async function expectNo5xx(request: APIRequestContext, url: string) {
   for (const body of BODIES) {
@@ -101,7 +109,17 @@ async function expectNo5xx(request: APIRequestContext, url: string) {
 test("the account forms answer malformed posts with 4xx (or a redirect), never 5xx", async ({ page }) => {
   const request = page.request;
   // Logged out.
-  for (const url of ["/register", "/login", "/register/verify", "/account/password", "/logout"]) {
+  for (const url of [
+    "/register",
+    "/login",
+    "/register/verify",
+    "/account/password",
+    "/logout",
+    "/forgot-password",
+    "/reset-password",
+    "/reset-password?token=not-a-token",
+    "/account/earlier-orders",
+  ]) {
     await expectNo5xx(request, url);
   }
 
@@ -124,7 +142,14 @@ test("the account forms answer malformed posts with 4xx (or a redirect), never 5
   await createUserInDb(email, "Abuser-Pass-1");
   const login = await request.post("/login", { form: { email, password: "Abuser-Pass-1" } });
   expect(login.ok()).toBe(true);
-  for (const url of ["/account/password", "/account/password?step=change", "/login", "/register"])
+  for (const url of [
+    "/account/password",
+    "/account/password?step=change",
+    "/login",
+    "/register",
+    "/account/earlier-orders",
+    "/account/earlier-orders?token=not-a-token",
+  ])
     await expectNo5xx(request, url);
   for (const intent of ["send", "resend", "verify", "change"]) {
     const answer = await request.post("/account/password", {

@@ -135,3 +135,25 @@ export async function logIn(page: Page, email: string, password: string) {
 export async function expectLoggedOut(page: Page) {
   await expect(page.getByRole("banner").getByRole("link", { name: "ログイン/新規登録" })).toBeVisible();
 }
+
+/**
+ * Makes the account look as the checkout's auto-login leaves it when the address had earlier
+ * orders: the address unconfirmed, and an earlier-orders link whose token is returned.
+ */
+export function holdEarlierOrdersInDb(email: string): string {
+  const token = crypto.randomBytes(32).toString("base64url");
+  const db = writableDb();
+  try {
+    const { id } = db
+      .prepare("update users set address_unconfirmed = 1 where email = ? returning id")
+      .get(email) as {
+      id: number;
+    };
+    db.prepare(
+      "insert into mail_links (purpose, user_id, token_hash, expires_at) values ('address-confirmation', ?, ?, ?)",
+    ).run(id, crypto.createHash("sha256").update(token).digest("hex"), Date.now() + 86_400_000);
+  } finally {
+    db.close();
+  }
+  return token;
+}

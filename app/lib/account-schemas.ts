@@ -48,11 +48,14 @@ export const registerSchema = z
     website: z.unknown().optional(),
     from: z.unknown().optional(),
   })
-  .superRefine((value, ctx) => {
-    checkNewPassword(value.password, "password", ctx);
-    if (value.password !== value.confirmPassword)
-      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: ACCOUNT_MESSAGES.passwordMismatch });
-  });
+  .superRefine(checkPasswordPair);
+
+/** A new password and its confirmation, as registration has them (the password reset too). */
+function checkPasswordPair(value: { password: string; confirmPassword: string }, ctx: z.RefinementCtx) {
+  checkNewPassword(value.password, "password", ctx);
+  if (value.password !== value.confirmPassword)
+    ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: ACCOUNT_MESSAGES.passwordMismatch });
+}
 
 export type RegisterValues = z.infer<typeof registerSchema>;
 
@@ -121,3 +124,18 @@ export type PasswordChangeStep = (typeof PASSWORD_CHANGE_STEPS)[number];
 export function passwordChangeStep(value: unknown): PasswordChangeStep {
   return PASSWORD_CHANGE_STEPS.find((step) => step === value) ?? "send";
 }
+
+/** パスワードをお忘れの方: the address to mail the reset link to. */
+export const forgotPasswordSchema = z.object({ email });
+
+/** The page the reset link opens: the link's token and the new password, with the registration's rules. */
+export const resetPasswordSchema = z
+  .object({
+    token: z.string({
+      required_error: "リンクが正しくありません",
+      invalid_type_error: "リンクが正しくありません",
+    }),
+    password: password("新しいパスワードを入力してください"),
+    confirmPassword: password("確認用のパスワードを入力してください"),
+  })
+  .superRefine(checkPasswordPair);

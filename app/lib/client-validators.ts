@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod";
-import { loginSchema, registerSchema } from "./account-schemas";
+import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from "./account-schemas";
 import { customerSchema, orderFormDraftSchema, orderFormSchema } from "./order-schemas";
 
 /**
@@ -12,6 +12,8 @@ type Context = { formData: FormData; submitter: HTMLInputElement | HTMLButtonEle
 export const clientValidators = {
   login: ({ formData }: Context) => parseWithZod(formData, { schema: loginSchema }),
   register: ({ formData }: Context) => parseWithZod(formData, { schema: registerSchema }),
+  forgotPassword: ({ formData }: Context) => parseWithZod(formData, { schema: forgotPasswordSchema }),
+  resetPassword: ({ formData }: Context) => parseWithZod(formData, { schema: resetPasswordSchema }),
   customer: ({ formData }: Context) => parseWithZod(formData, { schema: customerSchema }),
   orderForm: ({ formData, submitter }: Context) => {
     // Adding and removing items saves the draft as it is; only "next" is validated.

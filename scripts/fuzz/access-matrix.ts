@@ -11,7 +11,7 @@ import { mintSessionCookie } from "../mint-session.mjs";
 import { Browser, Checks, prepareShop, purchase, root, StatusLog } from "../load/shop-client";
 import { contestSlug } from "../../app/lib/slug";
 
-type Kind = "admin" | "admin-api" | "account" | "checkout" | "download" | "public" | "alias";
+type Kind = "admin" | "admin-api" | "account" | "account-link" | "checkout" | "download" | "public" | "alias";
 
 /** Who may reach a route, by its path. Order matters: the first rule that matches decides. */
 const RULES: [RegExp, Kind][] = [
@@ -27,13 +27,15 @@ const RULES: [RegExp, Kind][] = [
   ],
   [/^\/admin(\/|$|\?)/, "admin"],
   [/^\/(account|account\/password|purchase-history)$/, "account"],
+  // A mailed one-time link that also needs the account's login (the earlier-orders link).
+  [/^\/account\/earlier-orders$/, "account-link"],
   [
     /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|payment\/return)$/,
     "checkout",
   ],
   [/^\/(download\/|api\/download\/)/, "download"],
   [
-    /^\/($|video$|about|contact|terms|privacy|privacy-policy|legal-notice|login|logout|register|register\/verify|registration-complete|registration-success|verify-email|email-support|healthz|no-such-page|order-form\/|media\/|api\/video\/contests(\/[^/]+\/media)?$|api\/email-status|api\/create-payment-intent|api\/stripe\/webhook|test-hooks\/|\*)/,
+    /^\/($|video$|about|contact|terms|privacy|privacy-policy|legal-notice|login|logout|register|register\/verify|registration-complete|registration-success|verify-email|forgot-password|reset-password|email-support|healthz|no-such-page|order-form\/|media\/|api\/video\/contests(\/[^/]+\/media)?$|api\/email-status|api\/create-payment-intent|api\/stripe\/webhook|test-hooks\/|\*)/,
     "public",
   ],
 ];
@@ -266,6 +268,26 @@ for (const { route, path } of routes) {
         !b.body.includes(emailA) && !b.body.includes(orderA.orderNumber),
         `GET ${path} as B shows A's account or order`,
       );
+    }
+  } else if (kind === "account-link") {
+    const anonymous = await get(path, "anonymous");
+    checks.check(
+      isRedirect(anonymous.status) && anonymous.location.startsWith("/login"),
+      `GET ${path} as anonymous did not go to /login`,
+    );
+    // Without the mailed token the link opens nothing, for anyone.
+    for (const who of ["customerA", "customerB"] as const) {
+      const r = await get(path, who);
+      checks.check(
+        r.status >= 400 && r.status < 500,
+        `GET ${path} (no token) as ${who} answered ${r.status}`,
+      );
+      if (route.module.action) {
+        const before = snapshot();
+        const answer = await send("POST", path, who);
+        checks.check(answer.status < 500, `POST ${path} as ${who} answered ${answer.status}`);
+        checks.check(snapshot() === before, `POST ${path} as ${who} changed the database`);
+      }
     }
   } else if (kind === "checkout") {
     for (const who of ["anonymous", "customerB", "admin"] as const) {

@@ -110,6 +110,11 @@ export default function Login() {
         <button type="submit" className="btn-primary w-full" disabled={busy || locked}>
           {busy ? "ログイン中..." : "ログイン"}
         </button>
+        <p className="text-center text-sm">
+          <Link to="/forgot-password" className="text-brand-700 underline">
+            パスワードをお忘れの方
+          </Link>
+        </p>
       </Form>
     </AuthCard>
   );

@@ -1,11 +1,34 @@
-import { asc, count, desc, eq, inArray } from "drizzle-orm";
-import { db } from "../db/client.server";
-import { downloadPages, orderLines, orders } from "../db/schema";
+import { and, asc, count, desc, eq, isNull, ne, or, type SQL } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
+import { env } from "../core/env.server";
+import { db, type Db } from "../db/client.server";
+import { downloadPages, orderLines, orders, users } from "../db/schema";
+import { earlierOrdersMail } from "../mail/templates/earlier-orders.server";
+import { queueMail } from "../mail/outbox.server";
+import { checkMailLink, dropMailLinks, issueMailLink, takeMailLink } from "./mail-links.server";
 
 /**
  * A user's orders, matched on the account's e-mail (both are stored lower-cased, so the
  * match uses the orders_email_created index), newest first, one page at a time.
+ *
+ * Which orders belong to an account is decided here, in `ordersOf`: every order placed with
+ * its address, except that an account the checkout's auto-login made (`addressUnconfirmed`)
+ * sees only the orders placed by the account itself until its address is confirmed by a
+ * mailed link. The checkout's six-digit code can be guessed; a mailbox link cannot, and the
+ * earlier orders carry download pages.
  */
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+function ordersOf(email: string, tx: Tx | Db = db()): SQL | undefined {
+  const owner = tx
+    .select({ id: users.id, addressUnconfirmed: users.addressUnconfirmed })
+    .from(users)
+    .where(eq(users.email, email))
+    .get();
+  const byAddress = eq(orders.customerEmail, email);
+  return owner?.addressUnconfirmed ? and(byAddress, eq(orders.userId, owner.id)) : byAddress;
+}
 
 export const ORDERS_PER_PAGE = 10;
 
@@ -31,9 +54,8 @@ export type HistoryOrder = {
 /** `page` is 1-based; a page past the end shows the last one. */
 export function purchaseHistory(email: string, page: number, perPage = ORDERS_PER_PAGE) {
   const customerEmail = email.toLowerCase();
-  const total =
-    db().select({ total: count() }).from(orders).where(eq(orders.customerEmail, customerEmail)).get()
-      ?.total ?? 0;
+  const belongs = ordersOf(customerEmail);
+  const total = db().select({ total: count() }).from(orders).where(belongs).get()?.total ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / perPage));
   const current = Math.min(Math.max(1, Math.floor(page) || 1), pageCount);
   const rows = db()
@@ -45,7 +67,7 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
       totalAmount: orders.totalAmount,
     })
     .from(orders)
-    .where(eq(orders.customerEmail, customerEmail))
+    .where(belongs)
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(perPage)
     .offset((current - 1) * perPage)
@@ -100,4 +122,92 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
 function downloadPageUrl(pages: { id: string; orderId: number }[], orderId: number): string | null {
   const page = pages.find((candidate) => candidate.orderId === orderId);
   return page ? `/download/${page.id}` : null;
+}
+
+/** Orders with the account's address that are not its own: placed before it existed, as a guest. */
+function earlierOrders(user: { id: number; email: string }) {
+  return and(eq(orders.customerEmail, user.email), or(isNull(orders.userId), ne(orders.userId, user.id)));
+}
+
+/**
+ * The checkout's auto-login has just made this account (inside the order's transaction): its
+ * earlier orders wait for the address, and when there are any, a mail with a link to confirm
+ * it is queued. Returns the mail's outbox id, or null when there is nothing to join.
+ */
+export function holdEarlierOrders(tx: Tx, user: { id: number; email: string; name: string }): number | null {
+  tx.update(users).set({ addressUnconfirmed: true }).where(eq(users.id, user.id)).run();
+  const earlier = tx.select({ total: count() }).from(orders).where(earlierOrders(user)).get()?.total ?? 0;
+  if (earlier === 0) return null;
+  const { token, expiresAt } = issueMailLink("address-confirmation", user.id, tx);
+  return queueMail(
+    {
+      to: user.email,
+      dedupeKey: `address-confirmation:${user.id}`,
+      mail: earlierOrdersMail({
+        name: user.name,
+        orderCount: earlier,
+        link: `${env().SITE_URL}/account/earlier-orders?token=${token}`,
+        expiresAt,
+      }),
+    },
+    tx,
+  );
+}
+
+/**
+ * The address is confirmed (the link of holdEarlierOrders, or a password reset, which also
+ * came by mail): every order with the address belongs to the account from now on.
+ */
+export function confirmAddress(userId: number, tx: Tx | Db = db()): void {
+  tx.update(users).set({ addressUnconfirmed: false }).where(eq(users.id, userId)).run();
+  dropMailLinks("address-confirmation", userId, tx);
+}
+
+/** How many orders the confirmation would add to the account's purchase history. */
+export function earlierOrderCount(user: { id: number; email: string }): number {
+  return db().select({ total: count() }).from(orders).where(earlierOrders(user)).get()?.total ?? 0;
+}
+
+export const EARLIER_ORDERS_MESSAGES = {
+  unknown: "このリンクは無効です。メールのリンクを最後まで正しく開いたかご確認ください。",
+  expired: "このリンクは有効期限が切れています。",
+  used: "このリンクはすでに使用されています。",
+  otherAccount:
+    "このリンクは、ログイン中のアカウントのものではありません。メールを受け取ったアドレスのアカウントでログインしてください。",
+  joined: "以前のご注文をアカウントに追加しました",
+} as const;
+
+export type EarlierOrdersLink =
+  { ok: true; orderCount: number } | { ok: false; status: 400 | 403; message: string };
+
+/**
+ * The link of the earlier-orders mail, opened by a logged-in user: it works only for the account
+ * it was made for, so the owner of the mailbox cannot add their orders to an account someone
+ * else made under their address by opening it, and the account's maker cannot without the mail.
+ */
+export function checkEarlierOrdersLink(
+  user: { id: number; email: string },
+  token: unknown,
+): EarlierOrdersLink {
+  const link = checkMailLink("address-confirmation", token);
+  if (!link.ok) return { ok: false, status: 400, message: EARLIER_ORDERS_MESSAGES[link.problem] };
+  if (link.userId !== user.id)
+    return { ok: false, status: 403, message: EARLIER_ORDERS_MESSAGES.otherAccount };
+  return { ok: true, orderCount: earlierOrderCount(user) };
+}
+
+/** Uses the link (once) and confirms the address: the earlier orders join the account. */
+export function joinEarlierOrders(user: { id: number; email: string }, token: unknown): EarlierOrdersLink {
+  const checked = checkEarlierOrdersLink(user, token);
+  if (!checked.ok) return checked;
+  return db().transaction(
+    (tx) => {
+      const taken = takeMailLink("address-confirmation", token, tx);
+      if (!taken.ok)
+        return { ok: false as const, status: 400 as const, message: EARLIER_ORDERS_MESSAGES[taken.problem] };
+      confirmAddress(user.id, tx);
+      return checked;
+    },
+    { behavior: "immediate" },
+  );
 }

@@ -113,6 +113,7 @@ function registrationMail(id: string, issued: IssuedCode, payload: RegistrationP
     : accountExistsMail({
         name: payload.name,
         loginUrl: `${SITE_URL}/login`,
+        resetUrl: `${SITE_URL}/forgot-password`,
         supportEmail: sellerInfo().email,
       });
 }

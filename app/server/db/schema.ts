@@ -182,6 +182,12 @@ export const users = sqliteTable(
      */
     pendingTotpSecretEncrypted: text("pending_totp_secret_encrypted"),
     pendingTotpStartedAt: integer("pending_totp_started_at", { mode: "timestamp_ms" }),
+    /**
+     * Made by the checkout's auto-login, whose address was shown only by a six-digit code
+     * (guessable): until a mailed link confirms the address, orders the address placed
+     * before the account existed stay out of its purchase history.
+     */
+    addressUnconfirmed: integer("address_unconfirmed", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     lastLoginAt: integer("last_login_at", { mode: "timestamp_ms" }),
   },
@@ -346,6 +352,30 @@ export const verificationCodes = sqliteTable(
   (t) => [
     index("codes_subject_idx").on(t.purpose, t.subject, t.createdAt),
     uniqueIndex("codes_link_token_idx").on(t.linkTokenHash),
+  ],
+);
+
+export const MAIL_LINK_PURPOSES = ["password-reset", "address-confirmation"] as const;
+export type MailLinkPurpose = (typeof MAIL_LINK_PURPOSES)[number];
+
+/** One-time links mailed to an account's address (password reset, confirming the address). */
+export const mailLinks = sqliteTable(
+  "mail_links",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    purpose: text("purpose", { enum: MAIL_LINK_PURPOSES }).notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** SHA-256 of the token: a database dump does not hand out live links. */
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("mail_links_token_idx").on(t.tokenHash),
+    index("mail_links_user_idx").on(t.userId, t.purpose),
   ],
 );
 

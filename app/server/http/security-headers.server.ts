@@ -76,9 +76,16 @@ function isSecureSite() {
   return env().SITE_URL.startsWith("https://");
 }
 
-/** Download pages' ids are secrets: no Referer leaves them, not even to this site's other pages. */
+/**
+ * Download pages' ids are secrets: no Referer leaves them, not even to this site's other pages.
+ * Mailed one-time links (password reset, earlier orders) are secrets too, but their pages post
+ * a form to themselves, and a no-referrer page's posts carry `Origin: null`, which Remix refuses
+ * as cross-site: they send a Referer to this site only, never to another.
+ */
 function referrerPolicy(pathname: string) {
-  return /^\/download(\/|$)/.test(pathname) ? "no-referrer" : "strict-origin-when-cross-origin";
+  if (/^\/download(\/|$)/.test(pathname)) return "no-referrer";
+  if (/^\/(reset-password|account\/earlier-orders)$/.test(pathname)) return "same-origin";
+  return "strict-origin-when-cross-origin";
 }
 
 /**
@@ -89,7 +96,7 @@ function referrerPolicy(pathname: string) {
  */
 const PRIVATE_PATHS = [
   /^\/(admin|admin-login|admin-2fa-verify|dashboard|admin-dashboard|video\/dashboard)(\/|$)/,
-  /^\/(account|purchase-history|login|logout|register|verify-email|registration-success|registration-complete)(\/|$)/,
+  /^\/(account|purchase-history|login|logout|register|verify-email|registration-success|registration-complete|forgot-password|reset-password)(\/|$)/,
   /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|download)(\/|$)/,
   /^\/api\/(admin|download|create-payment-intent)(\/|$)/,
   // The media API under a contest's public media list is the back-office's.

@@ -4,6 +4,7 @@ import { db } from "../db/client.server";
 import { checkouts, contests, orderLines, orders, users } from "../db/schema";
 import { orderConfirmationMail } from "../mail/templates/order-confirmation.server";
 import { queueMail, sendQueuedMail } from "../mail/outbox.server";
+import { holdEarlierOrders } from "../accounts/purchase-history.server";
 import type { PaymentIntentState } from "../payments/types";
 
 export type Order = typeof orders.$inferSelect;
@@ -26,6 +27,8 @@ export type CreateOrderResult =
       created: boolean;
       createdUserId: number | null;
       confirmationMailId?: number | null;
+      /** The mail that lets a new auto-login account take in the address's earlier orders. */
+      addressMailId?: number | null;
       /** The checkout already had its order from another payment: this one paid twice. */
       secondPayment?: boolean;
     }
@@ -105,8 +108,10 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
         orderNumber = orderNumberFrom(Number(orderNumber) + 1);
       }
 
-      // The auto-login account, made with the password hash taken at confirmation.
+      // The auto-login account, made with the password hash taken at confirmation. Its address
+      // was shown only by a six-digit code: earlier orders with it wait for a mailed link.
       let createdUserId: number | null = null;
+      let addressMailId: number | null = null;
       if (checkout.autoLogin && checkout.pendingPasswordHash) {
         const taken = tx
           .select({ id: users.id })
@@ -123,6 +128,11 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
             })
             .returning({ id: users.id })
             .get().id;
+          addressMailId = holdEarlierOrders(tx, {
+            id: createdUserId,
+            email: checkout.customerEmail,
+            name: checkout.customerName,
+          });
         }
       }
       const owner = tx
@@ -188,7 +198,7 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
         .set({ status: "paid", createdUserId, pendingPasswordHash: null, updatedAt: at })
         .where(eq(checkouts.id, checkout.id))
         .run();
-      return { ok: true as const, order, created: true, createdUserId, confirmationMailId };
+      return { ok: true as const, order, created: true, createdUserId, confirmationMailId, addressMailId };
     },
     { behavior: "immediate" },
   );
@@ -200,7 +210,10 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
     console.error(
       `[payments] 注文 ${result.order.orderNumber} は決済 ${result.order.paymentIntentId} で作成済みですが、同じ注文手続き（checkout ${result.order.checkoutId}）の 2 回目の決済 ${intent.id}（${intent.amount} 円）も成功しました。返金はしていません。決済サービスの管理画面で確認し、必要なら返金してください`,
     );
-  } else if (result.confirmationMailId) void sendOrderConfirmation(result.order, result.confirmationMailId);
+  } else {
+    if (result.confirmationMailId) void sendOrderConfirmation(result.order, result.confirmationMailId);
+    if (result.addressMailId) void sendAddressConfirmation(result.addressMailId);
+  }
   return result;
 }
 
@@ -214,6 +227,16 @@ async function sendOrderConfirmation(order: Order, mailId: number): Promise<void
       console.error(`[orders] confirmation mail for ${order.orderNumber} queued for retry`);
   } catch (error) {
     console.error(`[orders] confirmation mail for ${order.orderNumber} failed`, error);
+  }
+}
+
+/** The earlier-orders link; the outbox retries it when SMTP is down. */
+async function sendAddressConfirmation(mailId: number): Promise<void> {
+  try {
+    if ((await sendQueuedMail(mailId)) === "failed")
+      console.error("[orders] earlier-orders mail queued for retry");
+  } catch (error) {
+    console.error("[orders] earlier-orders mail failed", error);
   }
 }
 

@@ -1,0 +1,114 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AuthCard, FormAlert } from "~/components/AuthCard";
+import { Field } from "~/components/forms";
+import { ProblemMark } from "~/components/icons";
+import { resetPasswordSchema } from "~/lib/account-schemas";
+import { PASSWORD_HINT } from "~/lib/password-rules";
+import { useDeferredValidation } from "~/lib/use-deferred-validation";
+import { readForm } from "~/server/http/form.server";
+import { redirectWithToast } from "~/server/http/toast.server";
+import {
+  checkResetLink,
+  PASSWORD_RESET_MESSAGES,
+  resetPassword,
+} from "~/server/accounts/password-reset.server";
+
+export const meta: MetaFunction = () => [{ title: "新しいパスワードの設定 | コンテスト動画ショップ" }];
+
+const HIDDEN = ["password", "confirmPassword"];
+
+/** The page the reset mail's link opens: the link is checked, not used, until the form is sent. */
+export function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token");
+  const link = checkResetLink(token);
+  if (!link.ok) return data({ token: null, problem: link.message }, { status: 400 });
+  return { token, problem: null };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await readForm(request);
+  const submission = parseWithZod(formData, { schema: resetPasswordSchema });
+  if (submission.status !== "success")
+    return data({ result: submission.reply({ hideFields: HIDDEN }), problem: null }, { status: 400 });
+  const reset = await resetPassword(submission.value.token, submission.value.password);
+  if (!reset.ok) return data({ result: null, problem: reset.message }, { status: 400 });
+  // Not logged in here: logging in with the new password shows it works, and a link opened
+  // on someone else's device does not leave a login behind.
+  return redirectWithToast(request, "/login", {
+    kind: "success",
+    title: PASSWORD_RESET_MESSAGES.done,
+    description: PASSWORD_RESET_MESSAGES.doneDescription,
+  });
+}
+
+export default function ResetPassword() {
+  const { token, problem: linkProblem } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const validation = useDeferredValidation("resetPassword");
+  const [form, fields] = useForm({
+    id: "reset-password",
+    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: validation.validate,
+  });
+  const problem = actionData?.problem ?? linkProblem;
+  const busy = navigation.state !== "idle";
+
+  if (problem || !token) {
+    return (
+      <AuthCard title="パスワードを再設定できません">
+        <div className="text-center">
+          <ProblemMark />
+          <p role="alert" className="mt-4 text-sm leading-relaxed text-red-800">
+            {problem}
+          </p>
+          <p className="mt-2 text-sm leading-relaxed text-zinc-700">
+            お手数ですが、もう一度パスワードの再設定をお申し込みください。
+          </p>
+          <div className="mt-6 flex flex-col gap-3">
+            <Link to="/forgot-password" className="btn-primary w-full">
+              再設定用のリンクをもう一度受け取る
+            </Link>
+            <Link to="/login" className="btn-secondary w-full">
+              ログインへ戻る
+            </Link>
+          </div>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="新しいパスワードの設定"
+      lead="新しいパスワードを入力してください。設定後、すべての端末でログアウトされます。"
+    >
+      <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="space-y-5">
+        {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
+        <input type="hidden" name="token" value={token} />
+        <Field
+          label="新しいパスワード"
+          meta={fields.password}
+          type="password"
+          hint={PASSWORD_HINT}
+          inputProps={{ autoComplete: "new-password" }}
+        />
+        <Field
+          label="新しいパスワード（確認）"
+          meta={fields.confirmPassword}
+          type="password"
+          inputProps={{ autoComplete: "new-password" }}
+        />
+        <button type="submit" className="btn-primary w-full" disabled={busy}>
+          {busy ? "設定中..." : "パスワードを設定する"}
+        </button>
+      </Form>
+    </AuthCard>
+  );
+}
