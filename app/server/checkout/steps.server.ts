@@ -1,9 +1,16 @@
 import { redirect } from "@remix-run/node";
 import { contestSlug } from "~/lib/slug";
 import type { CustomerValues } from "~/lib/order-schemas";
-import { checkoutContest, currentCheckout, updateCheckout, type Checkout } from "./draft.server";
+import { formatDateTime } from "~/lib/format";
+import {
+  checkoutContest,
+  currentCheckout,
+  restartCheckout,
+  updateCheckout,
+  type Checkout,
+} from "./draft.server";
 import { completeItems, priceItems } from "../catalog/pricing.server";
-import { verifyCode, type VerifyResult } from "../auth/codes.server";
+import { retireCodes, verifyCode, wrongTries, type VerifyResult } from "../auth/codes.server";
 import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
 import { checkoutCodeMail } from "../mail/templates/checkout-code.server";
@@ -60,7 +67,50 @@ export function requireVerifiedCustomer(session: ShopSession) {
   return customer;
 }
 
-/** Sends (or resends) the checkout's e-mail code. Limited per checkout (60 s) and per IP address. */
+/**
+ * Wrong e-mail codes allowed, summed over every code a checkout was mailed (resends and
+ * address changes bring new codes, not new tries), and over every checkout's codes to one
+ * address within a day (a new checkout brings none either). Past either, the checkout
+ * starts over. Each code still has its own 5 tries (codes.server.ts).
+ */
+export const CHECKOUT_CODE_FAILURES = { max: 10, addressWindowMs: 24 * 60 * 60 * 1000 };
+
+export const CHECKOUT_RESTART_MESSAGE =
+  "認証コードの入力に続けて失敗したため、このお手続きを中断しました。お手数ですが、注文フォームからもう一度お進みください（お選びいただいた内容はそのまま残っています）。";
+
+function addressBlockedMessage(until: Date): string {
+  return `このメールアドレスは認証コードの入力に続けて失敗したため、${formatDateTime(until)} まで確認にお使いいただけません。別のメールアドレスをお使いいただくか、時間をおいてからお試しください。`;
+}
+
+function totalTries(tries: { attempts: number }[]): number {
+  return tries.reduce((sum, row) => sum + row.attempts, 0);
+}
+
+/** Until when the address takes no more checkout codes, or null. The day slides: old tries leave it. */
+function addressBlockedUntil(email: string): Date | null {
+  const { max, addressWindowMs } = CHECKOUT_CODE_FAILURES;
+  const tries = wrongTries("checkout", { email, since: new Date(now().getTime() - addressWindowMs) });
+  let left = totalTries(tries);
+  for (const row of tries) {
+    if (left < max) break;
+    left -= row.attempts;
+    if (left < max) return new Date(row.createdAt.getTime() + addressWindowMs);
+  }
+  return null;
+}
+
+/** Why the checkout's code step is closed (too many wrong codes for it or for its address), or null. */
+function codeStepClosed(checkout: Checkout, email: string): string | null {
+  if (totalTries(wrongTries("checkout", { subject: checkout.id })) >= CHECKOUT_CODE_FAILURES.max)
+    return CHECKOUT_RESTART_MESSAGE;
+  const until = addressBlockedUntil(email);
+  return until ? addressBlockedMessage(until) : null;
+}
+
+/**
+ * Sends (or resends) the checkout's e-mail code. Limited per checkout (60 s), per IP address,
+ * per e-mail address (every mailed code's cap, and no codes while its wrong tries are used up).
+ */
 export async function sendCheckoutCode(
   request: Request,
   checkout: Checkout,
@@ -69,6 +119,8 @@ export async function sendCheckoutCode(
   const { customerEmail, customerName } = checkout;
   if (!customerEmail || !customerName)
     return { ok: false, status: 429, message: "メールアドレスを入力してください" };
+  const closed = codeStepClosed(checkout, customerEmail);
+  if (closed) return { ok: false, status: 429, message: closed };
   // A code the SMTP server refuses now is still retried until it expires; the customer is told it did not go out.
   return sendCodeMail({
     purpose: "checkout",
@@ -111,12 +163,40 @@ export async function saveCustomer(request: Request, checkout: Checkout, values:
   if (sameVerifiedEmail) return { ok: true as const, next: "/payment" };
   const sent = await sendCheckoutCode(request, updated, { force: checkout.customerEmail !== email });
   // A code sent less than a minute ago to the same address is still good: go on and use it.
-  if (!sent.ok && sent.status !== 429) return sent;
+  if (!sent.ok && !sent.alreadySent) return sent;
   return { ok: true as const, next: "/email-verification" };
 }
 
-export function verifyCheckoutCode(checkout: Checkout, code: string): VerifyResult {
+export type CheckoutCodeResult =
+  | VerifyResult
+  /** Too many wrong codes: the session now holds a new draft with the same items; back to the order form. */
+  | { ok: false; reason: "restart"; message: string };
+
+/**
+ * Checks the checkout's code. Every wrong code counts against the checkout and its address
+ * (`CHECKOUT_CODE_FAILURES`); once either has used its tries, the checkout starts over.
+ * better-sqlite3 is synchronous, so nothing runs between the count and the check.
+ */
+export function verifyCheckoutCode(
+  session: ShopSession,
+  checkout: Checkout,
+  code: string,
+): CheckoutCodeResult {
+  const email = checkout.customerEmail ?? "";
+  const closedBefore = codeStepClosed(checkout, email);
+  if (closedBefore) return startOver(session, checkout, closedBefore);
   const result = verifyCode("checkout", checkout.id, code);
-  if (result.ok) updateCheckout(checkout.id, { emailVerifiedAt: now(), status: "verified" });
-  return result;
+  if (result.ok) {
+    updateCheckout(checkout.id, { emailVerifiedAt: now(), status: "verified" });
+    return result;
+  }
+  if (result.reason === "expired") return result;
+  const closed = codeStepClosed(checkout, email);
+  return closed ? startOver(session, checkout, closed) : result;
+}
+
+function startOver(session: ShopSession, checkout: Checkout, message: string): CheckoutCodeResult {
+  retireCodes("checkout", checkout.id);
+  restartCheckout(session, checkout);
+  return { ok: false, reason: "restart", message };
 }
