@@ -2,11 +2,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { contestSlug } from "~/lib/slug";
 import { action as adminLoginAction } from "~/routes/admin/login";
 import { loader as secondFactorLoader } from "~/routes/admin/second-factor";
+import { loader as emailStatusLoader } from "~/routes/api/email-status";
 import * as confirmationRoute from "~/routes/checkout/order-confirmation";
 import * as verificationRoute from "~/routes/checkout/email-verification";
+import { loader as emailSupportLoader } from "~/routes/storefront/email-support";
 import { startRegistration } from "~/server/accounts/registration.server";
+import { logIn } from "~/server/auth/session-login.server";
 import { setClock } from "~/server/core/clock.server";
-import { createUser, requestFrom } from "./helpers/accounts";
+import { commitSession } from "~/server/http/session.server";
+import { createUser, newSession, requestFrom } from "./helpers/accounts";
 import { checkoutUntilConfirmed } from "./helpers/checkout-flow";
 import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
@@ -263,5 +267,30 @@ describe("per-address mail caps (finding 6)", () => {
     );
     expect(page.data).toMatchObject({ mode: "email", pageMessage: null });
     expect(mailsTo(adminEmail)).toHaveLength(6);
+  });
+});
+
+describe("/api/email-status (finding 16)", () => {
+  it("finding 16: /api/email-status does not name the SMTP host to the public", async () => {
+    const publicAnswer = await callRoute(emailStatusLoader, new Request("http://shop.test/api/email-status"));
+    expect(publicAnswer.status).toBe(200);
+    expect(publicAnswer.data).toMatchObject({ emailServiceActive: true, smtpServer: null });
+    expect(JSON.stringify(publicAnswer.data)).not.toContain("127.0.0.1");
+    // The help page's data travels in its HTML: the same view.
+    const help = await callRoute(emailSupportLoader, new Request("http://shop.test/email-support"));
+    expect(JSON.stringify(help.data)).not.toContain("127.0.0.1");
+
+    // A logged-in admin still sees which server sends the mail.
+    const admin = await createUser(`status-admin-${Date.now()}@example.jp`, "Admin-Pass-1234", {
+      isAdmin: true,
+    });
+    const session = await newSession();
+    logIn(session, admin, { as: "user", admin: true });
+    const cookie = (await commitSession(session)).split(";")[0] ?? "";
+    const adminAnswer = await callRoute(
+      emailStatusLoader,
+      new Request("http://shop.test/api/email-status", { headers: { Cookie: cookie } }),
+    );
+    expect(adminAnswer.data).toMatchObject({ emailServiceActive: true, smtpServer: "127.0.0.1" });
   });
 });
