@@ -86,25 +86,33 @@ function totalTries(tries: { attempts: number }[]): number {
   return tries.reduce((sum, row) => sum + row.attempts, 0);
 }
 
-/** Until when the address takes no more checkout codes, or null. The day slides: old tries leave it. */
-function addressBlockedUntil(email: string): Date | null {
+/**
+ * The wrong codes the address may still have today, and (none left) until when it takes no
+ * more checkout codes. The day slides: the oldest tries leave it first.
+ */
+function addressTries(email: string): { left: number; until: Date | null } {
   const { max, addressWindowMs } = CHECKOUT_CODE_FAILURES;
   const tries = wrongTries("checkout", { email, since: new Date(now().getTime() - addressWindowMs) });
-  let left = totalTries(tries);
+  let total = totalTries(tries);
+  if (total < max) return { left: max - total, until: null };
   for (const row of tries) {
-    if (left < max) break;
-    left -= row.attempts;
-    if (left < max) return new Date(row.createdAt.getTime() + addressWindowMs);
+    total -= row.attempts;
+    if (total < max) return { left: 0, until: new Date(row.createdAt.getTime() + addressWindowMs) };
   }
-  return null;
+  return { left: 0, until: null };
 }
 
-/** Why the checkout's code step is closed (too many wrong codes for it or for its address), or null. */
-function codeStepClosed(checkout: Checkout, email: string): string | null {
-  if (totalTries(wrongTries("checkout", { subject: checkout.id })) >= CHECKOUT_CODE_FAILURES.max)
-    return CHECKOUT_RESTART_MESSAGE;
-  const until = addressBlockedUntil(email);
-  return until ? addressBlockedMessage(until) : null;
+/**
+ * The wrong codes the checkout may still have (the fewer of its own and its address's), and
+ * why its code step is closed once none are left.
+ */
+function codeTriesLeft(checkout: Checkout, email: string): { left: number; closed: string | null } {
+  const { max } = CHECKOUT_CODE_FAILURES;
+  const ownLeft = max - totalTries(wrongTries("checkout", { subject: checkout.id }));
+  if (ownLeft <= 0) return { left: 0, closed: CHECKOUT_RESTART_MESSAGE };
+  const { left: addressLeft, until } = addressTries(email);
+  if (until) return { left: 0, closed: addressBlockedMessage(until) };
+  return { left: Math.min(ownLeft, addressLeft), closed: null };
 }
 
 /**
@@ -119,7 +127,7 @@ export async function sendCheckoutCode(
   const { customerEmail, customerName } = checkout;
   if (!customerEmail || !customerName)
     return { ok: false, status: 429, message: "メールアドレスを入力してください" };
-  const closed = codeStepClosed(checkout, customerEmail);
+  const { closed } = codeTriesLeft(checkout, customerEmail);
   if (closed) return { ok: false, status: 429, message: closed };
   // A code the SMTP server refuses now is still retried until it expires; the customer is told it did not go out.
   return sendCodeMail({
@@ -183,16 +191,20 @@ export function verifyCheckoutCode(
   code: string,
 ): CheckoutCodeResult {
   const email = checkout.customerEmail ?? "";
-  const closedBefore = codeStepClosed(checkout, email);
-  if (closedBefore) return startOver(session, checkout, closedBefore);
+  const before = codeTriesLeft(checkout, email);
+  if (before.closed) return startOver(session, checkout, before.closed);
   const result = verifyCode("checkout", checkout.id, code);
   if (result.ok) {
     updateCheckout(checkout.id, { emailVerifiedAt: now(), status: "verified" });
     return result;
   }
   if (result.reason === "expired") return result;
-  const closed = codeStepClosed(checkout, email);
-  return closed ? startOver(session, checkout, closed) : result;
+  const after = codeTriesLeft(checkout, email);
+  if (after.closed) return startOver(session, checkout, after.closed);
+  // "あと N 回" tells the tries the checkout has left, which may be fewer than the code's own.
+  return result.reason === "wrong"
+    ? { ...result, remainingAttempts: Math.min(result.remainingAttempts, after.left) }
+    : result;
 }
 
 function startOver(session: ShopSession, checkout: Checkout, message: string): CheckoutCodeResult {
