@@ -96,3 +96,19 @@ describe("sendCodeMail", () => {
     expect(log).toHaveBeenCalledWith("[test] code mail failed");
   });
 });
+
+describe("per-address caps", () => {
+  it("count codes anyone can ask for together, and an admin's login codes on their own", async () => {
+    const to = "capped@example.jp";
+    const send = (purpose: "checkout" | "admin-2fa", subject: string) =>
+      sendCodeMail({ ...codeMail(subject), purpose, to: ` ${to.toUpperCase()}` });
+    for (let i = 0; i < 5; i++) expect(await send("checkout", `cap-${i}`)).toEqual({ ok: true });
+    expect(await send("checkout", "cap-5")).toMatchObject({ ok: false, status: 429, addressCap: true });
+    for (let i = 0; i < 5; i++) expect(await send("admin-2fa", `cap-admin-${i}`)).toEqual({ ok: true });
+    expect(await send("admin-2fa", "cap-admin-5")).toMatchObject({
+      ok: false,
+      status: 429,
+      message: expect.stringContaining("送信回数が上限に達しました"),
+    });
+  });
+});

@@ -35,13 +35,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (state.status === "expired") session.flash("toast", EXPIRED);
     throw redirect("/admin-login", { headers: { "Set-Cookie": await commitSession(session) } });
   }
-  await ensureLoginCodeSent(session);
+  const notSent = await ensureLoginCodeSent(session);
   return {
     mode: state.mode,
     email: state.email,
     deadline: state.expiresAt.toISOString(),
     lockedUntil: state.lockedUntil?.getTime() ?? null,
-    lockedMessage: state.lockedUntil ? secondFactorLockedMessage(state.lockedUntil) : null,
+    pageMessage: state.lockedUntil ? secondFactorLockedMessage(state.lockedUntil) : notSent,
   };
 }
 
@@ -98,7 +98,7 @@ export default function AdminSecondFactor() {
   // The lock as the last answer gave it, else as the page was loaded with it.
   const lockedUntil = result?.lockedUntil ?? loaded.lockedUntil;
   const locked = useLockUntil(lockedUntil);
-  const message = result ?? (loaded.lockedMessage ? { kind: "error", message: loaded.lockedMessage } : null);
+  const message = result ?? (loaded.pageMessage ? { kind: "error", message: loaded.pageMessage } : null);
   const navigation = useNavigation();
   const navigate = useNavigate();
   const [code, setCode] = useState("");

@@ -6,7 +6,7 @@ import { CodeStep, type CodeNotice } from "~/components/forms";
 import { codeSchema } from "~/lib/order-schemas";
 import { requireCustomer, sendCheckoutCode, verifyCheckoutCode } from "~/server/checkout/steps.server";
 import { sellerInfo } from "~/server/core/seller.server";
-import { getSession } from "~/server/http/session.server";
+import { commitSession, getSession } from "~/server/http/session.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { readForm } from "~/server/http/form.server";
 
@@ -14,14 +14,22 @@ export const meta: MetaFunction = () => [{ title: "メールアドレスの確�
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
+  const supportEmail = sellerInfo().email;
+  // Shown once, right after the checkout was started over; a reload goes on to the new draft's steps.
+  const restart = session.get("checkoutRestart");
+  if (restart)
+    return data(
+      { restart, email: null, supportEmail },
+      { headers: { "Set-Cookie": await commitSession(session) } },
+    );
   const { email, checkout } = requireCustomer(session);
   if (checkout.emailVerifiedAt) throw redirect("/payment");
-  return { email, supportEmail: sellerInfo().email };
+  return data({ restart: null, email, supportEmail });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
-  const { checkout } = requireCustomer(session);
+  const { checkout, orderFormUrl } = requireCustomer(session);
   const formData = await readForm(request);
   const reply = (kind: CodeNotice["kind"], message: string, status: number) =>
     data<CodeNotice>({ kind, message, at: Date.now() }, { status });
@@ -34,7 +42,12 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const submission = parseWithZod(formData, { schema: codeSchema });
   if (submission.status !== "success") return reply("error", "6桁の認証コードを入力してください", 400);
-  const result = verifyCheckoutCode(checkout, submission.value.code);
+  const result = verifyCheckoutCode(session, checkout, submission.value.code);
+  if (!result.ok && result.reason === "restart") {
+    // The session now holds the new draft; the page says so once, with the way back.
+    session.flash("checkoutRestart", { message: result.message, orderFormUrl });
+    throw redirect("/email-verification", { headers: { "Set-Cookie": await commitSession(session) } });
+  }
   if (!result.ok) {
     const hint = result.reason === "wrong" ? `（あと${result.remainingAttempts}回）` : "";
     return reply("error", `${result.message}${hint}`, 400);
@@ -43,9 +56,30 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function EmailVerification() {
-  const { email, supportEmail } = useLoaderData<typeof loader>();
+  const { restart, email, supportEmail } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
+
+  if (restart)
+    return (
+      <div className="mx-auto max-w-lg px-4 py-8 sm:py-12">
+        <h1 className="text-2xl font-bold">お手続きを最初からやり直してください</h1>
+        <p role="alert" className="mt-4 rounded-2xl border border-red-200 bg-red-50 p-5 text-red-900">
+          {restart.message}
+        </p>
+        <p className="mt-6">
+          <Link to={restart.orderFormUrl} className="btn-primary">
+            注文フォームに戻る
+          </Link>
+        </p>
+        <p className="mt-6 text-sm text-zinc-600">
+          お困りの場合はお問い合わせください:{" "}
+          <a href={`mailto:${supportEmail}`} className="text-brand-700 underline">
+            {supportEmail}
+          </a>
+        </p>
+      </div>
+    );
 
   return (
     <div className="mx-auto max-w-lg px-4 py-8 sm:py-12">
@@ -62,7 +96,6 @@ export default function EmailVerification() {
         busy={navigation.state !== "idle"}
         className="mt-6 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
       />
-
       <section className="mt-6 space-y-2 text-sm text-zinc-600">
         <p>メールは通常すぐに届きますが、5〜10分ほどかかる場合があります。コードの有効期限は10分です。</p>
         <p>

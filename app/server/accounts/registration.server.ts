@@ -31,7 +31,6 @@ export const REGISTRATION_MESSAGES = {
 
 const HOUR_MS = 60 * 60 * 1000;
 const PER_IP_PER_HOUR = 10;
-const PER_EMAIL_PER_HOUR = 5;
 
 export type PendingRegistration = { id: string; email: string; fromOrder: boolean };
 
@@ -50,15 +49,6 @@ function parsePayload(value: Record<string, unknown> | null | undefined): Regist
 
 export function hashLinkToken(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
-}
-
-function perEmailLimit(email: string): CodeLimit {
-  return {
-    key: `register-email:${email}`,
-    limit: PER_EMAIL_PER_HOUR,
-    windowMs: HOUR_MS,
-    message: REGISTRATION_MESSAGES.tooMany,
-  };
 }
 
 /**
@@ -144,7 +134,8 @@ export async function startRegistration(
   const sent = await sendRegistrationCode(
     registration.id,
     email,
-    [perIp, perEmailLimit(email)],
+    // Per e-mail address: the cap every mailed code has (sendCodeMail).
+    [perIp],
     async () => {
       // Hashed whether or not the address has an account, so both take the same time.
       const passwordHash = await hashPassword(values.password);
@@ -173,13 +164,9 @@ export async function resendRegistrationCode(registration: PendingRegistration):
   const payload = parsePayload(row?.payload);
   // A honeypot registration has no row: it "succeeds" like the others.
   if (!row || !payload) return { ok: true };
-  return sendRegistrationCode(
-    registration.id,
-    row.email,
-    [perEmailLimit(row.email)],
-    () => Promise.resolve(payload),
-    { resend: true },
-  );
+  return sendRegistrationCode(registration.id, row.email, [], () => Promise.resolve(payload), {
+    resend: true,
+  });
 }
 
 export type CompleteResult =

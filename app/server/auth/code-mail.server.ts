@@ -1,4 +1,5 @@
-import { issueCode } from "./codes.server";
+import { formatDateTime } from "~/lib/format";
+import { issueCode, issueRefusal, type IssueRefusal } from "./codes.server";
 import type { CodePurpose } from "../db/schema";
 import { hitRateLimit } from "../http/rate-limit.server";
 import { sendThroughOutbox, type OutgoingMail } from "../mail/outbox.server";
@@ -6,12 +7,21 @@ import { sendThroughOutbox, type OutgoingMail } from "../mail/outbox.server";
 /**
  * One pipeline for every mailed code (checkout e-mail, registration, password change, admin
  * second factor): rate limits → a new code → the mail through the outbox → a log line and 503
- * when the mail server did not take it. Each caller brings its own limits, mail and messages.
+ * when the mail server did not take it. Each caller brings its own limits, mail and messages;
+ * the per-address caps (`ADDRESS_CODE_CAPS` in codes.server.ts) hold for every caller here.
  */
 
-/** What sending a code answers. `alreadySent`: refused because the code from less than 60 s ago is still good. */
+/** Past an address's cap: said the same way for every code, with when the next one can go. */
+export function addressCapMessage(until: Date): string {
+  return `このメールアドレスへの認証コードの送信回数が上限に達しました。${formatDateTime(until)} 以降に、もう一度お試しください。`;
+}
+
+/**
+ * What sending a code answers. `alreadySent`: refused because the code from less than 60 s
+ * ago is still good. `addressCap`: the address has had its codes for now (nothing was mailed).
+ */
 export type SendCodeResult =
-  { ok: true } | { ok: false; status: 429 | 503; message: string; alreadySent?: true };
+  { ok: true } | { ok: false; status: 429 | 503; message: string; alreadySent?: true; addressCap?: true };
 
 /** A rate limit checked before the code is made; the first one refused answers 429 with its message. */
 export type CodeLimit = { key: string; limit: number; windowMs: number; message: string };
@@ -55,18 +65,15 @@ export async function sendCodeMail<P extends Record<string, unknown>>(
   for (const { key, limit, windowMs, message } of send.limits ?? []) {
     if (!hitRateLimit(key, limit, windowMs).allowed) return { ok: false, status: 429, message };
   }
+  // Asked before the payload (which may cost a password hash), and again when the code is made.
+  const refused = issueRefusal(send.purpose, send.subject, send.to, { force: send.force });
+  if (refused) return refusal(refused, send);
   const compose = send.payload ? await withPayload(send) : { payload: undefined, mail: send.mail };
   const issued = issueCode(send.purpose, send.subject, send.to, {
     force: send.force,
     payload: compose.payload,
   });
-  if (!issued.ok)
-    return {
-      ok: false,
-      status: 429,
-      alreadySent: true,
-      message: send.messages.tooSoon(issued.retryAfterSeconds),
-    };
+  if (!issued.ok) return refusal(issued, send);
   const sent = await sendThroughOutbox({
     to: send.to,
     topic: send.topic,
@@ -76,6 +83,17 @@ export async function sendCodeMail<P extends Record<string, unknown>>(
   if (sent) return { ok: true };
   console.error(send.log);
   return { ok: false, status: 503, message: send.messages.notSent };
+}
+
+function refusal(refused: IssueRefusal, send: CodeMailBase): SendCodeResult {
+  return refused.reason === "tooSoon"
+    ? {
+        ok: false,
+        status: 429,
+        alreadySent: true,
+        message: send.messages.tooSoon(refused.retryAfterSeconds),
+      }
+    : { ok: false, status: 429, addressCap: true, message: addressCapMessage(refused.until) };
 }
 
 async function withPayload<P extends Record<string, unknown>>(send: WithPayload<P>) {

@@ -1,14 +1,47 @@
 import crypto from "node:crypto";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
-import { verificationCodes, type CodePurpose } from "../db/schema";
+import { CODE_PURPOSES, verificationCodes, type CodePurpose } from "../db/schema";
 import { env } from "../core/env.server";
 
 /** Six-digit codes sent by mail: valid 10 minutes, 5 wrong tries, one resend per 60 s. */
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const CODE_MAX_ATTEMPTS = 5;
 export const CODE_RESEND_INTERVAL_MS = 60 * 1000;
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Mailed codes per address, beside each caller's per-origin limits: a new code brings new
+ * tries, so without a cap on the address a guesser asks for codes from many origins (or
+ * many checkouts), and anyone could fill a stranger's mailbox. Counted over the codes
+ * issued (a sliding window over `verification_codes`, which is why those rows are kept),
+ * so a refused "too soon" resend costs nothing.
+ */
+export const ADDRESS_CODE_CAPS = [
+  { limit: 5, windowMs: HOUR_MS },
+  { limit: 20, windowMs: 24 * HOUR_MS },
+] as const;
+
+/**
+ * Codes only the address's owner can ask for: a password change (logged in) and an admin
+ * login (after the right password). Each of these counts on its own; every other code (the
+ * checkout's, registration's: anyone can ask for them for any address) shares one count.
+ * So a stranger who fills the shared count cannot keep an admin from logging in.
+ */
+const OWNER_ONLY_PURPOSES: readonly CodePurpose[] = ["admin-2fa", "password-change"];
+
+function capGroup(purpose: CodePurpose): CodePurpose[] {
+  return OWNER_ONLY_PURPOSES.includes(purpose)
+    ? [purpose]
+    : CODE_PURPOSES.filter((p) => !OWNER_ONLY_PURPOSES.includes(p));
+}
+
+/** The one spelling of an address that codes are counted under: trimmed, lower-case. */
+export function codeAddress(email: string): string {
+  return email.trim().toLowerCase();
+}
 
 export const CODE_MESSAGES = {
   expired: "認証コードが無効または期限切れです。新しいコードを取得してください。",
@@ -26,51 +59,99 @@ export function randomCode(): string {
   return crypto.randomInt(0, 1_000_000).toString().padStart(6, "0");
 }
 
-export type IssueResult =
-  { ok: true; code: string; expiresAt: Date } | { ok: false; retryAfterSeconds: number };
+/** Why no code is issued: the last one is under 60 s old, or the address has had its codes for now. */
+export type IssueRefusal =
+  | { ok: false; reason: "tooSoon"; retryAfterSeconds: number }
+  | { ok: false; reason: "addressCap"; until: Date };
+
+export type IssueResult = { ok: true; code: string; expiresAt: Date } | IssueRefusal;
+
+/** When the address may have its next code of this purpose's group, or null when it may now. */
+function addressCapUntil(purpose: CodePurpose, email: string, at: Date): Date | null {
+  let until: Date | null = null;
+  for (const { limit, windowMs } of ADDRESS_CODE_CAPS) {
+    const issued = db()
+      .select({ createdAt: verificationCodes.createdAt })
+      .from(verificationCodes)
+      .where(
+        and(
+          eq(verificationCodes.email, email),
+          inArray(verificationCodes.purpose, capGroup(purpose)),
+          gt(verificationCodes.createdAt, new Date(at.getTime() - windowMs)),
+        ),
+      )
+      .orderBy(asc(verificationCodes.createdAt))
+      .all();
+    // The window slides: the next code may go once enough of the oldest ones have left it.
+    const oldestToLeave = issued.at(issued.length - limit);
+    if (issued.length < limit || !oldestToLeave) continue;
+    const freed = new Date(oldestToLeave.createdAt.getTime() + windowMs);
+    if (!until || freed > until) until = freed;
+  }
+  return until;
+}
 
 /**
- * Makes a new code for (purpose, subject), replacing any earlier one. Refused when the
- * previous code was issued less than 60 s ago, unless `force` (a changed e-mail address).
+ * Whether a new code for (purpose, subject) to this address would be refused, and why:
+ * the previous code was issued less than 60 s ago (unless `force`: a changed e-mail
+ * address), or the address has had its codes for now. Read-only, so a caller can ask
+ * before costly work; `issueCode` asks again in its own transaction.
  */
+export function issueRefusal(
+  purpose: CodePurpose,
+  subject: string,
+  email: string,
+  options: { force?: boolean } = {},
+): IssueRefusal | null {
+  const at = now();
+  const latest = latestCode(purpose, subject);
+  if (latest && !options.force) {
+    const wait = latest.createdAt.getTime() + CODE_RESEND_INTERVAL_MS - at.getTime();
+    if (wait > 0) return { ok: false, reason: "tooSoon", retryAfterSeconds: Math.ceil(wait / 1000) };
+  }
+  const until = addressCapUntil(purpose, codeAddress(email), at);
+  return until ? { ok: false, reason: "addressCap", until } : null;
+}
+
+/** Makes a new code for (purpose, subject), replacing any earlier one, unless `issueRefusal` refuses it. */
 export function issueCode(
   purpose: CodePurpose,
   subject: string,
   email: string,
   options: { force?: boolean; payload?: Record<string, unknown> } = {},
 ): IssueResult {
-  const at = now();
-  const latest = latestCode(purpose, subject);
-  if (latest && !options.force) {
-    const wait = latest.createdAt.getTime() + CODE_RESEND_INTERVAL_MS - at.getTime();
-    if (wait > 0) return { ok: false, retryAfterSeconds: Math.ceil(wait / 1000) };
-  }
-  const code = randomCode();
-  const expiresAt = new Date(at.getTime() + CODE_TTL_MS);
-  db().transaction((tx) => {
-    tx.update(verificationCodes)
-      .set({ consumedAt: at })
-      .where(
-        and(
-          eq(verificationCodes.purpose, purpose),
-          eq(verificationCodes.subject, subject),
-          isNull(verificationCodes.consumedAt),
-        ),
-      )
-      .run();
-    tx.insert(verificationCodes)
-      .values({
-        purpose,
-        subject,
-        email,
-        codeHash: hashCode(purpose, subject, code),
-        payload: options.payload,
-        expiresAt,
-        createdAt: at,
-      })
-      .run();
-  });
-  return { ok: true, code, expiresAt };
+  return db().transaction(
+    (tx) => {
+      const refused = issueRefusal(purpose, subject, email, options);
+      if (refused) return refused;
+      const at = now();
+      const code = randomCode();
+      const expiresAt = new Date(at.getTime() + CODE_TTL_MS);
+      tx.update(verificationCodes)
+        .set({ consumedAt: at })
+        .where(
+          and(
+            eq(verificationCodes.purpose, purpose),
+            eq(verificationCodes.subject, subject),
+            isNull(verificationCodes.consumedAt),
+          ),
+        )
+        .run();
+      tx.insert(verificationCodes)
+        .values({
+          purpose,
+          subject,
+          email: codeAddress(email),
+          codeHash: hashCode(purpose, subject, code),
+          payload: options.payload,
+          expiresAt,
+          createdAt: at,
+        })
+        .run();
+      return { ok: true, code, expiresAt } as const;
+    },
+    { behavior: "immediate" },
+  );
 }
 
 function latestCode(purpose: CodePurpose, subject: string) {
@@ -147,4 +228,46 @@ export function verifyCode(purpose: CodePurpose, subject: string, code: string):
 /** When the current code of (purpose, subject) was sent, for "resend in N seconds". */
 export function lastIssuedAt(purpose: CodePurpose, subject: string): Date | null {
   return latestCode(purpose, subject)?.createdAt ?? null;
+}
+
+/**
+ * The wrong tries at every code of a purpose for one subject (say, one checkout, across its
+ * resends and address changes) or for one address since a time, oldest code first.
+ */
+export function wrongTries(
+  purpose: CodePurpose,
+  of: { subject: string } | { email: string; since: Date },
+): { createdAt: Date; attempts: number }[] {
+  return db()
+    .select({ createdAt: verificationCodes.createdAt, attempts: verificationCodes.attempts })
+    .from(verificationCodes)
+    .where(
+      and(
+        eq(verificationCodes.purpose, purpose),
+        gt(verificationCodes.attempts, 0),
+        "subject" in of
+          ? eq(verificationCodes.subject, of.subject)
+          : and(
+              eq(verificationCodes.email, codeAddress(of.email)),
+              gt(verificationCodes.createdAt, of.since),
+            ),
+      ),
+    )
+    .orderBy(asc(verificationCodes.createdAt))
+    .all();
+}
+
+/** Ends every live code of (purpose, subject): nothing mailed for it can be used any more. */
+export function retireCodes(purpose: CodePurpose, subject: string): void {
+  db()
+    .update(verificationCodes)
+    .set({ consumedAt: now() })
+    .where(
+      and(
+        eq(verificationCodes.purpose, purpose),
+        eq(verificationCodes.subject, subject),
+        isNull(verificationCodes.consumedAt),
+      ),
+    )
+    .run();
 }

@@ -81,13 +81,20 @@ function sendLoginCode(user: PendingUser, options: { force: boolean }): Promise<
   });
 }
 
-/** A login handed over from /login has no code yet: send it on first view of the code page. */
-export async function ensureLoginCodeSent(session: ShopSession): Promise<void> {
+/**
+ * A login handed over from /login has no code yet: send it on first view of the code page.
+ * Answers what to tell the admin when the address has had its login codes for now (only
+ * someone with the right password can ask for these, and they count apart from the codes
+ * anyone can ask for, so a stranger cannot fill this count).
+ */
+export async function ensureLoginCodeSent(session: ShopSession): Promise<string | null> {
   const pending = session.get("pendingLogin");
   const user = pendingUser(session);
-  if (!pending || !user || user.totpSecretEncrypted || accountLockedUntil(user.id)) return;
+  if (!pending || !user || user.totpSecretEncrypted || accountLockedUntil(user.id)) return null;
   const issued = lastIssuedAt("admin-2fa", String(user.id));
-  if (!issued || issued.getTime() < pending.at) await sendLoginCode(user, { force: true });
+  if (issued && issued.getTime() >= pending.at) return null;
+  const sent = await sendLoginCode(user, { force: true });
+  return !sent.ok && sent.addressCap ? sent.message : null;
 }
 
 /** Resend resets the 600-second countdown. */

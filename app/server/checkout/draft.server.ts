@@ -57,6 +57,38 @@ export function saveDraft(session: ShopSession, contestId: number, items: Checko
   return created;
 }
 
+/**
+ * Starts a checkout over (too many wrong e-mail codes): the old one is closed, and a new
+ * draft with the same contest and items takes its place in the session, so the order form
+ * still shows what the customer chose. Nothing of the customer step (address, name,
+ * password, verification) is carried over, and the new draft's wrong codes count from zero.
+ */
+export function restartCheckout(session: ShopSession, checkout: Checkout): Checkout {
+  const at = now();
+  const created = db().transaction(
+    (tx) => {
+      tx.update(checkouts)
+        .set({ status: "closed", updatedAt: at })
+        .where(eq(checkouts.id, checkout.id))
+        .run();
+      return tx
+        .insert(checkouts)
+        .values({
+          id: crypto.randomBytes(16).toString("base64url"),
+          contestId: checkout.contestId,
+          items: checkout.items,
+          createdAt: at,
+          updatedAt: at,
+        })
+        .returning()
+        .get();
+    },
+    { behavior: "immediate" },
+  );
+  session.set("checkoutId", created.id);
+  return created;
+}
+
 export function checkoutContest(checkout: Checkout) {
   if (!checkout.contestId) return null;
   return db().select().from(contests).where(eq(contests.id, checkout.contestId)).get() ?? null;

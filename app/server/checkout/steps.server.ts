@@ -1,9 +1,16 @@
 import { redirect } from "@remix-run/node";
 import { contestSlug } from "~/lib/slug";
 import type { CustomerValues } from "~/lib/order-schemas";
-import { checkoutContest, currentCheckout, updateCheckout, type Checkout } from "./draft.server";
+import { formatDateTime } from "~/lib/format";
+import {
+  checkoutContest,
+  currentCheckout,
+  restartCheckout,
+  updateCheckout,
+  type Checkout,
+} from "./draft.server";
 import { completeItems, priceItems } from "../catalog/pricing.server";
-import { verifyCode, type VerifyResult } from "../auth/codes.server";
+import { retireCodes, verifyCode, wrongTries, type VerifyResult } from "../auth/codes.server";
 import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
 import { checkoutCodeMail } from "../mail/templates/checkout-code.server";
@@ -60,7 +67,58 @@ export function requireVerifiedCustomer(session: ShopSession) {
   return customer;
 }
 
-/** Sends (or resends) the checkout's e-mail code. Limited per checkout (60 s) and per IP address. */
+/**
+ * Wrong e-mail codes allowed, summed over every code a checkout was mailed (resends and
+ * address changes bring new codes, not new tries), and over every checkout's codes to one
+ * address within a day (a new checkout brings none either). Past either, the checkout
+ * starts over. Each code still has its own 5 tries (codes.server.ts).
+ */
+export const CHECKOUT_CODE_FAILURES = { max: 10, addressWindowMs: 24 * 60 * 60 * 1000 };
+
+export const CHECKOUT_RESTART_MESSAGE =
+  "認証コードの入力に続けて失敗したため、このお手続きを中断しました。お手数ですが、注文フォームからもう一度お進みください（お選びいただいた内容はそのまま残っています）。";
+
+function addressBlockedMessage(until: Date): string {
+  return `このメールアドレスは認証コードの入力に続けて失敗したため、${formatDateTime(until)} まで確認にお使いいただけません。別のメールアドレスをお使いいただくか、時間をおいてからお試しください。`;
+}
+
+function totalTries(tries: { attempts: number }[]): number {
+  return tries.reduce((sum, row) => sum + row.attempts, 0);
+}
+
+/**
+ * The wrong codes the address may still have today, and (none left) until when it takes no
+ * more checkout codes. The day slides: the oldest tries leave it first.
+ */
+function addressTries(email: string): { left: number; until: Date | null } {
+  const { max, addressWindowMs } = CHECKOUT_CODE_FAILURES;
+  const tries = wrongTries("checkout", { email, since: new Date(now().getTime() - addressWindowMs) });
+  let total = totalTries(tries);
+  if (total < max) return { left: max - total, until: null };
+  for (const row of tries) {
+    total -= row.attempts;
+    if (total < max) return { left: 0, until: new Date(row.createdAt.getTime() + addressWindowMs) };
+  }
+  return { left: 0, until: null };
+}
+
+/**
+ * The wrong codes the checkout may still have (the fewer of its own and its address's), and
+ * why its code step is closed once none are left.
+ */
+function codeTriesLeft(checkout: Checkout, email: string): { left: number; closed: string | null } {
+  const { max } = CHECKOUT_CODE_FAILURES;
+  const ownLeft = max - totalTries(wrongTries("checkout", { subject: checkout.id }));
+  if (ownLeft <= 0) return { left: 0, closed: CHECKOUT_RESTART_MESSAGE };
+  const { left: addressLeft, until } = addressTries(email);
+  if (until) return { left: 0, closed: addressBlockedMessage(until) };
+  return { left: Math.min(ownLeft, addressLeft), closed: null };
+}
+
+/**
+ * Sends (or resends) the checkout's e-mail code. Limited per checkout (60 s), per IP address,
+ * per e-mail address (every mailed code's cap, and no codes while its wrong tries are used up).
+ */
 export async function sendCheckoutCode(
   request: Request,
   checkout: Checkout,
@@ -69,6 +127,8 @@ export async function sendCheckoutCode(
   const { customerEmail, customerName } = checkout;
   if (!customerEmail || !customerName)
     return { ok: false, status: 429, message: "メールアドレスを入力してください" };
+  const { closed } = codeTriesLeft(checkout, customerEmail);
+  if (closed) return { ok: false, status: 429, message: closed };
   // A code the SMTP server refuses now is still retried until it expires; the customer is told it did not go out.
   return sendCodeMail({
     purpose: "checkout",
@@ -111,12 +171,44 @@ export async function saveCustomer(request: Request, checkout: Checkout, values:
   if (sameVerifiedEmail) return { ok: true as const, next: "/payment" };
   const sent = await sendCheckoutCode(request, updated, { force: checkout.customerEmail !== email });
   // A code sent less than a minute ago to the same address is still good: go on and use it.
-  if (!sent.ok && sent.status !== 429) return sent;
+  if (!sent.ok && !sent.alreadySent) return sent;
   return { ok: true as const, next: "/email-verification" };
 }
 
-export function verifyCheckoutCode(checkout: Checkout, code: string): VerifyResult {
+export type CheckoutCodeResult =
+  | VerifyResult
+  /** Too many wrong codes: the session now holds a new draft with the same items; back to the order form. */
+  | { ok: false; reason: "restart"; message: string };
+
+/**
+ * Checks the checkout's code. Every wrong code counts against the checkout and its address
+ * (`CHECKOUT_CODE_FAILURES`); once either has used its tries, the checkout starts over.
+ * better-sqlite3 is synchronous, so nothing runs between the count and the check.
+ */
+export function verifyCheckoutCode(
+  session: ShopSession,
+  checkout: Checkout,
+  code: string,
+): CheckoutCodeResult {
+  const email = checkout.customerEmail ?? "";
+  const before = codeTriesLeft(checkout, email);
+  if (before.closed) return startOver(session, checkout, before.closed);
   const result = verifyCode("checkout", checkout.id, code);
-  if (result.ok) updateCheckout(checkout.id, { emailVerifiedAt: now(), status: "verified" });
-  return result;
+  if (result.ok) {
+    updateCheckout(checkout.id, { emailVerifiedAt: now(), status: "verified" });
+    return result;
+  }
+  if (result.reason === "expired") return result;
+  const after = codeTriesLeft(checkout, email);
+  if (after.closed) return startOver(session, checkout, after.closed);
+  // "あと N 回" tells the tries the checkout has left, which may be fewer than the code's own.
+  return result.reason === "wrong"
+    ? { ...result, remainingAttempts: Math.min(result.remainingAttempts, after.left) }
+    : result;
+}
+
+function startOver(session: ShopSession, checkout: Checkout, message: string): CheckoutCodeResult {
+  retireCodes("checkout", checkout.id);
+  restartCheckout(session, checkout);
+  return { ok: false, reason: "restart", message };
 }

@@ -351,6 +351,8 @@ export const verificationCodes = sqliteTable(
   },
   (t) => [
     index("codes_subject_idx").on(t.purpose, t.subject, t.createdAt),
+    // The per-address caps count an address's codes (and its wrong tries) over the last day.
+    index("codes_email_idx").on(t.email, t.createdAt),
     uniqueIndex("codes_link_token_idx").on(t.linkTokenHash),
   ],
 );

@@ -45,7 +45,11 @@ type SessionData = LoginSessionData & {
   registration: { id: string; email: string; fromOrder: boolean };
 };
 
-type FlashData = { toast: Toast };
+type FlashData = {
+  toast: Toast;
+  /** The checkout was started over (too many wrong e-mail codes): what /email-verification shows once. */
+  checkoutRestart: { message: string; orderFormUrl: string };
+};
 
 export type ShopSession = Session<SessionData, FlashData>;
 

@@ -11,7 +11,10 @@ import { verifyMailTransport } from "./transport.server";
 export type MailStatus = {
   emailServiceActive: boolean;
   senderEmail: string;
-  /** The SMTP host only: never the user name, password or port from SMTP_URL. Null when mail is written to files. */
+  /**
+   * The SMTP host only: never the user name, password or port from SMTP_URL. Null when mail is
+   * written to files, and for anyone but a logged-in admin (`mailStatusFor`).
+   */
   smtpServer: string | null;
   timestamp: string;
   error?: string;
@@ -52,4 +55,14 @@ export function mailServiceStatus(): Promise<MailStatus> {
     cached = { at, status: check() };
   }
   return cached.status;
+}
+
+/**
+ * The status as a viewer may see it. The public (the help page, /api/email-status) learns
+ * whether mail goes out and from which address, which the shop's mails show anyway, but not
+ * which server sends it: the host names infrastructure to attack. A logged-in admin sees it.
+ */
+export async function mailStatusFor(viewer: { admin: boolean }): Promise<MailStatus> {
+  const status = await mailServiceStatus();
+  return viewer.admin ? status : { ...status, smtpServer: null };
 }

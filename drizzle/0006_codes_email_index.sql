@@ -1,0 +1,1 @@
+CREATE INDEX `codes_email_idx` ON `verification_codes` (`email`,`created_at`);
