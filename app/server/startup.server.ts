@@ -6,6 +6,7 @@ import { startOutboxRetryLoop } from "./mail/outbox.server";
 import { hashPassword } from "./auth/password.server";
 import { recoverUnrecordedPayments } from "./checkout/payment-recovery.server";
 import { deleteExpiredDrafts } from "./checkout/draft.server";
+import { trustProxyNotice } from "./http/rate-limit.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
@@ -16,6 +17,7 @@ import { deleteExpiredDrafts } from "./checkout/draft.server";
  */
 export async function startUp(): Promise<void> {
   const config = env();
+  if (config.NODE_ENV === "production") console.log(`[startup] ${trustProxyNotice(config.TRUST_PROXY)}`);
   const database = db();
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
     const email = config.ADMIN_EMAIL.toLowerCase();

@@ -8,7 +8,7 @@ import { passwordChangeCodeMail } from "../mail/templates/password-change-code.s
 import { passwordChangedMail } from "../mail/templates/password-changed.server";
 import { sendThroughOutbox } from "../mail/outbox.server";
 import { hashPassword } from "../auth/password.server";
-import { clientIp } from "../http/rate-limit.server";
+import { originLimitKey } from "../http/rate-limit.server";
 import { sellerInfo } from "../core/seller.server";
 import type { ShopSession } from "../http/session.server";
 import type { CurrentUser } from "../auth/users.server";
@@ -42,7 +42,7 @@ export function sendPasswordChangeCode(request: Request, user: CurrentUser): Pro
     topic: `password-change:${user.id}`,
     limits: [
       {
-        key: `password-change-code:${clientIp(request)}`,
+        key: originLimitKey(request, "password-change-code"),
         limit: 20,
         windowMs: HOUR_MS,
         message: PASSWORD_CHANGE_MESSAGES.tooMany,

@@ -10,7 +10,7 @@ import { env } from "../core/env.server";
 import { accountExistsMail } from "../mail/templates/account-exists.server";
 import { registrationCodeMail } from "../mail/templates/registration-code.server";
 import { hashPassword } from "../auth/password.server";
-import { clientIp } from "../http/rate-limit.server";
+import { originLimitKey } from "../http/rate-limit.server";
 import { sellerInfo } from "../core/seller.server";
 
 /**
@@ -135,7 +135,7 @@ export async function startRegistration(
   if (options.honeypot) return { ok: true, registration };
 
   const perIp: CodeLimit = {
-    key: `register-ip:${clientIp(request)}`,
+    key: originLimitKey(request, "register-ip"),
     limit: PER_IP_PER_HOUR,
     windowMs: HOUR_MS,
     message: REGISTRATION_MESSAGES.tooMany,

@@ -13,8 +13,11 @@ import { sendThroughOutbox, type OutgoingMail } from "../mail/outbox.server";
 export type SendCodeResult =
   { ok: true } | { ok: false; status: 429 | 503; message: string; alreadySent?: true };
 
-/** A rate limit checked before the code is made; the first one refused answers 429 with its message. */
-export type CodeLimit = { key: string; limit: number; windowMs: number; message: string };
+/**
+ * A rate limit checked before the code is made; the first one refused answers 429 with its
+ * message. A null key is a per-origin limit whose client address is unknown: not counted.
+ */
+export type CodeLimit = { key: string | null; limit: number; windowMs: number; message: string };
 
 export type IssuedCode = { code: string; expiresAt: Date };
 
@@ -53,7 +56,8 @@ export async function sendCodeMail<P extends Record<string, unknown>>(
   send: WithPayload<P> | WithoutPayload,
 ): Promise<SendCodeResult> {
   for (const { key, limit, windowMs, message } of send.limits ?? []) {
-    if (!hitRateLimit(key, limit, windowMs).allowed) return { ok: false, status: 429, message };
+    if (key !== null && !hitRateLimit(key, limit, windowMs).allowed)
+      return { ok: false, status: 429, message };
   }
   const compose = send.payload ? await withPayload(send) : { payload: undefined, mail: send.mail };
   const issued = issueCode(send.purpose, send.subject, send.to, {

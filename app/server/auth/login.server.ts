@@ -7,7 +7,7 @@ import { db } from "../db/client.server";
 import { users } from "../db/schema";
 import { recentFailureRun, recordLoginEvent, type LoginKind } from "./login-events.server";
 import { decoyHash, verifyPassword } from "./password.server";
-import { clientIp, hitRateLimit } from "../http/rate-limit.server";
+import { hitOriginLimit } from "../http/rate-limit.server";
 import type { ShopSession } from "../http/session.server";
 import { logIn } from "./session-login.server";
 
@@ -237,11 +237,7 @@ export async function attemptLogin(
     lockedUntil,
   });
 
-  const perIp = hitRateLimit(
-    `login:${policy.kind}:${clientIp(request)}`,
-    policy.perIp.limit,
-    policy.perIp.windowMs,
-  );
+  const perIp = hitOriginLimit(request, `login:${policy.kind}`, policy.perIp.limit, policy.perIp.windowMs);
   if (!perIp.allowed) {
     record("blocked");
     return {

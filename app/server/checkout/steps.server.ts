@@ -8,7 +8,7 @@ import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
 import { checkoutCodeMail } from "../mail/templates/checkout-code.server";
 import { hashPassword } from "../auth/password.server";
-import { clientIp } from "../http/rate-limit.server";
+import { originLimitKey } from "../http/rate-limit.server";
 import type { ShopSession } from "../http/session.server";
 
 /**
@@ -78,7 +78,7 @@ export async function sendCheckoutCode(
     force: options.force,
     limits: [
       {
-        key: `checkout-code:${clientIp(request)}`,
+        key: originLimitKey(request, "checkout-code"),
         limit: 30,
         windowMs: 60 * 60 * 1000,
         message: "送信回数の上限に達しました。しばらくしてから再度お試しください。",
