@@ -10,6 +10,7 @@ import { loginSchema } from "~/lib/account-schemas";
 import { formatDateTime } from "~/lib/format";
 import { currentAdmin } from "~/server/auth/admin-session.server";
 import { logInAdmin } from "~/server/auth/admin-login.server";
+import { retryAfterHeaders } from "~/server/http/rate-limit.server";
 import { readForm } from "~/server/http/form.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
@@ -36,7 +37,7 @@ export async function action({ request }: ActionFunctionArgs) {
         warning: outcome.warning,
         lockedUntil: outcome.lockedUntil,
       },
-      { status: outcome.status },
+      { status: outcome.status, headers: retryAfterHeaders(outcome) },
     );
   }
   return redirect("/admin-2fa-verify", { headers: { "Set-Cookie": await commitSession(session) } });

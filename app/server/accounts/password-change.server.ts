@@ -7,7 +7,7 @@ import { users } from "../db/schema";
 import { passwordChangeCodeMail } from "../mail/templates/password-change-code.server";
 import { passwordChangedMail } from "../mail/templates/password-changed.server";
 import { sendThroughOutbox } from "../mail/outbox.server";
-import { hashPassword } from "../auth/password.server";
+import { hashPassword, unlessHashingBusy, type HashingBusy } from "../auth/password.server";
 import { originLimitKey } from "../http/rate-limit.server";
 import { sellerInfo } from "../core/seller.server";
 import type { ShopSession } from "../http/session.server";
@@ -92,10 +92,12 @@ export async function changePassword(
   session: ShopSession,
   user: CurrentUser,
   newPassword: string,
-): Promise<{ ok: true } | StepFailure> {
+): Promise<{ ok: true } | StepFailure | HashingBusy> {
+  // The gate before the hash: a code mailed to the account and entered in this session.
   if (!isPasswordChangeVerified(session, user))
     return { ok: false, status: 409, message: PASSWORD_CHANGE_MESSAGES.notVerified };
-  const passwordHash = await hashPassword(newPassword);
+  const passwordHash = await unlessHashingBusy(() => hashPassword(newPassword));
+  if (typeof passwordHash !== "string") return passwordHash;
   const updated = db()
     .update(users)
     .set({ passwordHash, failedLoginCount: 0, lockedUntil: null })

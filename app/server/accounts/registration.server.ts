@@ -9,7 +9,7 @@ import { users, verificationCodes } from "../db/schema";
 import { env } from "../core/env.server";
 import { accountExistsMail } from "../mail/templates/account-exists.server";
 import { registrationCodeMail } from "../mail/templates/registration-code.server";
-import { hashPassword } from "../auth/password.server";
+import { hashPassword, unlessHashingBusy, type HashingBusy } from "../auth/password.server";
 import { originLimitKey } from "../http/rate-limit.server";
 import { sellerInfo } from "../core/seller.server";
 
@@ -125,7 +125,9 @@ export async function startRegistration(
   request: Request,
   values: RegisterValues,
   options: { honeypot: boolean; fromOrder: boolean },
-): Promise<{ ok: true; registration: PendingRegistration } | Exclude<SendCodeResult, { ok: true }>> {
+): Promise<
+  { ok: true; registration: PendingRegistration } | Exclude<SendCodeResult, { ok: true }> | HashingBusy
+> {
   const email = values.email.toLowerCase();
   const registration = {
     id: crypto.randomBytes(16).toString("base64url"),
@@ -140,19 +142,22 @@ export async function startRegistration(
     windowMs: HOUR_MS,
     message: REGISTRATION_MESSAGES.tooMany,
   };
-  const sent = await sendRegistrationCode(
-    registration.id,
-    email,
-    [perIp, perEmailLimit(email)],
-    async () => {
-      // Hashed whether or not the address has an account, so both take the same time.
-      const passwordHash = await hashPassword(values.password);
-      const existing = db().select({ name: users.name }).from(users).where(eq(users.email, email)).get();
-      return existing
-        ? { kind: "existing", name: existing.name }
-        : { kind: "new", name: values.name, passwordHash };
-    },
-    { resend: false },
+  // The limits run first; the password is hashed only once they let the code go.
+  const sent = await unlessHashingBusy(() =>
+    sendRegistrationCode(
+      registration.id,
+      email,
+      [perIp, perEmailLimit(email)],
+      async () => {
+        // Hashed whether or not the address has an account, so both take the same time.
+        const passwordHash = await hashPassword(values.password);
+        const existing = db().select({ name: users.name }).from(users).where(eq(users.email, email)).get();
+        return existing
+          ? { kind: "existing", name: existing.name }
+          : { kind: "new", name: values.name, passwordHash };
+      },
+      { resend: false },
+    ),
   );
   return sent.ok ? { ok: true, registration } : sent;
 }

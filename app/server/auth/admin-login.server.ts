@@ -24,6 +24,7 @@ export type AdminLoginOutcome =
       message: string;
       warning: string | null;
       lockedUntil: number | null;
+      retryAfterSeconds?: number;
     };
 
 /** Password step of the admin login; on success the second factor starts (/admin-2fa-verify sends the mail code). */
@@ -43,7 +44,14 @@ export async function logInAdmin(
         lockedUntil: result.lockedUntil.getTime(),
       };
     if (result.reason === "blocked")
-      return { ok: false, status: 429, message: result.message, warning: null, lockedUntil: null };
+      return {
+        ok: false,
+        status: 429,
+        message: result.message,
+        warning: null,
+        lockedUntil: null,
+        retryAfterSeconds: result.retryAfterSeconds,
+      };
     return {
       ok: false,
       status: 401,

@@ -6,7 +6,7 @@ import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
 import { recentFailureRun, recordLoginEvent, type LoginKind } from "./login-events.server";
-import { decoyHash, verifyPassword } from "./password.server";
+import { decoyHash, unlessHashingBusy, verifyPassword } from "./password.server";
 import { hitOriginLimit } from "../http/rate-limit.server";
 import type { ShopSession } from "../http/session.server";
 import { logIn } from "./session-login.server";
@@ -265,7 +265,14 @@ export async function attemptLogin(
   const own = found ? ownPolicy(found, policy) : null;
   const silentLock = found && own ? runLockedUntil(run, own, at) : null;
 
-  const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
+  const passwordOk = await unlessHashingBusy(async () =>
+    verifyPassword(input.password, user?.passwordHash ?? (await decoyHash())),
+  );
+  if (typeof passwordOk !== "boolean") {
+    // Too many passwords waiting to be checked: refused before the check, so nothing is counted.
+    record("blocked");
+    return { ...passwordOk, reason: "blocked" };
+  }
   if (user && passwordOk && !silentLock) {
     // Locked by wrong second-factor codes: only someone with the password gets this far.
     if (user.lockedUntil && user.lockedUntil > at) {

@@ -78,3 +78,11 @@ export function trustProxyNotice(trust: TrustProxy = env().TRUST_PROXY): string 
     return "TRUST_PROXY=fly: クライアントのIPアドレスは Fly-Client-IP から読みます（IPアドレスごとの回数制限は有効です）";
   return `TRUST_PROXY=${trust}: クライアントのIPアドレスは X-Forwarded-For の右から${trust}番目の値です（IPアドレスごとの回数制限は有効です）`;
 }
+
+/** The Retry-After header of a refusal that says when to come back (rate limits, busy hashing). */
+export function retryAfterHeaders(refusal: {
+  status: number;
+  retryAfterSeconds?: number;
+}): Record<string, string> | undefined {
+  return refusal.retryAfterSeconds ? { "Retry-After": String(refusal.retryAfterSeconds) } : undefined;
+}
