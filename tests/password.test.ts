@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyPassword } from "~/server/auth/password.server";
+import { contestSlug } from "~/lib/slug";
+import {
+  HASHING_BUSY_MESSAGE,
+  HASHING_BUSY_RETRY_AFTER_SECONDS,
+  hashPassword,
+  verifyPassword,
+} from "~/server/auth/password.server";
+import { AUTO_LOGIN_PASSWORD_LIMITS } from "~/server/checkout/steps.server";
+import { hitRateLimit } from "~/server/http/rate-limit.server";
+import { getSession } from "~/server/http/session.server";
+import { createUser } from "./helpers/accounts";
+import { callRoute, sessionOf } from "./helpers/route";
+import { formRequest, seedContest } from "./helpers/shop";
 
 describe("password hashing", () => {
   it("uses scrypt at OWASP parameters and verifies only the right password", async () => {
@@ -13,5 +25,113 @@ describe("password hashing", () => {
 
   it("salts each hash", async () => {
     expect(await hashPassword("same")).not.toBe(await hashPassword("same"));
+  });
+});
+
+describe("hashing under a flood", () => {
+  const confirmation = () => import("~/routes/checkout/order-confirmation");
+  const autoLoginFields = (email: string): [string, string][] => [
+    ["email", email],
+    ["name", "連打 太郎"],
+    ["autoLogin", "on"],
+    ["password", "Flood-Pass-2025"],
+    ["confirmPassword", "Flood-Pass-2025"],
+  ];
+
+  /** A new checkout ready for its confirmation step, as a browser's cookie. */
+  async function checkoutCookie(shop: ReturnType<typeof seedContest>) {
+    const { action } = await import("~/routes/storefront/order-form");
+    const slug = contestSlug(shop.name);
+    const created = await callRoute(
+      action,
+      formRequest(`/order-form/${encodeURIComponent(slug)}`, [
+        ["intent", "next"],
+        ["items[0].category", "A部門"],
+        ["items[0].athleteId", String(shop.onSale.id)],
+        ["items[0].formatId", String(shop.vertical.id)],
+      ]),
+      { contestSlug: slug },
+    );
+    return sessionOf(created);
+  }
+
+  async function timed<T>(step: () => Promise<T>): Promise<{ value: T; ms: number }> {
+    const started = performance.now();
+    const value = await step();
+    return { value, ms: performance.now() - started };
+  }
+
+  it("finding 5: 30 anonymous auto-login posts to /order-confirmation at once: past the bound they get 429 at once (Retry-After, what was typed kept), and a login meanwhile keeps its speed", async () => {
+    const shop = seedContest();
+    const cookies: string[] = [];
+    for (let i = 0; i < 30; i++) cookies.push(await checkoutCookie(shop));
+    await createUser("flood-owner@example.jp", "Owner-Pass-2025");
+    const { action: login } = await import("~/routes/account/login");
+    const logInOnce = () =>
+      timed(() =>
+        callRoute(
+          login,
+          formRequest("/login", [
+            ["email", "flood-owner@example.jp"],
+            ["password", "Owner-Pass-2025"],
+          ]),
+        ),
+      );
+    const quiet = await logInOnce();
+    expect(quiet.value.status).toBe(302);
+
+    const { action } = await confirmation();
+    const flood = cookies.map((cookie, i) =>
+      timed(() =>
+        callRoute(action, formRequest("/order-confirmation", autoLoginFields(`f${i}@example.jp`), cookie)),
+      ),
+    );
+    const underFlood = logInOnce();
+    const posts = await Promise.all(flood);
+    const loggedIn = await underFlood;
+
+    const refused = posts.filter((post) => post.value.status === 429);
+    const accepted = posts.filter((post) => post.value.status === 302);
+    console.log(
+      `login alone ${quiet.ms.toFixed(0)} ms, under the flood ${loggedIn.ms.toFixed(0)} ms; ` +
+        `${accepted.length} posts hashed, ${refused.length} refused, the slowest refusal in ${Math.max(...refused.map((p) => p.ms)).toFixed(0)} ms`,
+    );
+    expect(accepted.length + refused.length).toBe(30);
+    // Two hashing and four waiting; everyone past them is refused.
+    expect(accepted.length).toBeLessThanOrEqual(6);
+    expect(refused.length).toBeGreaterThanOrEqual(24);
+    for (const post of refused) {
+      // At once: no refusal waited for a hash to finish.
+      expect(post.ms).toBeLessThan(quiet.ms);
+      expect(post.value.headers.get("Retry-After")).toBe(String(HASHING_BUSY_RETRY_AFTER_SECONDS));
+      const shown = JSON.stringify(post.value.data);
+      expect(shown).toContain(HASHING_BUSY_MESSAGE);
+      expect(shown).toContain("@example.jp");
+      expect(shown).toContain("連打 太郎");
+      expect(shown).not.toContain("Flood-Pass-2025");
+    }
+    // The login went ahead of the waiting new passwords: about one hash's wait more, not the flood's.
+    expect(loggedIn.value.status).toBe(302);
+    expect(loggedIn.ms).toBeLessThan(quiet.ms * 3 + 500);
+  });
+
+  it("the checkout's auto-login password is counted per checkout before it is hashed", async () => {
+    const shop = seedContest();
+    const cookie = await checkoutCookie(shop);
+    const checkoutId = (
+      await getSession(new Request("http://shop.test/", { headers: { Cookie: cookie } }))
+    ).get("checkoutId");
+    const { perCheckout, windowMs } = AUTO_LOGIN_PASSWORD_LIMITS;
+    for (let i = 0; i < perCheckout; i++)
+      hitRateLimit(`auto-login-password:${checkoutId}`, perCheckout, windowMs);
+    const { action } = await confirmation();
+    const post = await timed(() =>
+      callRoute(action, formRequest("/order-confirmation", autoLoginFields("limit@example.jp"), cookie)),
+    );
+    expect(post.value.status).toBe(429);
+    expect(Number(post.value.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(JSON.stringify(post.value.data)).toContain("送信回数の上限に達しました");
+    // No hash was made: far quicker than one.
+    expect(post.ms).toBeLessThan(100);
   });
 });

@@ -9,3 +9,5 @@ process.env.DATABASE_PATH = path.join(dir, "shop.db");
 process.env.MEDIA_DIR = path.join(dir, "media");
 process.env.MAIL_DIR = path.join(dir, "mail");
 process.env.NODE_ENV = "test";
+// As deployed behind one proxy: the tests' requests name their client in X-Forwarded-For.
+process.env.TRUST_PROXY = "1";

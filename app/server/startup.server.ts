@@ -7,6 +7,7 @@ import { hashPassword } from "./auth/password.server";
 import { recoverUnrecordedPayments } from "./checkout/payment-recovery.server";
 import { deleteExpiredDrafts } from "./checkout/draft.server";
 import { deleteExpiredSessions } from "./http/session.server";
+import { trustProxyNotice } from "./http/rate-limit.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
@@ -17,6 +18,7 @@ import { deleteExpiredSessions } from "./http/session.server";
  */
 export async function startUp(): Promise<void> {
   const config = env();
+  if (config.NODE_ENV === "production") console.log(`[startup] ${trustProxyNotice(config.TRUST_PROXY)}`);
   const database = db();
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
     const email = config.ADMIN_EMAIL.toLowerCase();

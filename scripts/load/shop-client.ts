@@ -66,6 +66,8 @@ export async function prepareShop() {
     MEDIA_DIR: path.join(dir, "media"),
     SMTP_URL: smtp.url,
     MAIL_FROM: "shop@example.jp",
+    // As behind one proxy: each simulated customer names its address in X-Forwarded-For.
+    TRUST_PROXY: "1",
   };
   execSync("npx tsx scripts/seed.ts", { cwd: root, env: { ...process.env, ...env }, stdio: "ignore" });
   const db = new Database(dbFile, { readonly: true });

@@ -19,6 +19,7 @@ import {
   verifyPasswordChangeCode,
 } from "~/server/accounts/password-change.server";
 import { commitSession } from "~/server/http/session.server";
+import { retryAfterHeaders } from "~/server/http/rate-limit.server";
 import { requireUser } from "~/server/auth/users.server";
 
 export const meta: MetaFunction = () => [{ title: "パスワードの変更 | コンテスト動画ショップ" }];
@@ -39,13 +40,22 @@ export async function action({ request }: ActionFunctionArgs) {
   const viaDialog = formData.get("via") === "dialog";
   const intent = formData.get("intent");
 
-  const reply = async (step: PasswordChangeStep, status: number, extra: Partial<PasswordChangeReply> = {}) =>
+  const reply = async (
+    step: PasswordChangeStep,
+    status: number,
+    extra: Partial<PasswordChangeReply> = {},
+    headers: Record<string, string> = {},
+  ) =>
     data<PasswordChangeReply>(
       { step, notice: null, result: null, done: false, ...extra },
-      { status, headers: { "Set-Cookie": await commitSession(session) } },
+      { status, headers: { ...headers, "Set-Cookie": await commitSession(session) } },
     );
-  const error = (step: PasswordChangeStep, status: number, message: string) =>
-    reply(step, status, { notice: { kind: "error", message, at: Date.now() } });
+  const error = (
+    step: PasswordChangeStep,
+    status: number,
+    message: string,
+    headers?: Record<string, string>,
+  ) => reply(step, status, { notice: { kind: "error", message, at: Date.now() } }, headers);
   // The page moves on with a redirect (so a reload does not post again); the dialog gets the next step as data.
   const next = async (step: PasswordChangeStep, message?: string) =>
     viaDialog
@@ -83,6 +93,9 @@ export async function action({ request }: ActionFunctionArgs) {
         result: submission.reply({ hideFields: ["newPassword", "confirmPassword"] }),
       });
     const changed = await changePassword(session, user, submission.value.newPassword);
+    // Too busy to hash now: the verified code still holds, so the same step is tried again.
+    if (!changed.ok && "retryAfterSeconds" in changed)
+      return error("change", changed.status, changed.message, retryAfterHeaders(changed));
     if (!changed.ok) return error("send", changed.status, changed.message);
     session.flash("toast", {
       kind: "success",

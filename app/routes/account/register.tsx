@@ -10,6 +10,7 @@ import { PASSWORD_HINT } from "~/lib/password-rules";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import { readForm } from "~/server/http/form.server";
 import { startRegistration } from "~/server/accounts/registration.server";
+import { retryAfterHeaders } from "~/server/http/rate-limit.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 
@@ -34,6 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!started.ok)
     return data(submission.reply({ formErrors: [started.message], hideFields: HIDDEN }), {
       status: started.status,
+      headers: retryAfterHeaders(started),
     });
   const session = await getSession(request);
   session.set("registration", started.registration);

@@ -11,6 +11,7 @@ import { formatDateTime } from "~/lib/format";
 import { currentAdmin } from "~/server/auth/admin-session.server";
 import { logInAdmin } from "~/server/auth/admin-login.server";
 import { checkPassword } from "~/server/auth/password-step.server";
+import { retryAfterHeaders } from "~/server/http/rate-limit.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
 export const meta: MetaFunction = () => [{ title: "管理者ログイン | コンテスト動画ショップ" }];
@@ -37,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
         warning: outcome.warning,
         lockedUntil: outcome.lockedUntil,
       },
-      { status: outcome.status },
+      { status: outcome.status, headers: retryAfterHeaders(outcome) },
     );
   }
   return redirect("/admin-2fa-verify", { headers: { "Set-Cookie": await commitSession(session) } });

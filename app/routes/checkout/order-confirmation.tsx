@@ -13,6 +13,7 @@ import { requirePricedCheckout, saveCustomer } from "~/server/checkout/steps.ser
 import { commitSession, getSession } from "~/server/http/session.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { readForm } from "~/server/http/form.server";
+import { retryAfterHeaders } from "~/server/http/rate-limit.server";
 
 export const meta: MetaFunction = () => [{ title: "注文内容の確認 | コンテスト動画ショップ" }];
 
@@ -47,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!saved.ok) {
     return data(
       submission.reply({ formErrors: [saved.message], hideFields: ["password", "confirmPassword"] }),
-      { status: saved.status },
+      { status: saved.status, headers: retryAfterHeaders(saved) },
     );
   }
   return redirect(saved.next, { headers: { "Set-Cookie": await commitSession(session) } });

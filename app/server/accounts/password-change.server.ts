@@ -7,8 +7,8 @@ import { users } from "../db/schema";
 import { passwordChangeCodeMail } from "../mail/templates/password-change-code.server";
 import { passwordChangedMail } from "../mail/templates/password-changed.server";
 import { sendThroughOutbox } from "../mail/outbox.server";
-import { hashPassword } from "../auth/password.server";
-import { clientIp } from "../http/rate-limit.server";
+import { hashPassword, unlessHashingBusy, type HashingBusy } from "../auth/password.server";
+import { originLimitKey } from "../http/rate-limit.server";
 import { sellerInfo } from "../core/seller.server";
 import type { ShopSession } from "../http/session.server";
 import type { CurrentUser } from "../auth/users.server";
@@ -42,7 +42,7 @@ export function sendPasswordChangeCode(request: Request, user: CurrentUser): Pro
     topic: `password-change:${user.id}`,
     limits: [
       {
-        key: `password-change-code:${clientIp(request)}`,
+        key: originLimitKey(request, "password-change-code"),
         limit: 20,
         windowMs: HOUR_MS,
         message: PASSWORD_CHANGE_MESSAGES.tooMany,
@@ -92,10 +92,12 @@ export async function changePassword(
   session: ShopSession,
   user: CurrentUser,
   newPassword: string,
-): Promise<{ ok: true } | StepFailure> {
+): Promise<{ ok: true } | StepFailure | HashingBusy> {
+  // The gate before the hash: a code mailed to the account and entered in this session.
   if (!isPasswordChangeVerified(session, user))
     return { ok: false, status: 409, message: PASSWORD_CHANGE_MESSAGES.notVerified };
-  const passwordHash = await hashPassword(newPassword);
+  const passwordHash = await unlessHashingBusy(() => hashPassword(newPassword));
+  if (typeof passwordHash !== "string") return passwordHash;
   const updated = db()
     .update(users)
     .set({ passwordHash, failedLoginCount: 0, lockedUntil: null })

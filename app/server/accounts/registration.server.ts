@@ -9,8 +9,8 @@ import { users, verificationCodes } from "../db/schema";
 import { env } from "../core/env.server";
 import { accountExistsMail } from "../mail/templates/account-exists.server";
 import { registrationCodeMail } from "../mail/templates/registration-code.server";
-import { hashPassword } from "../auth/password.server";
-import { clientIp } from "../http/rate-limit.server";
+import { hashPassword, unlessHashingBusy, type HashingBusy } from "../auth/password.server";
+import { originLimitKey } from "../http/rate-limit.server";
 import { sellerInfo } from "../core/seller.server";
 
 /**
@@ -116,7 +116,9 @@ export async function startRegistration(
   request: Request,
   values: RegisterValues,
   options: { honeypot: boolean; fromOrder: boolean },
-): Promise<{ ok: true; registration: PendingRegistration } | Exclude<SendCodeResult, { ok: true }>> {
+): Promise<
+  { ok: true; registration: PendingRegistration } | Exclude<SendCodeResult, { ok: true }> | HashingBusy
+> {
   const email = values.email.toLowerCase();
   const registration = {
     id: crypto.randomBytes(16).toString("base64url"),
@@ -126,25 +128,28 @@ export async function startRegistration(
   if (options.honeypot) return { ok: true, registration };
 
   const perIp: CodeLimit = {
-    key: `register-ip:${clientIp(request)}`,
+    key: originLimitKey(request, "register-ip"),
     limit: PER_IP_PER_HOUR,
     windowMs: HOUR_MS,
     message: REGISTRATION_MESSAGES.tooMany,
   };
-  const sent = await sendRegistrationCode(
-    registration.id,
-    email,
-    // Per e-mail address: the cap every mailed code has (sendCodeMail).
-    [perIp],
-    async () => {
-      // Hashed whether or not the address has an account, so both take the same time.
-      const passwordHash = await hashPassword(values.password);
-      const existing = db().select({ name: users.name }).from(users).where(eq(users.email, email)).get();
-      return existing
-        ? { kind: "existing", name: existing.name }
-        : { kind: "new", name: values.name, passwordHash };
-    },
-    { resend: false },
+  // The limits run first; the password is hashed only once they let the code go.
+  const sent = await unlessHashingBusy(() =>
+    sendRegistrationCode(
+      registration.id,
+      email,
+      // Per e-mail address: the cap every mailed code has (sendCodeMail).
+      [perIp],
+      async () => {
+        // Hashed whether or not the address has an account, so both take the same time.
+        const passwordHash = await hashPassword(values.password);
+        const existing = db().select({ name: users.name }).from(users).where(eq(users.email, email)).get();
+        return existing
+          ? { kind: "existing", name: existing.name }
+          : { kind: "new", name: values.name, passwordHash };
+      },
+      { resend: false },
+    ),
   );
   return sent.ok ? { ok: true, registration } : sent;
 }

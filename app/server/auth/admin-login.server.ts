@@ -24,6 +24,7 @@ export type AdminLoginOutcome =
       message: string;
       warning: string | null;
       lockedUntil: number | null;
+      retryAfterSeconds?: number;
     };
 
 /** The admin login after the password step (checkPassword): the second factor starts (/admin-2fa-verify sends the mail code). */
@@ -38,7 +39,14 @@ export function logInAdmin(session: ShopSession, result: LoginResult): AdminLogi
         lockedUntil: result.lockedUntil.getTime(),
       };
     if (result.reason === "blocked")
-      return { ok: false, status: 429, message: result.message, warning: null, lockedUntil: null };
+      return {
+        ok: false,
+        status: 429,
+        message: result.message,
+        warning: null,
+        lockedUntil: null,
+        retryAfterSeconds: result.retryAfterSeconds,
+      };
     return {
       ok: false,
       status: 401,

@@ -23,8 +23,11 @@ export function addressCapMessage(until: Date): string {
 export type SendCodeResult =
   { ok: true } | { ok: false; status: 429 | 503; message: string; alreadySent?: true; addressCap?: true };
 
-/** A rate limit checked before the code is made; the first one refused answers 429 with its message. */
-export type CodeLimit = { key: string; limit: number; windowMs: number; message: string };
+/**
+ * A rate limit checked before the code is made; the first one refused answers 429 with its
+ * message. A null key is a per-origin limit whose client address is unknown: not counted.
+ */
+export type CodeLimit = { key: string | null; limit: number; windowMs: number; message: string };
 
 export type IssuedCode = { code: string; expiresAt: Date };
 
@@ -63,7 +66,8 @@ export async function sendCodeMail<P extends Record<string, unknown>>(
   send: WithPayload<P> | WithoutPayload,
 ): Promise<SendCodeResult> {
   for (const { key, limit, windowMs, message } of send.limits ?? []) {
-    if (!hitRateLimit(key, limit, windowMs).allowed) return { ok: false, status: 429, message };
+    if (key !== null && !hitRateLimit(key, limit, windowMs).allowed)
+      return { ok: false, status: 429, message };
   }
   // Asked before the payload (which may cost a password hash), and again when the code is made.
   const refused = issueRefusal(send.purpose, send.subject, send.to, { force: send.force });

@@ -15,6 +15,8 @@ export type LoginOutcome = (typeof LOGIN_OUTCOMES)[number];
 
 const HOUR_MS = 60 * 60 * 1000;
 const USER_AGENT_MAX = 500;
+/** What a record keeps as the address when none is known (see TRUST_PROXY). */
+const UNKNOWN_ADDRESS = "unknown";
 
 export type RiskFactors = {
   /** Consecutive failed attempts for the e-mail, this one included when it failed. */
@@ -143,10 +145,11 @@ export function recordLoginEvent({ kind, email, userId, outcome, request }: Logi
   const ip = clientIp(request);
   const at = now();
   const streak = failureStreak(kind, email).failures + (outcome === "failure" ? 1 : 0);
+  // Without a known address the address signals are left out: every attempt would share one.
   const score = riskScore({
     failureStreak: outcome === "success" ? 0 : streak,
-    newIpForAccount: userId !== null && isNewIpForAccount(kind, userId, ip),
-    distinctEmailsFromIp: distinctEmailsFromIp(ip, email, new Date(at.getTime() - HOUR_MS)),
+    newIpForAccount: ip !== null && userId !== null && isNewIpForAccount(kind, userId, ip),
+    distinctEmailsFromIp: ip === null ? 1 : distinctEmailsFromIp(ip, email, new Date(at.getTime() - HOUR_MS)),
   });
   db()
     .insert(loginEvents)
@@ -154,7 +157,7 @@ export function recordLoginEvent({ kind, email, userId, outcome, request }: Logi
       kind,
       email,
       userId,
-      ip,
+      ip: ip ?? UNKNOWN_ADDRESS,
       userAgent: (request.headers.get("User-Agent") ?? "").slice(0, USER_AGENT_MAX),
       outcome,
       riskScore: score,

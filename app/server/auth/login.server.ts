@@ -6,8 +6,8 @@ import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
 import { recentFailureRun, recordLoginEvent, type LoginKind } from "./login-events.server";
-import { decoyHash, verifyPassword } from "./password.server";
-import { clientIp, hitRateLimit } from "../http/rate-limit.server";
+import { decoyHash, unlessHashingBusy, verifyPassword } from "./password.server";
+import { hitOriginLimit } from "../http/rate-limit.server";
 import type { ShopSession } from "../http/session.server";
 import { logIn } from "./session-login.server";
 
@@ -288,11 +288,7 @@ export async function attemptLogin(
     lockedUntil,
   });
 
-  const perIp = hitRateLimit(
-    `login:${policy.kind}:${clientIp(request)}`,
-    policy.perIp.limit,
-    policy.perIp.windowMs,
-  );
+  const perIp = hitOriginLimit(request, `login:${policy.kind}`, policy.perIp.limit, policy.perIp.windowMs);
   if (!perIp.allowed) {
     record("blocked");
     return {
@@ -320,7 +316,14 @@ export async function attemptLogin(
   const own = found ? ownPolicy(found, policy) : null;
   const silentLock = found && own ? runLockedUntil(run, own, at) : null;
 
-  const passwordOk = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
+  const passwordOk = await unlessHashingBusy(async () =>
+    verifyPassword(input.password, user?.passwordHash ?? (await decoyHash())),
+  );
+  if (typeof passwordOk !== "boolean") {
+    // Too many passwords waiting to be checked: refused before the check, so nothing is counted.
+    record("blocked");
+    return { ...passwordOk, reason: "blocked" };
+  }
   if (user && passwordOk && !silentLock) {
     // Locked by wrong second-factor codes: only someone with the password gets this far.
     if (user.lockedUntil && user.lockedUntil > at) {

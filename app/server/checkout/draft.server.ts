@@ -4,7 +4,7 @@ import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { checkouts, contests, type CheckoutItem } from "../db/schema";
 import type { ShopSession } from "../http/session.server";
-import { clientIp, hitRateLimit } from "../http/rate-limit.server";
+import { hitOriginLimit } from "../http/rate-limit.server";
 
 export type Checkout = typeof checkouts.$inferSelect;
 
@@ -136,9 +136,6 @@ export const NEW_DRAFTS_PER_ADDRESS = { limit: 30, windowMs: 60 * 60 * 1000 };
 /** Whether this session may start a new draft now: always when it has one, else within the address's limit. */
 export function mayStartDraft(session: ShopSession, request: Request): boolean {
   if (currentCheckout(session)) return true;
-  const address = clientIp(request);
-  // Without a known address every client would share one count: skip rather than lock everyone out.
-  if (address === "unknown") return true;
   const { limit, windowMs } = NEW_DRAFTS_PER_ADDRESS;
-  return hitRateLimit(`new-draft:${address}`, limit, windowMs).allowed;
+  return hitOriginLimit(request, "new-draft", limit, windowMs).allowed;
 }

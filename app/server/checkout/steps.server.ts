@@ -14,8 +14,8 @@ import { retireCodes, verifyCode, wrongTries, type VerifyResult } from "../auth/
 import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
 import { checkoutCodeMail } from "../mail/templates/checkout-code.server";
-import { hashPassword } from "../auth/password.server";
-import { clientIp } from "../http/rate-limit.server";
+import { hashPassword, unlessHashingBusy } from "../auth/password.server";
+import { hitOriginLimit, hitRateLimit, originLimitKey } from "../http/rate-limit.server";
 import type { ShopSession } from "../http/session.server";
 
 /**
@@ -138,7 +138,7 @@ export async function sendCheckoutCode(
     force: options.force,
     limits: [
       {
-        key: `checkout-code:${clientIp(request)}`,
+        key: originLimitKey(request, "checkout-code"),
         limit: 30,
         windowMs: 60 * 60 * 1000,
         message: "送信回数の上限に達しました。しばらくしてから再度お試しください。",
@@ -154,17 +154,46 @@ export async function sendCheckoutCode(
 }
 
 /**
+ * Auto-login passwords hashed per checkout and per client address in an hour. Each costs a
+ * password hash, which anyone can ask for here without an account, so the limits come first;
+ * a customer going back and forth on this page sends a few.
+ */
+export const AUTO_LOGIN_PASSWORD_LIMITS = { perCheckout: 10, perAddress: 30, windowMs: 60 * 60 * 1000 };
+
+/** The auto-login password's hash, once its limits allow it; else the 429 to answer. */
+async function autoLoginPasswordHash(request: Request, checkout: Checkout, password: string) {
+  const { perCheckout, perAddress, windowMs } = AUTO_LOGIN_PASSWORD_LIMITS;
+  const byCheckout = hitRateLimit(`auto-login-password:${checkout.id}`, perCheckout, windowMs);
+  const limited = byCheckout.allowed
+    ? hitOriginLimit(request, "auto-login-password", perAddress, windowMs)
+    : byCheckout;
+  if (!limited.allowed)
+    return {
+      ok: false as const,
+      status: 429 as const,
+      message: "送信回数の上限に達しました。しばらく時間をおいてから再度お試しください。",
+      retryAfterSeconds: limited.retryAfterSeconds,
+    };
+  return unlessHashingBusy(() => hashPassword(password));
+}
+
+/**
  * Saves the customer step. The password for auto-login is hashed here and only the
  * hash is kept. A new address needs a new code; the same, already verified one does not.
  */
 export async function saveCustomer(request: Request, checkout: Checkout, values: CustomerValues) {
   const email = values.email.toLowerCase();
   const sameVerifiedEmail = checkout.emailVerifiedAt !== null && checkout.customerEmail === email;
+  const hashed =
+    values.autoLogin && values.password
+      ? await autoLoginPasswordHash(request, checkout, values.password)
+      : null;
+  if (hashed !== null && typeof hashed !== "string") return hashed;
   const updated = updateCheckout(checkout.id, {
     customerEmail: email,
     customerName: values.name,
     autoLogin: values.autoLogin,
-    pendingPasswordHash: values.autoLogin && values.password ? await hashPassword(values.password) : null,
+    pendingPasswordHash: hashed,
     emailVerifiedAt: sameVerifiedEmail ? checkout.emailVerifiedAt : null,
     status: sameVerifiedEmail ? checkout.status : "draft",
   });

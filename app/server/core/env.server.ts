@@ -119,6 +119,24 @@ const schema = z
       .default("false")
       .transform((value) => value === "true"),
     SELLER_HOURS: z.string().trim().min(1).default("平日 10:00〜17:00（土日祝・年末年始を除く）"),
+    /**
+     * Which proxy tells the client's address (per-origin limits, login records): `fly` (its edge
+     * sets Fly-Client-IP), the number of proxies in front that each append to X-Forwarded-For,
+     * or `none`. Unset: `fly` on fly.io (which sets FLY_APP_NAME), else `none` — see parseEnv.
+     */
+    TRUST_PROXY: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^(fly|none|[1-9]|10)$/,
+          "fly、none、または信頼するプロキシの段数（1〜10 の整数）を指定してください",
+        )
+        .transform((value): "fly" | "none" | number =>
+          value === "fly" || value === "none" ? value : Number(value),
+        )
+        .optional(),
+    ),
+    FLY_APP_NAME: optionalText,
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {
@@ -171,13 +189,17 @@ function splitSecrets(value: string | undefined) {
     .filter(Boolean);
 }
 
-export type Env = Omit<z.infer<typeof schema>, "SESSION_SECRET" | "ENCRYPTION_KEY"> & {
+/** `fly`, the number of trusted X-Forwarded-For hops, or `none` (no client address is known). */
+export type TrustProxy = "fly" | "none" | number;
+
+export type Env = Omit<z.infer<typeof schema>, "SESSION_SECRET" | "ENCRYPTION_KEY" | "TRUST_PROXY"> & {
   /** Newest first: the first signs, all verify (rotation). */
   SESSION_SECRETS: string[];
   /** Always set: the configured key, or in development and tests one derived from the oldest session secret. */
   ENCRYPTION_KEY: string;
   /** Cookies get `Secure` (and the `__Host-` prefix) only when the shop is served over https. */
   SECURE_COOKIES: boolean;
+  TRUST_PROXY: TrustProxy;
 };
 
 export class ConfigError extends Error {
@@ -193,7 +215,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     );
     throw new ConfigError(`設定エラー: 環境変数の値が正しくありません\n${lines.join("\n")}`);
   }
-  const { SESSION_SECRET, ENCRYPTION_KEY, ...rest } = result.data;
+  const { SESSION_SECRET, ENCRYPTION_KEY, TRUST_PROXY, ...rest } = result.data;
   const secrets = splitSecrets(SESSION_SECRET);
   const sessionSecrets = secrets.length > 0 ? secrets : [DEV_SESSION_SECRET];
   return {
@@ -203,6 +225,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     // session secret, as before the key was required, so development data stays readable.
     ENCRYPTION_KEY: ENCRYPTION_KEY ?? sessionSecrets[sessionSecrets.length - 1] ?? DEV_SESSION_SECRET,
     SECURE_COOKIES: rest.SITE_URL.startsWith("https://"),
+    // Without a proxy in front, every X-Forwarded-For entry is whatever the client wrote, so
+    // trusting one by default would let any client choose its own per-origin bucket; a wrong
+    // `none` only turns per-origin limits off (per-account and per-e-mail ones still hold), and
+    // start-up says so. fly.io's edge always sets Fly-Client-IP, and FLY_APP_NAME tells it is there.
+    TRUST_PROXY: TRUST_PROXY ?? (rest.FLY_APP_NAME ? "fly" : "none"),
   };
 }
 
