@@ -10,6 +10,7 @@ import { resetPasswordSchema } from "~/lib/account-schemas";
 import { PASSWORD_HINT } from "~/lib/password-rules";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import { readForm } from "~/server/http/form.server";
+import { retryAfterHeaders } from "~/server/http/rate-limit.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import {
   checkResetLink,
@@ -35,6 +36,12 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success")
     return data({ result: submission.reply({ hideFields: HIDDEN }), problem: null }, { status: 400 });
   const reset = await resetPassword(submission.value.token, submission.value.password);
+  if (!reset.ok && "status" in reset)
+    // Too many hashes waiting: the link stays good, so the form stays with the message.
+    return data(
+      { result: submission.reply({ formErrors: [reset.message], hideFields: HIDDEN }), problem: null },
+      { status: reset.status, headers: retryAfterHeaders(reset) },
+    );
   if (!reset.ok) return data({ result: null, problem: reset.message }, { status: 400 });
   // Not logged in here: logging in with the new password shows it works, and a link opened
   // on someone else's device does not leave a login behind.

@@ -4,9 +4,9 @@ import { env } from "../core/env.server";
 import { sellerInfo } from "../core/seller.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
-import { hashPassword } from "../auth/password.server";
+import { hashPassword, unlessHashingBusy, type HashingBusy } from "../auth/password.server";
 import { endLogins } from "../auth/session-login.server";
-import { clientIp, hitRateLimit } from "../http/rate-limit.server";
+import { hitOriginLimit, hitRateLimit } from "../http/rate-limit.server";
 import { queueMail, sendQueuedMail, sendThroughOutbox } from "../mail/outbox.server";
 import { passwordChangedMail } from "../mail/templates/password-changed.server";
 import { adminPasswordResetRefusedMail, passwordResetMail } from "../mail/templates/password-reset.server";
@@ -53,7 +53,7 @@ export type ResetRequestResult = { ok: true } | { ok: false; status: 429; messag
  */
 export function requestPasswordReset(request: Request, rawEmail: string): ResetRequestResult {
   const email = rawEmail.trim().toLowerCase();
-  const perOrigin = hitRateLimit(`password-reset-ip:${clientIp(request)}`, PER_ORIGIN_PER_HOUR, HOUR_MS);
+  const perOrigin = hitOriginLimit(request, "password-reset-ip", PER_ORIGIN_PER_HOUR, HOUR_MS);
   const perAddress = hitRateLimit(`password-reset-email:${email}`, PER_ADDRESS_PER_HOUR, HOUR_MS);
   if (!perOrigin.allowed || !perAddress.allowed)
     return { ok: false, status: 429, message: PASSWORD_RESET_MESSAGES.tooMany };
@@ -109,11 +109,15 @@ export function checkResetLink(token: unknown): ResetLinkState {
  * uses up the link, confirms the address, ends every login of the account and mails the
  * "password changed" notice.
  */
-export async function resetPassword(token: unknown, newPassword: string): Promise<ResetLinkState> {
+export async function resetPassword(
+  token: unknown,
+  newPassword: string,
+): Promise<ResetLinkState | HashingBusy> {
   const before = checkResetLink(token);
   if (!before.ok) return before;
   // Hashed before the transaction: scrypt takes ~0.3 s and must not hold the write lock.
-  const passwordHash = await hashPassword(newPassword);
+  const passwordHash = await unlessHashingBusy(() => hashPassword(newPassword));
+  if (typeof passwordHash !== "string") return passwordHash;
   const result = db().transaction(
     (tx) => {
       const used = takeMailLink("password-reset", token, tx);

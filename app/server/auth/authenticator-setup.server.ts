@@ -5,7 +5,7 @@ import { now } from "../core/clock.server";
 import { open, seal } from "../core/secret-box.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
-import { clientIp } from "../http/rate-limit.server";
+import { originLimitKey } from "../http/rate-limit.server";
 import type { ShopSession } from "../http/session.server";
 import { sendThroughOutbox } from "../mail/outbox.server";
 import {
@@ -102,7 +102,7 @@ export async function sendAuthenticatorChangeCode(
     topic: `authenticator-change:${user.id}`,
     limits: [
       {
-        key: `authenticator-change-code:${clientIp(request)}`,
+        key: originLimitKey(request, "authenticator-change-code"),
         limit: 20,
         windowMs: HOUR_MS,
         message: AUTHENTICATOR_MESSAGES.tooManyCodes,
