@@ -12,7 +12,12 @@ import { originLimitKey } from "../http/rate-limit.server";
 import { sellerInfo } from "../core/seller.server";
 import type { ShopSession } from "../http/session.server";
 import type { CurrentUser } from "../auth/users.server";
-import { endLogins } from "../auth/session-login.server";
+import {
+  endLogins,
+  endPasswordChange,
+  notePasswordChangeVerified,
+  passwordChangeVerifiedAt,
+} from "../auth/session-login.server";
 
 /**
  * Password change in three steps: a code mailed to the account's address, the code
@@ -78,13 +83,13 @@ export function verifyPasswordChangeCode(
       message: result.reason === "expired" ? CODE_MESSAGES.expired : result.message,
     };
   }
-  session.set("passwordChange", { userId: user.id, verifiedAt: now().getTime() });
+  notePasswordChangeVerified(session, user.id);
   return { ok: true };
 }
 
 export function isPasswordChangeVerified(session: ShopSession, user: CurrentUser): boolean {
-  const verified = session.get("passwordChange");
-  return verified?.userId === user.id && now().getTime() - verified.verifiedAt < CODE_TTL_MS;
+  const verifiedAt = passwordChangeVerifiedAt(session, user.id);
+  return verifiedAt !== null && now().getTime() - verifiedAt < CODE_TTL_MS;
 }
 
 /** Sets the new password, ends the user's other sessions, and keeps this one logged in. */
@@ -106,7 +111,7 @@ export async function changePassword(
     .get();
   if (!updated) return { ok: false, status: 409, message: PASSWORD_CHANGE_MESSAGES.notVerified };
   endLogins(user.id, session);
-  session.unset("passwordChange");
+  endPasswordChange(session);
   const changedAt = now();
   sendThroughOutbox({
     to: user.email,

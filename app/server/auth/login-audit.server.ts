@@ -1,3 +1,4 @@
+import { pendingLoginOf } from "./session-login.server";
 import { ADMIN_LOGIN_POLICY } from "./admin-login.server";
 import { CUSTOMER_LOGIN_POLICY } from "./login.server";
 import { recordLoginEvent } from "./login-events.server";
@@ -32,7 +33,7 @@ export function recordSecondFactorOutcome(
   recordLoginEvent({
     kind: "admin",
     email,
-    userId: result.ok ? result.user.id : (session.get("pendingLogin")?.userId ?? null),
+    userId: result.ok ? result.user.id : (pendingLoginOf(session)?.userId ?? null),
     // An attempt refused by the lock checked no code: recorded as such, not as a guess.
     outcome: result.ok
       ? "success"

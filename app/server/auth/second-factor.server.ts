@@ -5,7 +5,7 @@ import { sendCodeMail, type SendCodeResult } from "./code-mail.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
-import { logIn } from "./session-login.server";
+import { logIn, pendingLoginOf, restartPendingLogin } from "./session-login.server";
 import { loginCodeMail } from "../mail/templates/login-code.server";
 import {
   accountLockedUntil,
@@ -27,7 +27,7 @@ export const SECOND_FACTOR_TTL_MS = CODE_TTL_MS;
 export type PendingUser = typeof users.$inferSelect;
 
 function pendingUser(session: ShopSession): PendingUser | null {
-  const pending = session.get("pendingLogin");
+  const pending = pendingLoginOf(session);
   if (!pending) return null;
   return db().select().from(users).where(eq(users.id, pending.userId)).get() ?? null;
 }
@@ -47,7 +47,7 @@ export type SecondFactorState =
     };
 
 export function secondFactorState(session: ShopSession): SecondFactorState {
-  const pending = session.get("pendingLogin");
+  const pending = pendingLoginOf(session);
   const user = pendingUser(session);
   if (!pending || !user) return { status: "none" };
   const expiresAt = new Date(pending.at + SECOND_FACTOR_TTL_MS);
@@ -88,7 +88,7 @@ function sendLoginCode(user: PendingUser, options: { force: boolean }): Promise<
  * anyone can ask for, so a stranger cannot fill this count).
  */
 export async function ensureLoginCodeSent(session: ShopSession): Promise<string | null> {
-  const pending = session.get("pendingLogin");
+  const pending = pendingLoginOf(session);
   const user = pendingUser(session);
   if (!pending || !user || user.totpSecretEncrypted || accountLockedUntil(user.id)) return null;
   const issued = lastIssuedAt("admin-2fa", String(user.id));
@@ -101,7 +101,7 @@ export async function ensureLoginCodeSent(session: ShopSession): Promise<string 
 export async function resendSecondFactor(
   session: ShopSession,
 ): Promise<{ ok: true; message: string } | { ok: false; status: 423 | 429; message: string }> {
-  const pending = session.get("pendingLogin");
+  const pending = pendingLoginOf(session);
   const user = pendingUser(session);
   if (!pending || !user || user.totpSecretEncrypted)
     return { ok: false, status: 429, message: "再送信に失敗しました" };
@@ -109,7 +109,7 @@ export async function resendSecondFactor(
   if (lockedUntil) return { ok: false, status: 423, message: secondFactorLockedMessage(lockedUntil) };
   const sent = await sendLoginCode(user, { force: false });
   if (!sent.ok) return { ok: false, status: 429, message: sent.message };
-  session.set("pendingLogin", { ...pending, at: now().getTime() });
+  restartPendingLogin(session, pending);
   return { ok: true, message: "認証コードを再送信しました" };
 }
 

@@ -6,6 +6,7 @@ import {
   deleteUserSessions,
   renewSession,
   type LoginSessionData,
+  type PendingLogin,
   type ShopSession,
 } from "../http/session.server";
 
@@ -77,4 +78,30 @@ export function logOut(session: ShopSession, what: "login" | "pending-second-fac
  */
 export function endLogins(userId: number, keep?: ShopSession): number {
   return deleteUserSessions(userId, keep);
+}
+
+/** The login waiting for its second factor on this session, if any. */
+export function pendingLoginOf(session: ShopSession): PendingLogin | undefined {
+  return session.get("pendingLogin");
+}
+
+/** A new login code went out: the pending login's time starts again from now. */
+export function restartPendingLogin(session: ShopSession, pending: PendingLogin): void {
+  session.set("pendingLogin", { ...pending, at: now().getTime() });
+}
+
+/** The password-change code was right: the new password may be set (for as long as the caller allows). */
+export function notePasswordChangeVerified(session: ShopSession, userId: number): void {
+  session.set("passwordChange", { userId, verifiedAt: now().getTime() });
+}
+
+/** When this user's password-change code was verified on this session, or null. */
+export function passwordChangeVerifiedAt(session: ShopSession, userId: number): number | null {
+  const verified = session.get("passwordChange");
+  return verified?.userId === userId ? verified.verifiedAt : null;
+}
+
+/** The new password is set: its verification is used up. */
+export function endPasswordChange(session: ShopSession): void {
+  session.unset("passwordChange");
 }
