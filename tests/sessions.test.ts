@@ -4,7 +4,8 @@ import { logIn } from "~/server/auth/session-login.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
-import { sessions, users } from "~/server/db/schema";
+import { rateLimits, sessions, users } from "~/server/db/schema";
+import { deleteOldRateLimitWindows, hitRateLimit } from "~/server/http/rate-limit.server";
 import { commitSession, deleteExpiredSessions, getSession } from "~/server/http/session.server";
 import { createUser, newSession, requestFrom } from "./helpers/accounts";
 import { callRoute, sessionOf } from "./helpers/route";
@@ -171,6 +172,17 @@ describe("server-side sessions", () => {
     // A week unused: expired, read as a new session, and deleted by the clean-up.
     expect((await getSession(get("/", guestCookie))).get("checkoutId")).toBeUndefined();
     expect(deleteExpiredSessions()).toBeGreaterThanOrEqual(1);
+  });
+
+  it("rate-limit counters of windows long over are cleaned up; a current window's stay", async () => {
+    const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
+    setClock(() => T0);
+    hitRateLimit("clean-up-test", 5, 60 * 60 * 1000);
+    setClock(() => T0 + 3 * 24 * 60 * 60 * 1000);
+    hitRateLimit("clean-up-test", 5, 60 * 60 * 1000);
+    expect(deleteOldRateLimitWindows()).toBeGreaterThanOrEqual(1);
+    const left = db().select().from(rateLimits).where(eq(rateLimits.key, "clean-up-test")).all();
+    expect(left.map((row) => row.windowStart)).toEqual([T0 + 3 * 24 * 60 * 60 * 1000]);
   });
 
   it("a new visitor with nothing to keep gets no session row", async () => {

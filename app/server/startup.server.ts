@@ -7,7 +7,7 @@ import { hashPassword } from "./auth/password.server";
 import { recoverUnrecordedPayments } from "./checkout/payment-recovery.server";
 import { deleteExpiredDrafts } from "./checkout/draft.server";
 import { deleteExpiredSessions } from "./http/session.server";
-import { trustProxyNotice } from "./http/rate-limit.server";
+import { deleteOldRateLimitWindows, trustProxyNotice } from "./http/rate-limit.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
@@ -44,7 +44,10 @@ export async function startUp(): Promise<void> {
 const CLEAN_UP_INTERVAL_MS = 60 * 60 * 1000;
 const globalForCleanUp = globalThis as { __shopCleanUpTimer?: NodeJS.Timeout };
 
-/** Hourly (and once now): unpaid drafts and sessions past their expiry are deleted, so anonymous posts cannot pile up. */
+/**
+ * Hourly (and once now): unpaid drafts and sessions past their expiry, and rate-limit counters of
+ * windows long over, are deleted, so anonymous posts cannot pile up.
+ */
 export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
   if (globalForCleanUp.__shopCleanUpTimer) return;
   const cleanUp = () => {
@@ -53,6 +56,7 @@ export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
       if (drafts > 0) console.log(`[clean-up] deleted ${drafts} expired order draft(s)`);
       const sessions = deleteExpiredSessions();
       if (sessions > 0) console.log(`[clean-up] deleted ${sessions} expired session(s)`);
+      deleteOldRateLimitWindows();
     } catch (error: unknown) {
       console.error("[clean-up] failed", error);
     }

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { sql } from "drizzle-orm";
+import { lt, sql } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { env, type TrustProxy } from "../core/env.server";
 import { db } from "../db/client.server";
@@ -27,6 +27,17 @@ export function hitRateLimit(
     .get();
   const allowed = row.count <= limit;
   return { allowed, retryAfterSeconds: allowed ? 0 : Math.ceil((windowStart + windowMs - at) / 1000) };
+}
+
+/** Counters are kept this long: longer than any window a limit uses (an hour today, a day at most). */
+const WINDOWS_KEPT_MS = 2 * 24 * 60 * 60 * 1000;
+
+/** For the hourly clean-up: counters of windows long over, which no limit reads any more. */
+export function deleteOldRateLimitWindows(): number {
+  return db()
+    .delete(rateLimits)
+    .where(lt(rateLimits.windowStart, now().getTime() - WINDOWS_KEPT_MS))
+    .run().changes;
 }
 
 /**
