@@ -89,4 +89,25 @@ describe("security dashboard", () => {
     setClock(() => Date.UTC(2030, 0, 1));
     expect(securityDashboard("24h", protectionSettings()).riskAssessment.overallRiskLevel).toBe("low");
   });
+
+  it("attempts without a known address (TRUST_PROXY=none) are not listed as one suspicious address", () => {
+    const at = Date.UTC(2025, 8, 1, 12);
+    setClock(() => at);
+    for (let i = 0; i < 6; i++)
+      db()
+        .insert(loginEvents)
+        .values({
+          kind: "customer",
+          outcome: "failure",
+          ip: "unknown",
+          email: `nobody${i}@example.jp`,
+          riskScore: 0,
+          createdAt: new Date(at - 60_000),
+        })
+        .run();
+    const dashboard = securityDashboard("24h", protectionSettings());
+    expect(dashboard.loginSecurity.failedLogins).toBeGreaterThanOrEqual(6);
+    expect(dashboard.ipSecurity.suspiciousIPs).toBe(0);
+    expect(dashboard.ipSecurity.uniqueIPs).toBe(0);
+  });
 });

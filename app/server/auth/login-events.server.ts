@@ -16,7 +16,8 @@ export type LoginOutcome = (typeof LOGIN_OUTCOMES)[number];
 const HOUR_MS = 60 * 60 * 1000;
 const USER_AGENT_MAX = 500;
 /** What a record keeps as the address when none is known (see TRUST_PROXY). */
-const UNKNOWN_ADDRESS = "unknown";
+/** What a login record says when no address is known (TRUST_PROXY=none): not an address to group by. */
+export const UNKNOWN_ADDRESS = "unknown";
 
 export type RiskFactors = {
   /** Consecutive failed attempts for the e-mail, this one included when it failed. */

@@ -3,6 +3,7 @@ import { SECURITY_PERIODS, type SecurityPeriod } from "~/lib/security-periods";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { loginEvents, users } from "../db/schema";
+import { UNKNOWN_ADDRESS } from "./login-events.server";
 
 /** What the protections of this shop are, as the code enforces them; the dashboard reports them, it does not claim them. */
 export type ProtectionSettings = {
@@ -57,7 +58,9 @@ export function securityDashboard(
     .from(loginEvents)
     .where(inPeriod)
     .groupBy(loginEvents.ip)
-    .all();
+    .all()
+    // Attempts without a known address are no one client: listing them as one would accuse nobody.
+    .filter((row) => row.ip !== UNKNOWN_ADDRESS);
   const suspicious = perIp.filter((row) => row.failures >= 5 || row.emails >= 3);
   const trusted = perIp.filter((row) => row.successes > 0 && row.failures === 0);
   const blockedIPs = database
