@@ -7,6 +7,7 @@ import { db } from "~/server/db/client.server";
 import { rateLimits, sessions, users } from "~/server/db/schema";
 import { deleteOldRateLimitWindows, hitRateLimit } from "~/server/http/rate-limit.server";
 import { commitSession, deleteExpiredSessions, getSession } from "~/server/http/session.server";
+import { redirectWithToast } from "~/server/http/toast.server";
 import { createUser, newSession, requestFrom } from "./helpers/accounts";
 import { callRoute, sessionOf } from "./helpers/route";
 
@@ -183,6 +184,23 @@ describe("server-side sessions", () => {
     expect(deleteOldRateLimitWindows()).toBeGreaterThanOrEqual(1);
     const left = db().select().from(rateLimits).where(eq(rateLimits.key, "clean-up-test")).all();
     expect(left.map((row) => row.windowStart)).toEqual([T0 + 3 * 24 * 60 * 60 * 1000]);
+  });
+
+  it("a toast for the payment page is sent there as a document load, so no discarded data request takes it", async () => {
+    const toPayment = await redirectWithToast(
+      new Request("http://shop.test/email-verification"),
+      "/payment",
+      {
+        kind: "success",
+        title: "認証が完了しました",
+      },
+    );
+    expect(toPayment.headers.get("X-Remix-Reload-Document")).toBe("true");
+    const elsewhere = await redirectWithToast(new Request("http://shop.test/login"), "/account", {
+      kind: "info",
+      title: "ログインしました",
+    });
+    expect(elsewhere.headers.get("X-Remix-Reload-Document")).toBeNull();
   });
 
   it("a new visitor with nothing to keep gets no session row", async () => {
