@@ -9,6 +9,7 @@ import {
   type RefAttributes,
 } from "react";
 import { CodeInput } from "~/components/CodeInput";
+import { PASSWORD_HINT } from "~/lib/password-rules";
 import { useHydrated } from "~/lib/use-hydrated";
 
 /**
@@ -77,6 +78,33 @@ export function Field<Schema>({
       ) : null}
       <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
     </div>
+  );
+}
+
+/** A new password and its confirmation (password reset, password change), with the password rules as the hint. */
+export function NewPasswordFields<Schema>({
+  password,
+  confirmation,
+}: {
+  password: FieldMetadata<Schema>;
+  confirmation: FieldMetadata<Schema>;
+}) {
+  return (
+    <>
+      <Field
+        label="新しいパスワード"
+        meta={password}
+        type="password"
+        hint={PASSWORD_HINT}
+        inputProps={{ autoComplete: "new-password" }}
+      />
+      <Field
+        label="新しいパスワード（確認）"
+        meta={confirmation}
+        type="password"
+        inputProps={{ autoComplete: "new-password" }}
+      />
+    </>
   );
 }
 

@@ -3,9 +3,8 @@ import { parseWithZod } from "@conform-to/zod";
 import type { FormProps } from "@remix-run/react";
 import type { ComponentType, RefAttributes } from "react";
 import { FormAlert } from "~/components/AuthCard";
-import { CodeStep, Field, type CodeNotice } from "~/components/forms";
+import { CodeStep, NewPasswordFields, type CodeNotice } from "~/components/forms";
 import { newPasswordSchema, type PasswordChangeStep } from "~/lib/account-schemas";
-import { PASSWORD_HINT } from "~/lib/password-rules";
 
 /** What /account/password answers: the step to show next, a message, and the new-password form's validation. */
 export type PasswordChangeReply = {
@@ -148,19 +147,7 @@ function ChangeStep({
       <input type="hidden" name="intent" value="change" />
       <Notice notice={notice} />
       {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
-      <Field
-        label="新しいパスワード"
-        meta={fields.newPassword}
-        type="password"
-        hint={PASSWORD_HINT}
-        inputProps={{ autoComplete: "new-password" }}
-      />
-      <Field
-        label="新しいパスワード（確認）"
-        meta={fields.confirmPassword}
-        type="password"
-        inputProps={{ autoComplete: "new-password" }}
-      />
+      <NewPasswordFields password={fields.newPassword} confirmation={fields.confirmPassword} />
       <button type="submit" className="btn-primary w-full" disabled={busy}>
         パスワードを変更
       </button>

@@ -4,10 +4,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthCard, FormAlert } from "~/components/AuthCard";
-import { Field } from "~/components/forms";
+import { NewPasswordFields } from "~/components/forms";
 import { ProblemMark } from "~/components/icons";
 import { resetPasswordSchema } from "~/lib/account-schemas";
-import { PASSWORD_HINT } from "~/lib/password-rules";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import { readForm } from "~/server/http/form.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
@@ -99,19 +98,7 @@ export default function ResetPassword() {
       <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="space-y-5">
         {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
         <input type="hidden" name="token" value={token} />
-        <Field
-          label="新しいパスワード"
-          meta={fields.password}
-          type="password"
-          hint={PASSWORD_HINT}
-          inputProps={{ autoComplete: "new-password" }}
-        />
-        <Field
-          label="新しいパスワード（確認）"
-          meta={fields.confirmPassword}
-          type="password"
-          inputProps={{ autoComplete: "new-password" }}
-        />
+        <NewPasswordFields password={fields.password} confirmation={fields.confirmPassword} />
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? "設定中..." : "パスワードを設定する"}
         </button>
