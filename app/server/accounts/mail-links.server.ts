@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { now } from "../core/clock.server";
-import { db, type Db } from "../db/client.server";
+import { db, type Db, type Tx } from "../db/client.server";
 import { mailLinks, type MailLinkPurpose } from "../db/schema";
 
 /**
@@ -11,8 +11,6 @@ import { mailLinks, type MailLinkPurpose } from "../db/schema";
  * database dump hands out no live link. A new link of a purpose replaces the user's older
  * unused ones, so only the latest mail works.
  */
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export const MAIL_LINK_TTL_MS: Record<MailLinkPurpose, number> = {
   "password-reset": 30 * 60 * 1000,

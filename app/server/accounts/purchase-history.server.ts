@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, isNull, ne, or, type SQL } from "drizzle-orm";
 import { inArray } from "drizzle-orm";
 import { env } from "../core/env.server";
-import { db, type Db } from "../db/client.server";
+import { db, type Db, type Tx } from "../db/client.server";
 import { downloadPages, orderLines, orders, users } from "../db/schema";
 import { earlierOrdersMail } from "../mail/templates/earlier-orders.server";
 import { queueMail } from "../mail/outbox.server";
@@ -17,8 +17,6 @@ import { checkMailLink, dropMailLinks, issueMailLink, takeMailLink } from "./mai
  * mailed link. The checkout's six-digit code can be guessed; a mailbox link cannot, and the
  * earlier orders carry download pages.
  */
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 function ordersOf(email: string, tx: Tx | Db = db()): SQL | undefined {
   const owner = tx

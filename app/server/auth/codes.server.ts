@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, asc, desc, eq, gt, inArray, isNull } from "drizzle-orm";
 import { now } from "../core/clock.server";
-import { db } from "../db/client.server";
+import { db, type Db, type Tx } from "../db/client.server";
 import { CODE_PURPOSES, verificationCodes, type CodePurpose } from "../db/schema";
 import { env } from "../core/env.server";
 
@@ -127,16 +127,7 @@ export function issueCode(
       const at = now();
       const code = randomCode();
       const expiresAt = new Date(at.getTime() + CODE_TTL_MS);
-      tx.update(verificationCodes)
-        .set({ consumedAt: at })
-        .where(
-          and(
-            eq(verificationCodes.purpose, purpose),
-            eq(verificationCodes.subject, subject),
-            isNull(verificationCodes.consumedAt),
-          ),
-        )
-        .run();
+      retireCodes(purpose, subject, tx);
       tx.insert(verificationCodes)
         .values({
           purpose,
@@ -258,9 +249,8 @@ export function wrongTries(
 }
 
 /** Ends every live code of (purpose, subject): nothing mailed for it can be used any more. */
-export function retireCodes(purpose: CodePurpose, subject: string): void {
-  db()
-    .update(verificationCodes)
+export function retireCodes(purpose: CodePurpose, subject: string, tx: Tx | Db = db()): void {
+  tx.update(verificationCodes)
     .set({ consumedAt: now() })
     .where(
       and(

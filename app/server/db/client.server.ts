@@ -7,6 +7,8 @@ import { env } from "../core/env.server";
 import * as schema from "./schema";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/** A transaction of the database, for functions that take part in their caller's. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
 

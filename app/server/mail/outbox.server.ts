@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { now } from "../core/clock.server";
-import { db, type Db } from "../db/client.server";
+import { db, type Db, type Tx } from "../db/client.server";
 import { mailOutbox } from "../db/schema";
 import type { RenderedMail } from "./layout.server";
 import { sendMail } from "./transport.server";
@@ -17,7 +17,6 @@ import { sendMail } from "./transport.server";
  * once per crash). SMTP gives no way to ask whether a message was already accepted.
  */
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type OutboxRow = typeof mailOutbox.$inferSelect;
 
 /** Longer than nodemailer's connection + greeting + socket timeouts, so a live send is never taken over. */

@@ -5,7 +5,7 @@ import path from "node:path";
 import { and, asc, eq, ne } from "drizzle-orm";
 import sharp from "sharp";
 import { THUMBNAIL_PIXELS, THUMBNAIL_SIZE_ERROR_TITLE, thumbnailSizeMessage } from "~/lib/media-schemas";
-import { db } from "../db/client.server";
+import { db, type Tx } from "../db/client.server";
 import { mediaItems } from "../db/schema";
 import { mediaDir, mediaPath, newStoredName, removeStoredFile } from "../files/storage.server";
 import { MultipartError, multipartBoundary, readMultipart, type PartSink } from "../files/multipart.server";
@@ -101,7 +101,7 @@ export function toContentItem(row: typeof mediaItems.$inferSelect): ContentMedia
 }
 
 /** Rewrites display orders as 0, 1, 2… in the given id order (inside the caller's transaction). */
-function rewriteOrder(tx: Parameters<Parameters<ReturnType<typeof db>["transaction"]>[0]>[0], ids: number[]) {
+function rewriteOrder(tx: Tx, ids: number[]) {
   ids.forEach((id, displayOrder) =>
     tx.update(mediaItems).set({ displayOrder }).where(eq(mediaItems.id, id)).run(),
   );
