@@ -45,6 +45,8 @@ test("forgotten password end to end: the mailed link sets a new password, every 
   await page.getByLabel("メールアドレス").fill(email);
   await page.getByRole("button", { name: "再設定用のリンクを送信" }).click();
   await expect(page.getByText(SENT)).toBeVisible();
+  // The address stays, so a typo in it can be seen and corrected.
+  await expect(page.getByLabel("メールアドレス")).toHaveValue(email);
 
   const mail = await waitForMail(email);
   expect(mail.subject).toContain("パスワード再設定のご案内");

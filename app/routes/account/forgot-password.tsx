@@ -27,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { result: submission.reply({ formErrors: [requested.message] }), sent: null },
       { status: 429 },
     );
-  return data({ result: submission.reply({ resetForm: true }), sent: PASSWORD_RESET_MESSAGES.requested });
+  return data({ result: submission.reply(), sent: PASSWORD_RESET_MESSAGES.requested });
 }
 
 export default function ForgotPassword() {
