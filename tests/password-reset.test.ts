@@ -97,7 +97,11 @@ describe("forgotten password", () => {
     const text = (result: RouteResult) => (result.data as { sent: string | null }).sent;
     expect(text(withAccount)).toBe(PASSWORD_RESET_MESSAGES.requested);
     expect(text(without)).toBe(text(withAccount));
-    expect(JSON.stringify(without.data)).toBe(JSON.stringify(withAccount.data));
+    // The whole answer is the same, the address typed (kept in the field) aside.
+    const answer = (result: RouteResult, email: string) =>
+      JSON.stringify(result.data).replaceAll(email, "ADDRESS");
+    expect(answer(without, "no-account@example.jp")).toBe(answer(withAccount, "has-account@example.jp"));
+    expect(JSON.stringify(without.data)).toContain("no-account@example.jp");
 
     const mails = await mailsTo("has-account@example.jp", 1);
     expect(mails).toHaveLength(1);
