@@ -1,4 +1,6 @@
 import type { ReactNode } from "react";
+import { Link } from "@remix-run/react";
+import { ProblemMark } from "~/components/icons";
 
 /** The frame of the account pages (register, login, codes, password): a centred card that fits a phone. */
 export function AuthCard({
@@ -21,6 +23,45 @@ export function AuthCard({
       </div>
       {footer ? <div className="mt-6 space-y-2 text-center text-sm text-zinc-600">{footer}</div> : null}
     </div>
+  );
+}
+
+/**
+ * A mailed link that cannot be used (expired, used, unknown): what happened, what to do, and
+ * the ways on as links (the first is the main one).
+ */
+export function LinkProblemCard({
+  title,
+  problem,
+  advice,
+  links,
+}: {
+  title: string;
+  problem: string | null;
+  advice: string;
+  links: [{ to: string; label: string }, ...{ to: string; label: string }[]];
+}) {
+  return (
+    <AuthCard title={title}>
+      <div className="text-center">
+        <ProblemMark />
+        <p role="alert" className="mt-4 text-sm leading-relaxed text-red-800">
+          {problem}
+        </p>
+        <p className="mt-2 text-sm leading-relaxed text-zinc-700">{advice}</p>
+        <div className="mt-6 flex flex-col gap-3">
+          {links.map((link, index) => (
+            <Link
+              key={link.to}
+              to={link.to}
+              className={`${index === 0 ? "btn-primary" : "btn-secondary"} w-full`}
+            >
+              {link.label}
+            </Link>
+          ))}
+        </div>
+      </div>
+    </AuthCard>
   );
 }
 

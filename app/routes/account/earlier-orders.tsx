@@ -1,8 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AuthCard } from "~/components/AuthCard";
-import { ProblemMark } from "~/components/icons";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AuthCard, LinkProblemCard } from "~/components/AuthCard";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { requireUser } from "~/server/auth/users.server";
@@ -46,25 +45,15 @@ export default function EarlierOrders() {
 
   if (problem || !token) {
     return (
-      <AuthCard title="以前のご注文を追加できません">
-        <div className="text-center">
-          <ProblemMark />
-          <p role="alert" className="mt-4 text-sm leading-relaxed text-red-800">
-            {problem}
-          </p>
-          <p className="mt-2 text-sm leading-relaxed text-zinc-700">
-            パスワードを再設定すると、メールアドレスの確認として以前のご注文も追加されます。
-          </p>
-          <div className="mt-6 flex flex-col gap-3">
-            <Link to="/purchase-history" className="btn-primary w-full">
-              購入履歴へ
-            </Link>
-            <Link to="/forgot-password" className="btn-secondary w-full">
-              パスワードを再設定する
-            </Link>
-          </div>
-        </div>
-      </AuthCard>
+      <LinkProblemCard
+        title="以前のご注文を追加できません"
+        problem={problem}
+        advice="パスワードを再設定すると、メールアドレスの確認として以前のご注文も追加されます。"
+        links={[
+          { to: "/purchase-history", label: "購入履歴へ" },
+          { to: "/forgot-password", label: "パスワードを再設定する" },
+        ]}
+      />
     );
   }
 

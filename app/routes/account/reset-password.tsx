@@ -2,10 +2,9 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AuthCard, FormAlert } from "~/components/AuthCard";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AuthCard, FormAlert, LinkProblemCard } from "~/components/AuthCard";
 import { NewPasswordFields } from "~/components/forms";
-import { ProblemMark } from "~/components/icons";
 import { resetPasswordSchema } from "~/lib/account-schemas";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import { readForm } from "~/server/http/form.server";
@@ -68,25 +67,15 @@ export default function ResetPassword() {
 
   if (problem || !token) {
     return (
-      <AuthCard title="パスワードを再設定できません">
-        <div className="text-center">
-          <ProblemMark />
-          <p role="alert" className="mt-4 text-sm leading-relaxed text-red-800">
-            {problem}
-          </p>
-          <p className="mt-2 text-sm leading-relaxed text-zinc-700">
-            お手数ですが、もう一度パスワードの再設定をお申し込みください。
-          </p>
-          <div className="mt-6 flex flex-col gap-3">
-            <Link to="/forgot-password" className="btn-primary w-full">
-              再設定用のリンクをもう一度受け取る
-            </Link>
-            <Link to="/login" className="btn-secondary w-full">
-              ログインへ戻る
-            </Link>
-          </div>
-        </div>
-      </AuthCard>
+      <LinkProblemCard
+        title="パスワードを再設定できません"
+        problem={problem}
+        advice="お手数ですが、もう一度パスワードの再設定をお申し込みください。"
+        links={[
+          { to: "/forgot-password", label: "再設定用のリンクをもう一度受け取る" },
+          { to: "/login", label: "ログインへ戻る" },
+        ]}
+      />
     );
   }
 
