@@ -7,6 +7,7 @@ import { codeSchema } from "~/lib/order-schemas";
 import { requireCustomer, sendCheckoutCode, verifyCheckoutCode } from "~/server/checkout/steps.server";
 import { sellerInfo } from "~/server/core/seller.server";
 import { commitSession, getSession } from "~/server/http/session.server";
+import { redirectToPage } from "~/server/http/security-headers.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { readForm } from "~/server/http/form.server";
 
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       { headers: { "Set-Cookie": await commitSession(session) } },
     );
   const { email, checkout } = requireCustomer(session);
-  if (checkout.emailVerifiedAt) throw redirect("/payment");
+  if (checkout.emailVerifiedAt) throw redirectToPage("/payment");
   return data({ restart: null, email, supportEmail });
 }
 

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { Field, FormErrors } from "~/components/forms";
@@ -10,6 +10,7 @@ import { customerSchema } from "~/lib/order-schemas";
 import { PASSWORD_HINT, PASSWORD_MIN } from "~/lib/password-rules";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import { requirePricedCheckout, saveCustomer } from "~/server/checkout/steps.server";
+import { redirectToPage } from "~/server/http/security-headers.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { readForm } from "~/server/http/form.server";
@@ -51,7 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: saved.status, headers: retryAfterHeaders(saved) },
     );
   }
-  return redirect(saved.next, { headers: { "Set-Cookie": await commitSession(session) } });
+  return redirectToPage(saved.next, { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 export default function OrderConfirmation() {

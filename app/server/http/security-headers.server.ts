@@ -1,3 +1,4 @@
+import { redirect, redirectDocument } from "@remix-run/node";
 import crypto from "node:crypto";
 import { env } from "../core/env.server";
 import { bodyLeftUnread } from "./form.server";
@@ -150,6 +151,16 @@ export function withSecurityHeaders(response: Response, target: HeaderTarget): R
     applySecurityHeaders(copy.headers, target);
     return copy;
   }
+}
+
+/**
+ * A redirect to a page of this site. A page with its own policy (the payment page) is sent as a
+ * document load at once: a data request for it would run its loaders (taking a toast from the
+ * session, preparing the payment) only to be answered "load the document" (needsDocumentLoad).
+ */
+export function redirectToPage(to: string, init?: ResponseInit): Response {
+  const send = isPaymentPage(new URL(to, "http://shop.invalid").pathname) ? redirectDocument : redirect;
+  return send(to, init);
 }
 
 /**
