@@ -77,6 +77,7 @@ function admin() {
         route("settings", "routes/admin/contest/settings.tsx"),
         route("content", "routes/admin/contest/content.tsx"),
         route("cover", "routes/admin/contest/cover.tsx"),
+        route("delivery", "routes/admin/contest/delivery.tsx"),
         route("media/:mediaId", "routes/admin/contest/media-file.ts"),
       ]),
       route("orders", "routes/admin/orders.tsx"),

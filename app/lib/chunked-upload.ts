@@ -18,9 +18,14 @@ type InitAnswer = {
 export function resumeKey(
   contestId: number,
   file: { name: string; size: number; lastModified: number },
+  purpose: UploadPurpose = "media",
 ): string {
-  return `media-upload:${contestId}:${file.name}:${file.size}:${file.lastModified}`;
+  const prefix = purpose === "media" ? "media-upload" : `${purpose}-upload`;
+  return `${prefix}:${contestId}:${file.name}:${file.size}:${file.lastModified}`;
 }
+
+/** media: the content tab's media items; delivery: the 納品ファイル tab's edited videos. */
+export type UploadPurpose = "media" | "delivery";
 
 function storage(): Storage | null {
   try {
@@ -67,12 +72,13 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function uploadInChunks(options: {
   contestId: number;
   file: File;
-  category: string;
+  category?: string;
+  purpose?: UploadPurpose;
   onProgress: (loaded: number, total: number) => void;
 }): Promise<unknown> {
-  const { contestId, file, category, onProgress } = options;
+  const { contestId, file, category = "sample", purpose = "media", onProgress } = options;
   const base = `/api/video/contests/${contestId}/media`;
-  const key = resumeKey(contestId, file);
+  const key = resumeKey(contestId, file, purpose);
   const mediaType = file.type.startsWith("video/") ? "video" : "image";
   const hint = storage()?.getItem(key) ?? undefined;
 
@@ -88,6 +94,7 @@ export async function uploadInChunks(options: {
       // The spec's count; the server answers its own chunk size and count, which are used below.
       totalChunks: Math.ceil(file.size / DEFAULT_CHUNK_BYTES),
       category,
+      purpose,
       ...(hint && /^[a-f0-9]{32}$/.test(hint) ? { uploadId: hint } : {}),
     }),
   }).catch(() => {

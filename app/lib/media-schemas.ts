@@ -52,6 +52,10 @@ export const chunkedInitSchema = z
     category: z
       .enum(CONTENT_CATEGORIES, { message: "カテゴリは sample か others を指定してください" })
       .default("sample"),
+    /** media (the default): a sample or other media item; delivery: an edited video for the 納品ファイル tab. */
+    purpose: z
+      .enum(["media", "delivery"], { message: "purpose は media か delivery を指定してください" })
+      .default("media"),
     /** A resume hint the browser kept in localStorage. */
     uploadId: z
       .string()
@@ -61,6 +65,10 @@ export const chunkedInitSchema = z
   .refine((value) => value.contentType.startsWith(`${value.mediaType}/`), {
     path: ["mediaType"],
     message: "mediaType がファイルの種類と一致しません",
+  })
+  .refine((value) => value.purpose === "media" || value.mediaType === "video", {
+    path: ["mediaType"],
+    message: "納品ファイルは動画（MP4・MOV・WebM）を選択してください",
   });
 export type ChunkedInit = z.infer<typeof chunkedInitSchema>;
 

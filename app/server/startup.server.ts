@@ -8,6 +8,7 @@ import { recoverUnrecordedPayments } from "./checkout/payment-recovery.server";
 import { deleteExpiredDrafts } from "./checkout/draft.server";
 import { deleteExpiredSessions } from "./http/session.server";
 import { deleteOldRateLimitWindows, trustProxyNotice } from "./http/rate-limit.server";
+import { deleteUnneededDeliveryFiles } from "./delivery/file-cleanup.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
@@ -46,7 +47,8 @@ const globalForCleanUp = globalThis as { __shopCleanUpTimer?: NodeJS.Timeout };
 
 /**
  * Hourly (and once now): unpaid drafts and sessions past their expiry, and rate-limit counters of
- * windows long over, are deleted, so anonymous posts cannot pile up.
+ * windows long over, are deleted, so anonymous posts cannot pile up; so are delivered videos no
+ * download page offers any longer, so the disk does not fill with last year's contests.
  */
 export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
   if (globalForCleanUp.__shopCleanUpTimer) return;
@@ -57,6 +59,8 @@ export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
       const sessions = deleteExpiredSessions();
       if (sessions > 0) console.log(`[clean-up] deleted ${sessions} expired session(s)`);
       deleteOldRateLimitWindows();
+      const files = deleteUnneededDeliveryFiles();
+      if (files > 0) console.log(`[clean-up] deleted ${files} delivery file(s) no download page needs`);
     } catch (error: unknown) {
       console.error("[clean-up] failed", error);
     }

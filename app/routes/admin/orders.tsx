@@ -11,6 +11,7 @@ import {
   listOrderGroups,
   resendDeliveryMail,
   resetLineDownload,
+  type AttachedVideo,
 } from "~/server/orders/delivery.server";
 import { readForm } from "~/server/http/form.server";
 import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
@@ -37,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const multipart = request.headers.get("Content-Type")?.startsWith("multipart/form-data");
   const parsed = multipart
     ? await parseDeliveryForm(request)
-    : { ok: true as const, form: await readForm(request), files: new Map<number, string>() };
+    : { ok: true as const, form: await readForm(request), files: new Map<number, AttachedVideo>() };
   if (!parsed.ok)
     return redirectWithToast(
       request,
@@ -318,7 +319,7 @@ export default function OrderList() {
                                 />
                               </label>
                             </>
-                          ) : line.videoDownloadUrl || line.deliveredMediaName ? (
+                          ) : line.videoDownloadUrl || line.deliveryFileId ? (
                             <span className="flex flex-wrap items-center gap-2">
                               {line.videoDownloadUrl ? (
                                 <a

@@ -111,7 +111,7 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
         athleteNumber: line.athleteNumber,
         style: line.style,
         price: line.price,
-        downloadUrl: line.videoDownloadUrl || line.deliveredMediaName ? downloadPageUrl(pages, row.id) : null,
+        downloadUrl: line.videoDownloadUrl || line.deliveryFileId ? downloadPageUrl(pages, row.id) : null,
       })),
   }));
   return { orders: history, page: current, pageCount, total };

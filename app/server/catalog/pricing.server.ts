@@ -8,7 +8,7 @@ import {
   orderTotal,
   type Orientation,
 } from "~/lib/pricing";
-import { db } from "../db/client.server";
+import { db, type Tx } from "../db/client.server";
 import { athletes, categories, videoFormats, type CheckoutItem, type PricedLine } from "../db/schema";
 
 /**
@@ -28,9 +28,9 @@ export type OrderFormAthlete = {
 
 export type OrderFormFormat = { id: number; name: string; orientation: Orientation };
 
-/** The contest's formats that have a price (the first two, in display order), with the price each sells at. */
-function pricedFormats(contestId: number): OrderFormFormat[] {
-  return db()
+/** The contest's formats that have a price (the first two, in display order), with the orientation each sells at. */
+export function pricedFormats(contestId: number, reader: Pick<Tx, "select"> = db()): OrderFormFormat[] {
+  return reader
     .select({ id: videoFormats.id, name: videoFormats.name })
     .from(videoFormats)
     .where(eq(videoFormats.contestId, contestId))

@@ -135,9 +135,13 @@ export const mediaItems = sqliteTable(
   ],
 );
 
+export const UPLOAD_PURPOSES = ["media", "delivery"] as const;
+
 export const mediaUploads = sqliteTable("media_uploads", {
   /** Random, so one admin's upload cannot be continued by guessing. */
   id: text("id").primaryKey(),
+  /** media: a contest's sample or other media; delivery: an edited video to deliver (a delivery file). */
+  purpose: text("purpose", { enum: UPLOAD_PURPOSES }).notNull().default("media"),
   contestId: integer("contest_id")
     .notNull()
     .references(() => contests.id, { onDelete: "cascade" }),
@@ -262,6 +266,11 @@ export const orders = sqliteTable(
     lineCount: integer("line_count").notNull().default(0),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("未対応"),
     deliveryMailSentAt: integer("delivery_mail_sent_at", { mode: "timestamp_ms" }),
+    /**
+     * When a delivered line last got another file (a corrected video replaced the first):
+     * later than the delivery mail, the back-office offers to mail the customer again.
+     */
+    deliveryChangedAt: integer("delivery_changed_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -272,6 +281,8 @@ export const orders = sqliteTable(
     index("orders_status_created_idx").on(t.status, t.createdAt),
     index("orders_created_idx").on(t.createdAt),
     index("orders_contest_created_idx").on(t.contestName, t.createdAt),
+    // The order list filtered by contest, per tab, newest first.
+    index("orders_contest_status_created_idx").on(t.contestId, t.status, t.createdAt),
     // Covers the sales report: it reads these four columns only.
     index("orders_sales_idx").on(t.createdAt, t.contestName, t.totalAmount, t.lineCount),
   ],
@@ -298,13 +309,47 @@ export const orderLines = sqliteTable(
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("未対応"),
     productionPossible: integer("production_possible", { mode: "boolean" }).notNull().default(false),
     videoDownloadUrl: text("video_download_url"),
-    deliveredMediaName: text("delivered_media_name"),
+    /** The shop's own file for this line; one file serves every line of its athlete and style. */
+    deliveryFileId: integer("delivery_file_id").references(() => deliveryFiles.id),
     downloadStartedAt: integer("download_started_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("order_lines_number_idx").on(t.lineNumber),
     index("order_lines_order_idx").on(t.orderId),
+    index("order_lines_delivery_file_idx").on(t.deliveryFileId),
+  ],
+);
+
+/**
+ * An edited video the shop delivers, stored once on disk however many order lines it
+ * serves. It belongs to a contest's pool of files: its athlete and style come from its
+ * name (matched when the matching screen is drawn, so renumbered athletes re-match) unless
+ * the admin matched it by hand. Retired files (replaced, removed, or expired) are out of
+ * the pool; their bytes are deleted once no download page needs them.
+ */
+export const deliveryFiles = sqliteTable(
+  "delivery_files",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Null once the contest is deleted: the orders' download pages still serve the file. */
+    contestId: integer("contest_id").references(() => contests.id, { onDelete: "set null" }),
+    /** Name the shop chose on disk under MEDIA_DIR; never the uploader's name. */
+    storedName: text("stored_name").notNull(),
+    originalName: text("original_name").notNull(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    /** The admin's own match, which wins over the name's. */
+    athleteId: integer("athlete_id").references(() => athletes.id, { onDelete: "set null" }),
+    orientation: text("orientation", { enum: ["vertical", "horizontal"] }),
+    uploadedAt: integer("uploaded_at", { mode: "timestamp_ms" }).notNull(),
+    retiredAt: integer("retired_at", { mode: "timestamp_ms" }),
+    /** When its bytes were deleted (no download page needed them any longer). */
+    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("delivery_files_stored_name_idx").on(t.storedName),
+    index("delivery_files_contest_idx").on(t.contestId, t.retiredAt),
   ],
 );
 

@@ -20,6 +20,14 @@ export function mediaPath(storedName: string): string | null {
   return path.join(mediaDir(), storedName);
 }
 
+/** Only the last path segment of what the browser called the file, without control characters. */
+export function cleanFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "";
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  return (clean === "" || clean === "." || clean === ".." ? "無題" : clean).slice(0, 255);
+}
+
 export function newStoredName(prefix: string, extension: string): string {
   return `${prefix}-${crypto.randomBytes(12).toString("hex")}.${extension}`;
 }

@@ -8,9 +8,10 @@ import type { ChunkedInit } from "~/lib/media-schemas";
 import { CONTENT_CATEGORIES, formatBytes } from "~/lib/media-schemas";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
-import { mediaItems, mediaUploads } from "../db/schema";
+import { mediaItems, mediaUploads, UPLOAD_PURPOSES } from "../db/schema";
+import { storeDeliveryFile, type DeliveryFile } from "../delivery/delivery-files.server";
 import { env } from "../core/env.server";
-import { mediaDir, newStoredName } from "../files/storage.server";
+import { cleanFileName, mediaDir, newStoredName } from "../files/storage.server";
 import { declaredOver, MULTIPART_SLACK_BYTES } from "../http/form.server";
 import {
   fileSink,
@@ -56,14 +57,6 @@ function partPath(uploadId: string): string {
 async function openPart(uploadId: string): Promise<fsp.FileHandle> {
   fs.mkdirSync(uploadsDir(), { recursive: true });
   return fsp.open(partPath(uploadId), fs.constants.O_RDWR | fs.constants.O_CREAT);
-}
-
-/** Only the last path segment of what the browser called the file, without control characters. */
-export function cleanFileName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? "";
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim();
-  return (clean === "" || clean === "." || clean === ".." ? "無題" : clean).slice(0, 255);
 }
 
 function totalChunksFor(fileSize: number, chunkSize: number): number {
@@ -174,6 +167,7 @@ export function initChunkedUpload(
   cleanupStaleUploads();
   const originalName = cleanFileName(input.fileName);
   const sameFile = (row: UploadRow) =>
+    row.purpose === input.purpose &&
     row.originalName === originalName &&
     row.fileSize === input.fileSize &&
     row.contentType === input.contentType;
@@ -186,6 +180,7 @@ export function initChunkedUpload(
       .where(
         and(
           eq(mediaUploads.contestId, contestId),
+          eq(mediaUploads.purpose, input.purpose),
           eq(mediaUploads.originalName, originalName),
           eq(mediaUploads.fileSize, input.fileSize),
           eq(mediaUploads.contentType, input.contentType),
@@ -200,6 +195,7 @@ export function initChunkedUpload(
     .insert(mediaUploads)
     .values({
       id: crypto.randomBytes(16).toString("hex"),
+      purpose: input.purpose,
       contestId,
       originalName,
       fileSize: input.fileSize,
@@ -227,12 +223,12 @@ export function uploadStatus(
   return { ok: true, upload: stateOf(reconcile(row)) };
 }
 
-/** Unfinished uploads of a contest, newest first (the content tab offers to resume or discard them). */
-export function listPendingUploads(contestId: number): UploadState[] {
+/** Unfinished uploads of a contest for one tab, newest first (the tab offers to resume or discard them). */
+export function listPendingUploads(contestId: number, purpose: UploadPurpose = "media"): UploadState[] {
   return db()
     .select()
     .from(mediaUploads)
-    .where(eq(mediaUploads.contestId, contestId))
+    .where(and(eq(mediaUploads.contestId, contestId), eq(mediaUploads.purpose, purpose)))
     .orderBy(desc(mediaUploads.createdAt))
     .all()
     .map((row) => stateOf(reconcile(row)));
@@ -440,6 +436,7 @@ function markReceived(target: ChunkTarget): UploadState {
 }
 
 export type StoredMedia = typeof mediaItems.$inferSelect;
+type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 
 /**
  * Turns a complete file in the uploads folder into a media item: checks what its bytes
@@ -520,11 +517,14 @@ async function storeUploadedFile(
   return { ok: true, item };
 }
 
-/** POST …/media/chunked-complete: every chunk stored, the size right, the bytes a video or image. */
+/**
+ * POST …/media/chunked-complete: every chunk stored, the size right, the bytes a video or
+ * image. A delivery upload becomes a delivery file of the contest instead of a media item.
+ */
 export async function completeChunkedUpload(
   contestId: number,
   uploadId: string,
-): Promise<{ ok: true; item: StoredMedia } | UploadFailure> {
+): Promise<{ ok: true; item: StoredMedia } | { ok: true; deliveryFile: DeliveryFile } | UploadFailure> {
   return withUploadLock(uploadId, async () => {
     const found = findUpload(contestId, uploadId);
     if (!found) return fail(404, "アップロードが見つかりません。最初からやり直してください。");
@@ -540,6 +540,10 @@ export async function completeChunkedUpload(
       fs.truncateSync(file, row.fileSize);
     }
     db().delete(mediaUploads).where(eq(mediaUploads.id, row.id)).run();
+    if (row.purpose === "delivery") {
+      const stored = storeDeliveryFile(contestId, file, row.originalName);
+      return stored.ok ? { ok: true, deliveryFile: stored.file } : stored;
+    }
     return storeUploadedFile(contestId, file, {
       originalName: row.originalName,
       expectedType: row.mediaType,

@@ -2,11 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { env } from "../core/env.server";
 import { spoolMultipartForm } from "../files/multipart.server";
-import { readHead, sniffVideo } from "../files/sniff.server";
-import { mediaDir, newStoredName } from "../files/storage.server";
+import { CONTENT_TYPES, readHead, sniffVideo } from "../files/sniff.server";
+import type { AttachedVideo } from "./delivery.server";
+import { cleanFileName, mediaDir, newStoredName } from "../files/storage.server";
 
 export type DeliveryForm =
-  | { ok: true; form: FormData; files: Map<number, string> }
+  | { ok: true; form: FormData; files: Map<number, AttachedVideo> }
   | { ok: false; status: 400 | 413; message: string };
 
 /**
@@ -27,7 +28,7 @@ export async function parseDeliveryForm(request: Request): Promise<DeliveryForm>
     return { ok: false, status: 400, message: "送信内容を読み取れませんでした。もう一度お試しください。" };
   }
   const discard = () => spooled.files.forEach((file) => fs.rmSync(file.path, { force: true }));
-  const files = new Map<number, string>();
+  const files = new Map<number, AttachedVideo>();
   for (const file of spooled.files) {
     const lineId = Number(/^file-(\d+)$/.exec(file.field)?.[1]);
     // An empty file input (no video chosen for this line) sends an empty part.
@@ -38,12 +39,18 @@ export async function parseDeliveryForm(request: Request): Promise<DeliveryForm>
     const kind = sniffVideo(readHead(file.path));
     if (!kind) {
       discard();
-      for (const stored of files.values()) fs.rmSync(path.join(mediaDir(), stored), { force: true });
+      for (const stored of files.values())
+        fs.rmSync(path.join(mediaDir(), stored.storedName), { force: true });
       return { ok: false, status: 400, message: "動画ファイル（MP4・MOV・WebM）を選択してください" };
     }
     const storedName = file.storedName.replace(/\.upload$/, `.${kind}`);
     fs.renameSync(file.path, path.join(mediaDir(), storedName));
-    files.set(lineId, storedName);
+    files.set(lineId, {
+      storedName,
+      originalName: cleanFileName(file.fileName),
+      contentType: CONTENT_TYPES[kind],
+      size: file.size,
+    });
   }
   return { ok: true, form: spooled.fields, files };
 }

@@ -2,9 +2,9 @@ import crypto from "node:crypto";
 import { and, count, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { ORDER_TABS, type OrderTab } from "~/lib/order-tabs";
 import { now } from "../core/clock.server";
-import { db } from "../db/client.server";
+import { db, type Tx } from "../db/client.server";
 import { containsPattern } from "../db/sql-like.server";
-import { downloadPages, orderLines, orders, type OrderStatus } from "../db/schema";
+import { deliveryFiles, downloadPages, orderLines, orders, type OrderStatus } from "../db/schema";
 import { env } from "../core/env.server";
 import { deliveryMail } from "../mail/templates/delivery.server";
 import { queueMail, sendQueuedMail, sendThroughOutbox, type OutgoingMail } from "../mail/outbox.server";
@@ -90,21 +90,28 @@ export type DeliverResult =
   | { ok: false; status: 400 | 404; message: string }
   | { ok: true; mail: "sent" | "queued" | "already-sent"; pageId: string };
 
+/** A video attached to one line in the order list, already stored under the shop's name. */
+export type AttachedVideo = { storedName: string; originalName: string; contentType: string; size: number };
+
+/** What one order line is delivered with: a file of the shop, or a URL elsewhere. */
+export type LineDelivery = { fileId: number } | { url: string };
+
 /**
- * 納品: saves every line's URL (all or nothing), makes the order's download page, moves
- * the order to handled, and mails the customer once. "Once" holds for a double click, a
- * resubmitted form and two admins: the first delivery marks the order and queues the
+ * 納品: saves every line's URL or attached video (all or nothing), makes the order's download
+ * page, moves the order to handled, and mails the customer once. "Once" holds for a double
+ * click, a resubmitted form and two admins: the first delivery marks the order and queues the
  * mail in one transaction; a mail the SMTP server refuses now is retried by the outbox.
+ * An attached video is a one-off for its line: it is not offered to other orders of the athlete.
  */
 export async function deliverOrder(
   orderId: number,
   urls: Map<number, string>,
-  files: Map<number, string> = new Map(),
+  files: Map<number, AttachedVideo> = new Map(),
 ): Promise<DeliverResult> {
   const order = db().select().from(orders).where(eq(orders.id, orderId)).get();
   if (!order) return { ok: false, status: 404, message: "注文が見つかりません" };
   const lines = db()
-    .select({ id: orderLines.id })
+    .select({ id: orderLines.id, athleteId: orderLines.athleteId, orientation: orderLines.orientation })
     .from(orderLines)
     .where(eq(orderLines.orderId, orderId))
     .all();
@@ -117,42 +124,28 @@ export async function deliverOrder(
   const at = now();
   const { pageId, mailId } = db().transaction(
     (tx) => {
+      const deliveries = new Map<number, LineDelivery>();
       for (const line of lines) {
         const file = files.get(line.id);
-        tx.update(orderLines)
-          .set(
-            file
-              ? { deliveredMediaName: file, videoDownloadUrl: null, status: "納品済み" }
-              : { videoDownloadUrl: urls.get(line.id)?.trim(), deliveredMediaName: null, status: "納品済み" },
-          )
-          .where(eq(orderLines.id, line.id))
-          .run();
-      }
-      tx.update(orders).set({ status: "納品済み" }).where(eq(orders.id, orderId)).run();
-      let page = tx.select().from(downloadPages).where(eq(downloadPages.orderId, orderId)).get();
-      if (!page) {
-        page = tx
-          .insert(downloadPages)
+        if (!file) {
+          deliveries.set(line.id, { url: urls.get(line.id)?.trim() ?? "" });
+          continue;
+        }
+        const row = tx
+          .insert(deliveryFiles)
           .values({
-            id: crypto.randomBytes(16).toString("base64url"),
-            orderId,
-            createdAt: at,
-            expiresAt: new Date(at.getTime() + env().DOWNLOAD_EXPIRY_DAYS * 24 * 3600_000),
+            ...file,
+            contestId: order.contestId,
+            athleteId: line.athleteId,
+            orientation: line.orientation,
+            uploadedAt: at,
+            retiredAt: at,
           })
-          .returning()
+          .returning({ id: deliveryFiles.id })
           .get();
+        deliveries.set(line.id, { fileId: row.id });
       }
-      const firstDelivery =
-        tx
-          .update(orders)
-          .set({ deliveryMailSentAt: at })
-          .where(and(eq(orders.id, orderId), isNull(orders.deliveryMailSentAt)))
-          .run().changes === 1;
-      const mail = firstDelivery ? deliveryMailFor(tx, orderId, page) : null;
-      return {
-        pageId: page.id,
-        mailId: mail ? queueMail({ ...mail, dedupeKey: `delivery:${orderId}` }, tx) : null,
-      };
+      return recordDelivery(tx, orderId, deliveries, at);
     },
     { behavior: "immediate" },
   );
@@ -160,6 +153,54 @@ export async function deliverOrder(
   const outcome = await sendQueuedMail(mailId);
   if (outcome === "failed") console.error(`[delivery] mail for order ${orderId} queued for retry`);
   return { ok: true, mail: outcome === "failed" ? "queued" : "sent", pageId };
+}
+
+/**
+ * Records an order's delivery inside `tx`, the one place both 納品 and 一括納品 go through:
+ * every line gets its file or URL and 納品済み (a line's download count starts afresh when its
+ * file changes), the order is 納品済み, its download page is made or, when it has one, kept
+ * open at least the usual days from now, and the delivery mail is queued the first time only.
+ * Returns the page and the queued mail (null: the customer was mailed before).
+ */
+export function recordDelivery(
+  tx: Tx,
+  orderId: number,
+  deliveries: Map<number, LineDelivery>,
+  at: Date,
+): { pageId: string; mailId: number | null } {
+  for (const [lineId, delivery] of deliveries) {
+    tx.update(orderLines)
+      .set(
+        "fileId" in delivery
+          ? { deliveryFileId: delivery.fileId, videoDownloadUrl: null, status: "納品済み" }
+          : { videoDownloadUrl: delivery.url, deliveryFileId: null, status: "納品済み" },
+      )
+      .where(eq(orderLines.id, lineId))
+      .run();
+  }
+  tx.update(orders).set({ status: "納品済み" }).where(eq(orders.id, orderId)).run();
+  const expiresAt = new Date(at.getTime() + env().DOWNLOAD_EXPIRY_DAYS * 24 * 3600_000);
+  let page = tx.select().from(downloadPages).where(eq(downloadPages.orderId, orderId)).get();
+  if (!page) {
+    page = tx
+      .insert(downloadPages)
+      .values({ id: crypto.randomBytes(16).toString("base64url"), orderId, createdAt: at, expiresAt })
+      .returning()
+      .get();
+  } else if (page.expiresAt < expiresAt) {
+    page = tx.update(downloadPages).set({ expiresAt }).where(eq(downloadPages.id, page.id)).returning().get();
+  }
+  const firstDelivery =
+    tx
+      .update(orders)
+      .set({ deliveryMailSentAt: at })
+      .where(and(eq(orders.id, orderId), isNull(orders.deliveryMailSentAt)))
+      .run().changes === 1;
+  const mail = firstDelivery ? deliveryMailFor(tx, orderId, page) : null;
+  return {
+    pageId: page.id,
+    mailId: mail ? queueMail({ ...mail, dedupeKey: `delivery:${orderId}` }, tx) : null,
+  };
 }
 
 type Reader = Pick<ReturnType<typeof db>, "select">;

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
-import { downloadPages, orderLines, orders } from "../db/schema";
+import { deliveryFiles, downloadPages, orderLines, orders } from "../db/schema";
 
 /** A started download may be resumed for 24 hours without counting again (a phone's connection drops). */
 export const RESUME_WINDOW_MS = 24 * 3600_000;
@@ -37,7 +37,7 @@ export function downloadPage(id: string) {
       style: line.style,
       orientation: line.orientation,
       price: line.price,
-      delivered: Boolean(line.videoDownloadUrl || line.deliveredMediaName),
+      delivered: Boolean(line.videoDownloadUrl || line.deliveryFileId),
       downloaded:
         line.downloadStartedAt !== null &&
         at.getTime() - line.downloadStartedAt.getTime() >= RESUME_WINDOW_MS,
@@ -65,8 +65,21 @@ export function claimDownload(pageId: string, lineId: number, format: string): D
   if (!page || !line || !page.lines.some((l) => l.id === lineId))
     return { ok: false, status: 404, message: "ダウンロードページが見つからないか、有効期限が切れています" };
   if (page.expired) return { ok: false, status: 410, message: "ダウンロードの有効期限が切れています" };
-  if (line.orientation !== format || !(line.videoDownloadUrl || line.deliveredMediaName))
+  if (line.orientation !== format || !(line.videoDownloadUrl || line.deliveryFileId))
     return { ok: false, status: 404, message: "この形式の動画はありません" };
+  const file = line.deliveryFileId
+    ? db()
+        .select({ storedName: deliveryFiles.storedName, deletedAt: deliveryFiles.deletedAt })
+        .from(deliveryFiles)
+        .where(eq(deliveryFiles.id, line.deliveryFileId))
+        .get()
+    : undefined;
+  if (file?.deletedAt)
+    return {
+      ok: false,
+      status: 410,
+      message: "この動画の保存期間は終了しました。再度必要な場合はお問い合わせください。",
+    };
   const at = now();
   if (line.downloadStartedAt && at.getTime() - line.downloadStartedAt.getTime() >= RESUME_WINDOW_MS) {
     return {
@@ -83,6 +96,6 @@ export function claimDownload(pageId: string, lineId: number, format: string): D
       .where(and(eq(orderLines.id, lineId), isNull(orderLines.downloadStartedAt)))
       .run();
   }
-  if (line.deliveredMediaName) return { ok: true, kind: "file", storedName: line.deliveredMediaName };
+  if (file) return { ok: true, kind: "file", storedName: file.storedName };
   return { ok: true, kind: "redirect", url: line.videoDownloadUrl ?? "" };
 }

@@ -5,6 +5,7 @@ import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } fro
 import { useRef, useState, type DragEvent, type FormEvent } from "react";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { VideoPlayer } from "./VideoPlayer";
+import { ProgressBar } from "~/components/ProgressBar";
 import { uploadInChunks, UploadFailed } from "~/lib/chunked-upload";
 import { formatDateTime } from "~/lib/format";
 import {
@@ -255,21 +256,6 @@ export default function ContentManagement() {
         title={playing?.originalName ?? ""}
         onClose={() => setPlaying(null)}
       />
-    </div>
-  );
-}
-
-function ProgressBar({ label, percent }: { label: string; percent: number }) {
-  return (
-    <div
-      role="progressbar"
-      aria-label={label}
-      aria-valuemin={0}
-      aria-valuemax={100}
-      aria-valuenow={percent}
-      className="mt-1.5 h-2 overflow-hidden rounded-full bg-zinc-200"
-    >
-      <div className="h-full rounded-full bg-brand-600 transition-[width]" style={{ width: `${percent}%` }} />
     </div>
   );
 }

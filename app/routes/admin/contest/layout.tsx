@@ -40,6 +40,7 @@ export default function ContestEditLayout() {
     [base, "選手管理"],
     [`${base}/cover`, "カバー画像"],
     [`${base}/content`, "コンテンツ管理"],
+    [`${base}/delivery`, "納品ファイル"],
     [`${base}/settings`, "大会設定"],
   ] as const;
   return (

@@ -4,8 +4,9 @@ import { readJsonBody } from "~/server/http/json-body.server";
 import { apiError, methodNotAllowed, requireMediaApi } from "~/server/media/api.server";
 import { toContentItem } from "~/server/media/library.server";
 import { completeChunkedUpload } from "~/server/media/uploads.server";
+import { toDeliveryFileJson } from "~/server/delivery/delivery-files.server";
 
-/** Checks the whole file (size, magic bytes), stores it under the shop's name and answers the new media item. */
+/** Checks the whole file (size, magic bytes), stores it under the shop's name and answers the new media item (or delivery file). */
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const contestId = await requireMediaApi(request, params);
@@ -15,5 +16,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!parsed.success) return apiError(400, parsed.error.issues[0]?.message ?? "uploadId が正しくありません");
   const result = await completeChunkedUpload(contestId, parsed.data.uploadId);
   if (!result.ok) return apiError(result.status, result.message);
+  if ("deliveryFile" in result)
+    return Response.json(toDeliveryFileJson(result.deliveryFile), { status: 201 });
   return Response.json(toContentItem(result.item), { status: 201 });
 }

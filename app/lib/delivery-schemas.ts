@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { MAX_ATHLETE_NUMBER } from "./athlete-schemas";
+import { ORIENTATIONS } from "./pricing";
+
+/** The 納品ファイル tab's forms. Each posts an intent; the file ones name the delivery file. */
+
+const fileId = z.coerce
+  .number({ invalid_type_error: "ファイルが見つかりません" })
+  .int()
+  .positive("ファイルが見つかりません");
+
+/** Full-width digits typed with a Japanese IME count as the number they show. */
+const athleteNumber = z.preprocess(
+  (value) => (typeof value === "string" ? value.normalize("NFKC").trim() : value),
+  z
+    .string({ required_error: "番号を入力してください" })
+    .min(1, "番号を入力してください")
+    .regex(/^\d+$/, "番号は0以上の整数で入力してください")
+    .transform(Number)
+    .pipe(z.number().max(MAX_ATHLETE_NUMBER, `番号は${MAX_ATHLETE_NUMBER}以下で入力してください`)),
+);
+
+/** 割り当て: the admin's own athlete and style for a waiting file. */
+export const fileMatchSchema = z.object({
+  intent: z.literal("match"),
+  fileId,
+  athleteNumber,
+  orientation: z.enum(ORIENTATIONS, { errorMap: () => ({ message: "スタイルを選択してください" }) }),
+});
+
+export const deliveryActionSchema = z.discriminatedUnion("intent", [
+  fileMatchSchema,
+  z.object({ intent: z.literal("match-by-name"), fileId }),
+  z.object({ intent: z.literal("remove"), fileId }),
+  z.object({ intent: z.literal("deliver-all") }),
+  z.object({
+    intent: z.literal("resend"),
+    orderId: z.coerce
+      .number({ invalid_type_error: "注文が見つかりません" })
+      .int()
+      .positive("注文が見つかりません"),
+  }),
+]);
+export type DeliveryAction = z.infer<typeof deliveryActionSchema>;
