@@ -146,11 +146,18 @@ export default function ProductionList() {
           <span className="font-semibold text-zinc-900">{totals.open}件</span>
           <span className="text-zinc-500 print:hidden">・{filterText}</span>
         </p>
-        <p className="flex flex-wrap items-center gap-2 text-xs text-zinc-700" aria-label="目印の説明">
-          <FlagBadge flag="受注停止" />
-          選手の動画が受注停止
-          <FlagBadge flag="お断り" />
-          注文一覧でお断りの明細あり
+        <p
+          className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-zinc-700"
+          aria-label="目印の説明"
+        >
+          <span className="inline-flex items-center gap-1.5">
+            <FlagBadge flag="受注停止" />
+            選手の動画が受注停止
+          </span>
+          <span className="inline-flex items-center gap-1.5">
+            <FlagBadge flag="お断り" />
+            注文一覧でお断りの明細あり
+          </span>
         </p>
       </div>
 
@@ -168,25 +175,28 @@ export default function ProductionList() {
             </caption>
             <thead className="table-header-group border-b border-zinc-200 text-zinc-600 print:border-zinc-500 print:text-zinc-900">
               <tr>
-                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
+                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap print:px-2 print:py-1">
                   {contest.bibNumberLabel}
                 </th>
-                <th scope="col" className="px-3 py-2 font-medium">
+                <th scope="col" className="px-3 py-2 font-medium print:px-2 print:py-1">
                   選手名
                 </th>
-                <th scope="col" className="px-3 py-2 font-medium">
+                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap print:px-2 print:py-1">
                   部門
                 </th>
-                <th scope="col" className="px-3 py-2 font-medium">
+                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap print:px-2 print:py-1">
                   スタイル
                 </th>
-                <th scope="col" className="px-3 py-2 text-right font-medium whitespace-nowrap">
+                <th
+                  scope="col"
+                  className="px-3 py-2 text-right font-medium whitespace-nowrap print:px-2 print:py-1"
+                >
                   注文数
                 </th>
-                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
+                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap print:px-2 print:py-1">
                   最初の注文日
                 </th>
-                <th scope="col" className="px-3 py-2 font-medium">
+                <th scope="col" className="px-3 py-2 font-medium print:px-2 print:py-1">
                   状態
                 </th>
               </tr>
@@ -198,8 +208,10 @@ export default function ProductionList() {
                   className={`break-inside-avoid ${row.flags.length > 0 ? "bg-red-50" : ""}`}
                   data-flagged={row.flags.length > 0 || undefined}
                 >
-                  <td className="px-3 py-2 font-semibold tabular-nums">{row.athleteNumber}</td>
-                  <td className="px-3 py-2">
+                  <td className="px-3 py-2 font-semibold tabular-nums print:px-2 print:py-1">
+                    {row.athleteNumber}
+                  </td>
+                  <td className="min-w-40 px-3 py-2 print:min-w-0 print:px-2 print:py-1">
                     <span className="mr-2">{row.athleteName}</span>
                     {row.flags.map((flag) => (
                       <span key={flag} className="mr-1">
@@ -207,11 +219,13 @@ export default function ProductionList() {
                       </span>
                     ))}
                   </td>
-                  <td className="px-3 py-2">{row.category}</td>
-                  <td className="px-3 py-2">{row.style}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{row.lineCount}</td>
-                  <td className="px-3 py-2 whitespace-nowrap tabular-nums">{row.firstOrderedOn}</td>
-                  <td className="px-3 py-2">
+                  <td className="px-3 py-2 whitespace-nowrap print:px-2 print:py-1">{row.category}</td>
+                  <td className="px-3 py-2 whitespace-nowrap print:px-2 print:py-1">{row.style}</td>
+                  <td className="px-3 py-2 text-right tabular-nums print:px-2 print:py-1">{row.lineCount}</td>
+                  <td className="px-3 py-2 whitespace-nowrap tabular-nums print:px-2 print:py-1">
+                    {row.firstOrderedOn}
+                  </td>
+                  <td className="px-3 py-2 print:px-2 print:py-1">
                     <span
                       className={`inline-block rounded-full border px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${STATE_STYLES[row.state]}`}
                     >
