@@ -74,6 +74,8 @@ function admin() {
       route("contests/:id/delete", "routes/admin/contest-delete.tsx"),
       route("contest/:id", "routes/admin/contest/layout.tsx", [
         index("routes/admin/contest/athletes.tsx"),
+        route("production", "routes/admin/contest/production.tsx"),
+        route("production.csv", "routes/admin/contest/production-csv.ts"),
         route("settings", "routes/admin/contest/settings.tsx"),
         route("content", "routes/admin/contest/content.tsx"),
         route("cover", "routes/admin/contest/cover.tsx"),

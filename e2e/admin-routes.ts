@@ -98,6 +98,10 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     },
   })),
   { method: "GET", path: "/api/admin/security-dashboard", kind: "api" },
+  { method: "GET", path: "/admin/contest/1/production", kind: "page" },
+  { method: "GET", path: "/admin/contest/1/production?category=A%E9%83%A8%E9%96%80&open=1", kind: "page" },
+  { method: "GET", path: "/admin/contest/1/production.csv", kind: "page" },
+  { method: "GET", path: "/admin/contest/1/production.csv?category=x&open=1", kind: "page" },
   { method: "GET", path: "/admin/contest/1/content", kind: "page" },
   {
     method: "POST",

@@ -18,8 +18,8 @@ const TABS = [
 export default function AdminLayout() {
   const { email } = useLoaderData<typeof loader>();
   return (
-    <div className="min-h-dvh bg-zinc-100">
-      <header className="border-b border-zinc-200 bg-zinc-900 text-white">
+    <div className="min-h-dvh bg-zinc-100 print:min-h-0 print:bg-white">
+      <header className="border-b border-zinc-200 bg-zinc-900 text-white print:hidden">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
           <Link to="/admin" className="font-bold">
             管理画面 <span className="font-normal text-zinc-400">コンテスト動画ショップ</span>
@@ -57,10 +57,10 @@ export default function AdminLayout() {
         </nav>
       </header>
       <Outlet />
-      {/* Floating on wide screens; on phones a row after the content, so it never covers a table or a button. */}
+      {/* Floating on wide screens; on phones a row after the content, so it never covers a table or a button. Not on paper. */}
       <nav
         aria-label="その他の管理機能"
-        className="mx-auto flex max-w-7xl flex-wrap justify-end gap-2 px-4 pb-6 text-sm xl:fixed xl:right-4 xl:bottom-4 xl:z-20 xl:flex-col xl:p-0"
+        className="mx-auto flex max-w-7xl flex-wrap justify-end gap-2 px-4 pb-6 text-sm xl:fixed xl:right-4 xl:bottom-4 xl:z-20 xl:flex-col xl:p-0 print:hidden"
       >
         <Link
           to="/admin/security"

@@ -38,19 +38,21 @@ export default function ContestEditLayout() {
   const base = `/admin/contest/${contest.id}`;
   const tabs = [
     [base, "選手管理"],
+    [`${base}/production`, "制作リスト"],
     [`${base}/cover`, "カバー画像"],
     [`${base}/content`, "コンテンツ管理"],
     [`${base}/delivery`, "納品ファイル"],
     [`${base}/settings`, "大会設定"],
   ] as const;
   return (
-    <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
-      <p className="text-sm">
+    <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40 print:max-w-none print:p-0">
+      {/* On paper only the tab's own content is printed (the 制作リスト brings its own heading). */}
+      <p className="text-sm print:hidden">
         <Link to="/admin" className="text-brand-700 underline">
           ← 大会管理へ戻る
         </Link>
       </p>
-      <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-2">
+      <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-2 print:hidden">
         <h1 className="text-2xl font-bold break-words">{contest.name}</h1>
         <PublicationBadge status={contest.sitePublicStatus} />
         {contest.videoPublished ? (
@@ -64,7 +66,10 @@ export default function ContestEditLayout() {
           </a>
         ) : null}
       </div>
-      <nav aria-label="大会編集メニュー" className="mt-5 overflow-x-auto border-b border-zinc-300">
+      <nav
+        aria-label="大会編集メニュー"
+        className="mt-5 overflow-x-auto border-b border-zinc-300 print:hidden"
+      >
         <ul className="flex gap-1 text-sm whitespace-nowrap">
           {tabs.map(([to, label]) => (
             <li key={to}>
@@ -81,7 +86,7 @@ export default function ContestEditLayout() {
           ))}
         </ul>
       </nav>
-      <div className="mt-6">
+      <div className="mt-6 print:mt-0">
         <Outlet />
       </div>
     </section>

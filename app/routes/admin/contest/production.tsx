@@ -1,0 +1,244 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { formatDate } from "~/lib/format";
+import { describeProductionFilter, productionQuery, type ProductionState } from "~/lib/production-list";
+import { useHydrated } from "~/lib/use-hydrated";
+import { requireAdminPage } from "~/server/auth/admin-session.server";
+import { requireEditableContest } from "~/server/catalog/contest-editing.server";
+import {
+  parseProductionFilter,
+  productionCategories,
+  productionFlags,
+  productionList,
+  productionTotals,
+} from "~/server/delivery/production-list.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `制作リスト ${data?.contest.name ?? ""} | 管理画面` },
+];
+
+/**
+ * The whole list, not a page of it: the editors print it and work through it, and one
+ * grouped query answers it even for a contest of thousands of athletes.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdminPage(request);
+  const contest = requireEditableContest(params);
+  const categories = productionCategories(contest.id);
+  const { filter, unknownCategory } = parseProductionFilter(new URL(request.url).searchParams, categories);
+  const rows = productionList(contest.id, filter);
+  return {
+    contest: { id: contest.id, name: contest.name, bibNumberLabel: contest.bibNumberLabel || "番号" },
+    categories,
+    filter,
+    unknownCategory,
+    totals: productionTotals(rows),
+    rows: rows.map((row) => ({
+      key: `${row.athleteId ?? `${row.athleteNumber}-${row.athleteName}`}-${row.orientation}`,
+      athleteNumber: row.athleteNumber,
+      athleteName: row.athleteName,
+      category: row.category,
+      style: row.style,
+      lineCount: row.lineCount,
+      deliveredCount: row.deliveredCount,
+      firstOrderedOn: formatDate(row.firstOrderedAt),
+      state: row.state,
+      flags: productionFlags(row),
+    })),
+  };
+}
+
+const STATE_STYLES: Record<ProductionState, string> = {
+  未納品: "border-zinc-300 bg-white text-zinc-800",
+  一部納品: "border-amber-300 bg-amber-50 text-amber-900",
+  納品済み: "border-emerald-300 bg-emerald-50 text-emerald-800",
+};
+
+function FlagBadge({ flag }: { flag: string }) {
+  return (
+    <span className="inline-block rounded border border-red-300 bg-red-100 px-1.5 py-0.5 text-xs font-bold whitespace-nowrap text-red-800">
+      {flag}
+    </span>
+  );
+}
+
+export default function ProductionList() {
+  const { contest, categories, filter, unknownCategory, totals, rows } = useLoaderData<typeof loader>();
+  const hydrated = useHydrated();
+  const filterText = describeProductionFilter(filter);
+  const csvHref = `/admin/contest/${contest.id}/production.csv${productionQuery(filter)}`;
+
+  return (
+    <div className="space-y-5 print:space-y-3 print:[page:production-list]">
+      {/* On paper the admin frame is hidden: this heading says which contest and which rows. */}
+      <div className="hidden print:block">
+        <h1 className="text-lg font-bold">制作リスト {contest.name}</h1>
+        <p className="text-sm">{filterText}</p>
+      </div>
+
+      <div className="flex flex-wrap items-end justify-between gap-3 print:hidden">
+        <div>
+          <h2 className="text-lg font-bold">制作リスト</h2>
+          <p className="mt-1 text-sm text-zinc-600">
+            注文のある選手 × スタイルごとに1行です。同じ動画を複数のご家族が注文していても1本として数えます。
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {hydrated ? (
+            <button type="button" onClick={() => window.print()} className="btn-secondary">
+              印刷
+            </button>
+          ) : null}
+          <a href={csvHref} download className="btn-secondary">
+            CSVダウンロード
+          </a>
+        </div>
+      </div>
+
+      <Form
+        method="get"
+        role="search"
+        aria-label="制作リストの絞り込み"
+        className="flex flex-wrap items-end gap-x-5 gap-y-3 rounded-xl bg-white p-4 shadow-sm print:hidden"
+      >
+        <div className="min-w-0 basis-48">
+          <label htmlFor="production-category" className="field-label">
+            部門
+          </label>
+          <select
+            id="production-category"
+            name="category"
+            defaultValue={filter.category ?? ""}
+            className="field-input"
+          >
+            <option value="">すべての部門</option>
+            {categories.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <label className="flex min-h-11 items-center gap-2 text-sm font-semibold text-zinc-800">
+          <input
+            type="checkbox"
+            name="open"
+            value="1"
+            defaultChecked={filter.openOnly}
+            className="size-5 accent-brand-600"
+          />
+          未納品のみ
+        </label>
+        <button type="submit" className="btn-secondary">
+          絞り込み
+        </button>
+        {unknownCategory ? (
+          <p role="alert" className="field-error basis-full">
+            指定された部門はこの大会にないため、すべての部門を表示しています。
+          </p>
+        ) : null}
+      </Form>
+
+      <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2">
+        <p className="text-sm text-zinc-700" data-testid="production-totals">
+          <span className="font-semibold text-zinc-900">{totals.rows}件</span>
+          （注文明細 {totals.lines}本）・未納品{" "}
+          <span className="font-semibold text-zinc-900">{totals.open}件</span>
+          <span className="text-zinc-500 print:hidden">・{filterText}</span>
+        </p>
+        <p
+          className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-zinc-700"
+          aria-label="目印の説明"
+        >
+          <span className="inline-flex items-center gap-1.5">
+            <FlagBadge flag="受注停止" />
+            選手の動画が受注停止
+          </span>
+          <span className="inline-flex items-center gap-1.5">
+            <FlagBadge flag="お断り" />
+            注文一覧でお断りの明細あり
+          </span>
+        </p>
+      </div>
+
+      {rows.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">
+          {filter.category !== null || filter.openOnly
+            ? "条件に合う注文はありません"
+            : "この大会の注文はまだありません"}
+        </p>
+      ) : (
+        <div className="overflow-x-auto rounded-xl bg-white shadow-sm print:overflow-visible print:rounded-none print:shadow-none">
+          <table className="w-full min-w-[40rem] text-left text-sm print:min-w-0 print:text-[10pt] print:[print-color-adjust:exact]">
+            <caption className="sr-only">
+              {contest.name} の制作リスト（{filterText}）
+            </caption>
+            <thead className="table-header-group border-b border-zinc-200 text-zinc-600 print:border-zinc-500 print:text-zinc-900">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap print:px-2 print:py-1">
+                  {contest.bibNumberLabel}
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium print:px-2 print:py-1">
+                  選手名
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap print:px-2 print:py-1">
+                  部門
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap print:px-2 print:py-1">
+                  スタイル
+                </th>
+                <th
+                  scope="col"
+                  className="px-3 py-2 text-right font-medium whitespace-nowrap print:px-2 print:py-1"
+                >
+                  注文数
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap print:px-2 print:py-1">
+                  最初の注文日
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium print:px-2 print:py-1">
+                  状態
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-100 print:divide-zinc-300">
+              {rows.map((row) => (
+                <tr
+                  key={row.key}
+                  className={`break-inside-avoid ${row.flags.length > 0 ? "bg-red-50" : ""}`}
+                  data-flagged={row.flags.length > 0 || undefined}
+                >
+                  <td className="px-3 py-2 font-semibold tabular-nums print:px-2 print:py-1">
+                    {row.athleteNumber}
+                  </td>
+                  <td className="min-w-40 px-3 py-2 print:min-w-0 print:px-2 print:py-1">
+                    <span className="mr-2">{row.athleteName}</span>
+                    {row.flags.map((flag) => (
+                      <span key={flag} className="mr-1">
+                        <FlagBadge flag={flag} />
+                      </span>
+                    ))}
+                  </td>
+                  <td className="px-3 py-2 whitespace-nowrap print:px-2 print:py-1">{row.category}</td>
+                  <td className="px-3 py-2 whitespace-nowrap print:px-2 print:py-1">{row.style}</td>
+                  <td className="px-3 py-2 text-right tabular-nums print:px-2 print:py-1">{row.lineCount}</td>
+                  <td className="px-3 py-2 whitespace-nowrap tabular-nums print:px-2 print:py-1">
+                    {row.firstOrderedOn}
+                  </td>
+                  <td className="px-3 py-2 print:px-2 print:py-1">
+                    <span
+                      className={`inline-block rounded-full border px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${STATE_STYLES[row.state]}`}
+                    >
+                      {row.state}
+                      {row.state === "一部納品" ? ` ${row.deliveredCount}/${row.lineCount}` : ""}
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
