@@ -8,11 +8,11 @@ import {
   completeOrder,
   deliverOrder,
   extendDownloadPage,
-  listOrderGroups,
   resendDeliveryMail,
   resetLineDownload,
 } from "~/server/orders/delivery.server";
 import { readForm } from "~/server/http/form.server";
+import { listOrderGroups } from "~/server/orders/order-list.server";
 import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { pageNumber, positiveId } from "~/lib/params";
