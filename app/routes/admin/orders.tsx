@@ -263,7 +263,7 @@ export default function OrderList() {
               type="search"
               defaultValue={q}
               placeholder="注文番号・メール・お名前"
-              className="field-input min-w-0 flex-1 sm:w-56 sm:flex-none"
+              className="field-input min-w-0 flex-1 sm:w-64 sm:flex-none"
             />
             <button type="submit" className="btn-secondary shrink-0">
               検索
