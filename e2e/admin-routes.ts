@@ -31,6 +31,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   { method: "POST", path: "/admin/users/1/delete", kind: "page", form: {} },
   { method: "GET", path: "/admin/orders", kind: "page" },
   { method: "GET", path: "/admin/orders?tab=handled&q=1", kind: "page" },
+  { method: "GET", path: "/admin/orders?contest=1", kind: "page" },
   ...["complete", "deliver", "resend", "extend", "reset-line-1"].map((intent) => ({
     method: "POST" as const,
     path: "/admin/orders",

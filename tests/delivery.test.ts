@@ -4,12 +4,8 @@ import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { downloadPages, orderLines, orders } from "~/server/db/schema";
 import { claimDownload, downloadPage } from "~/server/orders/downloads.server";
-import {
-  baseOrderNumber,
-  completeOrder,
-  deliverOrder,
-  listOrderGroups,
-} from "~/server/orders/delivery.server";
+import { baseOrderNumber, completeOrder, deliverOrder } from "~/server/orders/delivery.server";
+import { listOrderGroups } from "~/server/orders/order-list.server";
 import { startSmtpServer } from "./helpers/smtp";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;

@@ -6,3 +6,6 @@ export const ORDER_TABS = {
   handled: ["納品済み", "対応済み"],
 } as const satisfies Record<string, OrderStatus[]>;
 export type OrderTab = keyof typeof ORDER_TABS;
+
+/** The order list's `contest` parameter for the orders whose contest was deleted (no id left). */
+export const DELETED_CONTESTS = "deleted";

@@ -3,17 +3,23 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatDateTime, formatYenSign } from "~/lib/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { ORDER_TABS, type OrderTab } from "~/lib/order-tabs";
+import { DELETED_CONTESTS, ORDER_TABS, type OrderTab } from "~/lib/order-tabs";
 import {
   completeOrder,
   deliverOrder,
   extendDownloadPage,
-  listOrderGroups,
   resendDeliveryMail,
   resetLineDownload,
   type AttachedVideo,
 } from "~/server/orders/delivery.server";
 import { readForm } from "~/server/http/form.server";
+import {
+  listOrderGroups,
+  orderContestFilter,
+  orderContestParam,
+  orderListContests,
+  orderListCounts,
+} from "~/server/orders/order-list.server";
 import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { pageNumber, positiveId } from "~/lib/params";
@@ -26,7 +32,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const tab: OrderTab = params.get("tab") === "handled" ? "handled" : "pending";
   const q = (params.get("q") ?? "").trim().slice(0, 254);
   const page = pageNumber(params.get("page"), 100_000);
-  return { tab, q, page, ...listOrderGroups({ tab, q, page }) };
+  const contest = orderContestFilter(params.get("contest"));
+  return {
+    tab,
+    q,
+    page,
+    contest,
+    contestParam: orderContestParam(contest),
+    contestOptions: orderListContests(contest),
+    counts: orderListCounts(contest),
+    ...listOrderGroups({ tab, q, page, contest }),
+  };
 }
 
 type DeliverError = { orderId: number; message: string; urls: Record<string, string> };
@@ -183,11 +199,18 @@ export async function action({ request }: ActionFunctionArgs) {
 const COLUMNS = ["明細番号", "大会", "部門", "番号", "スタイル", "価格", "動画"];
 
 export default function OrderList() {
-  const { tab, q, page, pages, total, groups } = useLoaderData<typeof loader>();
+  const { tab, q, page, contest, contestParam, contestOptions, counts, pages, total, groups } =
+    useLoaderData<typeof loader>();
   const error = useActionData<typeof action>();
   const navigation = useNavigation();
   const link = (changes: Record<string, string>) =>
-    `?${new URLSearchParams({ tab, ...(q ? { q } : {}), page: String(page), ...changes }).toString()}`;
+    `?${new URLSearchParams({
+      tab,
+      ...(contestParam ? { contest: contestParam } : {}),
+      ...(q ? { q } : {}),
+      page: String(page),
+      ...changes,
+    }).toString()}`;
   const busyOrder = navigation.formData?.get("orderId");
 
   return (
@@ -198,7 +221,7 @@ export default function OrderList() {
           {(Object.keys(ORDER_TABS) as OrderTab[]).map((key) => (
             <Link
               key={key}
-              to={`?tab=${key}${q ? `&q=${encodeURIComponent(q)}` : ""}`}
+              to={link({ tab: key, page: "1" })}
               aria-current={tab === key ? "page" : undefined}
               className={`rounded-md px-4 py-1.5 ${tab === key ? "bg-white font-semibold shadow-sm" : "text-zinc-600"}`}
             >
@@ -206,25 +229,94 @@ export default function OrderList() {
             </Link>
           ))}
         </nav>
-        <Form method="get" role="search" className="flex gap-2">
+        <Form method="get" role="search" className="flex w-full flex-wrap gap-2 sm:w-auto">
           <input type="hidden" name="tab" value={tab} />
-          <label htmlFor="order-q" className="sr-only">
-            注文番号・メールアドレス・お名前で検索
-          </label>
-          <input
-            id="order-q"
-            name="q"
-            type="search"
-            defaultValue={q}
-            placeholder="注文番号・メール・お名前"
-            className="field-input w-56"
-          />
-          <button type="submit" className="btn-secondary">
-            検索
-          </button>
+          <div className="flex w-full items-center gap-2 sm:w-auto">
+            <label htmlFor="order-contest" className="shrink-0 text-sm font-semibold text-zinc-800">
+              大会
+            </label>
+            <select
+              id="order-contest"
+              name="contest"
+              // Remounted when the filter changes, so Back and links never leave a stale choice shown.
+              key={contestParam}
+              defaultValue={contestParam}
+              // With JavaScript the list follows the choice at once; without it, 検索 sends it.
+              onChange={(event) => event.currentTarget.form?.requestSubmit()}
+              className="field-input min-w-0 flex-1 sm:w-64 sm:flex-none"
+            >
+              <option value="">すべての大会</option>
+              {contestOptions.contests.map((option) => (
+                <option key={option.id} value={option.id}>
+                  {option.name}
+                </option>
+              ))}
+              {contestOptions.deleted ? <option value={DELETED_CONTESTS}>削除された大会</option> : null}
+            </select>
+          </div>
+          <div className="flex w-full gap-2 sm:w-auto">
+            <label htmlFor="order-q" className="sr-only">
+              注文番号・メールアドレス・お名前で検索
+            </label>
+            <input
+              id="order-q"
+              name="q"
+              type="search"
+              defaultValue={q}
+              placeholder="注文番号・メール・お名前"
+              className="field-input min-w-0 flex-1 sm:w-64 sm:flex-none"
+            />
+            <button type="submit" className="btn-secondary shrink-0">
+              検索
+            </button>
+          </div>
         </Form>
       </div>
-      <p className="mt-2 text-sm text-zinc-600">{total}件</p>
+      <div
+        aria-label="件数"
+        role="region"
+        className="mt-4 flex flex-wrap items-center justify-between gap-x-6 gap-y-3 rounded-xl bg-white px-4 py-3 shadow-sm"
+      >
+        <div className="min-w-0">
+          <p className="text-sm font-semibold break-words">
+            {contest.kind === "contest"
+              ? contest.name
+              : contest.kind === "deleted"
+                ? "削除された大会"
+                : "すべての大会"}
+          </p>
+          <dl className="mt-1 flex flex-wrap gap-x-5 gap-y-1 text-sm">
+            {(
+              [
+                ["未対応", `${counts.pending}件`, "pending"],
+                ["対応済み", `${counts.handled}件`, "handled"],
+                ["ファイル未設定の明細", `${counts.linesWithoutFile}本`, "lines-without-file"],
+              ] as const
+            ).map(([label, value, id]) => (
+              <div key={id} className="flex items-baseline gap-1.5">
+                <dt className="text-zinc-600">{label}</dt>
+                <dd className="font-bold" data-testid={`count-${id}`}>
+                  {value}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+        {contest.kind === "contest" ? (
+          <nav aria-label="この大会の作業" className="flex flex-wrap gap-2">
+            <Link
+              to={`/admin/contest/${contest.id}/production`}
+              className="btn-secondary min-h-9 py-1 text-sm"
+            >
+              制作リスト
+            </Link>
+            <Link to={`/admin/contest/${contest.id}/delivery`} className="btn-secondary min-h-9 py-1 text-sm">
+              納品ファイル
+            </Link>
+          </nav>
+        ) : null}
+      </div>
+      <p className="mt-3 text-sm text-zinc-600">{total}件</p>
 
       {groups.length === 0 ? (
         <p className="mt-6 rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">

@@ -1,0 +1,154 @@
+import { and, count, desc, eq, exists, inArray, isNull, or, sql } from "drizzle-orm";
+import { DELETED_CONTESTS, ORDER_TABS, type OrderTab } from "~/lib/order-tabs";
+import { positiveId } from "~/lib/params";
+import { db } from "../db/client.server";
+import { containsPattern } from "../db/sql-like.server";
+import { contests, downloadPages, orderLines, orders } from "../db/schema";
+import { baseOrderNumber } from "./delivery.server";
+
+export const ORDER_GROUPS_PAGE_SIZE = 20;
+
+/**
+ * Which contest's orders the list shows. An order keeps its contest's id until the contest is
+ * deleted (then null; the order still has the contest's name), so "deleted" gathers those.
+ */
+export type OrderContestFilter =
+  { kind: "all" } | { kind: "contest"; id: number; name: string } | { kind: "deleted" };
+
+/**
+ * Reads the `contest` query parameter. Anything that names no contest (malformed, or an id
+ * that is gone) shows every contest rather than an error: the list is still useful, and the
+ * select then shows what is really listed.
+ */
+export function orderContestFilter(value: string | null): OrderContestFilter {
+  if (value === DELETED_CONTESTS) return { kind: "deleted" };
+  const id = positiveId(value);
+  const contest = id
+    ? db().select({ id: contests.id, name: contests.name }).from(contests).where(eq(contests.id, id)).get()
+    : undefined;
+  return contest ? { kind: "contest", ...contest } : { kind: "all" };
+}
+
+/** The filter as the query parameter that reads back to it ("" for every contest). */
+export function orderContestParam(filter: OrderContestFilter): string {
+  if (filter.kind === "contest") return String(filter.id);
+  return filter.kind === "deleted" ? DELETED_CONTESTS : "";
+}
+
+// Every query below leads with contest_id (equality or IS NULL) and then the status, so it can
+// run on orders(contest_id, status, created_at); "all" runs on orders(status, created_at).
+function contestCondition(filter: OrderContestFilter) {
+  if (filter.kind === "contest") return eq(orders.contestId, filter.id);
+  return filter.kind === "deleted" ? isNull(orders.contestId) : undefined;
+}
+
+/**
+ * What the contest select offers: contests with at least one order, newest contest first,
+ * and whether any order's contest was deleted. A contest without orders is still accepted in
+ * the URL (a link from its editor), so the selected one is offered too.
+ */
+export function orderListContests(filter: OrderContestFilter) {
+  const withOrders = db()
+    .select({ id: contests.id, name: contests.name })
+    .from(contests)
+    .where(
+      exists(
+        db()
+          .select({ one: sql`1` })
+          .from(orders)
+          .where(eq(orders.contestId, contests.id)),
+      ),
+    )
+    .orderBy(desc(contests.createdAt), desc(contests.id))
+    .all();
+  const selected =
+    filter.kind === "contest" && !withOrders.some((contest) => contest.id === filter.id)
+      ? [{ id: filter.id, name: filter.name }]
+      : [];
+  const deleted =
+    filter.kind === "deleted" ||
+    db().select({ id: orders.id }).from(orders).where(isNull(orders.contestId)).limit(1).get() !== undefined;
+  return { contests: [...selected, ...withOrders], deleted };
+}
+
+export type OrderListCounts = {
+  /** Orders in the 未対応 tab. */
+  pending: number;
+  /** Orders in the 対応済み tab. */
+  handled: number;
+  /** ファイル未設定の明細: lines of pending orders that nothing has been delivered for yet. */
+  linesWithoutFile: number;
+};
+
+/** The summary above the list, for the selected contest (or all), whatever the tab and search. */
+export function orderListCounts(filter: OrderContestFilter): OrderListCounts {
+  const where = contestCondition(filter);
+  const byStatus = db()
+    .select({ status: orders.status, n: count() })
+    .from(orders)
+    .where(where)
+    .groupBy(orders.status)
+    .all();
+  const ordersIn = (tab: OrderTab) =>
+    byStatus
+      .filter((row) => (ORDER_TABS[tab] as readonly string[]).includes(row.status))
+      .reduce((sum, row) => sum + row.n, 0);
+  // A line's own status says whether it has been delivered (納品 and 完了 set it with the order's).
+  const linesWithoutFile =
+    db()
+      .select({ n: count() })
+      .from(orders)
+      .innerJoin(orderLines, eq(orderLines.orderId, orders.id))
+      .where(and(where, inArray(orders.status, [...ORDER_TABS.pending]), eq(orderLines.status, "未対応")))
+      .get()?.n ?? 0;
+  return { pending: ordersIn("pending"), handled: ordersIn("handled"), linesWithoutFile };
+}
+
+/**
+ * Orders of a tab (and of a contest), newest first, with their lines; searchable by order
+ * number, e-mail or name.
+ */
+export function listOrderGroups(options: {
+  tab: OrderTab;
+  q: string;
+  page: number;
+  contest?: OrderContestFilter;
+}) {
+  const search = options.q
+    ? or(
+        sql`${orders.orderNumber} like ${containsPattern(baseOrderNumber(options.q))} escape '\\'`,
+        sql`${orders.customerEmail} like ${containsPattern(options.q.toLowerCase())} escape '\\'`,
+        sql`${orders.customerName} like ${containsPattern(options.q)} escape '\\'`,
+      )
+    : undefined;
+  const where = and(
+    contestCondition(options.contest ?? { kind: "all" }),
+    inArray(orders.status, [...ORDER_TABS[options.tab]]),
+    search,
+  );
+  const total = db().select({ n: count() }).from(orders).where(where).get()?.n ?? 0;
+  const groups = db()
+    .select()
+    .from(orders)
+    .where(where)
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(ORDER_GROUPS_PAGE_SIZE)
+    .offset((options.page - 1) * ORDER_GROUPS_PAGE_SIZE)
+    .all();
+  const ids = groups.map((group) => group.id);
+  const lines = ids.length
+    ? db().select().from(orderLines).where(inArray(orderLines.orderId, ids)).orderBy(orderLines.id).all()
+    : [];
+  const pages = ids.length
+    ? db().select().from(downloadPages).where(inArray(downloadPages.orderId, ids)).all()
+    : [];
+  return {
+    total,
+    pages: Math.max(1, Math.ceil(total / ORDER_GROUPS_PAGE_SIZE)),
+    groups: groups.map((group) => ({
+      ...group,
+      lines: lines.filter((line) => line.orderId === group.id),
+      downloadPage: pages.find((page) => page.orderId === group.id) ?? null,
+    })),
+  };
+}
