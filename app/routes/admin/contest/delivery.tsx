@@ -439,78 +439,83 @@ function FileRow({
 }) {
   const label = screen.numberLabel;
   return (
-    <li className="rounded-xl bg-white p-3 shadow-sm sm:p-4" data-file={file.originalName}>
-      <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <p className="min-w-0 flex-1 font-semibold break-all">{file.originalName}</p>
-        <span className="text-xs text-zinc-500">{formatBytes(file.size)}</span>
-      </div>
-      {file.athlete ? (
-        <p className="mt-1 text-sm">
-          → {label} <strong>{file.athlete.athleteNumber}</strong> {file.athlete.name}・{file.style}
+    <li
+      className="rounded-xl bg-white p-3 shadow-sm sm:px-4 lg:grid lg:grid-cols-[minmax(0,16rem)_minmax(0,1fr)] lg:gap-x-6"
+      data-file={file.originalName}
+    >
+      <p className="font-semibold break-all">
+        {file.originalName}
+        <span className="ml-2 text-xs font-normal text-zinc-500">{formatBytes(file.size)}</span>
+      </p>
+      <div className="min-w-0">
+        {file.athlete ? (
+          <p className="mt-1 text-sm lg:mt-0">
+            → {label} <strong>{file.athlete.athleteNumber}</strong> {file.athlete.name}・{file.style}
+            {file.byHand ? (
+              <span className="ml-2 rounded bg-sky-100 px-1.5 py-0.5 text-xs text-sky-800">手動</span>
+            ) : null}
+            {file.replaces ? (
+              <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-bold text-amber-800">
+                差し替え
+              </span>
+            ) : null}
+          </p>
+        ) : (
+          <p className="mt-1 text-sm font-semibold text-red-700 lg:mt-0">{file.reason}</p>
+        )}
+        {file.athlete ? (
+          <p className="mt-1 text-xs text-zinc-600">
+            {file.orderNumbers.length
+              ? `納品する注文: ${file.orderNumbers.join("、")}`
+              : file.replaces
+                ? ""
+                : "対象の未対応の注文はまだありません（今後の注文に使われます）"}
+            {file.replaces
+              ? `差し替え: 「${file.replaces.originalName}」を置き換えます（注文 ${file.replaces.orderNumbers.join("、")}）`
+              : ""}
+          </p>
+        ) : null}
+        {file.candidates.length > 0 ? (
+          <div className="mt-2 flex flex-wrap gap-2">
+            {file.candidates
+              .filter((candidate) => candidate.orientation !== null)
+              .map((candidate) => (
+                <Form method="post" key={`${candidate.athleteNumber}:${candidate.orientation}`}>
+                  <input type="hidden" name="intent" value="match" />
+                  <input type="hidden" name="fileId" value={file.id} />
+                  <input type="hidden" name="athleteNumber" value={candidate.athleteNumber} />
+                  <input type="hidden" name="orientation" value={candidate.orientation ?? ""} />
+                  <button type="submit" className="btn-secondary min-h-9 py-1 text-sm">
+                    {label} {candidate.athleteNumber} {candidate.name}・{candidate.style} に割り当て
+                  </button>
+                </Form>
+              ))}
+          </div>
+        ) : null}
+        <div className="mt-1 flex flex-wrap items-start gap-x-4 gap-y-1">
+          <MatchForm file={file} screen={screen} lastResult={actionData?.reply} />
+          <ReplaceForm fileId={file.id} fileName={file.originalName} error={actionData?.error ?? null} />
           {file.byHand ? (
-            <span className="ml-2 rounded bg-sky-100 px-1.5 py-0.5 text-xs text-sky-800">手動</span>
+            <Form method="post">
+              <input type="hidden" name="intent" value="match-by-name" />
+              <input type="hidden" name="fileId" value={file.id} />
+              <button type="submit" className="text-sm text-zinc-600 underline">
+                ファイル名での照合に戻す
+              </button>
+            </Form>
           ) : null}
-          {file.replaces ? (
-            <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-bold text-amber-800">
-              差し替え
-            </span>
-          ) : null}
-        </p>
-      ) : (
-        <p className="mt-1 text-sm font-semibold text-red-700">{file.reason}</p>
-      )}
-      {file.athlete ? (
-        <p className="mt-1 text-xs text-zinc-600">
-          {file.orderNumbers.length
-            ? `納品する注文: ${file.orderNumbers.join("、")}`
-            : file.replaces
-              ? ""
-              : "対象の未対応の注文はまだありません（今後の注文に使われます）"}
-          {file.replaces
-            ? `差し替え: 「${file.replaces.originalName}」を置き換えます（注文 ${file.replaces.orderNumbers.join("、")}）`
-            : ""}
-        </p>
-      ) : null}
-      {file.candidates.length > 0 ? (
-        <div className="mt-2 flex flex-wrap gap-2">
-          {file.candidates
-            .filter((candidate) => candidate.orientation !== null)
-            .map((candidate) => (
-              <Form method="post" key={`${candidate.athleteNumber}:${candidate.orientation}`}>
-                <input type="hidden" name="intent" value="match" />
-                <input type="hidden" name="fileId" value={file.id} />
-                <input type="hidden" name="athleteNumber" value={candidate.athleteNumber} />
-                <input type="hidden" name="orientation" value={candidate.orientation ?? ""} />
-                <button type="submit" className="btn-secondary min-h-9 py-1 text-sm">
-                  {label} {candidate.athleteNumber} {candidate.name}・{candidate.style} に割り当て
-                </button>
-              </Form>
-            ))}
-        </div>
-      ) : null}
-      <div className="mt-2 flex flex-wrap items-start gap-x-4 gap-y-2">
-        <MatchForm file={file} screen={screen} lastResult={actionData?.reply} />
-        <ReplaceForm fileId={file.id} fileName={file.originalName} error={actionData?.error ?? null} />
-        {file.byHand ? (
           <Form method="post">
-            <input type="hidden" name="intent" value="match-by-name" />
+            <input type="hidden" name="intent" value="remove" />
             <input type="hidden" name="fileId" value={file.id} />
-            <button type="submit" className="text-sm text-zinc-600 underline">
-              ファイル名での照合に戻す
+            <button
+              type="submit"
+              className="text-sm text-red-700 underline"
+              aria-label={`${file.originalName} を削除`}
+            >
+              削除
             </button>
           </Form>
-        ) : null}
-        <Form method="post">
-          <input type="hidden" name="intent" value="remove" />
-          <input type="hidden" name="fileId" value={file.id} />
-          <button
-            type="submit"
-            className="text-sm text-red-700 underline"
-            aria-label={`${file.originalName} を削除`}
-          >
-            削除
-          </button>
-        </Form>
+        </div>
       </div>
     </li>
   );

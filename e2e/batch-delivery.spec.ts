@@ -1,0 +1,232 @@
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import Database from "better-sqlite3";
+import { jsEnabled, mailsTo, uniqueEmail } from "./helpers";
+import { loginAsAdmin } from "./users";
+
+const DELIVERY_SUBJECT = "動画のご用意ができました";
+
+/**
+ * A contest of its own selling 縦 and 横, with athletes 1–6 (演奏順) and six paid orders from
+ * four families, written into the server's database as paid orders are stored.
+ */
+function seedContest() {
+  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const name = `一括納品発表会${tag}`;
+  const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
+  try {
+    const contestId = (
+      db
+        .prepare(
+          "insert into contests (name, slug_key, bib_number_label) values (?, ?, '演奏順') returning id",
+        )
+        .get(name, `ikkatsu${tag}`) as { id: number }
+    ).id;
+    const format = db.prepare("insert into video_formats (contest_id, name, display_order) values (?, ?, ?)");
+    format.run(contestId, "縦", 0);
+    format.run(contestId, "横", 1);
+    const athlete = db.prepare(
+      "insert into athletes (contest_id, athlete_number, name, category, video_status) values (?, ?, ?, '幼児部門', '販売中') returning id",
+    );
+    const athletes = ["山田 花", "鈴木 健", "佐藤 美緒", "田中 蓮", "高橋 陽葵", "伊藤 湊"].map(
+      (athleteName, index) => ({
+        id: (athlete.get(contestId, index + 1, athleteName) as { id: number }).id,
+        number: index + 1,
+        name: athleteName,
+      }),
+    );
+    const families = ["a", "b", "c", "d"].map((label) => uniqueEmail(`ikkatsu-${label}`));
+    let n = 0;
+    const order = (email: string, lines: [number, "vertical" | "horizontal"][]) => {
+      const number = `${tag}${++n}`;
+      const orderId = (
+        db
+          .prepare(
+            `insert into orders (order_number, checkout_id, payment_intent_id, contest_id, contest_name, bib_number_label,
+               customer_email, customer_name, total_amount, line_count) values (?, ?, ?, ?, ?, '演奏順', ?, 'テスト 家族', ?, ?) returning id`,
+          )
+          .get(
+            number,
+            `c${number}`,
+            `pi${number}`,
+            contestId,
+            name,
+            email,
+            3000 * lines.length,
+            lines.length,
+          ) as {
+          id: number;
+        }
+      ).id;
+      lines.forEach(([athleteNumber, orientation], index) => {
+        const a = athletes[athleteNumber - 1]!;
+        db.prepare(
+          `insert into order_lines (order_id, line_number, contest_name, category, athlete_id, athlete_number, athlete_name,
+             style, orientation, price) values (?, ?, ?, '幼児部門', ?, ?, ?, ?, ?, 3000)`,
+        ).run(
+          orderId,
+          `${number}-${index + 1}`,
+          name,
+          a.id,
+          a.number,
+          a.name,
+          orientation === "vertical" ? "縦" : "横",
+          orientation,
+        );
+      });
+      return number;
+    };
+    const [a, b, c, d] = families as [string, string, string, string];
+    const orders = [
+      order(a, [[1, "vertical"]]),
+      order(a, [[2, "horizontal"]]),
+      // Two families ordering the same performance get the same file.
+      order(b, [
+        [1, "vertical"],
+        [3, "vertical"],
+      ]),
+      order(c, [[4, "horizontal"]]),
+      order(d, [[5, "vertical"]]),
+      order(d, [
+        [3, "vertical"],
+        [6, "vertical"],
+      ]),
+    ];
+    return { contestId, families: { a, b, c, d }, orders };
+  } finally {
+    db.close();
+  }
+}
+
+/** A few KB with MP4 magic bytes: the server checks what a file is by its first bytes. */
+function video(name: string) {
+  const buffer = Buffer.alloc(4096);
+  buffer.write("ftypisom", 4, "latin1");
+  buffer.writeUInt32BE(0x18, 0);
+  return { name, mimeType: name.endsWith(".mov") ? "video/quicktime" : "video/mp4", buffer };
+}
+
+async function upload(admin: Page, names: string[]) {
+  await admin.getByLabel("納品する動画ファイル（複数選択できます）").setInputFiles(names.map(video));
+  await admin.getByRole("button", { name: "アップロード", exact: true }).click();
+  if (jsEnabled()) {
+    await expect(admin.getByText(`全体 ${names.length}/${names.length} 件・100%`)).toBeVisible();
+  } else {
+    await expect(admin.getByText("アップロード完了")).toBeVisible();
+  }
+}
+
+const deliveryMails = (email: string) =>
+  mailsTo(email).filter((mail) => mail.subject.includes(DELIVERY_SUBJECT));
+
+test("一括納品: 5 files for 6 orders from 4 families deliver the 5 complete orders with one mail each; a second run sends nothing; the 6th file completes the last", async ({
+  browser,
+  baseURL,
+}) => {
+  const { contestId, families, orders } = seedContest();
+  const context = await browser.newContext({ javaScriptEnabled: jsEnabled() });
+  await loginAsAdmin(context, baseURL ?? "", uniqueEmail("ikkatsu-admin"));
+  const admin = await context.newPage();
+  await admin.goto(`/admin/contest/${contestId}`);
+  await admin.getByRole("link", { name: "納品ファイル" }).click();
+  await expect(admin.getByRole("heading", { name: "納品ファイル", exact: true })).toBeVisible();
+
+  // The forms editors use: zero-padded, a marker, the contest's label, romaji, full-width digits.
+  await upload(admin, ["01_縦.mp4", "002-横.mov", "No3 縦.mp4", "演奏順4_yoko.mp4", "５_縦.mp4"]);
+  const matched = admin.getByRole("region", { name: /照合済みのファイル/ });
+  await expect(matched.getByRole("listitem")).toHaveCount(5);
+  await expect(matched.getByRole("listitem").filter({ hasText: "01_縦.mp4" })).toContainText(
+    `納品する注文: ${orders[0]}、${orders[2]}`,
+  );
+  const missing = admin.getByRole("region", { name: "ファイル未設定の明細" });
+  await expect(missing.getByRole("row")).toHaveCount(2);
+  await expect(missing.getByRole("row").nth(1)).toContainText("伊藤 湊");
+  await expect(missing.getByRole("row").nth(1)).toContainText(orders[5]!);
+  await expect(admin.getByRole("button", { name: "一括納品（5 件の注文）" })).toBeVisible();
+
+  await admin.getByRole("button", { name: "一括納品（5 件の注文）" }).click();
+  await expect(admin.getByText("一括納品完了")).toBeVisible();
+  await expect(admin.getByText(/5 件の注文を納品しました（納品メール 5 通）/)).toBeVisible();
+  await expect.poll(() => deliveryMails(families.a).length, { timeout: 15_000 }).toBe(2);
+  await expect.poll(() => deliveryMails(families.b).length).toBe(1);
+  await expect.poll(() => deliveryMails(families.c).length).toBe(1);
+  await expect.poll(() => deliveryMails(families.d).length).toBe(1);
+  await expect(admin.getByRole("button", { name: "一括納品（0 件の注文）" })).toBeDisabled();
+
+  // A second 一括納品 (a resubmitted form, a second admin) finds nothing to deliver and mails nobody.
+  const again = await admin.request.post(`/admin/contest/${contestId}/delivery`, {
+    form: { intent: "deliver-all" },
+    maxRedirects: 0,
+  });
+  expect(again.status()).toBe(303);
+  await admin.waitForTimeout(1000);
+  for (const email of Object.values(families))
+    expect(deliveryMails(email).length).toBe(email === families.a ? 2 : 1);
+
+  await upload(admin, ["6_縦.mp4"]);
+  await admin.getByRole("button", { name: "一括納品（1 件の注文）" }).click();
+  await expect(admin.getByText(/1 件の注文を納品しました（納品メール 1 通）/)).toBeVisible();
+  await expect.poll(() => deliveryMails(families.d).length, { timeout: 15_000 }).toBe(2);
+  expect(
+    deliveryMails(families.a).length + deliveryMails(families.b).length + deliveryMails(families.c).length,
+  ).toBe(4);
+  await expect(admin.getByText("未対応の注文の明細には、すべてファイルがあります。")).toBeVisible();
+
+  // The family's download page serves the shared file, from the shop, with Range.
+  const link = /\/download\/([A-Za-z0-9_-]{22})/.exec(deliveryMails(families.b)[0]!.text)?.[1] ?? "";
+  const customer = await browser.newPage();
+  await customer.goto(`/download/${link}`);
+  const href =
+    (await customer.getByRole("link", { name: "縦型ダウンロード" }).first().getAttribute("href")) ?? "";
+  const ranged = await customer.request.get(href, { headers: { Range: "bytes=0-11" } });
+  expect(ranged.status()).toBe(206);
+  expect((await ranged.body()).subarray(4, 12).toString("latin1")).toBe("ftypisom");
+  await customer.close();
+  await context.close();
+});
+
+test("納品ファイル: a file that is not a video is refused by name, an unknown number typed by hand is refused with what was typed kept, and a fixed match delivers", async ({
+  browser,
+  baseURL,
+}) => {
+  const { contestId, families, orders } = seedContest();
+  const context = await browser.newContext({ javaScriptEnabled: jsEnabled() });
+  await loginAsAdmin(context, baseURL ?? "", uniqueEmail("ikkatsu-admin"));
+  const admin = await context.newPage();
+  await admin.goto(`/admin/contest/${contestId}/delivery`);
+
+  if (!jsEnabled()) {
+    // Without JavaScript the browser sends whatever was chosen: the server reads the bytes.
+    await admin
+      .getByLabel("納品する動画ファイル（複数選択できます）")
+      .setInputFiles([
+        { name: "4_横.mp4", mimeType: "video/mp4", buffer: Buffer.from("not a video at all") },
+      ]);
+    await admin.getByRole("button", { name: "アップロード", exact: true }).click();
+    await expect(admin.getByText("1 件のファイルは動画ではないため受け付けませんでした")).toBeVisible();
+  }
+
+  await upload(admin, ["IMG_2034.MOV"]);
+  const unmatched = admin.getByRole("region", { name: /照合できないファイル/ });
+  const row = unmatched.getByRole("listitem").filter({ hasText: "IMG_2034.MOV" });
+  await expect(row).toBeVisible();
+  await row.getByText("手動で割り当て").click();
+  await row.getByLabel("演奏順").fill("99");
+  await row.getByLabel("スタイル").selectOption("horizontal");
+  await row.getByRole("button", { name: "割り当て", exact: true }).click();
+  const again = admin.getByRole("listitem").filter({ hasText: "IMG_2034.MOV" });
+  await expect(again.getByText("演奏順 99 の選手がいません")).toBeVisible();
+  await expect(again.getByLabel("演奏順")).toHaveValue("99");
+
+  await again.getByLabel("演奏順").fill("４");
+  await again.getByRole("button", { name: "割り当て", exact: true }).click();
+  await expect(admin.getByText("割り当てました", { exact: true })).toBeVisible();
+  const matched = admin.getByRole("region", { name: /照合済みのファイル/ });
+  await expect(matched.getByRole("listitem").filter({ hasText: "IMG_2034.MOV" })).toContainText(
+    `納品する注文: ${orders[3]}`,
+  );
+  await admin.getByRole("button", { name: "一括納品（1 件の注文）" }).click();
+  await expect(admin.getByText(/1 件の注文を納品しました/)).toBeVisible();
+  await expect.poll(() => deliveryMails(families.c).length, { timeout: 15_000 }).toBe(1);
+  await context.close();
+});
