@@ -1,7 +1,13 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { describe, expect, it } from "vitest";
 import { createContest, listStorefrontContests } from "~/server/catalog/contests.server";
-import { db } from "~/server/db/client.server";
-import { contests, videoFormats } from "~/server/db/schema";
+import { db, openDatabase } from "~/server/db/client.server";
+import { contests, deliveryFiles, orderLines, videoFormats } from "~/server/db/schema";
 import { eq } from "drizzle-orm";
 
 describe("database", () => {
@@ -44,5 +50,55 @@ describe("database", () => {
     expect(before).toMatchObject({ onSale: false });
     const after = listStorefrontContests(new Date("2030-01-01T00:00:00Z")).find((c) => c.id === id);
     expect(after).toMatchObject({ onSale: true });
+  });
+});
+
+describe("migration 0007: files attached to single lines become delivery files", () => {
+  it("gives each stored name one retired delivery file and points its lines at it", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-migration-"));
+    // The migrations up to 0006, as a shop that has not yet updated has them.
+    const old = path.join(dir, "drizzle-0006");
+    fs.mkdirSync(path.join(old, "meta"), { recursive: true });
+    const journal = JSON.parse(fs.readFileSync("drizzle/meta/_journal.json", "utf8")) as {
+      entries: { idx: number; tag: string }[];
+    };
+    const entries = journal.entries.filter((entry) => entry.idx <= 6);
+    for (const entry of entries)
+      fs.copyFileSync(`drizzle/${entry.tag}.sql`, path.join(old, `${entry.tag}.sql`));
+    fs.writeFileSync(path.join(old, "meta", "_journal.json"), JSON.stringify({ ...journal, entries }));
+    const file = path.join(dir, "shop.db");
+    const sqlite = new Database(file);
+    migrate(drizzle(sqlite), { migrationsFolder: old });
+    sqlite.exec(`
+      insert into contests (id, name, slug_key) values (1, '旧大会', 'old');
+      insert into athletes (id, contest_id, athlete_number, name) values (7, 1, 7, '選手7');
+      insert into orders (id, order_number, checkout_id, payment_intent_id, contest_id, contest_name, customer_email, customer_name, total_amount)
+        values (1, '00000001', 'c1', 'pi1', 1, '旧大会', 'a@example.jp', 'A', 6000),
+               (2, '00000002', 'c2', 'pi2', 1, '旧大会', 'b@example.jp', 'B', 3000);
+      insert into order_lines (order_id, line_number, contest_name, category, athlete_id, athlete_number, athlete_name, style, orientation, price, delivered_media_name, video_download_url)
+        values (1, '00000001-1', '旧大会', '', 7, 7, '選手7', '縦', 'vertical', 3000, 'delivery-aaaaaaaaaaaaaaaaaaaaaaaa.mov', null),
+               (1, '00000001-2', '旧大会', '', 7, 7, '選手7', '横', 'horizontal', 3000, null, 'https://example.com/x.mp4'),
+               (2, '00000002-1', '旧大会', '', 7, 7, '選手7', '縦', 'vertical', 3000, 'delivery-aaaaaaaaaaaaaaaaaaaaaaaa.mov', null);
+    `);
+    sqlite.close();
+
+    const migrated = openDatabase(file);
+    const files = migrated.select().from(deliveryFiles).all();
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatchObject({
+      contestId: 1,
+      storedName: "delivery-aaaaaaaaaaaaaaaaaaaaaaaa.mov",
+      contentType: "video/quicktime",
+      athleteId: 7,
+      orientation: "vertical",
+    });
+    expect(files[0]!.retiredAt).not.toBeNull();
+    const lines = migrated.select().from(orderLines).orderBy(orderLines.lineNumber).all();
+    expect(lines.map((line) => [line.deliveryFileId, line.videoDownloadUrl])).toEqual([
+      [files[0]!.id, null],
+      [null, "https://example.com/x.mp4"],
+      [files[0]!.id, null],
+    ]);
+    migrated.$client.close();
   });
 });

@@ -17,7 +17,7 @@ import { action as contentAction } from "~/routes/admin/contest/content";
 import { setClock } from "~/server/core/clock.server";
 import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
-import { contests, mediaItems, mediaUploads } from "~/server/db/schema";
+import { contests, deliveryFiles, mediaItems, mediaUploads } from "~/server/db/schema";
 import { parseEnv } from "~/server/core/env.server";
 import { listContestMedia } from "~/server/media/public-catalogue.server";
 import { listContentMedia } from "~/server/media/library.server";
@@ -592,6 +592,44 @@ describe("public media", () => {
     );
     expect(served.status).toBe(200);
     expect(served.headers.get("Content-Type")).toBe("image/gif");
+  });
+});
+
+describe("a delivery file through the chunked upload (purpose: delivery)", () => {
+  it("becomes a delivery file of the contest, not a media item, with the same resume and checks", async () => {
+    const bytes = fakeMp4(3000, "delivery");
+    const mediaBefore = listContentMedia(contestId).length;
+    const { upload, done } = await uploadWhole(bytes, "12_縦.mp4", { purpose: "delivery" });
+    expect(upload.totalChunks).toBe(3);
+    expect(done.status).toBe(201);
+    const answer = done.data as { id: number; originalName: string; size: number };
+    expect(answer).toMatchObject({ originalName: "12_縦.mp4", size: 3000 });
+    const row = db().select().from(deliveryFiles).where(eq(deliveryFiles.id, answer.id)).get();
+    expect(row).toMatchObject({ contestId, contentType: "video/mp4", retiredAt: null });
+    expect(sha256(fs.readFileSync(path.join(MEDIA(), row!.storedName)))).toBe(sha256(bytes));
+    expect(listContentMedia(contestId)).toHaveLength(mediaBefore);
+  });
+
+  it("a delivery upload and a media upload of the same file are two uploads, not one resumed", async () => {
+    const body = { fileName: "same.mp4", fileSize: 2048, totalChunks: 2 };
+    const media = (await init(body)).data as UploadAnswer;
+    const delivery = (await init({ ...body, purpose: "delivery" })).data as UploadAnswer;
+    expect(delivery.uploadId).not.toBe(media.uploadId);
+  });
+
+  it("refuses an image for delivery (400) and bytes that are not a video (415)", async () => {
+    const image = await init({
+      fileName: "a.png",
+      fileSize: 10,
+      mediaType: "image",
+      contentType: "image/png",
+      purpose: "delivery",
+    });
+    expect(image.status).toBe(400);
+    expect(image.data).toMatchObject({ message: "納品ファイルは動画（MP4・MOV・WebM）を選択してください" });
+    const { done } = await uploadWhole(Buffer.from("x".repeat(1500)), "13_縦.mp4", { purpose: "delivery" });
+    expect(done.status).toBe(415);
+    expect(done.data).toMatchObject({ message: "動画ファイル（MP4・MOV・WebM）を選択してください" });
   });
 });
 
