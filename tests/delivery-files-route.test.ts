@@ -34,7 +34,7 @@ function mp4(size = 2048) {
   return bytes;
 }
 
-function uploadRequest(files: [string, Uint8Array][], cookie = admin, query = "?intent=upload") {
+function uploadRequest(files: [string, Uint8Array<ArrayBuffer>][], cookie = admin, query = "?intent=upload") {
   const body = new FormData();
   for (const [name, bytes] of files) body.append("files", new Blob([bytes]), name);
   return new Request(`http://shop.test${page()}${query}`, {
