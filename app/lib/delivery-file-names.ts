@@ -1,0 +1,612 @@
+/**
+ * Reading an edited video's file name at batch delivery (issue 14): which athlete and which style
+ * it is for, so that one file can be matched to every open order line for that athlete and style.
+ * Editors name files in many ways (`12_縦.mp4`, `012-横.mov`, `No12 縦.mp4`, `演奏順12_yoko.mp4`,
+ * `１２＿縦.mp4`, `12_山田花子_縦.mp4`); the matcher reads them all, and where a name could mean
+ * two things it says so (ambiguous) rather than guess, because a wrong guess sends one family's
+ * video to another. Pure: the contest's styles and athletes are passed in, and the same code runs
+ * on the server and on the matching screen in the browser.
+ */
+import { ORIENTATION_LABELS, type Orientation } from "./pricing";
+
+/** The contest's styles in display order: the first format is vertical, the second horizontal (app/lib/pricing.ts orientationAt). */
+export type DeliveryStyle = { name: string; orientation: Orientation };
+export type MatchAthlete = { id: number; athleteNumber: number; name: string };
+export type DeliveryContest = { styles: DeliveryStyle[]; numberLabel: string; athletes: MatchAthlete[] };
+export type ParsedFileName = {
+  athleteNumber: number | null;
+  orientation: Orientation | null;
+  nameText: string;
+};
+export type FileMatch =
+  | { kind: "matched"; athleteId: number; orientation: Orientation }
+  | {
+      kind: "ambiguous";
+      reason: string;
+      candidates: { athleteId: number; orientation: Orientation | null }[];
+    }
+  | { kind: "unmatched"; reason: string };
+
+/** One key per athlete and style: one delivery file serves every order line with the same key. */
+export function matchKey(athleteId: number, orientation: Orientation): string {
+  return `${athleteId}:${orientation}`;
+}
+
+// --- Normalising ------------------------------------------------------------------------------
+
+/** NFKC makes full-width digits and letters (１２, ＮＯ, №) ASCII and half-width kana (ﾀﾃ) full-width; case never matters. */
+export function normaliseText(text: string): string {
+  return text.normalize("NFKC").toLowerCase();
+}
+
+/**
+ * Anything that is not a letter, a digit or a combining mark separates words: `_ - . ,`, spaces of
+ * both widths, （）[]【】「」, ・, #, 〜 … (ー and 々 are letters, so エントリー stays one word).
+ */
+const SEPARATORS = /[^\p{L}\p{N}\p{M}]+/gu;
+
+/** A name as compared: normalised, with spaces and other separators gone (山田 花子 = 山田_花子 = 山田花子). */
+export function compactText(text: string): string {
+  return normaliseText(text).replace(SEPARATORS, "");
+}
+
+/** Video containers editors export to; stripped even when doubled (`12_縦.mp4.mp4`), so "mp4" never leaves a 4 behind. */
+const VIDEO_EXTENSION = /\.(?:mp4|m4v|mov|qt|webm|mkv|avi|wmv|mpe?g|mts|m2ts|ts|3gp|3g2|flv|hevc)$/;
+/** Any other short extension (.part, .tmp). It must start with a letter, so that the 12 of "No.12" stays. */
+const OTHER_EXTENSION = /\.[a-z][a-z0-9]{0,4}$/;
+
+/** The file name without folders or extension, normalised. */
+function fileStem(fileName: string): string {
+  // An old browser may send the whole path; split before NFKC, which would turn a legal ／ into a /.
+  let stem = normaliseText(fileName.split(/[/\\]/).pop() ?? "").trim();
+  const before = stem;
+  while (VIDEO_EXTENSION.test(stem)) stem = stem.replace(VIDEO_EXTENSION, "");
+  if (stem === before) stem = stem.replace(OTHER_EXTENSION, "");
+  return stem;
+}
+
+type Span = { start: number; end: number };
+
+/** Digits and Latin letters need a word boundary; CJK runs together with no spaces (山田花子縦). */
+function charClass(char: string | undefined): "digit" | "latin" | "other" {
+  if (char === undefined) return "other";
+  if (/[0-9]/.test(char)) return "digit";
+  return /[a-z]/.test(char) ? "latin" : "other";
+}
+
+/** A stem as code points, with the letters and digits kept apart from the separators between them. */
+type IndexedStem = { chars: string[]; kept: { char: string; index: number }[]; compact: string };
+
+function indexStem(stem: string): IndexedStem {
+  const chars = Array.from(stem);
+  const kept = chars.flatMap((char, index) => (char.replace(SEPARATORS, "") ? [{ char, index }] : []));
+  return { chars, kept, compact: kept.map((k) => k.char).join("") };
+}
+
+/**
+ * Where a compacted text (a name, a style name) stands in the stem, separators allowed between
+ * its characters (山田_花子). It must not run on into more digits or Latin letters: 選手1 is not
+ * in 選手12, emma is not in emmanuel.
+ */
+function findSpans(stem: IndexedStem, needle: string): Span[] {
+  const wanted = Array.from(needle);
+  const startClass = charClass(wanted[0]);
+  const endClass = charClass(wanted[wanted.length - 1]);
+  if (!wanted.length || !stem.compact.includes(needle)) return [];
+  const spans: Span[] = [];
+  for (let i = 0; i + wanted.length <= stem.kept.length; i++) {
+    if (!wanted.every((char, k) => stem.kept[i + k]?.char === char)) continue;
+    const start = stem.kept[i]?.index ?? 0;
+    const end = (stem.kept[i + wanted.length - 1]?.index ?? 0) + 1;
+    if (startClass !== "other" && charClass(stem.chars[start - 1]) === startClass) continue;
+    if (endClass !== "other" && charClass(stem.chars[end]) === endClass) continue;
+    spans.push({ start, end });
+  }
+  return spans;
+}
+
+/** The stem with these spans turned into separators, so what stood there is read no further. */
+function blankOut(stem: string, spans: Span[]): string {
+  const chars = Array.from(stem);
+  for (const span of spans) chars.fill(" ", span.start, span.end);
+  return chars.join("");
+}
+
+// --- Words that are not the athlete number -------------------------------------------------------
+
+/**
+ * Names cameras and phones give: IMG_1234 (iPhone), DSC01234 / DSCF1234 (Sony, Nikon, Fuji),
+ * MVI_1234 (Canon), MOV_0012, VID_20261123… and PXL_2026… (Android), GOPR1234 / GH011234 (GoPro),
+ * DJI_0001, MAH00012 / C0001 (Sony video), P1000123 (Panasonic). Their digits count clips, not
+ * athletes.
+ */
+const CAMERA_NAME =
+  /(?<![a-z])(?:(?:img|dsc[fn]?|mvi|mov|vid|video|pxl|gopr|g[hx]\d\d|dji|mah|c)[_-]?\d{4,}|p\d{7})/g;
+
+/** A date with separators (2026-11-23, 2026.11.23, 2026_11_23): a shooting or export date. */
+const DATE_WITH_SEPARATORS =
+  /(?<!\d)(?:19|20)\d\d([-./_ ])(?:0?[1-9]|1[0-2])\1(?:0?[1-9]|[12]\d|3[01])(?!\d)/g;
+/** An eight-digit date (20261123), with the time phones add after it (_193045, _193045123). */
+const DATE_COMPACT =
+  /(?<!\d)(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:[_-]?\d{6}(?:\d{3})?)?(?!\d)/g;
+/** A time of day with separators (19-30-45, 19.30.45). */
+const TIME_OF_DAY = /(?<!\d)(?:[01]?\d|2[0-3])([-:.])[0-5]\d\1[0-5]\d(?!\d)/g;
+/** The copy number a computer adds to a duplicate (`12_縦 (1).mp4`): a number only when there is no other. */
+const COPY_SUFFIX = /\s\((\d{1,3})\)$/;
+
+/** Letters right after digits that make them a size or rate: 1080p, 1080i, 4k, 60fps, 24bit, 8mbps, 48khz, 1920x1080. */
+const UNITS_AFTER_NUMBER = new Set([
+  "p",
+  "i",
+  "k",
+  "fps",
+  "bit",
+  "kbps",
+  "mbps",
+  "hz",
+  "khz",
+  "kb",
+  "mb",
+  "gb",
+  "sec",
+  "min",
+  "x",
+]);
+/** Letters right before digits that make them a version or a codec: v2, ver3, rev2, take3, mp4, h264, x264, 1920x1080. */
+const LETTERS_BEFORE_NON_NUMBER = new Set(["v", "ver", "version", "rev", "r", "take", "tk", "mp", "h", "x"]);
+/** Counters right after digits (第2部, 3回目, 11月23日, 2曲目, 10歳, 第2版): a number, but of something else. */
+const COUNTER_AFTER_NUMBER = /^(?:部|回|年|月|日|曲|歳|才|分|秒|時|期|版|稿|枚|本|人|位)/;
+/** Words right before digits that make them a take or a revision (テイク2, 修正3). */
+const WORDS_BEFORE_NON_NUMBER = /(?:テイク|修正)$/;
+/** Above this, digits are a clip counter, a time or a date, not an athlete number (unless an athlete has it). */
+const LARGEST_LIKELY_NUMBER = 99_999;
+
+/** Words written before the athlete number (No.12, 演奏順12, ゼッケン12, エントリー12, entry 12); `#12` is seen on the separator. */
+const NUMBER_MARKERS = [
+  "no",
+  "nr",
+  "num",
+  "number",
+  "entry",
+  "bib",
+  "番号",
+  "ゼッケン",
+  "ナンバー",
+  "演奏順",
+  "出演順",
+  "出番",
+  "エントリー",
+  "順番",
+];
+/** Japanese markers also end longer words: ゼッケン番号, 背番号, ビッグナンバー, エントリー番号. */
+const JAPANESE_MARKER = /[^a-z]$/;
+/** Written after the number: 12番, 12番目. */
+const MARKER_AFTER_NUMBER = /^番/;
+
+// --- Style words ----------------------------------------------------------------------------------
+
+const VERTICAL_WORDS = new Set([
+  "縦",
+  "たて",
+  "タテ",
+  "tate",
+  "vertical",
+  "portrait",
+  "縦型",
+  "縦動画",
+  "縦長",
+  "縦向き",
+  "縦版",
+]);
+const HORIZONTAL_WORDS = new Set([
+  "横",
+  "よこ",
+  "ヨコ",
+  "yoko",
+  "horizontal",
+  "landscape",
+  "横型",
+  "横動画",
+  "横長",
+  "横向き",
+  "横版",
+]);
+/**
+ * A style written straight after a name (山田花子縦). Only the kanji forms: kana ones end many
+ * given names (きよこ, みよこ), and a style word at the start of a word is a surname (横山, 縦川).
+ */
+const KANJI_STYLE_AT_END = /(縦|横)(?:型|長|向き|動画|版)?$/;
+/** Whether a contest's own style name says which way it is filmed (縦動画, 横（テレビ用）). */
+const SAYS_VERTICAL = /縦|たて|タテ|tate|vertical|portrait/;
+const SAYS_HORIZONTAL = /横|よこ|ヨコ|yoko|horizontal|landscape/;
+
+/** Polite forms after a name (花子ちゃん, 山田さん). */
+const HONORIFIC = /(?:さん|ちゃん|くん|君|様|さま)$/;
+
+/** A word left over fits an athlete when it is part of the name; a word in more names than this says nothing (選手, 花). */
+const MOST_NAME_CANDIDATES = 5;
+
+// --- Reading a file name -----------------------------------------------------------------------
+
+type TokenKind = "digits" | "latin" | "word";
+/** A word of the stem. `chunk` counts separator-free runs: tokens in one chunk touch (no12, 1080p). */
+type Token = { text: string; kind: TokenKind; chunk: number; afterHash: boolean };
+
+/** Digits, Latin letters and other scripts each make a token: no12 → no, 12; 演奏順12縦 → 演奏順, 12, 縦. */
+const TOKEN = /[0-9]+|[a-z]+|[^0-9a-z]+/g;
+
+function tokenise(stem: string): Token[] {
+  const tokens: Token[] = [];
+  let chunk = 0;
+  let afterHash = false;
+  for (const [, separator, run] of stem.matchAll(/([^\p{L}\p{N}\p{M}]+)|([\p{L}\p{N}\p{M}]+)/gu)) {
+    if (run === undefined) {
+      afterHash = (separator ?? "").includes("#");
+      chunk++;
+      continue;
+    }
+    for (const [text] of run.matchAll(TOKEN)) {
+      const kind: TokenKind = /^[0-9]/.test(text) ? "digits" : /^[a-z]/.test(text) ? "latin" : "word";
+      tokens.push({ text, kind, chunk, afterHash });
+      afterHash = false;
+    }
+  }
+  return tokens;
+}
+
+/** What the name says about the style, in the contest's own terms (its price slots). */
+type StyleReading =
+  | { kind: "none" }
+  | { kind: "one"; orientation: Orientation }
+  | { kind: "both" }
+  /** A style word the contest does not sell (a 横 file for a contest that sells only 縦). */
+  | { kind: "unsold"; filmed: Orientation };
+
+type Reading = {
+  /** The athlete numbers it may be for: the marked ones if any, else the bare ones; distinct. */
+  numbers: number[];
+  /** It looks like a name a camera gave, and no marked number says otherwise. */
+  camera: boolean;
+  style: StyleReading;
+  /** Athletes whose whole name stands in the file name (the longest where one name contains another). */
+  namedIds: number[];
+  /** Words left over: maybe part of a name (山田 for 山田花子), maybe a note (final, 完成). */
+  leftover: string[];
+};
+
+type PreparedAthlete = { id: number; athleteNumber: number; name: string };
+type PreparedAthletes = { list: PreparedAthlete[]; byNumber: Map<number, number[]> };
+
+// A contest's athletes are compacted once, not once per file (200 files × 2,000 athletes).
+const preparedCache = new WeakMap<readonly MatchAthlete[], PreparedAthletes>();
+
+function prepare(athletes: readonly MatchAthlete[]): PreparedAthletes {
+  const cached = preparedCache.get(athletes);
+  if (cached) return cached;
+  const list = athletes.map((a) => ({ id: a.id, athleteNumber: a.athleteNumber, name: compactText(a.name) }));
+  const byNumber = new Map<number, number[]>();
+  for (const a of list) byNumber.set(a.athleteNumber, [...(byNumber.get(a.athleteNumber) ?? []), a.id]);
+  const prepared = { list, byNumber };
+  preparedCache.set(athletes, prepared);
+  return prepared;
+}
+
+/** Which way a contest style is filmed, by its name (縦, 横動画), or null when the name does not say (スマホ用). */
+function filmedWay(styleName: string): Orientation | null {
+  const name = compactText(styleName);
+  const vertical = SAYS_VERTICAL.test(name);
+  const horizontal = SAYS_HORIZONTAL.test(name);
+  if (vertical === horizontal) return null;
+  return vertical ? "vertical" : "horizontal";
+}
+
+/**
+ * The contest style a 縦 or 横 word means: the style named that way; when no style name says
+ * which way it is filmed (スマホ用 / テレビ用), 縦 is the first style and 横 the second (the
+ * price rule's order). Null: the contest does not sell it.
+ */
+function styleForWord(filmed: Orientation, styles: readonly DeliveryStyle[]): Orientation | null {
+  const named = styles.map((style) => ({ style, filmed: filmedWay(style.name) }));
+  const same = named.find((n) => n.filmed === filmed);
+  if (same) return same.style.orientation;
+  if (named.some((n) => n.filmed !== null)) return null;
+  return styles.some((s) => s.orientation === filmed) ? filmed : null;
+}
+
+function builtInStyle(word: string): Orientation | null {
+  if (VERTICAL_WORDS.has(word)) return "vertical";
+  if (HORIZONTAL_WORDS.has(word)) return "horizontal";
+  return null;
+}
+
+function read(
+  fileName: string,
+  styles: readonly DeliveryStyle[],
+  numberLabel: string,
+  athletes: PreparedAthletes,
+): Reading {
+  let stem = fileStem(fileName);
+
+  // 1. Athletes' names first, so that 横山花子 or 縦川 is not read as a style word.
+  const indexed = indexStem(stem);
+  const hits = athletes.list
+    .filter((a) => Array.from(a.name).length >= 2 && !/^[0-9]+$/.test(a.name))
+    .flatMap((a) => findSpans(indexed, a.name).map((span) => ({ id: a.id, span })));
+  // 花子 inside 山田花子 is 山田花子's name, not 花子's.
+  const longest = hits.filter(
+    (h) =>
+      !hits.some(
+        (o) =>
+          o.span.start <= h.span.start &&
+          h.span.end <= o.span.end &&
+          o.span.end - o.span.start > h.span.end - h.span.start,
+      ),
+  );
+  const namedIds = [...new Set(longest.map((h) => h.id))];
+  stem = blankOut(
+    stem,
+    hits.map((h) => h.span),
+  );
+
+  // 2. The contest's own style names (スマホ用, テレビ用): they mean that style whatever they say.
+  const styleHits = new Set<string>();
+  for (const style of styles) {
+    const name = compactText(style.name);
+    const spans = Array.from(name).length >= 2 ? findSpans(indexStem(stem), name) : [];
+    if (spans.length) styleHits.add(style.orientation);
+    stem = blankOut(stem, spans);
+  }
+  const ownStyleNames = new Map(styles.map((s) => [compactText(s.name), s.orientation]));
+
+  // 3. Digits that are not athlete numbers: copy suffixes, camera counters, dates and times.
+  const copyNumber = COPY_SUFFIX.exec(stem);
+  stem = stem.replace(COPY_SUFFIX, " ");
+  const withoutCamera = stem.replace(CAMERA_NAME, " ");
+  const camera = withoutCamera !== stem;
+  stem = withoutCamera
+    .replace(DATE_WITH_SEPARATORS, " ")
+    .replace(DATE_COMPACT, " ")
+    .replace(TIME_OF_DAY, " ");
+
+  // 4. The words left: styles, numbers and their markers, and what may be part of a name.
+  const tokens = tokenise(stem);
+  const used = new Set<number>();
+  const leftoverOf = new Map<number, string>();
+  // The neighbouring token when nothing separates them (the p of 1080p, the v of v2), else undefined.
+  const touching = (i: number, j: number) => {
+    const neighbour = tokens[j];
+    return neighbour && neighbour.chunk === tokens[i]?.chunk ? neighbour : undefined;
+  };
+
+  const addStyle = (filmed: Orientation) => {
+    const orientation = styleForWord(filmed, styles);
+    styleHits.add(orientation ?? `unsold:${filmed}`);
+  };
+  tokens.forEach((token, i) => {
+    if (token.kind === "digits") return;
+    const own = ownStyleNames.get(token.text);
+    const builtIn = builtInStyle(token.text);
+    if (own) styleHits.add(own);
+    else if (builtIn) addStyle(builtIn);
+    else {
+      const atEnd = token.kind === "word" ? KANJI_STYLE_AT_END.exec(token.text) : null;
+      if (!atEnd) return;
+      addStyle(atEnd[1] === "縦" ? "vertical" : "horizontal");
+      leftoverOf.set(i, token.text.slice(0, atEnd.index));
+      return;
+    }
+    used.add(i);
+  });
+
+  const markers = new Set(NUMBER_MARKERS);
+  const label = compactText(numberLabel);
+  if (label) markers.add(label);
+  const japaneseMarkers = [...markers].filter((m) => JAPANESE_MARKER.test(m));
+
+  const marked: number[] = [];
+  const bare: number[] = [];
+  tokens.forEach((token, i) => {
+    if (token.kind !== "digits") return;
+    const value = Number(token.text);
+    const before = touching(i, i - 1);
+    const after = touching(i, i + 1);
+    const junk =
+      (value > LARGEST_LIKELY_NUMBER && !athletes.byNumber.has(value)) ||
+      (after?.kind === "latin" && UNITS_AFTER_NUMBER.has(after.text)) ||
+      (before?.kind === "latin" && LETTERS_BEFORE_NON_NUMBER.has(before.text)) ||
+      (after?.kind === "word" && COUNTER_AFTER_NUMBER.test(after.text)) ||
+      (before?.kind === "word" && WORDS_BEFORE_NON_NUMBER.test(before.text));
+    if (junk) {
+      if (after?.kind === "latin" && UNITS_AFTER_NUMBER.has(after.text)) used.add(i + 1);
+      if (before?.kind === "latin" && LETTERS_BEFORE_NON_NUMBER.has(before.text)) used.add(i - 1);
+      return;
+    }
+    let isMarked = token.afterHash;
+    // A marker may be one word or several (a label like "Bib No."): try the last one to three words.
+    for (let k = 1; k <= 3 && i - k >= 0; k++) {
+      const words = tokens.slice(i - k, i);
+      if (words.some((w) => w.kind === "digits")) break;
+      const joined = words.map((w) => w.text).join("");
+      const endsWithMarker =
+        k === 1 && words[0]?.kind === "word" && japaneseMarkers.some((m) => joined.endsWith(m));
+      if (markers.has(joined) || endsWithMarker) {
+        isMarked = true;
+        for (let j = i - k; j < i; j++) used.add(j);
+        break;
+      }
+    }
+    if (after?.kind === "word" && MARKER_AFTER_NUMBER.test(after.text)) {
+      isMarked = true;
+      if (after.text === "番" || after.text === "番目") used.add(i + 1);
+    }
+    (isMarked ? marked : bare).push(value);
+  });
+
+  const distinct = (values: number[]) => [...new Set(values)];
+  let numbers: number[];
+  if (marked.length) numbers = distinct(marked);
+  else if (camera) numbers = [];
+  else if (bare.length) numbers = distinct(bare);
+  else numbers = copyNumber ? [Number(copyNumber[1])] : [];
+
+  const leftover = tokens
+    .flatMap((token, i) => {
+      if (token.kind === "digits" || (used.has(i) && !leftoverOf.has(i))) return [];
+      return [(leftoverOf.get(i) ?? token.text).replace(HONORIFIC, "")];
+    })
+    .filter((word) => word.length > 0);
+
+  return { numbers, camera: camera && !marked.length, style: styleReading(styleHits), namedIds, leftover };
+}
+
+function styleReading(hits: Set<string>): StyleReading {
+  if (hits.size > 1) return { kind: "both" };
+  const [hit] = hits;
+  if (hit === "vertical" || hit === "horizontal") return { kind: "one", orientation: hit };
+  if (hit === "unsold:vertical") return { kind: "unsold", filmed: "vertical" };
+  if (hit === "unsold:horizontal") return { kind: "unsold", filmed: "horizontal" };
+  return { kind: "none" };
+}
+
+/** The one item of a list of one, else null. */
+function onlyOne<T>(items: readonly T[]): T | null {
+  const [first] = items;
+  return items.length === 1 && first !== undefined ? first : null;
+}
+
+/** The styles the contest sells, each once, in its order. */
+function soldOrientations(styles: readonly DeliveryStyle[]): Orientation[] {
+  return [...new Set(styles.map((s) => s.orientation))];
+}
+
+/**
+ * What a file name says, without the athletes: the athlete number (null when there is none or
+ * more than one), the style (a one-style contest's style when none is written) and the words
+ * left over, which may be a name.
+ */
+export function parseDeliveryFileName(
+  fileName: string,
+  styles: DeliveryStyle[],
+  numberLabel = "",
+): ParsedFileName {
+  const reading = read(fileName, styles, numberLabel, prepare([]));
+  const sold = soldOrientations(styles);
+  const orientation =
+    reading.style.kind === "one"
+      ? reading.style.orientation
+      : reading.style.kind === "none"
+        ? onlyOne(sold)
+        : null;
+  return {
+    athleteNumber: onlyOne(reading.numbers),
+    orientation,
+    nameText: reading.leftover.join(" "),
+  };
+}
+
+// --- Matching -------------------------------------------------------------------------------------
+
+type Who =
+  | { kind: "one"; id: number }
+  | { kind: "some"; ids: number[]; reason: string }
+  | { kind: "none"; reason: string };
+
+/**
+ * Athletes a leftover word fits as part of their name (山田 → 山田花子). A word that is someone's
+ * whole name wins when it is exactly one athlete's (花子 over 山田花子).
+ */
+function partlyNamed(words: string[], athletes: PreparedAthletes): number[] {
+  if (!words.length) return [];
+  const whole = onlyOne(athletes.list.filter((a) => words.includes(a.name)));
+  if (whole) return [whole.id];
+  const fits = athletes.list.filter((a) =>
+    words.some((w) => a.name === w || (Array.from(w).length >= 2 && a.name.includes(w))),
+  );
+  return fits.length <= MOST_NAME_CANDIDATES ? fits.map((a) => a.id) : [];
+}
+
+function whoIsIt(reading: Reading, athletes: PreparedAthletes, label: string): Who {
+  const named = reading.namedIds.length ? reading.namedIds : partlyNamed(reading.leftover, athletes);
+  const { numbers } = reading;
+
+  if (numbers.length > 1) {
+    const numbered = numbers.flatMap((n) => athletes.byNumber.get(n) ?? []);
+    // The name settles which of the numbers is the athlete's (12_13_山田花子_縦 with 山田花子 at 12).
+    const agreeing = onlyOne(numbered.filter((id) => named.includes(id)));
+    if (agreeing !== null) return { kind: "one", id: agreeing };
+    const reason = `${label}が複数あります（${numbers.join("・")}）`;
+    const ids = numbered.length ? numbered : named;
+    return ids.length ? { kind: "some", ids, reason } : { kind: "none", reason };
+  }
+
+  const n = onlyOne(numbers);
+  if (n !== null) {
+    const numbered = athletes.byNumber.get(n) ?? [];
+    if (!numbered.length) {
+      return named.length
+        ? { kind: "some", ids: named, reason: `${label}と名前が一致しません` }
+        : { kind: "none", reason: `${label} ${n} の選手がいません` };
+    }
+    const agreeing = named.length ? numbered.filter((id) => named.includes(id)) : numbered;
+    const one = onlyOne(agreeing);
+    if (one !== null) return { kind: "one", id: one };
+    if (agreeing.length > 1)
+      return { kind: "some", ids: agreeing, reason: `${label} ${n} の選手が複数います` };
+    return {
+      kind: "some",
+      ids: [...new Set([...numbered, ...named])],
+      reason: `${label}と名前が一致しません`,
+    };
+  }
+
+  const one = onlyOne(named);
+  if (one !== null) return { kind: "one", id: one };
+  if (named.length > 1) return { kind: "some", ids: named, reason: "名前が一致する選手が複数います" };
+  if (reading.camera)
+    return { kind: "none", reason: `カメラが付けたファイル名のようです（${label}がありません）` };
+  return { kind: "none", reason: `${label}が見つかりません` };
+}
+
+/** The label the contest gives its athlete numbers (ゼッケン番号, 演奏順), for the reasons the admin reads. */
+function labelFor(numberLabel: string): string {
+  return numberLabel.trim() || "番号";
+}
+
+/**
+ * The athlete and style a delivery file is for: matched, ambiguous (with the candidates the admin
+ * chooses from on the matching screen) or unmatched, with a short reason in Japanese.
+ */
+export function matchDeliveryFile(fileName: string, contest: DeliveryContest): FileMatch {
+  const athletes = prepare(contest.athletes);
+  const label = labelFor(contest.numberLabel);
+  const reading = read(fileName, contest.styles, contest.numberLabel, athletes);
+
+  const who = whoIsIt(reading, athletes, label);
+  if (who.kind === "none") return { kind: "unmatched", reason: who.reason };
+
+  const sold = soldOrientations(contest.styles);
+  if (!sold.length) return { kind: "unmatched", reason: "この大会には販売している動画がありません" };
+  if (reading.style.kind === "unsold") {
+    const way = ORIENTATION_LABELS[reading.style.filmed];
+    return { kind: "unmatched", reason: `この大会では${way}の動画を販売していません` };
+  }
+  const styleNames = contest.styles.map((s) => s.name).join("・");
+  const orientations = reading.style.kind === "one" ? [reading.style.orientation] : sold;
+  const styleReason =
+    reading.style.kind === "both"
+      ? `スタイル（${styleNames}）が両方書かれています`
+      : orientations.length > 1
+        ? `スタイル（${styleNames}）が分かりません`
+        : null;
+  const orientation = onlyOne(orientations);
+  if (who.kind === "one" && orientation !== null && styleReason === null) {
+    return { kind: "matched", athleteId: who.id, orientation };
+  }
+  const ids = who.kind === "one" ? [who.id] : who.ids;
+  const reason = [who.kind === "some" ? who.reason : null, styleReason].filter(Boolean).join("。");
+  return {
+    kind: "ambiguous",
+    reason,
+    candidates: ids.flatMap((athleteId) => orientations.map((orientation) => ({ athleteId, orientation }))),
+  };
+}
