@@ -89,10 +89,10 @@ function indexStem(stem: string): IndexedStem {
  * in 選手12, emma is not in emmanuel.
  */
 function findSpans(stem: IndexedStem, needle: string): Span[] {
+  if (!needle || !stem.compact.includes(needle)) return [];
   const wanted = Array.from(needle);
   const startClass = charClass(wanted[0]);
   const endClass = charClass(wanted[wanted.length - 1]);
-  if (!wanted.length || !stem.compact.includes(needle)) return [];
   const spans: Span[] = [];
   for (let i = 0; i + wanted.length <= stem.kept.length; i++) {
     if (!wanted.every((char, k) => stem.kept[i + k]?.char === char)) continue;
@@ -121,7 +121,7 @@ function blankOut(stem: string, spans: Span[]): string {
  * athletes.
  */
 const CAMERA_NAME =
-  /(?<![a-z])(?:(?:img|dsc[fn]?|mvi|mov|vid|video|pxl|gopr|g[hx]\d\d|dji|mah|c)[_-]?\d{4,}|p\d{7})/g;
+  /(?<![a-z])(?:(?:img|dsc[fn]?|mvi|mov|vid|pxl|gopr|g[hx]\d\d|dji|mah|c)[_-]?\d{4,}|p\d{7})/g;
 
 /** A date with separators (2026-11-23, 2026.11.23, 2026_11_23): a shooting or export date. */
 const DATE_WITH_SEPARATORS =
@@ -133,6 +133,10 @@ const DATE_COMPACT =
 const TIME_OF_DAY = /(?<!\d)(?:[01]?\d|2[0-3])([-:.])[0-5]\d\1[0-5]\d(?!\d)/g;
 /** The copy number a computer adds to a duplicate (`12_縦 (1).mp4`): a number only when there is no other. */
 const COPY_SUFFIX = /\s\((\d{1,3})\)$/;
+/** What a Mac adds to a duplicate (`12_縦 のコピー 2.mp4`, `12_縦 copy 2.mp4`): never a number. */
+const COPY_WORDS = /\s*(?:のコピー|コピー|copy)(?:\s+\d{1,3})?$/;
+/** A rate or length with decimals (29.97fps, 2.5s, 1.5mbps): neither half is a number. */
+const DECIMAL_WITH_UNIT = /(?<![0-9.])\d+\.\d+(?=(?:fps|p|k|hz|khz|kbps|mbps|s|sec|min)(?![a-z]))/g;
 
 /** Letters right after digits that make them a size or rate: 1080p, 1080i, 4k, 60fps, 24bit, 8mbps, 48khz, 1920x1080. */
 const UNITS_AFTER_NUMBER = new Set([
@@ -148,12 +152,28 @@ const UNITS_AFTER_NUMBER = new Set([
   "kb",
   "mb",
   "gb",
+  "s",
   "sec",
   "min",
   "x",
 ]);
-/** Letters right before digits that make them a version or a codec: v2, ver3, rev2, take3, mp4, h264, x264, 1920x1080. */
-const LETTERS_BEFORE_NON_NUMBER = new Set(["v", "ver", "version", "rev", "r", "take", "tk", "mp", "h", "x"]);
+/**
+ * Letters right before digits (or with a dot between) that make them a version, a codec or a
+ * rate: v2, ver.3, rev2, take3, mp4, h264, x264, the 1080 of 1920x1080, the 60 of 2160p60.
+ */
+const LETTERS_BEFORE_NON_NUMBER = new Set([
+  "v",
+  "ver",
+  "version",
+  "rev",
+  "r",
+  "take",
+  "tk",
+  "mp",
+  "h",
+  "x",
+  "p",
+]);
 /** Counters right after digits (第2部, 3回目, 11月23日, 2曲目, 10歳, 第2版): a number, but of something else. */
 const COUNTER_AFTER_NUMBER = /^(?:部|回|年|月|日|曲|歳|才|分|秒|時|期|版|稿|枚|本|人|位)/;
 /** Words right before digits that make them a take or a revision (テイク2, 修正3). */
@@ -185,37 +205,14 @@ const MARKER_AFTER_NUMBER = /^番/;
 
 // --- Style words ----------------------------------------------------------------------------------
 
-const VERTICAL_WORDS = new Set([
-  "縦",
-  "たて",
-  "タテ",
-  "tate",
-  "vertical",
-  "portrait",
-  "縦型",
-  "縦動画",
-  "縦長",
-  "縦向き",
-  "縦版",
-]);
-const HORIZONTAL_WORDS = new Set([
-  "横",
-  "よこ",
-  "ヨコ",
-  "yoko",
-  "horizontal",
-  "landscape",
-  "横型",
-  "横動画",
-  "横長",
-  "横向き",
-  "横版",
-]);
+/** Style words in kana and Latin letters, read only as whole words (きよこ and Yokoyama are names). */
+const VERTICAL_WORDS = new Set(["たて", "タテ", "tate", "vertical", "portrait"]);
+const HORIZONTAL_WORDS = new Set(["よこ", "ヨコ", "yoko", "horizontal", "landscape"]);
 /**
- * A style written straight after a name (山田花子縦). Only the kanji forms: kana ones end many
- * given names (きよこ, みよこ), and a style word at the start of a word is a surname (横山, 縦川).
+ * Style words in kanji (縦, 横型, 縦長, 横向き, 縦動画, 縦向き動画), alone or straight after a name
+ * (山田花子縦). Not at the start of a word: 横山 and 縦川 are surnames.
  */
-const KANJI_STYLE_AT_END = /(縦|横)(?:型|長|向き|動画|版)?$/;
+const KANJI_STYLE_AT_END = /(縦|横)(?:型|長|向き|撮り|画面)?(?:動画|版)?$/;
 /** Whether a contest's own style name says which way it is filmed (縦動画, 横（テレビ用）). */
 const SAYS_VERTICAL = /縦|たて|タテ|tate|vertical|portrait/;
 const SAYS_HORIZONTAL = /横|よこ|ヨコ|yoko|horizontal|landscape/;
@@ -229,26 +226,24 @@ const MOST_NAME_CANDIDATES = 5;
 // --- Reading a file name -----------------------------------------------------------------------
 
 type TokenKind = "digits" | "latin" | "word";
-/** A word of the stem. `chunk` counts separator-free runs: tokens in one chunk touch (no12, 1080p). */
-type Token = { text: string; kind: TokenKind; chunk: number; afterHash: boolean };
+/** A word of the stem, with the separators before it: "" when it touches the word before (no12, 1080p). */
+type Token = { text: string; kind: TokenKind; gap: string };
 
 /** Digits, Latin letters and other scripts each make a token: no12 → no, 12; 演奏順12縦 → 演奏順, 12, 縦. */
 const TOKEN = /[0-9]+|[a-z]+|[^0-9a-z]+/g;
 
 function tokenise(stem: string): Token[] {
   const tokens: Token[] = [];
-  let chunk = 0;
-  let afterHash = false;
+  let gap = "";
   for (const [, separator, run] of stem.matchAll(/([^\p{L}\p{N}\p{M}]+)|([\p{L}\p{N}\p{M}]+)/gu)) {
     if (run === undefined) {
-      afterHash = (separator ?? "").includes("#");
-      chunk++;
+      gap = separator ?? "";
       continue;
     }
     for (const [text] of run.matchAll(TOKEN)) {
       const kind: TokenKind = /^[0-9]/.test(text) ? "digits" : /^[a-z]/.test(text) ? "latin" : "word";
-      tokens.push({ text, kind, chunk, afterHash });
-      afterHash = false;
+      tokens.push({ text, kind, gap });
+      gap = "";
     }
   }
   return tokens;
@@ -258,7 +253,8 @@ function tokenise(stem: string): Token[] {
 type StyleReading =
   | { kind: "none" }
   | { kind: "one"; orientation: Orientation }
-  | { kind: "both" }
+  /** Two different styles, with the names the admin knows them by. */
+  | { kind: "both"; names: string[] }
   /** A style word the contest does not sell (a 横 file for a contest that sells only 縦). */
   | { kind: "unsold"; filmed: Orientation };
 
@@ -275,7 +271,11 @@ type Reading = {
 };
 
 type PreparedAthlete = { id: number; athleteNumber: number; name: string };
-type PreparedAthletes = { list: PreparedAthlete[]; byNumber: Map<number, number[]> };
+type PreparedAthletes = {
+  list: PreparedAthlete[];
+  byNumber: Map<number, number[]>;
+  searchable: PreparedAthlete[];
+};
 
 // A contest's athletes are compacted once, not once per file (200 files × 2,000 athletes).
 const preparedCache = new WeakMap<readonly MatchAthlete[], PreparedAthletes>();
@@ -286,7 +286,9 @@ function prepare(athletes: readonly MatchAthlete[]): PreparedAthletes {
   const list = athletes.map((a) => ({ id: a.id, athleteNumber: a.athleteNumber, name: compactText(a.name) }));
   const byNumber = new Map<number, number[]>();
   for (const a of list) byNumber.set(a.athleteNumber, [...(byNumber.get(a.athleteNumber) ?? []), a.id]);
-  const prepared = { list, byNumber };
+  // Names looked for inside file names: one character (林) or digits alone would be found by chance.
+  const searchable = list.filter((a) => Array.from(a.name).length >= 2 && !/^[0-9]+$/.test(a.name));
+  const prepared = { list, byNumber, searchable };
   preparedCache.set(athletes, prepared);
   return prepared;
 }
@@ -329,9 +331,11 @@ function read(
 
   // 1. Athletes' names first, so that 横山花子 or 縦川 is not read as a style word.
   const indexed = indexStem(stem);
-  const hits = athletes.list
-    .filter((a) => Array.from(a.name).length >= 2 && !/^[0-9]+$/.test(a.name))
-    .flatMap((a) => findSpans(indexed, a.name).map((span) => ({ id: a.id, span })));
+  const hits: { id: number; span: Span }[] = [];
+  for (const a of athletes.searchable) {
+    if (indexed.compact.includes(a.name))
+      hits.push(...findSpans(indexed, a.name).map((span) => ({ id: a.id, span })));
+  }
   // 花子 inside 山田花子 is 山田花子's name, not 花子's.
   const longest = hits.filter(
     (h) =>
@@ -349,44 +353,44 @@ function read(
   );
 
   // 2. The contest's own style names (スマホ用, テレビ用): they mean that style whatever they say.
-  const styleHits = new Set<string>();
+  // Each style found is kept with the name the admin knows it by: the contest's, or 縦/横 when unsold.
+  const styleHits = new Map<string, string>();
+  const nameOfStyle = (orientation: Orientation) =>
+    styles.find((s) => s.orientation === orientation)?.name ?? ORIENTATION_LABELS[orientation];
+  const hitStyle = (orientation: Orientation) => styleHits.set(orientation, nameOfStyle(orientation));
   for (const style of styles) {
     const name = compactText(style.name);
     const spans = Array.from(name).length >= 2 ? findSpans(indexStem(stem), name) : [];
-    if (spans.length) styleHits.add(style.orientation);
+    if (spans.length) hitStyle(style.orientation);
     stem = blankOut(stem, spans);
   }
   const ownStyleNames = new Map(styles.map((s) => [compactText(s.name), s.orientation]));
 
-  // 3. Digits that are not athlete numbers: copy suffixes, camera counters, dates and times.
+  // 3. Digits that are not athlete numbers: copy suffixes, camera counters, dates, times and rates.
   const copyNumber = COPY_SUFFIX.exec(stem);
-  stem = stem.replace(COPY_SUFFIX, " ");
+  stem = stem.replace(COPY_SUFFIX, " ").replace(COPY_WORDS, " ");
   const withoutCamera = stem.replace(CAMERA_NAME, " ");
   const camera = withoutCamera !== stem;
   stem = withoutCamera
     .replace(DATE_WITH_SEPARATORS, " ")
     .replace(DATE_COMPACT, " ")
-    .replace(TIME_OF_DAY, " ");
+    .replace(TIME_OF_DAY, " ")
+    .replace(DECIMAL_WITH_UNIT, " ");
 
   // 4. The words left: styles, numbers and their markers, and what may be part of a name.
   const tokens = tokenise(stem);
   const used = new Set<number>();
   const leftoverOf = new Map<number, string>();
-  // The neighbouring token when nothing separates them (the p of 1080p, the v of v2), else undefined.
-  const touching = (i: number, j: number) => {
-    const neighbour = tokens[j];
-    return neighbour && neighbour.chunk === tokens[i]?.chunk ? neighbour : undefined;
-  };
-
   const addStyle = (filmed: Orientation) => {
     const orientation = styleForWord(filmed, styles);
-    styleHits.add(orientation ?? `unsold:${filmed}`);
+    if (orientation) hitStyle(orientation);
+    else styleHits.set(`unsold:${filmed}`, ORIENTATION_LABELS[filmed]);
   };
   tokens.forEach((token, i) => {
     if (token.kind === "digits") return;
     const own = ownStyleNames.get(token.text);
     const builtIn = builtInStyle(token.text);
-    if (own) styleHits.add(own);
+    if (own) hitStyle(own);
     else if (builtIn) addStyle(builtIn);
     else {
       const atEnd = token.kind === "word" ? KANJI_STYLE_AT_END.exec(token.text) : null;
@@ -408,20 +412,25 @@ function read(
   tokens.forEach((token, i) => {
     if (token.kind !== "digits") return;
     const value = Number(token.text);
-    const before = touching(i, i - 1);
-    const after = touching(i, i + 1);
+    // The words touching it (the p of 1080p, the 番 of 12番); a version word may have a dot between (ver.2).
+    const next = tokens[i + 1];
+    const after = next?.gap === "" ? next : undefined;
+    const before = token.gap === "" ? tokens[i - 1] : undefined;
+    const version = token.gap === "" || token.gap === "." ? tokens[i - 1] : undefined;
+    const unitAfter = after?.kind === "latin" && UNITS_AFTER_NUMBER.has(after.text);
+    const versionBefore = version?.kind === "latin" && LETTERS_BEFORE_NON_NUMBER.has(version.text);
     const junk =
       (value > LARGEST_LIKELY_NUMBER && !athletes.byNumber.has(value)) ||
-      (after?.kind === "latin" && UNITS_AFTER_NUMBER.has(after.text)) ||
-      (before?.kind === "latin" && LETTERS_BEFORE_NON_NUMBER.has(before.text)) ||
+      unitAfter ||
+      versionBefore ||
       (after?.kind === "word" && COUNTER_AFTER_NUMBER.test(after.text)) ||
       (before?.kind === "word" && WORDS_BEFORE_NON_NUMBER.test(before.text));
     if (junk) {
-      if (after?.kind === "latin" && UNITS_AFTER_NUMBER.has(after.text)) used.add(i + 1);
-      if (before?.kind === "latin" && LETTERS_BEFORE_NON_NUMBER.has(before.text)) used.add(i - 1);
+      if (unitAfter) used.add(i + 1);
+      if (versionBefore) used.add(i - 1);
       return;
     }
-    let isMarked = token.afterHash;
+    let isMarked = token.gap.includes("#");
     // A marker may be one word or several (a label like "Bib No."): try the last one to three words.
     for (let k = 1; k <= 3 && i - k >= 0; k++) {
       const words = tokens.slice(i - k, i);
@@ -459,9 +468,9 @@ function read(
   return { numbers, camera: camera && !marked.length, style: styleReading(styleHits), namedIds, leftover };
 }
 
-function styleReading(hits: Set<string>): StyleReading {
-  if (hits.size > 1) return { kind: "both" };
-  const [hit] = hits;
+function styleReading(hits: Map<string, string>): StyleReading {
+  if (hits.size > 1) return { kind: "both", names: [...hits.values()] };
+  const [hit] = hits.keys();
   if (hit === "vertical" || hit === "horizontal") return { kind: "one", orientation: hit };
   if (hit === "unsold:vertical") return { kind: "unsold", filmed: "vertical" };
   if (hit === "unsold:horizontal") return { kind: "unsold", filmed: "horizontal" };
@@ -594,7 +603,7 @@ export function matchDeliveryFile(fileName: string, contest: DeliveryContest): F
   const orientations = reading.style.kind === "one" ? [reading.style.orientation] : sold;
   const styleReason =
     reading.style.kind === "both"
-      ? `スタイル（${styleNames}）が両方書かれています`
+      ? `スタイルが2つ書かれています（${reading.style.names.join("・")}）`
       : orientations.length > 1
         ? `スタイル（${styleNames}）が分かりません`
         : null;
