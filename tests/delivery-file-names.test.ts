@@ -123,6 +123,8 @@ const table: Row[] = [
   ["12_ﾀﾃ.mp4", twoStyles, matched(YAMADA_HANAKO, "vertical")],
   ["12_縦型.mp4", twoStyles, matched(YAMADA_HANAKO, "vertical")],
   ["12_横動画.mp4", twoStyles, matched(YAMADA_HANAKO, "horizontal")],
+  ["12_縦向き動画.mp4", twoStyles, matched(YAMADA_HANAKO, "vertical")],
+  ["12_横長.mp4", twoStyles, matched(YAMADA_HANAKO, "horizontal")],
   ["(12)【縦】.mp4", twoStyles, matched(YAMADA_HANAKO, "vertical")],
   ["12・横.mp4", twoStyles, matched(YAMADA_HANAKO, "horizontal")],
   // Case and extensions.
@@ -191,6 +193,7 @@ const table: Row[] = [
   // Both style words.
   ["12_縦_横.mp4", twoStyles, ambiguous(BOTH, bothStyles(YAMADA_HANAKO))],
   ["12_tate_yoko.mp4", twoStyles, ambiguous(BOTH, bothStyles(YAMADA_HANAKO))],
+  ["12_縦横.mp4", twoStyles, ambiguous(BOTH, bothStyles(YAMADA_HANAKO))],
   ["12_縦_横.mp4", verticalOnly, ambiguous(BOTH, [[YAMADA_HANAKO, "vertical"]])],
   [
     "12_スマホ用_横.mp4",
@@ -230,6 +233,7 @@ const table: Row[] = [
   ["GH011234.MP4", twoStyles, unmatched(CAMERA)],
   ["VID_20261123_193045.mp4", twoStyles, unmatched(CAMERA)],
   ["PXL_20261123_123456789.mp4", twoStyles, unmatched(CAMERA)],
+  ["IMG_2034_12_縦.MOV", twoStyles, unmatched(CAMERA)],
   ["IMG_2034_No12_縦.MOV", twoStyles, matched(YAMADA_HANAKO, "vertical")],
   ["IMG_2034_山田花子_横.MOV", twoStyles, matched(YAMADA_HANAKO, "horizontal")],
   ["final_v2.mp4", twoStyles, unmatched(NO_NUMBER)],

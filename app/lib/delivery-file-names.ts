@@ -139,41 +139,12 @@ const COPY_WORDS = /\s*(?:のコピー|コピー|copy)(?:\s+\d{1,3})?$/;
 const DECIMAL_WITH_UNIT = /(?<![0-9.])\d+\.\d+(?=(?:fps|p|k|hz|khz|kbps|mbps|s|sec|min)(?![a-z]))/g;
 
 /** Letters right after digits that make them a size or rate: 1080p, 1080i, 4k, 60fps, 24bit, 8mbps, 48khz, 1920x1080. */
-const UNITS_AFTER_NUMBER = new Set([
-  "p",
-  "i",
-  "k",
-  "fps",
-  "bit",
-  "kbps",
-  "mbps",
-  "hz",
-  "khz",
-  "kb",
-  "mb",
-  "gb",
-  "s",
-  "sec",
-  "min",
-  "x",
-]);
+const UNITS_AFTER_NUMBER = new Set("p i k fps bit kbps mbps hz khz kb mb gb s sec min x".split(" "));
 /**
  * Letters right before digits (or with a dot between) that make them a version, a codec or a
  * rate: v2, ver.3, rev2, take3, mp4, h264, x264, the 1080 of 1920x1080, the 60 of 2160p60.
  */
-const LETTERS_BEFORE_NON_NUMBER = new Set([
-  "v",
-  "ver",
-  "version",
-  "rev",
-  "r",
-  "take",
-  "tk",
-  "mp",
-  "h",
-  "x",
-  "p",
-]);
+const LETTERS_BEFORE_NON_NUMBER = new Set("v ver version rev r take tk mp h x p".split(" "));
 /** Counters right after digits (第2部, 3回目, 11月23日, 2曲目, 10歳, 第2版): a number, but of something else. */
 const COUNTER_AFTER_NUMBER = /^(?:部|回|年|月|日|曲|歳|才|分|秒|時|期|版|稿|枚|本|人|位)/;
 /** Words right before digits that make them a take or a revision (テイク2, 修正3). */
@@ -182,22 +153,8 @@ const WORDS_BEFORE_NON_NUMBER = /(?:テイク|修正)$/;
 const LARGEST_LIKELY_NUMBER = 99_999;
 
 /** Words written before the athlete number (No.12, 演奏順12, ゼッケン12, エントリー12, entry 12); `#12` is seen on the separator. */
-const NUMBER_MARKERS = [
-  "no",
-  "nr",
-  "num",
-  "number",
-  "entry",
-  "bib",
-  "番号",
-  "ゼッケン",
-  "ナンバー",
-  "演奏順",
-  "出演順",
-  "出番",
-  "エントリー",
-  "順番",
-];
+const NUMBER_MARKERS =
+  "no nr num number entry bib 番号 ゼッケン ナンバー 演奏順 出演順 出番 エントリー 順番".split(" ");
 /** Japanese markers also end longer words: ゼッケン番号, 背番号, ビッグナンバー, エントリー番号. */
 const JAPANESE_MARKER = /[^a-z]$/;
 /** Written after the number: 12番, 12番目. */
@@ -321,87 +278,58 @@ function builtInStyle(word: string): Orientation | null {
   return null;
 }
 
-function read(
-  fileName: string,
-  styles: readonly DeliveryStyle[],
-  numberLabel: string,
-  athletes: PreparedAthletes,
-): Reading {
-  let stem = fileStem(fileName);
-
-  // 1. Athletes' names first, so that 横山花子 or 縦川 is not read as a style word.
+/** Athletes' names standing in the stem, blanked out so that 横山花子 or 縦川 is not read as a style word. */
+function takeAthleteNames(stem: string, athletes: PreparedAthletes): { stem: string; namedIds: number[] } {
   const indexed = indexStem(stem);
   const hits: { id: number; span: Span }[] = [];
   for (const a of athletes.searchable) {
-    if (indexed.compact.includes(a.name))
-      hits.push(...findSpans(indexed, a.name).map((span) => ({ id: a.id, span })));
+    if (!indexed.compact.includes(a.name)) continue;
+    for (const span of findSpans(indexed, a.name)) hits.push({ id: a.id, span });
   }
   // 花子 inside 山田花子 is 山田花子's name, not 花子's.
+  const length = (span: Span) => span.end - span.start;
   const longest = hits.filter(
     (h) =>
       !hits.some(
-        (o) =>
-          o.span.start <= h.span.start &&
-          h.span.end <= o.span.end &&
-          o.span.end - o.span.start > h.span.end - h.span.start,
+        (o) => o.span.start <= h.span.start && h.span.end <= o.span.end && length(o.span) > length(h.span),
       ),
   );
-  const namedIds = [...new Set(longest.map((h) => h.id))];
-  stem = blankOut(
-    stem,
-    hits.map((h) => h.span),
-  );
-
-  // 2. The contest's own style names (スマホ用, テレビ用): they mean that style whatever they say.
-  // Each style found is kept with the name the admin knows it by: the contest's, or 縦/横 when unsold.
-  const styleHits = new Map<string, string>();
-  const nameOfStyle = (orientation: Orientation) =>
-    styles.find((s) => s.orientation === orientation)?.name ?? ORIENTATION_LABELS[orientation];
-  const hitStyle = (orientation: Orientation) => styleHits.set(orientation, nameOfStyle(orientation));
-  for (const style of styles) {
-    const name = compactText(style.name);
-    const spans = Array.from(name).length >= 2 ? findSpans(indexStem(stem), name) : [];
-    if (spans.length) hitStyle(style.orientation);
-    stem = blankOut(stem, spans);
-  }
-  const ownStyleNames = new Map(styles.map((s) => [compactText(s.name), s.orientation]));
-
-  // 3. Digits that are not athlete numbers: copy suffixes, camera counters, dates, times and rates.
-  const copyNumber = COPY_SUFFIX.exec(stem);
-  stem = stem.replace(COPY_SUFFIX, " ").replace(COPY_WORDS, " ");
-  const withoutCamera = stem.replace(CAMERA_NAME, " ");
-  const camera = withoutCamera !== stem;
-  stem = withoutCamera
-    .replace(DATE_WITH_SEPARATORS, " ")
-    .replace(DATE_COMPACT, " ")
-    .replace(TIME_OF_DAY, " ")
-    .replace(DECIMAL_WITH_UNIT, " ");
-
-  // 4. The words left: styles, numbers and their markers, and what may be part of a name.
-  const tokens = tokenise(stem);
-  const used = new Set<number>();
-  const leftoverOf = new Map<number, string>();
-  const addStyle = (filmed: Orientation) => {
-    const orientation = styleForWord(filmed, styles);
-    if (orientation) hitStyle(orientation);
-    else styleHits.set(`unsold:${filmed}`, ORIENTATION_LABELS[filmed]);
+  return {
+    stem: blankOut(
+      stem,
+      hits.map((h) => h.span),
+    ),
+    namedIds: [...new Set(longest.map((h) => h.id))],
   };
-  tokens.forEach((token, i) => {
-    if (token.kind === "digits") return;
-    const own = ownStyleNames.get(token.text);
-    const builtIn = builtInStyle(token.text);
-    if (own) hitStyle(own);
-    else if (builtIn) addStyle(builtIn);
-    else {
-      const atEnd = token.kind === "word" ? KANJI_STYLE_AT_END.exec(token.text) : null;
-      if (!atEnd) return;
-      addStyle(atEnd[1] === "縦" ? "vertical" : "horizontal");
-      leftoverOf.set(i, token.text.slice(0, atEnd.index));
-      return;
-    }
-    used.add(i);
-  });
+}
 
+/** Digits that are not athlete numbers, blanked out: copy suffixes, camera counters, dates, times and rates. */
+function takeOtherDigits(stem: string): { stem: string; camera: boolean; copyNumber: number | null } {
+  const copy = COPY_SUFFIX.exec(stem);
+  const withoutCopies = stem.replace(COPY_SUFFIX, " ").replace(COPY_WORDS, " ");
+  const withoutCamera = withoutCopies.replace(CAMERA_NAME, " ");
+  return {
+    stem: withoutCamera
+      .replace(DATE_WITH_SEPARATORS, " ")
+      .replace(DATE_COMPACT, " ")
+      .replace(TIME_OF_DAY, " ")
+      .replace(DECIMAL_WITH_UNIT, " "),
+    camera: withoutCamera !== withoutCopies,
+    copyNumber: copy?.[1] ? Number(copy[1]) : null,
+  };
+}
+
+/**
+ * The numbers among the tokens, marked (No.12, #12, 演奏順12, 12番) or bare; digits that are a
+ * size, a rate, a version or a count of something else are skipped. Words read as part of a
+ * number (markers, units) are added to `used`.
+ */
+function readNumbers(
+  tokens: Token[],
+  numberLabel: string,
+  athletes: PreparedAthletes,
+  used: Set<number>,
+): { marked: number[]; bare: number[] } {
   const markers = new Set(NUMBER_MARKERS);
   const label = compactText(numberLabel);
   if (label) markers.add(label);
@@ -419,17 +347,16 @@ function read(
     const version = token.gap === "" || token.gap === "." ? tokens[i - 1] : undefined;
     const unitAfter = after?.kind === "latin" && UNITS_AFTER_NUMBER.has(after.text);
     const versionBefore = version?.kind === "latin" && LETTERS_BEFORE_NON_NUMBER.has(version.text);
-    const junk =
+    if (unitAfter) used.add(i + 1);
+    if (versionBefore) used.add(i - 1);
+    const otherNumber =
       (value > LARGEST_LIKELY_NUMBER && !athletes.byNumber.has(value)) ||
       unitAfter ||
       versionBefore ||
       (after?.kind === "word" && COUNTER_AFTER_NUMBER.test(after.text)) ||
       (before?.kind === "word" && WORDS_BEFORE_NON_NUMBER.test(before.text));
-    if (junk) {
-      if (unitAfter) used.add(i + 1);
-      if (versionBefore) used.add(i - 1);
-      return;
-    }
+    if (otherNumber) return;
+
     let isMarked = token.gap.includes("#");
     // A marker may be one word or several (a label like "Bib No."): try the last one to three words.
     for (let k = 1; k <= 3 && i - k >= 0; k++) {
@@ -450,14 +377,76 @@ function read(
     }
     (isMarked ? marked : bare).push(value);
   });
+  return { marked, bare };
+}
 
+function read(
+  fileName: string,
+  styles: readonly DeliveryStyle[],
+  numberLabel: string,
+  athletes: PreparedAthletes,
+): Reading {
+  // 1. Athletes' names first, so that a style word inside a name is never read as a style.
+  const names = takeAthleteNames(fileStem(fileName), athletes);
+  let stem = names.stem;
+
+  // 2. The contest's own style names (スマホ用, テレビ用): they mean that style whatever they say.
+  // Each style found is kept with the name the admin knows it by: the contest's, or 縦/横 when unsold.
+  const styleHits = new Map<string, string>();
+  const nameOfStyle = (orientation: Orientation) =>
+    styles.find((s) => s.orientation === orientation)?.name ?? ORIENTATION_LABELS[orientation];
+  const hitStyle = (orientation: Orientation) => styleHits.set(orientation, nameOfStyle(orientation));
+  const addStyleWord = (filmed: Orientation) => {
+    const orientation = styleForWord(filmed, styles);
+    if (orientation) hitStyle(orientation);
+    else styleHits.set(`unsold:${filmed}`, ORIENTATION_LABELS[filmed]);
+  };
+  for (const style of styles) {
+    const name = compactText(style.name);
+    const spans = Array.from(name).length >= 2 ? findSpans(indexStem(stem), name) : [];
+    if (spans.length) hitStyle(style.orientation);
+    stem = blankOut(stem, spans);
+  }
+  const ownStyleNames = new Map(styles.map((s) => [compactText(s.name), s.orientation]));
+
+  // 3. Digits that are not athlete numbers.
+  const other = takeOtherDigits(stem);
+  const tokens = tokenise(other.stem);
+
+  // 4. Style words among the words left (a one-character style name like 縦 is one of them).
+  const used = new Set<number>();
+  const leftoverOf = new Map<number, string>();
+  tokens.forEach((token, i) => {
+    if (token.kind === "digits") return;
+    const own = ownStyleNames.get(token.text);
+    const builtIn = builtInStyle(token.text);
+    if (own) hitStyle(own);
+    else if (builtIn) addStyleWord(builtIn);
+    else {
+      if (token.kind !== "word") return;
+      // Peel style words off the end: 山田花子縦 → 縦 and 山田花子; 縦横 → both.
+      let rest = token.text;
+      for (let atEnd = KANJI_STYLE_AT_END.exec(rest); atEnd; atEnd = KANJI_STYLE_AT_END.exec(rest)) {
+        addStyleWord(atEnd[1] === "縦" ? "vertical" : "horizontal");
+        rest = rest.slice(0, atEnd.index);
+      }
+      if (rest !== token.text) leftoverOf.set(i, rest);
+      return;
+    }
+    used.add(i);
+  });
+
+  // 5. The athlete number: a marked one wins; a camera's name has none unless marked; a copy
+  // number only when nothing else is there.
+  const { marked, bare } = readNumbers(tokens, numberLabel, athletes, used);
   const distinct = (values: number[]) => [...new Set(values)];
-  let numbers: number[];
+  let numbers: number[] = [];
   if (marked.length) numbers = distinct(marked);
-  else if (camera) numbers = [];
+  else if (other.camera) numbers = [];
   else if (bare.length) numbers = distinct(bare);
-  else numbers = copyNumber ? [Number(copyNumber[1])] : [];
+  else if (other.copyNumber !== null) numbers = [other.copyNumber];
 
+  // 6. What is left may be part of a name.
   const leftover = tokens
     .flatMap((token, i) => {
       if (token.kind === "digits" || (used.has(i) && !leftoverOf.has(i))) return [];
@@ -465,11 +454,22 @@ function read(
     })
     .filter((word) => word.length > 0);
 
-  return { numbers, camera: camera && !marked.length, style: styleReading(styleHits), namedIds, leftover };
+  return {
+    numbers,
+    camera: other.camera && !marked.length,
+    style: styleReading(styleHits),
+    namedIds: names.namedIds,
+    leftover,
+  };
 }
 
 function styleReading(hits: Map<string, string>): StyleReading {
-  if (hits.size > 1) return { kind: "both", names: [...hits.values()] };
+  if (hits.size > 1) {
+    // In the contest's order (the first format is vertical), then the styles it does not sell.
+    const order = ["vertical", "horizontal", "unsold:vertical", "unsold:horizontal"];
+    const keys = [...hits.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    return { kind: "both", names: keys.map((key) => hits.get(key) ?? key) };
+  }
   const [hit] = hits.keys();
   if (hit === "vertical" || hit === "horizontal") return { kind: "one", orientation: hit };
   if (hit === "unsold:vertical") return { kind: "unsold", filmed: "vertical" };
