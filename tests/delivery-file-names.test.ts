@@ -433,6 +433,50 @@ describe("the canonical forms always match (property)", () => {
     );
   });
 
+  it("any name at all gives an answer: never a throw, a match only to the contest's athletes and styles", () => {
+    const ids = new Set(athletes.map((a) => a.id));
+    const pieces = fc.constantFrom(
+      "12",
+      "０１２",
+      "縦",
+      "横",
+      "yoko",
+      "No.",
+      "#",
+      "_",
+      " ",
+      "山田花子",
+      "IMG_",
+      ".mp4",
+      "(1)",
+    );
+    const names = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 80 }),
+      fc.array(pieces, { maxLength: 8 }).map((parts) => parts.join("")),
+    );
+    fc.assert(
+      fc.property(
+        names,
+        fc.constantFrom(twoStyles, verticalOnly, landscapeOnly, ownNames),
+        (name, contest) => {
+          const result = matchDeliveryFile(name, contest);
+          const sold = contest.styles.map((s) => s.orientation);
+          if (result.kind === "matched") {
+            expect(ids.has(result.athleteId)).toBe(true);
+            expect(sold).toContain(result.orientation);
+          } else {
+            expect(result.reason).toMatch(/\S/);
+          }
+          if (result.kind === "ambiguous") {
+            expect(result.candidates.length).toBeGreaterThan(0);
+            for (const c of result.candidates) expect(ids.has(c.athleteId)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it("and a bare number in a one-style contest", () => {
     const oneStyle = { ...contest, styles: [{ name: "縦", orientation: "vertical" as const }] };
     fc.assert(

@@ -488,6 +488,8 @@ function soldOrientations(styles: readonly DeliveryStyle[]): Orientation[] {
   return [...new Set(styles.map((s) => s.orientation))];
 }
 
+const NO_ATHLETES: MatchAthlete[] = [];
+
 /**
  * What a file name says, without the athletes: the athlete number (null when there is none or
  * more than one), the style (a one-style contest's style when none is written) and the words
@@ -498,7 +500,7 @@ export function parseDeliveryFileName(
   styles: DeliveryStyle[],
   numberLabel = "",
 ): ParsedFileName {
-  const reading = read(fileName, styles, numberLabel, prepare([]));
+  const reading = read(fileName, styles, numberLabel, prepare(NO_ATHLETES));
   const sold = soldOrientations(styles);
   const orientation =
     reading.style.kind === "one"
