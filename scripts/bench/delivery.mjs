@@ -306,6 +306,10 @@ const smtp = new SMTPServer({
     });
   },
 });
+// A client that hangs up mid-conversation (the shop stopped at the end) is not this server's failure.
+smtp.on("error", (error) => {
+  if (error.code !== "ECONNRESET") throw error;
+});
 await new Promise((resolve) => smtp.listen(0, "127.0.0.1", resolve));
 const smtpUrl = `smtp://127.0.0.1:${smtp.server.address().port}`;
 
@@ -353,7 +357,7 @@ try {
   const first = await fetch(tab, { headers });
   const html = await first.text();
   check(
-    first.ok && html.includes(`一括納品（${expectedDelivered.length} 件の注文）`),
+    first.ok && html.includes(`${expectedDelivered.length} 件の注文`),
     `the matching screen does not offer to deliver the ${expectedDelivered.length} complete orders (${first.status})`,
   );
 
