@@ -321,9 +321,11 @@ const check = (ok, message) => {
 const ms = (value) => `${value.toFixed(1)} ms`;
 const sleep = (millis) => new Promise((resolve) => setTimeout(resolve, millis));
 
-const server = await startServer({ ...shopEnv, SMTP_URL: smtpUrl, MAIL_FROM: "shop@example.jp" });
-const readDb = new Database(dbFile, { readonly: true });
+let server;
+let readDb;
 try {
+  server = await startServer({ ...shopEnv, SMTP_URL: smtpUrl, MAIL_FROM: "shop@example.jp" });
+  readDb = new Database(dbFile, { readonly: true });
   const headers = { Cookie: await adminCookie(dbFile, adminId) };
   const tab = `${server.base}/admin/contest/${recital.contestId}/delivery`;
   const orderList = `${server.base}/admin/orders?contest=${recital.contestId}`;
@@ -503,8 +505,8 @@ try {
   for (const failure of failures) console.error(`✗ ${failure}`);
   process.exitCode = failures.length ? 1 : 0;
 } finally {
-  readDb.close();
-  await server.stop();
+  readDb?.close();
+  await server?.stop();
   await new Promise((resolve) => smtp.close(resolve));
   fs.rmSync(dir, { recursive: true, force: true });
 }
