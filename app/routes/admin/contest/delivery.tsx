@@ -8,7 +8,7 @@ import {
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { FieldError } from "~/components/forms";
 import { deliveryActionSchema, fileMatchSchema } from "~/lib/delivery-schemas";
 import { formatBytes } from "~/lib/media-schemas";
@@ -163,6 +163,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function DeliveryFiles() {
   const screen = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  // One hand-match form on the page at a time: the row the admin opened (?file=) or the one a mistake came back to.
+  const editing = actionData?.reply ? actionData.fileId : positiveId(searchParams.get("file"));
   const navigation = useNavigation();
   const delivering = navigation.formData?.get("intent") === "deliver-all";
   const label = screen.numberLabel;
@@ -267,6 +270,7 @@ export default function DeliveryFiles() {
         files={screen.matched}
         screen={screen}
         actionData={actionData}
+        editing={editing}
       />
       {screen.ambiguous.length > 0 ? (
         <FileSection
@@ -275,6 +279,7 @@ export default function DeliveryFiles() {
           files={screen.ambiguous}
           screen={screen}
           actionData={actionData}
+          editing={editing}
         />
       ) : null}
       {screen.unmatched.length > 0 ? (
@@ -284,6 +289,7 @@ export default function DeliveryFiles() {
           files={screen.unmatched}
           screen={screen}
           actionData={actionData}
+          editing={editing}
         />
       ) : null}
 
@@ -397,6 +403,7 @@ function FileSection({
   empty,
   screen,
   actionData,
+  editing,
 }: {
   id: string;
   title: string;
@@ -404,6 +411,7 @@ function FileSection({
   empty?: string;
   screen: Pick<DeliveryScreen, "numberLabel" | "styles">;
   actionData: ActionData | undefined;
+  editing: number | null;
 }) {
   return (
     <section aria-labelledby={`${id}-title`}>
@@ -420,6 +428,7 @@ function FileSection({
               file={file}
               screen={screen}
               actionData={actionData?.fileId === file.id ? actionData : undefined}
+              editing={editing === file.id}
             />
           ))}
         </ul>
@@ -432,15 +441,18 @@ function FileRow({
   file,
   screen,
   actionData,
+  editing,
 }: {
   file: ScreenFile;
   screen: Pick<DeliveryScreen, "numberLabel" | "styles">;
   actionData: ActionData | undefined;
+  editing: boolean;
 }) {
   const label = screen.numberLabel;
   return (
     <li
       className="rounded-xl bg-white p-3 shadow-sm sm:px-4 lg:grid lg:grid-cols-[minmax(0,16rem)_minmax(0,1fr)] lg:gap-x-6"
+      id={`file-${file.id}`}
       data-file={file.originalName}
     >
       <p className="font-semibold break-all">
@@ -493,7 +505,11 @@ function FileRow({
           </div>
         ) : null}
         <div className="mt-1 flex flex-wrap items-start gap-x-4 gap-y-1">
-          <MatchForm file={file} screen={screen} lastResult={actionData?.reply} />
+          {editing ? null : (
+            <Link to={`?file=${file.id}#file-${file.id}`} className="text-sm text-brand-700 underline">
+              手動で割り当て
+            </Link>
+          )}
           <ReplaceForm fileId={file.id} fileName={file.originalName} error={actionData?.error ?? null} />
           {file.byHand ? (
             <Form method="post">
@@ -517,6 +533,7 @@ function FileRow({
           </Form>
         </div>
       </div>
+      {editing ? <MatchForm file={file} screen={screen} lastResult={actionData?.reply} /> : null}
     </li>
   );
 }
@@ -543,43 +560,48 @@ function MatchForm({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: fileMatchSchema }),
   });
   return (
-    <details className="text-sm" open={Boolean(lastResult) || undefined}>
-      <summary className="cursor-pointer text-brand-700 underline">手動で割り当て</summary>
-      <Form method="post" {...getFormProps(form)} className="mt-2 flex flex-wrap items-end gap-2">
-        <input type="hidden" name="intent" value="match" />
-        <input type="hidden" name="fileId" value={file.id} />
-        <div>
-          <label htmlFor={fields.athleteNumber.id} className="field-label">
-            {screen.numberLabel}
-          </label>
-          <input
-            {...getInputProps(fields.athleteNumber, { type: "text" })}
-            inputMode="numeric"
-            className="field-input w-28"
-          />
-        </div>
-        <div>
-          <label htmlFor={fields.orientation.id} className="field-label">
-            スタイル
-          </label>
-          <select {...getSelectProps(fields.orientation)} className="field-input">
-            {screen.styles.map((style) => (
-              <option key={style.orientation} value={style.orientation}>
-                {style.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className="btn-secondary min-h-10">
-          割り当て
-        </button>
-        <div className="basis-full">
-          <FieldError id={fields.athleteNumber.errorId} errors={fields.athleteNumber.errors} announce />
-          <FieldError id={fields.orientation.errorId} errors={fields.orientation.errors} announce />
-          <FieldError id={form.errorId} errors={form.errors} announce />
-        </div>
-      </Form>
-    </details>
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      aria-label={`${file.originalName} を手動で割り当て`}
+      className="mt-3 flex flex-wrap items-end gap-2 rounded-lg bg-zinc-50 p-3 lg:col-start-2"
+    >
+      <input type="hidden" name="intent" value="match" />
+      <input type="hidden" name="fileId" value={file.id} />
+      <div>
+        <label htmlFor={fields.athleteNumber.id} className="field-label">
+          {screen.numberLabel}
+        </label>
+        <input
+          {...getInputProps(fields.athleteNumber, { type: "text" })}
+          inputMode="numeric"
+          className="field-input w-28"
+        />
+      </div>
+      <div>
+        <label htmlFor={fields.orientation.id} className="field-label">
+          スタイル
+        </label>
+        <select {...getSelectProps(fields.orientation)} className="field-input">
+          {screen.styles.map((style) => (
+            <option key={style.orientation} value={style.orientation}>
+              {style.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className="btn-secondary min-h-10">
+        割り当て
+      </button>
+      <Link to="." className="self-center text-sm text-zinc-600 underline">
+        閉じる
+      </Link>
+      <div className="basis-full">
+        <FieldError id={fields.athleteNumber.errorId} errors={fields.athleteNumber.errors} announce />
+        <FieldError id={fields.orientation.errorId} errors={fields.orientation.errors} announce />
+        <FieldError id={form.errorId} errors={form.errors} announce />
+      </div>
+    </Form>
   );
 }
 
