@@ -92,7 +92,11 @@ describe("a delivery video sent through the streaming reader", () => {
     expect(parsed.form.get("intent")).toBe("deliver");
     expect([...parsed.files.keys()]).toEqual([1]);
     const stored = parsed.files.get(1)?.storedName ?? "";
-    expect(parsed.files.get(1)).toMatchObject({ originalName: "video.mp4", contentType: "video/mp4", size: 5000 });
+    expect(parsed.files.get(1)).toMatchObject({
+      originalName: "video.mp4",
+      contentType: "video/mp4",
+      size: 5000,
+    });
     expect(stored).toMatch(/^delivery-[0-9a-f]{24}\.mp4$/);
     expect(fs.statSync(path.join(mediaDir(), stored)).size).toBe(5000);
     // The empty file input of line 2 leaves nothing behind.

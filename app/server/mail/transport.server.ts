@@ -14,13 +14,27 @@ let transporter: Transporter | undefined;
 function transport(): Transporter {
   const { SMTP_URL } = env();
   transporter ??= SMTP_URL
-    ? nodemailer.createTransport(SMTP_URL, {
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 20_000,
-      })
+    ? nodemailer.createTransport(smtpUrlWithTimeouts(SMTP_URL))
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return transporter;
+}
+
+/**
+ * How long one SMTP conversation may hang, kept well under the outbox's claim lease
+ * (CLAIM_LEASE_MS), so a stuck send is given up before another sender may take the mail.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
+/**
+ * The SMTP URL with the timeouts in its query, unless it sets its own. They must travel in the
+ * URL: nodemailer reads a second argument next to a URL as message defaults, not as connection
+ * options, which silently left its own 2- and 10-minute timeouts in force.
+ */
+export function smtpUrlWithTimeouts(url: string): string {
+  const parsed = new URL(url);
+  for (const [key, value] of Object.entries(SMTP_TIMEOUTS))
+    if (!parsed.searchParams.has(key)) parsed.searchParams.set(key, String(value));
+  return parsed.toString();
 }
 
 export async function sendMail(to: string, mail: RenderedMail): Promise<void> {
