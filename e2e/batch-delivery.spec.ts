@@ -172,6 +172,32 @@ test("一括納品: 5 files for 6 orders from 4 families deliver the 5 complete 
   ).toBe(4);
   await expect(admin.getByText("未対応の注文の明細には、すべてファイルがあります。")).toBeVisible();
 
+  // A corrected video for 演奏順 1 縦: it replaces the delivered file for both families, mails nobody by
+  // itself, and the tab offers to mail each of them again.
+  await upload(admin, ["1_縦_修正版.mp4"]);
+  await expect(
+    admin
+      .getByRole("region", { name: /照合済みのファイル/ })
+      .getByRole("listitem")
+      .filter({ hasText: "1_縦_修正版.mp4" }),
+  ).toContainText("差し替え");
+  await admin.getByRole("button", { name: "一括納品（0 件の注文）" }).click();
+  await expect(admin.getByText(/2 件の納品済みの注文のファイルを差し替えました/)).toBeVisible();
+  const resend = admin.getByRole("region", { name: "差し替えた注文への納品メール" });
+  await expect(resend.getByRole("listitem")).toHaveCount(2);
+  expect(deliveryMails(families.b).length).toBe(1);
+  await resend
+    .getByRole("listitem")
+    .filter({ hasText: orders[2]! })
+    .getByRole("button", { name: "納品メールを再送信" })
+    .click();
+  await expect(admin.getByText("納品メールを再送信しました")).toBeVisible();
+  await expect.poll(() => deliveryMails(families.b).length, { timeout: 15_000 }).toBe(2);
+  await expect(
+    admin.getByRole("region", { name: "差し替えた注文への納品メール" }).getByRole("listitem"),
+  ).toHaveCount(1);
+  expect(deliveryMails(families.a).length).toBe(2);
+
   // The family's download page serves the shared file, from the shop, with Range.
   const link = /\/download\/([A-Za-z0-9_-]{22})/.exec(deliveryMails(families.b)[0]!.text)?.[1] ?? "";
   const customer = await browser.newPage();
