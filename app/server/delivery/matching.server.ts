@@ -229,11 +229,8 @@ export function deliveryPlan(contestId: number, reader: Reader = db()): Delivery
     if (duplicateKeys.has(key))
       return {
         ...base,
-        match: {
-          kind: "ambiguous",
-          reason: DUPLICATE_REASON,
-          candidates: [{ athleteId: match.athleteId, orientation: match.orientation }],
-        },
+        // No candidate to offer: choosing the same athlete and style by hand would not settle it.
+        match: { kind: "ambiguous", reason: DUPLICATE_REASON, candidates: [] },
       };
     // A waiting file wins over the delivered one of its key: it is the newer, corrected video.
     fileForKey.set(key, file.id);
