@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
-import { useRef, useState, type DragEvent, type FormEvent } from "react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState, type FormEvent } from "react";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { VideoPlayer } from "./VideoPlayer";
 import { ProgressBar } from "~/components/ProgressBar";
-import { uploadInChunks, UploadFailed } from "~/lib/chunked-upload";
+import { UploadQueue } from "~/components/UploadQueue";
+import { useUploadQueue } from "~/lib/use-upload-queue";
 import { formatDateTime } from "~/lib/format";
 import {
   CONTENT_CATEGORY_LABELS,
@@ -260,14 +261,6 @@ export default function ContentManagement() {
   );
 }
 
-type QueuedFile = {
-  key: string;
-  file: File;
-  percent: number;
-  state: "待機中" | "アップロード中" | "完了" | "失敗";
-  error?: string;
-};
-
 function UploadPanel({
   contestId,
   maxUploadBytes,
@@ -280,84 +273,23 @@ function UploadPanel({
   hydrated: boolean;
 }) {
   const navigation = useNavigation();
-  const revalidator = useRevalidator();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const [queue, setQueue] = useState<QueuedFile[]>([]);
-  const [uploading, setUploading] = useState(false);
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [dragging, setDragging] = useState(false);
   const [category, setCategory] = useState("sample");
+  const [failure, setFailure] = useState<string | null>(null);
+  const { inputRef, queue, uploading, fieldError, dragging, choose, start, dropZone } = useUploadQueue({
+    contestId,
+    purpose: "media",
+    category,
+    maxUploadBytes,
+    accepts: isMediaFile,
+    notAccepted: UPLOAD_MESSAGES.onlyMedia,
+    noFile: UPLOAD_MESSAGES.noFile,
+  });
   const error = fieldError ?? serverError;
   const submitting = navigation.state === "submitting" && navigation.formAction?.includes("intent=upload");
-
-  const choose = (files: FileList | null) => {
-    setFieldError(null);
+  // With JavaScript the files go in chunks through the API; the plain form post is the fallback.
+  const send = async (event: FormEvent<HTMLFormElement>) => {
     setFailure(null);
-    const picked = Array.from(files ?? []);
-    const refused = picked.filter((file) => !isMediaFile(file));
-    if (refused.length > 0)
-      setFieldError(`${UPLOAD_MESSAGES.onlyMedia}（${refused.map((file) => file.name).join("、")}）`);
-    setQueue(
-      picked
-        .filter(isMediaFile)
-        .map((file, index) => ({ key: `${index}-${file.name}`, file, percent: 0, state: "待機中" })),
-    );
-  };
-
-  const update = (key: string, change: Partial<QueuedFile>) =>
-    setQueue((current) => current.map((entry) => (entry.key === key ? { ...entry, ...change } : entry)));
-
-  const start = async (event: FormEvent<HTMLFormElement>) => {
-    // With JavaScript the files go in chunks through the API; the plain form post is the fallback.
-    event.preventDefault();
-    if (uploading) return;
-    const waiting = queue.filter((entry) => entry.state !== "完了");
-    if (waiting.length === 0) {
-      setFieldError(UPLOAD_MESSAGES.noFile);
-      return;
-    }
-    const tooBig = waiting.find((entry) => entry.file.size > maxUploadBytes);
-    if (tooBig) {
-      setFieldError(`ファイルが大きすぎます（上限 ${formatBytes(maxUploadBytes)}）: ${tooBig.file.name}`);
-      return;
-    }
-    setUploading(true);
-    setFailure(null);
-    let failed = false;
-    for (const entry of waiting) {
-      update(entry.key, { state: "アップロード中", error: undefined });
-      try {
-        await uploadInChunks({
-          contestId,
-          file: entry.file,
-          category,
-          onProgress: (loaded, total) => update(entry.key, { percent: Math.floor((loaded / total) * 100) }),
-        });
-        update(entry.key, { state: "完了", percent: 100 });
-      } catch (caught) {
-        failed = true;
-        update(entry.key, {
-          state: "失敗",
-          error: caught instanceof UploadFailed ? caught.message : UPLOAD_MESSAGES.general,
-        });
-      }
-    }
-    setUploading(false);
-    if (failed) setFailure(UPLOAD_MESSAGES.general);
-    if (inputRef.current) inputRef.current.value = "";
-    revalidator.revalidate();
-  };
-
-  const onDrop = (event: DragEvent<HTMLDivElement>) => {
-    event.preventDefault();
-    setDragging(false);
-    if (uploading) {
-      setFieldError("アップロード中は新しいファイルを選択できません");
-      return;
-    }
-    if (inputRef.current) inputRef.current.files = event.dataTransfer.files;
-    choose(event.dataTransfer.files);
+    if ((await start(event)) > 0) setFailure(UPLOAD_MESSAGES.general);
   };
 
   return (
@@ -373,17 +305,12 @@ function UploadPanel({
         method="post"
         action="?intent=upload"
         encType="multipart/form-data"
-        onSubmit={hydrated ? start : undefined}
+        onSubmit={hydrated ? send : undefined}
         className="mt-4 space-y-4"
         noValidate
       >
         <div
-          onDragOver={(event) => {
-            event.preventDefault();
-            if (!uploading) setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={onDrop}
+          {...dropZone}
           data-testid="drop-zone"
           className={`rounded-xl border-2 border-dashed p-4 text-center transition-colors sm:p-6 ${dragging ? "border-brand-600 bg-brand-50" : "border-zinc-300 bg-zinc-50"} ${uploading ? "opacity-60" : ""}`}
         >
@@ -403,7 +330,10 @@ function UploadPanel({
             disabled={uploading}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? "media-files-error" : undefined}
-            onChange={(event) => choose(event.currentTarget.files)}
+            onChange={(event) => {
+              setFailure(null);
+              choose(event.currentTarget.files);
+            }}
             className="mx-auto block w-full max-w-md text-sm file:mr-3 file:rounded-lg file:border-0 file:bg-zinc-800 file:px-4 file:py-2 file:text-sm file:font-semibold file:text-white disabled:cursor-not-allowed"
           />
           {error ? (
@@ -434,24 +364,7 @@ function UploadPanel({
           </button>
         </div>
       </Form>
-      {queue.length > 0 ? (
-        <ul aria-label="アップロード状況" className="mt-5 space-y-3">
-          {queue.map((entry) => (
-            <li key={entry.key} className="rounded-xl border border-zinc-200 p-3">
-              <div className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
-                <span className="min-w-0 flex-1 truncate font-semibold">{entry.file.name}</span>
-                <span
-                  className={`shrink-0 ${entry.state === "失敗" ? "text-red-700" : entry.state === "完了" ? "text-emerald-700" : "text-zinc-600"}`}
-                >
-                  {entry.state}・{entry.percent}%
-                </span>
-              </div>
-              <ProgressBar label={`${entry.file.name} の進捗`} percent={entry.percent} />
-              {entry.error ? <p className="field-error">{entry.error}</p> : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <UploadQueue queue={queue} />
       {failure ? (
         <p
           role="alert"
