@@ -116,9 +116,9 @@ export async function deliverOrder(
 
 /**
  * Records an order's delivery inside `tx`, the one place both 納品 and 一括納品 go through:
- * every line gets its file or URL and 納品済み (a line's download count starts afresh when its
- * file changes), the order is 納品済み, its download page is made or, when it has one, kept
- * open at least the usual days from now, and the delivery mail is queued the first time only.
+ * every line gets its file or URL and 納品済み, the order is 納品済み, its download page is made
+ * or, when it has one, kept open at least the usual days from now, and the delivery mail is
+ * queued the first time only.
  * Returns the page and the queued mail (null: the customer was mailed before).
  */
 export function recordDelivery(
