@@ -199,6 +199,21 @@ describe("一括納品", () => {
     await mailsSettled();
   });
 
+  it("a file whose orders still miss another video stays matched by its name, not settled", async () => {
+    const c = contest(2);
+    const o = order(c, "half@example.jp", [
+      [1, "vertical"],
+      [2, "vertical"],
+    ]);
+    const file = upload(c, "1_縦.mp4");
+    expect(deliverContest(c.id)!.delivered).toHaveLength(0);
+    expect(db().select().from(deliveryFiles).where(eq(deliveryFiles.id, file.id)).get()).toMatchObject({
+      athleteId: null,
+      orientation: null,
+    });
+    expect(deliveryScreen(c.id)!.matched[0]).toMatchObject({ byHand: false, orderNumbers: [o.orderNumber] });
+  });
+
   it("a file matched by hand is delivered; a delivered file can be neither removed nor re-matched", async () => {
     const c = contest(3);
     const o = order(c, "hand@example.jp", [[3, "horizontal"]]);

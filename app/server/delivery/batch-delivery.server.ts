@@ -6,7 +6,7 @@ import { deliveryFiles, orderLines, orders } from "../db/schema";
 import { sendQueuedMail } from "../mail/outbox.server";
 import { recordDelivery, resendDeliveryMail, type LineDelivery } from "../orders/delivery.server";
 import { retireFile } from "./delivery-files.server";
-import { deliveryPlan, type OpenOrder } from "./matching.server";
+import { deliveryPlan, type OpenOrder, type WaitingFile } from "./matching.server";
 
 export type BatchDeliveryResult = {
   delivered: OpenOrder[];
@@ -31,13 +31,19 @@ export function deliverContest(contestId: number): BatchDeliveryResult | null {
     (tx) => {
       const plan = deliveryPlan(contestId, tx);
       if (!plan) return null;
+      // A file put to use is known for sure from then on: a later rename of the athlete does not move it.
+      const settled = new Set<number>();
+      const settle = (file: WaitingFile) => {
+        if (file.match.kind !== "matched" || settled.has(file.id)) return;
+        const { athleteId, orientation } = file.match;
+        tx.update(deliveryFiles).set({ athleteId, orientation }).where(eq(deliveryFiles.id, file.id)).run();
+        settled.add(file.id);
+      };
+      const waitingById = new Map(plan.waiting.map((file) => [file.id, file]));
       const replaced = new Map<number, string>();
       for (const file of plan.toUse) {
-        if (file.match.kind !== "matched") continue;
-        const { athleteId, orientation } = file.match;
-        // Known for sure from now on: a later rename of the athlete does not move a delivered file.
-        tx.update(deliveryFiles).set({ athleteId, orientation }).where(eq(deliveryFiles.id, file.id)).run();
-        if (!file.replaces) continue;
+        if (file.match.kind !== "matched" || !file.replaces) continue;
+        settle(file);
         const moved = tx
           .update(orderLines)
           .set({ deliveryFileId: file.id, downloadStartedAt: null })
@@ -81,7 +87,10 @@ export function deliverContest(contestId: number): BatchDeliveryResult | null {
           for (const line of lines) {
             if (line.orderId !== order.id || line.athleteId === null) continue;
             const fileId = plan.fileForKey.get(matchKey(line.athleteId, line.orientation));
-            if (fileId !== undefined) deliveries.set(line.id, { fileId });
+            if (fileId === undefined) continue;
+            deliveries.set(line.id, { fileId });
+            const waiting = waitingById.get(fileId);
+            if (waiting) settle(waiting);
           }
           const { mailId } = recordDelivery(tx, order.id, deliveries, at);
           if (mailId !== null) mailIds.push(mailId);
