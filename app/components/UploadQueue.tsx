@@ -26,13 +26,17 @@ export function UploadQueue({ queue, overall = false }: { queue: QueuedFile[]; o
               <span
                 className={`shrink-0 ${entry.state === "失敗" ? "text-red-700" : entry.state === "完了" ? "text-emerald-700" : "text-zinc-600"}`}
               >
-                {entry.state}・{percentOf(entry.loaded, entry.file.size)}%
+                {entry.state === "失敗"
+                  ? entry.state
+                  : `${entry.state}・${percentOf(entry.loaded, entry.file.size)}%`}
               </span>
             </div>
-            <ProgressBar
-              label={`${entry.file.name} の進捗`}
-              percent={percentOf(entry.loaded, entry.file.size)}
-            />
+            {entry.state === "失敗" ? null : (
+              <ProgressBar
+                label={`${entry.file.name} の進捗`}
+                percent={percentOf(entry.loaded, entry.file.size)}
+              />
+            )}
             {entry.error ? <p className="field-error">{entry.error}</p> : null}
           </li>
         ))}

@@ -82,8 +82,10 @@ export function useUploadQueue(options: {
         update(entry.key, { state: "完了", loaded: entry.file.size });
       } catch (caught) {
         failed++;
+        // A refused file shows no full bar: nothing of it was kept.
         update(entry.key, {
           state: "失敗",
+          loaded: 0,
           error: caught instanceof UploadFailed ? caught.message : UPLOAD_MESSAGES.general,
         });
       }
