@@ -214,6 +214,23 @@ describe("一括納品", () => {
     expect(deliveryScreen(c.id)!.matched[0]).toMatchObject({ byHand: false, orderNumbers: [o.orderNumber] });
   });
 
+  it("an order with a line marked お断り is never delivered in a batch, even with every file there", async () => {
+    const c = contest(1);
+    const declined = order(c, "declined@example.jp", [[1, "vertical"]]);
+    db()
+      .update(orderLines)
+      .set({ productionPossible: true })
+      .where(eq(orderLines.orderId, declined.id))
+      .run();
+    const fine = order(c, "fine@example.jp", [[1, "vertical"]]);
+    upload(c, "1_縦.mp4");
+    const plan = deliveryPlan(c.id)!;
+    expect(plan.declined.map((o) => o.id)).toEqual([declined.id]);
+    expect(deliverContest(c.id)!.delivered.map((o) => o.id)).toEqual([fine.id]);
+    expect(statusOf(declined.id)).toBe("未対応");
+    await mailsSettled();
+  });
+
   it("a file matched by hand is delivered; a delivered file can be neither removed nor re-matched", async () => {
     const c = contest(3);
     const o = order(c, "hand@example.jp", [[3, "horizontal"]]);

@@ -64,6 +64,8 @@ export type DeliveryPlan = {
   ready: OpenOrder[];
   /** Open orders still missing a file for at least one line. */
   incomplete: OpenOrder[];
+  /** Open orders with a line marked お断り: left to the admin in the order list. */
+  declined: OpenOrder[];
   /** The file each athlete and style would be delivered with (matchKey → file id). */
   fileForKey: Map<string, number>;
   /** Waiting files that 一括納品 puts to use: they complete an order or replace a delivered file. */
@@ -104,6 +106,7 @@ export function deliveryPlan(contestId: number, reader: Reader = db()): Delivery
       style: orderLines.style,
       orderNumber: orders.orderNumber,
       customerName: orders.customerName,
+      declined: orderLines.productionPossible,
     })
     .from(orderLines)
     .innerJoin(orders, eq(orders.id, orderLines.orderId))
@@ -250,7 +253,7 @@ export function deliveryPlan(contestId: number, reader: Reader = db()): Delivery
   });
 
   const missingByKey = new Map<string, MissingFile>();
-  const openOrders = new Map<number, OpenOrder & { complete: boolean }>();
+  const openOrders = new Map<number, OpenOrder & { complete: boolean; declined: boolean }>();
   for (const line of openLines) {
     const order = openOrders.get(line.orderId) ?? {
       id: line.orderId,
@@ -258,8 +261,11 @@ export function deliveryPlan(contestId: number, reader: Reader = db()): Delivery
       customerName: line.customerName,
       lineCount: 0,
       complete: true,
+      declined: false,
     };
     order.lineCount++;
+    // An order with a line marked お断り is the admin's to settle, never delivered in a batch.
+    if (line.declined) order.declined = true;
     openOrders.set(line.orderId, order);
     const key = line.athleteId ? matchKey(line.athleteId, line.orientation) : `gone:${line.id}`;
     if (line.athleteId && fileForKey.has(key)) continue;
@@ -276,6 +282,7 @@ export function deliveryPlan(contestId: number, reader: Reader = db()): Delivery
     missingByKey.set(key, missing);
   }
   const orderList = [...openOrders.values()];
+  const summary = ({ complete: _, declined: __, ...order }: (typeof orderList)[number]): OpenOrder => order;
 
   return {
     contestId,
@@ -287,8 +294,9 @@ export function deliveryPlan(contestId: number, reader: Reader = db()): Delivery
     missing: [...missingByKey.values()].sort(
       (a, b) => a.athleteNumber - b.athleteNumber || a.orientation.localeCompare(b.orientation),
     ),
-    ready: orderList.filter((order) => order.complete).map(({ complete: _, ...order }) => order),
-    incomplete: orderList.filter((order) => !order.complete).map(({ complete: _, ...order }) => order),
+    ready: orderList.filter((order) => order.complete && !order.declined).map(summary),
+    incomplete: orderList.filter((order) => !order.complete && !order.declined).map(summary),
+    declined: orderList.filter((order) => order.declined).map(summary),
     fileForKey,
     toUse: waiting.filter(
       (file) => file.match.kind === "matched" && (file.orderNumbers.length > 0 || file.replaces !== null),
@@ -413,6 +421,7 @@ export function deliveryScreen(contestId: number) {
     missing: plan.missing,
     ready: plan.ready,
     incomplete: plan.incomplete,
+    declined: plan.declined,
     replacing: plan.toUse.filter((file) => file.replaces !== null).length,
     changedSinceMail: plan.changedSinceMail,
   };

@@ -339,6 +339,18 @@ export default function DeliveryFiles() {
             </span>
           </p>
         ) : null}
+        {screen.declined.length > 0 ? (
+          <p className="mt-2 text-sm text-red-800">
+            お断りの明細を含む注文は一括納品しません。
+            <Link to={`/admin/orders?contest=${screen.contestId}`} className="underline">
+              注文一覧
+            </Link>
+            で対応してください:{" "}
+            <span className="font-mono text-xs">
+              {screen.declined.map((order) => order.orderNumber).join("、")}
+            </span>
+          </p>
+        ) : null}
       </section>
 
       {screen.delivered.length > 0 ? (
