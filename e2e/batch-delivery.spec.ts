@@ -202,6 +202,9 @@ test("一括納品: 5 files for 6 orders from 4 families deliver the 5 complete 
   const link = /\/download\/([A-Za-z0-9_-]{22})/.exec(deliveryMails(families.b)[0]!.text)?.[1] ?? "";
   const customer = await browser.newPage();
   await customer.goto(`/download/${link}`);
+  // Issue 19 item 15: each video names its athlete, so a family with two children can tell them apart.
+  await expect(customer.getByText("幼児部門・演奏順 1 山田 花・縦")).toBeVisible();
+  await expect(customer.getByText("幼児部門・演奏順 3 佐藤 美緒・縦")).toBeVisible();
   const href =
     (await customer.getByRole("link", { name: "縦型ダウンロード" }).first().getAttribute("href")) ?? "";
   const ranged = await customer.request.get(href, { headers: { Range: "bytes=0-11" } });

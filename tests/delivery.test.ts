@@ -171,6 +171,23 @@ describe("download page", () => {
     expect(downloadPage(pageId)).toMatchObject({ expired: true });
     expect(claimDownload(pageId, lines[1]!.id, "horizontal")).toMatchObject({ ok: false, status: 410 });
   });
+
+  it("issue 19 item 4: a download started just before the expiry may be resumed only until the page expires, and an expired page promises nothing", async () => {
+    const start = Date.UTC(2025, 10, 1);
+    setClock(() => start);
+    const { pageId, lines } = await delivered();
+    const expiresAt = start + 30 * 86_400_000;
+    setClock(() => expiresAt - 3600_000);
+    expect(claimDownload(pageId, lines[0]!.id, "vertical")).toMatchObject({ ok: true });
+    expect(downloadPage(pageId)?.lines[0]?.resumableUntil?.getTime()).toBe(expiresAt);
+    setClock(() => expiresAt + 60_000);
+    expect(downloadPage(pageId)?.lines[0]).toMatchObject({ resumableUntil: null });
+  });
+
+  it("issue 19 item 15: the download page names each line's athlete, so a family with two children can tell the videos apart", async () => {
+    const { pageId } = await delivered();
+    expect(downloadPage(pageId)?.lines.map((line) => line.athleteName)).toEqual(["選手1", "選手2"]);
+  });
 });
 
 describe("after delivery, for the admin", () => {

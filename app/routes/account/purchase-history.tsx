@@ -87,7 +87,7 @@ export default function PurchaseHistory() {
                         {line.category}
                       </Cell>
                       <Cell label={order.numberLabel} className="sm:whitespace-nowrap">
-                        {line.athleteNumber}
+                        {line.athleteNumber} {line.athleteName}
                       </Cell>
                       <Cell label="スタイル" className="sm:whitespace-nowrap">
                         {line.style}

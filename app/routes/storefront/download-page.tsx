@@ -62,7 +62,7 @@ export default function DownloadPage() {
           <li key={line.id} className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm">
             <p className="font-semibold">{line.contestName}</p>
             <p className="mt-1 text-sm text-zinc-700">
-              {line.category}・{page.bibNumberLabel} {line.athleteNumber}・{line.style}
+              {line.category}・{page.bibNumberLabel} {line.athleteNumber} {line.athleteName}・{line.style}
             </p>
             <p className="mt-1 text-sm font-semibold">{formatYen(line.price)}</p>
             <div className="mt-3 grid grid-cols-2 gap-3">

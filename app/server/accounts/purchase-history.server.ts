@@ -35,6 +35,8 @@ export type HistoryLine = {
   contestName: string;
   category: string;
   athleteNumber: number;
+  /** So a family with two children can tell the videos apart. */
+  athleteName: string;
   style: string;
   price: number;
   /** The order's download page, once this line is delivered: downloads go through it (once each, before expiry). */
@@ -109,6 +111,7 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
         contestName: line.contestName,
         category: line.category,
         athleteNumber: line.athleteNumber,
+        athleteName: line.athleteName,
         style: line.style,
         price: line.price,
         downloadUrl: line.videoDownloadUrl || line.deliveryFileId ? downloadPageUrl(pages, row.id) : null,

@@ -22,18 +22,20 @@ export function downloadPage(id: string) {
     .orderBy(asc(orderLines.id))
     .all();
   const at = now();
+  const expired = page.expiresAt <= at;
   return {
     id: page.id,
     orderNumber: order.orderNumber,
     createdAt: page.createdAt,
     expiresAt: page.expiresAt,
-    expired: page.expiresAt <= at,
+    expired,
     bibNumberLabel: order.bibNumberLabel || "ゼッケン番号",
     lines: lines.map((line) => ({
       id: line.id,
       contestName: line.contestName,
       category: line.category,
       athleteNumber: line.athleteNumber,
+      athleteName: line.athleteName,
       style: line.style,
       orientation: line.orientation,
       price: line.price,
@@ -41,9 +43,12 @@ export function downloadPage(id: string) {
       downloaded:
         line.downloadStartedAt !== null &&
         at.getTime() - line.downloadStartedAt.getTime() >= RESUME_WINDOW_MS,
+      // Resuming ends with the page: an expired page promises nothing, a page expiring first ends the window.
       resumableUntil:
-        line.downloadStartedAt && at.getTime() - line.downloadStartedAt.getTime() < RESUME_WINDOW_MS
-          ? new Date(line.downloadStartedAt.getTime() + RESUME_WINDOW_MS)
+        !expired &&
+        line.downloadStartedAt &&
+        at.getTime() - line.downloadStartedAt.getTime() < RESUME_WINDOW_MS
+          ? new Date(Math.min(line.downloadStartedAt.getTime() + RESUME_WINDOW_MS, page.expiresAt.getTime()))
           : null,
     })),
   };
