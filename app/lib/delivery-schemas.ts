@@ -28,8 +28,8 @@ export const fileMatchSchema = z.object({
   orientation: z.enum(ORIENTATIONS, { errorMap: () => ({ message: "スタイルを選択してください" }) }),
 });
 
+/** The tab's other buttons (割り当て has its own schema above, for its field errors). */
 export const deliveryActionSchema = z.discriminatedUnion("intent", [
-  fileMatchSchema,
   z.object({ intent: z.literal("match-by-name"), fileId }),
   z.object({ intent: z.literal("remove"), fileId }),
   z.object({ intent: z.literal("deliver-all") }),

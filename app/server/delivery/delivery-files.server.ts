@@ -123,9 +123,9 @@ export function poolFile(contestId: number, fileId: number): DeliveryFile | null
 }
 
 /** How many order lines a file serves: none means it is still waiting for 一括納品. */
-export function linesServedBy(fileId: number, reader: Pick<Tx, "select"> = db()): number {
+export function linesServedBy(fileId: number): number {
   return (
-    reader.select({ n: count() }).from(orderLines).where(eq(orderLines.deliveryFileId, fileId)).get()?.n ?? 0
+    db().select({ n: count() }).from(orderLines).where(eq(orderLines.deliveryFileId, fileId)).get()?.n ?? 0
   );
 }
 

@@ -21,7 +21,6 @@ export type WaitingFile = {
   id: number;
   originalName: string;
   size: number;
-  uploadedAt: Date;
   byHand: boolean;
   match: FileMatch;
   /** Open orders it would complete or help complete (their lines of this athlete and style). */
@@ -35,7 +34,6 @@ export type DeliveredFile = {
   id: number;
   originalName: string;
   size: number;
-  uploadedAt: Date;
   athleteId: number | null;
   orientation: Orientation | null;
   lineCount: number;
@@ -178,7 +176,6 @@ export function deliveryPlan(contestId: number, reader: Reader = db()): Delivery
         id: file.id,
         originalName: file.originalName,
         size: file.size,
-        uploadedAt: file.uploadedAt,
         athleteId: file.athleteId,
         orientation: file.orientation,
         lineCount,
@@ -222,7 +219,6 @@ export function deliveryPlan(contestId: number, reader: Reader = db()): Delivery
       id: file.id,
       originalName: file.originalName,
       size: file.size,
-      uploadedAt: file.uploadedAt,
       byHand,
       orderNumbers: [],
       replaces: null,
@@ -346,7 +342,6 @@ export type ScreenFile = {
   id: number;
   originalName: string;
   size: number;
-  uploadedAt: string;
   byHand: boolean;
   athlete: AthleteLabel | null;
   orientation: Orientation | null;
@@ -377,7 +372,6 @@ export function deliveryScreen(contestId: number) {
     id: file.id,
     originalName: file.originalName,
     size: file.size,
-    uploadedAt: file.uploadedAt.toISOString(),
     byHand: file.byHand,
     athlete: file.match.kind === "matched" ? label(file.match.athleteId) : null,
     orientation: file.match.kind === "matched" ? file.match.orientation : null,
@@ -412,7 +406,6 @@ export function deliveryScreen(contestId: number) {
         id: file.id,
         originalName: file.originalName,
         size: file.size,
-        uploadedAt: file.uploadedAt.toISOString(),
         athlete: label(file.athleteId),
         style: styleOf(file.orientation),
         lineCount: file.lineCount,

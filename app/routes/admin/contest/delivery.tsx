@@ -114,8 +114,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
     );
   const input = parsed.data;
   switch (input.intent) {
-    case "match":
-      return toast("error", "エラー", "操作を読み取れませんでした。");
     case "match-by-name": {
       const result = matchFileByHand(contest.id, input.fileId, null, contest.bibNumberLabel);
       return result.ok
