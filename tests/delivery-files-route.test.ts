@@ -7,21 +7,15 @@ import { deliveryFiles, orderLines, orders } from "~/server/db/schema";
 import { deliverContest } from "~/server/delivery/batch-delivery.server";
 import { deliveryScreen } from "~/server/delivery/matching.server";
 import { mediaDir } from "~/server/files/storage.server";
-import { commitSession, getSession } from "~/server/http/session.server";
 import { createUser } from "./helpers/accounts";
 import { callRoute } from "./helpers/route";
-import { formRequest, seedContest, sessionCookie } from "./helpers/shop";
+import { adminCookie, formRequest, seedContest, sessionCookie } from "./helpers/shop";
 
 let admin = "";
 let shop: ReturnType<typeof seedContest>;
 
 beforeAll(async () => {
-  const user = await createUser("delivery-admin@example.jp", "Delivery-Admin-2025", { isAdmin: true });
-  const session = await getSession(new Request("http://shop.test/"));
-  session.set("userId", user.id);
-  session.set("loggedInAt", Date.now());
-  session.set("adminVerifiedAt", Date.now());
-  admin = (await commitSession(session)).split(";")[0] ?? "";
+  admin = await adminCookie();
   shop = seedContest();
 });
 

@@ -3,7 +3,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
 import { contests, orderLines, orders, type OrderStatus } from "~/server/db/schema";
-import { commitSession, getSession } from "~/server/http/session.server";
 import { completeOrder } from "~/server/orders/delivery.server";
 import {
   ORDER_GROUPS_PAGE_SIZE,
@@ -13,21 +12,14 @@ import {
   orderListCounts,
   type OrderContestFilter,
 } from "~/server/orders/order-list.server";
-import { createUser } from "./helpers/accounts";
 import { callRoute } from "./helpers/route";
+import { adminCookie } from "./helpers/shop";
 
 const ordersRoute = () => import("~/routes/admin/orders");
 
-let adminCookie = "";
+let admin = "";
 beforeAll(async () => {
-  const admin = await createUser(`orders-admin-${Date.now()}@example.jp`, "Admin-Password-2025!", {
-    isAdmin: true,
-  });
-  const session = await getSession(new Request("http://shop.test/"));
-  session.set("userId", admin.id);
-  session.set("loggedInAt", Date.now());
-  session.set("adminVerifiedAt", Date.now());
-  adminCookie = (await commitSession(session)).split(";")[0] ?? "";
+  admin = await adminCookie();
 });
 
 let n = 0;
@@ -85,7 +77,7 @@ function contest(name: string): Extract<OrderContestFilter, { kind: "contest" }>
 
 const ids = (result: ReturnType<typeof listOrderGroups>) => result.groups.map((group) => group.id);
 
-async function loadOrders(query: string, cookie = adminCookie) {
+async function loadOrders(query: string, cookie = admin) {
   const { loader } = await ordersRoute();
   return callRoute(
     loader,

@@ -2,10 +2,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { productionList, productionTotals } from "~/server/delivery/production-list.server";
 import { db } from "~/server/db/client.server";
-import { athletes, contests, orderLines, orders, users, type OrderStatus } from "~/server/db/schema";
-import { commitSession, getSession } from "~/server/http/session.server";
+import { athletes, contests, orderLines, orders, type OrderStatus } from "~/server/db/schema";
 import { callRoute } from "./helpers/route";
-import { seedContest } from "./helpers/shop";
+import { adminCookie, seedContest } from "./helpers/shop";
 
 type Shop = ReturnType<typeof seedContest>;
 type Athlete = Shop["onSale"];
@@ -172,19 +171,6 @@ describe("the 制作リスト", () => {
   });
 });
 
-async function adminCookie(isAdmin = true) {
-  const user = db()
-    .insert(users)
-    .values({ email: `prod-${Math.random().toString(36).slice(2)}@example.jp`, passwordHash: "x", isAdmin })
-    .returning()
-    .get();
-  const session = await getSession(new Request("http://shop.test/"));
-  session.set("userId", user.id);
-  session.set("loggedInAt", Date.now());
-  session.set("adminVerifiedAt", Date.now());
-  return (await commitSession(session)).split(";")[0] ?? "";
-}
-
 const get = (path: string, cookie: string) =>
   new Request(`http://shop.test${path}`, { headers: cookie ? { Cookie: cookie } : {} });
 const page = () => import("~/routes/admin/contest/production");
@@ -194,7 +180,7 @@ describe("the 制作リスト's routes", () => {
   it("send visitors and customers to the admin login, for the page and the CSV", async () => {
     const shop = seedContest();
     order(shop, [{ athlete: shop.onSale, orientation: "vertical" }]);
-    const customer = await adminCookie(false);
+    const customer = await adminCookie({ isAdmin: false });
     for (const cookie of ["", customer]) {
       for (const [loader, path] of [
         [(await page()).loader, `/admin/contest/${shop.contestId}/production`],

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
-import { athletes, categories, contests, videoFormats } from "~/server/db/schema";
+import { athletes, categories, contests, users, videoFormats } from "~/server/db/schema";
 import { commitSession, getSession } from "~/server/http/session.server";
 
 /** A contest on sale with two categories and a few athletes (one of them 受注停止). */
@@ -71,4 +71,21 @@ export function formRequest(url: string, fields: [string, string][], cookie?: st
     body,
     headers: { "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}) },
   });
+}
+
+/**
+ * The cookie of a fresh admin who has done the second factor, as after a whole admin login.
+ * With `isAdmin: false`, a customer whose session claims the second factor: still not an admin.
+ */
+export async function adminCookie({ isAdmin = true }: { isAdmin?: boolean } = {}) {
+  const user = db()
+    .insert(users)
+    .values({ email: `admin-${Math.random().toString(36).slice(2)}@example.jp`, passwordHash: "x", isAdmin })
+    .returning()
+    .get();
+  const session = await getSession(new Request("http://shop.test/"));
+  session.set("userId", user.id);
+  session.set("loggedInAt", Date.now());
+  session.set("adminVerifiedAt", Date.now());
+  return (await commitSession(session)).split(";")[0] ?? "";
 }
