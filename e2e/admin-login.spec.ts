@@ -112,6 +112,8 @@ test("authenticator app: set up and replaced only with the password and the curr
 
   await page.goto("/admin");
   await page.getByRole("button", { name: "ログアウト" }).click();
+  // Wait for the logout to land: a navigation started before it would cancel it and find the session alive.
+  await expect(page.getByText("管理者セッションを終了しました")).toBeVisible();
   await passwordStep(page, admin.email, admin.password);
   await expect(page.getByText("認証アプリに表示されている6桁のコードを入力してください。")).toBeVisible();
   // The old app's codes no longer log in; the new app's next code does.
