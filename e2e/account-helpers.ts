@@ -52,8 +52,8 @@ export function insertOrder(email: string, lines: TestLine[], createdAt = Date.n
   try {
     const id = db
       .prepare(
-        `insert into orders (order_number, checkout_id, payment_intent_id, contest_name, bib_number_label, customer_email, customer_name, total_amount, created_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `insert into orders (status_token, order_number, checkout_id, payment_intent_id, contest_name, bib_number_label, customer_email, customer_name, total_amount, created_at)
+         values (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         orderNumber,

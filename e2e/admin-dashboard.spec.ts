@@ -75,7 +75,7 @@ test("sales totals: filter by contest and Tokyo days, check against seeded order
     const id = (
       db
         .prepare(
-          "insert into orders (order_number, checkout_id, payment_intent_id, contest_name, customer_email, customer_name, total_amount, line_count, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning id",
+          "insert into orders (status_token, order_number, checkout_id, payment_intent_id, contest_name, customer_email, customer_name, total_amount, line_count, created_at) values (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id",
         )
         .get(
           `9${String(Date.now() + n).slice(-7)}`,

@@ -20,7 +20,7 @@ function seedContest(name: string, orders: { status: string; lines: string[] }[]
       const orderId = (
         db
           .prepare(
-            "insert into orders (order_number, checkout_id, payment_intent_id, contest_id, contest_name, customer_email, customer_name, total_amount, line_count, status, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id",
+            "insert into orders (status_token, order_number, checkout_id, payment_intent_id, contest_id, contest_name, customer_email, customer_name, total_amount, line_count, status, created_at) values (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id",
           )
           .get(
             number,

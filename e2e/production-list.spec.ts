@@ -40,8 +40,8 @@ function seedContest() {
       const orderId = (
         db
           .prepare(
-            `insert into orders (order_number, checkout_id, payment_intent_id, contest_id, contest_name, customer_email,
-               customer_name, total_amount, line_count, status) values (?, ?, ?, ?, ?, ?, 'テスト 家族', ?, ?, ?) returning id`,
+            `insert into orders (status_token, order_number, checkout_id, payment_intent_id, contest_id, contest_name, customer_email,
+               customer_name, total_amount, line_count, status) values (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, ?, 'テスト 家族', ?, ?, ?) returning id`,
           )
           .get(
             number,

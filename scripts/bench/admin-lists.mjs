@@ -32,7 +32,7 @@ db.transaction(() => {
       i % 3 ? Date.now() - i * 1000 : null,
     );
   const order = db.prepare(
-    "insert into orders (order_number, checkout_id, payment_intent_id, contest_name, customer_email, customer_name, total_amount, line_count, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "insert into orders (status_token, order_number, checkout_id, payment_intent_id, contest_name, customer_email, customer_name, total_amount, line_count, created_at) values (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const line = db.prepare(
     "insert into order_lines (order_id, line_number, contest_name, category, athlete_number, athlete_name, style, orientation, price) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",

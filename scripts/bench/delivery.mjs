@@ -120,7 +120,7 @@ const { dir, dbFile, env: shopEnv } = await migratedShop("delivery");
 const db = new Database(dbFile);
 const seedStart = performance.now();
 const insertOrder = db.prepare(
-  "insert into orders (order_number, checkout_id, payment_intent_id, contest_id, contest_name, bib_number_label, customer_email, customer_name, total_amount, line_count, status, created_at) values (?, ?, ?, ?, ?, 'ゼッケン番号', ?, ?, ?, ?, ?, ?)",
+  "insert into orders (status_token, order_number, checkout_id, payment_intent_id, contest_id, contest_name, bib_number_label, customer_email, customer_name, total_amount, line_count, status, created_at) values (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, 'ゼッケン番号', ?, ?, ?, ?, ?, ?)",
 );
 const insertLine = db.prepare(
   "insert into order_lines (order_id, line_number, contest_name, category, athlete_id, athlete_number, athlete_name, style, orientation, price, status, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, 5000, ?, ?)",

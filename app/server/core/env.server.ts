@@ -104,6 +104,27 @@ const schema = z
       .min(1, "1 以上の整数で指定してください")
       .max(365)
       .default(30),
+    /** Days a konbini voucher stays payable (Stripe's expires_after_days, 1–60). */
+    KONBINI_EXPIRES_AFTER_DAYS: z.coerce
+      .number({ invalid_type_error: "1〜60 の整数で指定してください" })
+      .int("1〜60 の整数で指定してください")
+      .min(1, "1〜60 の整数で指定してください")
+      .max(60, "1〜60 の整数で指定してください")
+      .default(3),
+    /** Business days from payment to delivery promised on the order status page (weekends and holidays skipped). */
+    DELIVERY_BUSINESS_DAYS: z.coerce
+      .number({ invalid_type_error: "0〜30 の整数で指定してください" })
+      .int("0〜30 の整数で指定してください")
+      .min(0, "0〜30 の整数で指定してください")
+      .max(30, "0〜30 の整数で指定してください")
+      .default(3),
+    /** 適格請求書発行事業者の登録番号 (T + 13 digits). When set, receipts are 適格簡易請求書. */
+    SELLER_INVOICE_NUMBER: optionalText.pipe(
+      z
+        .string()
+        .regex(/^T\d{13}$/, "T に続く 13 桁の数字で指定してください（例: T1234567890123）")
+        .optional(),
+    ),
     SELLER_NAME: z.string().trim().min(1).default("株式会社コンテストビデオ（デモ）"),
     SELLER_MANAGER: z.string().trim().min(1).default("山田 太郎"),
     SELLER_ADDRESS: z.string().trim().min(1).default("〒100-0005 東京都千代田区丸の内1-1-1 デモビル5階"),

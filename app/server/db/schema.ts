@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
@@ -246,6 +247,21 @@ export const checkouts = sqliteTable(
 export const ORDER_STATUSES = ["未対応", "completed", "納品済み", "対応済み"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/**
+ * Whether an order's money is in. A card order is paid when it is made; a konbini order waits
+ * (入金待ち) until the store payment is reported, or ends unpaid (期限切れ) when its voucher expires.
+ * Only paid orders are made, delivered or counted in sales.
+ */
+export const PAYMENT_STATUSES = ["paid", "awaiting", "expired"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const PAYMENT_METHODS = ["card", "konbini"] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** The order status page's token: 128 random bits, as a download page's id. */
+export function newStatusToken(): string {
+  return crypto.randomBytes(16).toString("hex");
+}
+
 export const orders = sqliteTable(
   "orders",
   {
@@ -265,6 +281,20 @@ export const orders = sqliteTable(
     /** How many order lines: kept on the order so sales reports need not join the lines. */
     lineCount: integer("line_count").notNull().default(0),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("未対応"),
+    paymentMethod: text("payment_method", { enum: PAYMENT_METHODS }).notNull().default("card"),
+    paymentStatus: text("payment_status", { enum: PAYMENT_STATUSES }).notNull().default("paid"),
+    /** When the money came in (a card order: when it was made); null while 入金待ち or after 期限切れ. */
+    paidAt: integer("paid_at", { mode: "timestamp_ms" }),
+    /** A konbini voucher's deadline, its confirmation number and (Stripe) its hosted voucher page. */
+    paymentDueAt: integer("payment_due_at", { mode: "timestamp_ms" }),
+    konbiniConfirmationNumber: text("konbini_confirmation_number"),
+    konbiniVoucherUrl: text("konbini_voucher_url"),
+    /** The unguessable part of the order status page's address, mailed to the customer. */
+    statusToken: text("status_token").notNull().$defaultFn(newStatusToken),
+    /** 領収書: the addressee is entered once and then fixed; later issues are marked 再発行. */
+    receiptAddressee: text("receipt_addressee"),
+    receiptIssuedAt: integer("receipt_issued_at", { mode: "timestamp_ms" }),
+    receiptIssueCount: integer("receipt_issue_count").notNull().default(0),
     deliveryMailSentAt: integer("delivery_mail_sent_at", { mode: "timestamp_ms" }),
     /**
      * When a delivered line last got another file (a corrected video replaced the first):
@@ -277,14 +307,18 @@ export const orders = sqliteTable(
     uniqueIndex("orders_number_idx").on(t.orderNumber),
     uniqueIndex("orders_checkout_idx").on(t.checkoutId),
     uniqueIndex("orders_payment_intent_idx").on(t.paymentIntentId),
+    uniqueIndex("orders_status_token_idx").on(t.statusToken),
     index("orders_email_created_idx").on(t.customerEmail, t.createdAt),
-    index("orders_status_created_idx").on(t.status, t.createdAt),
+    // The order list's tabs: paid and not yet delivered, delivered, awaiting payment; newest first.
+    index("orders_payment_status_created_idx").on(t.paymentStatus, t.status, t.createdAt),
     index("orders_created_idx").on(t.createdAt),
     index("orders_contest_created_idx").on(t.contestName, t.createdAt),
     // The order list filtered by contest, per tab, newest first.
-    index("orders_contest_status_created_idx").on(t.contestId, t.status, t.createdAt),
-    // Covers the sales report: it reads these four columns only.
-    index("orders_sales_idx").on(t.createdAt, t.contestName, t.totalAmount, t.lineCount),
+    index("orders_contest_status_created_idx").on(t.contestId, t.paymentStatus, t.status, t.createdAt),
+    // Covers the sales report: it reads these columns only (paid orders).
+    index("orders_sales_idx").on(t.createdAt, t.paymentStatus, t.contestName, t.totalAmount, t.lineCount),
+    // The konbini vouchers whose deadline has passed (start-up and hourly reconciliation).
+    index("orders_payment_due_idx").on(t.paymentStatus, t.paymentDueAt),
   ],
 );
 
@@ -540,9 +574,12 @@ export const testPaymentIntents = sqliteTable("test_payment_intents", {
   checkoutId: text("checkout_id").notNull(),
   amount: integer("amount").notNull(),
   currency: text("currency").notNull().default("jpy"),
-  status: text("status", { enum: ["requires_payment_method", "succeeded", "canceled"] })
+  status: text("status", { enum: ["requires_payment_method", "requires_action", "succeeded", "canceled"] })
     .notNull()
     .default("requires_payment_method"),
   lastError: text("last_error"),
+  /** A konbini payment started: its voucher (confirmation number, deadline) until the store pays it. */
+  konbiniConfirmationNumber: text("konbini_confirmation_number"),
+  konbiniExpiresAt: integer("konbini_expires_at", { mode: "timestamp_ms" }),
   createdAt: createdAt(),
 });

@@ -155,6 +155,7 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
           userId: owner?.id ?? null,
           totalAmount: total,
           lineCount: checkout.pricedLines.length,
+          paidAt: at,
           createdAt: at,
         })
         .returning()

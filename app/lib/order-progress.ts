@@ -1,0 +1,15 @@
+import type { OrderStatus, PaymentStatus } from "~/server/db/schema";
+import { ORDER_TABS } from "./order-tabs";
+
+/**
+ * Where an order stands, in the customer's words: 入金待ち (a konbini voucher not yet paid) →
+ * 制作中 (paid, videos being made) → 納品済み (the download page was mailed), or 期限切れ
+ * (the voucher expired unpaid; nothing is made).
+ */
+export type OrderProgress = "入金待ち" | "制作中" | "納品済み" | "期限切れ";
+
+export function orderProgress(order: { paymentStatus: PaymentStatus; status: OrderStatus }): OrderProgress {
+  if (order.paymentStatus === "awaiting") return "入金待ち";
+  if (order.paymentStatus === "expired") return "期限切れ";
+  return (ORDER_TABS.handled as readonly OrderStatus[]).includes(order.status) ? "納品済み" : "制作中";
+}
