@@ -35,6 +35,7 @@ function storefront() {
       route(":lineId/:format", "routes/storefront/download-file.ts"),
     ]),
     route("media/:name", "routes/storefront/media-file.ts"),
+    route("orders/:token/konbini-test", "routes/storefront/konbini-test.ts"),
   ];
 }
 

@@ -88,7 +88,7 @@ async function loadOrders(query: string, cookie = admin) {
 type LoaderData = {
   contest: OrderContestFilter;
   contestParam: string;
-  counts: { pending: number; handled: number; linesWithoutFile: number };
+  counts: { pending: number; handled: number; awaiting: number; linesWithoutFile: number };
   contestOptions: { contests: { id: number; name: string }[]; deleted: boolean };
   total: number;
   page: number;
@@ -179,10 +179,10 @@ describe("order list by contest", () => {
   });
 
   it("counts 未対応 and 対応済み orders and the pending orders' lines without a file, per contest", () => {
-    expect(orderListCounts(spring)).toEqual({ pending: 3, handled: 2, linesWithoutFile: 4 });
-    expect(orderListCounts(autumn)).toEqual({ pending: 1, handled: 1, linesWithoutFile: 1 });
-    expect(orderListCounts(quiet)).toEqual({ pending: 0, handled: 0, linesWithoutFile: 0 });
-    expect(orderListCounts(deleted)).toEqual({ pending: 1, handled: 0, linesWithoutFile: 3 });
+    expect(orderListCounts(spring)).toEqual({ pending: 3, handled: 2, awaiting: 0, linesWithoutFile: 4 });
+    expect(orderListCounts(autumn)).toEqual({ pending: 1, handled: 1, awaiting: 0, linesWithoutFile: 1 });
+    expect(orderListCounts(quiet)).toEqual({ pending: 0, handled: 0, awaiting: 0, linesWithoutFile: 0 });
+    expect(orderListCounts(deleted)).toEqual({ pending: 1, handled: 0, awaiting: 0, linesWithoutFile: 3 });
     const every = orderListCounts(all);
     expect(every.pending).toBe(listOrderGroups({ tab: "pending", q: "", page: 1 }).total);
     expect(every.handled).toBe(listOrderGroups({ tab: "handled", q: "", page: 1 }).total);
@@ -191,9 +191,9 @@ describe("order list by contest", () => {
 
   it("completing an order moves it between the counts", () => {
     const extra = order(autumn.id, "未対応", ["未対応", "未対応"]);
-    expect(orderListCounts(autumn)).toEqual({ pending: 2, handled: 1, linesWithoutFile: 3 });
+    expect(orderListCounts(autumn)).toEqual({ pending: 2, handled: 1, awaiting: 0, linesWithoutFile: 3 });
     expect(completeOrder(extra.id)).toBe(true);
-    expect(orderListCounts(autumn)).toEqual({ pending: 1, handled: 2, linesWithoutFile: 1 });
+    expect(orderListCounts(autumn)).toEqual({ pending: 1, handled: 2, awaiting: 0, linesWithoutFile: 1 });
   });
 
   it("pages within the selected contest", () => {

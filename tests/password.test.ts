@@ -55,10 +55,11 @@ describe("hashing under a flood", () => {
     return sessionOf(created);
   }
 
-  async function timed<T>(step: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  async function timed<T>(step: () => Promise<T>): Promise<{ value: T; ms: number; endedAt: number }> {
     const started = performance.now();
     const value = await step();
-    return { value, ms: performance.now() - started };
+    const endedAt = performance.now();
+    return { value, ms: endedAt - started, endedAt };
   }
 
   it("finding 5: 30 anonymous auto-login posts to /order-confirmation at once: past the bound they get 429 at once (Retry-After, what was typed kept), and a login meanwhile keeps its speed", async () => {
@@ -110,9 +111,13 @@ describe("hashing under a flood", () => {
       expect(shown).toContain("連打 太郎");
       expect(shown).not.toContain("Flood-Pass-2025");
     }
-    // The login went ahead of the waiting new passwords: about one hash's wait more, not the flood's.
+    // The login went ahead of the waiting new passwords: only the two hashing when it arrived (and
+    // at most one started beside it) finished first. Order, not wall-clock time: a busy machine
+    // slows every hash alike, but cannot put the login behind the queue.
     expect(loggedIn.value.status).toBe(302);
-    expect(loggedIn.ms).toBeLessThan(quiet.ms * 3 + 500);
+    const finishedFirst = accepted.filter((post) => post.endedAt < loggedIn.endedAt).length;
+    expect(accepted.length).toBeGreaterThanOrEqual(5);
+    expect(finishedFirst).toBeLessThanOrEqual(3);
   });
 
   it("the checkout's auto-login password is counted per checkout before it is hashed", async () => {

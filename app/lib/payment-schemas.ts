@@ -48,3 +48,9 @@ export const testCardSchema = z.object({
       .regex(/^\d{3,4}$/, "セキュリティコードが正しくありません"),
   ),
 });
+
+/** The test provider's konbini form: choosing to pay at a store asks for nothing more. */
+export const testKonbiniSchema = z.object({ method: z.literal("konbini") });
+
+/** テストモード's stand-ins for a store payment and a voucher deadline on the order status page. */
+export const konbiniTestSchema = z.object({ event: z.enum(["paid", "expired"]) });

@@ -9,6 +9,7 @@ import { deleteExpiredDrafts } from "./checkout/draft.server";
 import { deleteExpiredSessions } from "./http/session.server";
 import { deleteOldRateLimitWindows, trustProxyNotice } from "./http/rate-limit.server";
 import { deleteUnneededDeliveryFiles } from "./delivery/file-cleanup.server";
+import { reconcileKonbiniPayments } from "./orders/order-payment.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
@@ -48,7 +49,8 @@ const globalForCleanUp = globalThis as { __shopCleanUpTimer?: NodeJS.Timeout };
 /**
  * Hourly (and once now): unpaid drafts and sessions past their expiry, and rate-limit counters of
  * windows long over, are deleted, so anonymous posts cannot pile up; so are delivered videos no
- * download page offers any longer, so the disk does not fill with last year's contests.
+ * download page offers any longer, so the disk does not fill with last year's contests. Waiting
+ * konbini orders are checked with the provider (a lost webhook): paid, or past their deadline.
  */
 export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
   if (globalForCleanUp.__shopCleanUpTimer) return;
@@ -65,8 +67,19 @@ export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
       console.error("[clean-up] failed", error);
     }
   };
-  cleanUp();
-  const timer = setInterval(cleanUp, intervalMs);
+  const reconcile = () =>
+    void reconcileKonbiniPayments()
+      .then(({ paid, expired }) => {
+        if (paid + expired > 0)
+          console.log(`[payments] konbini: ${paid} order(s) paid, ${expired} expired by reconciliation`);
+      })
+      .catch((error: unknown) => console.error("[payments] konbini reconciliation failed", error));
+  const hourly = () => {
+    cleanUp();
+    reconcile();
+  };
+  hourly();
+  const timer = setInterval(hourly, intervalMs);
   timer.unref();
   globalForCleanUp.__shopCleanUpTimer = timer;
 }

@@ -1,7 +1,7 @@
 // A second process for the race test: its own SQLite connection to the same file,
 // making orders for the given payments through the webhook or the browser's path.
 import fs from "node:fs";
-import { createOrderForPayment } from "~/server/orders/orders.server";
+import { recordPayment } from "~/server/orders/orders.server";
 import type { PaymentIntentState } from "~/server/payments/types";
 import { handleStripeWebhook } from "~/server/checkout/stripe-webhook.server";
 
@@ -17,7 +17,7 @@ for (const job of jobs) {
     const outcome = handleStripeWebhook(job.payload, job.signature);
     results.push(String(outcome.status));
   } else {
-    const made = createOrderForPayment(job.intent);
+    const made = recordPayment(job.intent);
     results.push(made.ok ? made.order.orderNumber : `refused: ${made.reason}`);
   }
 }

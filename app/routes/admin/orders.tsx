@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatDateTime, formatYenSign } from "~/lib/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { DELETED_CONTESTS, ORDER_TABS, type OrderTab } from "~/lib/order-tabs";
+import { DELETED_CONTESTS, ORDER_LIST_TABS, orderTab, type OrderTab } from "~/lib/order-tabs";
 import {
   completeOrder,
   deliverOrder,
@@ -29,7 +29,7 @@ export const meta: MetaFunction = () => [{ title: "動画注文一覧 | 管理�
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdminPage(request);
   const params = new URL(request.url).searchParams;
-  const tab: OrderTab = params.get("tab") === "handled" ? "handled" : "pending";
+  const tab = orderTab(params.get("tab"));
   const q = (params.get("q") ?? "").trim().slice(0, 254);
   const page = pageNumber(params.get("page"), 100_000);
   const contest = orderContestFilter(params.get("contest"));
@@ -218,14 +218,14 @@ export default function OrderList() {
       <h1 className="text-2xl font-bold">動画注文一覧</h1>
       <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
         <nav aria-label="対応状況" className="flex gap-1 rounded-lg bg-zinc-200 p-1 text-sm">
-          {(Object.keys(ORDER_TABS) as OrderTab[]).map((key) => (
+          {(Object.keys(ORDER_LIST_TABS) as OrderTab[]).map((key) => (
             <Link
               key={key}
               to={link({ tab: key, page: "1" })}
               aria-current={tab === key ? "page" : undefined}
               className={`rounded-md px-4 py-1.5 ${tab === key ? "bg-white font-semibold shadow-sm" : "text-zinc-600"}`}
             >
-              {key === "pending" ? "未対応" : "対応済み"}
+              {ORDER_LIST_TABS[key]}
             </Link>
           ))}
         </nav>
@@ -290,6 +290,7 @@ export default function OrderList() {
               [
                 ["未対応", `${counts.pending}件`, "pending"],
                 ["対応済み", `${counts.handled}件`, "handled"],
+                ["入金待ち", `${counts.awaiting}件`, "awaiting"],
                 ["ファイル未設定の明細", `${counts.linesWithoutFile}本`, "lines-without-file"],
               ] as const
             ).map(([label, value, id]) => (
@@ -320,7 +321,7 @@ export default function OrderList() {
 
       {groups.length === 0 ? (
         <p className="mt-6 rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">
-          {tab === "pending" ? "未対応の注文はありません" : "対応済みの注文はありません"}
+          {ORDER_LIST_TABS[tab]}の注文はありません
         </p>
       ) : (
         <ul className="mt-4 space-y-4">
@@ -443,7 +444,9 @@ export default function OrderList() {
                               ) : null}
                             </span>
                           ) : (
-                            <span className="text-zinc-500">未設定</span>
+                            <span className="text-zinc-500">
+                              {group.paymentStatus === "paid" ? "未設定" : "お支払い後に制作"}
+                            </span>
                           )}
                         </span>
                       </div>
@@ -455,7 +458,9 @@ export default function OrderList() {
                     </p>
                   ) : null}
                   <div className="mt-3 flex flex-wrap items-center gap-2">
-                    {pending ? (
+                    {group.paymentStatus !== "paid" ? (
+                      <PaymentBadge status={group.paymentStatus} dueAt={group.paymentDueAt} />
+                    ) : pending ? (
                       <>
                         <button
                           type="submit"
@@ -531,5 +536,18 @@ export default function OrderList() {
         </nav>
       ) : null}
     </section>
+  );
+}
+
+/** A konbini order whose money is not in: waiting until its deadline, or expired unpaid. */
+function PaymentBadge({ status, dueAt }: { status: "awaiting" | "expired"; dueAt: Date | null }) {
+  return status === "awaiting" ? (
+    <span className="rounded-full bg-amber-100 px-3 py-1 text-xs font-bold text-amber-900">
+      入金待ち（コンビニ払い・期限 {dueAt ? formatDateTime(dueAt) : "-"}）
+    </span>
+  ) : (
+    <span className="rounded-full bg-zinc-200 px-3 py-1 text-xs font-bold text-zinc-700">
+      期限切れ（未入金のため取り消し）
+    </span>
   );
 }

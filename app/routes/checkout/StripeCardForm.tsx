@@ -4,7 +4,7 @@ import { useMemo, useState, type FormEvent } from "react";
 import { formatYen } from "~/lib/format";
 
 /**
- * Stripe's Payment Element (card and 3-D Secure). Loaded only on the payment page, and
+ * Stripe's Payment Element (card with 3-D Secure, and konbini). Loaded only on the payment page, and
  * only when Stripe is configured, so other pages never carry the card provider's script.
  */
 export default function StripeCardForm({
@@ -45,10 +45,19 @@ function CardForm({ returnUrl, total }: { returnUrl: string; total: number }) {
     if (!stripe || !elements) return;
     setBusy(true);
     setError(null);
-    const result = await stripe.confirmPayment({ elements, confirmParams: { return_url: returnUrl } });
-    // Only reached on failure: on success Stripe sends the browser to returnUrl.
-    setError(`決済エラー: ${result.error?.message ?? "決済処理中にエラーが発生しました"}`);
-    setBusy(false);
+    const result = await stripe.confirmPayment({
+      elements,
+      confirmParams: { return_url: returnUrl },
+      redirect: "if_required",
+    });
+    if (result.error) {
+      setError(`決済エラー: ${result.error.message ?? "決済処理中にエラーが発生しました"}`);
+      setBusy(false);
+      return;
+    }
+    // No redirect was needed (a card without 3-D Secure, or konbini once its voucher was shown):
+    // the server asks Stripe what happened, as after a redirect.
+    window.location.assign(`${returnUrl}?payment_intent=${encodeURIComponent(result.paymentIntent.id)}`);
   }
 
   return (

@@ -4,6 +4,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { orderById } from "~/server/orders/orders.server";
 import { getSession } from "~/server/http/session.server";
 import { DoneMark } from "~/components/icons";
+import { KonbiniVoucher } from "~/components/KonbiniVoucher";
 
 export const meta: MetaFunction = () => [{ title: "ご注文完了 | コンテスト動画ショップ" }];
 
@@ -12,26 +13,55 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const orderId = session.get("lastOrderId");
   const order = orderId ? orderById(orderId) : null;
   if (!order) throw redirect("/");
-  return { orderNumber: order.orderNumber, email: order.customerEmail };
+  return {
+    orderNumber: order.orderNumber,
+    email: order.customerEmail,
+    statusPath: `/orders/${order.statusToken}`,
+    voucher:
+      order.paymentStatus === "awaiting" && order.paymentDueAt
+        ? {
+            confirmationNumber: order.konbiniConfirmationNumber,
+            dueAt: order.paymentDueAt.getTime(),
+            voucherUrl: order.konbiniVoucherUrl,
+            total: order.totalAmount,
+          }
+        : null,
+  };
 }
 
 export default function PaymentComplete() {
-  const { orderNumber, email } = useLoaderData<typeof loader>();
+  const { orderNumber, email, statusPath, voucher } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-lg px-4 py-10 text-center sm:py-16">
       <DoneMark />
-      <h1 className="mt-4 text-2xl font-bold">ご注文ありがとうございました</h1>
+      <h1 className="mt-4 text-2xl font-bold">
+        {voucher ? "ご注文を承りました" : "ご注文ありがとうございました"}
+      </h1>
       <div className="mt-6 rounded-2xl border border-zinc-200 bg-white p-5">
         <p className="text-sm text-zinc-500">注文番号</p>
         <p className="mt-1 text-3xl font-bold tracking-widest" data-testid="order-number">
           {orderNumber}
         </p>
       </div>
-      <p className="mt-6 text-left text-zinc-700">
-        ご注文から2〜3営業日以内に、ダウンロードURLを <span className="font-semibold break-all">{email}</span>{" "}
-        へメールでお送りします。注文確認メールもお送りしましたのでご確認ください。
-      </p>
-      <Link to="/" className="mt-8 btn-primary w-full" reloadDocument>
+      {voucher ? (
+        <>
+          <KonbiniVoucher {...voucher} />
+          <p className="mt-6 text-left text-zinc-700">
+            お支払い方法と確認番号を <span className="font-semibold break-all">{email}</span>{" "}
+            へメールでお送りしました。お支払いを確認してから動画の制作を始めます。
+          </p>
+        </>
+      ) : (
+        <p className="mt-6 text-left text-zinc-700">
+          ご注文から2〜3営業日以内に、ダウンロードURLを{" "}
+          <span className="font-semibold break-all">{email}</span>{" "}
+          へメールでお送りします。注文確認メールもお送りしましたのでご確認ください。
+        </p>
+      )}
+      <Link to={statusPath} className="mt-8 btn-secondary w-full">
+        注文状況を確認する
+      </Link>
+      <Link to="/" className="mt-3 btn-primary w-full" reloadDocument>
         ホームへ戻る
       </Link>
     </div>

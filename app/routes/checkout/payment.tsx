@@ -7,13 +7,14 @@ import { lazy, Suspense } from "react";
 import { Field, FormErrors } from "~/components/forms";
 import { OrderLines } from "~/routes/checkout/OrderLines";
 import { formatYen } from "~/lib/format";
-import { testCardSchema } from "~/lib/payment-schemas";
+import { testCardSchema, testKonbiniSchema } from "~/lib/payment-schemas";
 import { requireVerifiedCustomer } from "~/server/checkout/steps.server";
 import { env } from "~/server/core/env.server";
 import { completePayment, preparePayment } from "~/server/checkout/payment.server";
 import { paymentProvider, testProvider } from "~/server/payments/index.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
+import { KONBINI_STORES } from "~/server/mail/templates/konbini-payment.server";
 
 const StripeCardForm = lazy(() => import("~/routes/checkout/StripeCardForm"));
 
@@ -31,10 +32,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     lines: customer.lines,
     total: customer.total,
   };
-  if (!prepared.ok) return data({ summary, error: prepared.message, payment: null }, { status: 400 });
+  const konbini = { days: env().KONBINI_EXPIRES_AFTER_DAYS, stores: KONBINI_STORES };
+  if (!prepared.ok)
+    return data({ summary, konbini, error: prepared.message, payment: null }, { status: 400 });
   const mode = paymentProvider().mode;
   return {
     summary,
+    konbini,
     error: null,
     payment:
       mode === "stripe"
@@ -48,11 +52,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/** The test provider's card form posts here; the intent is the checkout's, never one the form names. */
+/**
+ * The test provider's card and konbini forms post here; the intent is the checkout's, never one
+ * the form names. With Stripe, its own Payment Element confirms and the browser returns to /payment/return.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
   const customer = requireVerifiedCustomer(session);
-  const submission = parseWithZod(await readForm(request), { schema: testCardSchema });
+  const form = await readForm(request);
+  const konbini = form.get("method") === "konbini";
+  const submission = konbini
+    ? parseWithZod(form, { schema: testKonbiniSchema })
+    : parseWithZod(form, { schema: testCardSchema });
   if (submission.status !== "success")
     return data(submission.reply({ hideFields: ["cardNumber", "cvc"] }), { status: 400 });
   if (paymentProvider().mode !== "test")
@@ -61,15 +72,19 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   const prepared = await preparePayment(customer);
   if (!prepared.ok) return data(submission.reply({ formErrors: [prepared.message] }), { status: 400 });
-  const confirmed = await testProvider.confirmCard(prepared.intent.id, submission.value.cardNumber);
-  if (!confirmed.ok) {
-    return data(
-      submission.reply({
-        formErrors: [`決済エラー: ${confirmed.message}`],
-        hideFields: ["cardNumber", "cvc"],
-      }),
-      { status: 402 },
-    );
+  if (konbini) {
+    await testProvider.startKonbini(prepared.intent.id);
+  } else if ("cardNumber" in submission.value) {
+    const confirmed = await testProvider.confirmCard(prepared.intent.id, submission.value.cardNumber);
+    if (!confirmed.ok) {
+      return data(
+        submission.reply({
+          formErrors: [`決済エラー: ${confirmed.message}`],
+          hideFields: ["cardNumber", "cvc"],
+        }),
+        { status: 402 },
+      );
+    }
   }
   const completed = await completePayment(session, prepared.intent.id);
   if (!completed.ok) return data(submission.reply({ formErrors: [completed.message] }), { status: 409 });
@@ -78,7 +93,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Payment() {
-  const { summary, error, payment } = useLoaderData<typeof loader>();
+  const { summary, konbini, error, payment } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
       <h1 className="text-2xl font-bold">お支払い</h1>
@@ -103,7 +118,11 @@ export default function Payment() {
         </p>
       ) : payment?.mode === "stripe" ? (
         <section className="mt-8">
-          <h2 className="text-lg font-bold">カード情報</h2>
+          <h2 className="text-lg font-bold">お支払い方法</h2>
+          <p className="mt-1 text-sm text-zinc-600">
+            クレジットカード、またはコンビニ払い（{konbini.stores}）をお選びいただけます。コンビニ払いは
+            {konbini.days}日後の23:59までにお支払いください。
+          </p>
           <Suspense fallback={<p className="mt-3 text-zinc-600">お支払いの準備中です...</p>}>
             <StripeCardForm
               clientSecret={payment.clientSecret}
@@ -119,7 +138,10 @@ export default function Payment() {
           </noscript>
         </section>
       ) : (
-        <TestCardForm total={summary.total} />
+        <>
+          <TestCardForm total={summary.total} />
+          <TestKonbiniForm total={summary.total} days={konbini.days} stores={konbini.stores} />
+        </>
       )}
 
       <p className="mt-6">
@@ -131,10 +153,18 @@ export default function Payment() {
   );
 }
 
-function TestCardForm({ total }: { total: number }) {
+/** Which of the two test forms an action's answer belongs to (each shows only its own errors). */
+function useLastResultOf(method: "card" | "konbini") {
   const lastResult = useActionData<typeof action>();
+  const konbini = lastResult?.initialValue?.method === "konbini";
+  return (method === "konbini") === konbini ? lastResult : undefined;
+}
+
+function TestCardForm({ total }: { total: number }) {
+  const lastResult = useLastResultOf("card");
   const navigation = useNavigation();
   const [form, fields] = useForm({
+    id: "card-payment",
     lastResult,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -184,6 +214,42 @@ function TestCardForm({ total }: { total: number }) {
       </div>
       <button type="submit" className="btn-primary w-full text-lg" disabled={navigation.state !== "idle"}>
         {navigation.state === "submitting" ? "決済処理中..." : `${formatYen(total)}を支払う`}
+      </button>
+    </Form>
+  );
+}
+
+/** テストモードのコンビニ払い: the order is made at once as 入金待ち, with a voucher to pay at a store. */
+function TestKonbiniForm({ total, days, stores }: { total: number; days: number; stores: string }) {
+  const lastResult = useLastResultOf("konbini");
+  const navigation = useNavigation();
+  const [form] = useForm({
+    id: "konbini-payment",
+    lastResult,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: testKonbiniSchema }),
+  });
+  const busy = navigation.state === "submitting" && navigation.formData?.get("method") === "konbini";
+  return (
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      className="mt-6 space-y-3 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
+    >
+      <div className="flex items-center justify-between">
+        <h2 className="text-lg font-bold">コンビニ払い</h2>
+        <span className="rounded-full bg-amber-100 px-3 py-1 text-xs font-bold text-amber-900">
+          テストモード
+        </span>
+      </div>
+      <p className="text-sm text-zinc-700">
+        {stores}
+        でお支払いいただけます。ご注文後に確認番号とお支払い期限（{days}
+        日後の23:59）をお知らせします。お支払いを確認してから動画の制作を始めます。
+      </p>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <input type="hidden" name="method" value="konbini" />
+      <button type="submit" className="btn-secondary w-full text-lg" disabled={navigation.state !== "idle"}>
+        {busy ? "手続き中..." : `コンビニ払いで注文する（${formatYen(total)}）`}
       </button>
     </Form>
   );

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { orders } from "../db/schema";
-import { createOrderForPayment } from "../orders/orders.server";
+import { recordPayment } from "../orders/orders.server";
 import { paymentProvider } from "../payments/index.server";
 
 /** How far back start-up looks for paid payments without an order. */
@@ -12,7 +12,7 @@ const LOOKBACK_MS = 7 * 24 * 60 * 60 * 1000;
  * A payment can succeed and its order still be missing: the server died between the
  * provider's answer and the order's transaction, and the webhook (if any) was lost too.
  * At start-up the shop asks the provider for the week's succeeded payments and makes
- * each missing order, once (createOrderForPayment is idempotent per payment).
+ * each missing order, once (recordPayment is idempotent per payment).
  */
 export async function recoverUnrecordedPayments(): Promise<number> {
   const intents = await paymentProvider().succeededSince(new Date(now().getTime() - LOOKBACK_MS));
@@ -21,8 +21,8 @@ export async function recoverUnrecordedPayments(): Promise<number> {
     if (db().select({ id: orders.id }).from(orders).where(eq(orders.paymentIntentId, intent.id)).get())
       continue;
     try {
-      // A refused or second payment is logged for the admin by createOrderForPayment itself.
-      const made = createOrderForPayment(intent);
+      // A refused or second payment is logged for the admin by recordPayment itself.
+      const made = recordPayment(intent);
       if (made.ok && made.created) recovered++;
     } catch (error) {
       console.error(`[payments] could not recover the order of payment ${intent.id}`, error);

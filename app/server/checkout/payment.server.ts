@@ -4,7 +4,7 @@ import { updateCheckout } from "./draft.server";
 import { logIn } from "../auth/session-login.server";
 import { db } from "../db/client.server";
 import { checkouts, users } from "../db/schema";
-import { createOrderForPayment } from "../orders/orders.server";
+import { recordPayment } from "../orders/orders.server";
 import { paymentProvider, type PaymentIntentState } from "../payments/index.server";
 import type { ShopSession, Toast } from "../http/session.server";
 
@@ -25,7 +25,8 @@ export async function preparePayment(
   if (!(total > 0)) return { ok: false, message: INVALID_AMOUNT_MESSAGE };
   const provider = paymentProvider();
   let intent = checkout.paymentIntentId ? await provider.retrieveIntent(checkout.paymentIntentId) : null;
-  if (intent && intent.status === "succeeded") return { ok: true, intent };
+  // Paid, or a konbini voucher already made: the order is the next step, not a new payment.
+  if (intent && (intent.status === "succeeded" || intent.konbini)) return { ok: true, intent };
   const reusable =
     intent &&
     (intent.status === "requires_payment_method" ||
@@ -42,7 +43,7 @@ export async function preparePayment(
 
 /**
  * The browser is back from paying: ask the provider (never the browser) whether the
- * payment succeeded, make the order once, log in a new auto-login account, and
+ * payment succeeded or a konbini voucher was made, make the order once, log in a new auto-login account, and
  * remember the order for the completion page.
  */
 export async function completePayment(
@@ -53,7 +54,8 @@ export async function completePayment(
   const checkoutId = session.get("checkoutId");
   if (!intent || !checkoutId || intent.checkoutId !== checkoutId)
     return { ok: false, message: "決済情報が見つかりません。" };
-  if (intent.status !== "succeeded") {
+  // A konbini voucher is an order too: it waits as 入金待ち until the store payment is reported.
+  if (intent.status !== "succeeded" && !intent.konbini) {
     return {
       ok: false,
       message:
@@ -64,7 +66,7 @@ export async function completePayment(
   }
   // The same check as the webhook's, in the same function: a payment that does not pay for
   // this checkout (currency, amount) makes no order, whichever path reports it first.
-  const made = createOrderForPayment(intent);
+  const made = recordPayment(intent);
   if (!made.ok) return { ok: false, message: PAYMENT_MISMATCH_MESSAGE };
   const { order } = made;
   session.set("lastOrderId", order.id);

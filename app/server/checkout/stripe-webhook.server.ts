@@ -2,7 +2,9 @@ import Stripe from "stripe";
 import { db } from "../db/client.server";
 import { processedEvents } from "../db/schema";
 import { env } from "../core/env.server";
-import { createOrderForPayment } from "../orders/orders.server";
+import { recordPayment } from "../orders/orders.server";
+import { expireOrderPayment } from "../orders/order-payment.server";
+import { intentState } from "../payments/stripe-provider.server";
 import { eq } from "drizzle-orm";
 
 /** Stripe's own default: a signature older than 5 minutes is a replay. */
@@ -14,8 +16,10 @@ export type WebhookOutcome = {
 };
 
 /**
- * Checks the signature over the raw body, ignores an event id seen before, and turns
- * payment_intent.succeeded into its order (once, however often it arrives). A payment that
+ * Checks the signature over the raw body, ignores an event id seen before, and records the
+ * payment events (once, however often they arrive): payment_intent.succeeded makes the order or
+ * marks a waiting konbini order paid, requires_action with a konbini voucher makes the waiting
+ * order, canceled or payment_failed ends a waiting konbini order as 期限切れ. A payment that
  * does not pay for its checkout (another currency or amount) makes no order: it is logged
  * for the admin and answered 200 like a duplicate, since Stripe retrying it would change nothing.
  */
@@ -39,17 +43,21 @@ export function handleStripeWebhook(rawBody: string, signature: string | null): 
     return { status: 200, body: { received: true, duplicate: true } };
   }
   let refused = false;
-  if (event.type === "payment_intent.succeeded") {
-    const intent = event.data.object;
-    const made = createOrderForPayment({
-      id: intent.id,
-      status: intent.status,
-      amount: intent.amount,
-      currency: intent.currency,
-      checkoutId: intent.metadata?.checkoutId ?? null,
-      clientSecret: null,
-    });
-    refused = !made.ok;
+  const intent = event.type.startsWith("payment_intent.")
+    ? (event.data.object as Stripe.PaymentIntent)
+    : null;
+  if (event.type === "payment_intent.succeeded" && intent) {
+    refused = !recordPayment(intentState(intent)).ok;
+  } else if (event.type === "payment_intent.requires_action" && intent) {
+    // A konbini voucher was made: the order waits as 入金待ち (if the browser's return has not made it already).
+    const state = intentState(intent);
+    if (state.konbini) refused = !recordPayment(state).ok;
+  } else if (
+    (event.type === "payment_intent.canceled" || event.type === "payment_intent.payment_failed") &&
+    intent
+  ) {
+    // A konbini voucher that expired unpaid. A card decline has no order and changes nothing.
+    expireOrderPayment(intent.id);
   }
   // Recorded only once handled: an event that failed half-way is retried by Stripe.
   db().insert(processedEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().run();

@@ -108,7 +108,9 @@ export function deliveryPlan(contestId: number, reader: Reader = db()): Delivery
     })
     .from(orderLines)
     .innerJoin(orders, eq(orders.id, orderLines.orderId))
-    .where(and(eq(orders.contestId, contestId), inArray(orders.status, pending)))
+    .where(
+      and(eq(orders.contestId, contestId), eq(orders.paymentStatus, "paid"), inArray(orders.status, pending)),
+    )
     .orderBy(asc(orders.createdAt), asc(orderLines.id))
     .all();
 

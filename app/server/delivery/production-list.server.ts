@@ -54,7 +54,8 @@ export function productionList(
   contestId: number,
   options: { category?: string | null; openOnly?: boolean } = {},
 ): ProductionRow[] {
-  const conditions: SQL[] = [eq(orders.contestId, contestId)];
+  // Only paid orders are made: a konbini order waiting for its payment is not on the list yet.
+  const conditions: SQL[] = [eq(orders.contestId, contestId), eq(orders.paymentStatus, "paid")];
   if (options.category != null)
     conditions.push(sql`${category} = ${options.category === UNCATEGORISED ? "" : options.category}`);
   const rows = db()

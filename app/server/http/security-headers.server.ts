@@ -98,7 +98,7 @@ function referrerPolicy(pathname: string) {
 const PRIVATE_PATHS = [
   /^\/(admin|admin-login|admin-2fa-verify|dashboard|admin-dashboard|video\/dashboard)(\/|$)/,
   /^\/(account|purchase-history|login|logout|register|verify-email|registration-success|registration-complete|forgot-password|reset-password)(\/|$)/,
-  /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|download)(\/|$)/,
+  /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|download|orders|order-lookup)(\/|$)/,
   /^\/api\/(admin|download|create-payment-intent)(\/|$)/,
   // The media API under a contest's public media list is the back-office's.
   /^\/api\/video\/contests\/[^/]+\/media\/./,

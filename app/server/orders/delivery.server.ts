@@ -22,11 +22,12 @@ function setStatus(orderId: number, status: OrderStatus) {
 /** 完了: the group is handled without a delivery (e.g. refused, or delivered by hand). */
 export function completeOrder(orderId: number): boolean {
   const order = db()
-    .select({ id: orders.id, status: orders.status })
+    .select({ id: orders.id, paymentStatus: orders.paymentStatus })
     .from(orders)
     .where(eq(orders.id, orderId))
     .get();
-  if (!order) return false;
+  // An order whose money is not in (入金待ち, 期限切れ) is neither made nor closed as handled.
+  if (!order || order.paymentStatus !== "paid") return false;
   setStatus(orderId, "対応済み");
   return true;
 }
@@ -45,8 +46,11 @@ export function isDownloadUrl(value: string): boolean {
   }
 }
 
+/** Only paid orders are delivered: a konbini order waits for its store payment. */
+export const UNPAID_MESSAGE = "この注文はお支払いが確認できていないため、納品できません。";
+
 export type DeliverResult =
-  | { ok: false; status: 400 | 404; message: string }
+  | { ok: false; status: 400 | 404 | 409; message: string }
   | { ok: true; mail: "sent" | "queued" | "already-sent"; pageId: string };
 
 /** A video attached to one line in the order list, already stored under the shop's name. */
@@ -69,6 +73,7 @@ export async function deliverOrder(
 ): Promise<DeliverResult> {
   const order = db().select().from(orders).where(eq(orders.id, orderId)).get();
   if (!order) return { ok: false, status: 404, message: "注文が見つかりません" };
+  if (order.paymentStatus !== "paid") return { ok: false, status: 409, message: UNPAID_MESSAGE };
   const lines = db()
     .select({ id: orderLines.id, athleteId: orderLines.athleteId, orientation: orderLines.orientation })
     .from(orderLines)
@@ -127,6 +132,13 @@ export function recordDelivery(
   deliveries: Map<number, LineDelivery>,
   at: Date,
 ): { pageId: string; mailId: number | null } {
+  // The last line of defence, under every delivery path: an unpaid order gets no download page.
+  const payment = tx
+    .select({ status: orders.paymentStatus })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .get();
+  if (payment?.status !== "paid") throw new Error(`order ${orderId} is not paid and cannot be delivered`);
   for (const [lineId, delivery] of deliveries) {
     tx.update(orderLines)
       .set(

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, exists, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, exists, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { DELETED_CONTESTS, ORDER_TABS, type OrderTab } from "~/lib/order-tabs";
 import { positiveId } from "~/lib/params";
 import { db } from "../db/client.server";
@@ -35,11 +35,18 @@ export function orderContestParam(filter: OrderContestFilter): string {
   return filter.kind === "deleted" ? DELETED_CONTESTS : "";
 }
 
-// Every query below leads with contest_id (equality or IS NULL) and then the status, so it can
-// run on orders(contest_id, status, created_at); "all" runs on orders(status, created_at).
+// Every query below leads with contest_id (equality or IS NULL), then the payment and delivery
+// status, so it can run on orders(contest_id, payment_status, status, created_at); "all" runs on
+// orders(payment_status, status, created_at).
 function contestCondition(filter: OrderContestFilter) {
   if (filter.kind === "contest") return eq(orders.contestId, filter.id);
   return filter.kind === "deleted" ? isNull(orders.contestId) : undefined;
+}
+
+/** The orders a tab lists: paid ones by delivery status, or those whose money is not in. */
+function tabCondition(tab: OrderTab) {
+  if (tab === "awaiting") return ne(orders.paymentStatus, "paid");
+  return and(eq(orders.paymentStatus, "paid"), inArray(orders.status, [...ORDER_TABS[tab]]));
 }
 
 /**
@@ -72,10 +79,12 @@ export function orderListContests(filter: OrderContestFilter) {
 }
 
 export type OrderListCounts = {
-  /** Orders in the 未対応 tab. */
+  /** Paid orders in the 未対応 tab. */
   pending: number;
-  /** Orders in the 対応済み tab. */
+  /** Paid orders in the 対応済み tab. */
   handled: number;
+  /** Konbini orders waiting for their store payment (the 入金待ち tab also shows expired ones). */
+  awaiting: number;
   /** ファイル未設定の明細: lines of pending orders that nothing has been delivered for yet. */
   linesWithoutFile: number;
 };
@@ -84,14 +93,14 @@ export type OrderListCounts = {
 export function orderListCounts(filter: OrderContestFilter): OrderListCounts {
   const where = contestCondition(filter);
   const byStatus = db()
-    .select({ status: orders.status, n: count() })
+    .select({ paymentStatus: orders.paymentStatus, status: orders.status, n: count() })
     .from(orders)
     .where(where)
-    .groupBy(orders.status)
+    .groupBy(orders.paymentStatus, orders.status)
     .all();
-  const ordersIn = (tab: OrderTab) =>
+  const paidIn = (statuses: readonly string[]) =>
     byStatus
-      .filter((row) => (ORDER_TABS[tab] as readonly string[]).includes(row.status))
+      .filter((row) => row.paymentStatus === "paid" && statuses.includes(row.status))
       .reduce((sum, row) => sum + row.n, 0);
   // A line's own status says whether it has been delivered (納品 and 完了 set it with the order's).
   const linesWithoutFile =
@@ -99,9 +108,14 @@ export function orderListCounts(filter: OrderContestFilter): OrderListCounts {
       .select({ n: count() })
       .from(orders)
       .innerJoin(orderLines, eq(orderLines.orderId, orders.id))
-      .where(and(where, inArray(orders.status, [...ORDER_TABS.pending]), eq(orderLines.status, "未対応")))
+      .where(and(where, tabCondition("pending"), eq(orderLines.status, "未対応")))
       .get()?.n ?? 0;
-  return { pending: ordersIn("pending"), handled: ordersIn("handled"), linesWithoutFile };
+  return {
+    pending: paidIn(ORDER_TABS.pending),
+    handled: paidIn(ORDER_TABS.handled),
+    awaiting: byStatus.filter((row) => row.paymentStatus === "awaiting").reduce((sum, row) => sum + row.n, 0),
+    linesWithoutFile,
+  };
 }
 
 /**
@@ -121,11 +135,7 @@ export function listOrderGroups(options: {
         sql`${orders.customerName} like ${containsPattern(options.q)} escape '\\'`,
       )
     : undefined;
-  const where = and(
-    contestCondition(options.contest ?? { kind: "all" }),
-    inArray(orders.status, [...ORDER_TABS[options.tab]]),
-    search,
-  );
+  const where = and(contestCondition(options.contest ?? { kind: "all" }), tabCondition(options.tab), search);
   const total = db().select({ n: count() }).from(orders).where(where).get()?.n ?? 0;
   const groups = db()
     .select()

@@ -1,8 +1,10 @@
 import { eq, or } from "drizzle-orm";
+import { env } from "../core/env.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { checkouts, contests, orderLines, orders, users } from "../db/schema";
 import { orderConfirmationMail } from "../mail/templates/order-confirmation.server";
+import { konbiniVoucherMail, paymentReceivedMail } from "../mail/templates/konbini-payment.server";
 import { queueMail, sendQueuedMail } from "../mail/outbox.server";
 import { holdEarlierOrders } from "../accounts/purchase-history.server";
 import type { PaymentIntentState } from "../payments/types";
@@ -31,6 +33,10 @@ export type CreateOrderResult =
       addressMailId?: number | null;
       /** The checkout already had its order from another payment: this one paid twice. */
       secondPayment?: boolean;
+      /** A konbini order's store payment came in with this call (入金待ち → paid). */
+      paidNow?: boolean;
+      /** ...after the shop had already expired the order by its clock. */
+      lateAfterExpiry?: boolean;
     }
   | PaymentRefusal;
 
@@ -58,17 +64,30 @@ export function paymentMismatch(
   return null;
 }
 
+/** The order status page's address, as mailed and linked. */
+export function orderStatusUrl(statusToken: string): string {
+  return `${env().SITE_URL}/orders/${statusToken}`;
+}
+
 /**
- * Turns a succeeded payment into its order, exactly once: the browser's return and
- * the webhook may both call this, at the same moment; unique indexes on the checkout
- * and the payment make the second a no-op that returns the first's order.
+ * Records what a payment provider reports, exactly once, whichever path reports it (the
+ * browser's return, the webhook, start-up reconciliation, the test store's till), even at the
+ * same moment: unique indexes on the checkout and the payment make a repeat a no-op.
+ * - A succeeded payment without an order makes its order, paid (a card, or a konbini payment
+ *   whose voucher step was never reported).
+ * - A konbini voucher makes its order 入金待ち with the voucher's details; nothing is made
+ *   or delivered until the store payment is reported.
+ * - A succeeded payment for an order that waits (or that the shop's clock already expired:
+ *   the money is in, so the customer gets the video) marks it paid and mails the customer.
  * Lines and total come from the checkout's priced snapshot, which the payment was made for.
  * A payment that does not pay for it (paymentMismatch), or a second payment for a checkout
  * that already has its order, makes no order and is logged at error level for the admin:
  * nothing is refunded automatically, the admin decides at the provider.
  */
-export function createOrderForPayment(intent: PaymentIntentState): CreateOrderResult {
-  if (intent.status !== "succeeded") throw new Error(`payment ${intent.id} has not succeeded`);
+export function recordPayment(intent: PaymentIntentState): CreateOrderResult {
+  const voucher = intent.status === "succeeded" ? null : intent.konbini;
+  if (intent.status !== "succeeded" && !voucher)
+    throw new Error(`payment ${intent.id} has neither succeeded nor a konbini voucher`);
   const result = db().transaction(
     (tx) => {
       const existing = tx
@@ -81,6 +100,36 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
           ),
         )
         .get();
+      if (
+        existing &&
+        existing.paymentIntentId === intent.id &&
+        !voucher &&
+        existing.paymentStatus !== "paid"
+      ) {
+        const order = tx
+          .update(orders)
+          .set({ paymentStatus: "paid", paidAt: now() })
+          .where(eq(orders.id, existing.id))
+          .returning()
+          .get();
+        const confirmationMailId = queueMail(
+          {
+            to: order.customerEmail,
+            dedupeKey: `payment-received:${order.id}`,
+            mail: paymentReceivedMail({ ...order, statusUrl: orderStatusUrl(order.statusToken) }),
+          },
+          tx,
+        );
+        return {
+          ok: true as const,
+          order,
+          created: false,
+          createdUserId: null,
+          paidNow: true,
+          confirmationMailId,
+          lateAfterExpiry: existing.paymentStatus === "expired",
+        };
+      }
       if (existing)
         return {
           ok: true as const,
@@ -155,7 +204,12 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
           userId: owner?.id ?? null,
           totalAmount: total,
           lineCount: checkout.pricedLines.length,
-          paidAt: at,
+          paymentMethod: voucher ? "konbini" : "card",
+          paymentStatus: voucher ? "awaiting" : "paid",
+          paidAt: voucher ? null : at,
+          paymentDueAt: voucher?.expiresAt ?? null,
+          konbiniConfirmationNumber: voucher?.confirmationNumber ?? null,
+          konbiniVoucherUrl: voucher?.hostedVoucherUrl ?? null,
           createdAt: at,
         })
         .returning()
@@ -179,19 +233,29 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
         )
         .returning()
         .all();
-      // Queued with the order, so an order never exists without its confirmation on the way.
+      // Queued with the order, so an order never exists without its confirmation on the way
+      // (for a konbini order, the voucher: what to pay, where and by when).
+      const confirmation = {
+        customerName: order.customerName,
+        orderNumber: order.orderNumber,
+        contestName: order.contestName,
+        bibNumberLabel: order.bibNumberLabel,
+        lines,
+        totalAmount: order.totalAmount,
+      };
       const confirmationMailId = queueMail(
         {
           to: order.customerEmail,
           dedupeKey: `order-confirmation:${order.id}`,
-          mail: orderConfirmationMail({
-            customerName: order.customerName,
-            orderNumber: order.orderNumber,
-            contestName: order.contestName,
-            bibNumberLabel: order.bibNumberLabel,
-            lines,
-            totalAmount: order.totalAmount,
-          }),
+          mail: voucher
+            ? konbiniVoucherMail({
+                ...confirmation,
+                statusUrl: orderStatusUrl(order.statusToken),
+                confirmationNumber: voucher.confirmationNumber,
+                dueAt: voucher.expiresAt,
+                voucherUrl: voucher.hostedVoucherUrl,
+              })
+            : orderConfirmationMail(confirmation),
         },
         tx,
       );
@@ -212,6 +276,10 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
       `[payments] 注文 ${result.order.orderNumber} は決済 ${result.order.paymentIntentId} で作成済みですが、同じ注文手続き（checkout ${result.order.checkoutId}）の 2 回目の決済 ${intent.id}（${intent.amount} 円）も成功しました。返金はしていません。決済サービスの管理画面で確認し、必要なら返金してください`,
     );
   } else {
+    if (result.lateAfterExpiry)
+      console.error(
+        `[payments] 期限切れにした注文 ${result.order.orderNumber} の支払い ${intent.id} が後から確認されました。入金済みとして制作対象に戻しました`,
+      );
     if (result.confirmationMailId) void sendOrderConfirmation(result.order, result.confirmationMailId);
     if (result.addressMailId) void sendAddressConfirmation(result.addressMailId);
   }

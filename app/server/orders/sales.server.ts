@@ -21,15 +21,18 @@ export function parseSalesFilter(params: URLSearchParams): SalesFilter & { inval
   return { contest, from: day("from"), to: day("to"), invalid };
 }
 
-/** Orders in the filter: by exact contest name, and by Tokyo days from–to inclusive. */
+/**
+ * Paid orders in the filter: by exact contest name, and by Tokyo days from–to inclusive. A konbini
+ * order counts once its money is in (on its order day); one waiting or expired is no sale.
+ */
 function conditions(filter: SalesFilter): SQL | undefined {
-  const parts: SQL[] = [];
+  const parts: SQL[] = [eq(orders.paymentStatus, "paid")];
   if (filter.contest) parts.push(eq(orders.contestName, filter.contest));
   const from = filter.from ? tokyoDayStart(filter.from) : null;
   const to = filter.to ? tokyoDayStart(filter.to) : null;
   if (from !== null) parts.push(gte(orders.createdAt, new Date(from)));
   if (to !== null) parts.push(lt(orders.createdAt, new Date(to + DAY_MS)));
-  return parts.length ? and(...parts) : undefined;
+  return and(...parts);
 }
 
 // Tokyo day number of an order (UTC+9), as an integer: grouping by it is far cheaper than formatting dates.

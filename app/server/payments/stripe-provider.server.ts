@@ -1,6 +1,11 @@
 import Stripe from "stripe";
 import { env } from "../core/env.server";
-import type { PaymentIntentState, PaymentProvider } from "./types";
+import {
+  KONBINI_PRODUCT_DESCRIPTION,
+  type KonbiniVoucher,
+  type PaymentIntentState,
+  type PaymentProvider,
+} from "./types";
 
 let client: Stripe | undefined;
 
@@ -25,7 +30,20 @@ export function stripeClient(): Stripe {
   return client;
 }
 
-function toState(intent: Stripe.PaymentIntent): PaymentIntentState {
+/** The voucher of a konbini intent waiting for its store payment, or null. */
+function konbiniVoucher(intent: Stripe.PaymentIntent): KonbiniVoucher | null {
+  const details = intent.status === "requires_action" ? intent.next_action?.konbini_display_details : null;
+  if (!details) return null;
+  const stores = Object.values(details.stores ?? {}) as ({ confirmation_number: string | null } | null)[];
+  return {
+    confirmationNumber: stores.find((store) => store?.confirmation_number)?.confirmation_number ?? null,
+    expiresAt: new Date(details.expires_at * 1000),
+    hostedVoucherUrl: details.hosted_voucher_url ?? null,
+  };
+}
+
+/** An intent as the shop reads it, from the API or from a webhook event's payload. */
+export function intentState(intent: Stripe.PaymentIntent): PaymentIntentState {
   return {
     id: intent.id,
     status: intent.status,
@@ -33,38 +51,61 @@ function toState(intent: Stripe.PaymentIntent): PaymentIntentState {
     currency: intent.currency,
     checkoutId: intent.metadata?.checkoutId ?? null,
     clientSecret: intent.client_secret,
+    konbini: konbiniVoucher(intent),
   };
+}
+
+function isMissing(error: unknown) {
+  return error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404;
 }
 
 export const stripeProvider: PaymentProvider = {
   mode: "stripe",
 
   async createIntent({ checkoutId, amount, email }) {
-    // JPY is a zero-decimal currency: the amount is whole yen.
+    // JPY is a zero-decimal currency: the amount is whole yen. Card and konbini only: the shop's
+    // order flow knows these two (a konbini order waits as 入金待ち until Stripe reports the payment).
     const intent = await stripeClient().paymentIntents.create(
       {
         amount,
         currency: "jpy",
-        automatic_payment_methods: { enabled: true },
+        allowed_payment_method_types: ["card", "konbini"],
+        payment_method_options: {
+          konbini: {
+            expires_after_days: env().KONBINI_EXPIRES_AFTER_DAYS,
+            product_description: KONBINI_PRODUCT_DESCRIPTION,
+          },
+        },
         receipt_email: email,
         metadata: { checkoutId },
       },
       { idempotencyKey: `checkout-${checkoutId}-${amount}` },
     );
-    return toState(intent);
+    return intentState(intent);
   },
 
   async retrieveIntent(id) {
     try {
-      return toState(await stripeClient().paymentIntents.retrieve(id));
+      return intentState(await stripeClient().paymentIntents.retrieve(id));
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      if (isMissing(error)) return null;
       throw error;
     }
   },
 
   async updateAmount(id, amount) {
-    return toState(await stripeClient().paymentIntents.update(id, { amount }));
+    return intentState(await stripeClient().paymentIntents.update(id, { amount }));
+  },
+
+  async cancelIntent(id) {
+    try {
+      return intentState(await stripeClient().paymentIntents.cancel(id));
+    } catch (error) {
+      if (isMissing(error)) return null;
+      // Stripe refuses to cancel an intent that is already final (succeeded or canceled): read it.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return this.retrieveIntent(id);
+      throw error;
+    }
   },
 
   async succeededSince(since) {
@@ -74,7 +115,7 @@ export const stripeProvider: PaymentProvider = {
       created: { gte: Math.floor(since.getTime() / 1000) },
       limit: 100,
     })) {
-      if (intent.status === "succeeded") succeeded.push(toState(intent));
+      if (intent.status === "succeeded") succeeded.push(intentState(intent));
     }
     return succeeded;
   },

@@ -2,6 +2,8 @@ import crypto from "node:crypto";
 import { and, eq, gte } from "drizzle-orm";
 import { db } from "../db/client.server";
 import { testPaymentIntents } from "../db/schema";
+import { env } from "../core/env.server";
+import { now } from "../core/clock.server";
 import type { PaymentIntentState, PaymentProvider } from "./types";
 
 /**
@@ -24,7 +26,37 @@ function toState(row: typeof testPaymentIntents.$inferSelect): PaymentIntentStat
     currency: row.currency,
     checkoutId: row.checkoutId,
     clientSecret: `${row.id}_secret`,
+    konbini:
+      row.status === "requires_action" && row.konbiniExpiresAt
+        ? {
+            confirmationNumber: row.konbiniConfirmationNumber,
+            expiresAt: row.konbiniExpiresAt,
+            hostedVoucherUrl: null,
+          }
+        : null,
   };
+}
+
+const TOKYO_OFFSET_MS = 9 * 3600_000;
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * Stripe's konbini deadline: 23:59:59 Japan time on the day `days` after the voucher is made
+ * (made on Monday with 2 days, it expires on Wednesday at 23:59:59 JST). Japan has no summer time.
+ */
+export function konbiniDeadline(from: Date, days: number): Date {
+  const tokyoDay = Math.floor((from.getTime() + TOKYO_OFFSET_MS) / DAY_MS);
+  return new Date((tokyoDay + days + 1) * DAY_MS - TOKYO_OFFSET_MS - 1000);
+}
+
+function row(id: string) {
+  return db().select().from(testPaymentIntents).where(eq(testPaymentIntents.id, id)).get();
+}
+
+function setStatus(id: string, values: Partial<typeof testPaymentIntents.$inferInsert>) {
+  return toState(
+    db().update(testPaymentIntents).set(values).where(eq(testPaymentIntents.id, id)).returning().get(),
+  );
 }
 
 export const testProvider: PaymentProvider & {
@@ -32,6 +64,8 @@ export const testProvider: PaymentProvider & {
     id: string,
     cardNumber: string,
   ): Promise<{ ok: true; intent: PaymentIntentState } | { ok: false; message: string }>;
+  startKonbini(id: string): Promise<PaymentIntentState | null>;
+  payAtStore(id: string): Promise<PaymentIntentState | null>;
 } = {
   mode: "test",
 
@@ -45,8 +79,8 @@ export const testProvider: PaymentProvider & {
   },
 
   async retrieveIntent(id) {
-    const row = db().select().from(testPaymentIntents).where(eq(testPaymentIntents.id, id)).get();
-    return row ? toState(row) : null;
+    const found = row(id);
+    return found ? toState(found) : null;
   },
 
   async updateAmount(id, amount) {
@@ -59,6 +93,14 @@ export const testProvider: PaymentProvider & {
     return toState(row);
   },
 
+  async cancelIntent(id) {
+    const found = row(id);
+    if (!found) return null;
+    // As Stripe: a final intent (paid, or already canceled) stays as it is.
+    if (found.status === "succeeded" || found.status === "canceled") return toState(found);
+    return setStatus(id, { status: "canceled" });
+  },
+
   async succeededSince(since) {
     return db()
       .select()
@@ -69,9 +111,11 @@ export const testProvider: PaymentProvider & {
   },
 
   async confirmCard(id, cardNumber) {
-    const row = db().select().from(testPaymentIntents).where(eq(testPaymentIntents.id, id)).get();
-    if (!row) return { ok: false, message: "決済情報が見つかりません。もう一度お試しください。" };
-    if (row.status === "succeeded") return { ok: true, intent: toState(row) };
+    const found = row(id);
+    if (!found) return { ok: false, message: "決済情報が見つかりません。もう一度お試しください。" };
+    if (found.status === "succeeded") return { ok: true, intent: toState(found) };
+    if (found.status !== "requires_payment_method")
+      return { ok: false, message: "このお支払いは手続き済みです。注文状況のページをご確認ください。" };
     const decline = DECLINES[cardNumber];
     if (decline || !SUCCESS_CARDS.has(cardNumber)) {
       const message =
@@ -80,12 +124,28 @@ export const testProvider: PaymentProvider & {
       db().update(testPaymentIntents).set({ lastError: message }).where(eq(testPaymentIntents.id, id)).run();
       return { ok: false, message };
     }
-    const updated = db()
-      .update(testPaymentIntents)
-      .set({ status: "succeeded", lastError: null })
-      .where(eq(testPaymentIntents.id, id))
-      .returning()
-      .get();
-    return { ok: true, intent: toState(updated) };
+    return { ok: true, intent: setStatus(id, { status: "succeeded", lastError: null }) };
+  },
+
+  /** Konbini chosen: a voucher with an 11-digit confirmation number, payable until the deadline. */
+  async startKonbini(id) {
+    const found = row(id);
+    if (!found) return null;
+    if (found.status !== "requires_payment_method") return toState(found);
+    return setStatus(id, {
+      status: "requires_action",
+      lastError: null,
+      konbiniConfirmationNumber: String(crypto.randomInt(10_000_000_000, 100_000_000_000)),
+      konbiniExpiresAt: konbiniDeadline(now(), env().KONBINI_EXPIRES_AFTER_DAYS),
+    });
+  },
+
+  /** What a store's till does: the voucher is paid (refused after its deadline, as at a real store). */
+  async payAtStore(id) {
+    const found = row(id);
+    if (!found) return null;
+    if (found.status !== "requires_action" || !found.konbiniExpiresAt || found.konbiniExpiresAt <= now())
+      return toState(found);
+    return setStatus(id, { status: "succeeded" });
   },
 };

@@ -1,12 +1,23 @@
-/** What the shop needs from a card payment provider, whichever it is. */
+/** A konbini payment's voucher: the customer pays it at a store before it expires. */
+export type KonbiniVoucher = {
+  /** The number the customer gives at the store (10–11 digits); Stripe's first store's, the test provider's own. */
+  confirmationNumber: string | null;
+  expiresAt: Date;
+  /** Stripe's hosted voucher page (every store's steps); the test provider has none. */
+  hostedVoucherUrl: string | null;
+};
+
+/** What the shop needs from a payment provider, whichever it is. */
 export type PaymentIntentState = {
   id: string;
-  /** Stripe's status names; only "succeeded" makes an order. */
+  /** Stripe's status names; "succeeded" is paid, "requires_action" with a voucher waits for a store payment. */
   status: string;
   amount: number;
   currency: string;
   checkoutId: string | null;
   clientSecret: string | null;
+  /** Set while a konbini voucher waits to be paid (Stripe's next_action.konbini_display_details). */
+  konbini: KonbiniVoucher | null;
 };
 
 export interface PaymentProvider {
@@ -15,6 +26,14 @@ export interface PaymentProvider {
   retrieveIntent(id: string): Promise<PaymentIntentState | null>;
   /** Lowers an unpaid intent's amount or raises it, when the order changed before paying. */
   updateAmount(id: string, amount: number): Promise<PaymentIntentState>;
+  /**
+   * Ends an unpaid intent (a konbini voucher past its deadline), so it can never be paid later.
+   * Answers the intent as it stands afterwards: a payment that won the race is "succeeded".
+   */
+  cancelIntent(id: string): Promise<PaymentIntentState | null>;
   /** Payments that succeeded since a moment: the shop reconciles them with its orders at start-up. */
   succeededSince(since: Date): Promise<PaymentIntentState[]>;
 }
+
+/** Stripe's konbini product description may hold at most 22 characters. */
+export const KONBINI_PRODUCT_DESCRIPTION = "コンテスト動画";

@@ -1,0 +1,29 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod";
+import { konbiniTestSchema } from "~/lib/payment-schemas";
+import { simulateKonbini } from "~/server/orders/order-payment.server";
+import { readForm } from "~/server/http/form.server";
+import { redirectWithToast } from "~/server/http/toast.server";
+
+/**
+ * テストモード only: the status page's buttons that play the store's till (paid) or the voucher's
+ * deadline (expired), through the same code as Stripe's webhook events. 404 with Stripe configured.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const token = params.token ?? "";
+  const submission = parseWithZod(await readForm(request), { schema: konbiniTestSchema });
+  if (!/^[0-9a-f]{32}$/.test(token)) return new Response("Not Found", { status: 404 });
+  if (submission.status !== "success") return new Response("操作が正しくありません", { status: 400 });
+  const { event } = submission.value;
+  const result = await simulateKonbini(token, event);
+  if (!result.ok) return new Response(result.message, { status: result.status });
+  return redirectWithToast(request, `/orders/${token}`, {
+    kind: "success",
+    title:
+      event === "paid" ? "店頭でのお支払いを記録しました（テスト）" : "お支払い期限切れにしました（テスト）",
+  });
+}
+
+export function loader() {
+  return new Response("Not Found", { status: 404 });
+}

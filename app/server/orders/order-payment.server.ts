@@ -1,0 +1,116 @@
+import { and, asc, eq } from "drizzle-orm";
+import { now } from "../core/clock.server";
+import { db } from "../db/client.server";
+import { orders } from "../db/schema";
+import { queueMail, sendQueuedMail } from "../mail/outbox.server";
+import { paymentExpiredMail } from "../mail/templates/konbini-payment.server";
+import { paymentProvider, testProvider } from "../payments/index.server";
+import { orderStatusUrl, recordPayment, type Order } from "./orders.server";
+
+/**
+ * A konbini order whose voucher was not paid in time ends as 期限切れ: nothing is made, the
+ * customer is told, and nothing is owed. Only a waiting order changes (a paid one stays paid,
+ * a repeated report changes nothing); true when this call expired it.
+ */
+export function expireOrderPayment(paymentIntentId: string): boolean {
+  const expired = db().transaction(
+    (tx) => {
+      const order = tx
+        .update(orders)
+        .set({ paymentStatus: "expired" })
+        .where(and(eq(orders.paymentIntentId, paymentIntentId), eq(orders.paymentStatus, "awaiting")))
+        .returning()
+        .get();
+      if (!order) return null;
+      const mailId = queueMail(
+        {
+          to: order.customerEmail,
+          dedupeKey: `payment-expired:${order.id}`,
+          mail: paymentExpiredMail({
+            ...order,
+            dueAt: order.paymentDueAt,
+            statusUrl: orderStatusUrl(order.statusToken),
+          }),
+        },
+        tx,
+      );
+      return { order, mailId };
+    },
+    { behavior: "immediate" },
+  );
+  if (!expired) return false;
+  console.log(`[payments] 注文 ${expired.order.orderNumber} はお支払い期限を過ぎたため期限切れにしました`);
+  if (expired.mailId)
+    void sendQueuedMail(expired.mailId).catch((error: unknown) =>
+      console.error(`[orders] expiry mail for ${expired.order.orderNumber} failed`, error),
+    );
+  return true;
+}
+
+/**
+ * Ends a waiting order at the provider first, so its voucher can no longer be paid, then here.
+ * A store payment that won the race makes the order paid instead.
+ */
+async function expireAtProvider(order: Order): Promise<"paid" | "expired"> {
+  const intent = await paymentProvider().cancelIntent(order.paymentIntentId);
+  if (intent?.status === "succeeded") {
+    recordPayment(intent);
+    return "paid";
+  }
+  expireOrderPayment(order.paymentIntentId);
+  return "expired";
+}
+
+/**
+ * The webhook can be lost (the server was down, the network failed): at start-up and every
+ * hour, each waiting konbini order is checked with the provider. A payment that came in makes
+ * it paid; a voucher past its deadline ends it as 期限切れ.
+ */
+export async function reconcileKonbiniPayments(): Promise<{ paid: number; expired: number }> {
+  const waiting = db()
+    .select()
+    .from(orders)
+    .where(eq(orders.paymentStatus, "awaiting"))
+    .orderBy(asc(orders.paymentDueAt))
+    .all();
+  const counts = { paid: 0, expired: 0 };
+  for (const order of waiting) {
+    try {
+      const intent = await paymentProvider().retrieveIntent(order.paymentIntentId);
+      if (intent?.status === "succeeded") {
+        if (recordPayment(intent).ok) counts.paid++;
+      } else if (order.paymentDueAt && order.paymentDueAt <= now()) {
+        counts[await expireAtProvider(order)]++;
+      }
+    } catch (error) {
+      console.error(`[payments] could not check the konbini payment of order ${order.orderNumber}`, error);
+    }
+  }
+  return counts;
+}
+
+/**
+ * テストモード only (no Stripe keys): what a store's till and the voucher's deadline do, through
+ * the same code as the webhook's events. Refused with Stripe, where only Stripe reports payments.
+ */
+export async function simulateKonbini(
+  statusToken: string,
+  event: "paid" | "expired",
+): Promise<{ ok: true } | { ok: false; status: 404 | 409; message: string }> {
+  if (paymentProvider().mode !== "test")
+    return { ok: false, status: 404, message: "テストモードでのみ使えます" };
+  const order = db().select().from(orders).where(eq(orders.statusToken, statusToken)).get();
+  if (!order || order.paymentMethod !== "konbini")
+    return { ok: false, status: 404, message: "ご注文が見つかりません" };
+  if (order.paymentStatus !== "awaiting")
+    return { ok: false, status: 409, message: "このご注文はお支払い待ちではありません" };
+  if (event === "expired") {
+    await expireAtProvider(order);
+    return { ok: true };
+  }
+  const intent = await testProvider.payAtStore(order.paymentIntentId);
+  if (intent?.status !== "succeeded")
+    return { ok: false, status: 409, message: "お支払い期限を過ぎているため、お支払いできません" };
+  recordPayment(intent);
+  return { ok: true };
+}
