@@ -35,6 +35,8 @@ function storefront() {
       route(":lineId/:format", "routes/storefront/download-file.ts"),
     ]),
     route("media/:name", "routes/storefront/media-file.ts"),
+    route("orders/:token", "routes/storefront/order-status.tsx"),
+    route("order-lookup", "routes/storefront/order-lookup.tsx"),
   ];
 }
 

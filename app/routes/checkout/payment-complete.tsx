@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { orderById } from "~/server/orders/orders.server";
+import { orderStatusPath } from "~/server/orders/order-status.server";
 import { getSession } from "~/server/http/session.server";
 import { DoneMark } from "~/components/icons";
 
@@ -12,11 +13,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const orderId = session.get("lastOrderId");
   const order = orderId ? orderById(orderId) : null;
   if (!order) throw redirect("/");
-  return { orderNumber: order.orderNumber, email: order.customerEmail };
+  return {
+    orderNumber: order.orderNumber,
+    email: order.customerEmail,
+    statusPath: orderStatusPath(order.statusToken),
+  };
 }
 
 export default function PaymentComplete() {
-  const { orderNumber, email } = useLoaderData<typeof loader>();
+  const { orderNumber, email, statusPath } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-lg px-4 py-10 text-center sm:py-16">
       <DoneMark />
@@ -33,6 +38,9 @@ export default function PaymentComplete() {
       </p>
       <Link to="/" className="mt-8 btn-primary w-full" reloadDocument>
         ホームへ戻る
+      </Link>
+      <Link to={statusPath} className="mt-3 btn-secondary w-full">
+        注文状況を確認する
       </Link>
     </div>
   );

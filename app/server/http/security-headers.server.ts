@@ -79,13 +79,14 @@ function isSecureSite() {
 
 /**
  * Download pages' ids are secrets: no Referer leaves them, not even to this site's other pages.
- * Mailed one-time links (password reset, earlier orders) are secrets too, but their pages post
- * a form to themselves, and a no-referrer page's posts carry `Origin: null`, which Remix refuses
- * as cross-site: they send a Referer to this site only, never to another.
+ * Mailed links (password reset, earlier orders, the order status page's token) are secrets too,
+ * but their pages post forms (the status page: the konbini test actions, the receipt), and a
+ * no-referrer page's posts carry `Origin: null`, which Remix refuses as cross-site: they send a
+ * Referer to this site only, never to another.
  */
 function referrerPolicy(pathname: string) {
   if (/^\/download(\/|$)/.test(pathname)) return "no-referrer";
-  if (/^\/(reset-password|account\/earlier-orders)$/.test(pathname)) return "same-origin";
+  if (/^\/(reset-password|account\/earlier-orders)$|^\/orders\//.test(pathname)) return "same-origin";
   return "strict-origin-when-cross-origin";
 }
 
@@ -98,7 +99,7 @@ function referrerPolicy(pathname: string) {
 const PRIVATE_PATHS = [
   /^\/(admin|admin-login|admin-2fa-verify|dashboard|admin-dashboard|video\/dashboard)(\/|$)/,
   /^\/(account|purchase-history|login|logout|register|verify-email|registration-success|registration-complete|forgot-password|reset-password)(\/|$)/,
-  /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|download)(\/|$)/,
+  /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|download|orders)(\/|$)/,
   /^\/api\/(admin|download|create-payment-intent)(\/|$)/,
   // The media API under a contest's public media list is the back-office's.
   /^\/api\/video\/contests\/[^/]+\/media\/./,

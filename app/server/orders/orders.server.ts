@@ -4,6 +4,7 @@ import { db } from "../db/client.server";
 import { checkouts, contests, orderLines, orders, users } from "../db/schema";
 import { orderConfirmationMail } from "../mail/templates/order-confirmation.server";
 import { queueMail, sendQueuedMail } from "../mail/outbox.server";
+import { orderStatusUrl } from "./order-status.server";
 import { holdEarlierOrders } from "../accounts/purchase-history.server";
 import type { PaymentIntentState } from "../payments/types";
 
@@ -191,6 +192,7 @@ export function createOrderForPayment(intent: PaymentIntentState): CreateOrderRe
             bibNumberLabel: order.bibNumberLabel,
             lines,
             totalAmount: order.totalAmount,
+            statusUrl: orderStatusUrl(order.statusToken),
           }),
         },
         tx,
