@@ -143,8 +143,9 @@ export default function OrderStatusPage() {
               お支払い期限が過ぎたため、このご注文は無効になりました
             </h2>
             <p className="mt-2 text-sm leading-relaxed">
-              期限までにコンビニでのお支払いが確認できなかったため、動画は制作されません。代金をお支払いいただく必要はありません。
-              引き続き動画をご希望の場合は、お手数ですがもう一度ご注文ください。
+              {
+                "期限までにコンビニでのお支払いが確認できなかったため、動画は制作されません。代金をお支払いいただく必要はありません。引き続き動画をご希望の場合は、お手数ですがもう一度ご注文ください。"
+              }
             </p>
             <Link to="/" className="mt-3 btn-primary w-full sm:w-auto">
               大会一覧から注文する
@@ -157,7 +158,7 @@ export default function OrderStatusPage() {
         <h2 id="lines-heading" className="text-lg font-bold">
           ご注文内容
         </h2>
-        <ul className="mt-3 divide-y divide-zinc-200 rounded-xl border border-zinc-200 bg-white">
+        <ul className="mt-3 divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 bg-white">
           {order.lines.map((line) => (
             <li
               key={line.id}
@@ -195,13 +196,16 @@ export default function OrderStatusPage() {
 }
 
 const STEPS = ["入金待ち", "制作中", "納品済み"] as const;
+/** A step behind the order reads as what was done ("✓ 入金待ち" would read as still waiting). */
+const DONE_LABELS: Partial<Record<OrderProgress, string>> = { 入金待ち: "お支払い済み", 制作中: "制作完了" };
 
 /**
  * 入金待ち → 制作中 → 納品済み, the current one marked; 期限切れ ends the line after 入金待ち
- * instead, since nothing follows it.
+ * instead, since nothing follows it (and 入金待ち was never done).
  */
 function ProgressSteps({ progress }: { progress: OrderProgress }) {
-  const steps: readonly OrderProgress[] = progress === "期限切れ" ? ["入金待ち", "期限切れ"] : STEPS;
+  const expired = progress === "期限切れ";
+  const steps: readonly OrderProgress[] = expired ? ["入金待ち", "期限切れ"] : STEPS;
   const current = steps.indexOf(progress);
   return (
     <section aria-labelledby="progress-heading" className="mt-6">
@@ -210,10 +214,10 @@ function ProgressSteps({ progress }: { progress: OrderProgress }) {
       </h2>
       <ol className={`mt-3 grid gap-2 ${steps.length === 3 ? "grid-cols-3" : "grid-cols-2"}`}>
         {steps.map((step, index) => {
-          const state = index < current ? "done" : index === current ? "current" : "later";
+          const state = index === current ? "current" : index < current && !expired ? "done" : "other";
           const tone =
             step === "期限切れ"
-              ? "border-red-600 bg-red-600 text-white"
+              ? "border-red-700 bg-red-700 text-white"
               : state === "current"
                 ? "border-brand-600 bg-brand-600 text-white"
                 : state === "done"
@@ -228,9 +232,8 @@ function ProgressSteps({ progress }: { progress: OrderProgress }) {
               <span aria-hidden="true" className="text-xs">
                 {state === "done" ? "✓" : `${index + 1}`}
               </span>
-              <span>{step}</span>
-              {state === "done" ? <span className="sr-only">（完了）</span> : null}
-              {state === "current" ? <span className="sr-only">（現在）</span> : null}
+              <span>{state === "done" ? (DONE_LABELS[step] ?? step) : step}</span>
+              {state === "current" ? <span className="sr-only">（現在の状況）</span> : null}
             </li>
           );
         })}
