@@ -6,6 +6,7 @@ import { downloadPages, orderLines, orders, type OrderStatus, type PaymentStatus
 import { orderStatusByToken, orderStatusUrl } from "~/server/orders/order-status.server";
 import { orderConfirmationMail } from "~/server/mail/templates/order-confirmation.server";
 import { purchaseHistory } from "~/server/accounts/purchase-history.server";
+import { applySecurityHeaders } from "~/server/http/security-headers.server";
 import { callRoute } from "./helpers/route";
 
 afterEach(() => setClock(null));
@@ -189,6 +190,15 @@ describe("order status", () => {
       expect(missing.status).toBe(404);
       expect(missing.data).toEqual({ order: null });
     }
+  });
+
+  it("keeps its token to this site and out of caches, as a mailed link's page", () => {
+    const headers = new Headers();
+    applySecurityHeaders(headers, { pathname: `/orders/${"a".repeat(32)}`, nonce: "abc" });
+    // Not no-referrer: the page will post forms (konbini test actions, the receipt), and a
+    // no-referrer page's posts carry Origin: null.
+    expect(headers.get("Referrer-Policy")).toBe("same-origin");
+    expect(headers.get("Cache-Control")).toBe("private, no-store");
   });
 
   it("is linked from the confirmation mail and from purchase history", () => {
