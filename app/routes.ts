@@ -35,7 +35,9 @@ function storefront() {
       route(":lineId/:format", "routes/storefront/download-file.ts"),
     ]),
     route("media/:name", "routes/storefront/media-file.ts"),
+    route("orders/:token", "routes/storefront/order-status.tsx"),
     route("orders/:token/konbini-test", "routes/storefront/konbini-test.ts"),
+    route("order-lookup", "routes/storefront/order-lookup.tsx"),
   ];
 }
 

@@ -5,6 +5,7 @@ const LINKS = [
   ["/legal-notice", "特定商取引法に基づく表記"],
   ["/privacy", "プライバシーポリシー"],
   ["/terms", "利用規約"],
+  ["/order-lookup", "注文状況の確認"],
   ["/contact", "お問い合わせ"],
 ] as const;
 

@@ -30,6 +30,7 @@ export function Header({ user }: { user: Pick<CurrentUser, "email" | "isAdmin"> 
             className="absolute left-0 mt-2 w-56 rounded-xl border border-zinc-200 bg-white p-2 shadow-lg"
           >
             <MenuLink to="/contact">お問い合わせ</MenuLink>
+            <MenuLink to="/order-lookup">注文状況の確認</MenuLink>
             <MenuLink to="/email-support">メールが届かない場合</MenuLink>
             <MenuLink to="/about">当サイトについて</MenuLink>
           </nav>

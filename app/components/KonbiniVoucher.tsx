@@ -18,7 +18,7 @@ export function KonbiniVoucher({
   return (
     <section
       aria-label="コンビニでのお支払い"
-      className="mt-6 rounded-2xl border-2 border-amber-300 bg-amber-50 p-5 text-left"
+      className="mt-4 rounded-2xl border-2 border-amber-300 bg-white p-4 text-left"
     >
       <h2 className="font-bold text-amber-950">コンビニでお支払いください</h2>
       <dl className="mt-3 grid grid-cols-[7rem_1fr] gap-y-2 text-sm">

@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from "./account-schemas";
+import { orderLookupSchema } from "./order-lookup-schemas";
 import { customerSchema, orderFormDraftSchema, orderFormSchema } from "./order-schemas";
 
 /**
@@ -15,6 +16,7 @@ export const clientValidators = {
   forgotPassword: ({ formData }: Context) => parseWithZod(formData, { schema: forgotPasswordSchema }),
   resetPassword: ({ formData }: Context) => parseWithZod(formData, { schema: resetPasswordSchema }),
   customer: ({ formData }: Context) => parseWithZod(formData, { schema: customerSchema }),
+  orderLookup: ({ formData }: Context) => parseWithZod(formData, { schema: orderLookupSchema }),
   orderForm: ({ formData, submitter }: Context) => {
     // Adding and removing items saves the draft as it is; only "next" is validated.
     const intent = submitter?.getAttribute("value") ?? "next";

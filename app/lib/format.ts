@@ -37,3 +37,11 @@ export function formatDateTime(value: Date | number): string {
 export function formatDate(value: Date | number): string {
   return dateOnly.format(value);
 }
+
+const WEEKDAYS = ["日", "月", "火", "水", "木", "金", "土"] as const;
+
+/** A Tokyo calendar day "2027-05-07" → "2027年5月7日（金）": a promised date, as a customer reads it. */
+export function formatDayWithWeekday(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  return `${date.getUTCFullYear()}年${date.getUTCMonth() + 1}月${date.getUTCDate()}日（${WEEKDAYS[date.getUTCDay()] ?? ""}）`;
+}

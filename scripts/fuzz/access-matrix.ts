@@ -3,8 +3,9 @@
 // Admin pages send everyone else to /admin-login and admin APIs answer 401 (and change
 // nothing when posted to); account pages send visitors to /login and show each customer
 // only their own account and orders; a checkout belongs to the browser that made it; a
-// download page opens only with its unguessable id. The route list is read from the build,
-// and a route that no rule below describes fails the run, so a new route cannot slip past.
+// download page and an order status page open only with their unguessable id or token. The
+// route list is read from the build, and a route that no rule below describes fails the run,
+// so a new route cannot slip past.
 import Database from "better-sqlite3";
 import { adminCookie, startServer } from "../bench/lib.mjs";
 import { mintSessionCookie } from "../mint-session.mjs";
@@ -33,9 +34,10 @@ const RULES: [RegExp, Kind][] = [
     /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|payment\/return)$/,
     "checkout",
   ],
-  [/^\/(download\/|api\/download\/)/, "download"],
+  // The order status page is opened like a download page: by its unguessable token, by whoever holds it.
+  [/^\/(download\/|api\/download\/|orders\/)/, "download"],
   [
-    /^\/($|video$|about|contact|terms|privacy|privacy-policy|legal-notice|login|logout|register|register\/verify|registration-complete|registration-success|verify-email|forgot-password|reset-password|email-support|healthz|no-such-page|order-form\/|media\/|api\/video\/contests(\/[^/]+\/media)?$|api\/email-status|api\/create-payment-intent|api\/stripe\/webhook|test-hooks\/|\*)/,
+    /^\/($|video$|about|contact|terms|privacy|privacy-policy|legal-notice|login|logout|register|register\/verify|registration-complete|registration-success|verify-email|forgot-password|reset-password|email-support|order-lookup|healthz|no-such-page|order-form\/|media\/|api\/video\/contests(\/[^/]+\/media)?$|api\/email-status|api\/create-payment-intent|api\/stripe\/webhook|test-hooks\/|\*)/,
     "public",
   ],
 ];
@@ -90,7 +92,10 @@ async function deliveredOrderOf(email: string, n: number) {
   const page = shop.db.prepare("select id from download_pages where order_id = ?").get(order.id) as {
     id: string;
   };
-  return { orderNumber: order.order_number, downloadId: page.id, lineId: lines[0]!.id };
+  const { status_token: statusToken } = shop.db
+    .prepare("select status_token from orders where id = ?")
+    .get(order.id) as { status_token: string };
+  return { orderNumber: order.order_number, downloadId: page.id, lineId: lines[0]!.id, statusToken };
 }
 const orderA = await deliveredOrderOf(emailA, 1);
 const orderB = await deliveredOrderOf(emailB, 2);
@@ -147,6 +152,8 @@ const params: Record<string, string> = {
   catId: "1",
   athleteId: "1",
   name: "x.webp",
+  // A well-formed status token nobody was given: looked up, found nowhere.
+  token: "0123456789abcdef0123456789abcdef",
 };
 const routes = Object.values(build.routes)
   .filter((route) => route.id !== "root" && (route.module.loader || route.module.action))
@@ -312,6 +319,14 @@ const pageA = await get(`/download/${orderA.downloadId}`, "anonymous");
 checks.check(
   pageA.status === 200 && pageA.body.includes(orderA.orderNumber) && !pageA.body.includes(orderB.orderNumber),
   "A's download page does not show exactly A's order",
+);
+// The status pages likewise: A's token shows A's order and nobody else's.
+const statusA = await get(`/orders/${orderA.statusToken}`, "anonymous");
+checks.check(
+  statusA.status === 200 &&
+    statusA.body.includes(orderA.orderNumber) &&
+    !statusA.body.includes(orderB.orderNumber),
+  "A's order status page does not show exactly A's order",
 );
 checks.check(
   log.serverErrors.length === 0,

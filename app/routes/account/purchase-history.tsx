@@ -2,9 +2,17 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { formatDate, formatYen } from "~/lib/format";
+import type { OrderProgress } from "~/lib/order-progress";
 import { positiveId } from "~/lib/params";
 import { purchaseHistory } from "~/server/accounts/purchase-history.server";
 import { requireUser } from "~/server/auth/users.server";
+
+const PROGRESS_TONES: Record<OrderProgress, string> = {
+  入金待ち: "bg-amber-100 text-amber-900",
+  制作中: "bg-sky-100 text-sky-900",
+  納品済み: "bg-emerald-100 text-emerald-900",
+  期限切れ: "bg-zinc-200 text-zinc-700",
+};
 
 export const meta: MetaFunction = () => [{ title: "購入履歴 | コンテスト動画ショップ" }];
 
@@ -50,6 +58,17 @@ export default function PurchaseHistory() {
                 <p className="text-sm text-zinc-600">
                   ご注文日 {formatDate(order.orderedAt)}・合計{" "}
                   <span className="font-semibold text-zinc-900">{formatYen(order.totalAmount)}</span>
+                </p>
+                <p className="flex w-full flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+                  <span
+                    className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ${PROGRESS_TONES[order.progress]}`}
+                  >
+                    {order.progress}
+                  </span>
+                  <Link to={order.statusPath} className="font-semibold text-brand-700 underline">
+                    注文状況を見る
+                    <span className="sr-only">（注文番号 {order.orderNumber}）</span>
+                  </Link>
                 </p>
               </header>
               <table className="w-full text-sm">

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { orderById } from "~/server/orders/orders.server";
+import { orderStatusPath } from "~/server/orders/order-status.server";
 import { getSession } from "~/server/http/session.server";
 import { DoneMark } from "~/components/icons";
 import { KonbiniVoucher } from "~/components/KonbiniVoucher";
@@ -16,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     orderNumber: order.orderNumber,
     email: order.customerEmail,
-    statusPath: `/orders/${order.statusToken}`,
+    statusPath: orderStatusPath(order.statusToken),
     voucher:
       order.paymentStatus === "awaiting" && order.paymentDueAt
         ? {

@@ -1,10 +1,12 @@
 import { and, asc, count, desc, eq, isNull, ne, or, type SQL } from "drizzle-orm";
 import { inArray } from "drizzle-orm";
+import { orderProgress, type OrderProgress } from "~/lib/order-progress";
 import { env } from "../core/env.server";
 import { db, type Db, type Tx } from "../db/client.server";
 import { downloadPages, orderLines, orders, users } from "../db/schema";
 import { earlierOrdersMail } from "../mail/templates/earlier-orders.server";
 import { queueMail } from "../mail/outbox.server";
+import { orderStatusPath } from "../orders/order-status.server";
 import { checkMailLink, dropMailLinks, issueMailLink, takeMailLink } from "./mail-links.server";
 
 /**
@@ -45,6 +47,9 @@ export type HistoryLine = {
 
 export type HistoryOrder = {
   orderNumber: string;
+  /** Where the order stands (入金待ち / 制作中 / 納品済み / 期限切れ), and its status page. */
+  progress: OrderProgress;
+  statusPath: string;
   orderedAt: Date;
   numberLabel: string;
   totalAmount: number;
@@ -65,6 +70,9 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
       createdAt: orders.createdAt,
       bibNumberLabel: orders.bibNumberLabel,
       totalAmount: orders.totalAmount,
+      status: orders.status,
+      paymentStatus: orders.paymentStatus,
+      statusToken: orders.statusToken,
     })
     .from(orders)
     .where(belongs)
@@ -101,6 +109,8 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
           .all();
   const history: HistoryOrder[] = rows.map((row) => ({
     orderNumber: row.orderNumber,
+    progress: orderProgress(row),
+    statusPath: orderStatusPath(row.statusToken),
     orderedAt: row.createdAt,
     numberLabel: row.bibNumberLabel || "ゼッケン番号",
     totalAmount: row.totalAmount,

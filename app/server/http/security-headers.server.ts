@@ -79,13 +79,14 @@ function isSecureSite() {
 
 /**
  * Download pages' ids are secrets: no Referer leaves them, not even to this site's other pages.
- * Mailed one-time links (password reset, earlier orders) are secrets too, but their pages post
- * a form to themselves, and a no-referrer page's posts carry `Origin: null`, which Remix refuses
- * as cross-site: they send a Referer to this site only, never to another.
+ * Mailed links (password reset, earlier orders, the order status page's token) are secrets too,
+ * but their pages post forms (the status page: the konbini test actions, the receipt), and a
+ * no-referrer page's posts carry `Origin: null`, which Remix refuses as cross-site: they send a
+ * Referer to this site only, never to another.
  */
 function referrerPolicy(pathname: string) {
   if (/^\/download(\/|$)/.test(pathname)) return "no-referrer";
-  if (/^\/(reset-password|account\/earlier-orders)$/.test(pathname)) return "same-origin";
+  if (/^\/(reset-password|account\/earlier-orders)$|^\/orders\//.test(pathname)) return "same-origin";
   return "strict-origin-when-cross-origin";
 }
 

@@ -5,7 +5,8 @@ import { orders } from "../db/schema";
 import { queueMail, sendQueuedMail } from "../mail/outbox.server";
 import { paymentExpiredMail } from "../mail/templates/konbini-payment.server";
 import { paymentProvider, testProvider } from "../payments/index.server";
-import { orderStatusUrl, recordPayment, type Order } from "./orders.server";
+import { recordPayment, type Order } from "./orders.server";
+import { orderStatusUrl } from "./order-status.server";
 
 /**
  * A konbini order whose voucher was not paid in time ends as 期限切れ: nothing is made, the

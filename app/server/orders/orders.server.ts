@@ -1,11 +1,11 @@
 import { eq, or } from "drizzle-orm";
-import { env } from "../core/env.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { checkouts, contests, orderLines, orders, users } from "../db/schema";
 import { orderConfirmationMail } from "../mail/templates/order-confirmation.server";
 import { konbiniVoucherMail, paymentReceivedMail } from "../mail/templates/konbini-payment.server";
 import { queueMail, sendQueuedMail } from "../mail/outbox.server";
+import { orderStatusUrl } from "./order-status.server";
 import { holdEarlierOrders } from "../accounts/purchase-history.server";
 import type { PaymentIntentState } from "../payments/types";
 
@@ -62,11 +62,6 @@ export function paymentMismatch(
       detail: `決済額 ${intent.amount} 円が注文の合計 ${checkoutTotal} 円と一致しません`,
     };
   return null;
-}
-
-/** The order status page's address, as mailed and linked. */
-export function orderStatusUrl(statusToken: string): string {
-  return `${env().SITE_URL}/orders/${statusToken}`;
 }
 
 /**
@@ -242,6 +237,7 @@ export function recordPayment(intent: PaymentIntentState): CreateOrderResult {
         bibNumberLabel: order.bibNumberLabel,
         lines,
         totalAmount: order.totalAmount,
+        statusUrl: orderStatusUrl(order.statusToken),
       };
       const confirmationMailId = queueMail(
         {
@@ -250,7 +246,6 @@ export function recordPayment(intent: PaymentIntentState): CreateOrderResult {
           mail: voucher
             ? konbiniVoucherMail({
                 ...confirmation,
-                statusUrl: orderStatusUrl(order.statusToken),
                 confirmationNumber: voucher.confirmationNumber,
                 dueAt: voucher.expiresAt,
                 voucherUrl: voucher.hostedVoucherUrl,

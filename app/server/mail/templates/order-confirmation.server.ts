@@ -11,6 +11,8 @@ export function orderConfirmationMail(input: {
   bibNumberLabel: string;
   lines: Line[];
   totalAmount: number;
+  /** The order status page (注文状況), where the customer follows the order without logging in. */
+  statusUrl: string;
 }) {
   const label = input.bibNumberLabel || "ゼッケン番号";
   return renderMail(
@@ -32,6 +34,8 @@ export function orderConfirmationMail(input: {
         ] as [string, string][],
       })),
       { table: [["合計金額", formatYen(input.totalAmount)]] },
+      { text: "お支払い・制作・お届けの状況は、次のページからいつでもご確認いただけます。" },
+      { link: input.statusUrl, label: "注文状況の確認" },
       {
         text: "動画は受注制作です。ご注文から2〜3営業日以内に、ダウンロードURLをこのメールアドレスへお送りします。\nデジタル商品のため、ご注文確定後のキャンセル・返品はお受けできません。",
       },

@@ -1,0 +1,111 @@
+import { asc, desc, eq } from "drizzle-orm";
+import { addBusinessDays } from "~/lib/business-days";
+import { orderProgress, type OrderProgress } from "~/lib/order-progress";
+import { now } from "../core/clock.server";
+import { env } from "../core/env.server";
+import { db } from "../db/client.server";
+import { downloadPages, orderLines, orders, type PaymentMethod } from "../db/schema";
+
+/**
+ * The order status page (注文状況): where one order stands, opened by the unguessable token
+ * mailed with the order (128 random bits, like a download page's id), so it needs no login and
+ * shows nothing to anyone without the link. The page's address is made here, and only here.
+ */
+
+const TOKEN = /^[0-9a-f]{32}$/;
+
+/** The page's path, for links inside the shop (payment complete, purchase history). */
+export function orderStatusPath(token: string): string {
+  return `/orders/${token}`;
+}
+
+/** The page's full address, for mails. */
+export function orderStatusUrl(token: string): string {
+  return `${env().SITE_URL}${orderStatusPath(token)}`;
+}
+
+const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
+  card: "クレジットカード",
+  konbini: "コンビニ払い",
+};
+
+export type OrderStatusView = {
+  orderNumber: string;
+  createdAt: Date;
+  contestName: string;
+  numberLabel: string;
+  lines: {
+    id: number;
+    athleteNumber: number;
+    athleteName: string;
+    category: string;
+    style: string;
+    price: number;
+  }[];
+  totalAmount: number;
+  paymentMethod: string;
+  progress: OrderProgress;
+  /** 入金待ち: what the customer takes to the store, and until when. */
+  voucher: { confirmationNumber: string | null; dueAt: Date | null; voucherUrl: string | null } | null;
+  /** 制作中: the Tokyo day ("YYYY-MM-DD") the videos are promised for. */
+  expectedDeliveryDay: string | null;
+  /** 納品済み: the order's download page (null if the order was marked handled without one). */
+  download: { url: string; expiresAt: Date; expired: boolean } | null;
+};
+
+/** What the status page shows for a token, or null for a malformed or unknown one (the page's 404). */
+export function orderStatusByToken(token: string): OrderStatusView | null {
+  if (!TOKEN.test(token)) return null;
+  const order = db().select().from(orders).where(eq(orders.statusToken, token)).get();
+  if (!order) return null;
+  const lines = db()
+    .select()
+    .from(orderLines)
+    .where(eq(orderLines.orderId, order.id))
+    .orderBy(asc(orderLines.id))
+    .all();
+  const progress = orderProgress(order);
+  const page =
+    progress === "納品済み"
+      ? db()
+          .select()
+          .from(downloadPages)
+          .where(eq(downloadPages.orderId, order.id))
+          .orderBy(desc(downloadPages.createdAt))
+          .limit(1)
+          .get()
+      : undefined;
+  return {
+    orderNumber: order.orderNumber,
+    createdAt: order.createdAt,
+    contestName: order.contestName,
+    numberLabel: order.bibNumberLabel || "ゼッケン番号",
+    lines: lines.map((line) => ({
+      id: line.id,
+      athleteNumber: line.athleteNumber,
+      athleteName: line.athleteName,
+      category: line.category,
+      style: line.style,
+      price: line.price,
+    })),
+    totalAmount: order.totalAmount,
+    paymentMethod: PAYMENT_METHOD_LABELS[order.paymentMethod],
+    progress,
+    voucher:
+      progress === "入金待ち"
+        ? {
+            confirmationNumber: order.konbiniConfirmationNumber,
+            dueAt: order.paymentDueAt,
+            voucherUrl: order.konbiniVoucherUrl,
+          }
+        : null,
+    // Counted from the payment: a konbini order paid days later is made from then, not from the order.
+    expectedDeliveryDay:
+      progress === "制作中"
+        ? addBusinessDays(order.paidAt ?? order.createdAt, env().DELIVERY_BUSINESS_DAYS)
+        : null,
+    download: page
+      ? { url: `/download/${page.id}`, expiresAt: page.expiresAt, expired: page.expiresAt <= now() }
+      : null,
+  };
+}
