@@ -3,7 +3,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
-import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "~/server/db/client.server";
 import { checkouts, orderLines, orders } from "~/server/db/schema";
@@ -12,8 +11,8 @@ import { startFakeStripe } from "./helpers/fake-stripe";
 import { callRoute } from "./helpers/route";
 import { seedContest } from "./helpers/shop";
 import { startSmtpServer } from "./helpers/smtp";
+import { postWebhook, signedEvent, WEBHOOK_SECRET } from "./helpers/stripe-events";
 
-const WEBHOOK_SECRET = "whsec_test_secret_for_the_shop";
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let stripe: Awaited<ReturnType<typeof startFakeStripe>>;
 
@@ -54,35 +53,6 @@ async function paidCheckout() {
     }),
   );
   return { cookie, email, response };
-}
-
-function signedEvent(intent: object, options: { id?: string; timestamp?: number; secret?: string } = {}) {
-  const payload = JSON.stringify({
-    id: options.id ?? `evt_${Math.random().toString(36).slice(2)}`,
-    object: "event",
-    type: "payment_intent.succeeded",
-    api_version: "2024-06-20",
-    created: Math.floor(Date.now() / 1000),
-    data: { object: intent },
-  });
-  const signature = Stripe.webhooks.generateTestHeaderString({
-    payload,
-    secret: options.secret ?? WEBHOOK_SECRET,
-    timestamp: options.timestamp,
-  });
-  return { payload, signature };
-}
-
-async function postWebhook(event: { payload: string; signature: string }) {
-  const webhook = await import("~/routes/api/stripe-webhook");
-  return callRoute(
-    webhook.action,
-    new Request("http://shop.test/api/stripe/webhook", {
-      method: "POST",
-      body: event.payload,
-      headers: { "Stripe-Signature": event.signature },
-    }),
-  );
 }
 
 describe("Stripe (real SDK against a local API)", () => {

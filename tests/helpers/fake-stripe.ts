@@ -13,11 +13,22 @@ type Intent = {
   receipt_email: string | null;
   created: number;
   livemode: false;
+  allowed_payment_method_types: string[];
+  payment_method_options: Record<string, Record<string, string>>;
+  next_action: null | {
+    type: "konbini_display_details";
+    konbini_display_details: {
+      expires_at: number;
+      hosted_voucher_url: string;
+      stores: Record<string, { confirmation_number: string; payment_code: string }>;
+    };
+  };
 };
 
 /**
  * A local HTTP server that speaks the part of Stripe's API the shop uses
- * (create, retrieve, update and list PaymentIntents, idempotency keys), so the real
+ * (create, retrieve, update, cancel and list PaymentIntents, idempotency keys, konbini's
+ * next_action with its voucher), so the real
  * `stripe` SDK can be pointed at it with STRIPE_API_URL.
  */
 export async function startFakeStripe() {
@@ -42,9 +53,15 @@ export async function startFakeStripe() {
       if (!req.headers.authorization?.startsWith("Bearer sk_test_"))
         return send(401, { error: { type: "invalid_request_error", message: "Invalid API Key" } });
       const metadata: Record<string, string> = {};
+      const methodOptions: Record<string, Record<string, string>> = {};
+      const allowedTypes: string[] = [];
       for (const [key, value] of body) {
         const match = /^metadata\[(.+)\]$/.exec(key);
         if (match?.[1]) metadata[match[1]] = value;
+        const option = /^payment_method_options\[(\w+)\]\[(\w+)\]$/.exec(key);
+        if (option?.[1] && option[2])
+          methodOptions[option[1]] = { ...methodOptions[option[1]], [option[2]]: value };
+        if (/^allowed_payment_method_types\[\d+\]$/.test(key)) allowedTypes.push(value);
       }
       if (req.method === "POST" && path === "/v1/payment_intents") {
         const key = req.headers["idempotency-key"];
@@ -62,6 +79,9 @@ export async function startFakeStripe() {
           receipt_email: body.get("receipt_email"),
           created: Math.floor(Date.now() / 1000),
           livemode: false,
+          allowed_payment_method_types: allowedTypes,
+          payment_method_options: methodOptions,
+          next_action: null,
         };
         intents.set(id, intent);
         if (typeof key === "string") idempotent.set(key, id);
@@ -83,7 +103,7 @@ export async function startFakeStripe() {
           data,
         });
       }
-      const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
+      const match = /^\/v1\/payment_intents\/([^/]+?)(\/cancel)?$/.exec(path);
       const intent = match?.[1] ? intents.get(match[1]) : undefined;
       if (match && !intent)
         return send(404, {
@@ -94,6 +114,20 @@ export async function startFakeStripe() {
           },
         });
       if (intent && req.method === "GET") return send(200, intent);
+      if (intent && req.method === "POST" && match?.[2]) {
+        // As Stripe: only an intent that is not final can be canceled.
+        if (intent.status === "succeeded" || intent.status === "canceled")
+          return send(400, {
+            error: {
+              type: "invalid_request_error",
+              code: "payment_intent_unexpected_state",
+              message: `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`,
+            },
+          });
+        intent.status = "canceled";
+        intent.next_action = null;
+        return send(200, intent);
+      }
       if (intent && req.method === "POST") {
         if (body.has("amount")) intent.amount = Number(body.get("amount"));
         return send(200, intent);
@@ -117,6 +151,38 @@ export async function startFakeStripe() {
       const intent = intents.get(id);
       if (!intent) throw new Error(`no intent ${id}`);
       intent.status = "succeeded";
+      return intent;
+    },
+    /**
+     * What the Payment Element does when konbini is chosen: the intent waits for the store
+     * payment, with a voucher due `days` after today (23:59:59 JST, as Stripe's expires_after_days).
+     */
+    showKonbiniVoucher(id: string, expiresAt: Date) {
+      const intent = intents.get(id);
+      if (!intent) throw new Error(`no intent ${id}`);
+      const number = String(10_000_000_000 + crypto.randomInt(0, 89_999_999_999));
+      intent.status = "requires_action";
+      intent.next_action = {
+        type: "konbini_display_details",
+        konbini_display_details: {
+          expires_at: Math.floor(expiresAt.getTime() / 1000),
+          hosted_voucher_url: `https://payments.stripe.com/konbini/voucher/test_${intent.id}`,
+          stores: {
+            familymart: { confirmation_number: number, payment_code: "123456" },
+            lawson: { confirmation_number: number, payment_code: "123456" },
+            ministop: { confirmation_number: number, payment_code: "123456" },
+            seicomart: { confirmation_number: number, payment_code: "123456" },
+          },
+        },
+      };
+      return intent;
+    },
+    /** The store's till: a waiting konbini intent is paid. */
+    payKonbini(id: string) {
+      const intent = intents.get(id);
+      if (!intent) throw new Error(`no intent ${id}`);
+      intent.status = "succeeded";
+      intent.next_action = null;
       return intent;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
