@@ -149,7 +149,7 @@ test("入金待ち shows the konbini voucher; 期限切れ says nothing will be 
   await expect(page.getByTestId("order-number")).toHaveText(orderNumber);
   await expect(page.locator('[aria-current="step"]')).toContainText("入金待ち");
   await expect(page.getByRole("heading", { name: "コンビニでのお支払いをお待ちしています" })).toBeVisible();
-  await expect(page.getByTestId("confirmation-number")).toHaveText("12345678901");
+  await expect(page.getByTestId("konbini-number")).toHaveText("12345678901");
   // 2030-06-07 14:59 UTC is 23:59 in Tokyo.
   await expect(page.getByText("2030/06/07 23:59")).toBeVisible();
   await expect(page.getByTestId("expected-delivery")).toHaveCount(0);
@@ -164,7 +164,7 @@ test("入金待ち shows the konbini voucher; 期限切れ says nothing will be 
   ).toBeVisible();
   await expect(page.getByText("動画は制作されません")).toBeVisible();
   await expect(page.getByRole("link", { name: "大会一覧から注文する" })).toHaveAttribute("href", "/");
-  await expect(page.getByTestId("confirmation-number")).toHaveCount(0);
+  await expect(page.getByTestId("konbini-number")).toHaveCount(0);
 });
 
 test("order lookup: a match mails the status link to the order's address; a wrong address gets the same answer and no mail", async ({

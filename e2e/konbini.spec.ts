@@ -1,0 +1,94 @@
+import { expect, test } from "@playwright/test";
+import { checkoutTwoVideosUntilPayment } from "./flows";
+import { jsEnabled, mailsTo, uniqueEmail, waitForMail } from "./helpers";
+import { loginAsAdmin } from "./users";
+
+function statusPathIn(text: string): string {
+  const match = /https?:\/\/\S+(\/orders\/[0-9a-f]{32})/.exec(text);
+  if (!match?.[1]) throw new Error(`no status link in the mail: ${text}`);
+  return match[1];
+}
+
+test("konbini: 入金待ち with the voucher and its mail → the store payment → 制作中 → the admin delivers → 納品済み", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const email = uniqueEmail("konbini");
+  await checkoutTwoVideosUntilPayment(page, email, "コンビニ 花子");
+  await page.getByRole("button", { name: /コンビニ払いで注文する/ }).click();
+  await expect(page).toHaveURL(/\/payment-complete$/);
+  await expect(page.getByRole("heading", { level: 1, name: "ご注文を承りました" })).toBeVisible();
+  const orderNumber = (await page.getByTestId("order-number").textContent())?.trim() ?? "";
+  const number = (await page.getByTestId("konbini-number").textContent())?.trim() ?? "";
+  expect(number).toMatch(/^\d{10,11}$/);
+  await expect(page.getByTestId("konbini-due")).toContainText(/\d{4}\/\d{2}\/\d{2} 23:59（日本時間）/);
+
+  // The voucher mail (after the checkout code) is the order's confirmation.
+  const voucher = await waitForMail(email, 2);
+  expect(voucher.subject).toContain(`コンビニでのお支払いのご案内（注文番号 ${orderNumber}）`);
+  expect(voucher.text).toContain(number);
+  const statusPath = statusPathIn(voucher.text);
+
+  await page.getByRole("link", { name: "注文状況を確認する" }).click();
+  await expect(page).toHaveURL(statusPath);
+  await expect(page.locator('[aria-current="step"]')).toContainText("入金待ち");
+  await expect(page.getByTestId("konbini-number")).toHaveText(number);
+
+  // Unpaid: the admin finds it under 入金待ち, not among the orders to deliver.
+  const adminContext = await browser.newContext({ javaScriptEnabled: jsEnabled() });
+  await loginAsAdmin(adminContext, baseURL ?? "", uniqueEmail("konbini-admin"));
+  const admin = await adminContext.newPage();
+  await admin.goto(`/admin/orders?q=${encodeURIComponent(email)}`);
+  await expect(admin.getByText("未対応の注文はありません")).toBeVisible();
+  await admin.goto(`/admin/orders?tab=awaiting&q=${encodeURIComponent(email)}`);
+  const waiting = admin.getByRole("listitem").filter({ hasText: `注文番号 ${orderNumber}` });
+  await expect(waiting.getByText(/入金待ち（コンビニ払い・期限/)).toBeVisible();
+  await expect(waiting.getByRole("button", { name: "納品" })).toHaveCount(0);
+
+  // The store's till (テストモード), through the webhook's code.
+  await page.getByRole("button", { name: "店頭で支払う（テスト）" }).click();
+  await expect(page.locator('[aria-current="step"]')).toContainText("制作中");
+  await expect(page.getByTestId("expected-delivery")).toBeVisible();
+  await expect
+    .poll(() => mailsTo(email).some((mail) => mail.subject.includes("お支払いを確認しました")))
+    .toBe(true);
+
+  await admin.goto(`/admin/orders?q=${encodeURIComponent(email)}`);
+  await admin
+    .getByLabel(`${orderNumber}-1 のダウンロードURL`)
+    .fill("https://videos.example.jp/konbini-1.mp4");
+  await admin
+    .getByLabel(`${orderNumber}-2 のダウンロードURL`)
+    .fill("https://videos.example.jp/konbini-2.mp4");
+  await admin
+    .getByRole("listitem")
+    .filter({ hasText: `注文番号 ${orderNumber}` })
+    .getByRole("button", { name: "納品" })
+    .click();
+  await expect(admin.getByText("納品処理完了")).toBeVisible();
+  await adminContext.close();
+
+  await page.goto(statusPath);
+  await expect(page.locator('[aria-current="step"]')).toContainText("納品済み");
+  await page.getByRole("link", { name: "ダウンロードページを開く" }).click();
+  await expect(page).toHaveURL(/\/download\/[A-Za-z0-9_-]{22}$/);
+});
+
+test("konbini: a voucher left unpaid ends 期限切れ, is mailed, and can no longer be paid", async ({
+  page,
+}) => {
+  const email = uniqueEmail("konbini-expiry");
+  await checkoutTwoVideosUntilPayment(page, email, "期限 太郎");
+  await page.getByRole("button", { name: /コンビニ払いで注文する/ }).click();
+  await page.getByRole("link", { name: "注文状況を確認する" }).click();
+  await expect(page.locator('[aria-current="step"]')).toContainText("入金待ち");
+
+  await page.getByRole("button", { name: "期限切れにする（テスト）" }).click();
+  await expect(page.locator('[aria-current="step"]')).toContainText("期限切れ");
+  await expect(page.getByText("動画は制作されません")).toBeVisible();
+  await expect(page.getByRole("button", { name: "店頭で支払う（テスト）" })).toHaveCount(0);
+  await expect
+    .poll(() => mailsTo(email).some((mail) => mail.subject.includes("ご注文を取り消しました")))
+    .toBe(true);
+});
