@@ -35,6 +35,9 @@ function storefront() {
       route(":lineId/:format", "routes/storefront/download-file.ts"),
     ]),
     route("media/:name", "routes/storefront/media-file.ts"),
+    // The 領収書 of a paid order, reached with the order's status page token.
+    route("orders/:token/receipt", "routes/storefront/receipt.tsx"),
+    route("orders/:token/receipt.pdf", "routes/storefront/receipt-pdf.ts"),
   ];
 }
 

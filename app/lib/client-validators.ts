@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from "./account-schemas";
 import { customerSchema, orderFormDraftSchema, orderFormSchema } from "./order-schemas";
+import { receiptAddresseeSchema } from "./receipt-schemas";
 
 /**
  * The storefront forms' browser-side validation: the same zod schemas the server checks
@@ -15,6 +16,7 @@ export const clientValidators = {
   forgotPassword: ({ formData }: Context) => parseWithZod(formData, { schema: forgotPasswordSchema }),
   resetPassword: ({ formData }: Context) => parseWithZod(formData, { schema: resetPasswordSchema }),
   customer: ({ formData }: Context) => parseWithZod(formData, { schema: customerSchema }),
+  receiptAddressee: ({ formData }: Context) => parseWithZod(formData, { schema: receiptAddresseeSchema }),
   orderForm: ({ formData, submitter }: Context) => {
     // Adding and removing items saves the draft as it is; only "next" is validated.
     const intent = submitter?.getAttribute("value") ?? "next";

@@ -37,3 +37,15 @@ export function formatDateTime(value: Date | number): string {
 export function formatDate(value: Date | number): string {
   return dateOnly.format(value);
 }
+
+const dateLong = new Intl.DateTimeFormat("ja-JP", {
+  timeZone: "Asia/Tokyo",
+  year: "numeric",
+  month: "long",
+  day: "numeric",
+});
+
+/** "2025年6月1日" in Tokyo time: the way a document (a 領収書) writes its dates. */
+export function formatDateLong(value: Date | number): string {
+  return dateLong.format(value);
+}

@@ -86,6 +86,8 @@ function isSecureSite() {
 function referrerPolicy(pathname: string) {
   if (/^\/download(\/|$)/.test(pathname)) return "no-referrer";
   if (/^\/(reset-password|account\/earlier-orders)$/.test(pathname)) return "same-origin";
+  // A receipt's address holds its order's status token, and its page posts 発行する to itself.
+  if (/^\/orders\/[^/]+\/receipt(\.pdf)?$/.test(pathname)) return "same-origin";
   return "strict-origin-when-cross-origin";
 }
 
@@ -100,6 +102,8 @@ const PRIVATE_PATHS = [
   /^\/(account|purchase-history|login|logout|register|verify-email|registration-success|registration-complete|forgot-password|reset-password)(\/|$)/,
   /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|download)(\/|$)/,
   /^\/api\/(admin|download|create-payment-intent)(\/|$)/,
+  // A receipt (HTML and PDF) names the customer and the order.
+  /^\/orders\/[^/]+\/receipt(\.pdf)?$/,
   // The media API under a contest's public media list is the back-office's.
   /^\/api\/video\/contests\/[^/]+\/media\/./,
 ];
