@@ -213,6 +213,9 @@ describe("the receipt PDF", () => {
   it("embeds a Japanese font and says the seller, the registration number, the total and the tax", async () => {
     const order = insertOrder();
     issueReceipt(order.statusToken, "株式会社サンプル");
+    const original = await pdfText(await receiptPdf(issued(order.statusToken)));
+    expect(original).toMatch(/^No\. \d{8}\n発行日 .+\n領収書\n（適格簡易請求書）\n株式会社サンプル 様\n/);
+    expect(original).not.toContain("再発行");
     reissueReceipt(order.statusToken);
     const bytes = await receiptPdf(issued(order.statusToken));
     expect(new TextDecoder("latin1").decode(bytes.subarray(0, 5))).toBe("%PDF-");

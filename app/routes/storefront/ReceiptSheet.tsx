@@ -97,7 +97,7 @@ export function ReceiptSheet({ receipt }: { receipt: Receipt }) {
       </table>
       <p className="mt-2 pl-1 text-xs text-zinc-600">お支払い日 {receipt.paidOn}</p>
 
-      <address className="mt-10 ml-auto w-fit max-w-full text-sm not-italic sm:max-w-xs">
+      <address className="mt-10 ml-auto w-fit max-w-full text-sm not-italic sm:max-w-sm">
         <span className="block text-base font-bold">{receipt.seller.name}</span>
         <span className="mt-1 block text-xs sm:text-sm">{receipt.seller.address}</span>
         {receipt.seller.invoiceNumber ? (

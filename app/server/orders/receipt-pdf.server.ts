@@ -73,8 +73,10 @@ export async function receiptPdf(receipt: Receipt): Promise<Uint8Array<ArrayBuff
   }
 
   // The title, centred, with what kind of document it is.
-  doc.font("jp-bold").fontSize(26);
-  doc.text(receipt.title, MARGIN, MARGIN + 46, { width: CONTENT, align: "center", characterSpacing: 12 });
+  // Not letter-spaced as the page's title is: text extraction (search, copy, screen readers)
+  // would read a spaced title as 「領 収 書」.
+  doc.font("jp-bold").fontSize(28);
+  doc.text(receipt.title, MARGIN, MARGIN + 44, { width: CONTENT, align: "center" });
   if (receipt.qualifiedInvoice) {
     doc.font("jp").fontSize(10).fillColor(MUTED);
     doc.text("（適格簡易請求書）", { width: CONTENT, align: "center" }).fillColor(INK);
