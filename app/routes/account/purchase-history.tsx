@@ -50,6 +50,14 @@ export default function PurchaseHistory() {
                 <p className="text-sm text-zinc-600">
                   ご注文日 {formatDate(order.orderedAt)}・合計{" "}
                   <span className="font-semibold text-zinc-900">{formatYen(order.totalAmount)}</span>
+                  {order.receiptUrl ? (
+                    <>
+                      ・
+                      <Link to={order.receiptUrl} className="font-semibold text-brand-700 underline">
+                        領収書
+                      </Link>
+                    </>
+                  ) : null}
                 </p>
               </header>
               <table className="w-full text-sm">

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, isNull, ne, or, type SQL } from "drizzle-orm";
 import { inArray } from "drizzle-orm";
+import { receiptPath } from "~/lib/receipt";
 import { env } from "../core/env.server";
 import { db, type Db, type Tx } from "../db/client.server";
 import { downloadPages, orderLines, orders, users } from "../db/schema";
@@ -48,6 +49,8 @@ export type HistoryOrder = {
   orderedAt: Date;
   numberLabel: string;
   totalAmount: number;
+  /** The order's 領収書, once it is paid (a konbini order awaiting payment has none yet). */
+  receiptUrl: string | null;
   lines: HistoryLine[];
 };
 
@@ -65,6 +68,8 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
       createdAt: orders.createdAt,
       bibNumberLabel: orders.bibNumberLabel,
       totalAmount: orders.totalAmount,
+      paymentStatus: orders.paymentStatus,
+      statusToken: orders.statusToken,
     })
     .from(orders)
     .where(belongs)
@@ -104,6 +109,7 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
     orderedAt: row.createdAt,
     numberLabel: row.bibNumberLabel || "ゼッケン番号",
     totalAmount: row.totalAmount,
+    receiptUrl: row.paymentStatus === "paid" ? receiptPath(row.statusToken) : null,
     lines: lines
       .filter((line) => line.orderId === row.id)
       .map((line) => ({
