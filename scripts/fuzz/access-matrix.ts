@@ -3,7 +3,7 @@
 // Admin pages send everyone else to /admin-login and admin APIs answer 401 (and change
 // nothing when posted to); account pages send visitors to /login and show each customer
 // only their own account and orders; a checkout belongs to the browser that made it; a
-// download page opens only with its unguessable id. The route list is read from the build,
+// download page, and an order's receipt, open only with their unguessable id or token. The route list is read from the build,
 // and a route that no rule below describes fails the run, so a new route cannot slip past.
 import Database from "better-sqlite3";
 import { adminCookie, startServer } from "../bench/lib.mjs";
@@ -11,7 +11,16 @@ import { mintSessionCookie } from "../mint-session.mjs";
 import { Browser, Checks, prepareShop, purchase, root, StatusLog } from "../load/shop-client";
 import { contestSlug } from "../../app/lib/slug";
 
-type Kind = "admin" | "admin-api" | "account" | "account-link" | "checkout" | "download" | "public" | "alias";
+type Kind =
+  | "admin"
+  | "admin-api"
+  | "account"
+  | "account-link"
+  | "checkout"
+  | "download"
+  | "order-link"
+  | "public"
+  | "alias";
 
 /** Who may reach a route, by its path. Order matters: the first rule that matches decides. */
 const RULES: [RegExp, Kind][] = [
@@ -34,6 +43,8 @@ const RULES: [RegExp, Kind][] = [
     "checkout",
   ],
   [/^\/(download\/|api\/download\/)/, "download"],
+  // An order's receipt (page and PDF) under its status page token: whoever holds the link, nobody else.
+  [/^\/orders\/[^/]+\/receipt(\.pdf)?$/, "order-link"],
   [
     /^\/($|video$|about|contact|terms|privacy|privacy-policy|legal-notice|login|logout|register|register\/verify|registration-complete|registration-success|verify-email|forgot-password|reset-password|email-support|healthz|no-such-page|order-form\/|media\/|api\/video\/contests(\/[^/]+\/media)?$|api\/email-status|api\/create-payment-intent|api\/stripe\/webhook|test-hooks\/|\*)/,
     "public",
@@ -77,8 +88,8 @@ async function deliveredOrderOf(email: string, n: number) {
   db.prepare("update orders set customer_email = ? where customer_email = ?").run(email, bought.email);
   db.close();
   const order = shop.db
-    .prepare("select id, order_number from orders where customer_email = ?")
-    .get(email) as { id: number; order_number: string };
+    .prepare("select id, order_number, status_token from orders where customer_email = ?")
+    .get(email) as { id: number; order_number: string; status_token: string };
   const lines = shop.db.prepare("select id from order_lines where order_id = ?").all(order.id) as {
     id: number;
   }[];
@@ -90,7 +101,12 @@ async function deliveredOrderOf(email: string, n: number) {
   const page = shop.db.prepare("select id from download_pages where order_id = ?").get(order.id) as {
     id: string;
   };
-  return { orderNumber: order.order_number, downloadId: page.id, lineId: lines[0]!.id };
+  return {
+    orderNumber: order.order_number,
+    downloadId: page.id,
+    lineId: lines[0]!.id,
+    statusToken: order.status_token,
+  };
 }
 const orderA = await deliveredOrderOf(emailA, 1);
 const orderB = await deliveredOrderOf(emailB, 2);
@@ -184,6 +200,8 @@ async function send(method: "POST" | "PATCH" | "DELETE", path: string, who: Iden
   log.note(method, path, response.status);
   return { status: response.status, location: response.headers.get("Location") ?? "" };
 }
+const receiptsIssued = () =>
+  JSON.stringify(shop.db.prepare("select sum(receipt_issue_count) as n from orders").get());
 const isRedirect = (status: number) => [301, 302, 303, 307, 308].includes(status);
 // An API refuses with 401, or with 405 for a method it never takes from anyone.
 const turnedAway = (r: { status: number; location: string }, api: boolean) =>
@@ -302,6 +320,16 @@ for (const { route, path } of routes) {
     // The parameters here are not a real page's id: a guessed id finds nothing.
     const r = await get(path, "customerB");
     checks.check(r.status === 404, `GET ${path} (a guessed id) answered ${r.status}`);
+  } else if (kind === "order-link") {
+    // The parameters here are not a real order's token: a guessed one finds nothing and issues nothing.
+    const r = await get(path, "customerB");
+    checks.check(r.status === 404, `GET ${path} (a guessed token) answered ${r.status}`);
+    if (route.module.action) {
+      const before = receiptsIssued();
+      const answer = await send("POST", path, "customerB");
+      checks.check(answer.status === 404, `POST ${path} (a guessed token) answered ${answer.status}`);
+      checks.check(receiptsIssued() === before, `POST ${path} (a guessed token) issued a receipt`);
+    }
   } else if (route.module.loader) {
     const r = await get(path, "anonymous");
     checks.check(r.status < 500, `GET ${path} as anonymous answered ${r.status}`);
@@ -312,6 +340,14 @@ const pageA = await get(`/download/${orderA.downloadId}`, "anonymous");
 checks.check(
   pageA.status === 200 && pageA.body.includes(orderA.orderNumber) && !pageA.body.includes(orderB.orderNumber),
   "A's download page does not show exactly A's order",
+);
+// An order's receipt: A's token opens A's (anyone holding the link), showing A's order only.
+const receiptA = await get(`/orders/${orderA.statusToken}/receipt`, "anonymous");
+checks.check(
+  receiptA.status === 200 &&
+    receiptA.body.includes(orderA.orderNumber) &&
+    !receiptA.body.includes(orderB.orderNumber),
+  "A's receipt page does not show exactly A's order",
 );
 checks.check(
   log.serverErrors.length === 0,
