@@ -47,18 +47,21 @@ export default function PurchaseHistory() {
                 <h2 id={`order-${order.orderNumber}`} className="font-bold">
                   注文番号 <span className="tracking-wider">{order.orderNumber}</span>
                 </h2>
-                <p className="text-sm text-zinc-600">
-                  ご注文日 {formatDate(order.orderedAt)}・合計{" "}
-                  <span className="font-semibold text-zinc-900">{formatYen(order.totalAmount)}</span>
+                <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1 text-sm">
+                  <p className="text-zinc-600">
+                    ご注文日 {formatDate(order.orderedAt)}・合計{" "}
+                    <span className="font-semibold text-zinc-900">{formatYen(order.totalAmount)}</span>
+                  </p>
                   {order.receiptUrl ? (
-                    <>
-                      ・
-                      <Link to={order.receiptUrl} className="font-semibold text-brand-700 underline">
-                        領収書
-                      </Link>
-                    </>
+                    <Link
+                      to={order.receiptUrl}
+                      className="font-semibold whitespace-nowrap text-brand-700 underline"
+                    >
+                      領収書
+                      <span className="sr-only">（注文番号 {order.orderNumber}）</span>
+                    </Link>
                   ) : null}
-                </p>
+                </div>
               </header>
               <table className="w-full text-sm">
                 <caption className="sr-only">注文番号 {order.orderNumber} の内容</caption>
