@@ -38,6 +38,9 @@ function storefront() {
     route("orders/:token", "routes/storefront/order-status.tsx"),
     route("orders/:token/konbini-test", "routes/storefront/konbini-test.ts"),
     route("order-lookup", "routes/storefront/order-lookup.tsx"),
+    // The 領収書 of a paid order, reached with the order's status page token.
+    route("orders/:token/receipt", "routes/storefront/receipt.tsx"),
+    route("orders/:token/receipt.pdf", "routes/storefront/receipt-pdf.ts"),
   ];
 }
 

@@ -60,6 +60,8 @@ const env = {
   TRUST_PROXY: "1",
   // Small chunks, so the small files of the upload tests span several of them.
   UPLOAD_CHUNK_BYTES: "65536",
+  // A registered seller: receipts are 適格簡易請求書 with this number (e2e/receipt.spec.ts).
+  SELLER_INVOICE_NUMBER: "T1234567890123",
 };
 execSync("npx tsx scripts/seed.ts", { cwd: root, env, stdio: "inherit" });
 const server = spawn("npx", ["remix-serve", "build/server/index.js"], { cwd: root, env, stdio: "inherit" });

@@ -89,6 +89,20 @@ describe("purchase history", () => {
     expect(purchaseHistory("mine@example.jp", -3).page).toBe(1);
     expect(purchaseHistory("mine@example.jp", Number.NaN).page).toBe(1);
 
+    // A paid order links its 領収書 (under its status page token); one awaiting a konbini payment does not.
+    const paidToken = db()
+      .select({ token: orders.statusToken })
+      .from(orders)
+      .where(eq(orders.orderNumber, withLines))
+      .get()?.token;
+    expect(first.orders[0]?.receiptUrl).toBe(`/orders/${paidToken}/receipt`);
+    db()
+      .update(orders)
+      .set({ paymentStatus: "awaiting", paidAt: null })
+      .where(eq(orders.orderNumber, withLines))
+      .run();
+    expect(purchaseHistory("mine@example.jp", 1).orders[0]?.receiptUrl).toBeNull();
+
     expect(purchaseHistory("someone-else@example.jp", 1).orders).toHaveLength(1);
     expect(purchaseHistory("nobody@example.jp", 1)).toMatchObject({
       orders: [],

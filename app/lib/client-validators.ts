@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from "./account-schemas";
 import { orderLookupSchema } from "./order-lookup-schemas";
 import { customerSchema, orderFormDraftSchema, orderFormSchema } from "./order-schemas";
+import { receiptAddresseeSchema } from "./receipt-schemas";
 
 /**
  * The storefront forms' browser-side validation: the same zod schemas the server checks
@@ -17,6 +18,7 @@ export const clientValidators = {
   resetPassword: ({ formData }: Context) => parseWithZod(formData, { schema: resetPasswordSchema }),
   customer: ({ formData }: Context) => parseWithZod(formData, { schema: customerSchema }),
   orderLookup: ({ formData }: Context) => parseWithZod(formData, { schema: orderLookupSchema }),
+  receiptAddressee: ({ formData }: Context) => parseWithZod(formData, { schema: receiptAddresseeSchema }),
   orderForm: ({ formData, submitter }: Context) => {
     // Adding and removing items saves the draft as it is; only "next" is validated.
     const intent = submitter?.getAttribute("value") ?? "next";

@@ -45,3 +45,15 @@ export function formatDayWithWeekday(day: string): string {
   const date = new Date(`${day}T00:00:00Z`);
   return `${date.getUTCFullYear()}年${date.getUTCMonth() + 1}月${date.getUTCDate()}日（${WEEKDAYS[date.getUTCDay()] ?? ""}）`;
 }
+
+const dateLong = new Intl.DateTimeFormat("ja-JP", {
+  timeZone: "Asia/Tokyo",
+  year: "numeric",
+  month: "long",
+  day: "numeric",
+});
+
+/** "2025年6月1日" in Tokyo time: the way a document (a 領収書) writes its dates. */
+export function formatDateLong(value: Date | number): string {
+  return dateLong.format(value);
+}

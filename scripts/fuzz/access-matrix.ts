@@ -3,16 +3,25 @@
 // Admin pages send everyone else to /admin-login and admin APIs answer 401 (and change
 // nothing when posted to); account pages send visitors to /login and show each customer
 // only their own account and orders; a checkout belongs to the browser that made it; a
-// download page and an order status page open only with their unguessable id or token. The
-// route list is read from the build, and a route that no rule below describes fails the run,
-// so a new route cannot slip past.
+// download page, an order status page and an order's receipt open only with their unguessable id
+// or token. The route list is read from the build, and a route that no rule below describes fails
+// the run, so a new route cannot slip past.
 import Database from "better-sqlite3";
 import { adminCookie, startServer } from "../bench/lib.mjs";
 import { mintSessionCookie } from "../mint-session.mjs";
 import { Browser, Checks, prepareShop, purchase, root, StatusLog } from "../load/shop-client";
 import { contestSlug } from "../../app/lib/slug";
 
-type Kind = "admin" | "admin-api" | "account" | "account-link" | "checkout" | "download" | "public" | "alias";
+type Kind =
+  | "admin"
+  | "admin-api"
+  | "account"
+  | "account-link"
+  | "checkout"
+  | "download"
+  | "order-link"
+  | "public"
+  | "alias";
 
 /** Who may reach a route, by its path. Order matters: the first rule that matches decides. */
 const RULES: [RegExp, Kind][] = [
@@ -34,6 +43,8 @@ const RULES: [RegExp, Kind][] = [
     /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|payment\/return)$/,
     "checkout",
   ],
+  // An order's receipt (page and PDF) under its status page token: whoever holds the link, nobody else.
+  [/^\/orders\/[^/]+\/receipt(\.pdf)?$/, "order-link"],
   // The order status page is opened like a download page: by its unguessable token, by whoever holds it.
   [/^\/(download\/|api\/download\/|orders\/)/, "download"],
   [
@@ -79,8 +90,8 @@ async function deliveredOrderOf(email: string, n: number) {
   db.prepare("update orders set customer_email = ? where customer_email = ?").run(email, bought.email);
   db.close();
   const order = shop.db
-    .prepare("select id, order_number from orders where customer_email = ?")
-    .get(email) as { id: number; order_number: string };
+    .prepare("select id, order_number, status_token from orders where customer_email = ?")
+    .get(email) as { id: number; order_number: string; status_token: string };
   const lines = shop.db.prepare("select id from order_lines where order_id = ?").all(order.id) as {
     id: number;
   }[];
@@ -92,10 +103,12 @@ async function deliveredOrderOf(email: string, n: number) {
   const page = shop.db.prepare("select id from download_pages where order_id = ?").get(order.id) as {
     id: string;
   };
-  const { status_token: statusToken } = shop.db
-    .prepare("select status_token from orders where id = ?")
-    .get(order.id) as { status_token: string };
-  return { orderNumber: order.order_number, downloadId: page.id, lineId: lines[0]!.id, statusToken };
+  return {
+    orderNumber: order.order_number,
+    downloadId: page.id,
+    lineId: lines[0]!.id,
+    statusToken: order.status_token,
+  };
 }
 const orderA = await deliveredOrderOf(emailA, 1);
 const orderB = await deliveredOrderOf(emailB, 2);
@@ -191,6 +204,8 @@ async function send(method: "POST" | "PATCH" | "DELETE", path: string, who: Iden
   log.note(method, path, response.status);
   return { status: response.status, location: response.headers.get("Location") ?? "" };
 }
+const receiptsIssued = () =>
+  JSON.stringify(shop.db.prepare("select sum(receipt_issue_count) as n from orders").get());
 const isRedirect = (status: number) => [301, 302, 303, 307, 308].includes(status);
 // An API refuses with 401, or with 405 for a method it never takes from anyone.
 const turnedAway = (r: { status: number; location: string }, api: boolean) =>
@@ -309,6 +324,16 @@ for (const { route, path } of routes) {
     // The parameters here are not a real page's id: a guessed id finds nothing.
     const r = await get(path, "customerB");
     checks.check(r.status === 404, `GET ${path} (a guessed id) answered ${r.status}`);
+  } else if (kind === "order-link") {
+    // The parameters here are not a real order's token: a guessed one finds nothing and issues nothing.
+    const r = await get(path, "customerB");
+    checks.check(r.status === 404, `GET ${path} (a guessed token) answered ${r.status}`);
+    if (route.module.action) {
+      const before = receiptsIssued();
+      const answer = await send("POST", path, "customerB");
+      checks.check(answer.status === 404, `POST ${path} (a guessed token) answered ${answer.status}`);
+      checks.check(receiptsIssued() === before, `POST ${path} (a guessed token) issued a receipt`);
+    }
   } else if (route.module.loader) {
     const r = await get(path, "anonymous");
     checks.check(r.status < 500, `GET ${path} as anonymous answered ${r.status}`);
@@ -327,6 +352,14 @@ checks.check(
     statusA.body.includes(orderA.orderNumber) &&
     !statusA.body.includes(orderB.orderNumber),
   "A's order status page does not show exactly A's order",
+);
+// An order's receipt: A's token opens A's (anyone holding the link), showing A's order only.
+const receiptA = await get(`/orders/${orderA.statusToken}/receipt`, "anonymous");
+checks.check(
+  receiptA.status === 200 &&
+    receiptA.body.includes(orderA.orderNumber) &&
+    !receiptA.body.includes(orderB.orderNumber),
+  "A's receipt page does not show exactly A's order",
 );
 checks.check(
   log.serverErrors.length === 0,

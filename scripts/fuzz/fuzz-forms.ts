@@ -9,6 +9,7 @@
 //
 // The routes are read from the build itself, so a new action is fuzzed without being listed.
 import http from "node:http";
+import Database from "better-sqlite3";
 import fc from "fast-check";
 import { adminCookie, startServer } from "../bench/lib.mjs";
 import { contestSlug } from "../../app/lib/slug";
@@ -44,7 +45,19 @@ const fullPath = (id: string): string => {
 
 // Real values for the path parameters, so the action's own checks are reached.
 const contest = shop.fixtures.contests[0]!;
+// A paid order whose receipt the bodies try to issue (its status page token is the receipt's address).
+const statusToken = "f0".repeat(16);
+const writable = new Database(shop.env.DATABASE_PATH);
+writable
+  .prepare(
+    `insert into orders (order_number, checkout_id, payment_intent_id, contest_name, customer_email,
+       customer_name, total_amount, paid_at, status_token, created_at)
+     values ('99999999', 'fuzz-checkout', 'pi_fuzz', ?, 'fuzz-receipt@example.jp', 'ファズ 花子', 3000, ?, ?, ?)`,
+  )
+  .run(contest.name, Date.now(), statusToken, Date.now());
+writable.close();
 const params: Record<string, string> = {
+  token: statusToken,
   id: String(contest.id),
   contestSlug: encodeURIComponent(contestSlug(contest.name)),
   lineId: "1",

@@ -69,6 +69,15 @@ export default function PurchaseHistory() {
                     注文状況を見る
                     <span className="sr-only">（注文番号 {order.orderNumber}）</span>
                   </Link>
+                  {order.receiptUrl ? (
+                    <Link
+                      to={order.receiptUrl}
+                      className="font-semibold whitespace-nowrap text-brand-700 underline"
+                    >
+                      領収書
+                      <span className="sr-only">（注文番号 {order.orderNumber}）</span>
+                    </Link>
+                  ) : null}
                 </p>
               </header>
               <table className="w-full text-sm">

@@ -3,6 +3,7 @@ import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { formatDate, formatDateTime, formatDayWithWeekday, formatYen } from "~/lib/format";
 import type { OrderProgress } from "~/lib/order-progress";
+import { receiptPath } from "~/lib/receipt";
 import { orderStatusByToken } from "~/server/orders/order-status.server";
 import { paymentProvider } from "~/server/payments/index.server";
 import { KonbiniVoucher } from "~/components/KonbiniVoucher";
@@ -164,6 +165,14 @@ export default function OrderStatusPage() {
             </p>
           </li>
         </ul>
+        {token && (order.progress === "制作中" || order.progress === "納品済み") ? (
+          // A paid order has its 領収書 (issued on its own page, the addressee asked once).
+          <p className="mt-3 text-right text-sm">
+            <Link to={receiptPath(token)} className="font-semibold text-brand-700 underline">
+              領収書を発行する・表示する
+            </Link>
+          </p>
+        ) : null}
       </section>
 
       <p className="mt-8 text-sm leading-relaxed text-zinc-600">

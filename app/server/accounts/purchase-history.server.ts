@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, isNull, ne, or, type SQL } from "drizzle-orm";
 import { inArray } from "drizzle-orm";
 import { orderProgress, type OrderProgress } from "~/lib/order-progress";
+import { receiptPath } from "~/lib/receipt";
 import { env } from "../core/env.server";
 import { db, type Db, type Tx } from "../db/client.server";
 import { downloadPages, orderLines, orders, users } from "../db/schema";
@@ -53,6 +54,8 @@ export type HistoryOrder = {
   orderedAt: Date;
   numberLabel: string;
   totalAmount: number;
+  /** The order's 領収書, once it is paid (a konbini order awaiting payment has none yet). */
+  receiptUrl: string | null;
   lines: HistoryLine[];
 };
 
@@ -114,6 +117,7 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
     orderedAt: row.createdAt,
     numberLabel: row.bibNumberLabel || "ゼッケン番号",
     totalAmount: row.totalAmount,
+    receiptUrl: row.paymentStatus === "paid" ? receiptPath(row.statusToken) : null,
     lines: lines
       .filter((line) => line.orderId === row.id)
       .map((line) => ({

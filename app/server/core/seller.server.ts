@@ -11,6 +11,8 @@ export type SellerInfo = {
   siteUrl: string;
   downloadExpiryDays: number;
   paymentProvider: string;
+  /** 適格請求書発行事業者の登録番号 (T + 13 digits), when the seller is registered; receipts are then 適格簡易請求書. */
+  invoiceNumber: string | null;
 };
 
 export function sellerInfo(): SellerInfo {
@@ -25,5 +27,6 @@ export function sellerInfo(): SellerInfo {
     siteUrl: config.SITE_URL,
     downloadExpiryDays: config.DOWNLOAD_EXPIRY_DAYS,
     paymentProvider: "Stripe, Inc.（米国）",
+    invoiceNumber: config.SELLER_INVOICE_NUMBER ?? null,
   };
 }

@@ -4,6 +4,7 @@ import { tokyoDay } from "~/lib/tokyo-date";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
 import { now } from "~/server/core/clock.server";
+import { attachmentDisposition } from "~/server/http/content-disposition.server";
 import {
   parseProductionFilter,
   productionCategories,
@@ -29,21 +30,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     csvLine(productionCsvHeader(contest.bibNumberLabel)) +
     rows.map((row) => csvLine(productionCsvRow(row))).join("");
   const day = tokyoDay(now());
-  // filename for old clients (ASCII only); filename* (RFC 5987) gives the rest the Japanese name.
-  const japanese = `制作リスト_${contest.name}_${day}.csv`.replace(/[\\/:*?"<>|\p{Cc}]/gu, "_");
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="production-${contest.id}-${day}.csv"; filename*=UTF-8''${encodeRfc5987(japanese)}`,
+      "Content-Disposition": attachmentDisposition(
+        `production-${contest.id}-${day}.csv`,
+        `制作リスト_${contest.name}_${day}.csv`,
+      ),
       "Cache-Control": "no-store",
     },
   });
-}
-
-/** encodeURIComponent leaves ' ( ) * as they are; RFC 5987's attr-char does not allow them. */
-function encodeRfc5987(value: string): string {
-  return encodeURIComponent(value).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
 }

@@ -1,0 +1,200 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { FormAlert } from "~/components/AuthCard";
+import { Field } from "~/components/forms";
+import { formatYen } from "~/lib/format";
+import { receiptPath, receiptPdfPath } from "~/lib/receipt";
+import { RECEIPT_ADDRESSEE_MAX, receiptAddresseeSchema } from "~/lib/receipt-schemas";
+import { useDeferredValidation } from "~/lib/use-deferred-validation";
+import { useHydrated } from "~/lib/use-hydrated";
+import { readForm } from "~/server/http/form.server";
+import { issueReceipt, receiptByToken, reissueReceipt } from "~/server/orders/receipts.server";
+import { ReceiptSheet } from "./ReceiptSheet";
+
+// The token in the address is the order's secret: never indexed; no Referer leaves the site
+// (the Referrer-Policy and no-store are set for /orders/… with the security headers).
+export const meta: MetaFunction = () => [
+  { title: "領収書 | コンテスト動画ショップ" },
+  { name: "robots", content: "noindex" },
+];
+
+const STATUS = { "not-found": 404, unpaid: 409, "not-issued": 200, issued: 200 } as const;
+
+export function loader({ params }: LoaderFunctionArgs) {
+  const state = receiptByToken(params.token ?? "");
+  return data(
+    { state, token: state.kind === "not-found" ? "" : (params.token ?? "") },
+    { status: STATUS[state.kind] },
+  );
+}
+
+/**
+ * 領収書を発行する (intent=issue, with the addressee) or 再発行する (intent=reissue). Each is
+ * one issue (see receipts.server); looking at the page or its PDF is not. A success goes back
+ * to the page (no repost on reload).
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const token = params.token ?? "";
+  const formData = await readForm(request);
+  if (formData.get("intent") === "reissue") {
+    const result = reissueReceipt(token);
+    if (!result.ok) return data({ result: null, message: result.message }, { status: result.status });
+    return redirect(receiptPath(token), 303);
+  }
+  const submission = parseWithZod(formData, { schema: receiptAddresseeSchema });
+  if (submission.status !== "success")
+    return data({ result: submission.reply(), message: null }, { status: 400 });
+  const result = issueReceipt(token, submission.value.addressee);
+  if (!result.ok)
+    return data(
+      { result: submission.reply({ formErrors: [result.message] }), message: result.message },
+      { status: result.status },
+    );
+  return redirect(receiptPath(token), 303);
+}
+
+export default function ReceiptPage() {
+  const { state, token } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  if (state.kind === "not-found") {
+    return (
+      <div className="mx-auto max-w-lg px-4 py-16 text-center">
+        <h1 className="text-2xl font-bold">ご注文が見つかりません</h1>
+        <p className="mt-3 text-zinc-600">URLが正しくありません。メールに記載のURLをご確認ください。</p>
+        <Link to="/contact" className="mt-8 btn-secondary">
+          お問い合わせ
+        </Link>
+      </div>
+    );
+  }
+  if (state.kind === "unpaid") {
+    return (
+      <div className="mx-auto max-w-lg px-4 py-16 text-center">
+        <h1 className="text-2xl font-bold">領収書を発行できません</h1>
+        <p className="mt-2 text-sm text-zinc-600">注文番号 {state.orderNumber}</p>
+        <p
+          role="alert"
+          className="mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950"
+        >
+          {state.message}
+        </p>
+        <Link to={`/orders/${token}`} className="mt-8 btn-secondary">
+          ご注文の状況を見る
+        </Link>
+      </div>
+    );
+  }
+  if (state.kind === "not-issued") return <IssueForm state={state} actionData={actionData} />;
+  return <IssuedReceipt receipt={state.receipt} token={token} message={actionData?.message ?? null} />;
+}
+
+type ActionData = ReturnType<typeof useActionData<typeof action>>;
+
+function IssueForm({
+  state,
+  actionData,
+}: {
+  state: { orderNumber: string; total: number; paidOn: string };
+  actionData: ActionData;
+}) {
+  const navigation = useNavigation();
+  const validation = useDeferredValidation("receiptAddressee");
+  const [form, fields] = useForm({
+    id: "receipt-addressee",
+    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: validation.validate,
+  });
+  const busy = navigation.state !== "idle";
+  return (
+    <div className="mx-auto w-full max-w-lg px-4 py-8 sm:py-12">
+      <h1 className="text-2xl font-bold">領収書の発行</h1>
+      <dl className="mt-4 grid grid-cols-[7rem_1fr] gap-y-1 rounded-xl border border-zinc-200 bg-white px-4 py-3 text-sm">
+        <dt className="text-zinc-500">注文番号</dt>
+        <dd className="font-semibold tracking-wider">{state.orderNumber}</dd>
+        <dt className="text-zinc-500">お支払い日</dt>
+        <dd>{state.paidOn}</dd>
+        <dt className="text-zinc-500">金額</dt>
+        <dd className="font-semibold">{formatYen(state.total)}</dd>
+      </dl>
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        onFocus={validation.load}
+        className="mt-6 space-y-5 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
+      >
+        {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
+        <Field
+          label="宛名"
+          meta={fields.addressee}
+          type="text"
+          hint={`会社名やお名前を${RECEIPT_ADDRESSEE_MAX}文字以内で入力してください（「様」は自動で付きます）。空欄のまま発行すると宛名は空白になり、手書きでご記入いただけます。`}
+          inputProps={{ autoComplete: "name", placeholder: "例: 株式会社サンプル" }}
+        />
+        <FormAlert kind="warning">宛名は発行後に変更できません。お間違いのないようご確認ください。</FormAlert>
+        <button type="submit" name="intent" value="issue" className="btn-primary w-full" disabled={busy}>
+          {busy ? "発行中..." : "領収書を発行する"}
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+function IssuedReceipt({
+  receipt,
+  token,
+  message,
+}: {
+  receipt: Extract<ReturnType<typeof receiptByToken>, { kind: "issued" }>["receipt"];
+  token: string;
+  message: string | null;
+}) {
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  return (
+    <div className="mx-auto w-full max-w-4xl px-3 py-6 sm:px-4 sm:py-10 print:p-0">
+      <div className="mb-5 space-y-4 print:hidden">
+        {message ? <FormAlert>{message}</FormAlert> : null}
+        <div className="flex flex-wrap items-center gap-3">
+          {hydrated ? (
+            <button type="button" onClick={() => window.print()} className="btn-primary">
+              印刷する
+            </button>
+          ) : null}
+          <a href={receiptPdfPath(token)} className="btn-secondary" download>
+            PDFをダウンロード
+          </a>
+        </div>
+        {hydrated ? null : (
+          <p className="text-sm text-zinc-600">
+            印刷はブラウザの印刷機能からどうぞ（A4サイズで印刷できます）。
+          </p>
+        )}
+      </div>
+
+      <ReceiptSheet receipt={receipt} />
+
+      <section
+        aria-labelledby="reissue-heading"
+        className="mx-auto mt-8 max-w-[210mm] rounded-xl border border-zinc-200 bg-white p-4 text-sm print:hidden"
+      >
+        <h2 id="reissue-heading" className="font-bold">
+          領収書の再発行
+        </h2>
+        <p className="mt-1 text-zinc-600">
+          紛失などで改めて必要な場合は再発行できます。再発行した領収書には「再発行」と表示されます（宛名は変わりません）。
+        </p>
+        <Form method="post" className="mt-3">
+          <button type="submit" name="intent" value="reissue" className="btn-secondary" disabled={busy}>
+            {busy ? "発行中..." : "再発行する"}
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { includedTax, receiptPath, receiptPdfPath } from "~/lib/receipt";
+import { RECEIPT_ADDRESSEE_MESSAGES, receiptAddresseeSchema } from "~/lib/receipt-schemas";
+
+describe("the tax included in a receipt (10 %, rounded down once per receipt)", () => {
+  it("takes 10/110 of the tax-inclusive total, rounded down", () => {
+    expect(includedTax(3_000)).toBe(272); // 272.72…
+    expect(includedTax(6_000)).toBe(545); // 545.45…
+    expect(includedTax(5_500)).toBe(500); // exactly 500
+    expect(includedTax(8_000)).toBe(727); // 727.27…
+    expect(includedTax(110)).toBe(10);
+    expect(includedTax(109)).toBe(9);
+    expect(includedTax(1)).toBe(0);
+    expect(includedTax(0)).toBe(0);
+    expect(includedTax(1_234_567)).toBe(112_233); // 112,233.36…
+  });
+
+  it("is computed from the total, not summed from the lines' own roundings", () => {
+    const lines = [1_000, 1_000, 1_000];
+    const perLine = lines.reduce((sum, price) => sum + includedTax(price), 0);
+    const total = lines.reduce((sum, price) => sum + price, 0);
+    expect(perLine).toBe(270); // 3 × 90
+    expect(includedTax(total)).toBe(272);
+    // A vertical and a horizontal video (the demo shop's 3,000 + 5,000).
+    expect(includedTax(3_000) + includedTax(5_000)).toBe(726);
+    expect(includedTax(8_000)).toBe(727);
+  });
+});
+
+describe("the receipt's addresses", () => {
+  it("sit under the order's status page token", () => {
+    const token = "0123456789abcdef0123456789abcdef";
+    expect(receiptPath(token)).toBe(`/orders/${token}/receipt`);
+    expect(receiptPdfPath(token)).toBe(`/orders/${token}/receipt.pdf`);
+  });
+});
+
+describe("the addressee", () => {
+  const parse = (addressee: unknown) => receiptAddresseeSchema.safeParse({ addressee });
+
+  it("is trimmed, may be empty, and counts characters as a person does", () => {
+    expect(parse("  株式会社サンプル  ").data).toEqual({ addressee: "株式会社サンプル" });
+    expect(parse(undefined).data).toEqual({ addressee: "" });
+    expect(parse("𠮷".repeat(60)).success).toBe(true);
+  });
+
+  it("refuses a name over 60 characters and control characters, in Japanese", () => {
+    expect(parse("あ".repeat(61)).error?.issues[0]?.message).toBe(RECEIPT_ADDRESSEE_MESSAGES.tooLong);
+    expect(parse("山田\n太郎").error?.issues[0]?.message).toBe(RECEIPT_ADDRESSEE_MESSAGES.badCharacters);
+    expect(parse("山田\u202e太郎").error?.issues[0]?.message).toBe(RECEIPT_ADDRESSEE_MESSAGES.badCharacters);
+    expect(parse(["a", "b"]).success).toBe(false);
+  });
+});
