@@ -188,7 +188,7 @@ describe("order status", () => {
         token,
       });
       expect(missing.status).toBe(404);
-      expect(missing.data).toEqual({ order: null });
+      expect(missing.data).toMatchObject({ order: null });
     }
   });
 
