@@ -243,13 +243,13 @@ function TestKonbiniForm({ total, days, stores }: { total: number; days: number;
       </div>
       <p className="text-sm text-zinc-700">
         {stores}
-        でお支払いいただけます。ご注文後に確認番号とお支払い期限（{days}
+        でお支払いいただけます（{formatYen(total)}）。ご注文後に確認番号とお支払い期限（{days}
         日後の23:59）をお知らせします。お支払いを確認してから動画の制作を始めます。
       </p>
       <FormErrors id={form.errorId} errors={form.errors} />
       <input type="hidden" name="method" value="konbini" />
       <button type="submit" className="btn-secondary w-full text-lg" disabled={navigation.state !== "idle"}>
-        {busy ? "手続き中..." : `コンビニ払いで注文する（${formatYen(total)}）`}
+        {busy ? "手続き中..." : "コンビニ払いで注文する"}
       </button>
     </Form>
   );
