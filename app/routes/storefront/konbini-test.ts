@@ -12,7 +12,6 @@ import { redirectWithToast } from "~/server/http/toast.server";
 export async function action({ request, params }: ActionFunctionArgs) {
   const token = params.token ?? "";
   const submission = parseWithZod(await readForm(request), { schema: konbiniTestSchema });
-  if (!/^[0-9a-f]{32}$/.test(token)) return new Response("Not Found", { status: 404 });
   if (submission.status !== "success") return new Response("操作が正しくありません", { status: 400 });
   const { event } = submission.value;
   const result = await simulateKonbini(token, event);

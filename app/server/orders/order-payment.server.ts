@@ -6,7 +6,7 @@ import { queueMail, sendQueuedMail } from "../mail/outbox.server";
 import { paymentExpiredMail } from "../mail/templates/konbini-payment.server";
 import { paymentProvider, testProvider } from "../payments/index.server";
 import { recordPayment, type Order } from "./orders.server";
-import { orderStatusUrl } from "./order-status.server";
+import { orderByStatusToken, orderStatusUrl } from "./order-status.server";
 
 /**
  * A konbini order whose voucher was not paid in time ends as 期限切れ: nothing is made, the
@@ -100,7 +100,7 @@ export async function simulateKonbini(
 ): Promise<{ ok: true } | { ok: false; status: 404 | 409; message: string }> {
   if (paymentProvider().mode !== "test")
     return { ok: false, status: 404, message: "テストモードでのみ使えます" };
-  const order = db().select().from(orders).where(eq(orders.statusToken, statusToken)).get();
+  const order = orderByStatusToken(statusToken);
   if (!order || order.paymentMethod !== "konbini")
     return { ok: false, status: 404, message: "ご注文が見つかりません" };
   if (order.paymentStatus !== "awaiting")

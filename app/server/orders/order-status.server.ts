@@ -53,10 +53,18 @@ export type OrderStatusView = {
   download: { url: string; expiresAt: Date; expired: boolean } | null;
 };
 
+/**
+ * The order a status token opens (its status page, its receipt, the test store's till), or null.
+ * A malformed token is not looked up: it answers as an unknown one.
+ */
+export function orderByStatusToken(token: string) {
+  if (!TOKEN.test(token)) return null;
+  return db().select().from(orders).where(eq(orders.statusToken, token)).get() ?? null;
+}
+
 /** What the status page shows for a token, or null for a malformed or unknown one (the page's 404). */
 export function orderStatusByToken(token: string): OrderStatusView | null {
-  if (!TOKEN.test(token)) return null;
-  const order = db().select().from(orders).where(eq(orders.statusToken, token)).get();
+  const order = orderByStatusToken(token);
   if (!order) return null;
   const lines = db()
     .select()

@@ -5,6 +5,7 @@ import { now } from "../core/clock.server";
 import { sellerInfo } from "../core/seller.server";
 import { db } from "../db/client.server";
 import { orderLines, orders } from "../db/schema";
+import { orderByStatusToken } from "./order-status.server";
 
 /**
  * 領収書 (receipts) of paid orders, reached with the order's status page token.
@@ -30,8 +31,6 @@ export const RECEIPT_MESSAGES = {
 
 /** What a receipt is for, as a Japanese receipt says it (但し…として). */
 export const RECEIPT_PURPOSE = "動画制作代として";
-
-const TOKEN = /^[0-9a-f]{32}$/;
 
 export type ReceiptLine = {
   contestName: string;
@@ -74,12 +73,7 @@ export type ReceiptState =
 
 export type IssueResult = { ok: true; reissue: boolean } | { ok: false; status: 404 | 409; message: string };
 
-function orderByToken(token: string) {
-  if (!TOKEN.test(token)) return undefined;
-  return db().select().from(orders).where(eq(orders.statusToken, token)).get();
-}
-
-type OrderRow = NonNullable<ReturnType<typeof orderByToken>>;
+type OrderRow = NonNullable<ReturnType<typeof orderByStatusToken>>;
 
 /** Only a paid order has a receipt: a konbini voucher not yet paid, or expired, has none. */
 function refusal(order: OrderRow): string | null {
@@ -94,7 +88,7 @@ function paidAt(order: OrderRow): Date {
 }
 
 export function receiptByToken(token: string): ReceiptState {
-  const order = orderByToken(token);
+  const order = orderByStatusToken(token);
   if (!order) return { kind: "not-found" };
   const refused = refusal(order);
   if (refused) return { kind: "unpaid", orderNumber: order.orderNumber, message: refused };
@@ -148,7 +142,7 @@ type Refusal = Extract<IssueResult, { ok: false }>;
 
 /** The paid order behind a token, or why no receipt can be issued for it. */
 function paidOrder(token: string): { order: OrderRow; refusal?: never } | { refusal: Refusal } {
-  const order = orderByToken(token);
+  const order = orderByStatusToken(token);
   if (!order) return { refusal: { ok: false, status: 404, message: RECEIPT_MESSAGES.notFound } };
   const message = refusal(order);
   return message ? { refusal: { ok: false, status: 409, message } } : { order };
@@ -172,7 +166,7 @@ export function issueReceipt(token: string, addressee: string): IssueResult {
     )
     .run();
   if (updated.changes === 1) return { ok: true, reissue: false };
-  const current = orderByToken(token);
+  const current = orderByStatusToken(token);
   const issued = current?.receiptAddressee ?? null;
   if (issued === null) return { ok: false, status: 409, message: RECEIPT_MESSAGES.notIssued };
   if (issued !== name) return { ok: false, status: 409, message: RECEIPT_MESSAGES.addresseeFixed(issued) };
