@@ -43,21 +43,21 @@ export function handleStripeWebhook(rawBody: string, signature: string | null): 
     return { status: 200, body: { received: true, duplicate: true } };
   }
   let refused = false;
-  const intent = event.type.startsWith("payment_intent.")
-    ? (event.data.object as Stripe.PaymentIntent)
-    : null;
-  if (event.type === "payment_intent.succeeded" && intent) {
-    refused = !recordPayment(intentState(intent)).ok;
-  } else if (event.type === "payment_intent.requires_action" && intent) {
-    // A konbini voucher was made: the order waits as 入金待ち (if the browser's return has not made it already).
-    const state = intentState(intent);
-    if (state.konbini) refused = !recordPayment(state).ok;
-  } else if (
-    (event.type === "payment_intent.canceled" || event.type === "payment_intent.payment_failed") &&
-    intent
-  ) {
-    // A konbini voucher that expired unpaid. A card decline has no order and changes nothing.
-    expireOrderPayment(intent.id);
+  switch (event.type) {
+    case "payment_intent.succeeded":
+      refused = !recordPayment(intentState(event.data.object)).ok;
+      break;
+    case "payment_intent.requires_action": {
+      // A konbini voucher was made: the order waits as 入金待ち (unless the browser's return made it).
+      const intent = intentState(event.data.object);
+      if (intent.konbini) refused = !recordPayment(intent).ok;
+      break;
+    }
+    case "payment_intent.canceled":
+    case "payment_intent.payment_failed":
+      // A konbini voucher that expired unpaid. A card decline has no order and changes nothing.
+      expireOrderPayment(event.data.object.id);
+      break;
   }
   // Recorded only once handled: an event that failed half-way is retried by Stripe.
   db().insert(processedEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().run();
