@@ -119,7 +119,8 @@ test("a full purchase: order form → confirmation → e-mail code → declined 
   const confirmation = await waitForMail(email, 2);
   expect(confirmation.subject).toContain(orderNumber);
   expect(confirmation.text).toContain("8,000円（税込）");
-  expect(confirmation.text).toContain("2〜3営業日以内");
+  // The promised day, counted in business days from the payment (3 by default).
+  expect(confirmation.text).toMatch(/お届け予定日は\d{4}年\d{1,2}月\d{1,2}日（[月火水木金]）です/);
 
   // The checkout is closed: going back to payment starts over.
   await page.goto("/payment");

@@ -215,8 +215,10 @@ describe("order status", () => {
       lines: [],
       totalAmount: 7500,
       statusUrl: orderStatusUrl(order.statusToken),
+      promisedDay: "2027-05-07",
     });
     expect(mail.text).toContain(`注文状況の確認: http://localhost:3000/orders/${order.statusToken}`);
+    expect(mail.text).toContain("お届け予定日は2027年5月7日（金）です");
     expect(mail.html).toContain(`href="http://localhost:3000/orders/${order.statusToken}"`);
     const history = purchaseHistory("history-status@example.jp", 1);
     expect(history.orders[0]).toMatchObject({

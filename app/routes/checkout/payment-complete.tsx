@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { orderById } from "~/server/orders/orders.server";
-import { orderStatusPath } from "~/server/orders/order-status.server";
+import { orderStatusPath, promisedDeliveryDay } from "~/server/orders/order-status.server";
+import { formatDayWithWeekday } from "~/lib/format";
 import { getSession } from "~/server/http/session.server";
 import { DoneMark } from "~/components/icons";
 import { KonbiniVoucher } from "~/components/KonbiniVoucher";
@@ -18,6 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     orderNumber: order.orderNumber,
     email: order.customerEmail,
     statusPath: orderStatusPath(order.statusToken),
+    promisedDay: order.paidAt ? promisedDeliveryDay(order.paidAt) : null,
     voucher:
       order.paymentStatus === "awaiting" && order.paymentDueAt
         ? {
@@ -31,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function PaymentComplete() {
-  const { orderNumber, email, statusPath, voucher } = useLoaderData<typeof loader>();
+  const { orderNumber, email, statusPath, voucher, promisedDay } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-lg px-4 py-10 text-center sm:py-16">
       <DoneMark />
@@ -54,8 +56,8 @@ export default function PaymentComplete() {
         </>
       ) : (
         <p className="mt-6 text-left text-zinc-700">
-          ご注文から2〜3営業日以内に、ダウンロードURLを{" "}
-          <span className="font-semibold break-all">{email}</span>{" "}
+          {promisedDay ? `お届け予定日は${formatDayWithWeekday(promisedDay)}です。` : null}
+          できあがりしだい、ダウンロードURLを <span className="font-semibold break-all">{email}</span>{" "}
           へメールでお送りします。注文確認メールもお送りしましたのでご確認ください。
         </p>
       )}

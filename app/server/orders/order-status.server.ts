@@ -54,6 +54,14 @@ export type OrderStatusView = {
 };
 
 /**
+ * The day the videos are promised for (a Tokyo day, "2027-05-07"): DELIVERY_BUSINESS_DAYS business
+ * days after the payment. Counted from the payment: a konbini order paid days later is made from then.
+ */
+export function promisedDeliveryDay(paidAt: Date): string {
+  return addBusinessDays(paidAt, env().DELIVERY_BUSINESS_DAYS);
+}
+
+/**
  * The order a status token opens (its status page, its receipt, the test store's till), or null.
  * A malformed token is not looked up: it answers as an unknown one.
  */
@@ -108,10 +116,7 @@ export function orderStatusByToken(token: string): OrderStatusView | null {
           }
         : null,
     // Counted from the payment: a konbini order paid days later is made from then, not from the order.
-    expectedDeliveryDay:
-      progress === "制作中"
-        ? addBusinessDays(order.paidAt ?? order.createdAt, env().DELIVERY_BUSINESS_DAYS)
-        : null,
+    expectedDeliveryDay: progress === "制作中" ? promisedDeliveryDay(order.paidAt ?? order.createdAt) : null,
     download: page
       ? { url: `/download/${page.id}`, expiresAt: page.expiresAt, expired: page.expiresAt <= now() }
       : null,

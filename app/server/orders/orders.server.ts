@@ -5,7 +5,7 @@ import { checkouts, contests, orderLines, orders, users } from "../db/schema";
 import { orderConfirmationMail } from "../mail/templates/order-confirmation.server";
 import { konbiniVoucherMail, paymentReceivedMail } from "../mail/templates/konbini-payment.server";
 import { queueMail, sendQueuedMail } from "../mail/outbox.server";
-import { orderStatusUrl } from "./order-status.server";
+import { orderStatusUrl, promisedDeliveryDay } from "./order-status.server";
 import { holdEarlierOrders } from "../accounts/purchase-history.server";
 import type { PaymentIntentState } from "../payments/types";
 
@@ -111,7 +111,11 @@ export function recordPayment(intent: PaymentIntentState): CreateOrderResult {
           {
             to: order.customerEmail,
             dedupeKey: `payment-received:${order.id}`,
-            mail: paymentReceivedMail({ ...order, statusUrl: orderStatusUrl(order.statusToken) }),
+            mail: paymentReceivedMail({
+              ...order,
+              statusUrl: orderStatusUrl(order.statusToken),
+              promisedDay: promisedDeliveryDay(order.paidAt ?? order.createdAt),
+            }),
           },
           tx,
         );
@@ -250,7 +254,7 @@ export function recordPayment(intent: PaymentIntentState): CreateOrderResult {
                 dueAt: voucher.expiresAt,
                 voucherUrl: voucher.hostedVoucherUrl,
               })
-            : orderConfirmationMail(confirmation),
+            : orderConfirmationMail({ ...confirmation, promisedDay: promisedDeliveryDay(at) }),
         },
         tx,
       );

@@ -1,4 +1,4 @@
-import { formatDateTime, formatYen } from "~/lib/format";
+import { formatDateTime, formatDayWithWeekday, formatYen } from "~/lib/format";
 import { renderMail } from "../layout.server";
 
 type Line = { category: string; athleteNumber: number; athleteName: string; style: string; price: number };
@@ -71,8 +71,8 @@ export function konbiniVoucherMail(
   );
 }
 
-/** The store payment came in: the order is now being made. */
-export function paymentReceivedMail(input: KonbiniOrder) {
+/** The store payment came in: the order is now being made, for the promised day. */
+export function paymentReceivedMail(input: KonbiniOrder & { promisedDay: string }) {
   return renderMail(`お支払いを確認しました（注文番号 ${input.orderNumber}）`, `${input.customerName} 様`, [
     {
       text: `コンビニでのお支払い（${formatYen(input.totalAmount)}）を確認しました。ありがとうございます。これから動画の制作を始めます。`,
@@ -84,7 +84,9 @@ export function paymentReceivedMail(input: KonbiniOrder) {
       ],
     },
     { link: input.statusUrl, label: "注文状況の確認" },
-    { text: "動画ができあがりましたら、ダウンロードURLをこのメールアドレスへお送りします。" },
+    {
+      text: `お届け予定日は${formatDayWithWeekday(input.promisedDay)}です。動画ができあがりしだい、ダウンロードURLをこのメールアドレスへお送りします。`,
+    },
   ]);
 }
 

@@ -1,4 +1,4 @@
-import { formatYen } from "~/lib/format";
+import { formatDayWithWeekday, formatYen } from "~/lib/format";
 import { renderMail } from "../layout.server";
 
 type Line = { category: string; athleteNumber: number; athleteName: string; style: string; price: number };
@@ -13,6 +13,8 @@ export function orderConfirmationMail(input: {
   totalAmount: number;
   /** The order status page (注文状況), where the customer follows the order without logging in. */
   statusUrl: string;
+  /** The promised delivery day ("2027-05-07", Tokyo). */
+  promisedDay: string;
 }) {
   const label = input.bibNumberLabel || "ゼッケン番号";
   return renderMail(
@@ -37,7 +39,7 @@ export function orderConfirmationMail(input: {
       { text: "お支払い・制作・お届けの状況は、次のページからいつでもご確認いただけます。" },
       { link: input.statusUrl, label: "注文状況の確認" },
       {
-        text: "動画は受注制作です。ご注文から2〜3営業日以内に、ダウンロードURLをこのメールアドレスへお送りします。\nデジタル商品のため、ご注文確定後のキャンセル・返品はお受けできません。",
+        text: `動画は受注制作です。お届け予定日は${formatDayWithWeekday(input.promisedDay)}です。できあがりしだい、ダウンロードURLをこのメールアドレスへお送りします。\nデジタル商品のため、ご注文確定後のキャンセル・返品はお受けできません。`,
       },
     ],
   );
