@@ -78,7 +78,7 @@ test("a full purchase: order form → confirmation → e-mail code → declined 
   await page.getByRole("button", { name: "認証する" }).click();
   await expect(page).toHaveURL(/\/payment$/);
   await expect(page.getByText("認証が完了しました")).toBeVisible();
-  await expect(page.getByText("テストモード")).toBeVisible();
+  await expect(page.locator("#card-payment").getByText("テストモード")).toBeVisible();
 
   const pay = async (card: string) => {
     await page.getByLabel("カード名義").fill("HANAKO YAMADA");
