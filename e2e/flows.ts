@@ -74,3 +74,18 @@ export async function checkoutTwoVideosUntilPayment(page: Page, email: string, n
   await page.getByRole("button", { name: "認証する" }).click();
   await expect(page).toHaveURL(/\/payment$/);
 }
+
+/** The admin delivers both lines of a two-video order by URL from the order list (納品), as delivery.spec.ts does step by step. */
+export async function deliverTwoVideosByUrl(admin: Page, email: string, orderNumber: string) {
+  await admin.goto(`/admin/orders?q=${encodeURIComponent(email)}`);
+  for (const n of [1, 2])
+    await admin
+      .getByLabel(`${orderNumber}-${n} のダウンロードURL`)
+      .fill(`https://videos.example.jp/${orderNumber}-${n}.mp4`);
+  await admin
+    .getByRole("listitem")
+    .filter({ hasText: `注文番号 ${orderNumber}` })
+    .getByRole("button", { name: "納品" })
+    .click();
+  await expect(admin.getByText("納品処理完了")).toBeVisible();
+}

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { checkoutTwoVideosUntilPayment } from "./flows";
+import { checkoutTwoVideosUntilPayment, deliverTwoVideosByUrl } from "./flows";
 import { jsEnabled, mailsTo, uniqueEmail, waitForMail } from "./helpers";
 import { loginAsAdmin } from "./users";
 
@@ -54,19 +54,7 @@ test("konbini: 入金待ち with the voucher and its mail → the store payment 
     .poll(() => mailsTo(email).some((mail) => mail.subject.includes("お支払いを確認しました")))
     .toBe(true);
 
-  await admin.goto(`/admin/orders?q=${encodeURIComponent(email)}`);
-  await admin
-    .getByLabel(`${orderNumber}-1 のダウンロードURL`)
-    .fill("https://videos.example.jp/konbini-1.mp4");
-  await admin
-    .getByLabel(`${orderNumber}-2 のダウンロードURL`)
-    .fill("https://videos.example.jp/konbini-2.mp4");
-  await admin
-    .getByRole("listitem")
-    .filter({ hasText: `注文番号 ${orderNumber}` })
-    .getByRole("button", { name: "納品" })
-    .click();
-  await expect(admin.getByText("納品処理完了")).toBeVisible();
+  await deliverTwoVideosByUrl(admin, email, orderNumber);
   await adminContext.close();
 
   await page.goto(statusPath);

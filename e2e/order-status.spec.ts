@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { addBusinessDays } from "../app/lib/business-days";
 import { formatDayWithWeekday } from "../app/lib/format";
 import { e2eDb } from "./db";
-import { buyTwoVideos } from "./flows";
+import { buyTwoVideos, deliverTwoVideosByUrl } from "./flows";
 import { jsEnabled, mailsTo, uniqueEmail, waitForMail } from "./helpers";
 import { loginAsAdmin } from "./users";
 
@@ -103,19 +103,11 @@ test("the status page follows an order: 制作中 with the promised day, then �
   await expect(lines).toContainText("ジュニア部門");
   await expect(page.getByTestId("order-total")).toContainText("円（税込）");
 
-  // The admin delivers, as in delivery.spec.ts.
+  // The admin delivers.
   const adminContext = await browser.newContext({ javaScriptEnabled: jsEnabled() });
   await loginAsAdmin(adminContext, baseURL ?? "", uniqueEmail("status-admin"));
   const admin = await adminContext.newPage();
-  await admin.goto(`/admin/orders?q=${encodeURIComponent(email)}`);
-  await admin.getByLabel(`${orderNumber}-1 のダウンロードURL`).fill("https://videos.example.jp/status-1.mp4");
-  await admin.getByLabel(`${orderNumber}-2 のダウンロードURL`).fill("https://videos.example.jp/status-2.mp4");
-  await admin
-    .getByRole("listitem")
-    .filter({ hasText: `注文番号 ${orderNumber}` })
-    .getByRole("button", { name: "納品" })
-    .click();
-  await expect(admin.getByText("納品処理完了")).toBeVisible();
+  await deliverTwoVideosByUrl(admin, email, orderNumber);
   await adminContext.close();
 
   await openStatus(page, token);

@@ -1,33 +1,13 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "~/server/db/client.server";
 import { orders } from "~/server/db/schema";
 import { checkoutUntilVerified } from "./helpers/checkout-flow";
-import { startFakeStripe } from "./helpers/fake-stripe";
 import { callRoute } from "./helpers/route";
 import { seedContest } from "./helpers/shop";
-import { startSmtpServer } from "./helpers/smtp";
-import { postWebhook, signedEvent, WEBHOOK_SECRET } from "./helpers/stripe-events";
+import { postWebhook, signedEvent, withStripeShop } from "./helpers/stripe-events";
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let stripe: Awaited<ReturnType<typeof startFakeStripe>>;
-
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  stripe = await startFakeStripe();
-  Object.assign(process.env, {
-    SMTP_URL: smtp.url,
-    STRIPE_SECRET_KEY: "sk_test_shop",
-    STRIPE_PUBLISHABLE_KEY: "pk_test_shop",
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: stripe.url,
-    KONBINI_EXPIRES_AFTER_DAYS: "4",
-  });
-});
-afterAll(async () => {
-  await smtp.close();
-  await stripe.close();
-});
+const fake = withStripeShop({ KONBINI_EXPIRES_AFTER_DAYS: "4" });
 
 const DAY_MS = 24 * 3600_000;
 
@@ -37,7 +17,7 @@ async function konbiniCheckout() {
   const { cookie, email } = await checkoutUntilVerified(
     shop,
     [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }],
-    smtp.received,
+    fake.smtp.received,
   );
   const payment = await import("~/routes/checkout/payment");
   const page = await callRoute(
@@ -45,14 +25,14 @@ async function konbiniCheckout() {
     new Request("http://shop.test/payment", { headers: { Cookie: cookie } }),
   );
   const clientSecret = (page.data as { payment: { clientSecret: string } }).payment.clientSecret;
-  const intent = [...stripe.intents.values()].find((i) => i.client_secret === clientSecret)!;
+  const intent = [...fake.stripe.intents.values()].find((i) => i.client_secret === clientSecret)!;
   const dueAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3 * DAY_MS);
-  stripe.showKonbiniVoucher(intent.id, dueAt);
+  fake.stripe.showKonbiniVoucher(intent.id, dueAt);
   return { cookie, email, intent, dueAt };
 }
 
 const orderOf = (email: string) => db().select().from(orders).where(eq(orders.customerEmail, email)).all();
-const mailsTo = (email: string) => smtp.received.filter((mail) => mail.to.includes(email));
+const mailsTo = (email: string) => fake.smtp.received.filter((mail) => mail.to.includes(email));
 
 async function returnFromStripe(intentId: string, cookie: string) {
   const back = await import("~/routes/checkout/payment-return");
@@ -98,7 +78,7 @@ describe("konbini with Stripe (real SDK against a local API)", () => {
   it("a signed payment_intent.succeeded that arrives twice marks the order paid once, with one mail", async () => {
     const { cookie, email, intent } = await konbiniCheckout();
     await returnFromStripe(intent.id, cookie);
-    const paid = stripe.payKonbini(intent.id);
+    const paid = fake.stripe.payKonbini(intent.id);
     expect((await postWebhook(signedEvent(paid, { id: "evt_konbini_paid_1" }))).status).toBe(200);
     // Stripe retries with the same event, and a second delivery of the same news can carry a new id.
     expect((await postWebhook(signedEvent(paid, { id: "evt_konbini_paid_1" }))).data).toMatchObject({
@@ -134,7 +114,7 @@ describe("konbini with Stripe (real SDK against a local API)", () => {
 
     const second = await konbiniCheckout();
     await returnFromStripe(second.intent.id, second.cookie);
-    await postWebhook(signedEvent(stripe.payKonbini(second.intent.id)));
+    await postWebhook(signedEvent(fake.stripe.payKonbini(second.intent.id)));
     await postWebhook(signedEvent(second.intent, { type: "payment_intent.canceled" }));
     expect(orderOf(second.email)).toMatchObject([{ paymentStatus: "paid" }]);
   });
@@ -145,7 +125,7 @@ describe("konbini with Stripe (real SDK against a local API)", () => {
     await postWebhook(signedEvent(intent, { type: "payment_intent.payment_failed" }));
     expect(orderOf(email)).toMatchObject([{ paymentStatus: "expired" }]);
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    await postWebhook(signedEvent(stripe.payKonbini(intent.id)));
+    await postWebhook(signedEvent(fake.stripe.payKonbini(intent.id)));
     expect(orderOf(email)).toMatchObject([{ paymentStatus: "paid" }]);
     expect(errors.mock.calls.some(([message]) => String(message).includes("後から確認されました"))).toBe(
       true,
@@ -156,7 +136,7 @@ describe("konbini with Stripe (real SDK against a local API)", () => {
   it("reconciliation: a lost succeeded webhook makes the order paid; a voucher past its deadline is canceled at Stripe and ends 期限切れ", async () => {
     const lostWebhook = await konbiniCheckout();
     await returnFromStripe(lostWebhook.intent.id, lostWebhook.cookie);
-    stripe.payKonbini(lostWebhook.intent.id);
+    fake.stripe.payKonbini(lostWebhook.intent.id);
 
     const overdue = await konbiniCheckout();
     await returnFromStripe(overdue.intent.id, overdue.cookie);
@@ -172,9 +152,9 @@ describe("konbini with Stripe (real SDK against a local API)", () => {
     expect(counts.expired).toBeGreaterThanOrEqual(1);
     expect(orderOf(lostWebhook.email)).toMatchObject([{ paymentStatus: "paid" }]);
     expect(orderOf(overdue.email)).toMatchObject([{ paymentStatus: "expired" }]);
-    expect(stripe.intents.get(overdue.intent.id)?.status).toBe("canceled");
+    expect(fake.stripe.intents.get(overdue.intent.id)?.status).toBe("canceled");
     expect(
-      stripe.requests.some(
+      fake.stripe.requests.some(
         (r) => r.method === "POST" && r.path === `/v1/payment_intents/${overdue.intent.id}/cancel`,
       ),
     ).toBe(true);

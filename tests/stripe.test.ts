@@ -3,34 +3,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "~/server/db/client.server";
 import { checkouts, orderLines, orders } from "~/server/db/schema";
 import { checkoutUntilVerified } from "./helpers/checkout-flow";
-import { startFakeStripe } from "./helpers/fake-stripe";
 import { callRoute } from "./helpers/route";
 import { seedContest } from "./helpers/shop";
-import { startSmtpServer } from "./helpers/smtp";
-import { postWebhook, signedEvent, WEBHOOK_SECRET } from "./helpers/stripe-events";
+import { postWebhook, signedEvent, withStripeShop } from "./helpers/stripe-events";
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let stripe: Awaited<ReturnType<typeof startFakeStripe>>;
-
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  stripe = await startFakeStripe();
-  Object.assign(process.env, {
-    SMTP_URL: smtp.url,
-    STRIPE_SECRET_KEY: "sk_test_shop",
-    STRIPE_PUBLISHABLE_KEY: "pk_test_shop",
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: stripe.url,
-  });
-});
-afterAll(async () => {
-  await smtp.close();
-  await stripe.close();
-});
+const fake = withStripeShop();
 
 async function paidCheckout() {
   const shop = seedContest();
@@ -40,7 +21,7 @@ async function paidCheckout() {
       { athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id },
       { athleteId: shop.onSale.id, category: "A部門", formatId: shop.horizontal.id },
     ],
-    smtp.received,
+    fake.smtp.received,
   );
   const api = await import("~/routes/api/create-payment-intent");
   // The browser claims the order costs 1 yen.
@@ -60,19 +41,19 @@ describe("Stripe (real SDK against a local API)", () => {
     const { response } = await paidCheckout();
     expect(response.status).toBe(200);
     const { clientSecret } = response.data as { clientSecret: string };
-    const intent = [...stripe.intents.values()].find((i) => i.client_secret === clientSecret);
+    const intent = [...fake.stripe.intents.values()].find((i) => i.client_secret === clientSecret);
     expect(intent).toMatchObject({ amount: 7500, currency: "jpy" });
     expect(
-      stripe.requests.some((r) => r.path === "/v1/payment_intents" && r.body.get("amount") === "7500"),
+      fake.stripe.requests.some((r) => r.path === "/v1/payment_intents" && r.body.get("amount") === "7500"),
     ).toBe(true);
   });
 
   it("a signed payment_intent.succeeded makes one order; a replay of the same event makes nothing more", async () => {
     const { response, email } = await paidCheckout();
-    const intent = [...stripe.intents.values()].find(
+    const intent = [...fake.stripe.intents.values()].find(
       (i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret,
     )!;
-    const event = signedEvent(stripe.succeed(intent.id), { id: "evt_replayed_once" });
+    const event = signedEvent(fake.stripe.succeed(intent.id), { id: "evt_replayed_once" });
     expect((await postWebhook(event)).status).toBe(200);
     const replay = await postWebhook(event);
     expect(replay).toMatchObject({ status: 200, data: { duplicate: true } });
@@ -88,8 +69,8 @@ describe("Stripe (real SDK against a local API)", () => {
 
   it("the return from Stripe makes the order (or finds the webhook's) and shows it; another session's payment is refused", async () => {
     const { response, cookie, email } = await paidCheckout();
-    const intent = stripe.succeed(
-      [...stripe.intents.values()].find(
+    const intent = fake.stripe.succeed(
+      [...fake.stripe.intents.values()].find(
         (i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret,
       )!.id,
     );
@@ -117,10 +98,10 @@ describe("Stripe (real SDK against a local API)", () => {
     ["a timestamp older than 300 s", { timestamp: Math.floor(Date.now() / 1000) - 301 }],
   ])("a webhook with %s creates nothing", async (_label, options) => {
     const { response, email } = await paidCheckout();
-    const intent = [...stripe.intents.values()].find(
+    const intent = [...fake.stripe.intents.values()].find(
       (i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret,
     )!;
-    const result = await postWebhook(signedEvent(stripe.succeed(intent.id), options));
+    const result = await postWebhook(signedEvent(fake.stripe.succeed(intent.id), options));
     expect(result.status).toBe(400);
     expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(0);
   });
@@ -142,8 +123,8 @@ describe("Stripe (real SDK against a local API)", () => {
     for (let i = 0; i < 6; i++) {
       const { response, email } = await paidCheckout();
       emails.push(email);
-      const intent = stripe.succeed(
-        [...stripe.intents.values()].find(
+      const intent = fake.stripe.succeed(
+        [...fake.stripe.intents.values()].find(
           (x) => x.client_secret === (response.data as { clientSecret: string }).clientSecret,
         )!.id,
       );
@@ -194,12 +175,12 @@ describe("Stripe (real SDK against a local API)", () => {
 describe("payments that do not pay for their checkout", () => {
   async function succeededIntent(change: (intent: { amount: number; currency: string }) => void) {
     const { response, cookie, email } = await paidCheckout();
-    const intent = [...stripe.intents.values()].find(
+    const intent = [...fake.stripe.intents.values()].find(
       (i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret,
     )!;
     // What Stripe would report for an intent changed at Stripe (dashboard, API) before it was paid.
     change(intent);
-    return { intent: stripe.succeed(intent.id), cookie, email };
+    return { intent: fake.stripe.succeed(intent.id), cookie, email };
   }
 
   it.each([
@@ -239,7 +220,7 @@ describe("payments that do not pay for their checkout", () => {
       expect(order).toBeDefined();
       // The customer paid again for the same checkout (e.g. a second tab): Stripe reports it too.
       const second = { ...intent, id: `pi_second_${Math.random().toString(36).slice(2, 10)}` };
-      stripe.intents.set(second.id, second);
+      fake.stripe.intents.set(second.id, second);
       expect((await postWebhook(signedEvent(second))).status).toBe(200);
       expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(1);
       const reported = errors.mock.calls
@@ -248,7 +229,7 @@ describe("payments that do not pay for their checkout", () => {
       expect(reported).toHaveLength(1);
       expect(reported[0]).toContain(order!.orderNumber);
       // Reported, not refunded: the admin decides.
-      expect(stripe.requests.some((r) => r.path.includes("refund"))).toBe(false);
+      expect(fake.stripe.requests.some((r) => r.path.includes("refund"))).toBe(false);
     } finally {
       errors.mockRestore();
     }
@@ -260,13 +241,17 @@ describe("reconciliation with Stripe at start-up", () => {
     const { response, email } = await paidCheckout();
     const clientSecret = (response.data as { clientSecret: string }).clientSecret;
     // No return to the shop, no webhook: only Stripe knows the payment succeeded.
-    stripe.succeed([...stripe.intents.values()].find((intent) => intent.client_secret === clientSecret)!.id);
+    fake.stripe.succeed(
+      [...fake.stripe.intents.values()].find((intent) => intent.client_secret === clientSecret)!.id,
+    );
     const { recoverUnrecordedPayments } = await import("~/server/checkout/payment-recovery.server");
     expect(await recoverUnrecordedPayments()).toBeGreaterThanOrEqual(1);
     await recoverUnrecordedPayments();
     const made = db().select().from(orders).where(eq(orders.customerEmail, email)).all();
     expect(made).toHaveLength(1);
     expect(made[0]!.totalAmount).toBe(7500);
-    expect(stripe.requests.some((r) => r.method === "GET" && r.path === "/v1/payment_intents")).toBe(true);
+    expect(fake.stripe.requests.some((r) => r.method === "GET" && r.path === "/v1/payment_intents")).toBe(
+      true,
+    );
   });
 });

@@ -1,5 +1,8 @@
 import Stripe from "stripe";
+import { afterAll, beforeAll } from "vitest";
+import { startFakeStripe } from "./fake-stripe";
 import { callRoute } from "./route";
+import { startSmtpServer } from "./smtp";
 
 /** The signing secret the Stripe test files configure (STRIPE_WEBHOOK_SECRET). */
 export const WEBHOOK_SECRET = "whsec_test_secret_for_the_shop";
@@ -36,4 +39,32 @@ export async function postWebhook(event: { payload: string; signature: string })
       headers: { "Stripe-Signature": event.signature },
     }),
   );
+}
+
+/**
+ * A test file's shop with Stripe configured: a real SMTP server and the local Stripe-speaking
+ * server, started before the file's tests and stopped after. `env` adds configuration.
+ */
+export function withStripeShop(env: Record<string, string> = {}) {
+  const parts = {} as {
+    smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+    stripe: Awaited<ReturnType<typeof startFakeStripe>>;
+  };
+  beforeAll(async () => {
+    parts.smtp = await startSmtpServer();
+    parts.stripe = await startFakeStripe();
+    Object.assign(process.env, {
+      SMTP_URL: parts.smtp.url,
+      STRIPE_SECRET_KEY: "sk_test_shop",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_shop",
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: parts.stripe.url,
+      ...env,
+    });
+  });
+  afterAll(async () => {
+    await parts.smtp.close();
+    await parts.stripe.close();
+  });
+  return parts;
 }

@@ -14,7 +14,7 @@ import { completePayment, preparePayment } from "~/server/checkout/payment.serve
 import { paymentProvider, testProvider } from "~/server/payments/index.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
-import { KONBINI_STORES } from "~/server/mail/templates/konbini-payment.server";
+import { KONBINI_STORES } from "~/server/payments/types";
 
 const StripeCardForm = lazy(() => import("~/routes/checkout/StripeCardForm"));
 

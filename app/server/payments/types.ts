@@ -37,3 +37,6 @@ export interface PaymentProvider {
 
 /** Stripe's konbini product description may hold at most 22 characters. */
 export const KONBINI_PRODUCT_DESCRIPTION = "コンテスト動画";
+
+/** The stores a konbini voucher is paid at (Stripe's konbini). */
+export const KONBINI_STORES = "ファミリーマート・ローソン・ミニストップ・セイコーマート";

@@ -1,5 +1,6 @@
 import { formatDateTime, formatDayWithWeekday, formatYen } from "~/lib/format";
 import { renderMail } from "../layout.server";
+import { KONBINI_STORES } from "../../payments/types";
 
 type Line = { category: string; athleteNumber: number; athleteName: string; style: string; price: number };
 
@@ -10,9 +11,6 @@ type KonbiniOrder = {
   totalAmount: number;
   statusUrl: string;
 };
-
-/** The stores a Stripe konbini voucher is paid at. */
-export const KONBINI_STORES = "ファミリーマート・ローソン・ミニストップ・セイコーマート";
 
 /**
  * Sent instead of the card order's confirmation when the customer chose to pay at a store:
