@@ -14,8 +14,10 @@ RUN npx remix vite:build \
 
 FROM node:20-bookworm-slim
 WORKDIR /app
-# Production refuses to start without SESSION_SECRET and ENCRYPTION_KEY (32+ characters each):
-# pass them at run time (docker run -e, fly secrets), never bake them into the image.
+# Production refuses to start without SESSION_SECRET and ENCRYPTION_KEY (32+ characters each),
+# and without Stripe keys (STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET) unless
+# PAYMENT_PROVIDER=test says no money is to move: pass them at run time (docker run -e, fly secrets),
+# never bake them into the image.
 ENV NODE_ENV=production \
     PORT=3000 \
     DATABASE_PATH=/data/shop.db \

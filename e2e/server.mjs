@@ -53,6 +53,8 @@ const env = {
   MEDIA_DIR: path.join(work, "media"),
   SESSION_SECRET: "e2e-session-secret-0123456789abcdefghijklmnop",
   ENCRYPTION_KEY: "e2e-encryption-key-0123456789abcdefghijklmnop",
+  // The built-in test payments (テストモード), said as production requires.
+  PAYMENT_PROVIDER: "test",
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   MAIL_FROM: "shop@example.jp",
   ENABLE_TEST_HOOKS: "true",

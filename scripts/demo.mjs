@@ -37,6 +37,8 @@ const env = {
   SESSION_SECRET: process.env.SESSION_SECRET ?? fs.readFileSync(secretFile, "utf8").trim(),
   ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? fs.readFileSync(keyFile, "utf8").trim(),
   SITE_URL: process.env.SITE_URL ?? `http://localhost:${process.env.PORT ?? "3000"}`,
+  // The demo takes test payments (テストモード) unless Stripe keys are given.
+  PAYMENT_PROVIDER: process.env.PAYMENT_PROVIDER ?? (process.env.STRIPE_SECRET_KEY ? "stripe" : "test"),
 };
 
 const run = (command) => execSync(command, { cwd: root, stdio: "inherit", env });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { ConfigError, parseEnv } from "~/server/core/env.server";
 
-const good = { DATABASE_PATH: "./data/test.db" };
+const good = { DATABASE_PATH: "./data/test.db", PAYMENT_PROVIDER: "test" };
 
 describe("configuration", () => {
   it("accepts an empty environment in development with defaults", () => {
@@ -79,6 +79,47 @@ describe("configuration", () => {
       ENCRYPTION_KEY: "k".repeat(32),
     });
     expect(env.SESSION_SECRETS).toEqual(["a".repeat(32), "b".repeat(40)]);
+  });
+
+  describe("issue 19 item 16: the test payment provider is chosen explicitly", () => {
+    const unset = { DATABASE_PATH: "./data/test.db" };
+    const production = {
+      ...unset,
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(40),
+      ENCRYPTION_KEY: "k".repeat(32),
+    };
+    const stripeKeys = { STRIPE_SECRET_KEY: "sk_live_x", STRIPE_PUBLISHABLE_KEY: "pk_live_x" };
+
+    it("production refuses to start with neither Stripe keys nor PAYMENT_PROVIDER=test", () => {
+      expect(() => parseEnv(production)).toThrowError(/PAYMENT_PROVIDER: 本番環境では、Stripe のキー/);
+    });
+
+    it("production takes test payments only when told so, and Stripe when its keys are set", () => {
+      expect(parseEnv({ ...production, PAYMENT_PROVIDER: "test" }).PAYMENT_PROVIDER).toBe("test");
+      expect(parseEnv({ ...production, ...stripeKeys }).PAYMENT_PROVIDER).toBe("stripe");
+      expect(parseEnv({ ...production, ...stripeKeys, PAYMENT_PROVIDER: "stripe" }).PAYMENT_PROVIDER).toBe(
+        "stripe",
+      );
+      // Said explicitly, test wins over keys left in the environment (a staging copy of production).
+      expect(parseEnv({ ...production, ...stripeKeys, PAYMENT_PROVIDER: "test" }).PAYMENT_PROVIDER).toBe(
+        "test",
+      );
+    });
+
+    it("refuses PAYMENT_PROVIDER=stripe without a key, and an unknown provider", () => {
+      expect(() => parseEnv({ ...unset, PAYMENT_PROVIDER: "stripe" })).toThrowError(
+        /STRIPE_SECRET_KEY: PAYMENT_PROVIDER=stripe では必須です/,
+      );
+      expect(() => parseEnv({ ...unset, PAYMENT_PROVIDER: "paypal" })).toThrowError(
+        /PAYMENT_PROVIDER: stripe か test を指定してください/,
+      );
+    });
+
+    it("development and tests without keys use the test provider", () => {
+      expect(parseEnv(unset).PAYMENT_PROVIDER).toBe("test");
+      expect(parseEnv({ ...unset, NODE_ENV: "test" }).PAYMENT_PROVIDER).toBe("test");
+    });
   });
 
   it("marks cookies secure only for an https site, and refuses test hooks there", () => {

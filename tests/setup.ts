@@ -9,5 +9,7 @@ process.env.DATABASE_PATH = path.join(dir, "shop.db");
 process.env.MEDIA_DIR = path.join(dir, "media");
 process.env.MAIL_DIR = path.join(dir, "mail");
 process.env.NODE_ENV = "test";
+// Said, as production requires (withStripeShop switches a file to Stripe).
+process.env.PAYMENT_PROVIDER = "test";
 // As deployed behind one proxy: the tests' requests name their client in X-Forwarded-For.
 process.env.TRUST_PROXY = "1";

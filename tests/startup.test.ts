@@ -39,4 +39,19 @@ describe("start-up", () => {
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain("ENCRYPTION_KEY");
   });
+
+  it("issue 19 item 16: stops in production with neither Stripe keys nor PAYMENT_PROVIDER=test, naming it", () => {
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(40),
+      ENCRYPTION_KEY: "k".repeat(40),
+    };
+    const refused = startWith({ ...production, PAYMENT_PROVIDER: "" });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain("PAYMENT_PROVIDER");
+    // Said explicitly, the same shop starts and says that no money moves.
+    const started = startWith({ ...production, PAYMENT_PROVIDER: "test" });
+    expect(started.stderr).not.toContain("設定エラー");
+    expect(started.stdout).toContain("決済: テストモード");
+  });
 });

@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 
 /**
- * テストモード only (no Stripe keys): plays what a store and the deadline do to a waiting
+ * テストモード only (PAYMENT_PROVIDER=test): plays what a store and the deadline do to a waiting
  * konbini order, so the whole flow can be tried and tested without a network.
  */
 export function KonbiniTestActions({ statusToken }: { statusToken: string }) {

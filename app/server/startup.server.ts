@@ -8,6 +8,7 @@ import { recoverUnrecordedPayments } from "./checkout/payment-recovery.server";
 import { deleteExpiredDrafts } from "./checkout/draft.server";
 import { deleteExpiredSessions } from "./http/session.server";
 import { deleteOldRateLimitWindows, trustProxyNotice } from "./http/rate-limit.server";
+import { paymentProviderNotice } from "./payments/index.server";
 import { deleteUnneededDeliveryFiles } from "./delivery/file-cleanup.server";
 import { reconcileKonbiniPayments } from "./orders/order-payment.server";
 
@@ -20,7 +21,10 @@ import { reconcileKonbiniPayments } from "./orders/order-payment.server";
  */
 export async function startUp(): Promise<void> {
   const config = env();
-  if (config.NODE_ENV === "production") console.log(`[startup] ${trustProxyNotice(config.TRUST_PROXY)}`);
+  if (config.NODE_ENV === "production") {
+    console.log(`[startup] ${trustProxyNotice(config.TRUST_PROXY)}`);
+    console.log(`[startup] ${paymentProviderNotice(config.PAYMENT_PROVIDER)}`);
+  }
   const database = db();
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
     const email = config.ADMIN_EMAIL.toLowerCase();

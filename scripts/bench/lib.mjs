@@ -35,6 +35,7 @@ export async function startServer(env, port) {
         PORT: String(port),
         SESSION_SECRET: SECRET,
         ENCRYPTION_KEY: ENCRYPTION_KEY,
+        PAYMENT_PROVIDER: "test",
         SITE_URL: `http://127.0.0.1:${port}`,
         ...env,
       },

@@ -141,7 +141,7 @@ type Identity = keyof typeof identities;
 
 // The routes of the build, with their parameters filled with real values.
 process.env.NODE_ENV = "production";
-Object.assign(process.env, shop.env, { SESSION_SECRET: SECRET, ENCRYPTION_KEY });
+Object.assign(process.env, shop.env, { SESSION_SECRET: SECRET, ENCRYPTION_KEY, PAYMENT_PROVIDER: "test" });
 type BuildRoute = {
   id: string;
   parentId?: string;

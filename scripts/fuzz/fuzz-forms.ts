@@ -28,6 +28,7 @@ process.env.NODE_ENV = "production";
 Object.assign(process.env, shop.env, {
   SESSION_SECRET: "bench-session-secret-0123456789abcdefghijklmnop",
   ENCRYPTION_KEY: "bench-encryption-key-0123456789abcdefghijklmnop",
+  PAYMENT_PROVIDER: "test",
 });
 type BuildRoute = {
   id: string;

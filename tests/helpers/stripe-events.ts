@@ -55,6 +55,7 @@ export function withStripeShop(env: Record<string, string> = {}) {
     parts.stripe = await startFakeStripe();
     Object.assign(process.env, {
       SMTP_URL: parts.smtp.url,
+      PAYMENT_PROVIDER: "stripe",
       STRIPE_SECRET_KEY: "sk_test_shop",
       STRIPE_PUBLISHABLE_KEY: "pk_test_shop",
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,

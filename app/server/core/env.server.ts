@@ -74,6 +74,14 @@ const schema = z
     STRIPE_PUBLISHABLE_KEY: optionalText,
     STRIPE_WEBHOOK_SECRET: optionalText,
     STRIPE_API_URL: optionalText.pipe(url("URL の形式が正しくありません").optional()),
+    /**
+     * Who takes the payments: `stripe`, or `test` (the built-in テストモード: a test card number and
+     * a konbini stand-in, no money moves). Unset: Stripe when its key is set; otherwise production
+     * refuses to start, so a shop whose keys went missing never takes pretend payments.
+     */
+    PAYMENT_PROVIDER: optionalText.pipe(
+      z.enum(["stripe", "test"], { message: "stripe か test を指定してください" }).optional(),
+    ),
     ADMIN_EMAIL: optionalText.pipe(z.string().email("メールアドレスの形式が正しくありません").optional()),
     ADMIN_PASSWORD: optionalText.pipe(z.string().min(12, "12 文字以上で指定してください").optional()),
     SITE_URL: url("URL の形式が正しくありません（例: https://shop.example.jp）").default(
@@ -187,6 +195,21 @@ const schema = z
         message: "https で公開するサイトでは有効にできません",
       });
     }
+    if (env.PAYMENT_PROVIDER === "stripe" && !env.STRIPE_SECRET_KEY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["STRIPE_SECRET_KEY"],
+        message: "PAYMENT_PROVIDER=stripe では必須です",
+      });
+    }
+    if (!env.PAYMENT_PROVIDER && !env.STRIPE_SECRET_KEY && env.NODE_ENV === "production") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PAYMENT_PROVIDER"],
+        message:
+          "本番環境では、Stripe のキー（STRIPE_SECRET_KEY と STRIPE_PUBLISHABLE_KEY）を指定してください。お金の動かないテスト用の決済で動かす場合（デモ、検証用）に限り PAYMENT_PROVIDER=test を指定してください",
+      });
+    }
     if (env.STRIPE_SECRET_KEY && !env.STRIPE_PUBLISHABLE_KEY) {
       ctx.addIssue({
         code: "custom",
@@ -213,7 +236,10 @@ function splitSecrets(value: string | undefined) {
 /** `fly`, the number of trusted X-Forwarded-For hops, or `none` (no client address is known). */
 export type TrustProxy = "fly" | "none" | number;
 
-export type Env = Omit<z.infer<typeof schema>, "SESSION_SECRET" | "ENCRYPTION_KEY" | "TRUST_PROXY"> & {
+export type Env = Omit<
+  z.infer<typeof schema>,
+  "SESSION_SECRET" | "ENCRYPTION_KEY" | "TRUST_PROXY" | "PAYMENT_PROVIDER"
+> & {
   /** Newest first: the first signs, all verify (rotation). */
   SESSION_SECRETS: string[];
   /** Always set: the configured key, or in development and tests one derived from the oldest session secret. */
@@ -221,6 +247,8 @@ export type Env = Omit<z.infer<typeof schema>, "SESSION_SECRET" | "ENCRYPTION_KE
   /** Cookies get `Secure` (and the `__Host-` prefix) only when the shop is served over https. */
   SECURE_COOKIES: boolean;
   TRUST_PROXY: TrustProxy;
+  /** Always decided: the configured provider, or Stripe when its key is set, else (outside production) test. */
+  PAYMENT_PROVIDER: "stripe" | "test";
 };
 
 export class ConfigError extends Error {
@@ -236,7 +264,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     );
     throw new ConfigError(`設定エラー: 環境変数の値が正しくありません\n${lines.join("\n")}`);
   }
-  const { SESSION_SECRET, ENCRYPTION_KEY, TRUST_PROXY, ...rest } = result.data;
+  const { SESSION_SECRET, ENCRYPTION_KEY, TRUST_PROXY, PAYMENT_PROVIDER, ...rest } = result.data;
   const secrets = splitSecrets(SESSION_SECRET);
   const sessionSecrets = secrets.length > 0 ? secrets : [DEV_SESSION_SECRET];
   return {
@@ -251,6 +279,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     // `none` only turns per-origin limits off (per-account and per-e-mail ones still hold), and
     // start-up says so. fly.io's edge always sets Fly-Client-IP, and FLY_APP_NAME tells it is there.
     TRUST_PROXY: TRUST_PROXY ?? (rest.FLY_APP_NAME ? "fly" : "none"),
+    PAYMENT_PROVIDER: PAYMENT_PROVIDER ?? (rest.STRIPE_SECRET_KEY ? "stripe" : "test"),
   };
 }
 

@@ -91,7 +91,7 @@ export async function reconcileKonbiniPayments(): Promise<{ paid: number; expire
 }
 
 /**
- * テストモード only (no Stripe keys): what a store's till and the voucher's deadline do, through
+ * テストモード only (PAYMENT_PROVIDER=test): what a store's till and the voucher's deadline do, through
  * the same code as the webhook's events. Refused with Stripe, where only Stripe reports payments.
  */
 export async function simulateKonbini(

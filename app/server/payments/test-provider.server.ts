@@ -7,7 +7,7 @@ import { now } from "../core/clock.server";
 import type { PaymentIntentState, PaymentProvider } from "./types";
 
 /**
- * The built-in test provider (テストモード), used when no Stripe key is configured.
+ * The built-in test provider (テストモード), used only when chosen (PAYMENT_PROVIDER=test, or no Stripe key outside production).
  * It keeps intents in its own table and accepts Stripe's test card numbers through
  * a plain HTML form, so the whole purchase works without JavaScript or a network.
  */
