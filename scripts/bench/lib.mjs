@@ -21,31 +21,30 @@ export function freePort() {
   });
 }
 
-/** Starts the production build; `port` lets a restarted server come back at the same address. */
-export async function startServer(env, port) {
+/**
+ * Starts the production build; `port` lets a restarted server come back at the same address.
+ * `build` and `ready` serve another server build the same way (the benchmark's minimal app).
+ */
+export async function startServer(env, port, { build = "build/server/index.js", ready = "/healthz" } = {}) {
   port ??= await freePort();
   // remix-serve's own script, not through npx, so stopping it stops the server.
-  const child = spawn(
-    process.execPath,
-    ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        PORT: String(port),
-        SESSION_SECRET: SECRET,
-        ENCRYPTION_KEY: ENCRYPTION_KEY,
-        PAYMENT_PROVIDER: "test",
-        SITE_URL: `http://127.0.0.1:${port}`,
-        ...env,
-      },
-      stdio: ["ignore", "ignore", "inherit"],
+  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", build], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      SESSION_SECRET: SECRET,
+      ENCRYPTION_KEY: ENCRYPTION_KEY,
+      PAYMENT_PROVIDER: "test",
+      SITE_URL: `http://127.0.0.1:${port}`,
+      ...env,
     },
-  );
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 150; i++) {
     try {
-      if ((await fetch(`${base}/healthz`)).ok) {
+      if ((await fetch(`${base}${ready}`)).ok) {
         const stop = () =>
           new Promise((resolve) => {
             child.once("exit", resolve);
