@@ -34,7 +34,8 @@ export const contests = sqliteTable(
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
   },
   (t) => [
-    index("contests_slug_key_idx").on(t.slugKey),
+    // One contest per slug: the order form finds its contest by it.
+    uniqueIndex("contests_slug_key_idx").on(t.slugKey),
     index("contests_status_idx").on(t.videoPublished, t.sitePublicStatus),
   ],
 );
