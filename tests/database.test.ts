@@ -7,7 +7,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { describe, expect, it } from "vitest";
 import { createContest, listStorefrontContests } from "~/server/catalog/contests.server";
 import { db, openDatabase } from "~/server/db/client.server";
-import { contests, deliveryFiles, orderLines, videoFormats } from "~/server/db/schema";
+import { athletes, contests, deliveryFiles, orderLines, videoFormats } from "~/server/db/schema";
 import { eq } from "drizzle-orm";
 import { slugKey } from "~/lib/slug";
 
@@ -151,6 +151,30 @@ describe("migration 0010: issue 19 item 1: contests that shared a slug get a suf
     for (const row of rows) expect(slugKey(row.name)).toBe(row.slugKey);
     expect(() => migrated.insert(contests).values({ name: "夏の大会", slugKey: "夏の大会" }).run()).toThrow(
       /UNIQUE/,
+    );
+    migrated.$client.close();
+  });
+});
+
+describe("migration 0011: issue 19 item 6: athlete numbers unique among a contest's active athletes", () => {
+  it("migrates a shop whose data already holds a pair, keeps the pair, and refuses any new one", () => {
+    const file = databaseMigratedUpTo(10);
+    const sqlite = new Database(file);
+    sqlite.exec(`
+      insert into contests (id, name, slug_key) values (1, '旧大会', '旧大会');
+      insert into athletes (id, contest_id, athlete_number, name) values (1, 1, 5, '先の選手'), (2, 1, 5, '後の選手'), (3, 1, 6, '別の選手');
+    `);
+    sqlite.close();
+
+    const migrated = openDatabase(file);
+    expect(migrated.select({ id: athletes.id }).from(athletes).all()).toHaveLength(3);
+    expect(() =>
+      migrated.insert(athletes).values({ contestId: 1, athleteNumber: 6, name: "新" }).run(),
+    ).toThrow("athlete number taken");
+    // Renumbering one of the old pair ends it.
+    migrated.update(athletes).set({ athleteNumber: 7 }).where(eq(athletes.id, 2)).run();
+    expect(() => migrated.update(athletes).set({ athleteNumber: 5 }).where(eq(athletes.id, 2)).run()).toThrow(
+      "athlete number taken",
     );
     migrated.$client.close();
   });

@@ -80,6 +80,11 @@ export const priceDescriptions = sqliteTable("price_descriptions", {
 export const ATHLETE_STATUSES = ["販売中", "確認中", "受注停止", "未撮影", "撮影完了", "編集中"] as const;
 export type AthleteStatus = (typeof ATHLETE_STATUSES)[number];
 
+/**
+ * Two active athletes of one contest never share a number: the rule is `updateAthlete` and
+ * `applyBulk` in catalog/athletes.server.ts, backed by the triggers of migration 0011 (not an
+ * index, as older data may hold a pair; a migration that rebuilds this table must re-create them).
+ */
 export const athletes = sqliteTable(
   "athletes",
   {
