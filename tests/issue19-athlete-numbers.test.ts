@@ -37,7 +37,7 @@ describe("issue 19 item 6: two athletes of one contest cannot share a number", (
       ok: false,
       status: 409,
       field: "athleteNumber",
-      message: `番号${first!.athleteNumber}は選手「${first!.name}」が使っています。別の番号を入力してください。`,
+      message: `番号${first!.athleteNumber}は「${first!.name}」が使用中です`,
     });
     expect(numberOf(second!.id)).toBe(second!.athleteNumber);
     // Its own number, a free number, and a number another contest uses are fine.

@@ -138,7 +138,7 @@ export type AthleteChangeResult =
 
 /** The row edit's message when another active athlete of the contest has the number. */
 export function athleteNumberTakenMessage(athleteNumber: number, holder: string): string {
-  return `番号${athleteNumber}は選手「${holder}」が使っています。別の番号を入力してください。`;
+  return `番号${athleteNumber}は「${holder}」が使用中です`;
 }
 
 /**
