@@ -347,7 +347,14 @@ export const orderLines = sqliteTable(
     orientation: text("orientation", { enum: ["vertical", "horizontal"] }).notNull(),
     price: integer("price").notNull(),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("未対応"),
+    /**
+     * True when the line is お断り (the shop cannot make it), as the spec names the flag: a
+     * refused line is not waited for by 納品 or 完了 and gets no video.
+     */
     productionPossible: integer("production_possible", { mode: "boolean" }).notNull().default(false),
+    /** お断り: the note the customer is sent and shown, and when the line was refused. */
+    refusalNote: text("refusal_note"),
+    refusedAt: integer("refused_at", { mode: "timestamp_ms" }),
     videoDownloadUrl: text("video_download_url"),
     /** The shop's own file for this line; one file serves every line of its athlete and style. */
     deliveryFileId: integer("delivery_file_id").references(() => deliveryFiles.id),
