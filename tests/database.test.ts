@@ -7,8 +7,9 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { describe, expect, it } from "vitest";
 import { createContest, listStorefrontContests } from "~/server/catalog/contests.server";
 import { db, openDatabase } from "~/server/db/client.server";
-import { contests, deliveryFiles, orderLines, videoFormats } from "~/server/db/schema";
+import { athletes, contests, deliveryFiles, orderLines, videoFormats } from "~/server/db/schema";
 import { eq } from "drizzle-orm";
+import { slugKey } from "~/lib/slug";
 
 describe("database", () => {
   it("migrates a new SQLite file with WAL and foreign keys on", () => {
@@ -99,6 +100,82 @@ describe("migration 0007: files attached to single lines become delivery files",
       [null, "https://example.com/x.mp4"],
       [files[0]!.id, null],
     ]);
+    migrated.$client.close();
+  });
+});
+
+/** A shop's file migrated with the migrations up to `lastIdx`, as a shop that has not yet updated has it. */
+function databaseMigratedUpTo(lastIdx: number): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-migration-"));
+  const old = path.join(dir, `drizzle-${lastIdx}`);
+  fs.mkdirSync(path.join(old, "meta"), { recursive: true });
+  const journal = JSON.parse(fs.readFileSync("drizzle/meta/_journal.json", "utf8")) as {
+    entries: { idx: number; tag: string }[];
+  };
+  const entries = journal.entries.filter((entry) => entry.idx <= lastIdx);
+  for (const entry of entries)
+    fs.copyFileSync(`drizzle/${entry.tag}.sql`, path.join(old, `${entry.tag}.sql`));
+  fs.writeFileSync(path.join(old, "meta", "_journal.json"), JSON.stringify({ ...journal, entries }));
+  const file = path.join(dir, "shop.db");
+  const sqlite = new Database(file);
+  migrate(drizzle(sqlite), { migrationsFolder: old });
+  sqlite.close();
+  return file;
+}
+
+describe("migration 0010: issue 19 item 1: contests that shared a slug get a suffix, then the slug is unique", () => {
+  it("renames each later duplicate so its order form can be reached", () => {
+    const file = databaseMigratedUpTo(9);
+    const sqlite = new Database(file);
+    sqlite.exec(`
+      insert into contests (id, name, slug_key) values
+        (1, '春の発表会', '春の発表会'),
+        (2, '夏の大会', '夏の大会'),
+        (3, '春の発表会', '春の発表会'),
+        (4, '春の 発表会', '春の発表会');
+    `);
+    sqlite.close();
+
+    const migrated = openDatabase(file);
+    const rows = migrated
+      .select({ id: contests.id, name: contests.name, slugKey: contests.slugKey })
+      .from(contests)
+      .all();
+    expect(rows).toEqual([
+      { id: 1, name: "春の発表会", slugKey: "春の発表会" },
+      { id: 2, name: "夏の大会", slugKey: "夏の大会" },
+      { id: 3, name: "春の発表会（重複3）", slugKey: "春の発表会重複3" },
+      { id: 4, name: "春の 発表会（重複4）", slugKey: "春の発表会重複4" },
+    ]);
+    // The stored key is the one the shop computes from the new name, so its order form finds it.
+    for (const row of rows) expect(slugKey(row.name)).toBe(row.slugKey);
+    expect(() => migrated.insert(contests).values({ name: "夏の大会", slugKey: "夏の大会" }).run()).toThrow(
+      /UNIQUE/,
+    );
+    migrated.$client.close();
+  });
+});
+
+describe("migration 0011: issue 19 item 6: athlete numbers unique among a contest's active athletes", () => {
+  it("migrates a shop whose data already holds a pair, keeps the pair, and refuses any new one", () => {
+    const file = databaseMigratedUpTo(10);
+    const sqlite = new Database(file);
+    sqlite.exec(`
+      insert into contests (id, name, slug_key) values (1, '旧大会', '旧大会');
+      insert into athletes (id, contest_id, athlete_number, name) values (1, 1, 5, '先の選手'), (2, 1, 5, '後の選手'), (3, 1, 6, '別の選手');
+    `);
+    sqlite.close();
+
+    const migrated = openDatabase(file);
+    expect(migrated.select({ id: athletes.id }).from(athletes).all()).toHaveLength(3);
+    expect(() =>
+      migrated.insert(athletes).values({ contestId: 1, athleteNumber: 6, name: "新" }).run(),
+    ).toThrow("athlete number taken");
+    // Renumbering one of the old pair ends it.
+    migrated.update(athletes).set({ athleteNumber: 7 }).where(eq(athletes.id, 2)).run();
+    expect(() => migrated.update(athletes).set({ athleteNumber: 5 }).where(eq(athletes.id, 2)).run()).toThrow(
+      "athlete number taken",
+    );
     migrated.$client.close();
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NAME_WITHOUT_SLUG_MESSAGE, slugKey } from "./slug";
 import { TOKYO_OFFSET_MS } from "./tokyo-date";
 
 /**
@@ -19,7 +20,11 @@ const id = z.coerce
 
 export const basicInfoSchema = z.object({
   intent: z.literal("basic"),
-  name: nonBlank("大会名を入力してください", MAX_NAME, `大会名は${MAX_NAME}文字以内で入力してください`),
+  name: nonBlank(
+    "大会名を入力してください",
+    MAX_NAME,
+    `大会名は${MAX_NAME}文字以内で入力してください`,
+  ).refine((name) => name === "" || slugKey(name) !== "", NAME_WITHOUT_SLUG_MESSAGE),
   bibNumberLabel: nonBlank(
     "番号欄の名前を入力してください",
     MAX_LABEL,

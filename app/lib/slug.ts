@@ -13,3 +13,6 @@ export function contestSlug(name: string): string {
 export function slugKey(slugOrName: string): string {
   return contestSlug(slugOrName).replace(/-/g, "");
 }
+
+/** A name whose slug is empty (only symbols) gives no order form address. */
+export const NAME_WITHOUT_SLUG_MESSAGE = "大会名には文字か数字を1文字以上含めてください";

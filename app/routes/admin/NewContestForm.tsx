@@ -53,7 +53,6 @@ export function NewContestFields({
 /** With JS, 新規大会追加 opens this dialog instead of going to the form's page. */
 export function NewContestDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const fetcher = useFetcher<SubmissionResult<string[]>>();
   useEffect(() => {
     if (open) ref.current?.showModal();
     else ref.current?.close();
@@ -79,14 +78,32 @@ export function NewContestDialog({ open, onClose }: { open: boolean; onClose: ()
             ✕
           </button>
         </div>
-        {open ? (
-          <NewContestFields
-            fetcher={fetcher}
-            lastResult={fetcher.data ?? null}
-            pending={fetcher.state !== "idle"}
-          />
-        ) : null}
+        {/* Mounted only while open: each opening starts with an empty form and its own fetcher. */}
+        {open ? <NewContestDialogForm onAdded={onClose} /> : null}
       </div>
     </dialog>
+  );
+}
+
+function NewContestDialogForm({ onAdded }: { onAdded: () => void }) {
+  const fetcher = useFetcher<SubmissionResult<string[]>>();
+  // A refusal answers with a new result; success redirects to the list, which leaves the
+  // fetcher's data as it was. So a submission that ends with the same data as it started
+  // with was a success, and the dialog closes.
+  const dataAtSubmit = useRef<{ data: unknown } | null>(null);
+  useEffect(() => {
+    if (fetcher.state === "submitting") dataAtSubmit.current = { data: fetcher.data };
+    else if (fetcher.state === "idle" && dataAtSubmit.current) {
+      const succeeded = dataAtSubmit.current.data === fetcher.data;
+      dataAtSubmit.current = null;
+      if (succeeded) onAdded();
+    }
+  }, [fetcher.state, fetcher.data, onAdded]);
+  return (
+    <NewContestFields
+      fetcher={fetcher}
+      lastResult={fetcher.data ?? null}
+      pending={fetcher.state !== "idle"}
+    />
   );
 }

@@ -6,7 +6,7 @@ import { Link, useActionData, useNavigation } from "@remix-run/react";
 import { NewContestFields } from "~/routes/admin/NewContestForm";
 import { newContestSchema } from "~/lib/contest-schemas";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { createContest } from "~/server/catalog/contests.server";
+import { addContest } from "~/server/catalog/contests.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { readForm } from "~/server/http/form.server";
 
@@ -22,16 +22,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: newContestSchema });
   if (submission.status !== "success")
     return data<SubmissionResult<string[]>>(submission.reply(), { status: 400 });
-  try {
-    createContest(submission.value.name);
-  } catch (error) {
+  const result = addContest(submission.value.name);
+  if (!result.ok)
     return data<SubmissionResult<string[]>>(
-      submission.reply({
-        formErrors: [`大会の追加に失敗しました: ${error instanceof Error ? error.message : "不明なエラー"}`],
-      }),
+      submission.reply({ fieldErrors: { [result.field]: [result.message] } }),
       { status: 409 },
     );
-  }
   return redirectWithToast(
     request,
     "/admin",

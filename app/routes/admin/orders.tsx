@@ -21,6 +21,8 @@ import {
   orderListCounts,
 } from "~/server/orders/order-list.server";
 import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
+import { refuseLine, withdrawRefusal } from "~/server/orders/line-refusals.server";
+import { lineRefusalSchema, lineRefusalWithdrawalSchema, REFUSAL_NOTE_MAX } from "~/lib/line-refusal-schemas";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { pageNumber, positiveId } from "~/lib/params";
 
@@ -46,6 +48,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 type DeliverError = { orderId: number; message: string; urls: Record<string, string> };
+/** A refused お断り form: its line keeps the typed note and shows why. */
+type RefusalError = { orderId: number; lineId: number; refusalMessage: string; note: string };
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdminPage(request);
@@ -89,6 +93,61 @@ export async function action({ request }: ActionFunctionArgs) {
         );
   }
   switch (intent) {
+    case "refuse-line": {
+      const submission = lineRefusalSchema.safeParse(Object.fromEntries(form));
+      const lineId = positiveId(form.get("lineId")) ?? 0;
+      const note = String(form.get("note") ?? "").slice(0, REFUSAL_NOTE_MAX * 2);
+      if (!submission.success)
+        return data<RefusalError>(
+          {
+            orderId,
+            lineId,
+            note,
+            refusalMessage: submission.error.issues[0]?.message ?? "入力内容を確認してください",
+          },
+          { status: 400 },
+        );
+      const result = await refuseLine(orderId, submission.data.lineId, submission.data.note);
+      if (!result.ok)
+        return data<RefusalError>(
+          { orderId, lineId, note, refusalMessage: result.message },
+          { status: result.status },
+        );
+      return redirectWithToast(
+        request,
+        back,
+        result.mail === "sent"
+          ? { kind: "success", title: "お断りにしました", description: "お客様にメールでお知らせしました。" }
+          : {
+              kind: "error",
+              title: "メール送信に失敗しました",
+              description:
+                "お断りにしましたが、お客様へのメール送信に失敗しました。メールサーバーが復旧ししだい自動で再送します。",
+            },
+        { status: 303 },
+      );
+    }
+    case "withdraw-refusal": {
+      const submission = lineRefusalWithdrawalSchema.safeParse(Object.fromEntries(form));
+      const result = submission.success
+        ? await withdrawRefusal(orderId, submission.data.lineId)
+        : ({ ok: false, message: "明細が見つかりません。" } as const);
+      return redirectWithToast(
+        request,
+        back,
+        result.ok
+          ? {
+              kind: "success",
+              title: "お断りを取り消しました",
+              description:
+                result.mail === "sent"
+                  ? "お客様にメールでお知らせしました。"
+                  : "お客様へのメールはメールサーバーが復旧ししだい自動で送信します。",
+            }
+          : { kind: "error", title: "エラー", description: result.message },
+        { status: 303 },
+      );
+    }
     case "complete":
       return completeOrder(orderId)
         ? redirectWithToast(
@@ -202,6 +261,8 @@ export default function OrderList() {
   const { tab, q, page, contest, contestParam, contestOptions, counts, pages, total, groups } =
     useLoaderData<typeof loader>();
   const error = useActionData<typeof action>();
+  const deliverError = error && "urls" in error ? error : null;
+  const refusalError = error && "refusalMessage" in error ? error : null;
   const navigation = useNavigation();
   const link = (changes: Record<string, string>) =>
     `?${new URLSearchParams({
@@ -326,7 +387,7 @@ export default function OrderList() {
       ) : (
         <ul className="mt-4 space-y-4">
           {groups.map((group) => {
-            const groupError = error && error.orderId === group.id ? error : null;
+            const groupError = deliverError?.orderId === group.id ? deliverError : null;
             const pending = tab === "pending";
             return (
               <li
@@ -353,104 +414,145 @@ export default function OrderList() {
                   <div role="table" aria-label={`注文 ${group.orderNumber} の明細`} className="text-sm">
                     <div
                       role="row"
-                      className="hidden grid-cols-7 gap-3 border-b border-zinc-100 pb-2 text-xs text-zinc-500 lg:grid"
+                      className={`hidden gap-3 border-b border-zinc-100 pb-2 text-xs text-zinc-500 lg:grid ${pending ? "lg:grid-cols-6" : "lg:grid-cols-7"}`}
                     >
-                      {COLUMNS.map((column) => (
+                      {(pending ? COLUMNS.slice(0, 6) : COLUMNS).map((column) => (
                         <span key={column} role="columnheader">
                           {column}
                         </span>
                       ))}
                     </div>
-                    {group.lines.map((line) => (
-                      <div
-                        key={line.id}
-                        role="row"
-                        className="grid grid-cols-2 gap-x-3 gap-y-1 border-b border-zinc-100 py-3 last:border-0 lg:grid-cols-7 lg:items-center"
-                      >
-                        <span role="cell" className="font-mono text-xs">
-                          {line.lineNumber}
-                        </span>
-                        <span role="cell">{line.contestName}</span>
-                        <span role="cell">{line.category}</span>
-                        <span role="cell">
-                          {group.bibNumberLabel || "選手名"} {line.athleteNumber}
-                          <span className="block text-xs text-zinc-500">{line.athleteName}</span>
-                        </span>
-                        <span role="cell">{line.style}</span>
-                        <span role="cell" className="font-semibold">
-                          {formatYenSign(line.price)}
-                          {line.productionPossible ? (
-                            <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-bold text-red-700">
-                              お断り
-                            </span>
-                          ) : null}
-                        </span>
-                        <span role="cell" className="col-span-2 lg:col-span-1">
-                          {pending ? (
-                            <>
-                              <label htmlFor={`url-${line.id}`} className="sr-only">
-                                {line.lineNumber} のダウンロードURL
-                              </label>
-                              <input
-                                id={`url-${line.id}`}
-                                name={`url-${line.id}`}
-                                type="url"
-                                placeholder="https://example.com/video.mp4"
-                                defaultValue={
-                                  groupError?.urls[`url-${line.id}`] ?? line.videoDownloadUrl ?? ""
-                                }
-                                className="field-input min-h-9 py-1 text-sm"
-                              />
-                              <label className="mt-1 block text-xs text-zinc-600">
-                                または動画ファイル
-                                <input
-                                  type="file"
-                                  name={`file-${line.id}`}
-                                  accept="video/*"
-                                  className="mt-0.5 block w-full text-xs"
-                                  aria-label={`${line.lineNumber} の動画ファイル`}
-                                />
-                              </label>
-                            </>
-                          ) : line.videoDownloadUrl || line.deliveryFileId ? (
-                            <span className="flex flex-wrap items-center gap-2">
-                              {line.videoDownloadUrl ? (
-                                <a
-                                  href={line.videoDownloadUrl}
-                                  target="_blank"
-                                  rel="noopener noreferrer"
-                                  className="text-brand-700 underline"
-                                >
-                                  動画URL
-                                </a>
-                              ) : (
-                                <span>ファイル納品</span>
-                              )}
-                              <span className="text-xs text-zinc-500">
-                                {line.downloadStartedAt
-                                  ? `DL ${formatDateTime(new Date(line.downloadStartedAt))}`
-                                  : "未DL"}
+                    {group.lines.map((line) => {
+                      const lineRefusal =
+                        refusalError?.orderId === group.id && refusalError.lineId === line.id
+                          ? refusalError
+                          : null;
+                      return (
+                        <div
+                          key={line.id}
+                          role="row"
+                          className={`grid grid-cols-2 gap-x-3 gap-y-1 border-b border-zinc-100 py-3 last:border-0 lg:items-center ${pending ? "lg:grid-cols-6" : "lg:grid-cols-7"}`}
+                        >
+                          <span role="cell" className="font-mono text-xs">
+                            {line.lineNumber}
+                          </span>
+                          <span role="cell">{line.contestName}</span>
+                          <span role="cell">{line.category}</span>
+                          <span role="cell">
+                            {group.bibNumberLabel || "選手名"} {line.athleteNumber}
+                            <span className="block text-xs text-zinc-500">{line.athleteName}</span>
+                          </span>
+                          <span role="cell">{line.style}</span>
+                          <span role="cell" className="font-semibold">
+                            {formatYenSign(line.price)}
+                            {line.productionPossible ? (
+                              <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-bold text-red-700">
+                                お断り
                               </span>
-                              {line.downloadStartedAt ? (
-                                <button
-                                  type="submit"
-                                  name="intent"
-                                  value={`reset-line-${line.id}`}
-                                  className="text-xs text-zinc-600 underline"
-                                  aria-label={`${line.lineNumber} のダウンロード回数をリセット`}
-                                >
-                                  リセット
-                                </button>
-                              ) : null}
-                            </span>
-                          ) : (
-                            <span className="text-zinc-500">
-                              {group.paymentStatus === "paid" ? "未設定" : "お支払い後に制作"}
-                            </span>
-                          )}
-                        </span>
-                      </div>
-                    ))}
+                            ) : null}
+                          </span>
+                          {/* With the order still open the video cell takes the row's whole width, so a pasted URL can be read. */}
+                          <span
+                            role="cell"
+                            className={`col-span-2 min-w-0 ${pending ? "lg:col-span-6" : "lg:col-span-1"}`}
+                          >
+                            {line.productionPossible ? (
+                              <span className="block rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900">
+                                <span className="font-semibold">お客様へのお知らせ: </span>
+                                <span className="break-words whitespace-pre-line">
+                                  {line.refusalNote || "（なし）"}
+                                </span>
+                                {pending && group.paymentStatus === "paid" ? (
+                                  <button
+                                    type="submit"
+                                    form={`withdraw-${line.id}`}
+                                    name="intent"
+                                    value="withdraw-refusal"
+                                    formNoValidate
+                                    className="ml-3 text-xs font-semibold text-red-800 underline"
+                                    aria-label={`${line.lineNumber} のお断りを取り消す`}
+                                  >
+                                    お断りを取り消す
+                                  </button>
+                                ) : null}
+                              </span>
+                            ) : pending ? (
+                              <span className="flex flex-col gap-2 sm:flex-row sm:items-start">
+                                <span className="min-w-0 flex-1">
+                                  <label htmlFor={`url-${line.id}`} className="sr-only">
+                                    {line.lineNumber} のダウンロードURL
+                                  </label>
+                                  <input
+                                    id={`url-${line.id}`}
+                                    name={`url-${line.id}`}
+                                    type="url"
+                                    placeholder="https://example.com/video.mp4"
+                                    defaultValue={
+                                      deliverError?.orderId === group.id
+                                        ? (deliverError.urls[`url-${line.id}`] ?? "")
+                                        : (line.videoDownloadUrl ?? "")
+                                    }
+                                    className="field-input min-h-9 w-full py-1 text-sm"
+                                  />
+                                </span>
+                                <label className="block text-xs text-zinc-600 sm:w-56 sm:shrink-0">
+                                  または動画ファイル
+                                  <input
+                                    type="file"
+                                    name={`file-${line.id}`}
+                                    accept="video/*"
+                                    className="mt-0.5 block w-full text-xs"
+                                    aria-label={`${line.lineNumber} の動画ファイル`}
+                                  />
+                                </label>
+                              </span>
+                            ) : line.videoDownloadUrl || line.deliveryFileId ? (
+                              <span className="flex flex-wrap items-center gap-2">
+                                {line.videoDownloadUrl ? (
+                                  <a
+                                    href={line.videoDownloadUrl}
+                                    target="_blank"
+                                    rel="noopener noreferrer"
+                                    className="text-brand-700 underline"
+                                  >
+                                    動画URL
+                                  </a>
+                                ) : (
+                                  <span>ファイル納品</span>
+                                )}
+                                <span className="text-xs text-zinc-500">
+                                  {line.downloadStartedAt
+                                    ? `DL ${formatDateTime(new Date(line.downloadStartedAt))}`
+                                    : "未DL"}
+                                </span>
+                                {line.downloadStartedAt ? (
+                                  <button
+                                    type="submit"
+                                    name="intent"
+                                    value={`reset-line-${line.id}`}
+                                    className="text-xs text-zinc-600 underline"
+                                    aria-label={`${line.lineNumber} のダウンロード回数をリセット`}
+                                  >
+                                    リセット
+                                  </button>
+                                ) : null}
+                              </span>
+                            ) : (
+                              <span className="text-zinc-500">
+                                {group.paymentStatus === "paid" ? "未設定" : "お支払い後に制作"}
+                              </span>
+                            )}
+                            {pending && group.paymentStatus === "paid" && !line.productionPossible ? (
+                              <RefusalControl
+                                lineNumber={line.lineNumber}
+                                lineId={line.id}
+                                error={lineRefusal}
+                              />
+                            ) : null}
+                          </span>
+                        </div>
+                      );
+                    })}
                   </div>
                   {groupError ? (
                     <p role="alert" className="field-error">
@@ -521,6 +623,21 @@ export default function OrderList() {
                     )}
                   </div>
                 </Form>
+                {pending && group.paymentStatus === "paid"
+                  ? group.lines.map((line) => (
+                      // お断り and its undo post on their own: a form may not sit inside the order's form.
+                      <Form
+                        key={line.id}
+                        method="post"
+                        action={`/admin/orders${link({})}`}
+                        id={line.productionPossible ? `withdraw-${line.id}` : `refuse-${line.id}`}
+                        hidden
+                      >
+                        <input type="hidden" name="orderId" value={group.id} />
+                        <input type="hidden" name="lineId" value={line.id} />
+                      </Form>
+                    ))
+                  : null}
               </li>
             );
           })}
@@ -549,5 +666,62 @@ function PaymentBadge({ status, dueAt }: { status: "awaiting" | "expired"; dueAt
     <span className="rounded-full bg-zinc-200 px-3 py-1 text-xs font-bold text-zinc-700">
       期限切れ（未入金のため取り消し）
     </span>
+  );
+}
+
+/**
+ * お断り for one line: a note for the customer (mailed, and shown on their status and download
+ * pages) and a button. Its inputs belong to the line's own form by the form attribute. Open
+ * again with the typed note when the server refused it.
+ */
+function RefusalControl({
+  lineId,
+  lineNumber,
+  error,
+}: {
+  lineId: number;
+  lineNumber: string;
+  error: RefusalError | null;
+}) {
+  const formId = `refuse-${lineId}`;
+  return (
+    <details open={error ? true : undefined} className="mt-2 text-xs">
+      <summary className="cursor-pointer text-zinc-600 underline">お断りにする（制作できない場合）</summary>
+      <div className="mt-2 space-y-2 rounded-lg border border-red-200 bg-red-50/50 p-3">
+        <label htmlFor={`${formId}-note`} className="block font-semibold text-zinc-800">
+          {lineNumber} のお客様へのお知らせ
+        </label>
+        <textarea
+          id={`${formId}-note`}
+          name="note"
+          form={formId}
+          required
+          maxLength={REFUSAL_NOTE_MAX}
+          rows={3}
+          defaultValue={error?.note ?? ""}
+          placeholder="例: 当日の撮影に不具合があり、この演技の動画をご用意できませんでした。"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${formId}-error` : undefined}
+          className="field-input w-full text-sm"
+        />
+        {error ? (
+          <p id={`${formId}-error`} role="alert" className="field-error">
+            {error.refusalMessage}
+          </p>
+        ) : null}
+        <p className="text-zinc-600">
+          お客様にメールでお知らせします。返金はショップから別途ご連絡する旨も記載されます。
+        </p>
+        <button
+          type="submit"
+          form={formId}
+          name="intent"
+          value="refuse-line"
+          className="rounded-lg border border-red-300 bg-white px-3 py-1.5 font-semibold text-red-700 hover:bg-red-50"
+        >
+          お断りにしてお客様に知らせる
+        </button>
+      </div>
+    </details>
   );
 }

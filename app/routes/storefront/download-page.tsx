@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { RefusalNotice } from "~/components/RefusalNotice";
 import { formatDateTime, formatYen } from "~/lib/format";
 import { downloadPage } from "~/server/orders/downloads.server";
 
@@ -65,27 +66,31 @@ export default function DownloadPage() {
               {line.category}・{page.bibNumberLabel} {line.athleteNumber} {line.athleteName}・{line.style}
             </p>
             <p className="mt-1 text-sm font-semibold">{formatYen(line.price)}</p>
-            <div className="mt-3 grid grid-cols-2 gap-3">
-              {(["horizontal", "vertical"] as const).map((format) => {
-                const label = format === "horizontal" ? "横型ダウンロード" : "縦型ダウンロード";
-                const available =
-                  !page.expired && line.delivered && line.orientation === format && !line.downloaded;
-                return available ? (
-                  <a
-                    key={format}
-                    href={`/download/${page.id}/${line.id}/${format}`}
-                    className="btn-primary text-sm"
-                    download
-                  >
-                    {label}
-                  </a>
-                ) : (
-                  <button key={format} type="button" disabled className="btn-secondary text-sm">
-                    {label}
-                  </button>
-                );
-              })}
-            </div>
+            {line.refusalNote !== null ? (
+              <RefusalNotice note={line.refusalNote} />
+            ) : (
+              <div className="mt-3 grid grid-cols-2 gap-3">
+                {(["horizontal", "vertical"] as const).map((format) => {
+                  const label = format === "horizontal" ? "横型ダウンロード" : "縦型ダウンロード";
+                  const available =
+                    !page.expired && line.delivered && line.orientation === format && !line.downloaded;
+                  return available ? (
+                    <a
+                      key={format}
+                      href={`/download/${page.id}/${line.id}/${format}`}
+                      className="btn-primary text-sm"
+                      download
+                    >
+                      {label}
+                    </a>
+                  ) : (
+                    <button key={format} type="button" disabled className="btn-secondary text-sm">
+                      {label}
+                    </button>
+                  );
+                })}
+              </div>
+            )}
             {line.downloaded ? <p className="mt-2 text-xs text-zinc-500">ダウンロード済みです</p> : null}
             {line.resumableUntil ? (
               <p className="mt-2 text-xs text-zinc-500">

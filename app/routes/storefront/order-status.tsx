@@ -7,6 +7,7 @@ import { receiptPath } from "~/lib/receipt";
 import { orderStatusByToken } from "~/server/orders/order-status.server";
 import { paymentProvider } from "~/server/payments/index.server";
 import { KonbiniVoucher } from "~/components/KonbiniVoucher";
+import { RefusalNotice } from "~/components/RefusalNotice";
 import { KonbiniTestActions } from "~/components/KonbiniTestActions";
 
 export const meta: MetaFunction = () => [
@@ -156,6 +157,11 @@ export default function OrderStatusPage() {
                 </p>
               </div>
               <p className="text-sm font-semibold whitespace-nowrap">{formatYen(line.price)}</p>
+              {line.refusalNote !== null ? (
+                <div className="w-full">
+                  <RefusalNotice note={line.refusalNote} />
+                </div>
+              ) : null}
             </li>
           ))}
           <li className="flex items-baseline justify-between gap-4 bg-zinc-50 px-4 py-3">

@@ -6,7 +6,7 @@ import {
   type BulkAthletesInput,
 } from "~/lib/athlete-schemas";
 import { now } from "../core/clock.server";
-import { db } from "../db/client.server";
+import { db, type Tx } from "../db/client.server";
 import { athletes, categories, type AthleteStatus } from "../db/schema";
 import { containsPattern } from "../db/sql-like.server";
 
@@ -134,7 +134,45 @@ export function addAthletes(contestId: number, howMany: number): { first: number
 
 export type AthleteChangeResult =
   | { ok: true; count: number }
-  | { ok: false; status: 400 | 404; message: string; field?: keyof AthleteRowInput };
+  | { ok: false; status: 400 | 404 | 409; message: string; field?: keyof AthleteRowInput };
+
+/** The row edit's message when another active athlete of the contest has the number. */
+export function athleteNumberTakenMessage(athleteNumber: number, holder: string): string {
+  return `番号${athleteNumber}は「${holder}」が使用中です`;
+}
+
+/**
+ * Active athletes of the contest with one of these numbers, other than `exceptIds`: two
+ * athletes of one number could not be told apart on the order form, the production list or
+ * a delivery file's name. Deleted athletes keep their number but do not count until
+ * restored. The database's triggers (migration 0011) back the rule up.
+ */
+function activeHoldersOf(
+  tx: Tx,
+  contestId: number,
+  numbers: number[],
+  exceptIds: number[] = [],
+): { id: number; athleteNumber: number; name: string }[] {
+  const holders: { id: number; athleteNumber: number; name: string }[] = [];
+  const unique = [...new Set(numbers)];
+  for (let i = 0; i < unique.length; i += 500) {
+    holders.push(
+      ...tx
+        .select({ id: athletes.id, athleteNumber: athletes.athleteNumber, name: athletes.name })
+        .from(athletes)
+        .where(
+          and(
+            eq(athletes.contestId, contestId),
+            eq(athletes.isDeleted, false),
+            inArray(athletes.athleteNumber, unique.slice(i, i + 500)),
+          ),
+        )
+        .all(),
+    );
+  }
+  const except = new Set(exceptIds);
+  return holders.filter((holder) => !except.has(holder.id));
+}
 
 const NOT_IN_CONTEST =
   "この大会の選手ではない、または既に削除された選手が含まれています。画面を再読み込みしてください。";
@@ -165,6 +203,14 @@ export function updateAthlete(contestId: number, input: AthleteRowInput): Athlet
         if (isLegacyStatus(input[field]) && input[field] !== current[field])
           return { ok: false, status: 400, field, message: "ステータスを選択してください" } as const;
       }
+      const holder = activeHoldersOf(tx, contestId, [input.athleteNumber], [current.id])[0];
+      if (holder)
+        return {
+          ok: false,
+          status: 409,
+          field: "athleteNumber",
+          message: athleteNumberTakenMessage(input.athleteNumber, holder.name),
+        } as const;
       if (input.category && input.category !== current.category) {
         const known = tx
           .select({ id: categories.id })
@@ -221,6 +267,10 @@ export function applyBulk(
             .get()?.n ?? 0;
       }
       if (found !== ids.length) return { ok: false, status: 404, message: NOT_IN_CONTEST } as const;
+      if (input.intent === "bulk-restore") {
+        const clash = restoreClashes(tx, contestId, ids);
+        if (clash) return { ok: false, status: 409, message: clash } as const;
+      }
       const updatedAt = now();
       for (let i = 0; i < ids.length; i += 500) {
         const where = and(scope, inArray(athletes.id, ids.slice(i, i + 500)));
@@ -250,6 +300,45 @@ export function applyBulk(
     },
     { behavior: "immediate" },
   );
+}
+
+/**
+ * Why restoring these deleted athletes would give two active athletes one number (an active
+ * athlete has it, or two of the selection share it), naming every clashing row; null if none.
+ */
+function restoreClashes(tx: Tx, contestId: number, ids: number[]): string | null {
+  const restoring: { id: number; athleteNumber: number; name: string }[] = [];
+  for (let i = 0; i < ids.length; i += 500)
+    restoring.push(
+      ...tx
+        .select({ id: athletes.id, athleteNumber: athletes.athleteNumber, name: athletes.name })
+        .from(athletes)
+        .where(inArray(athletes.id, ids.slice(i, i + 500)))
+        .all(),
+    );
+  const active = new Map(
+    activeHoldersOf(
+      tx,
+      contestId,
+      restoring.map((row) => row.athleteNumber),
+    ).map((row) => [row.athleteNumber, row.name]),
+  );
+  const byNumber = new Map<number, string[]>();
+  for (const row of restoring)
+    byNumber.set(row.athleteNumber, [...(byNumber.get(row.athleteNumber) ?? []), row.name]);
+  const clashes = [...byNumber.entries()]
+    .sort(([a], [b]) => a - b)
+    .flatMap(([athleteNumber, names]) => {
+      const holder = active.get(athleteNumber);
+      if (holder !== undefined)
+        return [`番号${athleteNumber}「${names.join("」「")}」は選手「${holder}」が使っています`];
+      if (names.length > 1) return [`番号${athleteNumber}は「${names.join("」「")}」で重なっています`];
+      return [];
+    });
+  if (clashes.length === 0) return null;
+  const shown =
+    clashes.slice(0, 10).join("、") + (clashes.length > 10 ? `、ほか${clashes.length - 10}件` : "");
+  return `同じ番号の選手がいるため復元できません（${shown}）。番号を使っている選手の番号を変えてから復元するか、選択を外してください。`;
 }
 
 const SINGLE_TO_BULK = { delete: "bulk-delete", restore: "bulk-restore", purge: "bulk-purge" } as const;

@@ -2,6 +2,7 @@ import { and, asc, count, eq, ne } from "drizzle-orm";
 import { slugKey } from "~/lib/slug";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
+import { contestNameTakenMessage, contestWithSameSlug } from "./contests.server";
 import {
   athletes,
   categories,
@@ -78,22 +79,31 @@ function listFormats(contestId: number) {
     .all();
 }
 
-/** The name also moves the storefront's slug, so the order form's URL follows the new name. */
+/**
+ * The name also moves the storefront's slug, so the order form's URL follows the new name;
+ * a name whose slug is another contest's is refused (its order form could not be reached).
+ */
 export function updateBasicInfo(
   contestId: number,
   value: { name: string; bibNumberLabel: string },
 ): SettingsResult {
-  db()
-    .update(contests)
-    .set({
-      name: value.name,
-      slugKey: slugKey(value.name),
-      bibNumberLabel: value.bibNumberLabel,
-      updatedAt: now(),
-    })
-    .where(eq(contests.id, contestId))
-    .run();
-  return OK;
+  return db().transaction(
+    (tx) => {
+      const clash = contestWithSameSlug(value.name, contestId, tx);
+      if (clash) return fail("name", contestNameTakenMessage(clash.name));
+      tx.update(contests)
+        .set({
+          name: value.name,
+          slugKey: slugKey(value.name),
+          bibNumberLabel: value.bibNumberLabel,
+          updatedAt: now(),
+        })
+        .where(eq(contests.id, contestId))
+        .run();
+      return OK;
+    },
+    { behavior: "immediate" },
+  );
 }
 
 export function nextCategoryColor(used: string[], random: () => number = Math.random): string {

@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import { slugKey } from "~/lib/slug";
 import { now } from "../core/clock.server";
-import { db } from "../db/client.server";
+import { db, type Db, type Tx } from "../db/client.server";
 import { contests, mediaItems, priceDescriptions, videoFormats } from "../db/schema";
 import { COVER_WIDTHS, coverVariantName, mediaUrl } from "../files/storage.server";
 import { mayBeListed, storefrontPublication } from "./publication.server";
@@ -101,14 +101,48 @@ export const DEFAULT_PRICE_ITEMS = [
   { name: "横型動画", price: "4500" },
 ];
 
+/** Why a name cannot be a contest's: its order form's address would be another contest's. */
+export function contestNameTakenMessage(otherName: string): string {
+  return `「${otherName}」と同じURLになるため、この大会名は使えません。別の大会名を入力してください。`;
+}
+
+/**
+ * The contest (other than `exceptId`) whose order form a name's slug would lead to. Two
+ * contests of one slug cannot both be reached from the storefront, so a name is refused when
+ * this finds one; the unique index on the slug key backs the rule up.
+ */
+export function contestWithSameSlug(
+  name: string,
+  exceptId?: number,
+  tx: Db | Tx = db(),
+): { id: number; name: string } | null {
+  return (
+    tx
+      .select({ id: contests.id, name: contests.name })
+      .from(contests)
+      .where(
+        and(
+          eq(contests.slugKey, slugKey(name.trim())),
+          exceptId === undefined ? undefined : ne(contests.id, exceptId),
+        ),
+      )
+      .get() ?? null
+  );
+}
+
+export type AddContestResult = { ok: true; id: number } | { ok: false; field: "name"; message: string };
+
 /**
  * A new contest as the back-office creates it: date 未定, no location, unpublished,
- * the default formats 縦 (0) and 横 (1) and the default price description.
+ * the default formats 縦 (0) and 横 (1) and the default price description. Refused when
+ * another contest has the same slug.
  */
-export function createContest(name: string): number {
+export function addContest(name: string): AddContestResult {
   const trimmed = name.trim();
   return db().transaction(
-    (tx) => {
+    (tx): AddContestResult => {
+      const clash = contestWithSameSlug(trimmed, undefined, tx);
+      if (clash) return { ok: false, field: "name", message: contestNameTakenMessage(clash.name) };
       const created = tx
         .insert(contests)
         .values({ name: trimmed, slugKey: slugKey(trimmed) })
@@ -126,8 +160,15 @@ export function createContest(name: string): number {
       tx.insert(priceDescriptions)
         .values({ contestId: created.id, items: DEFAULT_PRICE_ITEMS, notes: "" })
         .run();
-      return created.id;
+      return { ok: true, id: created.id };
     },
     { behavior: "immediate" },
   );
+}
+
+/** `addContest` for fixtures and scripts that know their name is free: throws when it is not. */
+export function createContest(name: string): number {
+  const result = addContest(name);
+  if (!result.ok) throw new Error(result.message);
+  return result.id;
 }

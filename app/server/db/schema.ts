@@ -34,7 +34,8 @@ export const contests = sqliteTable(
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
   },
   (t) => [
-    index("contests_slug_key_idx").on(t.slugKey),
+    // One contest per slug: the order form finds its contest by it.
+    uniqueIndex("contests_slug_key_idx").on(t.slugKey),
     index("contests_status_idx").on(t.videoPublished, t.sitePublicStatus),
   ],
 );
@@ -79,6 +80,11 @@ export const priceDescriptions = sqliteTable("price_descriptions", {
 export const ATHLETE_STATUSES = ["販売中", "確認中", "受注停止", "未撮影", "撮影完了", "編集中"] as const;
 export type AthleteStatus = (typeof ATHLETE_STATUSES)[number];
 
+/**
+ * Two active athletes of one contest never share a number: the rule is `updateAthlete` and
+ * `applyBulk` in catalog/athletes.server.ts, backed by the triggers of migration 0011 (not an
+ * index, as older data may hold a pair; a migration that rebuilds this table must re-create them).
+ */
 export const athletes = sqliteTable(
   "athletes",
   {
@@ -341,7 +347,14 @@ export const orderLines = sqliteTable(
     orientation: text("orientation", { enum: ["vertical", "horizontal"] }).notNull(),
     price: integer("price").notNull(),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("未対応"),
+    /**
+     * True when the line is お断り (the shop cannot make it), as the spec names the flag: a
+     * refused line is not waited for by 納品 or 完了 and gets no video.
+     */
     productionPossible: integer("production_possible", { mode: "boolean" }).notNull().default(false),
+    /** お断り: the note the customer is sent and shown, and when the line was refused. */
+    refusalNote: text("refusal_note"),
+    refusedAt: integer("refused_at", { mode: "timestamp_ms" }),
     videoDownloadUrl: text("video_download_url"),
     /** The shop's own file for this line; one file serves every line of its athlete and style. */
     deliveryFileId: integer("delivery_file_id").references(() => deliveryFiles.id),

@@ -46,6 +46,10 @@ export function isDownloadUrl(value: string): boolean {
   }
 }
 
+/** 納品 of an order whose every line is お断り: nothing to deliver, 完了 closes it. */
+export const ALL_REFUSED_MESSAGE =
+  "すべての明細がお断りのため、納品する動画がありません。「完了」で対応済みにしてください。";
+
 /** Only paid orders are delivered: a konbini order waits for its store payment. */
 export const UNPAID_MESSAGE = "この注文はお支払いが確認できていないため、納品できません。";
 
@@ -74,11 +78,13 @@ export async function deliverOrder(
   const order = db().select().from(orders).where(eq(orders.id, orderId)).get();
   if (!order) return { ok: false, status: 404, message: "注文が見つかりません" };
   if (order.paymentStatus !== "paid") return { ok: false, status: 409, message: UNPAID_MESSAGE };
+  // A line marked お断り is not waited for: the others are delivered without it.
   const lines = db()
     .select({ id: orderLines.id, athleteId: orderLines.athleteId, orientation: orderLines.orientation })
     .from(orderLines)
-    .where(eq(orderLines.orderId, orderId))
+    .where(and(eq(orderLines.orderId, orderId), eq(orderLines.productionPossible, false)))
     .all();
+  if (lines.length === 0) return { ok: false, status: 409, message: ALL_REFUSED_MESSAGE };
   for (const line of lines) {
     const url = urls.get(line.id)?.trim() ?? "";
     if (files.has(line.id)) continue;
@@ -149,6 +155,17 @@ export function recordDelivery(
       .where(eq(orderLines.id, lineId))
       .run();
   }
+  // Lines marked お断り get no video: they are handled (対応済み) with the order's delivery.
+  tx.update(orderLines)
+    .set({ status: "対応済み" })
+    .where(
+      and(
+        eq(orderLines.orderId, orderId),
+        eq(orderLines.productionPossible, true),
+        eq(orderLines.status, "未対応"),
+      ),
+    )
+    .run();
   tx.update(orders).set({ status: "納品済み" }).where(eq(orders.id, orderId)).run();
   const expiresAt = new Date(at.getTime() + env().DOWNLOAD_EXPIRY_DAYS * 24 * 3600_000);
   let page = tx.select().from(downloadPages).where(eq(downloadPages.orderId, orderId)).get();
@@ -184,7 +201,11 @@ function deliveryMailFor(
   const order = reader.select().from(orders).where(eq(orders.id, orderId)).get();
   if (!order) return null;
   const videoCount =
-    reader.select({ n: count() }).from(orderLines).where(eq(orderLines.orderId, orderId)).get()?.n ?? 0;
+    reader
+      .select({ n: count() })
+      .from(orderLines)
+      .where(and(eq(orderLines.orderId, orderId), eq(orderLines.productionPossible, false)))
+      .get()?.n ?? 0;
   return {
     to: order.customerEmail,
     // A resend replaces a delivery mail still waiting for SMTP, so the customer gets one, not two.

@@ -85,7 +85,7 @@ export type OrderListCounts = {
   handled: number;
   /** Konbini orders waiting for their store payment (the 入金待ち tab also shows expired ones). */
   awaiting: number;
-  /** ファイル未設定の明細: lines of pending orders that nothing has been delivered for yet. */
+  /** ファイル未設定の明細: lines of pending orders that nothing has been delivered for yet (お断り aside). */
   linesWithoutFile: number;
 };
 
@@ -108,7 +108,15 @@ export function orderListCounts(filter: OrderContestFilter): OrderListCounts {
       .select({ n: count() })
       .from(orders)
       .innerJoin(orderLines, eq(orderLines.orderId, orders.id))
-      .where(and(where, tabCondition("pending"), eq(orderLines.status, "未対応")))
+      .where(
+        and(
+          where,
+          tabCondition("pending"),
+          eq(orderLines.status, "未対応"),
+          // A line marked お断り gets no file.
+          eq(orderLines.productionPossible, false),
+        ),
+      )
       .get()?.n ?? 0;
   return {
     pending: paidIn(ORDER_TABS.pending),

@@ -41,6 +41,8 @@ export type OrderStatusView = {
     category: string;
     style: string;
     price: number;
+    /** お断り: the shop's note to the customer (the line is not made). */
+    refusalNote: string | null;
   }[];
   totalAmount: number;
   paymentMethod: string;
@@ -103,6 +105,7 @@ export function orderStatusByToken(token: string): OrderStatusView | null {
       category: line.category,
       style: line.style,
       price: line.price,
+      refusalNote: line.productionPossible ? (line.refusalNote ?? "") : null,
     })),
     totalAmount: order.totalAmount,
     paymentMethod: PAYMENT_METHOD_LABELS[order.paymentMethod],

@@ -492,15 +492,25 @@ export function AthleteRow({
   const fetcher = useFetcher<AthleteActionResult>({ key: `athlete-${athlete.id}` });
   const [rollbacks, setRollbacks] = useState(0);
   const [error, setError] = useState<string | null>(null);
+  // A refusal of one field (a number another athlete has) keeps what was typed, with the
+  // reason under that field; any other failure puts the saved values back.
+  const [fieldReply, setFieldReply] = useState<SubmissionResult<string[]> | null>(null);
   const [saved, flashSaved] = useFlash();
   useFetcherOutcome(fetcher, (result) => {
     if (result.ok) {
       setError(null);
+      setFieldReply(null);
       if (result.kind === "row") flashSaved();
       else onNotice({ ok: true, message: result.message ?? "完了しました。" });
     } else {
-      setRollbacks((n) => n + 1);
-      setError(result.message ?? "保存に失敗しました。");
+      if (result.kind === "row" && hasFieldErrors(result.reply)) {
+        setFieldReply(result.reply ?? null);
+        setError(null);
+      } else {
+        setFieldReply(null);
+        setRollbacks((n) => n + 1);
+        setError(result.message ?? "保存に失敗しました。");
+      }
       onNotice({
         ok: false,
         message: `${athlete.athleteNumber} ${athlete.name}: ${result.message ?? "保存に失敗しました。"}`,
@@ -518,7 +528,7 @@ export function AthleteRow({
       selected={selected}
       onSelect={onSelect}
       fetcher={fetcher}
-      lastResult={plainPostResult?.reply ?? null}
+      lastResult={fieldReply ?? plainPostResult?.reply ?? null}
       error={
         error ??
         (plainPostResult && !plainPostResult.ok && !hasFieldErrors(plainPostResult.reply)

@@ -104,7 +104,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case "basic": {
       const submission = parseWithZod(form, { schema: basicInfoSchema });
       if (submission.status !== "success") return invalid(submission.reply());
-      updateBasicInfo(contest.id, submission.value);
+      const failed = outcome(submission, updateBasicInfo(contest.id, submission.value));
+      if (failed) return failed;
       return saved("basic", "大会名と番号欄の名前を保存しました。");
     }
     case "category-add": {

@@ -1,0 +1,114 @@
+import { and, eq } from "drizzle-orm";
+import { now } from "../core/clock.server";
+import { db, type Tx } from "../db/client.server";
+import { orderLines, orders } from "../db/schema";
+import { queueMail, sendQueuedMail } from "../mail/outbox.server";
+import { lineRefusalWithdrawnMail, lineRefusedMail } from "../mail/templates/line-refusal.server";
+import { orderStatusUrl } from "./order-status.server";
+
+/**
+ * お断り: the shop cannot make one line of an order (the athlete was not filmed, the video
+ * failed). The admin marks the line in the order list with a note, the customer is mailed
+ * through the outbox and sees the line as お断り with the note on the status and download
+ * pages. A refused line is not waited for: 納品 delivers the other lines without it, and 完了
+ * closes the order with it. The refund is arranged by the shop outside the system (the mail
+ * says so). Only lines of a paid order still in the 未対応 tab can be refused or un-refused:
+ * once an order is delivered or closed, what the customer was told is final.
+ */
+
+export type RefusalResult =
+  { ok: true; mail: "sent" | "queued" } | { ok: false; status: 404 | 409; message: string };
+
+const NOT_FOUND = "明細が見つかりません。画面を再読み込みしてください。";
+const NOT_OPEN = "納品済み・対応済みの注文の明細は変更できません。";
+
+function openLine(tx: Tx, orderId: number, lineId: number) {
+  const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
+  const line = order
+    ? tx
+        .select()
+        .from(orderLines)
+        .where(and(eq(orderLines.id, lineId), eq(orderLines.orderId, orderId)))
+        .get()
+    : undefined;
+  if (!order || !line) return { ok: false, status: 404, message: NOT_FOUND } as const;
+  if (order.paymentStatus !== "paid" || order.status !== "未対応" || line.status !== "未対応")
+    return { ok: false, status: 409, message: NOT_OPEN } as const;
+  return { ok: true, order, line } as const;
+}
+
+function mailInput(order: typeof orders.$inferSelect, line: typeof orderLines.$inferSelect) {
+  return {
+    customerName: order.customerName,
+    orderNumber: order.orderNumber,
+    contestName: order.contestName,
+    lineLabel: `${order.bibNumberLabel || "ゼッケン番号"} ${line.athleteNumber} ${line.athleteName}・${line.style}`,
+    statusUrl: orderStatusUrl(order.statusToken),
+  };
+}
+
+async function send(mailId: number | null): Promise<"sent" | "queued"> {
+  if (mailId === null) return "queued";
+  const outcome = await sendQueuedMail(mailId);
+  if (outcome === "failed") console.error("[line-refusal] mail queued for retry");
+  return outcome === "failed" ? "queued" : "sent";
+}
+
+/** Marks a line お断り with the note for the customer (a changed note replaces the earlier one) and mails them. */
+export async function refuseLine(orderId: number, lineId: number, note: string): Promise<RefusalResult> {
+  const at = now();
+  const outcome = db().transaction(
+    (tx) => {
+      const found = openLine(tx, orderId, lineId);
+      if (!found.ok) return found;
+      tx.update(orderLines)
+        .set({ productionPossible: true, refusalNote: note, refusedAt: at })
+        .where(eq(orderLines.id, lineId))
+        .run();
+      const mailId = queueMail(
+        {
+          to: found.order.customerEmail,
+          // A later mail about the same line (a corrected note, an undo) replaces one not yet sent.
+          topic: `line-refusal:${lineId}`,
+          dedupeKey: `line-refusal:${lineId}:${at.getTime()}`,
+          mail: lineRefusedMail({ ...mailInput(found.order, found.line), note }),
+        },
+        tx,
+      );
+      return { ok: true, mailId } as const;
+    },
+    { behavior: "immediate" },
+  );
+  if (!outcome.ok) return outcome;
+  return { ok: true, mail: await send(outcome.mailId) };
+}
+
+/** Undoes お断り (set by mistake, or the video can be made after all) and tells the customer. */
+export async function withdrawRefusal(orderId: number, lineId: number): Promise<RefusalResult> {
+  const at = now();
+  const outcome = db().transaction(
+    (tx) => {
+      const found = openLine(tx, orderId, lineId);
+      if (!found.ok) return found;
+      if (!found.line.productionPossible)
+        return { ok: false, status: 409, message: "この明細はお断りになっていません。" } as const;
+      tx.update(orderLines)
+        .set({ productionPossible: false, refusalNote: null, refusedAt: null })
+        .where(eq(orderLines.id, lineId))
+        .run();
+      const mailId = queueMail(
+        {
+          to: found.order.customerEmail,
+          topic: `line-refusal:${lineId}`,
+          dedupeKey: `line-refusal-withdrawn:${lineId}:${at.getTime()}`,
+          mail: lineRefusalWithdrawnMail(mailInput(found.order, found.line)),
+        },
+        tx,
+      );
+      return { ok: true, mailId } as const;
+    },
+    { behavior: "immediate" },
+  );
+  if (!outcome.ok) return outcome;
+  return { ok: true, mail: await send(outcome.mailId) };
+}
