@@ -12,11 +12,14 @@ import {
   needsDocumentLoad,
   withSecurityHeaders,
 } from "./server/http/security-headers.server";
+import { makeRequestPathsDecodable } from "./server/http/malformed-url.server";
 import { startUp } from "./server/startup.server";
 
 // Start-up work happens when the server loads this module, before the first request:
 // a bad configuration or a failed migration stops the process here.
 await startUp();
+// Before remix-serve's Express sees a request: a malformed %-encoding gets the shop's 404, not a bare 400.
+makeRequestPathsDecodable();
 
 const ABORT_DELAY = 5_000;
 

@@ -35,6 +35,7 @@ function storefront() {
       route(":lineId/:format", "routes/storefront/download-file.ts"),
     ]),
     route("media/:name", "routes/storefront/media-file.ts"),
+    route("home-banner/:file", "routes/storefront/home-banner.ts"),
     route("orders/:token", "routes/storefront/order-status.tsx"),
     route("orders/:token/konbini-test", "routes/storefront/konbini-test.ts"),
     route("order-lookup", "routes/storefront/order-lookup.tsx"),

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useHydrated } from "~/lib/use-hydrated";
+import { createPortal } from "react-dom";
 import type { Toast as ToastData } from "~/server/http/session.server";
 
 const STYLES: Record<ToastData["kind"], string> = {
@@ -9,44 +9,74 @@ const STYLES: Record<ToastData["kind"], string> = {
 };
 
 /**
- * The one toast of this page view, rendered by the server (so it shows without JS).
- * With JS it closes itself after 5 s or on its close button.
+ * Where toasts sit: the bottom of a phone's screen (above its safe area), the bottom right corner
+ * of a wider one. At the top they covered the admin tabs and the section just saved, which a
+ * save scrolls to.
+ */
+const PLACE =
+  "pointer-events-none fixed inset-x-3 bottom-[calc(env(safe-area-inset-bottom)+0.75rem)] z-50 sm:inset-x-auto sm:right-4 sm:bottom-[calc(env(safe-area-inset-bottom)+1rem)] sm:w-[420px] print:hidden";
+
+/**
+ * The one toast of this page view, rendered by the server (so it shows without JS). Its close
+ * button is a <details> summary, so it closes without JS too; with JS it also closes itself after
+ * 5 s (the `toast-life` animation in tailwind.css, paused while pointed at or focused). The region
+ * is always in the page, so screen readers announce a toast that arrives after a JS form post.
  */
 export function Toast({ toast }: { toast: ToastData | null }) {
-  const [open, setOpen] = useState(true);
-  const hydrated = useHydrated();
+  // A new toast (even with the same words, after a second save) is a new element with its own time.
+  const [shown, setShown] = useState({ toast, serial: 0 });
+  if (shown.toast !== toast) setShown({ toast, serial: shown.serial + 1 });
+  return <div className={PLACE}>{toast ? <ToastCard key={shown.serial} toast={toast} /> : null}</div>;
+}
 
-  useEffect(() => {
-    setOpen(true);
-    if (!toast) return;
-    const timer = window.setTimeout(() => setOpen(false), 5000);
-    return () => window.clearTimeout(timer);
-  }, [toast]);
-
-  if (!toast || !open) return null;
-  return (
-    <div className="pointer-events-none fixed inset-x-0 top-16 z-50 flex justify-center px-3">
-      <div
-        role={toast.kind === "error" ? "alert" : "status"}
-        className={`pointer-events-auto flex w-full max-w-[420px] items-start gap-3 rounded-xl border-l-4 px-4 py-3 shadow-lg ${STYLES[toast.kind]}`}
+function ToastCard({ toast }: { toast: ToastData }) {
+  const [gone, setGone] = useState(false);
+  const dialog = useOpenModalDialog();
+  if (gone) return null;
+  const card = (
+    <details
+      open
+      onToggle={(event) => {
+        if (!event.currentTarget.open) setGone(true);
+      }}
+      onAnimationEnd={(event) => {
+        if (event.target === event.currentTarget) setGone(true);
+      }}
+      className={`toast-life pointer-events-auto relative rounded-xl border-l-4 py-3 pr-11 pl-4 shadow-lg [&:not([open])]:hidden ${STYLES[toast.kind]}`}
+    >
+      <summary
+        aria-label="閉じる"
+        className="absolute top-2 right-2 flex h-8 w-8 cursor-pointer list-none items-center justify-center rounded text-current/70 hover:bg-black/5 [&::-webkit-details-marker]:hidden"
       >
-        <div className="min-w-0 flex-1">
-          <p className="font-semibold">{toast.title}</p>
-          {toast.description ? <p className="mt-0.5 text-sm">{toast.description}</p> : null}
-        </div>
-        {hydrated ? (
-          <button
-            type="button"
-            onClick={() => setOpen(false)}
-            className="-mr-1 rounded p-1 text-current/70 hover:bg-black/5"
-            aria-label="閉じる"
-          >
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="currentColor">
-              <path d="M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4Z" />
-            </svg>
-          </button>
-        ) : null}
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="currentColor">
+          <path d="M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4Z" />
+        </svg>
+      </summary>
+      <div role={toast.kind === "error" ? "alert" : "status"}>
+        <p className="font-semibold">{toast.title}</p>
+        {toast.description ? <p className="mt-0.5 text-sm">{toast.description}</p> : null}
       </div>
-    </div>
+    </details>
   );
+  // A modal dialog puts the rest of the page under its backdrop and makes it inert: the toast
+  // goes into the dialog (still fixed to the screen's corner) to stay visible and closable.
+  return dialog ? createPortal(<div className={PLACE}>{card}</div>, dialog) : card;
+}
+
+/** The modal <dialog> open on top, if any (JS only: a dialog opens with showModal()). */
+function useOpenModalDialog(): HTMLDialogElement | null {
+  const [dialog, setDialog] = useState<HTMLDialogElement | null>(null);
+  useEffect(() => {
+    const find = () =>
+      setDialog(
+        [...document.querySelectorAll("dialog[open]")]
+          .filter((element): element is HTMLDialogElement => element.matches(":modal"))
+          .pop() ?? null,
+      );
+    find();
+    const observer = new MutationObserver(find);
+    observer.observe(document.body, { subtree: true, childList: true, attributeFilter: ["open"] });
+    return () => observer.disconnect();
+  }, []);
+  return dialog;
 }

@@ -48,7 +48,7 @@ const RULES: [RegExp, Kind][] = [
   // The order status page is opened like a download page: by its unguessable token, by whoever holds it.
   [/^\/(download\/|api\/download\/|orders\/)/, "download"],
   [
-    /^\/($|video$|about|contact|terms|privacy|privacy-policy|legal-notice|login|logout|register|register\/verify|registration-complete|registration-success|verify-email|forgot-password|reset-password|email-support|order-lookup|healthz|no-such-page|order-form\/|media\/|api\/video\/contests(\/[^/]+\/media)?$|api\/email-status|api\/create-payment-intent|api\/stripe\/webhook|test-hooks\/|\*)/,
+    /^\/($|video$|about|contact|terms|privacy|privacy-policy|legal-notice|login|logout|register|register\/verify|registration-complete|registration-success|verify-email|forgot-password|reset-password|email-support|order-lookup|healthz|no-such-page|order-form\/|media\/|home-banner\/|api\/video\/contests(\/[^/]+\/media)?$|api\/email-status|api\/create-payment-intent|api\/stripe\/webhook|test-hooks\/|\*)/,
     "public",
   ],
 ];

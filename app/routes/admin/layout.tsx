@@ -15,23 +15,52 @@ const TABS = [
   ["/admin/users", "ユーザー管理"],
 ] as const;
 
+/**
+ * The admin's own pages and the way back to the shop. They sit in the header, in the page's flow:
+ * floating buttons covered 「選択した選手を削除」, the upload status and the sales chart.
+ */
+const ACCOUNT_LINKS = [
+  ["/admin/security", "セキュリティ監視"],
+  ["/admin/two-factor-setup", "2段階認証の設定"],
+  ["/", "ショップを表示"],
+] as const;
+
 export default function AdminLayout() {
   const { email } = useLoaderData<typeof loader>();
   return (
     <div className="min-h-dvh bg-zinc-100 print:min-h-0 print:bg-white">
       <header className="border-b border-zinc-200 bg-zinc-900 text-white print:hidden">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-          <Link to="/admin" className="font-bold">
-            管理画面 <span className="font-normal text-zinc-400">コンテスト動画ショップ</span>
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2.5">
+          <Link to="/admin" className="mr-auto font-bold">
+            管理画面{" "}
+            <span className="hidden font-normal text-zinc-400 sm:inline">コンテスト動画ショップ</span>
           </Link>
-          <div className="flex items-center gap-3 text-sm">
-            <span className="max-w-[14rem] truncate text-zinc-300" title={email}>
+          {/* Under the title on phones and tablets, beside it once there is room for one line. */}
+          <nav aria-label="その他の管理機能" className="order-last w-full lg:order-none lg:w-auto">
+            <ul className="-mx-2 flex flex-wrap text-sm">
+              {ACCOUNT_LINKS.map(([to, label]) => (
+                <li key={to}>
+                  <NavLink
+                    to={to}
+                    end
+                    className={({ isActive }) =>
+                      `block rounded-lg px-2 py-1.5 underline-offset-4 hover:bg-zinc-800 hover:text-white ${isActive ? "font-semibold text-white underline" : "text-zinc-300"}`
+                    }
+                  >
+                    {label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="flex min-w-0 items-center gap-3 text-sm">
+            <span className="max-w-[14rem] min-w-0 truncate text-zinc-300" title={email}>
               {email}
             </span>
             <Form method="post" action="/admin/logout">
               <button
                 type="submit"
-                className="rounded-lg border border-zinc-600 px-3 py-1.5 hover:bg-zinc-800"
+                className="rounded-lg border border-zinc-600 px-3 py-1.5 whitespace-nowrap hover:bg-zinc-800"
               >
                 ログアウト
               </button>
@@ -57,30 +86,6 @@ export default function AdminLayout() {
         </nav>
       </header>
       <Outlet />
-      {/* Floating on wide screens; on phones a row after the content, so it never covers a table or a button. Not on paper. */}
-      <nav
-        aria-label="その他の管理機能"
-        className="mx-auto flex max-w-7xl flex-wrap justify-end gap-2 px-4 pb-6 text-sm xl:fixed xl:right-4 xl:bottom-4 xl:z-20 xl:flex-col xl:p-0 print:hidden"
-      >
-        <Link
-          to="/admin/security"
-          className="rounded-full bg-zinc-900 px-4 py-2.5 font-semibold text-white shadow-lg hover:bg-zinc-700"
-        >
-          セキュリティ監視
-        </Link>
-        <Link
-          to="/admin/two-factor-setup"
-          className="rounded-full bg-white px-4 py-2.5 font-semibold text-zinc-900 shadow-lg ring-1 ring-zinc-300 hover:bg-zinc-50"
-        >
-          2段階認証の設定
-        </Link>
-        <Link
-          to="/"
-          className="rounded-full bg-white px-4 py-2.5 font-semibold text-zinc-900 shadow-lg ring-1 ring-zinc-300 hover:bg-zinc-50"
-        >
-          ショップを表示
-        </Link>
-      </nav>
     </div>
   );
 }

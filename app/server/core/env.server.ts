@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { readHead, sniffImage } from "~/server/files/sniff.server";
 
 /**
  * Configuration, read once from the environment and validated at start-up.
@@ -44,6 +45,14 @@ function isDirectory(target: string) {
 function isExistingFile(target: string) {
   try {
     return fs.statSync(target).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isBannerImage(file: string) {
+  try {
+    return sniffImage(readHead(file)) !== null;
   } catch {
     return false;
   }
@@ -166,6 +175,19 @@ const schema = z
         .optional(),
     ),
     FLY_APP_NAME: optionalText,
+    /** The home page's banner photo: a JPEG, PNG or WebP file on the server (see app/server/media/home-banner.server.ts). */
+    HOME_BANNER_IMAGE: optionalText.pipe(
+      z
+        .string()
+        .refine(
+          isExistingFile,
+          "画像ファイルが見つかりません（サーバー上のファイルのパスを指定してください）",
+        )
+        .refine(isBannerImage, "JPEG・PNG・WebP の画像ファイルを指定してください")
+        .optional(),
+    ),
+    /** What the banner photo shows, for those who cannot see it. */
+    HOME_BANNER_ALT: optionalText,
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {
