@@ -1,0 +1,69 @@
+import { expect, test, type Page } from "@playwright/test";
+import { ordersFor } from "./db";
+import { checkoutTwoVideosUntilPayment, codeFrom, enterCode } from "./flows";
+import { jsEnabled, mailsTo, uniqueEmail, waitForMail } from "./helpers";
+
+async function payWithTestCard(page: Page, amount: string) {
+  await page.getByLabel("カード名義").fill("TARO");
+  await page.getByLabel("カード番号").fill("4242424242424242");
+  await page.getByLabel("有効期限（MM/YY）").fill("12/39");
+  await page.getByLabel("セキュリティコード").fill("123");
+  await page.getByRole("button", { name: `${amount}を支払う` }).click();
+  await expect(page).toHaveURL(/\/payment-complete$/);
+}
+
+test("issue 19 item 2: from the payment page the parent goes back, changes the videos and pays the new total without a new code", async ({
+  page,
+}) => {
+  const email = uniqueEmail("back-videos");
+  await checkoutTwoVideosUntilPayment(page, email, "戻る 太郎");
+  await expect(page.getByRole("button", { name: "8,000円（税込）を支払う" })).toBeVisible();
+
+  await page.getByRole("link", { name: "戻る（お客様情報の変更）" }).click();
+  await expect(page).toHaveURL(/\/order-confirmation$/);
+  await expect(page.getByLabel("メールアドレス")).toHaveValue(email);
+  await expect(page.getByText("確認済みのアドレスです。")).toBeVisible();
+  await page.getByRole("link", { name: "戻る", exact: true }).click();
+
+  // The draft's choices are all there; the second video is taken out.
+  await expect(page.getByRole("group", { name: "商品2" }).getByLabel("部門")).toHaveValue("ジュニア部門");
+  await page.getByRole("button", { name: "商品2を削除" }).click();
+  await expect(page.getByRole("group", { name: "商品2" })).toHaveCount(0);
+  await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
+  await expect(page).toHaveURL(/\/order-confirmation$/);
+  await page.getByRole("button", { name: "お支払いへ進む" }).click();
+
+  await expect(page).toHaveURL(/\/payment$/);
+  await payWithTestCard(page, "3,000円（税込）");
+  expect(mailsTo(email).filter((mail) => mail.subject.includes("確認コード"))).toHaveLength(1);
+  const [made] = ordersFor(email);
+  expect(made?.order.total_amount).toBe(3000);
+  expect(made?.lines).toHaveLength(1);
+});
+
+test("issue 19 item 2: a changed address on the way back is asked for its own code", async ({ page }) => {
+  const email = uniqueEmail("back-first");
+  const other = uniqueEmail("back-second");
+  await checkoutTwoVideosUntilPayment(page, email, "戻る 花子");
+  await page.getByRole("link", { name: "選んだ動画を変更する" }).click();
+  await expect(page.getByRole("group", { name: "商品2" })).toBeVisible();
+  await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
+
+  await page.getByLabel("メールアドレス").fill(other);
+  // With JS the button's label follows the typed address; without JS it is the one the page opened
+  // with (the hint under the field says a changed address gets a code).
+  await page
+    .getByRole("button", { name: jsEnabled() ? "確認コードを送信して次へ" : "お支払いへ進む" })
+    .click();
+  await expect(page).toHaveURL(/\/email-verification$/);
+  await expect(page.getByText(other)).toBeVisible();
+  // The payment page waits for the new address's code.
+  await page.goto("/payment");
+  await expect(page).toHaveURL(/\/email-verification$/);
+  await enterCode(page, codeFrom((await waitForMail(other)).text));
+  await page.getByRole("button", { name: "認証する" }).click();
+  await expect(page).toHaveURL(/\/payment$/);
+  await payWithTestCard(page, "8,000円（税込）");
+  expect(ordersFor(other)).toHaveLength(1);
+  expect(ordersFor(email)).toHaveLength(0);
+});
