@@ -1,7 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
+import { holdEarlierOrdersInDb } from "./account-helpers";
 import { ordersFor } from "./db";
-import { checkoutTwoVideosUntilPayment, codeFrom, enterCode } from "./flows";
+import { checkoutTwoVideosUntilPayment, codeFrom, enterCode, fillItem, openOrderForm } from "./flows";
 import { jsEnabled, mailsTo, uniqueEmail, waitForMail } from "./helpers";
+import { createUser, putSessionCookie } from "./users";
 
 async function payWithTestCard(page: Page, amount: string) {
   await page.getByLabel("カード名義").fill("TARO");
@@ -66,4 +68,36 @@ test("issue 19 item 2: a changed address on the way back is asked for its own co
   await payWithTestCard(page, "8,000円（税込）");
   expect(ordersFor(other)).toHaveLength(1);
   expect(ordersFor(email)).toHaveLength(0);
+});
+
+test("issue 19 item 13: a logged-in customer with a confirmed address pays without a mailed code; an auto-login account's unconfirmed address still gets one", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const member = await createUser({ email: uniqueEmail("member"), name: "会員 太郎" });
+  await putSessionCookie(context, baseURL ?? "", { userId: member.id, loggedInAt: Date.now() });
+  await openOrderForm(page);
+  await fillItem(page, 1, "キッズ部門", /^1 /, "縦");
+  await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
+  await expect(page.getByLabel("メールアドレス")).toHaveValue(member.email);
+  await expect(page.getByText("確認済みのアドレスです。")).toBeVisible();
+  await page.getByRole("button", { name: "お支払いへ進む" }).click();
+  await expect(page).toHaveURL(/\/payment$/);
+  await payWithTestCard(page, "3,000円（税込）");
+  expect(ordersFor(member.email)).toHaveLength(1);
+  expect(mailsTo(member.email).filter((mail) => mail.subject.includes("確認コード"))).toHaveLength(0);
+
+  // An account the checkout's auto-login made has not confirmed its address: the code is asked.
+  const autoMade = await createUser({ email: uniqueEmail("auto-made"), name: "自動 花子" });
+  holdEarlierOrdersInDb(autoMade.email);
+  await context.clearCookies();
+  await putSessionCookie(context, baseURL ?? "", { userId: autoMade.id, loggedInAt: Date.now() });
+  await openOrderForm(page);
+  await fillItem(page, 1, "キッズ部門", /^1 /, "縦");
+  await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
+  await expect(page.getByLabel("メールアドレス")).toHaveValue(autoMade.email);
+  await page.getByRole("button", { name: "確認コードを送信して次へ" }).click();
+  await expect(page).toHaveURL(/\/email-verification$/);
+  await waitForMail(autoMade.email);
 });

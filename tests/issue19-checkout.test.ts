@@ -5,8 +5,11 @@ import { PAYMENT_PROCESSING_MESSAGE, TOTAL_CHANGED_MESSAGE } from "~/server/chec
 import { db } from "~/server/db/client.server";
 import { checkouts, orders } from "~/server/db/schema";
 import { paymentProvider } from "~/server/payments/index.server";
+import { logIn } from "~/server/auth/session-login.server";
+import { commitSession, getSession } from "~/server/http/session.server";
 import { checkoutUntilVerified } from "./helpers/checkout-flow";
-import { callRoute } from "./helpers/route";
+import { createUser } from "./helpers/accounts";
+import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
 import { startSmtpServer } from "./helpers/smtp";
 
@@ -176,5 +179,59 @@ describe("issue 19 item 2: back from the payment page", () => {
     expect(create).not.toHaveBeenCalled();
     retrieve.mockRestore();
     create.mockRestore();
+  });
+});
+
+/** The order form posted by a browser whose session is logged in as the user. */
+async function loggedInCheckout(shop: Shop, userId: number) {
+  const session = await getSession(new Request("http://shop.test/"));
+  logIn(session, { id: userId });
+  const cookie = (await commitSession(session)).split(";")[0] ?? "";
+  const created = await postOrderForm(shop, shop.vertical.id, cookie);
+  expect(created.location).toBe("/order-confirmation");
+  return sessionOf(created) || cookie;
+}
+
+const uniqueAddress = (label: string) => `${label}${Math.random().toString(36).slice(2, 8)}@example.jp`;
+
+describe("issue 19 item 13: a logged-in customer's confirmed address", () => {
+  it("issue 19 item 13: a registered customer's own confirmed address goes to payment without a code", async () => {
+    const shop = seedContest();
+    const user = await createUser(uniqueAddress("member"), "Kodomo-2025-ok");
+    const cookie = await loggedInCheckout(shop, user.id);
+    const page = await openPage("/order-confirmation", cookie);
+    expect(page.data).toMatchObject({ verifiedEmail: user.email, customer: { email: user.email } });
+    const saved = await confirmCustomer(cookie, user.email);
+    expect(saved.location).toBe("/payment");
+    expect(mailsTo(user.email)).toBe(0);
+    const payment = await openPage("/payment", cookie);
+    expect(payment.status).toBe(200);
+    expect(checkoutOf(shop.contestId)).toMatchObject({ status: "verified", customerEmail: user.email });
+  });
+
+  it("issue 19 item 13: another address, an auto-login account's unconfirmed address and a guest naming a member's address all get the code", async () => {
+    // The member orders for another address: that address gets its code.
+    const member = await createUser(uniqueAddress("member"), "Kodomo-2025-ok");
+    const other = uniqueAddress("grandma");
+    const forOther = await loggedInCheckout(seedContest(), member.id);
+    expect((await confirmCustomer(forOther, other)).location).toBe("/email-verification");
+    expect(mailsTo(other)).toBe(1);
+    expect(mailsTo(member.email)).toBe(0);
+
+    // The checkout's auto-login made this account; its address is not confirmed yet.
+    const autoMade = await createUser(uniqueAddress("auto"), "Kodomo-2025-ok", { addressUnconfirmed: true });
+    const shop = seedContest();
+    const auto = await loggedInCheckout(shop, autoMade.id);
+    expect((await openPage("/order-confirmation", auto)).data).toMatchObject({ verifiedEmail: null });
+    expect((await confirmCustomer(auto, autoMade.email)).location).toBe("/email-verification");
+    expect(mailsTo(autoMade.email)).toBe(1);
+    expect((await openPage("/payment", auto)).location).toBe("/email-verification");
+
+    // A guest who types a member's address is a stranger to it: the code goes to the address.
+    const guestShop = seedContest();
+    const guest = sessionOf(await postOrderForm(guestShop, guestShop.vertical.id));
+    expect((await confirmCustomer(guest, member.email)).location).toBe("/email-verification");
+    expect(mailsTo(member.email)).toBe(1);
+    expect((await openPage("/payment", guest)).location).toBe("/email-verification");
   });
 });

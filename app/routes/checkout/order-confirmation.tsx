@@ -9,7 +9,7 @@ import { FinalConfirmationNotice, OrderLines } from "~/routes/checkout/OrderLine
 import { customerSchema } from "~/lib/order-schemas";
 import { PASSWORD_HINT, PASSWORD_MIN } from "~/lib/password-rules";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
-import { requirePricedCheckout, saveCustomer } from "~/server/checkout/steps.server";
+import { requirePricedCheckout, saveCustomer, verifiedAddress } from "~/server/checkout/steps.server";
 import { redirectToPage } from "~/server/http/security-headers.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { getCurrentUser } from "~/server/auth/users.server";
@@ -30,8 +30,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     total,
     orderFormUrl,
     loggedIn: user !== null,
-    // Back from the payment page: this address needs no new code unless it is changed.
-    verifiedEmail: checkout.emailVerifiedAt ? checkout.customerEmail : null,
+    // Back from the payment page, or the logged-in customer's confirmed address: no code for it.
+    verifiedEmail: verifiedAddress(checkout, user?.id ?? null),
     customer: {
       email: checkout.customerEmail ?? user?.email ?? "",
       name: checkout.customerName ?? user?.name ?? "",
@@ -47,7 +47,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password", "confirmPassword"] }), { status: 400 });
   }
-  const saved = await saveCustomer(request, checkout, submission.value);
+  const user = await getCurrentUser(session);
+  const saved = await saveCustomer(request, checkout, submission.value, user?.id ?? null);
   if (!saved.ok) {
     return data(
       submission.reply({ formErrors: [saved.message], hideFields: ["password", "confirmPassword"] }),
