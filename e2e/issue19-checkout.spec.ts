@@ -101,3 +101,47 @@ test("issue 19 item 13: a logged-in customer with a confirmed address pays witho
   await expect(page).toHaveURL(/\/email-verification$/);
   await waitForMail(autoMade.email);
 });
+
+test("issue 19 item 7: with JS, choices made since the last button press come back when the parent returns, and not after the order", async ({
+  page,
+}, testInfo) => {
+  test.skip(
+    testInfo.project.name === "no-js",
+    "without JS every choice is posted, and the server's draft holds it",
+  );
+  const email = uniqueEmail("restore");
+  await openOrderForm(page);
+  await fillItem(page, 1, "キッズ部門", /^1 /, "縦");
+  await page.goto("/about");
+  await openOrderForm(page);
+  const first = page.getByRole("group", { name: "商品1" });
+  await expect(first.getByLabel("部門")).toHaveValue("キッズ部門");
+  await expect(first.getByRole("radio", { name: "縦" })).toBeChecked();
+  await expect(first).toContainText("3,000円（税込）");
+
+  // A button press saves the draft on the server; the next choice is kept in the browser again.
+  await page.getByRole("button", { name: "＋ 商品を追加" }).click();
+  await fillItem(page, 2, "ジュニア部門", /^2 /, "横");
+  await page.goto("/");
+  await openOrderForm(page);
+  await expect(first.getByLabel("部門")).toHaveValue("キッズ部門");
+  const second = page.getByRole("group", { name: "商品2" });
+  await expect(second.getByLabel("部門")).toHaveValue("ジュニア部門");
+  await expect(second.getByRole("radio", { name: "横" })).toBeChecked();
+  await expect(page.getByText("8,000円（税込）").first()).toBeVisible();
+
+  await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
+  await page.getByLabel("メールアドレス").fill(email);
+  await page.getByLabel("お名前").fill("復元 太郎");
+  await page.getByRole("button", { name: "確認コードを送信して次へ" }).click();
+  await enterCode(page, codeFrom((await waitForMail(email)).text));
+  await page.getByRole("button", { name: "認証する" }).click();
+  await expect(page).toHaveURL(/\/payment$/);
+  await payWithTestCard(page, "8,000円（税込）");
+  expect(
+    await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("order-form:"))),
+  ).toEqual([]);
+  await openOrderForm(page);
+  await expect(first.getByLabel("部門")).toHaveValue("");
+  await expect(page.getByRole("group", { name: "商品2" })).toHaveCount(0);
+});

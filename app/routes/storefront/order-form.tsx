@@ -2,11 +2,12 @@ import { getFormProps, useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { formatYen } from "~/lib/format";
 import type { OrderFormValues } from "~/lib/order-schemas";
 import { itemPrice, MAX_ORDER_ITEMS, orderTotal } from "~/lib/pricing";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
+import { saveOrderFormChoices, savedOrderFormChoices } from "~/lib/order-form-storage";
 import type { CheckoutItem } from "~/server/db/schema";
 import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/checkout/order-form.server";
 import { commitSession, getSession } from "~/server/http/session.server";
@@ -54,13 +55,26 @@ export default function OrderForm() {
   const { contest, options, draftVersion, priceDescription } = loaded;
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.reply;
+  const refused = actionData?.items ?? null;
+  // Choices made on this draft and kept in the browser since (JS on), put back once on arrival.
+  const [restored, setRestored] = useState<{ version: number; items: CheckoutItem[] } | null>(null);
+  const restoredItems = !refused && restored?.version === draftVersion ? restored.items : null;
   // A refused post saved nothing: the form shows what was sent, so no choice is lost.
-  const draft = actionData?.items ?? loaded.draft;
+  const draft = refused ?? restoredItems ?? loaded.draft;
+  // A new draft from the server, or the restored choices, start the form afresh.
+  const formKey = `${draftVersion}${restoredItems ? "-restored" : ""}`;
   const navigation = useNavigation();
-  const [live, setLive] = useState<CheckoutItem[]>(draft);
+  const [edited, setEdited] = useState<{ formKey: string; items: CheckoutItem[] } | null>(null);
+  const live = edited?.formKey === formKey ? edited.items : draft;
+  const savedCount = loaded.draft.length;
+  useEffect(() => {
+    if (refused) return;
+    const saved = savedOrderFormChoices(contest.id, draftVersion, savedCount);
+    if (saved) setRestored({ version: draftVersion, items: saved });
+  }, [contest.id, draftVersion, savedCount, refused]);
   const validation = useDeferredValidation("orderForm");
   const [form, fields] = useForm<OrderFormValues>({
-    id: `order-form-${draftVersion}`,
+    id: `order-form-${formKey}`,
     lastResult: navigation.state === "idle" ? lastResult : null,
     // Conform needs the list's length to hand out each item's errors.
     defaultValue: {
@@ -114,9 +128,13 @@ export default function OrderForm() {
         method="post"
         {...getFormProps(form)}
         onFocus={validation.load}
-        key={draftVersion}
+        key={formKey}
         className="mt-6 space-y-4"
-        onChange={(event) => setLive(itemsFromForm(event.currentTarget, itemCount))}
+        onChange={(event) => {
+          const items = itemsFromForm(event.currentTarget, itemCount);
+          setEdited({ formKey, items });
+          saveOrderFormChoices(contest.id, draftVersion, items);
+        }}
       >
         <FormErrors id={form.errorId} errors={form.errors} />
         {fields.items.errors ? (
