@@ -145,3 +145,21 @@ test("issue 19 item 7: with JS, choices made since the last button press come ba
   await expect(first.getByLabel("部門")).toHaveValue("");
   await expect(page.getByRole("group", { name: "商品2" })).toHaveCount(0);
 });
+
+test("issue 19 item 14: the number list is grouped by category and shows each style's price", async ({
+  page,
+}) => {
+  await openOrderForm(page);
+  const list = page.getByRole("group", { name: "商品1" }).getByLabel("エントリー番号");
+  expect(
+    await list.locator("optgroup").evaluateAll((groups) => groups.map((g) => g.getAttribute("label"))),
+  ).toEqual(["キッズ部門", "ジュニア部門", "一般部門"]);
+  await expect(list.locator("optgroup[label='キッズ部門'] option").first()).toHaveText(
+    /^1 .+（縦 3,000円・横 [\d,]+円）$/,
+  );
+  // The choice made from the list is priced as the list said.
+  await fillItem(page, 1, "キッズ部門", /^1 /, "縦");
+  await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
+  await expect(page).toHaveURL(/\/order-confirmation$/);
+  await expect(page.getByText("3,000円（税込）").first()).toBeVisible();
+});

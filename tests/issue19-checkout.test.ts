@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { contestSlug } from "~/lib/slug";
 import { PAYMENT_PROCESSING_MESSAGE, TOTAL_CHANGED_MESSAGE } from "~/server/checkout/payment.server";
 import { db } from "~/server/db/client.server";
-import { checkouts, orders } from "~/server/db/schema";
+import { athletes, categories, checkouts, orders } from "~/server/db/schema";
+import { athletePrices } from "~/lib/pricing";
+import { orderFormOptions, priceItems } from "~/server/catalog/pricing.server";
 import { paymentProvider } from "~/server/payments/index.server";
 import { logIn } from "~/server/auth/session-login.server";
 import { commitSession, getSession } from "~/server/http/session.server";
@@ -233,5 +235,56 @@ describe("issue 19 item 13: a logged-in customer's confirmed address", () => {
     expect((await confirmCustomer(guest, member.email)).location).toBe("/email-verification");
     expect(mailsTo(member.email)).toBe(1);
     expect((await openPage("/payment", guest)).location).toBe("/email-verification");
+  });
+});
+
+describe("issue 19 item 14: the order form's choices", () => {
+  it("issue 19 item 14: categories with nothing on sale are not offered, and each athlete's choice carries its prices", async () => {
+    const shop = seedContest();
+    db()
+      .insert(categories)
+      .values([
+        { contestId: shop.contestId, name: "C部門", color: "#10b981" },
+        { contestId: shop.contestId, name: "D部門", color: "#f59e0b" },
+      ])
+      .run();
+    db()
+      .insert(athletes)
+      .values({
+        contestId: shop.contestId,
+        athleteNumber: 9,
+        name: "選手9",
+        category: "C部門",
+        videoStatus: "受注停止",
+      })
+      .run();
+    const slug = contestSlug(shop.name);
+    const orderForm = await import("~/routes/storefront/order-form");
+    const page = await callRoute(
+      orderForm.loader,
+      new Request(`http://shop.test/order-form/${encodeURIComponent(slug)}`),
+      { contestSlug: slug },
+    );
+    const { options } = page.data as { options: ReturnType<typeof orderFormOptions> };
+    expect(options.categories).toEqual(["A部門", "B部門"]);
+    expect(options.athletes.map((a) => a.number)).toEqual([1, 2, 4]);
+    const onSale = options.athletes.find((a) => a.id === shop.onSale.id);
+    if (!onSale) throw new Error("athlete 1 is on sale");
+    // The list's prices are the prices the order is made at.
+    expect(athletePrices(onSale, options.formats).map(({ format, price }) => [format.name, price])).toEqual([
+      ["縦", 3000],
+      ["横", 4500],
+    ]);
+    const unpriced = options.athletes.find((a) => a.id === shop.unpriced.id);
+    if (!unpriced) throw new Error("athlete 2 is on sale");
+    expect(athletePrices(unpriced, options.formats).map(({ price }) => price)).toEqual([3500, 3500]);
+    for (const format of options.formats) {
+      const priced = priceItems(shop.contestId, [
+        { category: "A部門", athleteId: shop.onSale.id, formatId: format.id },
+      ]);
+      expect(priced.ok && priced.total).toBe(
+        athletePrices(onSale, options.formats).find((p) => p.format.id === format.id)?.price,
+      );
+    }
   });
 });

@@ -3,12 +3,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { formatYen } from "~/lib/format";
+import { formatYen, formatYenShort } from "~/lib/format";
 import type { OrderFormValues } from "~/lib/order-schemas";
-import { itemPrice, MAX_ORDER_ITEMS, orderTotal } from "~/lib/pricing";
+import { athletePrices, itemPrice, MAX_ORDER_ITEMS, orderTotal } from "~/lib/pricing";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import { saveOrderFormChoices, savedOrderFormChoices } from "~/lib/order-form-storage";
 import type { CheckoutItem } from "~/server/db/schema";
+import type { OrderFormFormat } from "~/server/catalog/pricing.server";
 import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/checkout/order-form.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
@@ -48,6 +49,20 @@ function itemsFromForm(form: HTMLFormElement, count: number): CheckoutItem[] {
     athleteId: positiveId(formData.get(`items[${i}].athleteId`)),
     formatId: positiveId(formData.get(`items[${i}].formatId`)),
   }));
+}
+
+/**
+ * One entry of the number list: number, name and what each style costs, so the price is seen
+ * while choosing (without JS the list is the only place it shows before the next step).
+ */
+function athleteChoiceLabel(
+  athlete: { number: number; name: string; verticalPrice: number; horizontalPrice: number },
+  formats: readonly OrderFormFormat[],
+): string {
+  const prices = athletePrices(athlete, formats)
+    .map(({ format, price }) => `${format.name} ${formatYenShort(price)}`)
+    .join("・");
+  return prices ? `${athlete.number} ${athlete.name}（${prices}）` : `${athlete.number} ${athlete.name}`;
 }
 
 export default function OrderForm() {
@@ -217,7 +232,7 @@ export default function OrderForm() {
                           .filter((a) => a.category === name)
                           .map((a) => (
                             <option key={a.id} value={a.id}>
-                              {a.number} {a.name}
+                              {athleteChoiceLabel(a, options.formats)}
                             </option>
                           ))}
                       </optgroup>
