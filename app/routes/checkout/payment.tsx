@@ -150,11 +150,14 @@ export default function Payment() {
 
       {/* Back to the confirmation (address and name, with the order form one step further): a
           verified address is not asked again unless it is changed. */}
-      <nav aria-label="ご注文内容の変更" className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-sm">
-        <Link to="/order-confirmation" className="text-brand-700 underline">
+      <nav aria-label="ご注文内容の変更" className="mt-4 flex flex-wrap gap-x-6 text-sm">
+        <Link to="/order-confirmation" className="inline-flex min-h-11 items-center text-brand-700 underline">
           戻る（お客様情報の変更）
         </Link>
-        <Link to={summary.orderFormUrl} className="text-brand-700 underline">
+        <Link
+          to={summary.orderFormUrl}
+          className="inline-flex min-h-11 items-center text-brand-700 underline"
+        >
           選んだ動画を変更する
         </Link>
       </nav>
