@@ -7,6 +7,11 @@ export function formatYen(amount: number): string {
   return `${yenNumber.format(amount)}円（税込）`;
 }
 
+/** 12345 → "12,345円", where the tax note is said once nearby (a list of prices). */
+export function formatYenShort(amount: number): string {
+  return `${yenNumber.format(amount)}円`;
+}
+
 /** 12345 → "¥12,345" */
 export function formatYenSign(amount: number): string {
   return `¥${yenNumber.format(amount)}`;

@@ -18,8 +18,15 @@ function luhn(number: string): boolean {
   return sum % 10 === 0;
 }
 
+/**
+ * The total the payment page showed when the customer pressed pay: the server refuses to charge
+ * when the order's total has changed since (the items were changed in another tab).
+ */
+const shownTotal = z.number().int().nonnegative().optional();
+
 /** The test provider's card form (テストモード). Stripe's own form replaces it when Stripe is configured. */
 export const testCardSchema = z.object({
+  shownTotal,
   cardholderName: z
     .string({ required_error: "カード名義を入力してください" })
     .trim()
@@ -50,7 +57,7 @@ export const testCardSchema = z.object({
 });
 
 /** The test provider's konbini form: choosing to pay at a store asks for nothing more. */
-export const testKonbiniSchema = z.object({ method: z.literal("konbini") });
+export const testKonbiniSchema = z.object({ method: z.literal("konbini"), shownTotal });
 
 /** テストモード's stand-ins for a store payment and a voucher deadline on the order status page. */
 export const konbiniTestSchema = z.object({ event: z.enum(["paid", "expired"]) });

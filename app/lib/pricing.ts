@@ -38,6 +38,14 @@ export function linePrice(
   return format.orientation === "vertical" ? athlete.verticalPrice : athlete.horizontalPrice;
 }
 
+/** What each orderable format costs for this athlete, in the contest's format order (the number list shows them). */
+export function athletePrices<F extends PricedFormat & { name: string }>(
+  athlete: Pick<PricedAthlete, "verticalPrice" | "horizontalPrice">,
+  formats: readonly F[],
+): { format: F; price: number }[] {
+  return formats.map((format) => ({ format, price: linePrice(athlete, format) }));
+}
+
 export type ItemMatch<A extends PricedAthlete, F extends PricedFormat> =
   | { ok: true; athlete: A; format: F; price: number }
   | { ok: false; problem: "athlete" | "category" | "format" };

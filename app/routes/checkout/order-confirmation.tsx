@@ -9,7 +9,7 @@ import { FinalConfirmationNotice, OrderLines } from "~/routes/checkout/OrderLine
 import { customerSchema } from "~/lib/order-schemas";
 import { PASSWORD_HINT, PASSWORD_MIN } from "~/lib/password-rules";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
-import { requirePricedCheckout, saveCustomer } from "~/server/checkout/steps.server";
+import { requirePricedCheckout, saveCustomer, verifiedAddress } from "~/server/checkout/steps.server";
 import { redirectToPage } from "~/server/http/security-headers.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { getCurrentUser } from "~/server/auth/users.server";
@@ -30,6 +30,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     total,
     orderFormUrl,
     loggedIn: user !== null,
+    // Back from the payment page, or the logged-in customer's confirmed address: no code for it.
+    verifiedEmail: verifiedAddress(checkout, user?.id ?? null),
     customer: {
       email: checkout.customerEmail ?? user?.email ?? "",
       name: checkout.customerName ?? user?.name ?? "",
@@ -45,7 +47,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password", "confirmPassword"] }), { status: 400 });
   }
-  const saved = await saveCustomer(request, checkout, submission.value);
+  const user = await getCurrentUser(session);
+  const saved = await saveCustomer(request, checkout, submission.value, user?.id ?? null);
   if (!saved.ok) {
     return data(
       submission.reply({ formErrors: [saved.message], hideFields: ["password", "confirmPassword"] }),
@@ -56,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function OrderConfirmation() {
-  const { contestName, numberLabel, lines, total, orderFormUrl, customer, loggedIn } =
+  const { contestName, numberLabel, lines, total, orderFormUrl, customer, loggedIn, verifiedEmail } =
     useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -73,6 +76,9 @@ export default function OrderConfirmation() {
     onValidate: validation.validate,
   });
   const [autoLogin, setAutoLogin] = useState(customer.autoLogin);
+  // Follows the typed address (JS on); without JS the label fits the address the page opened with.
+  const [typedEmail, setTypedEmail] = useState(customer.email);
+  const codeNeeded = verifiedEmail === null || typedEmail.trim().toLowerCase() !== verifiedEmail;
 
   return (
     <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
@@ -95,9 +101,12 @@ export default function OrderConfirmation() {
             autoComplete="email"
             inputMode="email"
             className="field-input"
+            onInput={(event) => setTypedEmail(event.currentTarget.value)}
           />
           <p className="mt-1 text-xs text-zinc-500">
-            確認コードとダウンロードURLをこのアドレスにお送りします。
+            {codeNeeded
+              ? "確認コードとダウンロードURLをこのアドレスにお送りします。"
+              : "確認済みのアドレスです。ダウンロードURLをこのアドレスにお送りします（変更すると確認コードを改めてお送りします）。"}
           </p>
           {fields.email.errors ? (
             <p id={fields.email.errorId} className="field-error">
@@ -146,7 +155,11 @@ export default function OrderConfirmation() {
             戻る
           </Link>
           <button type="submit" className="btn-primary" disabled={navigation.state !== "idle"}>
-            {navigation.state === "submitting" ? "送信中..." : "確認コードを送信して次へ"}
+            {navigation.state === "submitting"
+              ? "送信中..."
+              : codeNeeded
+                ? "確認コードを送信して次へ"
+                : "お支払いへ進む"}
           </button>
         </div>
       </Form>

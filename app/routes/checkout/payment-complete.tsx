@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
+import { clearOrderFormChoices } from "~/lib/order-form-storage";
 import { orderById } from "~/server/orders/orders.server";
 import { orderStatusPath, promisedDeliveryDay } from "~/server/orders/order-status.server";
 import { formatDayWithWeekday } from "~/lib/format";
@@ -34,6 +36,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function PaymentComplete() {
   const { orderNumber, email, statusPath, voucher, promisedDay } = useLoaderData<typeof loader>();
+  // The order is made: its choices are not offered again on the next visit to the form.
+  useEffect(() => clearOrderFormChoices(), []);
   return (
     <div className="mx-auto max-w-lg px-4 py-10 text-center sm:py-16">
       <DoneMark />

@@ -10,7 +10,7 @@ import { formatYen } from "~/lib/format";
 import { testCardSchema, testKonbiniSchema } from "~/lib/payment-schemas";
 import { requireVerifiedCustomer } from "~/server/checkout/steps.server";
 import { env } from "~/server/core/env.server";
-import { completePayment, preparePayment } from "~/server/checkout/payment.server";
+import { completePayment, preparePayment, TOTAL_CHANGED_MESSAGE } from "~/server/checkout/payment.server";
 import { paymentProvider, testProvider } from "~/server/payments/index.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
@@ -31,6 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     numberLabel: customer.contest.bibNumberLabel || "ゼッケン番号",
     lines: customer.lines,
     total: customer.total,
+    orderFormUrl: customer.orderFormUrl,
   };
   const konbini = { days: env().KONBINI_EXPIRES_AFTER_DAYS, stores: KONBINI_STORES };
   if (!prepared.ok)
@@ -70,8 +71,11 @@ export async function action({ request }: ActionFunctionArgs) {
     return data(submission.reply({ formErrors: ["このお支払い方法はご利用いただけません"] }), {
       status: 400,
     });
-  const prepared = await preparePayment(customer);
-  if (!prepared.ok) return data(submission.reply({ formErrors: [prepared.message] }), { status: 400 });
+  const prepared = await preparePayment(customer, submission.value.shownTotal);
+  if (!prepared.ok)
+    return data(submission.reply({ formErrors: [prepared.message], hideFields: ["cardNumber", "cvc"] }), {
+      status: prepared.message === TOTAL_CHANGED_MESSAGE ? 409 : 400,
+    });
   if (konbini) {
     await testProvider.startKonbini(prepared.intent.id);
   } else if ("cardNumber" in submission.value) {
@@ -144,11 +148,19 @@ export default function Payment() {
         </>
       )}
 
-      <p className="mt-6">
-        <Link to="/email-verification" className="text-sm text-brand-700 underline">
-          戻る
+      {/* Back to the confirmation (address and name, with the order form one step further): a
+          verified address is not asked again unless it is changed. */}
+      <nav aria-label="ご注文内容の変更" className="mt-4 flex flex-wrap gap-x-6 text-sm">
+        <Link to="/order-confirmation" className="inline-flex min-h-11 items-center text-brand-700 underline">
+          戻る（お客様情報の変更）
         </Link>
-      </p>
+        <Link
+          to={summary.orderFormUrl}
+          className="inline-flex min-h-11 items-center text-brand-700 underline"
+        >
+          選んだ動画を変更する
+        </Link>
+      </nav>
     </div>
   );
 }
@@ -186,6 +198,7 @@ function TestCardForm({ total }: { total: number }) {
         テスト用カード 4242 4242 4242 4242 で決済が成功します。実際の請求は発生しません。
       </p>
       <FormErrors id={form.errorId} errors={form.errors} />
+      <input type="hidden" name="shownTotal" value={total} />
       <Field
         label="カード名義"
         meta={fields.cardholderName}
@@ -248,6 +261,7 @@ function TestKonbiniForm({ total, days, stores }: { total: number; days: number;
       </p>
       <FormErrors id={form.errorId} errors={form.errors} />
       <input type="hidden" name="method" value="konbini" />
+      <input type="hidden" name="shownTotal" value={total} />
       <button type="submit" className="btn-secondary w-full text-lg" disabled={navigation.state !== "idle"}>
         {busy ? "手続き中..." : "コンビニ払いで注文する"}
       </button>

@@ -2,12 +2,14 @@ import { getFormProps, useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
-import { formatYen } from "~/lib/format";
+import { useEffect, useState } from "react";
+import { formatYen, formatYenShort } from "~/lib/format";
 import type { OrderFormValues } from "~/lib/order-schemas";
-import { itemPrice, MAX_ORDER_ITEMS, orderTotal } from "~/lib/pricing";
+import { athletePrices, itemPrice, MAX_ORDER_ITEMS, orderTotal } from "~/lib/pricing";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
+import { saveOrderFormChoices, savedOrderFormChoices } from "~/lib/order-form-storage";
 import type { CheckoutItem } from "~/server/db/schema";
+import type { OrderFormFormat } from "~/server/catalog/pricing.server";
 import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/checkout/order-form.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
@@ -49,18 +51,45 @@ function itemsFromForm(form: HTMLFormElement, count: number): CheckoutItem[] {
   }));
 }
 
+/**
+ * One entry of the number list: number, name and what each style costs, so the price is seen
+ * while choosing (without JS the list is the only place it shows before the next step).
+ */
+function athleteChoiceLabel(
+  athlete: { number: number; name: string; verticalPrice: number; horizontalPrice: number },
+  formats: readonly OrderFormFormat[],
+): string {
+  const prices = athletePrices(athlete, formats)
+    .map(({ format, price }) => `${format.name} ${formatYenShort(price)}`)
+    .join("・");
+  return prices ? `${athlete.number} ${athlete.name}（${prices}）` : `${athlete.number} ${athlete.name}`;
+}
+
 export default function OrderForm() {
   const loaded = useLoaderData<typeof loader>();
   const { contest, options, draftVersion, priceDescription } = loaded;
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.reply;
+  const refused = actionData?.items ?? null;
+  // Choices made on this draft and kept in the browser since (JS on), put back once on arrival.
+  const [restored, setRestored] = useState<{ version: number; items: CheckoutItem[] } | null>(null);
+  const restoredItems = !refused && restored?.version === draftVersion ? restored.items : null;
   // A refused post saved nothing: the form shows what was sent, so no choice is lost.
-  const draft = actionData?.items ?? loaded.draft;
+  const draft = refused ?? restoredItems ?? loaded.draft;
+  // A new draft from the server, or the restored choices, start the form afresh.
+  const formKey = `${draftVersion}${restoredItems ? "-restored" : ""}`;
   const navigation = useNavigation();
-  const [live, setLive] = useState<CheckoutItem[]>(draft);
+  const [edited, setEdited] = useState<{ formKey: string; items: CheckoutItem[] } | null>(null);
+  const live = edited?.formKey === formKey ? edited.items : draft;
+  const savedCount = loaded.draft.length;
+  useEffect(() => {
+    if (refused) return;
+    const saved = savedOrderFormChoices(contest.id, draftVersion, savedCount);
+    if (saved) setRestored({ version: draftVersion, items: saved });
+  }, [contest.id, draftVersion, savedCount, refused]);
   const validation = useDeferredValidation("orderForm");
   const [form, fields] = useForm<OrderFormValues>({
-    id: `order-form-${draftVersion}`,
+    id: `order-form-${formKey}`,
     lastResult: navigation.state === "idle" ? lastResult : null,
     // Conform needs the list's length to hand out each item's errors.
     defaultValue: {
@@ -114,9 +143,13 @@ export default function OrderForm() {
         method="post"
         {...getFormProps(form)}
         onFocus={validation.load}
-        key={draftVersion}
+        key={formKey}
         className="mt-6 space-y-4"
-        onChange={(event) => setLive(itemsFromForm(event.currentTarget, itemCount))}
+        onChange={(event) => {
+          const items = itemsFromForm(event.currentTarget, itemCount);
+          setEdited({ formKey, items });
+          saveOrderFormChoices(contest.id, draftVersion, items);
+        }}
       >
         <FormErrors id={form.errorId} errors={form.errors} />
         {fields.items.errors ? (
@@ -199,7 +232,7 @@ export default function OrderForm() {
                           .filter((a) => a.category === name)
                           .map((a) => (
                             <option key={a.id} value={a.id}>
-                              {a.number} {a.name}
+                              {athleteChoiceLabel(a, options.formats)}
                             </option>
                           ))}
                       </optgroup>

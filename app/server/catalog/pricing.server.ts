@@ -49,7 +49,7 @@ export function priceColumnNames(contestId: number): [string, string] {
   return [formats[0]?.name ?? ORIENTATION_LABELS.vertical, formats[1]?.name ?? ORIENTATION_LABELS.horizontal];
 }
 
-/** What the order form offers: the contest's categories, its orderable formats and its athletes on sale. */
+/** What the order form offers: the contest's categories with athletes on sale, its orderable formats and those athletes. */
 export function orderFormOptions(contestId: number) {
   const categoryRows = db()
     .select({ name: categories.name, color: categories.color })
@@ -83,10 +83,16 @@ export function orderFormOptions(contestId: number) {
       verticalPrice: row.verticalPrice ?? FALLBACK_PRICE,
       horizontalPrice: row.horizontalPrice ?? FALLBACK_PRICE,
     }));
-  // Categories named by athletes but never created (e.g. 未分類) are offered too.
+  // Only categories with something on sale are offered (one with none has nothing to choose);
+  // categories named by athletes but never created (e.g. 未分類) are offered too.
+  const onSale = new Set(athleteRows.map((a) => a.category));
   const names = new Set(categoryRows.map((c) => c.name));
-  const extra = [...new Set(athleteRows.map((a) => a.category))].filter((name) => !names.has(name));
-  return { categories: [...categoryRows.map((c) => c.name), ...extra], formats, athletes: athleteRows };
+  const extra = [...onSale].filter((name) => !names.has(name));
+  return {
+    categories: [...categoryRows.map((c) => c.name).filter((name) => onSale.has(name)), ...extra],
+    formats,
+    athletes: athleteRows,
+  };
 }
 
 export type PricingResult =

@@ -17,9 +17,11 @@ export function currentCheckout(session: ShopSession): Checkout | null {
 }
 
 /**
- * Saves the order form's items as the session's draft for this contest. A draft of
- * another contest is replaced. Any change to the items sends the customer back
- * through e-mail verification's price check (the payment snapshot is dropped).
+ * Saves the order form's items as the session's draft for this contest. A draft of another
+ * contest is replaced (its customer step is asked again). The payment snapshot (amount and
+ * priced lines) is left as it is: it is what a payment already started is charging, and a
+ * payment that completes from an open payment page must still find the lines it paid for.
+ * The payment page prices the new items again and moves the intent and the snapshot together.
  */
 export function saveDraft(session: ShopSession, contestId: number, items: CheckoutItem[]): Checkout {
   const existing = currentCheckout(session);
@@ -31,8 +33,6 @@ export function saveDraft(session: ShopSession, contestId: number, items: Checko
       .set({
         contestId,
         items,
-        pricedLines: null,
-        amount: null,
         updatedAt: at,
         ...(sameContest
           ? {}

@@ -9,6 +9,10 @@ import { paymentProvider, type PaymentIntentState } from "../payments/index.serv
 import type { ShopSession, Toast } from "../http/session.server";
 
 export const INVALID_AMOUNT_MESSAGE = "注文金額が無効です";
+export const TOTAL_CHANGED_MESSAGE =
+  "ご注文内容が変更されたため、お支払い金額が変わりました。金額をご確認のうえ、もう一度お支払いください。";
+export const PAYMENT_PROCESSING_MESSAGE =
+  "前回のお支払いを処理中です。しばらくしてから、このページを開き直してご確認ください。";
 export const PAYMENT_MISMATCH_MESSAGE =
   "お支払いの内容がご注文と一致しないため、ご注文を確定できませんでした。お手数ですが、お問い合わせください。";
 
@@ -16,17 +20,25 @@ type VerifiedCustomer = ReturnType<typeof requireVerifiedCustomer>;
 
 /**
  * Makes (or reuses) the payment intent for the checkout's total as the server computes
- * it now, and freezes the priced lines the order will be made of.
+ * it now, and freezes the priced lines the order will be made of. The customer may go back
+ * from the payment page and change the videos: the one intent follows the new total (never a
+ * second intent while the first can still be paid), and the frozen lines change with it, so
+ * what is charged and what the order holds always agree. `shownTotal` is the total the page
+ * showed when pay was pressed; a different total now is refused rather than charged.
  */
 export async function preparePayment(
   customer: VerifiedCustomer,
+  shownTotal?: number,
 ): Promise<{ ok: true; intent: PaymentIntentState } | { ok: false; message: string }> {
   const { checkout, lines, total, email } = customer;
   if (!(total > 0)) return { ok: false, message: INVALID_AMOUNT_MESSAGE };
+  if (shownTotal !== undefined && shownTotal !== total) return { ok: false, message: TOTAL_CHANGED_MESSAGE };
   const provider = paymentProvider();
   let intent = checkout.paymentIntentId ? await provider.retrieveIntent(checkout.paymentIntentId) : null;
   // Paid, or a konbini voucher already made: the order is the next step, not a new payment.
   if (intent && (intent.status === "succeeded" || intent.konbini)) return { ok: true, intent };
+  // A payment the provider is still deciding may yet succeed: a new intent now could charge twice.
+  if (intent?.status === "processing") return { ok: false, message: PAYMENT_PROCESSING_MESSAGE };
   const reusable =
     intent &&
     (intent.status === "requires_payment_method" ||

@@ -13,6 +13,7 @@ import { completeItems, priceItems } from "../catalog/pricing.server";
 import { retireCodes, verifyCode, wrongTries, type VerifyResult } from "../auth/codes.server";
 import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
+import { confirmedAddressOf } from "../accounts/purchase-history.server";
 import { checkoutCodeMail } from "../mail/templates/checkout-code.server";
 import { hashPassword, unlessHashingBusy } from "../auth/password.server";
 import { hitOriginLimit, hitRateLimit, originLimitKey } from "../http/rate-limit.server";
@@ -178,12 +179,29 @@ async function autoLoginPasswordHash(request: Request, checkout: Checkout, passw
 }
 
 /**
- * Saves the customer step. The password for auto-login is hashed here and only the
- * hash is kept. A new address needs a new code; the same, already verified one does not.
+ * The address this checkout may go on to payment with, no code asked: the one it has verified,
+ * else the logged-in customer's own confirmed account address (`confirmedAddressOf`). Only the
+ * session's user counts, never an address the form names, so no code is skipped for a stranger.
  */
-export async function saveCustomer(request: Request, checkout: Checkout, values: CustomerValues) {
+export function verifiedAddress(checkout: Checkout, userId: number | null): string | null {
+  if (checkout.emailVerifiedAt !== null && checkout.customerEmail) return checkout.customerEmail;
+  return userId === null ? null : confirmedAddressOf(userId);
+}
+
+/**
+ * Saves the customer step. The password for auto-login is hashed here and only the
+ * hash is kept. A new address needs a new code; the same, already verified one does not, nor
+ * the logged-in customer's confirmed account address (`verifiedAddress`).
+ */
+export async function saveCustomer(
+  request: Request,
+  checkout: Checkout,
+  values: CustomerValues,
+  userId: number | null,
+) {
   const email = values.email.toLowerCase();
-  const sameVerifiedEmail = checkout.emailVerifiedAt !== null && checkout.customerEmail === email;
+  const sameVerifiedEmail = verifiedAddress(checkout, userId) === email;
+  const verifiedBefore = checkout.emailVerifiedAt !== null && checkout.customerEmail === email;
   const hashed =
     values.autoLogin && values.password
       ? await autoLoginPasswordHash(request, checkout, values.password)
@@ -194,8 +212,8 @@ export async function saveCustomer(request: Request, checkout: Checkout, values:
     customerName: values.name,
     autoLogin: values.autoLogin,
     pendingPasswordHash: hashed,
-    emailVerifiedAt: sameVerifiedEmail ? checkout.emailVerifiedAt : null,
-    status: sameVerifiedEmail ? checkout.status : "draft",
+    emailVerifiedAt: verifiedBefore ? checkout.emailVerifiedAt : sameVerifiedEmail ? now() : null,
+    status: sameVerifiedEmail ? "verified" : "draft",
   });
   if (sameVerifiedEmail) return { ok: true as const, next: "/payment" };
   const sent = await sendCheckoutCode(request, updated, { force: checkout.customerEmail !== email });
