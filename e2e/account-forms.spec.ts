@@ -1,0 +1,46 @@
+import { expect, test } from "@playwright/test";
+import { randomIp } from "./account-helpers";
+import { jsEnabled, uniqueEmail } from "./helpers";
+
+test.beforeEach(async ({ context }) => {
+  await context.setExtraHTTPHeaders({ "X-Forwarded-For": randomIp() });
+});
+
+test("issue 19 item 8: registration shows the password's strength and the mismatch with the terms box unticked, every error at once", async ({
+  page,
+}) => {
+  const email = uniqueEmail("item8");
+  await page.goto("/register");
+  await page.getByLabel("お名前").fill("山田 花子");
+  await page.getByLabel("メールアドレス").fill(email);
+  await page.getByLabel("パスワード", { exact: true }).fill("abcdefgh");
+  await page.getByLabel("パスワード（確認）").fill("abcdefgx");
+  const strength = page.getByText("英大文字・英小文字・数字のうち2種類以上を組み合わせてください", {
+    exact: true,
+  });
+  const mismatch = page.getByText("パスワードが一致しません");
+  if (jsEnabled()) {
+    // As the parent types: leaving each field tells its problem, the terms box still unticked.
+    await page.getByLabel("お名前").focus();
+    await expect(strength).toBeVisible();
+    await expect(mismatch).toBeVisible();
+  }
+  await page.getByRole("button", { name: "認証コードを送信" }).click();
+  await expect(strength).toBeVisible();
+  await expect(mismatch).toBeVisible();
+  await expect(page.getByText("利用規約とプライバシーポリシーへの同意が必要です")).toBeVisible();
+  await expect(page).toHaveURL(/\/register$/);
+  // What was typed is kept, the passwords excepted (with JS they stay in the form that never left).
+  await expect(page.getByLabel("お名前")).toHaveValue("山田 花子");
+  await expect(page.getByLabel("メールアドレス")).toHaveValue(email);
+  if (!jsEnabled()) await expect(page.getByLabel("パスワード", { exact: true })).toHaveValue("");
+  await expect(page.getByLabel("パスワード", { exact: true })).toHaveAttribute("aria-invalid", "true");
+
+  // Fixed passwords, box still unticked: only the agreement is asked for.
+  await page.getByLabel("パスワード", { exact: true }).fill("Hanako-2025");
+  await page.getByLabel("パスワード（確認）").fill("Hanako-2025");
+  await page.getByRole("button", { name: "認証コードを送信" }).click();
+  await expect(page.getByText("利用規約とプライバシーポリシーへの同意が必要です")).toBeVisible();
+  await expect(strength).toHaveCount(0);
+  await expect(mismatch).toHaveCount(0);
+});
