@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { randomIp } from "./account-helpers";
+import { createUserInDb, logIn, randomIp } from "./account-helpers";
 import { jsEnabled, uniqueEmail } from "./helpers";
 
 test.beforeEach(async ({ context }) => {
@@ -43,4 +43,27 @@ test("issue 19 item 8: registration shows the password's strength and the mismat
   await expect(page.getByText("利用規約とプライバシーポリシーへの同意が必要です")).toBeVisible();
   await expect(strength).toHaveCount(0);
   await expect(mismatch).toHaveCount(0);
+});
+
+test("issue 19 item 9: the password change says the code was sent, with JS (dialog) and without (page)", async ({
+  page,
+}) => {
+  const email = uniqueEmail("item9");
+  await createUserInDb(email, "Old-Pass-2025");
+  await page.goto("/login");
+  await logIn(page, email, "Old-Pass-2025");
+  await expect(page.getByRole("banner").getByRole("link", { name: "ログイン/新規登録" })).toHaveCount(0);
+  await page.goto("/account");
+  await page.getByRole("link", { name: "パスワードを変更" }).click();
+  const steps = jsEnabled() ? page.getByRole("dialog", { name: "パスワードの変更" }) : page.getByRole("main");
+  await steps.getByRole("button", { name: "認証コードを送信" }).click();
+  await expect(steps.getByText("認証コードを送信しました。メールをご確認ください。")).toBeVisible();
+  await expect(steps.getByText(`${email} にお送りした6桁の認証コードを入力してください。`)).toBeVisible();
+  if (!jsEnabled()) {
+    await expect(page).toHaveURL(/\/account\/password\?step=verify$/);
+    // Once: a reload does not announce another mail.
+    await page.reload();
+    await expect(page.getByText(`${email} にお送りした6桁の認証コードを入力してください。`)).toBeVisible();
+    await expect(page.getByText("認証コードを送信しました。メールをご確認ください。")).toHaveCount(0);
+  }
 });
