@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createUserInDb, logIn, randomIp } from "./account-helpers";
+import { createUserInDb, logIn, randomIp, setFailedLogins } from "./account-helpers";
 import { jsEnabled, uniqueEmail } from "./helpers";
 
 test.beforeEach(async ({ context }) => {
@@ -66,4 +66,36 @@ test("issue 19 item 9: the password change says the code was sent, with JS (dial
     await expect(page.getByText(`${email} にお送りした6桁の認証コードを入力してください。`)).toBeVisible();
     await expect(page.getByText("認証コードを送信しました。メールをご確認ください。")).toHaveCount(0);
   }
+});
+
+test("issue 19 item 20: the login page advises a strong password, cautions after 3 failures, then counts down from 5 left", async ({
+  page,
+}) => {
+  const email = uniqueEmail("item20");
+  await createUserInDb(email, "Right-Pass-2025");
+  await page.goto("/login");
+  const hint =
+    "安全のため、パスワードは12文字以上で、英大文字・英小文字・数字・記号を組み合わせたものをおすすめします";
+  await expect(page.getByText(hint)).toBeVisible();
+  await expect(page.getByLabel("パスワード", { exact: true })).toHaveAccessibleDescription(hint);
+
+  const caution =
+    "ログインに複数回失敗しています。メールアドレスとパスワードをご確認ください。パスワードをお忘れの場合は「パスワードをお忘れの方」から再設定できます。";
+  const alert = page
+    .getByRole("alert")
+    .filter({ hasText: "メールアドレスまたはパスワードが正しくありません" });
+  for (let failure = 1; failure <= 3; failure++) {
+    await logIn(page, email, `Wrong-Pass-${failure}`);
+    await expect(alert).toBeVisible();
+    if (failure < 3) await expect(page.getByText(caution)).toHaveCount(0);
+  }
+  await expect(alert).toContainText(caution);
+  // What was typed is kept (the password excepted).
+  await expect(page.getByLabel("メールアドレス")).toHaveValue(email);
+
+  // The fifth failure: the attempts left take over from the general caution.
+  setFailedLogins(email, 4);
+  await logIn(page, email, "Wrong-Pass-5");
+  await expect(alert).toContainText("あと5回失敗すると、アカウントが15分間ロックされます。");
+  await expect(page.getByText(caution)).toHaveCount(0);
 });
