@@ -68,6 +68,37 @@ describe("account form schemas", () => {
     });
   });
 
+  it("issue 19 item 8: registration reports the password's strength and the mismatch with the terms box unticked, every error at once", () => {
+    const unticked = form([
+      ["name", ""],
+      ["email", "not-an-address"],
+      ["password", "abcdefgh"],
+      ["confirmPassword", "abcdefgx"],
+    ]);
+    expect(errors(parseWithZod(unticked, { schema: registerSchema }))).toEqual({
+      name: ["お名前を入力してください"],
+      email: ["メールアドレスの形式が正しくありません"],
+      password: ["英大文字・英小文字・数字のうち2種類以上を組み合わせてください"],
+      confirmPassword: ["パスワードが一致しません"],
+      agreesToTerms: ["利用規約とプライバシーポリシーへの同意が必要です"],
+    });
+    // A weak password with no confirmation yet: the strength is still told.
+    expect(errors(parseWithZod(form([["password", "Ab1"]]), { schema: registerSchema }))).toMatchObject({
+      password: ["パスワードは8文字以上で入力してください"],
+      confirmPassword: ["確認用のパスワードを入力してください"],
+    });
+    // Only the terms box left: it alone is reported.
+    const onlyTerms = form([
+      ["name", "山田 花子"],
+      ["email", "hanako@example.jp"],
+      ["password", "hanako2025"],
+      ["confirmPassword", "hanako2025"],
+    ]);
+    expect(errors(parseWithZod(onlyTerms, { schema: registerSchema }))).toEqual({
+      agreesToTerms: ["利用規約とプライバシーポリシーへの同意が必要です"],
+    });
+  });
+
   it("password strength: at least two of upper case, lower case and digits", () => {
     expect(isStrongEnough("abcdefgh")).toBe(false);
     expect(isStrongEnough("ABCDEFGH")).toBe(false);

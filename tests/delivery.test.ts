@@ -7,6 +7,10 @@ import { claimDownload, downloadPage } from "~/server/orders/downloads.server";
 import { baseOrderNumber, completeOrder, deliverOrder } from "~/server/orders/delivery.server";
 import { listOrderGroups } from "~/server/orders/order-list.server";
 import { startSmtpServer } from "./helpers/smtp";
+import { callRoute } from "./helpers/route";
+import { loader as downloadFileLoader } from "~/routes/storefront/download-file";
+import { loader as downloadPageLoader } from "~/routes/storefront/download-page";
+import { loader as contactLoader } from "~/routes/storefront/contact";
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 beforeAll(async () => {
@@ -182,6 +186,93 @@ describe("download page", () => {
     expect(downloadPage(pageId)?.lines[0]?.resumableUntil?.getTime()).toBe(expiresAt);
     setClock(() => expiresAt + 60_000);
     expect(downloadPage(pageId)?.lines[0]).toMatchObject({ resumableUntil: null });
+  });
+
+  it("issue 19 item 5: a refused download shows a browser the download page (410) saying why, with お問い合わせ for its order; a program keeps the short 410", async () => {
+    const start = Date.UTC(2025, 11, 1, 12);
+    setClock(() => start);
+    const { pageId, lines, order: made } = await delivered();
+    const line = lines[0]!;
+    const file = (accept: string) =>
+      callRoute(
+        downloadFileLoader,
+        new Request(`http://shop.test/download/${pageId}/${line.id}/vertical`, {
+          headers: { Accept: accept },
+        }),
+        { id: pageId, lineId: String(line.id), format: "vertical" },
+      );
+    const browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    const page = (query: string) =>
+      callRoute(downloadPageLoader, new Request(`http://shop.test/download/${pageId}${query}`), {
+        id: pageId,
+      });
+
+    expect((await file(browser)).status).toBe(302);
+    // Inside the 24 hours nothing is refused, and a made-up refusal shows the page as it is.
+    expect(await page(`?refused=${line.id}`)).toMatchObject({ status: 200, data: { refusal: null } });
+
+    setClock(() => start + 25 * 3600_000);
+    const refused = await file(browser);
+    expect(refused.status).toBe(303);
+    expect(refused.location).toBe(`/download/${pageId}?refused=${line.id}`);
+    const shown = await page(`?refused=${line.id}`);
+    expect(shown.status).toBe(410);
+    expect(shown.data).toMatchObject({
+      page: { orderNumber: made.orderNumber },
+      refusal: {
+        reason: "downloaded",
+        message: "この動画はダウンロード済みです。再度必要な場合はお問い合わせください。",
+        line: { id: line.id, athleteName: "選手1" },
+      },
+    });
+    const program = await file("*/*");
+    expect(program.status).toBe(410);
+    expect(program.data).toBe("この動画はダウンロード済みです。再度必要な場合はお問い合わせください。");
+
+    // Bad queries: not a number, another order's line, a line not refused.
+    for (const query of [
+      "?refused=abc",
+      "?refused=-1",
+      `?refused=${line.id + 999}`,
+      `?refused=${lines[1]!.id}`,
+    ])
+      expect(await page(query)).toMatchObject({ status: 200, data: { refusal: null } });
+
+    // A wrong format stays a plain 404: the shop's pages never link to it.
+    const wrong = await callRoute(
+      downloadFileLoader,
+      new Request(`http://shop.test/download/${pageId}/${line.id}/horizontal`, {
+        headers: { Accept: browser },
+      }),
+      { id: pageId, lineId: String(line.id), format: "horizontal" },
+    );
+    expect(wrong.status).toBe(404);
+
+    // The page expired: the same for both lines, the page's own expiry notice.
+    setClock(() => start + 31 * 86_400_000);
+    const other = await callRoute(
+      downloadFileLoader,
+      new Request(`http://shop.test/download/${pageId}/${lines[1]!.id}/horizontal`, {
+        headers: { Accept: browser },
+      }),
+      { id: pageId, lineId: String(lines[1]!.id), format: "horizontal" },
+    );
+    expect(other.location).toBe(`/download/${pageId}?refused=${lines[1]!.id}`);
+    expect(await page(`?refused=${lines[1]!.id}`)).toMatchObject({
+      status: 410,
+      data: { page: { expired: true }, refusal: { reason: "page-expired" } },
+    });
+  });
+
+  it("issue 19 item 5: お問い合わせ takes the order number from the download page's link, and only an order number", async () => {
+    const contact = async (query: string) =>
+      (await callRoute(contactLoader, new Request(`http://shop.test/contact${query}`))).data as {
+        orderNumber: string | null;
+      };
+    expect((await contact("?order=20000123")).orderNumber).toBe("20000123");
+    expect((await contact("")).orderNumber).toBeNull();
+    for (const bad of ["?order=123", "?order=abcdefgh", "?order=%3Cscript%3E", "?order=200001234"])
+      expect((await contact(bad)).orderNumber).toBeNull();
   });
 
   it("issue 19 item 15: the download page names each line's athlete, so a family with two children can tell the videos apart", async () => {

@@ -11,6 +11,7 @@ import {
   logInCustomer,
   LOGIN_MESSAGES,
   type LoginPolicy,
+  remainingAttemptsWarning,
 } from "~/server/auth/login.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { createUser, loginPost, newSession, requestFrom, userByEmail } from "./helpers/accounts";
@@ -44,6 +45,23 @@ function eventsFor(email: string) {
 }
 
 describe("customer login lockout", () => {
+  it("issue 19 item 20: after 3 failures a general caution, from 5 left the attempts counted down; the admin's warnings as before", () => {
+    const shown = (failures: number, policy: LoginPolicy) =>
+      remainingAttemptsWarning(policy.maxFailures - failures, policy);
+    expect([1, 2].map((n) => shown(n, CUSTOMER_LOGIN_POLICY))).toEqual([null, null]);
+    expect([3, 4].map((n) => shown(n, CUSTOMER_LOGIN_POLICY))).toEqual([
+      "ログインに複数回失敗しています。メールアドレスとパスワードをご確認ください。パスワードをお忘れの場合は「パスワードをお忘れの方」から再設定できます。",
+      LOGIN_MESSAGES.caution,
+    ]);
+    expect(shown(5, CUSTOMER_LOGIN_POLICY)).toBe("あと5回失敗すると、アカウントが15分間ロックされます。");
+    expect(shown(10, CUSTOMER_LOGIN_POLICY)).toBeNull();
+    expect([1, 2, 3].map((n) => shown(n, ADMIN_LOGIN_POLICY))).toEqual([
+      null,
+      "あと3回失敗すると、アカウントが15分間ロックされます。",
+      expect.stringContaining("あと2回"),
+    ]);
+  });
+
   it("counts failures, warns from 5 left, locks for 15 minutes at the 10th, and unlocks when the time has passed", async () => {
     setClock(() => T0);
     const user = await createUser("alice@example.jp", "Secret-Pass1");
@@ -65,7 +83,8 @@ describe("customer login lockout", () => {
       });
       answers.push(result.warning);
     }
-    expect(answers.slice(0, 4)).toEqual([null, null, null, null]);
+    expect(answers.slice(0, 2)).toEqual([null, null]);
+    expect(answers.slice(2, 4)).toEqual([LOGIN_MESSAGES.caution, LOGIN_MESSAGES.caution]);
     expect(answers[4]).toBe("あと5回失敗すると、アカウントが15分間ロックされます。");
     expect(answers[6]).not.toContain("ロックされますので");
     expect(answers[7]).toContain("あと2回");

@@ -11,6 +11,9 @@ import { verifyPassword } from "~/server/auth/password.server";
 import { getCurrentUser, type CurrentUser } from "~/server/auth/users.server";
 import { createUser, newSession, requestFrom, roundTrip, userByEmail } from "./helpers/accounts";
 import { startSmtpServer } from "./helpers/smtp";
+import { callRoute, sessionOf } from "./helpers/route";
+import { action as passwordAction, loader as passwordLoader } from "~/routes/account/password";
+import { commitSession } from "~/server/http/session.server";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
@@ -135,5 +138,53 @@ describe("sessions", () => {
     expect(await getCurrentUser(here)).toBeNull();
     here.set("loggedInAt", T0);
     expect(await getCurrentUser(here)).toMatchObject({ id: user.id });
+  });
+});
+
+describe("password change page", () => {
+  it("issue 19 item 9: without JS the page says the code was sent, once, as the dialog does", async () => {
+    setClock(() => T0);
+    const { here } = await userAndSessions("item9@example.jp");
+    let cookie = (await commitSession(here)).split(";")[0] ?? "";
+    const post = (intent: string, via?: string) => {
+      const body = new URLSearchParams({ intent });
+      if (via) body.set("via", via);
+      return callRoute(
+        passwordAction,
+        requestFrom("198.51.100.90", {
+          url: "http://localhost/account/password",
+          method: "POST",
+          body,
+          headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+        }),
+      );
+    };
+    const page = async (step: string) => {
+      const result = await callRoute(
+        passwordLoader,
+        requestFrom("198.51.100.90", {
+          url: `http://localhost/account/password?step=${step}`,
+          headers: { Cookie: cookie },
+        }),
+      );
+      cookie = sessionOf(result) || cookie;
+      return result;
+    };
+
+    const sent = await post("send");
+    expect(sent).toMatchObject({ status: 302, location: "/account/password?step=verify" });
+    cookie = sessionOf(sent) || cookie;
+    expect((await page("verify")).data).toMatchObject({
+      step: "verify",
+      notice: { kind: "success", message: PASSWORD_CHANGE_MESSAGES.sent },
+    });
+    // Shown once: a reload does not claim a new mail.
+    expect((await page("verify")).data).toMatchObject({ notice: null });
+    // The dialog gets the same words in its answer.
+    setClock(() => T0 + 2 * 60_000);
+    expect((await post("send", "dialog")).data).toMatchObject({
+      step: "verify",
+      notice: { kind: "success", message: PASSWORD_CHANGE_MESSAGES.sent },
+    });
   });
 });

@@ -1,14 +1,19 @@
 import type { ReactNode } from "react";
 
-/** The frame of a text page (about, terms, privacy, legal notice): a title, an optional lead, and readable prose. */
+/**
+ * The frame of a text page (about, terms, privacy, legal notice): a title, an optional lead, and readable
+ * prose. A notice (outside the prose, so its buttons keep their own look) goes between the lead and the text.
+ */
 export function StaticPage({
   title,
   lead,
+  notice,
   updated,
   children,
 }: {
   title: string;
   lead?: ReactNode;
+  notice?: ReactNode;
   updated?: string;
   children: ReactNode;
 }) {
@@ -16,6 +21,7 @@ export function StaticPage({
     <article className="mx-auto w-full max-w-3xl px-4 py-8 sm:py-12">
       <h1 className="text-2xl font-bold tracking-tight text-zinc-900 sm:text-3xl">{title}</h1>
       {lead ? <p className="mt-3 text-zinc-600">{lead}</p> : null}
+      {notice ? <div className="mt-6">{notice}</div> : null}
       <div className="prose-shop mt-8">{children}</div>
       {updated ? <p className="mt-10 text-sm text-zinc-500">最終更新日: {updated}</p> : null}
     </article>

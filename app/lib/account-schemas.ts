@@ -37,20 +37,38 @@ function checkNewPassword(password: string, path: string, ctx: z.RefinementCtx) 
 const password = (message: string) =>
   z.string({ required_error: message, invalid_type_error: message }).min(1, message);
 
-export const registerSchema = z
+/**
+ * Registration's password pair: the rules on the password field itself and the mismatch on
+ * the pair, parsed beside the other fields (an intersection, not one object's refinement,
+ * which zod would skip while the terms box or any other field is wrong), so every error
+ * shows at once.
+ */
+const registrationPasswords = z
   .object({
+    password: password("パスワードを入力してください").superRefine((value, ctx) => {
+      const problem = newPasswordProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+    confirmPassword: password("確認用のパスワードを入力してください"),
+  })
+  .superRefine((value, ctx) => {
+    if (value.password !== value.confirmPassword)
+      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: ACCOUNT_MESSAGES.passwordMismatch });
+  });
+
+export const registerSchema = z.intersection(
+  z.object({
     name: text("お名前を入力してください").pipe(z.string().max(100, "お名前は100文字以内で入力してください")),
     email,
-    password: password("パスワードを入力してください"),
-    confirmPassword: password("確認用のパスワードを入力してください"),
     agreesToTerms: z.literal("on", { errorMap: () => ({ message: ACCOUNT_MESSAGES.termsRequired }) }),
     /** The honeypot: hidden from people, filled by bots. The server refuses silently when it has a value. */
     website: z.unknown().optional(),
     from: z.unknown().optional(),
-  })
-  .superRefine(checkPasswordPair);
+  }),
+  registrationPasswords,
+);
 
-/** A new password and its confirmation, as registration has them (the password reset too). */
+/** A new password and its confirmation, as the password reset has them. */
 function checkPasswordPair(value: { password: string; confirmPassword: string }, ctx: z.RefinementCtx) {
   checkNewPassword(value.password, "password", ctx);
   if (value.password !== value.confirmPassword)

@@ -8,6 +8,13 @@ export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 200;
 export const PASSWORD_HINT = `${PASSWORD_MIN}文字以上で、英大文字・英小文字・数字のうち2種類以上を組み合わせてください`;
 
+/**
+ * The login page's advice (the storefront spec): stronger than the minimum that registration
+ * checks, stated as a recommendation, never enforced at login.
+ */
+export const STRONG_PASSWORD_HINT =
+  "安全のため、パスワードは12文字以上で、英大文字・英小文字・数字・記号を組み合わせたものをおすすめします";
+
 export const PASSWORD_MESSAGES = {
   tooShort: `パスワードは${PASSWORD_MIN}文字以上で入力してください`,
   tooLong: `パスワードは${PASSWORD_MAX}文字以内で入力してください`,

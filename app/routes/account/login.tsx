@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { AuthCard, FormAlert } from "~/components/AuthCard";
 import { useLockUntil } from "~/components/CountdownDeadline";
 import { Field } from "~/components/forms";
+import { STRONG_PASSWORD_HINT } from "~/lib/password-rules";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import { checkPassword } from "~/server/auth/password-step.server";
@@ -105,6 +106,7 @@ export default function Login() {
           label="パスワード"
           meta={fields.password}
           type="password"
+          hint={STRONG_PASSWORD_HINT}
           inputProps={{ autoComplete: "current-password" }}
         />
         <button type="submit" className="btn-primary w-full" disabled={busy || locked}>

@@ -30,7 +30,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const step = passwordChangeStep(new URL(request.url).searchParams.get("step"));
   if (step === "change" && !isPasswordChangeVerified(session, user))
     throw redirect("/account/password?step=send");
-  return { step, email: user.email };
+  // Shown once after the page moved on by a redirect, as the dialog shows it with its next step.
+  const notice = step === "verify" ? (session.get("passwordChangeNotice") ?? null) : null;
+  return data(
+    { step, email: user.email, notice },
+    notice ? { headers: { "Set-Cookie": await commitSession(session) } } : undefined,
+  );
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -57,12 +62,14 @@ export async function action({ request }: ActionFunctionArgs) {
     headers?: Record<string, string>,
   ) => reply(step, status, { notice: { kind: "error", message, at: Date.now() } }, headers);
   // The page moves on with a redirect (so a reload does not post again); the dialog gets the next step as data.
-  const next = async (step: PasswordChangeStep, message?: string) =>
-    viaDialog
-      ? reply(step, 200, message ? { notice: { kind: "success", message, at: Date.now() } } : {})
-      : redirect(`/account/password?step=${step}`, {
-          headers: { "Set-Cookie": await commitSession(session) },
-        });
+  const next = async (step: PasswordChangeStep, message?: string) => {
+    const notice = message ? { kind: "success" as const, message, at: Date.now() } : null;
+    if (viaDialog) return reply(step, 200, notice ? { notice } : {});
+    if (notice) session.flash("passwordChangeNotice", notice);
+    return redirect(`/account/password?step=${step}`, {
+      headers: { "Set-Cookie": await commitSession(session) },
+    });
+  };
 
   if (intent === "send" || intent === "resend") {
     const sent = await sendPasswordChangeCode(request, user);
@@ -110,8 +117,10 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AccountPassword() {
-  const { step, email } = useLoaderData<typeof loader>();
+  const { step, email, notice } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
+  const shown: PasswordChangeReply | undefined =
+    reply ?? (notice ? { step, notice, result: null, done: false } : undefined);
   const navigation = useNavigation();
   return (
     <AuthCard
@@ -125,9 +134,9 @@ export default function AccountPassword() {
       }
     >
       <PasswordChangeSteps
-        step={reply?.step ?? step}
+        step={shown?.step ?? step}
         email={email}
-        reply={reply}
+        reply={shown}
         FormComponent={Form}
         busy={navigation.state !== "idle"}
         via="page"

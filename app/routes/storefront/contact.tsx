@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { FactTable, StaticPage } from "~/components/StaticPage";
 import { sellerInfo } from "~/server/core/seller.server";
+import { orderLookupSchema } from "~/lib/order-lookup-schemas";
 
 export const meta: MetaFunction = () => [
   { title: "お問い合わせ | コンテスト動画ショップ" },
@@ -13,12 +14,28 @@ export const meta: MetaFunction = () => [
   },
 ];
 
-export function loader() {
-  return { seller: sellerInfo() };
+export function loader({ request }: LoaderFunctionArgs) {
+  // ?order= comes from a link of the shop (the download page): the order number filled in for
+  // the mail. Anything that is not an order number is left out, the page stays the same.
+  const order = orderLookupSchema.shape.orderNumber.safeParse(new URL(request.url).searchParams.get("order"));
+  return { seller: sellerInfo(), orderNumber: order.success ? order.data : null };
+}
+
+/** The mail to write, with the order number already in its subject and body. */
+function mailtoAbout(email: string, orderNumber: string): string {
+  const subject = `ご注文についてのお問い合わせ（注文番号 ${orderNumber}）`;
+  const body = [
+    `注文番号：${orderNumber}`,
+    "お名前：",
+    "ご注文時のメールアドレス：",
+    "お問い合わせの内容：",
+    "",
+  ].join("\n");
+  return `mailto:${email}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
 }
 
 export default function ContactPage() {
-  const { seller } = useLoaderData<typeof loader>();
+  const { seller, orderNumber } = useLoaderData<typeof loader>();
   const mailDomain = seller.email.split("@")[1] ?? seller.email;
   const mailLink = <a href={`mailto:${seller.email}`}>{seller.email}</a>;
 
@@ -26,6 +43,28 @@ export default function ContactPage() {
     <StaticPage
       title="お問い合わせ"
       lead="ご注文や動画のダウンロードについてのご質問は、メールで承っております。お気軽にお問い合わせください。"
+      notice={
+        orderNumber ? (
+          <section
+            aria-labelledby="contact-order"
+            className="rounded-xl border border-red-200 bg-brand-50 p-4 text-sm leading-relaxed"
+          >
+            <h2 id="contact-order" className="text-base font-bold text-zinc-900">
+              注文番号 {orderNumber} についてのお問い合わせ
+            </h2>
+            <p className="mt-2 text-zinc-700">
+              下のボタンから、注文番号を記入したメールを作成できます。お名前とお問い合わせの内容をお書き添えのうえ、お送りください。
+            </p>
+            <a href={mailtoAbout(seller.email, orderNumber)} className="mt-3 btn-primary">
+              メールでお問い合わせ（注文番号入り）
+            </a>
+            <p className="mt-2 text-xs text-zinc-600">
+              メールアプリが開かない場合は、{seller.email} 宛てに、件名に注文番号 {orderNumber}{" "}
+              を入れてお送りください。
+            </p>
+          </section>
+        ) : null
+      }
     >
       <h2>お問い合わせ先</h2>
       <FactTable

@@ -3,14 +3,16 @@ import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { RefusalNotice } from "~/components/RefusalNotice";
 import { formatDateTime, formatYen } from "~/lib/format";
-import { downloadPage } from "~/server/orders/downloads.server";
+import { contactPath } from "~/lib/download-links";
+import { positiveId } from "~/lib/params";
+import { downloadPage, downloadRefusal } from "~/server/orders/downloads.server";
 
 export const meta: MetaFunction = () => [
   { title: "ダウンロード | コンテスト動画ショップ" },
   { name: "robots", content: "noindex" },
 ];
 
-export function loader({ params }: LoaderFunctionArgs) {
+export function loader({ request, params }: LoaderFunctionArgs) {
   const page = downloadPage(params.id ?? "");
   // The same answer for an unknown id as for a wrong one: nothing to learn by guessing.
   if (!page)
@@ -18,11 +20,30 @@ export function loader({ params }: LoaderFunctionArgs) {
       { page: null },
       { status: 404, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
     );
-  return data({ page }, { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
+  // After a video was refused (see download-file.ts): the refusal is checked again here, so a
+  // made-up query shows the page as it is, and the answer keeps the refusal's 410.
+  const refusedLineId = positiveId(new URL(request.url).searchParams.get("refused"));
+  const refusal = refusedLineId ? downloadRefusal(page.id, refusedLineId) : null;
+  const refusedLine = refusal ? (page.lines.find((line) => line.id === refusedLineId) ?? null) : null;
+  return data(
+    {
+      page,
+      refusal:
+        refusal && refusedLine
+          ? { reason: refusal.reason, message: refusal.message, line: refusedLine }
+          : null,
+    },
+    {
+      status: refusal ? 410 : 200,
+      headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
+    },
+  );
 }
 
 export default function DownloadPage() {
-  const { page } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const { page } = loaded;
+  const refusal = "refusal" in loaded ? loaded.refusal : null;
   if (!page) {
     return (
       <div className="mx-auto max-w-lg px-4 py-16 text-center">
@@ -50,12 +71,21 @@ export default function DownloadPage() {
         </dd>
       </dl>
       {page.expired ? (
-        <p
-          role="alert"
-          className="mt-4 rounded-lg border border-red-300 bg-red-50 px-4 py-3 font-semibold text-red-700"
-        >
-          ダウンロードの有効期限が切れています。再度必要な場合はお問い合わせください。
-        </p>
+        <div role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-red-800">
+          <p className="font-semibold">
+            ダウンロードの有効期限が切れています。再度必要な場合はお問い合わせください。
+          </p>
+          <HelpLink orderNumber={page.orderNumber} />
+        </div>
+      ) : refusal ? (
+        <div role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-red-800">
+          <p className="font-semibold">{refusal.message}</p>
+          <p className="mt-1 text-sm">
+            {refusal.line.contestName}・{refusal.line.category}・{page.bibNumberLabel}{" "}
+            {refusal.line.athleteNumber} {refusal.line.athleteName}・{refusal.line.style}
+          </p>
+          <HelpLink orderNumber={page.orderNumber} />
+        </div>
       ) : null}
 
       <ul className="mt-6 space-y-4">
@@ -79,7 +109,6 @@ export default function DownloadPage() {
                       key={format}
                       href={`/download/${page.id}/${line.id}/${format}`}
                       className="btn-primary text-sm"
-                      download
                     >
                       {label}
                     </a>
@@ -112,5 +141,17 @@ export default function DownloadPage() {
         </ul>
       </section>
     </div>
+  );
+}
+
+/** How to get help after a refusal: お問い合わせ with the order number already filled in. */
+function HelpLink({ orderNumber }: { orderNumber: string }) {
+  return (
+    <p className="mt-2 text-sm">
+      注文番号を添えてお問い合わせいただければ、ご注文の状況を確認のうえご案内いたします。
+      <Link to={contactPath(orderNumber)} className="mt-2 block font-semibold text-red-900 underline">
+        お問い合わせ（注文番号 {orderNumber}）
+      </Link>
+    </p>
   );
 }

@@ -15,6 +15,8 @@ import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
 import { positiveId } from "~/lib/params";
 import { FormErrors } from "~/components/forms";
+import { contestSamples } from "~/server/media/public-catalogue.server";
+import { ContestSamples } from "./ContestSamples";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.contest.name ?? "ご注文"} | 注文フォーム | コンテスト動画ショップ` },
@@ -26,6 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     contest: { id: contest.id, name: contest.name, bibNumberLabel: contest.bibNumberLabel || "ゼッケン番号" },
     ...orderFormPage(session, contest),
+    samples: contestSamples(contest.id),
   };
 }
 
@@ -138,6 +141,8 @@ export default function OrderForm() {
           ) : null}
         </section>
       ) : null}
+
+      <ContestSamples samples={loaded.samples} contestName={contest.name} />
 
       <Form
         method="post"

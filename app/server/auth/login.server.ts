@@ -33,6 +33,8 @@ export type LoginPolicy = {
   warnAtRemaining: number;
   /** Add that the account is about to be locked when this many or fewer remain. */
   finalWarningAtRemaining: number;
+  /** From this many failures, before the attempts left are counted down, a general word of caution (the storefront's spec). */
+  cautionAfterFailures?: number;
   /** Attempts one client address may make, whatever the e-mails, per window. */
   perIp: { limit: number; windowMs: number };
   /** Who may log in here (the admin login: admins only). Anyone else is treated as an unknown address. */
@@ -45,6 +47,7 @@ export const CUSTOMER_LOGIN_POLICY: LoginPolicy = {
   lockMinutes: 15,
   warnAtRemaining: 5,
   finalWarningAtRemaining: 2,
+  cautionAfterFailures: 3,
   perIp: { limit: 30, windowMs: 15 * 60 * 1000 },
 };
 
@@ -62,15 +65,26 @@ export const ADMIN_LOGIN_POLICY: LoginPolicy = {
 export const LOGIN_MESSAGES = {
   invalid: "メールアドレスまたはパスワードが正しくありません",
   blocked: "ログインの試行回数が多すぎます。しばらく時間をおいてから再度お試しください。",
+  caution:
+    "ログインに複数回失敗しています。メールアドレスとパスワードをご確認ください。パスワードをお忘れの場合は「パスワードをお忘れの方」から再設定できます。",
 } as const;
 
 export function lockedMessage(lockedUntil: Date): string {
   return `ログインに続けて失敗したため、アカウントを一時的にロックしました。${formatDateTime(lockedUntil)} 以降に再度お試しください。`;
 }
 
-/** The warning under a failed login, or null while many attempts remain. */
+/**
+ * The warning under a failed login: the attempts left once few remain, before that a general
+ * caution after a few failures (where the policy has one), or null after the first ones.
+ */
 export function remainingAttemptsWarning(remaining: number, policy: LoginPolicy): string | null {
-  if (remaining > policy.warnAtRemaining || remaining < 1) return null;
+  if (remaining < 1) return null;
+  if (remaining > policy.warnAtRemaining) {
+    const failures = policy.maxFailures - remaining;
+    return policy.cautionAfterFailures !== undefined && failures >= policy.cautionAfterFailures
+      ? LOGIN_MESSAGES.caution
+      : null;
+  }
   const base = `あと${remaining}回失敗すると、アカウントが${policy.lockMinutes}分間ロックされます。`;
   if (remaining > policy.finalWarningAtRemaining) return base;
   return remaining === 1

@@ -49,6 +49,8 @@ type FlashData = {
   toast: Toast;
   /** The checkout was started over (too many wrong e-mail codes): what /email-verification shows once. */
   checkoutRestart: { message: string; orderFormUrl: string };
+  /** The password change's page moved on by a redirect: the notice the next step shows once (認証コードを送信しました). */
+  passwordChangeNotice: { kind: "success"; message: string; at: number };
 };
 
 export type ShopSession = Session<SessionData, FlashData>;

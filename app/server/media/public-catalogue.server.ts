@@ -58,3 +58,40 @@ export function isPubliclyServable(storedName: string): boolean {
   const contest = db().select().from(contests).where(eq(contests.id, row.contestId)).get();
   return contest ? isOnSale(contest, now()) : false;
 }
+
+/** A sample of a contest as its order form shows it: a poster or thumbnail first, the file only on a tap. */
+export type ContestSample = {
+  id: number;
+  kind: "video" | "image";
+  url: string;
+  /** The square thumbnail (THUMBNAIL_PIXELS), when the admin set one. */
+  thumbnailUrl: string | null;
+  width: number | null;
+  height: number | null;
+};
+
+/**
+ * The サンプル（ショップに表示） media of a contest, for its order form: only that contest's
+ * media of the sample category, only while the contest is on sale (the files are served
+ * under the same rule, `isPubliclyServable`), in the admin's display order.
+ */
+export function contestSamples(contestId: number): ContestSample[] {
+  const contest = db().select().from(contests).where(eq(contests.id, contestId)).get();
+  if (!contest || !isOnSale(contest, now())) return [];
+  return db()
+    .select()
+    .from(mediaItems)
+    .where(and(eq(mediaItems.contestId, contestId), eq(mediaItems.category, "sample")))
+    .orderBy(asc(mediaItems.displayOrder), asc(mediaItems.id))
+    .all()
+    .map((row) => ({
+      id: row.id,
+      kind: row.mediaType,
+      url: mediaUrl(row.storedName),
+      thumbnailUrl: row.thumbnailStoredName
+        ? thumbnailUrl(row.contestId, row.id, row.thumbnailStoredName)
+        : null,
+      width: row.width,
+      height: row.height,
+    }));
+}

@@ -56,24 +56,63 @@ export function downloadPage(id: string) {
   };
 }
 
+/** Why a line cannot be fetched: the page answers each in words, with the way to get help. */
+export type DownloadRefusalReason =
+  "not-found" | "wrong-format" | "page-expired" | "file-removed" | "downloaded";
+
+export type DownloadRefusal = {
+  ok: false;
+  status: 404 | 410;
+  reason: DownloadRefusalReason;
+  message: string;
+};
+
 export type DownloadDecision =
   | { ok: true; kind: "redirect"; url: string }
   | { ok: true; kind: "file"; storedName: string }
-  | { ok: false; status: 404 | 410; message: string };
+  | DownloadRefusal;
+
+function refused(reason: DownloadRefusalReason): DownloadRefusal {
+  switch (reason) {
+    case "not-found":
+      return {
+        ok: false,
+        status: 404,
+        reason,
+        message: "ダウンロードページが見つからないか、有効期限が切れています",
+      };
+    case "wrong-format":
+      return { ok: false, status: 404, reason, message: "この形式の動画はありません" };
+    case "page-expired":
+      return { ok: false, status: 410, reason, message: "ダウンロードの有効期限が切れています" };
+    case "file-removed":
+      return {
+        ok: false,
+        status: 410,
+        reason,
+        message: "この動画の保存期間は終了しました。再度必要な場合はお問い合わせください。",
+      };
+    case "downloaded":
+      return {
+        ok: false,
+        status: 410,
+        reason,
+        message: "この動画はダウンロード済みです。再度必要な場合はお問い合わせください。",
+      };
+  }
+}
 
 /**
- * Whether a line may be fetched now, counting the download: the first request starts
- * the 24-hour window, requests inside it (resumes, Range requests) are free, later
- * ones are refused. Only the line's own format, only before the page expires.
+ * The line of a page as a download would see it: refused (and why), or what to fetch.
+ * Counts nothing, so the download page can say why a download was refused.
  */
-export function claimDownload(pageId: string, lineId: number, format: string): DownloadDecision {
+function inspectDownload(pageId: string, lineId: number, format: string) {
   const page = downloadPage(pageId);
   const line = page ? db().select().from(orderLines).where(eq(orderLines.id, lineId)).get() : undefined;
-  if (!page || !line || !page.lines.some((l) => l.id === lineId))
-    return { ok: false, status: 404, message: "ダウンロードページが見つからないか、有効期限が切れています" };
-  if (page.expired) return { ok: false, status: 410, message: "ダウンロードの有効期限が切れています" };
+  if (!page || !line || !page.lines.some((l) => l.id === lineId)) return refused("not-found");
+  if (page.expired) return refused("page-expired");
   if (line.orientation !== format || !(line.videoDownloadUrl || line.deliveryFileId))
-    return { ok: false, status: 404, message: "この形式の動画はありません" };
+    return refused("wrong-format");
   const file = line.deliveryFileId
     ? db()
         .select({ storedName: deliveryFiles.storedName, deletedAt: deliveryFiles.deletedAt })
@@ -81,25 +120,42 @@ export function claimDownload(pageId: string, lineId: number, format: string): D
         .where(eq(deliveryFiles.id, line.deliveryFileId))
         .get()
     : undefined;
-  if (file?.deletedAt)
-    return {
-      ok: false,
-      status: 410,
-      message: "この動画の保存期間は終了しました。再度必要な場合はお問い合わせください。",
-    };
-  const at = now();
-  if (line.downloadStartedAt && at.getTime() - line.downloadStartedAt.getTime() >= RESUME_WINDOW_MS) {
-    return {
-      ok: false,
-      status: 410,
-      message: "この動画はダウンロード済みです。再度必要な場合はお問い合わせください。",
-    };
-  }
+  if (file?.deletedAt) return refused("file-removed");
+  if (line.downloadStartedAt && now().getTime() - line.downloadStartedAt.getTime() >= RESUME_WINDOW_MS)
+    return refused("downloaded");
+  return { ok: true as const, line, file };
+}
+
+/**
+ * Why a line of a page would be refused now (an expired page, a video already downloaded,
+ * its file removed), or null when it would not be (nothing is counted). For the download
+ * page's notice after a browser was turned away.
+ */
+export function downloadRefusal(pageId: string, lineId: number): DownloadRefusal | null {
+  const line = db()
+    .select({ orientation: orderLines.orientation })
+    .from(orderLines)
+    .where(eq(orderLines.id, lineId))
+    .get();
+  if (!line) return null;
+  const inspected = inspectDownload(pageId, lineId, line.orientation);
+  return inspected.ok || inspected.status !== 410 ? null : inspected;
+}
+
+/**
+ * Whether a line may be fetched now, counting the download: the first request starts
+ * the 24-hour window, requests inside it (resumes, Range requests) are free, later
+ * ones are refused. Only the line's own format, only before the page expires.
+ */
+export function claimDownload(pageId: string, lineId: number, format: string): DownloadDecision {
+  const inspected = inspectDownload(pageId, lineId, format);
+  if (!inspected.ok) return inspected;
+  const { line, file } = inspected;
   if (!line.downloadStartedAt) {
     // Atomic: of two first requests at once, one starts the window and both proceed inside it.
     db()
       .update(orderLines)
-      .set({ downloadStartedAt: at })
+      .set({ downloadStartedAt: now() })
       .where(and(eq(orderLines.id, lineId), isNull(orderLines.downloadStartedAt)))
       .run();
   }

@@ -4,7 +4,7 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
-import { VideoPlayer } from "./VideoPlayer";
+import { VideoPlayer } from "~/components/VideoPlayer";
 import { ProgressBar } from "~/components/ProgressBar";
 import { UploadQueue } from "~/components/UploadQueue";
 import { useUploadQueue } from "~/lib/use-upload-queue";

@@ -19,15 +19,23 @@ export function isMobileDevice(): boolean {
  * A modal video player. On phones a tap starts playback (autoplay with sound is refused
  * there); a playback error, or nothing loaded 5 s after the tap on a phone, shows a
  * fallback with 新しいタブで開く and 再読み込み. Buffering stalls are recovered up to 3 times.
+ * The storefront opens it with preload="none" and a poster (a slow phone fetches nothing
+ * until its tap) and `playOnOpen` (on a computer the click that opened it starts it).
  */
 export function VideoPlayer({
   src,
   title,
   onClose,
+  preload = "metadata",
+  poster,
+  playOnOpen = false,
 }: {
   src: string | null;
   title: string;
   onClose: () => void;
+  preload?: "none" | "metadata";
+  poster?: string;
+  playOnOpen?: boolean;
 }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -50,17 +58,19 @@ export function VideoPlayer({
     const dialog = dialogRef.current;
     if (!dialog) return;
     if (src) {
-      setMobile(isMobileDevice());
+      const onPhone = isMobileDevice();
+      setMobile(onPhone);
       setStarted(false);
       setFailed(false);
       recoveries.current = 0;
       if (!dialog.open) dialog.showModal();
+      if (playOnOpen && !onPhone) void videoRef.current?.play().catch(() => undefined);
     } else {
       clearTimers();
       videoRef.current?.pause();
       if (dialog.open) dialog.close();
     }
-  }, [src, clearTimers]);
+  }, [src, clearTimers, playOnOpen]);
 
   useEffect(() => clearTimers, [clearTimers]);
 
@@ -147,7 +157,8 @@ export function VideoPlayer({
               src={src}
               controls
               playsInline
-              preload="metadata"
+              preload={preload}
+              poster={poster}
               aria-label={`${title} の動画`}
               className="h-full w-full"
               onError={() => {

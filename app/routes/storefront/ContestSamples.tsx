@@ -1,0 +1,117 @@
+import { useState } from "react";
+import { VideoPlayer } from "~/components/VideoPlayer";
+import { THUMBNAIL_PIXELS } from "~/lib/media-schemas";
+
+export type ContestSampleView = {
+  id: number;
+  kind: "video" | "image";
+  url: string;
+  thumbnailUrl: string | null;
+  width: number | null;
+  height: number | null;
+};
+
+/**
+ * The contest's サンプル on its order form: a thumbnail (or a plain poster) for each video and
+ * a lazily loaded picture for each image. A video's bytes are fetched only after a tap: with
+ * JavaScript the shop's player opens (preload="none"); without, the link opens the file itself.
+ */
+export function ContestSamples({
+  samples,
+  contestName,
+}: {
+  samples: ContestSampleView[];
+  contestName: string;
+}) {
+  const [playing, setPlaying] = useState<{ sample: ContestSampleView; title: string } | null>(null);
+  if (samples.length === 0) return null;
+  let videos = 0;
+  let images = 0;
+  return (
+    <section
+      aria-labelledby="contest-samples"
+      className="mt-5 rounded-xl border border-zinc-200 bg-white p-4"
+    >
+      <h2 id="contest-samples" className="font-semibold">
+        サンプル
+      </h2>
+      <p className="mt-1 text-xs leading-relaxed text-zinc-500">
+        仕上がりのイメージです。動画はタップしてから読み込みますので、それまで通信量はかかりません。
+      </p>
+      <ul className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3">
+        {samples.map((sample) => {
+          const title = sample.kind === "video" ? `サンプル動画${++videos}` : `サンプル画像${++images}`;
+          return (
+            <li key={sample.id}>
+              {sample.kind === "video" ? (
+                <a
+                  href={sample.url}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    setPlaying({ sample, title });
+                  }}
+                  className="group block overflow-hidden rounded-lg border border-zinc-200 bg-zinc-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+                >
+                  <span className="relative block aspect-video">
+                    {sample.thumbnailUrl ? (
+                      <img
+                        src={sample.thumbnailUrl}
+                        alt=""
+                        width={THUMBNAIL_PIXELS}
+                        height={THUMBNAIL_PIXELS}
+                        loading="lazy"
+                        decoding="async"
+                        className="absolute inset-0 h-full w-full object-cover opacity-90 group-hover:opacity-100"
+                      />
+                    ) : null}
+                    <span className="absolute inset-0 flex items-center justify-center">
+                      <span
+                        aria-hidden="true"
+                        className="flex h-12 w-12 items-center justify-center rounded-full bg-white/90 text-zinc-900 shadow"
+                      >
+                        <svg viewBox="0 0 24 24" className="ml-0.5 h-6 w-6" fill="currentColor">
+                          <path d="M8 5v14l11-7z" />
+                        </svg>
+                      </span>
+                    </span>
+                  </span>
+                  <span className="block bg-white px-2 py-1.5 text-xs font-semibold text-zinc-800">
+                    {title}を再生
+                  </span>
+                </a>
+              ) : (
+                <a
+                  href={sample.url}
+                  target="_blank"
+                  rel="noopener"
+                  className="block overflow-hidden rounded-lg border border-zinc-200 bg-zinc-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+                >
+                  <img
+                    src={sample.thumbnailUrl ?? sample.url}
+                    alt={`${contestName}の${title}`}
+                    width={sample.thumbnailUrl ? THUMBNAIL_PIXELS : (sample.width ?? 1200)}
+                    height={sample.thumbnailUrl ? THUMBNAIL_PIXELS : (sample.height ?? 900)}
+                    loading="lazy"
+                    decoding="async"
+                    className="aspect-video h-auto w-full object-cover"
+                  />
+                  <span className="block bg-white px-2 py-1.5 text-xs font-semibold text-zinc-800">
+                    {title}
+                  </span>
+                </a>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <VideoPlayer
+        src={playing?.sample.url ?? null}
+        title={playing ? `${contestName} ${playing.title}` : ""}
+        poster={playing?.sample.thumbnailUrl ?? undefined}
+        preload="none"
+        playOnOpen
+        onClose={() => setPlaying(null)}
+      />
+    </section>
+  );
+}
