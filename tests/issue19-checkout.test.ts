@@ -6,7 +6,7 @@ import { db } from "~/server/db/client.server";
 import { athletes, categories, checkouts, orders } from "~/server/db/schema";
 import { athletePrices } from "~/lib/pricing";
 import { orderFormOptions, priceItems } from "~/server/catalog/pricing.server";
-import { paymentProvider } from "~/server/payments/index.server";
+import { paymentProvider, testProvider } from "~/server/payments/index.server";
 import { logIn } from "~/server/auth/session-login.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { checkoutUntilVerified } from "./helpers/checkout-flow";
@@ -154,6 +154,43 @@ describe("issue 19 item 2: back from the payment page", () => {
     expect(payment.location).toBe("/email-verification");
     const back = await openPage("/order-confirmation", cookie);
     expect(back.data).toMatchObject({ verifiedEmail: null, customer: { email: other } });
+  });
+
+  it("attack: a payment started for the verified address, the address then changed to someone else's, paid from the old tab, makes no order for that address", async () => {
+    const shop = seedContest();
+    const { cookie } = await checkoutUntilVerified(
+      shop,
+      [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }],
+      smtp.received,
+    );
+    await openPage("/payment", cookie);
+    const started = checkoutOf(shop.contestId)?.paymentIntentId ?? "";
+    const victim = `victim${Math.random().toString(36).slice(2, 8)}@example.jp`;
+    expect((await confirmCustomer(cookie, victim)).location).toBe("/email-verification");
+
+    // The old tab's card form pays the intent it was given: it has been ended with the address change.
+    expect((await paymentProvider().retrieveIntent(started))?.status).toBe("canceled");
+    expect((await testProvider.confirmCard(started, "4242424242424242")).ok).toBe(false);
+    expect(db().select().from(orders).where(eq(orders.customerEmail, victim)).all()).toHaveLength(0);
+    // Only the code went to the typed address, as for any address typed (its own caps apply).
+    expect(mailsTo(victim)).toBe(1);
+
+    // Once the new address is verified, a new payment starts for it.
+    const code = /\b(\d{6})\b/.exec(
+      smtp.received.filter((m) => m.to.includes(victim)).at(-1)?.text ?? "",
+    )?.[1];
+    const verification = await import("~/routes/checkout/email-verification");
+    const verified = await callRoute(
+      verification.action,
+      formRequest("/email-verification", [["code", code ?? ""]], cookie),
+    );
+    expect(verified.location).toBe("/payment");
+    await openPage("/payment", cookie);
+    const next = checkoutOf(shop.contestId)?.paymentIntentId;
+    expect(next).toBeTruthy();
+    expect(next).not.toBe(started);
+    expect((await payByCard(cookie, 3000)).location).toBe("/payment-complete");
+    expect(db().select().from(orders).where(eq(orders.customerEmail, victim)).all()).toHaveLength(1);
   });
 
   it("issue 19 item 2: a payment still processing is not started a second time", async () => {

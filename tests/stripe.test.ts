@@ -48,6 +48,29 @@ describe("Stripe (real SDK against a local API)", () => {
     ).toBe(true);
   });
 
+  it("an intent ended by an address change is followed by a new one for the same amount (not Stripe's cached answer to the same key)", async () => {
+    const { paymentProvider } = await import("~/server/payments/index.server");
+    const provider = paymentProvider();
+    const first = await provider.createIntent({
+      checkoutId: "chk_idem",
+      amount: 3000,
+      email: "a@example.jp",
+    });
+    // A retried creation is the same intent (the idempotency key).
+    expect(
+      (await provider.createIntent({ checkoutId: "chk_idem", amount: 3000, email: "a@example.jp" })).id,
+    ).toBe(first.id);
+    expect((await provider.cancelIntent(first.id))?.status).toBe("canceled");
+    const next = await provider.createIntent({
+      checkoutId: "chk_idem",
+      amount: 3000,
+      email: "b@example.jp",
+      replaces: first.id,
+    });
+    expect(next.id).not.toBe(first.id);
+    expect(next.status).toBe("requires_payment_method");
+  });
+
   it("a signed payment_intent.succeeded makes one order; a replay of the same event makes nothing more", async () => {
     const { response, email } = await paidCheckout();
     const intent = [...fake.stripe.intents.values()].find(

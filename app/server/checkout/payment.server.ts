@@ -17,6 +17,7 @@ export const PAYMENT_MISMATCH_MESSAGE =
   "お支払いの内容がご注文と一致しないため、ご注文を確定できませんでした。お手数ですが、お問い合わせください。";
 
 type VerifiedCustomer = ReturnType<typeof requireVerifiedCustomer>;
+type Checkout = VerifiedCustomer["checkout"];
 
 /**
  * Makes (or reuses) the payment intent for the checkout's total as the server computes
@@ -45,12 +46,35 @@ export async function preparePayment(
       intent.status === "requires_confirmation" ||
       intent.status === "requires_action");
   if (!intent || !reusable) {
-    intent = await provider.createIntent({ checkoutId: checkout.id, amount: total, email });
+    intent = await provider.createIntent({
+      checkoutId: checkout.id,
+      amount: total,
+      email,
+      replaces: intent?.id,
+    });
   } else if (intent.amount !== total) {
     intent = await provider.updateAmount(intent.id, total);
   }
   updateCheckout(checkout.id, { paymentIntentId: intent.id, amount: total, pricedLines: lines });
   return { ok: true, intent };
+}
+
+/**
+ * The customer changes the address after a payment was started for the verified one. That
+ * payment could still be made from another tab, and its order would then go (mail, account) to
+ * an address no code has shown; so it is ended first, and a new one starts once the new address
+ * is verified. A payment past ending (processing, paid, a konbini voucher) keeps the address.
+ */
+export async function endPaymentForAddressChange(
+  checkout: Checkout,
+  email: string,
+): Promise<{ ok: true } | { ok: false; status: 409; message: string }> {
+  if (!checkout.paymentIntentId || checkout.customerEmail === email) return { ok: true };
+  const intent = await paymentProvider().cancelIntent(checkout.paymentIntentId);
+  if (intent && (intent.status !== "canceled" || intent.konbini))
+    return { ok: false, status: 409, message: PAYMENT_PROCESSING_MESSAGE };
+  // The ended intent stays recorded: preparePayment makes its successor (`replaces`).
+  return { ok: true };
 }
 
 /**

@@ -14,6 +14,7 @@ import { retireCodes, verifyCode, wrongTries, type VerifyResult } from "../auth/
 import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
 import { confirmedAddressOf } from "../accounts/purchase-history.server";
+import { endPaymentForAddressChange } from "./payment.server";
 import { checkoutCodeMail } from "../mail/templates/checkout-code.server";
 import { hashPassword, unlessHashingBusy } from "../auth/password.server";
 import { hitOriginLimit, hitRateLimit, originLimitKey } from "../http/rate-limit.server";
@@ -200,6 +201,8 @@ export async function saveCustomer(
   userId: number | null,
 ) {
   const email = values.email.toLowerCase();
+  const ended = await endPaymentForAddressChange(checkout, email);
+  if (!ended.ok) return ended;
   const sameVerifiedEmail = verifiedAddress(checkout, userId) === email;
   const verifiedBefore = checkout.emailVerifiedAt !== null && checkout.customerEmail === email;
   const hashed =

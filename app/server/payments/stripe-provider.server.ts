@@ -62,7 +62,7 @@ function isMissing(error: unknown) {
 export const stripeProvider: PaymentProvider = {
   mode: "stripe",
 
-  async createIntent({ checkoutId, amount, email }) {
+  async createIntent({ checkoutId, amount, email, replaces }) {
     // JPY is a zero-decimal currency: the amount is whole yen. Card and konbini only: the shop's
     // order flow knows these two (a konbini order waits as 入金待ち until Stripe reports the payment).
     const intent = await stripeClient().paymentIntents.create(
@@ -79,7 +79,9 @@ export const stripeProvider: PaymentProvider = {
         receipt_email: email,
         metadata: { checkoutId },
       },
-      { idempotencyKey: `checkout-${checkoutId}-${amount}` },
+      // Per checkout and amount, so a retried request never makes a second intent; after an ended
+      // one, per the intent it replaces too (Stripe would answer the same key with the ended one).
+      { idempotencyKey: `checkout-${checkoutId}-${amount}${replaces ? `-after-${replaces}` : ""}` },
     );
     return intentState(intent);
   },

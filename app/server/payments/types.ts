@@ -22,7 +22,13 @@ export type PaymentIntentState = {
 
 export interface PaymentProvider {
   readonly mode: "stripe" | "test";
-  createIntent(input: { checkoutId: string; amount: number; email: string }): Promise<PaymentIntentState>;
+  /** `replaces`: the ended intent this one follows, so a retried creation is not answered with it. */
+  createIntent(input: {
+    checkoutId: string;
+    amount: number;
+    email: string;
+    replaces?: string;
+  }): Promise<PaymentIntentState>;
   retrieveIntent(id: string): Promise<PaymentIntentState | null>;
   /** Lowers an unpaid intent's amount or raises it, when the order changed before paying. */
   updateAmount(id: string, amount: number): Promise<PaymentIntentState>;
