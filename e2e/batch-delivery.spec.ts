@@ -214,7 +214,7 @@ test("一括納品: 5 files for 6 orders from 4 families deliver the 5 complete 
   await context.close();
 });
 
-test("納品ファイル: a file that is not a video is refused by name, an unknown number typed by hand is refused with what was typed kept, and a fixed match delivers", async ({
+test("納品ファイル: a file that is not a video is refused by name (issue 19 item 10: with JS its row says 失敗 and why, no full bar), an unknown number typed by hand is refused with what was typed kept, and a fixed match delivers", async ({
   browser,
   baseURL,
 }) => {
