@@ -21,6 +21,9 @@ async function fillRegistration(page: Page, email: string, password: string, con
   await page.getByLabel("メールアドレス").fill(email);
   await page.getByLabel("パスワード", { exact: true }).fill(password);
   await page.getByLabel("パスワード（確認）").fill(confirm);
+  // Leaving the field shows its messages (with JS), which move the box down: as a person does,
+  // the box is ticked once they are there, not by a click that lands while they appear.
+  await page.getByLabel("パスワード（確認）").press("Tab");
   await page.getByRole("checkbox", { name: /利用規約.*プライバシーポリシー.*同意します/ }).check();
 }
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import Database from "better-sqlite3";
 import sharp from "sharp";
 import { contestSlug } from "../app/lib/slug";
 import { jsEnabled, uniqueEmail } from "./helpers";
@@ -114,6 +115,12 @@ test("contest settings: name, number label, categories, formats, price descripti
   await publication.getByRole("button", { name: "公開設定を保存" }).click();
   await expect(page.getByText("公開設定を「公開」にしました。")).toBeVisible();
 
+  // The order form offers only categories with something on sale (issue 19 item 14): one athlete is.
+  const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
+  db.prepare(
+    "insert into athletes (contest_id, athlete_number, name, category, video_status) values (?, 1, '出演者1', '小学生の部', '販売中')",
+  ).run(Number(editPage.split("/").pop()));
+  db.close();
   await page.goto("/");
   const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name }) });
   await expect(card).toBeVisible();
