@@ -4,6 +4,8 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json .npmrc ./
+# npm install applies these patches of packages (patch-package, postinstall).
+COPY patches ./patches
 RUN npm install --no-audit --no-fund && npm rebuild better-sqlite3
 COPY . .
 # The backup/restore scripts are bundled to plain JS, since tsx is not in the runtime image:

@@ -34,6 +34,10 @@ export default function handleRequest(
   const nonce = createNonce();
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    // Cleared once everything is rendered: a pending timer would keep the finished render's
+    // whole tree in memory for the rest of ABORT_DELAY, hundreds of them under a burst.
+    let abortRender = () => {};
+    const abortTimer = setTimeout(() => abortRender(), ABORT_DELAY);
     const app = (
       <NonceContext.Provider value={nonce}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
@@ -41,20 +45,15 @@ export default function handleRequest(
     );
     const { pipe, abort } = renderToPipeableStream(app, {
       nonce,
-      [waitForAll ? "onAllReady" : "onShellReady"]() {
-        shellRendered = true;
-        const body = htmlResponseStream();
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        applySecurityHeaders(responseHeaders, headerTarget(request, nonce));
-        resolve(
-          new Response(createReadableStreamFromReadable(body), {
-            headers: responseHeaders,
-            status: responseStatusCode,
-          }),
-        );
-        pipe(body);
+      onAllReady() {
+        clearTimeout(abortTimer);
+        if (waitForAll) respond();
+      },
+      onShellReady() {
+        if (!waitForAll) respond();
       },
       onShellError(error: unknown) {
+        clearTimeout(abortTimer);
         reject(error);
       },
       onError(error: unknown) {
@@ -62,7 +61,21 @@ export default function handleRequest(
         if (shellRendered) console.error(error);
       },
     });
-    setTimeout(abort, ABORT_DELAY);
+    abortRender = abort;
+
+    function respond() {
+      shellRendered = true;
+      const body = htmlResponseStream();
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      applySecurityHeaders(responseHeaders, headerTarget(request, nonce));
+      resolve(
+        new Response(createReadableStreamFromReadable(body), {
+          headers: responseHeaders,
+          status: responseStatusCode,
+        }),
+      );
+      pipe(body);
+    }
   });
 }
 

@@ -10,7 +10,12 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export function ensureDependencies() {
   const marker = path.join(root, "node_modules", ".package-lock.json");
   const lock = path.join(root, "package-lock.json");
-  const fresh = fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs;
+  // A patch of a package (patches/, applied by patch-package after each install) counts as the lockfile does.
+  const patches = path.join(root, "patches");
+  const inputs = [lock, ...fs.readdirSync(patches).map((name) => path.join(patches, name))];
+  const fresh =
+    fs.existsSync(marker) &&
+    inputs.every((input) => fs.statSync(marker).mtimeMs >= fs.statSync(input).mtimeMs);
   if (fresh && fs.existsSync(path.join(root, "node_modules", "better-sqlite3", "build", "Release"))) return;
   // Not `npm ci`: it refuses a lockfile that lacks the optional per-platform builds (rollup,
   // tailwind's oxide) for other systems, and a registry mirror may not hold every one of them.

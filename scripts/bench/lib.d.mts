@@ -7,7 +7,7 @@ export function freePort(): Promise<number>;
 export function startServer(
   env: Record<string, string>,
   port?: number,
-  options?: { build?: string; ready?: string },
+  options?: { build?: string; ready?: string; nodeArgs?: string[] },
 ): Promise<{ base: string; child: ChildProcess; stop: () => Promise<unknown> }>;
 export function adminCookie(databasePath: string, userId: number): Promise<string>;
 export function timeRequests(

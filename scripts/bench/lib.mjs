@@ -23,12 +23,17 @@ export function freePort() {
 
 /**
  * Starts the production build; `port` lets a restarted server come back at the same address.
- * `build` and `ready` serve another server build the same way (the benchmark's minimal app).
+ * `build` and `ready` serve another server build the same way (the benchmark's minimal app);
+ * `nodeArgs` go to Node itself (a CPU profile).
  */
-export async function startServer(env, port, { build = "build/server/index.js", ready = "/healthz" } = {}) {
+export async function startServer(
+  env,
+  port,
+  { build = "build/server/index.js", ready = "/healthz", nodeArgs = [] } = {},
+) {
   port ??= await freePort();
   // remix-serve's own script, not through npx, so stopping it stops the server.
-  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", build], {
+  const child = spawn(process.execPath, [...nodeArgs, "node_modules/@remix-run/serve/dist/cli.js", build], {
     env: {
       ...process.env,
       NODE_ENV: "production",

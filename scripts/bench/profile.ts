@@ -1,0 +1,118 @@
+// npm run bench:profile — where the shop's server spends its time under load. The production build
+// runs with `node --cpu-prof` while 50 connections load each page of the server benchmark in turn
+// (PROFILE_SECONDS each, default 5); the profile is summed up as shares of the busy time: by group
+// (inclusive: route matching, React's rendering, loaders and actions, SQLite, Express, garbage
+// collection) and the top functions by self time. The .cpuprofile is kept for Chrome's DevTools.
+import { execSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import autocannon from "autocannon";
+import { seededShop } from "./bench-shop";
+import { adminCookie, startServer } from "./lib.mjs";
+
+const SECONDS = Number(process.env.PROFILE_SECONDS ?? 5);
+
+type CallFrame = { functionName: string; url: string; lineNumber: number };
+type ProfileNode = { id: number; callFrame: CallFrame; hitCount?: number; children?: number[] };
+type Profile = { nodes: ProfileNode[] };
+
+if (!fs.existsSync("build/server/index.js")) execSync("npx remix vite:build", { stdio: "inherit" });
+const { dir, env, adminId, formPath, postBody } = seededShop();
+const profileDir = path.resolve(".tmp/profile");
+fs.rmSync(profileDir, { recursive: true, force: true });
+const shop = await startServer(env, undefined, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] });
+const admin = await adminCookie(env.DATABASE_PATH, adminId);
+const form = { "Content-Type": "application/x-www-form-urlencoded" };
+const loads: { path: string; method?: "POST"; headers?: Record<string, string>; body?: string }[] = [
+  { path: "/" },
+  { path: formPath },
+  { path: formPath, method: "POST", headers: form, body: postBody },
+  { path: "/about" },
+  { path: "/no-such-page" },
+  { path: "/login" },
+  { path: "/admin/orders", headers: { Cookie: admin } },
+];
+for (const load of loads) {
+  process.stderr.write(`${load.method ?? "GET"} ${load.path}\n`);
+  await autocannon({
+    url: `${shop.base}${load.path}`,
+    connections: 50,
+    duration: SECONDS,
+    method: load.method ?? "GET",
+    headers: load.headers ?? {},
+    ...(load.body === undefined ? {} : { body: load.body }),
+  });
+}
+// remix-serve closes its server on SIGTERM and Node writes the profile as the process ends.
+await shop.stop();
+fs.rmSync(dir, { recursive: true, force: true });
+
+const file = fs.readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
+if (!file) throw new Error(`no profile in ${profileDir}`);
+const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), "utf8")) as Profile;
+
+const parentOf = new Map<number, ProfileNode>();
+for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node);
+const stackOf = (node: ProfileNode): ProfileNode[] => {
+  const stack = [node];
+  for (let up = parentOf.get(node.id); up; up = parentOf.get(up.id)) stack.push(up);
+  return stack;
+};
+
+const ROUTER_FUNCTIONS = new Set([
+  "matchRoutes",
+  "matchRoutesImpl",
+  "flattenRoutes",
+  "rankRouteBranches",
+  "matchRouteBranch",
+  "matchPath",
+  "compilePath",
+]);
+const groups: { label: string; matches: (frame: CallFrame) => boolean }[] = [
+  {
+    label: "route matching (matchRoutes and what it calls)",
+    matches: (f) => f.url.includes("@remix-run/router") && ROUTER_FUNCTIONS.has(f.functionName),
+  },
+  { label: "React's rendering (react-dom/server)", matches: (f) => f.url.includes("react-dom") },
+  {
+    label: "the shop's loaders and actions",
+    matches: (f) =>
+      f.url.includes("build/server") && (f.functionName === "loader" || f.functionName === "action"),
+  },
+  { label: "SQLite (better-sqlite3)", matches: (f) => f.url.includes("better-sqlite3") },
+  {
+    label: "Express and remix-serve (static files, logging)",
+    matches: (f) =>
+      /node_modules\/(express|morgan|compression|serve-static|send|@remix-run\/serve)\//.test(f.url),
+  },
+  { label: "garbage collection", matches: (f) => f.functionName === "(garbage collector)" },
+];
+
+const IDLE = new Set(["(idle)", "(program)"]);
+let busy = 0;
+const groupHits = new Map<string, number>();
+const selfHits = new Map<string, number>();
+for (const node of profile.nodes) {
+  const hits = node.hitCount ?? 0;
+  if (hits === 0 || IDLE.has(node.callFrame.functionName)) continue;
+  busy += hits;
+  const frames = stackOf(node).map((n) => n.callFrame);
+  for (const group of groups)
+    if (frames.some(group.matches)) groupHits.set(group.label, (groupHits.get(group.label) ?? 0) + hits);
+  const { functionName, url, lineNumber } = node.callFrame;
+  const where = url
+    ? `${url.replace(/^.*node_modules\//, "").replace(/^.*\/build\//, "build/")}:${lineNumber + 1}`
+    : "";
+  const key = `${functionName || "(anonymous)"} ${where}`.trim();
+  selfHits.set(key, (selfHits.get(key) ?? 0) + hits);
+}
+
+const share = (hits: number) => `${((hits / busy) * 100).toFixed(1).padStart(5)} %`;
+console.log(
+  `CPU profile: ${path.relative(process.cwd(), path.join(profileDir, file))} (${loads.length} loads × ${SECONDS} s)`,
+);
+console.log("Share of the busy time, by group (a sample counts for every group on its stack):");
+for (const group of groups) console.log(`  ${share(groupHits.get(group.label) ?? 0)}  ${group.label}`);
+console.log("Top functions by self time:");
+for (const [key, hits] of [...selfHits].sort((a, b) => b[1] - a[1]).slice(0, 15))
+  console.log(`  ${share(hits)}  ${key}`);
