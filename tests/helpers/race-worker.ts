@@ -14,7 +14,7 @@ const jobs = JSON.parse(fs.readFileSync(file ?? "", "utf8")) as {
 const results: string[] = [];
 for (const job of jobs) {
   if (mode === "webhook") {
-    const outcome = handleStripeWebhook(job.payload, job.signature);
+    const outcome = await handleStripeWebhook(job.payload, job.signature);
     results.push(String(outcome.status));
   } else {
     const made = recordPayment(job.intent);

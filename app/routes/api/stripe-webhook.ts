@@ -11,7 +11,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const rawBody = await readText(request, MAX_EVENT_BYTES);
   if (rawBody === null)
     return Response.json({ received: false, error: "payload too large" }, { status: 413 });
-  const outcome = handleStripeWebhook(rawBody, request.headers.get("Stripe-Signature"));
+  const outcome = await handleStripeWebhook(rawBody, request.headers.get("Stripe-Signature"));
   return Response.json(outcome.body, { status: outcome.status });
 }
 

@@ -1,6 +1,6 @@
 import { authenticator } from "otplib";
-import QRCode from "qrcode";
 import { now } from "../core/clock.server";
+import { loadQrCode } from "../core/lazy-modules.server";
 
 // One step either side, so a phone whose clock is 30 s off still works.
 authenticator.options = { window: 1 };
@@ -33,5 +33,6 @@ export function totpStep(code: string, secret: string): number | null {
 /** The otpauth:// URI and its QR code as a data: URL image, shown without any script. */
 export async function totpQrCode(email: string, secret: string): Promise<{ uri: string; dataUrl: string }> {
   const uri = authenticator.keyuri(email, ISSUER, secret);
+  const QRCode = await loadQrCode();
   return { uri, dataUrl: await QRCode.toDataURL(uri, { margin: 1, width: 240, errorCorrectionLevel: "M" }) };
 }

@@ -1,7 +1,8 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { db } from "../db/client.server";
 import { processedEvents } from "../db/schema";
 import { env } from "../core/env.server";
+import { loadStripe } from "../core/lazy-modules.server";
 import { recordPayment } from "../orders/orders.server";
 import { expireOrderPayment } from "../orders/order-payment.server";
 import { intentState } from "../payments/stripe-provider.server";
@@ -23,13 +24,17 @@ export type WebhookOutcome = {
  * does not pay for its checkout (another currency or amount) makes no order: it is logged
  * for the admin and answered 200 like a duplicate, since Stripe retrying it would change nothing.
  */
-export function handleStripeWebhook(rawBody: string, signature: string | null): WebhookOutcome {
+export async function handleStripeWebhook(
+  rawBody: string,
+  signature: string | null,
+): Promise<WebhookOutcome> {
   const secret = env().STRIPE_WEBHOOK_SECRET;
   // Without a signing secret there is no webhook: the shop takes no unsigned events.
   if (!secret) return { status: 404, body: { received: false, error: "webhook not configured" } };
+  const { webhooks } = await loadStripe();
   let event: Stripe.Event;
   try {
-    event = Stripe.webhooks.constructEvent(rawBody, signature ?? "", secret, TOLERANCE_SECONDS);
+    event = webhooks.constructEvent(rawBody, signature ?? "", secret, TOLERANCE_SECONDS);
   } catch {
     return { status: 400, body: { received: false, error: "invalid signature" } };
   }

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import sharp from "sharp";
 import { env } from "../core/env.server";
+import { loadSharp } from "../core/lazy-modules.server";
 
 /** Widths of the cover variants the storefront's srcset offers (16:9 each). */
 export const COVER_WIDTHS = [480, 960, 1440, 1920] as const;
@@ -40,6 +40,7 @@ export function coverVariantName(storedName: string, width: number): string {
 export async function writeCoverVariants(storedName: string): Promise<void> {
   const source = mediaPath(storedName);
   if (!source) throw new Error("invalid stored name");
+  const sharp = await loadSharp();
   await Promise.all(
     COVER_WIDTHS.map((width) =>
       sharp(source)

@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
+import { loadNodemailer } from "../core/lazy-modules.server";
 import type { RenderedMail } from "./layout.server";
 
 let transporter: Transporter | undefined;
@@ -11,8 +12,9 @@ let transporter: Transporter | undefined;
  * SMTP when SMTP_URL is set; otherwise (development, demo) each mail is written as an
  * .eml file under MAIL_DIR and a line is logged, so codes can still be read.
  */
-function transport(): Transporter {
+async function transport(): Promise<Transporter> {
   const { SMTP_URL } = env();
+  const nodemailer = await loadNodemailer();
   transporter ??= SMTP_URL
     ? nodemailer.createTransport(smtpUrlWithTimeouts(SMTP_URL))
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
@@ -39,7 +41,9 @@ export function smtpUrlWithTimeouts(url: string): string {
 
 export async function sendMail(to: string, mail: RenderedMail): Promise<void> {
   const { MAIL_FROM, SMTP_URL, MAIL_DIR } = env();
-  const info = await transport().sendMail({
+  const info = await (
+    await transport()
+  ).sendMail({
     from: { name: "コンテスト動画ショップ", address: MAIL_FROM },
     to,
     subject: mail.subject,
@@ -61,7 +65,7 @@ export async function sendMail(to: string, mail: RenderedMail): Promise<void> {
 export async function verifyMailTransport(): Promise<{ ok: true } | { ok: false; error: string }> {
   if (!env().SMTP_URL) return { ok: true };
   try {
-    await transport().verify();
+    await (await transport()).verify();
     return { ok: true };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { and, desc, eq, lt } from "drizzle-orm";
-import sharp from "sharp";
 import { db } from "../db/client.server";
 import { mediaItems } from "../db/schema";
 import {
@@ -16,6 +15,7 @@ import {
 import { spoolMultipartForm } from "../files/multipart.server";
 import { MULTIPART_SLACK_BYTES } from "../http/form.server";
 import { CONTENT_TYPES, readHead, sniffImage } from "../files/sniff.server";
+import { loadSharp } from "../core/lazy-modules.server";
 
 /** A cover is a photo, not a video: far below the video limit, far above any sensible 1920x1080 image. */
 export const COVER_MAX_BYTES = 20 * 1024 * 1024;
@@ -104,6 +104,7 @@ export async function receiveCover(request: Request, contestId: number): Promise
   written.push(storedName);
   let width: number;
   let height: number;
+  const sharp = await loadSharp();
   try {
     const metadata = await sharp(path.join(mediaDir(), storedName)).metadata();
     if (!metadata.width || !metadata.height) throw new Error("no size");

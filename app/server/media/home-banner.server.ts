@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import sharp from "sharp";
+import { loadSharp } from "../core/lazy-modules.server";
 
 /**
  * The banner at the top of the home page. The shop's own photo (HOME_BANNER_IMAGE, a JPEG, PNG or
@@ -44,11 +44,9 @@ export function bannerRendition(file: string, width: BannerWidth): Promise<Buffe
   const key = `${file}\n${fs.statSync(file).mtimeMs}\n${width}`;
   let rendition = renditions.get(key);
   if (!rendition) {
-    rendition = sharp(file)
-      .rotate()
-      .resize({ width, withoutEnlargement: true })
-      .webp({ quality: 78 })
-      .toBuffer();
+    rendition = loadSharp().then((sharp) =>
+      sharp(file).rotate().resize({ width, withoutEnlargement: true }).webp({ quality: 78 }).toBuffer(),
+    );
     rendition.catch(() => renditions.delete(key));
     renditions.set(key, rendition);
   }

@@ -3,7 +3,6 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { and, asc, eq, ne } from "drizzle-orm";
-import sharp from "sharp";
 import { THUMBNAIL_PIXELS, THUMBNAIL_SIZE_ERROR_TITLE, thumbnailSizeMessage } from "~/lib/media-schemas";
 import { db, type Tx } from "../db/client.server";
 import { mediaItems } from "../db/schema";
@@ -12,6 +11,7 @@ import { MultipartError, multipartBoundary, readMultipart, type PartSink } from 
 import { contentTypeOfStored } from "../files/sniff.server";
 import { uploadsDir } from "./uploads.server";
 import { declaredOver, MULTIPART_SLACK_BYTES } from "../http/form.server";
+import { loadSharp } from "../core/lazy-modules.server";
 
 /** A thumbnail file (however sent) is refused past this size: 1080×1080 images are far smaller. */
 export const MAX_THUMBNAIL_BYTES = 10 * 1024 * 1024;
@@ -177,6 +177,7 @@ export async function setThumbnail(
   let format: string | undefined;
   let width: number | undefined;
   let height: number | undefined;
+  const sharp = await loadSharp();
   try {
     ({ format, width, height } = await sharp(image).metadata());
   } catch {

@@ -3,7 +3,6 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { and, desc, eq, max, ne } from "drizzle-orm";
-import sharp from "sharp";
 import type { ChunkedInit } from "~/lib/media-schemas";
 import { CONTENT_CATEGORIES, formatBytes } from "~/lib/media-schemas";
 import { now } from "../core/clock.server";
@@ -22,6 +21,7 @@ import {
   WRITE_BUFFER_BYTES,
 } from "../files/multipart.server";
 import { SNIFF_BYTES, sniffMedia } from "../files/sniff.server";
+import { loadSharp } from "../core/lazy-modules.server";
 
 /** An upload nobody has added to for this long is abandoned: its row and part file go. */
 export const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
@@ -476,6 +476,7 @@ async function storeUploadedFile(
   let width: number | null = null;
   let height: number | null = null;
   if (kind.mediaType === "image") {
+    const sharp = await loadSharp();
     try {
       const metadata = await sharp(file).metadata();
       width = metadata.width ?? null;

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import PDFDocument from "pdfkit";
 import { formatYenSign } from "~/lib/format";
 import { receiptLineDescription } from "~/lib/receipt";
+import { loadPdfKit } from "../core/lazy-modules.server";
 import type { Receipt } from "./receipts.server";
 
 /**
@@ -39,6 +39,7 @@ const MUTED = "#52525b";
 const RULE = "#a1a1aa";
 
 export async function receiptPdf(receipt: Receipt): Promise<Uint8Array<ArrayBuffer>> {
+  const PDFDocument = await loadPdfKit();
   const doc = new PDFDocument({
     size: "A4",
     margin: MARGIN,

@@ -1,5 +1,6 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { env } from "../core/env.server";
+import { loadStripe } from "../core/lazy-modules.server";
 import {
   KONBINI_PRODUCT_DESCRIPTION,
   type KonbiniVoucher,
@@ -10,12 +11,13 @@ import {
 let client: Stripe | undefined;
 
 /** The Stripe SDK; STRIPE_API_URL points it at a local server that speaks Stripe's API (tests). */
-export function stripeClient(): Stripe {
+export async function stripeClient(): Promise<Stripe> {
   const { STRIPE_SECRET_KEY, STRIPE_API_URL } = env();
   if (!STRIPE_SECRET_KEY) throw new Error("STRIPE_SECRET_KEY is not set");
   if (!client) {
     const api = STRIPE_API_URL ? new URL(STRIPE_API_URL) : null;
-    client = new Stripe(STRIPE_SECRET_KEY, {
+    const StripeSdk = await loadStripe();
+    client ??= new StripeSdk(STRIPE_SECRET_KEY, {
       maxNetworkRetries: 2,
       timeout: 20_000,
       ...(api
@@ -55,8 +57,14 @@ export function intentState(intent: Stripe.PaymentIntent): PaymentIntentState {
   };
 }
 
-function isMissing(error: unknown) {
-  return error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404;
+/** Whether Stripe refused the request itself (its errors come from the SDK, loaded by then). */
+async function isInvalidRequest(error: unknown) {
+  return error instanceof (await loadStripe()).errors.StripeInvalidRequestError;
+}
+
+async function isMissing(error: unknown) {
+  const { errors } = await loadStripe();
+  return error instanceof errors.StripeInvalidRequestError && error.statusCode === 404;
 }
 
 export const stripeProvider: PaymentProvider = {
@@ -65,7 +73,9 @@ export const stripeProvider: PaymentProvider = {
   async createIntent({ checkoutId, amount, email, replaces }) {
     // JPY is a zero-decimal currency: the amount is whole yen. Card and konbini only: the shop's
     // order flow knows these two (a konbini order waits as 入金待ち until Stripe reports the payment).
-    const intent = await stripeClient().paymentIntents.create(
+    const intent = await (
+      await stripeClient()
+    ).paymentIntents.create(
       {
         amount,
         currency: "jpy",
@@ -88,24 +98,24 @@ export const stripeProvider: PaymentProvider = {
 
   async retrieveIntent(id) {
     try {
-      return intentState(await stripeClient().paymentIntents.retrieve(id));
+      return intentState(await (await stripeClient()).paymentIntents.retrieve(id));
     } catch (error) {
-      if (isMissing(error)) return null;
+      if (await isMissing(error)) return null;
       throw error;
     }
   },
 
   async updateAmount(id, amount) {
-    return intentState(await stripeClient().paymentIntents.update(id, { amount }));
+    return intentState(await (await stripeClient()).paymentIntents.update(id, { amount }));
   },
 
   async cancelIntent(id) {
     try {
-      return intentState(await stripeClient().paymentIntents.cancel(id));
+      return intentState(await (await stripeClient()).paymentIntents.cancel(id));
     } catch (error) {
-      if (isMissing(error)) return null;
+      if (await isMissing(error)) return null;
       // Stripe refuses to cancel an intent that is already final (succeeded or canceled): read it.
-      if (error instanceof Stripe.errors.StripeInvalidRequestError) return this.retrieveIntent(id);
+      if (await isInvalidRequest(error)) return this.retrieveIntent(id);
       throw error;
     }
   },
@@ -113,7 +123,7 @@ export const stripeProvider: PaymentProvider = {
   async succeededSince(since) {
     const succeeded: PaymentIntentState[] = [];
     // Auto-pagination: a busy week can hold more than one page of intents.
-    for await (const intent of stripeClient().paymentIntents.list({
+    for await (const intent of (await stripeClient()).paymentIntents.list({
       created: { gte: Math.floor(since.getTime() / 1000) },
       limit: 100,
     })) {
