@@ -3,7 +3,7 @@ import { text } from "node:stream/consumers";
 import { createElement } from "react";
 import { renderToPipeableStream } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { htmlResponseStream } from "~/server/http/html-stream.server";
+import { htmlResponseStream, withoutNul } from "~/server/http/html-stream.server";
 
 function render(padding: number, through: () => Transform | PassThrough): Promise<string> {
   // Many short strings, as a real page has: each goes through the renderer's 2 KB buffer.
@@ -59,5 +59,26 @@ describe("streamed HTML", () => {
     // React wrote this page in dozens of 2 KB pieces; they leave as one.
     expect(pieces.length).toBe(1);
     expect(pieces[0]).toBeGreaterThan(40_000);
+  });
+
+  it("drops every NUL byte wherever it is, and leaves a chunk without one as it is", () => {
+    const cases: [number[], number[]][] = [
+      [
+        [0x61, 0x62],
+        [0x61, 0x62],
+      ],
+      [
+        [0, 0, 0x61, 0, 0x62, 0, 0, 0],
+        [0x61, 0x62],
+      ],
+      [
+        [0xe5, 0xa4, 0xa7, 0, 0, 0xe4, 0xbc, 0x9a],
+        [0xe5, 0xa4, 0xa7, 0xe4, 0xbc, 0x9a],
+      ],
+      [[0, 0, 0], []],
+    ];
+    for (const [input, output] of cases) expect([...withoutNul(Buffer.from(input))]).toEqual(output);
+    const clean = Buffer.from("大会");
+    expect(withoutNul(clean)).toBe(clean);
   });
 });

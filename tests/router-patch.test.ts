@@ -95,3 +95,54 @@ describe("router patch (decision 0018)", () => {
     }
   });
 });
+
+describe("route trees of a build made once (decision 0018)", () => {
+  type Element = { props?: { router?: { routes: unknown }; children?: unknown } };
+  const routerIn = (node: unknown): { routes: unknown } | undefined => {
+    if (!node || typeof node !== "object") return undefined;
+    if (Array.isArray(node)) return node.map(routerIn).find(Boolean);
+    const { props } = node as Element;
+    return props?.router ?? routerIn(props?.children);
+  };
+
+  it("RemixServer renders every page from the same route tree and data routes", () => {
+    // As the server build loads it: Node's `require` of the package's CommonJS entry.
+    const { RemixServer } = createRequire(import.meta.url)(
+      "@remix-run/react",
+    ) as typeof import("@remix-run/react");
+    const manifest = {
+      routes: { root: { id: "root", path: "", hasLoader: false, hasClientLoader: false, module: "" } },
+    };
+    const rootModule = { default: () => null };
+    // As the server runtime makes it: a new object for each request, holding the build's modules.
+    const context = () => ({
+      manifest,
+      routeModules: { root: rootModule },
+      future: {},
+      isSpaMode: false,
+      serverHandoffString: "{}",
+      staticHandlerContext: {
+        basename: "/",
+        location: { pathname: "/", search: "", hash: "", state: null, key: "default" },
+        matches: [],
+        loaderData: {},
+        actionData: null,
+        errors: null,
+        statusCode: 200,
+        loaderHeaders: {},
+        actionHeaders: {},
+        activeDeferreds: null,
+      },
+    });
+    const render = () =>
+      routerIn(
+        (RemixServer as unknown as (props: { context: unknown; url: string }) => unknown)({
+          context: context(),
+          url: "http://shop.test/",
+        }),
+      );
+    const first = render();
+    expect(first?.routes).toBeDefined();
+    expect(render()?.routes).toBe(first?.routes);
+  });
+});

@@ -1,6 +1,6 @@
 // npm run bench:profile — where the shop's server spends its time under load. The production build
 // runs with `node --cpu-prof` while 50 connections load each page of the server benchmark in turn
-// (PROFILE_SECONDS each, default 5); the profile is summed up as shares of the busy time: by group
+// (PROFILE_SECONDS each, default 5; PROFILE_ONLY names some); the profile is summed up as shares of the busy time: by group
 // (inclusive: route matching, React's rendering, loaders and actions, SQLite, Express, garbage
 // collection) and the top functions by self time. The .cpuprofile is kept for Chrome's DevTools.
 import { execSync } from "node:child_process";
@@ -32,7 +32,10 @@ const loads: { path: string; method?: "POST"; headers?: Record<string, string>; 
   { path: "/login" },
   { path: "/admin/orders", headers: { Cookie: admin } },
 ];
-for (const load of loads) {
+// PROFILE_ONLY=/about (a comma-separated list of paths) profiles those pages alone.
+const only = process.env.PROFILE_ONLY?.split(",");
+const profiled = loads.filter((load) => !only || only.includes(load.path));
+for (const load of profiled) {
   process.stderr.write(`${load.method ?? "GET"} ${load.path}\n`);
   await autocannon({
     url: `${shop.base}${load.path}`,
@@ -109,7 +112,7 @@ for (const node of profile.nodes) {
 
 const share = (hits: number) => `${((hits / busy) * 100).toFixed(1).padStart(5)} %`;
 console.log(
-  `CPU profile: ${path.relative(process.cwd(), path.join(profileDir, file))} (${loads.length} loads × ${SECONDS} s)`,
+  `CPU profile: ${path.relative(process.cwd(), path.join(profileDir, file))} (${profiled.length} loads × ${SECONDS} s)`,
 );
 console.log("Share of the busy time, by group (a sample counts for every group on its stack):");
 for (const group of groups) console.log(`  ${share(groupHits.get(group.label) ?? 0)}  ${group.label}`);

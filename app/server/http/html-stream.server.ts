@@ -18,7 +18,7 @@ export function htmlResponseStream(): Transform {
   let scheduled = false;
   const stream = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      pending.push(chunk.includes(0) ? Buffer.from(chunk.filter((byte) => byte !== 0)) : chunk);
+      pending.push(withoutNul(chunk));
       if (!scheduled) {
         scheduled = true;
         setImmediate(() => {
@@ -35,4 +35,20 @@ export function htmlResponseStream(): Transform {
     },
   });
   return stream;
+}
+
+/** The chunk without its NUL bytes, found by the native search (a byte-by-byte filter cost ~5 % of a page's CPU). */
+export function withoutNul(chunk: Buffer): Buffer {
+  let nul = chunk.indexOf(0);
+  if (nul === -1) return chunk;
+  const kept: Buffer[] = [];
+  let start = 0;
+  while (nul !== -1) {
+    if (nul > start) kept.push(chunk.subarray(start, nul));
+    start = nul + 1;
+    while (chunk[start] === 0) start++; // React's padding is a run of them
+    nul = chunk.indexOf(0, start);
+  }
+  if (start < chunk.length) kept.push(chunk.subarray(start));
+  return Buffer.concat(kept);
 }
