@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import { slugKey } from "~/lib/slug";
 import { now } from "../core/clock.server";
+import { catalogueCached } from "./catalogue-cache.server";
 import { db, type Db, type Tx } from "../db/client.server";
 import { contests, mediaItems, priceDescriptions, videoFormats } from "../db/schema";
 import { COVER_WIDTHS, coverVariantName, mediaUrl } from "../files/storage.server";
@@ -20,25 +21,28 @@ export type StorefrontContest = {
 
 /** Contests for the home page: those on sale, then those scheduled to open, newest first. */
 export function listStorefrontContests(at: Date = now()): StorefrontContest[] {
-  const rows = db()
-    .select({
-      id: contests.id,
-      name: contests.name,
-      bibNumberLabel: contests.bibNumberLabel,
-      videoPublished: contests.videoPublished,
-      sitePublicStatus: contests.sitePublicStatus,
-      scheduledPublishDate: contests.scheduledPublishDate,
-    })
-    .from(contests)
-    .where(mayBeListed)
-    .orderBy(desc(contests.id))
-    .all()
+  const { listable, covers } = catalogueCached("storefront-contests", () => {
+    const listable = db()
+      .select({
+        id: contests.id,
+        name: contests.name,
+        bibNumberLabel: contests.bibNumberLabel,
+        videoPublished: contests.videoPublished,
+        sitePublicStatus: contests.sitePublicStatus,
+        scheduledPublishDate: contests.scheduledPublishDate,
+      })
+      .from(contests)
+      .where(mayBeListed)
+      .orderBy(desc(contests.id))
+      .all();
+    return { listable, covers: newestCovers(listable.map((row) => row.id)) };
+  });
+  // Publication is decided now (a 公開予約 opens by the clock), from the kept rows.
+  return listable
     .flatMap((row) => {
       const shown = storefrontPublication(row, at);
       return shown.listed ? [{ row, onSale: shown.onSale, salesStartAt: shown.salesStartAt }] : [];
-    });
-  const covers = newestCovers(rows.map(({ row }) => row.id));
-  return rows
+    })
     .map(({ row, onSale, salesStartAt }) => ({
       id: row.id,
       name: row.name,
@@ -90,8 +94,10 @@ export function findContestBySlug(slug: string) {
   }
   const key = slugKey(decoded);
   if (!key) return null;
-  return (
-    db().select().from(contests).where(eq(contests.slugKey, key)).orderBy(desc(contests.id)).get() ?? null
+  return catalogueCached(
+    `contest-by-slug:${key}`,
+    () =>
+      db().select().from(contests).where(eq(contests.slugKey, key)).orderBy(desc(contests.id)).get() ?? null,
   );
 }
 

@@ -8,6 +8,7 @@ import {
   orderTotal,
   type Orientation,
 } from "~/lib/pricing";
+import { catalogueCached } from "./catalogue-cache.server";
 import { db, type Tx } from "../db/client.server";
 import { athletes, categories, videoFormats, type CheckoutItem, type PricedLine } from "../db/schema";
 
@@ -51,6 +52,10 @@ export function priceColumnNames(contestId: number): [string, string] {
 
 /** What the order form offers: the contest's categories with athletes on sale, its orderable formats and those athletes. */
 export function orderFormOptions(contestId: number) {
+  return catalogueCached(`order-form-options:${contestId}`, () => readOrderFormOptions(contestId));
+}
+
+function readOrderFormOptions(contestId: number) {
   const categoryRows = db()
     .select({ name: categories.name, color: categories.color })
     .from(categories)

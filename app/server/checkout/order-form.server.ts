@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { orderFormSchema } from "~/lib/order-schemas";
 import { MAX_ORDER_ITEMS } from "~/lib/pricing";
 import { now } from "../core/clock.server";
+import { catalogueCached } from "../catalog/catalogue-cache.server";
 import { db } from "../db/client.server";
 import { priceDescriptions, type CheckoutItem } from "../db/schema";
 import { findContestBySlug } from "../catalog/contests.server";
@@ -25,11 +26,9 @@ export function orderFormPage(session: ShopSession, contest: { id: number }) {
   const checkout = currentCheckout(session);
   // A new form starts with one empty item; a saved draft is shown as it is, even when emptied.
   const draft = checkout?.contestId === contest.id ? checkout.items : [emptyItem()];
-  const description = db()
-    .select()
-    .from(priceDescriptions)
-    .where(eq(priceDescriptions.contestId, contest.id))
-    .get();
+  const description = catalogueCached(`price-description:${contest.id}`, () =>
+    db().select().from(priceDescriptions).where(eq(priceDescriptions.contestId, contest.id)).get(),
+  );
   return {
     options: orderFormOptions(contest.id),
     draft,

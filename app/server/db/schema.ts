@@ -596,3 +596,14 @@ export const testPaymentIntents = sqliteTable("test_payment_intents", {
   konbiniExpiresAt: integer("konbini_expires_at", { mode: "timestamp_ms" }),
   createdAt: createdAt(),
 });
+
+/**
+ * One row counting the writes to what every visitor sees alike (contests, categories, athletes,
+ * formats, price descriptions, media): triggers (migration 0013) add one on every insert, update
+ * or delete, whoever writes, so the storefront's in-memory copies (catalogue-cache.server.ts)
+ * know when they are stale.
+ */
+export const catalogueVersion = sqliteTable("catalogue_version", {
+  id: integer("id").primaryKey(),
+  version: integer("version").notNull().default(0),
+});

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { isOnSale } from "../catalog/publication.server";
 import { now } from "../core/clock.server";
+import { catalogueCached } from "../catalog/catalogue-cache.server";
 import { db } from "../db/client.server";
 import { contests, mediaItems } from "../db/schema";
 import { thumbnailUrl } from "./library.server";
@@ -76,8 +77,14 @@ export type ContestSample = {
  * under the same rule, `isPubliclyServable`), in the admin's display order.
  */
 export function contestSamples(contestId: number): ContestSample[] {
-  const contest = db().select().from(contests).where(eq(contests.id, contestId)).get();
-  if (!contest || !isOnSale(contest, now())) return [];
+  const { contest, samples } = catalogueCached(`samples:${contestId}`, () => ({
+    contest: db().select().from(contests).where(eq(contests.id, contestId)).get(),
+    samples: readContestSamples(contestId),
+  }));
+  return contest && isOnSale(contest, now()) ? samples : [];
+}
+
+function readContestSamples(contestId: number): ContestSample[] {
   return db()
     .select()
     .from(mediaItems)
