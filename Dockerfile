@@ -20,7 +20,10 @@ WORKDIR /app
 # and without Stripe keys (STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET) unless
 # PAYMENT_PROVIDER=test says no money is to move: pass them at run time (docker run -e, fly secrets),
 # never bake them into the image.
+# MALLOC_ARENA_MAX=2: glibc's per-thread malloc arenas (libuv's pool, SQLite, sharp) kept ~16 MB
+# more after a burst and after the idle minute (npm run bench:server, issue 16).
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     PORT=3000 \
     DATABASE_PATH=/data/shop.db \
     MEDIA_DIR=/data/media \

@@ -1,22 +1,8 @@
-import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import Database from "better-sqlite3";
 import { contestSlug } from "../app/lib/slug";
 import { jsEnabled, uniqueEmail } from "./helpers";
+import { withDb } from "./db";
 import { loginAsAdmin } from "./users";
-
-const dbFile = path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db");
-
-/** Direct writes for what other tabs own (categories, publication) and for simulating another admin. */
-function withDb<T>(work: (db: Database.Database) => T): T {
-  const db = new Database(dbFile);
-  db.pragma("busy_timeout = 5000");
-  try {
-    return work(db);
-  } finally {
-    db.close();
-  }
-}
 
 async function createContestThroughUi(page: Page, name: string): Promise<number> {
   await page.goto("/admin/contests/new");

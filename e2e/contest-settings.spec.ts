@@ -1,22 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import Database from "better-sqlite3";
 import sharp from "sharp";
 import { contestSlug } from "../app/lib/slug";
 import { jsEnabled, uniqueEmail } from "./helpers";
+import { createContest } from "./contests";
+import { withDb } from "./db";
 import { loginAsAdmin } from "./users";
-
-/** A contest of the test's own, made through 新規大会追加; returns the URL of its edit page. */
-async function createContest(page: Page, name: string): Promise<string> {
-  await page.goto("/admin/contests/new");
-  await page.getByLabel("大会名").fill(name);
-  await page.getByRole("button", { name: "追加" }).click();
-  await expect(page.getByText("追加完了")).toBeVisible();
-  await page.getByRole("link", { name: `${name}を編集` }).click();
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-  return new URL(page.url()).pathname;
-}
 
 const section = (page: Page, title: string) => page.getByRole("region", { name: title });
 
@@ -116,11 +106,13 @@ test("contest settings: name, number label, categories, formats, price descripti
   await expect(page.getByText("公開設定を「公開」にしました。")).toBeVisible();
 
   // The order form offers only categories with something on sale (issue 19 item 14): one athlete is.
-  const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
-  db.prepare(
-    "insert into athletes (contest_id, athlete_number, name, category, video_status) values (?, 1, '出演者1', '小学生の部', '販売中')",
-  ).run(Number(editPage.split("/").pop()));
-  db.close();
+  withDb((db) =>
+    db
+      .prepare(
+        "insert into athletes (contest_id, athlete_number, name, category, video_status) values (?, 1, '出演者1', '小学生の部', '販売中')",
+      )
+      .run(Number(editPage.split("/").pop())),
+  );
   await page.goto("/");
   const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name }) });
   await expect(card).toBeVisible();

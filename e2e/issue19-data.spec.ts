@@ -1,8 +1,7 @@
-import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import Database from "better-sqlite3";
 import { slugKey } from "../app/lib/slug";
 import { jsEnabled, uniqueEmail, waitForMail } from "./helpers";
+import { withDb } from "./db";
 import { loginAsAdmin } from "./users";
 
 const TAKEN = (name: string) =>
@@ -61,18 +60,6 @@ test("issue 19 item 1: 新規大会追加 closes on success and refuses a second
   await expect(basic.getByLabel("大会名")).toHaveValue(name);
   await expect(page.getByRole("heading", { level: 1, name: other })).toBeVisible();
 });
-
-const dbFile = path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db");
-
-function withDb<T>(work: (db: Database.Database) => T): T {
-  const db = new Database(dbFile);
-  db.pragma("busy_timeout = 5000");
-  try {
-    return work(db);
-  } finally {
-    db.close();
-  }
-}
 
 /** A contest of the test's own with athletes 1..n named 選手1..選手n. */
 function seedContestWithAthletes(name: string, howMany: number): number {

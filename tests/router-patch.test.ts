@@ -61,6 +61,18 @@ describe("router patch (decision 0018)", () => {
         );
   });
 
+  it("hands out a copy of a path's kept matches: what one caller changes, the next does not see", () => {
+    const routes = shopRoutes();
+    const first = patched.matchRoutes(routes, "/order-form/第12回");
+    const last = first?.at(-1);
+    expect(last?.params).toEqual({ contestSlug: "第12回" });
+    // Typed read-only, but plain JavaScript may write to it.
+    if (last) (last.params as Record<string, string>).contestSlug = "changed";
+    expect(patched.matchRoutes(routes, "/order-form/第12回")?.at(-1)?.params).toEqual({
+      contestSlug: "第12回",
+    });
+  });
+
   it("a route table is flattened and ranked once, on its first match", () => {
     const routes: Route[] = [{ id: "home", index: true }];
     expect(patched.matchRoutes(routes, "/late")).toBeNull();
