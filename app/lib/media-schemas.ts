@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { THUMBNAIL_PIXELS } from "./media-sizes";
+
+export { THUMBNAIL_PIXELS };
 
 /** The spec's chunk size (50 MiB); the server may be configured with another and says so at init. */
 export const DEFAULT_CHUNK_BYTES = 52_428_800;
-/** A thumbnail is exactly this many pixels wide and high. */
-export const THUMBNAIL_PIXELS = 1080;
 /** Media the content tab manages: everything but cover images (those belong to the カバー画像 tab). */
 export const CONTENT_CATEGORIES = ["sample", "others"] as const;
 export const CONTENT_CATEGORY_LABELS: Record<(typeof CONTENT_CATEGORIES)[number], string> = {

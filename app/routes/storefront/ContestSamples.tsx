@@ -1,6 +1,5 @@
-import { useState } from "react";
-import { VideoPlayer } from "~/components/VideoPlayer";
-import { THUMBNAIL_PIXELS } from "~/lib/media-schemas";
+import { lazy, Suspense, useState } from "react";
+import { THUMBNAIL_PIXELS } from "~/lib/media-sizes";
 
 export type ContestSampleView = {
   id: number;
@@ -10,6 +9,12 @@ export type ContestSampleView = {
   width: number | null;
   height: number | null;
 };
+
+// Fetched on the first tap, like the video itself: the order form stays within its JavaScript
+// budget (npm run bench:web) and a parent who plays nothing loads nothing of the player.
+const VideoPlayer = lazy(() =>
+  import("~/components/VideoPlayer").then((module) => ({ default: module.VideoPlayer })),
+);
 
 /**
  * The contest's サンプル on its order form: a thumbnail (or a plain poster) for each video and
@@ -104,14 +109,18 @@ export function ContestSamples({
           );
         })}
       </ul>
-      <VideoPlayer
-        src={playing?.sample.url ?? null}
-        title={playing ? `${contestName} ${playing.title}` : ""}
-        poster={playing?.sample.thumbnailUrl ?? undefined}
-        preload="none"
-        playOnOpen
-        onClose={() => setPlaying(null)}
-      />
+      {playing ? (
+        <Suspense fallback={null}>
+          <VideoPlayer
+            src={playing.sample.url}
+            title={`${contestName} ${playing.title}`}
+            poster={playing.sample.thumbnailUrl ?? undefined}
+            preload="none"
+            playOnOpen
+            onClose={() => setPlaying(null)}
+          />
+        </Suspense>
+      ) : null}
     </section>
   );
 }
