@@ -220,9 +220,8 @@ test("cover image: non-images refused, an upload shows with its size, and the ho
   await expect(page.getByText("JPEG・PNG・WebP形式の画像ファイルを選択してください")).toBeVisible();
 
   // Over the limit: a 413 with its message, answered from Content-Length before the body is read
-  // (issue 13 finding 9), and still received by the client rather than a reset connection. Sent
-  // with Node's client, which reads an answer that comes while it is still sending, as browsers
-  // do; Playwright's request client sometimes reported the closing connection (EPIPE) instead.
+  // (issue 13 finding 9), and still received by the client rather than a reset connection (the
+  // rest is thrown away behind the answer: e2e/kept-alive-connections.spec.ts).
   const big = Buffer.alloc(21 * 1024 * 1024);
   big.set([0xff, 0xd8, 0xff, 0xe0]);
   const tooBig = await postFile(page, `${editPage}/cover`, "cover", "huge.jpg", big);

@@ -21,6 +21,11 @@ test("issue 19 item 21: the home page starts with a banner image whose space is 
     await expect(banner).toBeAttached();
     await expect(banner).toHaveAttribute("width", "1600");
     await expect(banner).toHaveAttribute("height", "600");
+    // Measured once the stylesheet applies (browsers paint nothing before it; a box measured
+    // earlier is the unstyled image at its attributes' size).
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet),
+    );
     const early = await banner.boundingBox();
     expect(early?.height).toBeGreaterThan(90);
     await expect(banner).toHaveJSProperty("complete", true);

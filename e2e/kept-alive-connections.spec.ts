@@ -1,11 +1,13 @@
 import http from "node:http";
+import net from "node:net";
 import { expect, test } from "@playwright/test";
 import { randomIp } from "./account-helpers";
 
 /**
- * A body refused by its Content-Length is never read, and its rest stays in the connection.
- * Over a kept-alive connection (browsers, Playwright, proxies all reuse them) the next request
- * was parsed after that rest and the client saw a reset; the refusal now closes the connection.
+ * A body refused by its Content-Length is not read before the answer, and its rest was left in
+ * the connection. Over a kept-alive connection (browsers, Playwright, proxies all reuse them) the
+ * next request was parsed after that rest and the client saw a reset; the rest is now read and
+ * thrown away behind the answer (app/server/http/unread-body.server.ts).
  */
 function post(baseURL: string, agent: http.Agent, body: string): Promise<string> {
   const url = new URL("/register", baseURL);
@@ -40,5 +42,54 @@ test("finding 9: after an oversized post is refused unread, the next request on 
     expect(await post(baseURL!, agent, "name=a&email=b")).toBe("400");
   } finally {
     agent.destroy();
+  }
+});
+
+/**
+ * Sends a post whose body is far over the form limit over a raw kept-alive socket, reading
+ * nothing until the whole body has been handed over and a moment has passed (a busy client),
+ * then asks for /healthz on the same connection. Resolves with everything the server sent.
+ */
+function oversizedPostReadLate(baseURL: string): Promise<{ answer: string; error?: string }> {
+  const url = new URL(baseURL);
+  const body = Buffer.alloc(8 * 1024 * 1024, "x");
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(url.port), url.hostname);
+    let answer = "";
+    let error: string | undefined;
+    socket.pause();
+    socket.setEncoding("latin1");
+    socket.on("data", (chunk: string) => {
+      answer += chunk;
+      // The refusal page is streamed (chunked); once it has ended, the connection is asked again.
+      if (answer.includes("\r\n0\r\n\r\n") && !answer.includes("/healthz"))
+        socket.write(`GET /healthz HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`);
+    });
+    socket.on("error", (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
+    socket.on("close", () => resolve({ answer, error }));
+    const head = [
+      "POST /register HTTP/1.1",
+      `Host: ${url.host}`,
+      "Content-Type: application/x-www-form-urlencoded",
+      `Content-Length: ${body.length}`,
+      `X-Forwarded-For: ${randomIp()}`,
+    ];
+    socket.write(`${head.join("\r\n")}\r\n\r\n`);
+    socket.write(body, () => setTimeout(() => socket.resume(), 300));
+    setTimeout(() => socket.resume(), 5_000);
+    setTimeout(() => socket.destroy(), 20_000);
+  });
+}
+
+test("a client still sending an oversized post when the 413 comes receives it, and its connection stays usable", async ({
+  baseURL,
+}) => {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const { answer, error } = await oversizedPostReadLate(baseURL!);
+    const statusLines = answer.split("\r\n").filter((line) => line.startsWith("HTTP/1.1 "));
+    expect(statusLines, `attempt ${attempt}: ${error ?? "no error"}`).toEqual([
+      "HTTP/1.1 413 Payload Too Large",
+      "HTTP/1.1 200 OK",
+    ]);
   }
 });

@@ -8,23 +8,12 @@ export const MULTIPART_SLACK_BYTES = 64 * 1024;
 
 /**
  * Whether the body's declared Content-Length is over `maxBytes`: such a body is refused with
- * 413 before any of it is read. Measured against remix-serve (200 MiB posts): curl, undici,
- * Playwright's request and Chromium (form post and fetch) all receive the 413; Node discards
- * the unread rest itself. A body without Content-Length (chunked) is read within its limit.
+ * 413 before any of it is read (its rest is thrown away behind the answer: unread-body.server.ts).
+ * A body without Content-Length (chunked) is read within its limit.
  */
 export function declaredOver(request: Request, maxBytes: number): boolean {
   const length = Number(request.headers.get("Content-Length") ?? "");
   return Number.isFinite(length) && length > maxBytes;
-}
-
-/**
- * Whether the request came with a body that nothing read: refused by its Content-Length, or
- * posted to an action that had no use for it. The unread rest stays in the connection, where
- * the next request of a kept-alive connection would be parsed after it and fail (the client
- * sees a reset), so such an answer closes the connection (see applySecurityHeaders).
- */
-export function bodyLeftUnread(request: Request): boolean {
-  return request.body !== null && !request.bodyUsed;
 }
 
 /**

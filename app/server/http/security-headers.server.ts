@@ -1,7 +1,7 @@
 import { redirect, redirectDocument } from "@remix-run/node";
 import crypto from "node:crypto";
 import { env } from "../core/env.server";
-import { bodyLeftUnread } from "./form.server";
+import { bodyLeftUnread, discardUnreadBody } from "./unread-body.server";
 
 /**
  * Security headers for every response the app makes: documents (entry.server's
@@ -116,7 +116,7 @@ export function headerTarget(request: Request, nonce?: string): HeaderTarget {
   return {
     pathname: new URL(request.url).pathname.replace(/\.data$/, ""),
     nonce,
-    closeConnection: bodyLeftUnread(request),
+    closeConnection: bodyLeftUnread(request) && !discardUnreadBody(request),
   };
 }
 
