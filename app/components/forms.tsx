@@ -1,16 +1,5 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import { Form, type FormProps } from "@remix-run/react";
-import {
-  useCallback,
-  useState,
-  type ComponentType,
-  type InputHTMLAttributes,
-  type ReactNode,
-  type RefAttributes,
-} from "react";
-import { CodeInput } from "~/components/CodeInput";
-import { PASSWORD_HINT } from "~/lib/password-rules";
-import { useHydrated } from "~/lib/use-hydrated";
+import type { InputHTMLAttributes, ReactNode } from "react";
 
 /**
  * A field's first error, under the field, linked to it by `id` (conform's `errorId`, which the
@@ -81,33 +70,6 @@ export function Field<Schema>({
   );
 }
 
-/** A new password and its confirmation (password reset, password change), with the password rules as the hint. */
-export function NewPasswordFields<Schema>({
-  password,
-  confirmation,
-}: {
-  password: FieldMetadata<Schema>;
-  confirmation: FieldMetadata<Schema>;
-}) {
-  return (
-    <>
-      <Field
-        label="新しいパスワード"
-        meta={password}
-        type="password"
-        hint={PASSWORD_HINT}
-        inputProps={{ autoComplete: "new-password" }}
-      />
-      <Field
-        label="新しいパスワード（確認）"
-        meta={confirmation}
-        type="password"
-        inputProps={{ autoComplete: "new-password" }}
-      />
-    </>
-  );
-}
-
 /** A form's submit button, on the right, disabled and relabelled while the form is on its way. */
 export function SubmitRow({
   busy,
@@ -124,102 +86,5 @@ export function SubmitRow({
         {busy ? busyLabel : children}
       </button>
     </div>
-  );
-}
-
-/** The server's answer on a code screen; a new `at` clears the boxes (after a failure or a resend). */
-export type CodeNotice = { kind: "error" | "success"; message: string; at: number };
-
-/**
- * Entering a mailed code (checkout e-mail, registration, password change): the six boxes, the
- * server's answer under them, 認証する-style submit (intent=verify) and 認証コードを再送信
- * (intent=resend). With JS the submit waits for all six digits; without JS the server checks.
- * Ids: `${id}-label` (when `label` is given) and `${id}-message`, which the boxes name.
- */
-export function CodeStep({
-  id,
-  label,
-  notice,
-  submitLabel,
-  busy,
-  FormComponent = Form,
-  action,
-  className,
-  children,
-}: {
-  id: string;
-  label?: string;
-  notice: CodeNotice | null | undefined;
-  submitLabel: string;
-  busy: boolean;
-  /** Remix's <Form> on a page, a fetcher's <Form> in a dialog. */
-  FormComponent?: ComponentType<FormProps & RefAttributes<HTMLFormElement>>;
-  action?: string;
-  className?: string;
-  /** Before the boxes: hidden fields, a line of explanation. */
-  children?: ReactNode;
-}) {
-  const hydrated = useHydrated();
-  const [complete, setComplete] = useState(false);
-  const onComplete = useCallback((value: boolean) => setComplete(value), []);
-  const error = notice?.kind === "error";
-  return (
-    <FormComponent method="post" action={action} className={className}>
-      {children}
-      {label ? (
-        <p id={`${id}-label`} className="field-label text-center">
-          {label}
-        </p>
-      ) : null}
-      <CodeInput
-        resetKey={String(notice?.at ?? "initial")}
-        invalid={error}
-        describedBy={label ? `${id}-label ${id}-message` : `${id}-message`}
-        onComplete={onComplete}
-      />
-      <div id={`${id}-message`} aria-live="polite" className="mt-3 min-h-6 text-center text-sm">
-        {notice ? (
-          <p
-            role={error ? "alert" : "status"}
-            className={error ? "font-medium text-red-700" : "text-emerald-700"}
-          >
-            {notice.message}
-          </p>
-        ) : null}
-      </div>
-      <button
-        type="submit"
-        name="intent"
-        value="verify"
-        className="mt-2 btn-primary w-full"
-        disabled={busy || (hydrated && !complete)}
-      >
-        {submitLabel}
-      </button>
-      <button
-        type="submit"
-        name="intent"
-        value="resend"
-        formNoValidate
-        className="mt-3 btn-secondary w-full"
-        disabled={busy}
-      >
-        認証コードを再送信
-      </button>
-    </FormComponent>
-  );
-}
-
-/** The server's or the schema's errors for the whole form, above its fields (conform's form errorId). */
-export function FormErrors({ id, errors }: { id: string; errors?: string[] }) {
-  if (!errors?.length) return null;
-  return (
-    <p
-      id={id}
-      role="alert"
-      className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800"
-    >
-      {errors.join(" ")}
-    </p>
   );
 }

@@ -3,7 +3,8 @@ import { parseWithZod } from "@conform-to/zod";
 import type { FormProps } from "@remix-run/react";
 import type { ComponentType, RefAttributes } from "react";
 import { FormAlert } from "~/components/AuthCard";
-import { CodeStep, NewPasswordFields, type CodeNotice } from "~/components/forms";
+import { CodeStep, type CodeNotice } from "~/components/CodeStep";
+import { NewPasswordFields } from "~/components/NewPasswordFields";
 import { newPasswordSchema, type PasswordChangeStep } from "~/lib/account-schemas";
 
 /** What /account/password answers: the step to show next, a message, and the new-password form's validation. */

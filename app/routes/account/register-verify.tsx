@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthCard } from "~/components/AuthCard";
-import { CodeStep, type CodeNotice } from "~/components/forms";
+import { CodeStep, type CodeNotice } from "~/components/CodeStep";
 import { registrationCodeSchema } from "~/lib/account-schemas";
 import { readForm } from "~/server/http/form.server";
 import { resendRegistrationCode, verifyRegistrationCode } from "~/server/accounts/registration.server";

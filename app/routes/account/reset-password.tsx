@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthCard, FormAlert, LinkProblemCard } from "~/components/AuthCard";
-import { NewPasswordFields } from "~/components/forms";
+import { NewPasswordFields } from "~/components/NewPasswordFields";
 import { resetPasswordSchema } from "~/lib/account-schemas";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import { readForm } from "~/server/http/form.server";

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { CodeStep, type CodeNotice } from "~/components/forms";
+import { CodeStep, type CodeNotice } from "~/components/CodeStep";
 import { codeSchema } from "~/lib/order-schemas";
 import { requireCustomer, sendCheckoutCode, verifyCheckoutCode } from "~/server/checkout/steps.server";
 import { sellerInfo } from "~/server/core/seller.server";

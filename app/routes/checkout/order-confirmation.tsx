@@ -4,7 +4,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { Field, FormErrors } from "~/components/forms";
+import { Field } from "~/components/forms";
+import { FormErrors } from "~/components/FormErrors";
 import { FinalConfirmationNotice, OrderLines } from "~/routes/checkout/OrderLines";
 import { customerSchema } from "~/lib/order-schemas";
 import { PASSWORD_HINT, PASSWORD_MIN } from "~/lib/password-rules";

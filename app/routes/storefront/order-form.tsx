@@ -14,7 +14,7 @@ import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/check
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
 import { positiveId } from "~/lib/params";
-import { FormErrors } from "~/components/forms";
+import { FormErrors } from "~/components/FormErrors";
 import { contestSamples } from "~/server/media/public-catalogue.server";
 import { ContestSamples } from "./ContestSamples";
 
