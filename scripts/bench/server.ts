@@ -26,8 +26,13 @@ execSync("npx remix vite:build scripts/bench/minimal-remix-app", { stdio: "ignor
 
 const { dir, env, adminId, formPath, postBody } = seededShop();
 
-const shop = await startServer(env);
-const minimal = await startServer({}, undefined, {
+// The Docker image runs the shop on jemalloc (see Dockerfile); both apps get it here too when
+// Debian's libjemalloc2 is installed, so the figures are the image's and the comparison fair.
+const jemallocPath = `/usr/lib/${os.arch() === "arm64" ? "aarch64" : "x86_64"}-linux-gnu/libjemalloc.so.2`;
+const jemalloc = fs.existsSync(jemallocPath);
+const allocator: Record<string, string> = jemalloc ? { LD_PRELOAD: jemallocPath } : {};
+const shop = await startServer({ ...env, ...allocator });
+const minimal = await startServer(allocator, undefined, {
   build: "build/minimal-remix-app/server/index.js",
   ready: "/",
 });
@@ -161,7 +166,7 @@ const budgets: Record<Kind, { rps: number; p99?: number }> = {
 let failed = false;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
 console.log(
-  `${CONNECTIONS} connections × ${DURATION} s, ${ROUNDS} rounds (medians), production builds on loopback, ${os.cpus().length} CPUs`,
+  `${CONNECTIONS} connections × ${DURATION} s, ${ROUNDS} rounds (medians), production builds on loopback, ${os.cpus().length} CPUs, ${jemalloc ? "jemalloc (as the Docker image)" : "glibc malloc (libjemalloc2 is not installed; the Docker image uses jemalloc)"}`,
 );
 for (const target of targets) {
   const figures = summary.get(target);
