@@ -307,8 +307,11 @@ describe("chunked media upload", () => {
     expect(big.status).toBe(413);
     expect((big.data as { message: string }).message).toContain("ファイルが大きすぎます");
     const text = await init({ fileName: "notes.txt", fileSize: 10, contentType: "text/plain" });
-    expect(text.status).toBe(400);
-    expect((text.data as { message: string }).message).toBe("動画または画像ファイルを選択してください");
+    expect(text.status).toBe(422);
+    expect(text.data).toMatchObject({
+      message: "動画または画像ファイルを選択してください",
+      fields: { contentType: ["動画または画像ファイルを選択してください"] },
+    });
   });
 
   it("answers 401 JSON to anyone but an admin", async () => {
@@ -414,7 +417,8 @@ describe("media operations", () => {
       id: String(opsContest),
       mediaId: String(ids[2]),
     });
-    expect(bad.status).toBe(400);
+    expect(bad.status).toBe(422);
+    expect(bad.data).toMatchObject({ fields: { displayOrder: [expect.any(String)] } });
   });
 
   it("the ↑/↓ form swaps with the neighbour", async () => {
@@ -617,7 +621,7 @@ describe("a delivery file through the chunked upload (purpose: delivery)", () =>
     expect(delivery.uploadId).not.toBe(media.uploadId);
   });
 
-  it("refuses an image for delivery (400) and bytes that are not a video (415)", async () => {
+  it("refuses an image for delivery (422) and bytes that are not a video (415)", async () => {
     const image = await init({
       fileName: "a.png",
       fileSize: 10,
@@ -625,8 +629,11 @@ describe("a delivery file through the chunked upload (purpose: delivery)", () =>
       contentType: "image/png",
       purpose: "delivery",
     });
-    expect(image.status).toBe(400);
-    expect(image.data).toMatchObject({ message: "納品ファイルは動画（MP4・MOV・WebM）を選択してください" });
+    expect(image.status).toBe(422);
+    expect(image.data).toMatchObject({
+      message: "納品ファイルは動画（MP4・MOV・WebM）を選択してください",
+      fields: { mediaType: ["納品ファイルは動画（MP4・MOV・WebM）を選択してください"] },
+    });
     const { done } = await uploadWhole(Buffer.from("x".repeat(1500)), "13_縦.mp4", { purpose: "delivery" });
     expect(done.status).toBe(415);
     expect(done.data).toMatchObject({ message: "動画ファイル（MP4・MOV・WebM）を選択してください" });

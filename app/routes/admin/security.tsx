@@ -1,5 +1,7 @@
+import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { formatDateTime } from "~/lib/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
@@ -9,6 +11,10 @@ import { securityDashboard, unlockAccount } from "~/server/auth/security-dashboa
 import { redirectWithToast } from "~/server/http/toast.server";
 import { readForm } from "~/server/http/form.server";
 import { pageNumber, positiveId } from "~/lib/params";
+import { apiTokenCreateSchema, apiTokenRevokeSchema } from "~/lib/api-token-schemas";
+import { createApiToken, listApiTokens, revokeApiToken } from "~/server/auth/api-tokens.server";
+import { now } from "~/server/core/clock.server";
+import { ApiTokensPanel } from "./ApiTokensPanel";
 
 export const meta: MetaFunction = () => [{ title: "セキュリティ監視 | 管理画面" }];
 
@@ -17,6 +23,7 @@ const TABS = [
   ["logins", "ログイン監視"],
   ["users", "ユーザー管理"],
   ["system", "システム状態"],
+  ["tokens", "APIトークン"],
 ] as const;
 type Tab = (typeof TABS)[number][0];
 
@@ -30,13 +37,51 @@ export async function loader({ request }: LoaderFunctionArgs) {
     dashboard: securityDashboard(parsePeriod(url.searchParams.get("period")), protectionSettings(), {
       eventsPage: page,
     }),
+    tokens: tab === "tokens" ? listApiTokens() : [],
+    now: now().toISOString(),
   };
 }
 
-/** Unlocking a locked account: the daily-use touch for a customer who calls the shop. */
 export async function action({ request }: ActionFunctionArgs) {
-  await requireAdminPage(request);
+  const { admin } = await requireAdminPage(request);
   const form = await readForm(request);
+  const intent = form.get("intent");
+  if (intent === "token-create") {
+    const submission = parseWithZod(form, { schema: apiTokenCreateSchema });
+    if (submission.status !== "success")
+      return data({ result: submission.reply(), created: null }, { status: 400 });
+    // Answered, not redirected: the token is shown this once and kept nowhere but in its hash.
+    const created = createApiToken(admin.id, submission.value);
+    return {
+      result: submission.reply({ resetForm: true }),
+      created: { ...created, expiresAt: created.expiresAt?.toISOString() ?? null },
+    };
+  }
+  if (intent === "token-revoke") {
+    const submission = parseWithZod(form, { schema: apiTokenRevokeSchema });
+    const revoked = submission.status === "success" && revokeApiToken(submission.value.tokenId);
+    return redirectWithToast(
+      request,
+      "/admin/security?tab=tokens",
+      revoked
+        ? {
+            kind: "success",
+            title: "トークンを無効化しました",
+            description: "このトークンを使うスクリプトは以後 401 になります。",
+          }
+        : {
+            kind: "error",
+            title: "無効化できませんでした",
+            description: "トークンが見つからないか、すでに無効です。",
+          },
+      { status: 303 },
+    );
+  }
+  return unlock(request, form);
+}
+
+/** Unlocking a locked account: the daily-use touch for a customer who calls the shop. */
+async function unlock(request: Request, form: FormData) {
   const userId = positiveId(form.get("userId"));
   const back = `/admin/security?tab=users`;
   if (!userId || !unlockAccount(userId)) {
@@ -66,10 +111,13 @@ const OUTCOME: Record<string, string> = {
   locked: "ロック中",
   blocked: "ブロック",
   "second-factor-failure": "2段階認証失敗",
+  "api-token": "APIトークン使用",
+  "api-token-refused": "APIトークン拒否",
 };
 
 export default function SecurityDashboardPage() {
-  const { tab, dashboard } = useLoaderData<typeof loader>();
+  const { tab, dashboard, tokens, now: loadedAt } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
@@ -175,6 +223,8 @@ export default function SecurityDashboardPage() {
                 ["信頼できるIP", dashboard.ipSecurity.trustedIPs],
                 ["不審なIP", dashboard.ipSecurity.suspiciousIPs],
                 ["ブロック中のIP", dashboard.ipSecurity.blockedIPs.length],
+                ["APIトークン使用", dashboard.apiTokens.uses],
+                ["拒否されたAPIトークン", dashboard.apiTokens.refused],
               ]}
             />
             {dashboard.ipSecurity.blockedIPs.length > 0 ? (
@@ -272,6 +322,21 @@ export default function SecurityDashboardPage() {
               </ul>
             )}
           </div>
+        ) : null}
+
+        {tab === "tokens" ? (
+          <ApiTokensPanel
+            tokens={tokens.map((token) => ({
+              ...token,
+              createdAt: token.createdAt.toISOString(),
+              expiresAt: token.expiresAt?.toISOString() ?? null,
+              lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
+              revokedAt: token.revokedAt?.toISOString() ?? null,
+            }))}
+            created={actionData?.created ?? null}
+            lastResult={actionData?.result}
+            now={loadedAt}
+          />
         ) : null}
 
         {tab === "system" ? (

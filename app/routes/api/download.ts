@@ -1,29 +1,32 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiError, jsonApi } from "~/server/http/json-api.server";
 import { downloadPage } from "~/server/orders/downloads.server";
 
 /** The spec's download page object. */
-export function loader({ params }: LoaderFunctionArgs) {
-  const page = downloadPage(params.id ?? "");
-  if (!page)
+export const { loader, action } = jsonApi({
+  GET({ params }) {
+    const page = downloadPage(params.id ?? "");
+    const noStore = { "Cache-Control": "no-store" };
+    if (!page)
+      return apiError(404, "ダウンロードページが見つからないか、有効期限が切れています", {
+        headers: noStore,
+      });
     return Response.json(
-      { error: "ダウンロードページが見つからないか、有効期限が切れています" },
-      { status: 404, headers: { "Cache-Control": "no-store" } },
+      {
+        orderNumber: page.orderNumber,
+        createdAt: page.createdAt,
+        expiresAt: page.expiresAt,
+        expired: page.expired,
+        orders: page.lines.map((line) => ({
+          id: line.id,
+          contestName: line.contestName,
+          category: line.category,
+          athleteNumber: line.athleteNumber,
+          athleteName: line.athleteName,
+          style: line.style,
+          price: line.price,
+        })),
+      },
+      { headers: noStore },
     );
-  return Response.json(
-    {
-      orderNumber: page.orderNumber,
-      createdAt: page.createdAt,
-      expiresAt: page.expiresAt,
-      expired: page.expired,
-      orders: page.lines.map((line) => ({
-        id: line.id,
-        contestName: line.contestName,
-        category: line.category,
-        athleteNumber: line.athleteNumber,
-        style: line.style,
-        price: line.price,
-      })),
-    },
-    { headers: { "Cache-Control": "no-store" } },
-  );
-}
+  },
+});

@@ -1,9 +1,11 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { currentAdmin } from "~/server/auth/admin-session.server";
+import { apiAdmin } from "~/server/auth/api-access.server";
+import { jsonApi } from "~/server/http/json-api.server";
 import { mailStatusFor } from "~/server/mail/status.server";
 
 /** GET /api/email-status: whether mail goes out (checked against the SMTP server, kept 60 s). */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const status = await mailStatusFor({ admin: (await currentAdmin(request)) !== null });
-  return Response.json(status, { headers: { "Cache-Control": "no-store" } });
-}
+export const { loader, action } = jsonApi({
+  async GET({ request }) {
+    const status = await mailStatusFor({ admin: (await apiAdmin(request)) !== null });
+    return Response.json(status, { headers: { "Cache-Control": "no-store" } });
+  },
+});

@@ -1,14 +1,16 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAdminApi } from "~/server/auth/admin-session.server";
+import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { protectionSettings } from "~/server/auth/login-audit.server";
 import { parsePeriod } from "~/lib/security-periods";
 import { securityDashboard } from "~/server/auth/security-dashboard.server";
+import { jsonApi } from "~/server/http/json-api.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdminApi(request);
-  const period = parsePeriod(new URL(request.url).searchParams.get("period"));
-  return Response.json(
-    { dashboard: securityDashboard(period, protectionSettings()) },
-    { headers: { "Cache-Control": "no-store" } },
-  );
-}
+export const { loader, action } = jsonApi({
+  async GET({ request }) {
+    await requireApiAdmin(request);
+    const period = parsePeriod(new URL(request.url).searchParams.get("period"));
+    return Response.json(
+      { dashboard: securityDashboard(period, protectionSettings()) },
+      { headers: { "Cache-Control": "no-store" } },
+    );
+  },
+});

@@ -36,10 +36,3 @@ export async function requireAdminPage(request: Request): Promise<AdminContext> 
   });
   throw redirect("/admin-login", { headers: { "Set-Cookie": await commitSession(session) } });
 }
-
-/** For admin APIs and actions called with fetch: 401 with a JSON body. */
-export async function requireAdminApi(request: Request): Promise<AdminContext> {
-  const context = await currentAdmin(request);
-  if (context) return context;
-  throw Response.json({ error: "Unauthorized", message: "認証が必要です" }, { status: 401 });
-}

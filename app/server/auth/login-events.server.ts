@@ -133,6 +133,16 @@ function distinctEmailsFromIp(ip: string, email: string, since: Date): number {
   return (row?.emails ?? 0) + (seen ? 0 : 1);
 }
 
+/** Requests made with an admin's API token (api-access.server.ts): recorded here, but no logins. */
+export const API_TOKEN_OUTCOMES = [
+  "api-token",
+  "api-token-refused",
+] as const satisfies readonly LoginOutcome[];
+
+export function isApiTokenOutcome(outcome: LoginOutcome): boolean {
+  return (API_TOKEN_OUTCOMES as readonly LoginOutcome[]).includes(outcome);
+}
+
 export type LoginEventInput = {
   kind: LoginKind;
   email: string;
@@ -145,10 +155,15 @@ export type LoginEventInput = {
 export function recordLoginEvent({ kind, email, userId, outcome, request }: LoginEventInput): number {
   const ip = clientIp(request);
   const at = now();
-  const streak = failureStreak(kind, email).failures + (outcome === "failure" ? 1 : 0);
+  // A password's failures say nothing of a request made with an API token (a script's).
+  const passwordAttempt = !isApiTokenOutcome(outcome);
+  const streak =
+    outcome === "success" || !passwordAttempt
+      ? 0
+      : failureStreak(kind, email).failures + (outcome === "failure" ? 1 : 0);
   // Without a known address the address signals are left out: every attempt would share one.
   const score = riskScore({
-    failureStreak: outcome === "success" ? 0 : streak,
+    failureStreak: streak,
     newIpForAccount: ip !== null && userId !== null && isNewIpForAccount(kind, userId, ip),
     distinctEmailsFromIp: ip === null ? 1 : distinctEmailsFromIp(ip, email, new Date(at.getTime() - HOUR_MS)),
   });

@@ -1,9 +1,9 @@
-import { and, count, desc, eq, gt, gte, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, inArray, notInArray, sql } from "drizzle-orm";
 import { SECURITY_PERIODS, type SecurityPeriod } from "~/lib/security-periods";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { loginEvents, users } from "../db/schema";
-import { UNKNOWN_ADDRESS } from "./login-events.server";
+import { API_TOKEN_OUTCOMES, UNKNOWN_ADDRESS } from "./login-events.server";
 
 /** What the protections of this shop are, as the code enforces them; the dashboard reports them, it does not claim them. */
 export type ProtectionSettings = {
@@ -29,6 +29,8 @@ export function securityDashboard(
   const at = now();
   const since = new Date(at.getTime() - SECURITY_PERIODS[period] * 3600_000);
   const inPeriod = gte(loginEvents.createdAt, since);
+  // A script's requests with an API token are recorded beside the logins but are none.
+  const loginsInPeriod = and(inPeriod, notInArray(loginEvents.outcome, [...API_TOKEN_OUTCOMES]));
   const database = db();
 
   const totals = database
@@ -40,8 +42,17 @@ export function securityDashboard(
       highRisk: sql<number>`sum(case when ${loginEvents.riskScore} >= ${HIGH_RISK} then 1 else 0 end)`,
     })
     .from(loginEvents)
-    .where(inPeriod)
+    .where(loginsInPeriod)
     .get() ?? { total: 0, success: 0, failed: 0, blocked: 0, highRisk: 0 };
+  const tokenTotals = database
+    .select({
+      uses: sql<number>`sum(case when ${loginEvents.outcome} = 'api-token' then 1 else 0 end)`,
+      refused: sql<number>`sum(case when ${loginEvents.outcome} = 'api-token-refused' then 1 else 0 end)`,
+    })
+    .from(loginEvents)
+    .where(and(inPeriod, inArray(loginEvents.outcome, [...API_TOKEN_OUTCOMES])))
+    .get();
+  const apiTokens = { uses: tokenTotals?.uses ?? 0, refused: tokenTotals?.refused ?? 0 };
   const total = totals.total;
   const success = totals.success ?? 0;
   const failed = totals.failed ?? 0;
@@ -56,7 +67,7 @@ export function securityDashboard(
       emails: sql<number>`count(distinct ${loginEvents.email})`,
     })
     .from(loginEvents)
-    .where(inPeriod)
+    .where(loginsInPeriod)
     .groupBy(loginEvents.ip)
     .all()
     // Attempts without a known address are no one client: listing them as one would accuse nobody.
@@ -101,7 +112,11 @@ export function securityDashboard(
           ? "successful_login"
           : event.outcome === "failure" || event.outcome === "second-factor-failure"
             ? "failed_login"
-            : "blocked_login",
+            : event.outcome === "api-token"
+              ? "api_token_use"
+              : event.outcome === "api-token-refused"
+                ? "api_token_refused"
+                : "blocked_login",
       kind: event.kind,
       outcome: event.outcome,
       email: event.email,
@@ -126,10 +141,15 @@ export function securityDashboard(
   if (highRisk > 0) riskFactors.push(`高リスクのログイン試行が${highRisk}件あります`);
   if ((userTotals.locked ?? 0) > 0) riskFactors.push(`ロック中のアカウントが${userTotals.locked}件あります`);
   if (blocked > 0) riskFactors.push(`ブロックされた試行が${blocked}件あります`);
+  if (apiTokens.refused >= 5) riskFactors.push(`拒否されたAPIトークンの使用が${apiTokens.refused}件あります`);
   if (suspicious.length > 0)
     recommendations.push("不審なIPアドレスからの試行を確認し、必要に応じてサーバー側で遮断してください");
   if (failed >= 5)
     recommendations.push("失敗が続くアカウントの持ち主に連絡し、パスワードの変更を勧めてください");
+  if (apiTokens.refused >= 5)
+    recommendations.push(
+      "APIトークンを使うスクリプトの設定を確認し、漏れたおそれのあるトークンは無効化してください",
+    );
   if (!protections.adminIpAllowlist) recommendations.push("管理画面へのアクセス元IPの制限を検討してください");
   if (riskFactors.length === 0) recommendations.push("現在、特別な対応は必要ありません");
 
@@ -152,6 +172,8 @@ export function securityDashboard(
       highRiskAttempts: highRisk,
       blockedAttempts: blocked,
     },
+    /** Requests made with admin API tokens: in force, and refused (unknown, revoked, expired). */
+    apiTokens,
     ipSecurity: {
       uniqueIPs: perIp.length,
       suspiciousIPs: suspicious.length,

@@ -473,7 +473,20 @@ export const mailLinks = sqliteTable(
   ],
 );
 
-export const LOGIN_OUTCOMES = ["success", "failure", "locked", "blocked", "second-factor-failure"] as const;
+/**
+ * What a login record says happened. `api-token` is a request a script made with an admin's API
+ * token, `api-token-refused` one whose token was unknown, revoked or expired: they are no logins,
+ * so the lockout and the dashboard's login figures count only the others.
+ */
+export const LOGIN_OUTCOMES = [
+  "success",
+  "failure",
+  "locked",
+  "blocked",
+  "second-factor-failure",
+  "api-token",
+  "api-token-refused",
+] as const;
 
 export const loginEvents = sqliteTable(
   "login_events",
@@ -538,6 +551,35 @@ export const mailOutbox = sqliteTable(
     index("mail_outbox_due_idx").on(t.status, t.nextAttemptAt),
     index("mail_outbox_topic_idx").on(t.topic, t.status),
   ],
+);
+
+export const API_TOKEN_SCOPES = ["read", "write"] as const;
+export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
+
+/**
+ * Admin API tokens for scripts (`Authorization: Bearer …`): a request with one acts as its admin
+ * without the cookie. Only the token's SHA-256 is kept; the token itself is shown once.
+ */
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** SHA-256 (base64url) of the token. */
+    tokenHash: text("token_hash").notNull(),
+    /** The token's first characters, so the admin can tell which one a list row is. */
+    prefix: text("prefix").notNull(),
+    scope: text("scope", { enum: API_TOKEN_SCOPES }).notNull(),
+    createdAt: createdAt(),
+    /** Null: valid until revoked. */
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("api_tokens_hash_idx").on(t.tokenHash), index("api_tokens_user_idx").on(t.userId)],
 );
 
 export const SESSION_KINDS = ["guest", "customer", "admin"] as const;

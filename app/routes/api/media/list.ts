@@ -1,16 +1,18 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiAdmin } from "~/server/auth/api-access.server";
+import { apiError, jsonApi } from "~/server/http/json-api.server";
 import { listContestMedia } from "~/server/media/public-catalogue.server";
-import { currentAdmin } from "~/server/auth/admin-session.server";
 import { positiveId } from "~/lib/params";
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const id = positiveId(params.id);
-  if (!id) return Response.json({ error: "大会が見つかりません" }, { status: 404 });
-  // Unpublished media only inside the admin window (second factor done, 60 minutes), as every admin API.
-  const isAdmin = Boolean(await currentAdmin(request));
-  const media = listContestMedia(id, { isAdmin });
-  if (!media) return Response.json({ error: "大会が見つかりません" }, { status: 404 });
-  // The admin's list holds unpublished media: not kept past the admin window.
-  const cacheControl = isAdmin ? "private, no-store" : "private, max-age=30";
-  return Response.json(media, { headers: { "Cache-Control": cacheControl } });
-}
+/** A contest's media: what the storefront shows, or (to an admin) everything. */
+export const { loader, action } = jsonApi({
+  async GET({ request, params }) {
+    const id = positiveId(params.id);
+    // Unpublished media only to an admin (second factor done, or an API token), as every admin API.
+    const isAdmin = (await apiAdmin(request)) !== null;
+    const media = id ? listContestMedia(id, { isAdmin }) : null;
+    if (!media) return apiError(404, "大会が見つかりません");
+    // The admin's list holds unpublished media: not kept past the admin window.
+    const cacheControl = isAdmin ? "private, no-store" : "private, max-age=30";
+    return Response.json(media, { headers: { "Cache-Control": cacheControl } });
+  },
+});

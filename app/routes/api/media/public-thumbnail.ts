@@ -1,6 +1,6 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { currentAdmin } from "~/server/auth/admin-session.server";
+import { apiAdmin } from "~/server/auth/api-access.server";
 import { fileResponse } from "~/server/files/file-response.server";
+import { jsonApi } from "~/server/http/json-api.server";
 import { isPubliclyServable } from "~/server/media/public-catalogue.server";
 import { thumbnailFile } from "~/server/media/library.server";
 import { positiveId } from "~/lib/params";
@@ -10,17 +10,19 @@ import { notFound } from "~/server/http/not-found.server";
  * A media item's thumbnail. Admins see every one; visitors only those of media that are
  * public themselves. The URL carries a version (?v=), so a versioned request caches long.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const contestId = positiveId(params.contestId);
-  const mediaId = positiveId(params.mediaId);
-  const thumbnail = contestId && mediaId ? thumbnailFile(contestId, mediaId) : null;
-  if (!thumbnail) notFound();
-  const isAdmin = Boolean(await currentAdmin(request));
-  if (!isAdmin && !isPubliclyServable(thumbnail.storedName)) notFound();
-  const versioned = new URL(request.url).searchParams.has("v");
-  const scope = isAdmin ? "private" : "public";
-  return fileResponse(request, thumbnail.file, {
-    contentType: thumbnail.contentType,
-    cacheControl: versioned ? `${scope}, max-age=31536000, immutable` : `${scope}, no-cache`,
-  });
-}
+export const { loader, action } = jsonApi({
+  async GET({ request, params }) {
+    const contestId = positiveId(params.contestId);
+    const mediaId = positiveId(params.mediaId);
+    const thumbnail = contestId && mediaId ? thumbnailFile(contestId, mediaId) : null;
+    if (!thumbnail) notFound();
+    const isAdmin = (await apiAdmin(request)) !== null;
+    if (!isAdmin && !isPubliclyServable(thumbnail.storedName)) notFound();
+    const versioned = new URL(request.url).searchParams.has("v");
+    const scope = isAdmin ? "private" : "public";
+    return fileResponse(request, thumbnail.file, {
+      contentType: thumbnail.contentType,
+      cacheControl: versioned ? `${scope}, max-age=31536000, immutable` : `${scope}, no-cache`,
+    });
+  },
+});

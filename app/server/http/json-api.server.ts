@@ -1,0 +1,113 @@
+import type { ZodType, ZodTypeDef } from "zod";
+import { readJsonBody } from "./json-body.server";
+
+/**
+ * The JSON API's one way of answering (docs/api.md): a route module exports
+ * `const { loader, action } = jsonApi({ GET, POST, … })`, each handler parses its input with
+ * the form's own zod schema (`parseApiInput`) and calls the same domain function as the
+ * screen. Every failure is JSON `{ error, message, fields? }`: `error` a short title (401
+ * keeps the spec's "Unauthorized"), `message` Japanese for a person, `fields` the messages
+ * per field of a 422. A method the route does not answer is 405 with `Allow`.
+ */
+
+export const API_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type ApiMethod = (typeof API_METHODS)[number];
+
+type Params = Record<string, string | undefined>;
+export type ApiArgs = { request: Request; params: Params };
+export type ApiHandler = (args: ApiArgs) => Response | Promise<Response>;
+
+const TITLES: Record<number, string> = {
+  401: "Unauthorized",
+  403: "Forbidden",
+  405: "Method Not Allowed",
+  422: "入力エラー",
+  423: "アカウントロック",
+};
+
+/** A JSON error answer (see the module comment); `extra` adds the fields a call documents. */
+export function apiError(
+  status: number,
+  message: string,
+  extra: { title?: string; fields?: Record<string, string[]>; headers?: HeadersInit } & Record<
+    string,
+    unknown
+  > = {},
+): Response {
+  const { title, headers, ...rest } = extra;
+  return Response.json({ error: title ?? TITLES[status] ?? "エラー", message, ...rest }, { status, headers });
+}
+
+export function methodNotAllowed(allowed: readonly string[]): Response {
+  return apiError(405, "このメソッドには対応していません", { headers: { Allow: allowed.join(", ") } });
+}
+
+/** The route's loader and action: the method picks the handler; thrown answers are answered. */
+export function jsonApi(handlers: Partial<Record<ApiMethod, ApiHandler>>) {
+  const allowed = API_METHODS.filter((method) => handlers[method]);
+  const allowHeader = allowed.includes("GET") ? [...allowed, "HEAD"] : allowed;
+  async function dispatch(args: ApiArgs): Promise<Response> {
+    const method = args.request.method.toUpperCase();
+    if (method === "OPTIONS")
+      return new Response(null, { status: 204, headers: { Allow: allowHeader.join(", ") } });
+    const handler = handlers[(method === "HEAD" ? "GET" : method) as ApiMethod];
+    if (!handler) return methodNotAllowed(allowHeader);
+    try {
+      return await handler(args);
+    } catch (thrown) {
+      if (thrown instanceof Response) return thrown;
+      // A bug, not the caller's input: logged, and answered as JSON like everything else here.
+      console.error(thrown);
+      return apiError(500, "サーバーでエラーが発生しました。時間をおいて再度お試しください。");
+    }
+  }
+  return { loader: dispatch, action: dispatch };
+}
+
+/** 64 KiB: every JSON call but the uploads is a few hundred bytes; 2,000 athlete ids fit. */
+const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+/** The request's JSON (or form-encoded) body as an object; 400 or 413 is thrown otherwise. */
+export async function readApiBody(
+  request: Request,
+  maxBytes = DEFAULT_BODY_LIMIT,
+  tooLarge = "送信内容が大きすぎます",
+) {
+  const body = await readJsonBody(request, maxBytes);
+  if (body.ok) return body.value;
+  throw body.status === 413
+    ? apiError(413, tooLarge)
+    : apiError(400, "送信内容を JSON として読み取れませんでした");
+}
+
+/**
+ * Parses input with a form's zod schema; a 422 listing the messages per field is thrown
+ * otherwise. `names` renames the schema's paths to the API's field names where they differ
+ * (the form says `ids`, the spec's call `athleteIds`).
+ */
+export function parseApiInput<Output, Input>(
+  schema: ZodType<Output, ZodTypeDef, Input>,
+  value: unknown,
+  names: Record<string, string> = {},
+): Output {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const fields: Record<string, string[]> = {};
+  for (const issue of parsed.error.issues) {
+    const path = issue.path.join(".");
+    const name = names[path] ?? names[String(issue.path[0] ?? "")] ?? (path || "_form");
+    (fields[name] ??= []).push(issue.message);
+  }
+  const first = parsed.error.issues[0]?.message ?? "入力内容をご確認ください";
+  throw apiError(422, first, { fields });
+}
+
+/** The body read and parsed in one step, for the calls whose whole body is one form. */
+export async function readApiInput<Output, Input>(
+  request: Request,
+  schema: ZodType<Output, ZodTypeDef, Input>,
+  options: { names?: Record<string, string>; maxBytes?: number; add?: Record<string, unknown> } = {},
+): Promise<Output> {
+  const body = await readApiBody(request, options.maxBytes);
+  return parseApiInput(schema, { ...body, ...options.add }, options.names);
+}
