@@ -101,13 +101,41 @@ function admin() {
   ];
 }
 
+/**
+ * The JSON calls of both spec documents (docs/api.md), each a thin resource route over the same
+ * rules as its screen, grouped as the document is.
+ */
 function api() {
   return prefix("api", [
-    route("create-payment-intent", "routes/api/create-payment-intent.ts"),
-    route("stripe/webhook", "routes/api/stripe-webhook.ts"),
-    route("download/:id", "routes/api/download.ts"),
-    route("email-status", "routes/api/email-status.ts"),
-    route("admin/security-dashboard", "routes/api/security-dashboard.ts"),
+    ...apiStorefront(),
+    ...apiAccounts(),
+    ...apiCheckout(),
+    ...apiAdminLogin(),
+    ...apiCatalogue(),
+    ...apiOrders(),
+    ...apiSystem(),
+  ]);
+}
+
+function apiStorefront() {
+  return [route("download/:id", "routes/api/download.ts")];
+}
+
+function apiAccounts() {
+  return [];
+}
+
+function apiCheckout() {
+  return [route("create-payment-intent", "routes/api/create-payment-intent.ts")];
+}
+
+function apiAdminLogin() {
+  return [];
+}
+
+/** Contests and everything of theirs: media, and (to come) categories, formats, prices, athletes. */
+function apiCatalogue() {
+  return [
     route("video/contests", "routes/api/contests.ts", [
       route(":id/media", "routes/api/media/list.ts", [
         route("chunked-init", "routes/api/media/chunked-init.ts"),
@@ -118,7 +146,19 @@ function api() {
       ]),
     ]),
     route("video/media/thumbnail/:contestId/:mediaId", "routes/api/media/public-thumbnail.ts"),
-  ]);
+  ];
+}
+
+function apiOrders() {
+  return [];
+}
+
+function apiSystem() {
+  return [
+    route("email-status", "routes/api/email-status.ts"),
+    route("admin/security-dashboard", "routes/api/security-dashboard.ts"),
+    route("stripe/webhook", "routes/api/stripe-webhook.ts"),
+  ];
 }
 
 /**

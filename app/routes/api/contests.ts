@@ -2,7 +2,7 @@ import { listStorefrontContests } from "~/server/catalog/contests.server";
 import { jsonApi } from "~/server/http/json-api.server";
 
 /** The spec's contest list for clients of the shop: contests visible on the storefront. */
-export const { loader, action } = jsonApi({
+export const loader = jsonApi({
   GET() {
     return Response.json(
       listStorefrontContests().map((contest) => ({
@@ -16,3 +16,4 @@ export const { loader, action } = jsonApi({
     );
   },
 });
+export const action = loader;

@@ -7,7 +7,7 @@ import { getSession } from "~/server/http/session.server";
  * The spec's call. Whatever amount the client sends is ignored: the amount is the
  * session's checkout total as the server computes it.
  */
-export const { loader, action } = jsonApi({
+export const loader = jsonApi({
   async POST({ request }) {
     const session = await getSession(request);
     const priced = pricedCheckout(session);
@@ -19,3 +19,4 @@ export const { loader, action } = jsonApi({
     return Response.json({ clientSecret: prepared.intent.clientSecret, amount: prepared.intent.amount });
   },
 });
+export const action = loader;

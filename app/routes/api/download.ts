@@ -2,7 +2,7 @@ import { apiError, jsonApi } from "~/server/http/json-api.server";
 import { downloadPage } from "~/server/orders/downloads.server";
 
 /** The spec's download page object. */
-export const { loader, action } = jsonApi({
+export const loader = jsonApi({
   GET({ params }) {
     const page = downloadPage(params.id ?? "");
     const noStore = { "Cache-Control": "no-store" };
@@ -30,3 +30,4 @@ export const { loader, action } = jsonApi({
     );
   },
 });
+export const action = loader;

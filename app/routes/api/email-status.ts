@@ -3,9 +3,10 @@ import { jsonApi } from "~/server/http/json-api.server";
 import { mailStatusFor } from "~/server/mail/status.server";
 
 /** GET /api/email-status: whether mail goes out (checked against the SMTP server, kept 60 s). */
-export const { loader, action } = jsonApi({
+export const loader = jsonApi({
   async GET({ request }) {
     const status = await mailStatusFor({ admin: (await apiAdmin(request)) !== null });
     return Response.json(status, { headers: { "Cache-Control": "no-store" } });
   },
 });
+export const action = loader;

@@ -4,7 +4,7 @@ import { parsePeriod } from "~/lib/security-periods";
 import { securityDashboard } from "~/server/auth/security-dashboard.server";
 import { jsonApi } from "~/server/http/json-api.server";
 
-export const { loader, action } = jsonApi({
+export const loader = jsonApi({
   async GET({ request }) {
     await requireApiAdmin(request);
     const period = parsePeriod(new URL(request.url).searchParams.get("period"));
@@ -14,3 +14,4 @@ export const { loader, action } = jsonApi({
     );
   },
 });
+export const action = loader;

@@ -5,7 +5,7 @@ import { apiError, jsonApi } from "~/server/http/json-api.server";
 /** Stripe's events are a few kilobytes; nothing bigger is one of them. */
 const MAX_EVENT_BYTES = 1024 * 1024;
 
-export const { loader, action } = jsonApi({
+export const loader = jsonApi({
   async POST({ request }) {
     // The signature covers the exact bytes sent, so the body is read raw, never parsed first.
     const rawBody = await readText(request, MAX_EVENT_BYTES);
@@ -14,3 +14,4 @@ export const { loader, action } = jsonApi({
     return Response.json(outcome.body, { status: outcome.status });
   },
 });
+export const action = loader;

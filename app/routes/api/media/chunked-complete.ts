@@ -6,7 +6,7 @@ import { completeChunkedUpload } from "~/server/media/uploads.server";
 import { toDeliveryFileJson } from "~/server/delivery/delivery-files.server";
 
 /** Checks the whole file (size, magic bytes), stores it under the shop's name and answers the new media item (or delivery file). */
-export const { loader, action } = jsonApi({
+export const loader = jsonApi({
   async POST({ request, params }) {
     const contestId = await requireMediaApi(request, params);
     const { uploadId } = await readApiInput(request, uploadIdSchema, { maxBytes: 4 * 1024 });
@@ -17,3 +17,4 @@ export const { loader, action } = jsonApi({
     return Response.json(toContentItem(result.item), { status: 201 });
   },
 });
+export const action = loader;

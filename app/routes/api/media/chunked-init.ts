@@ -4,7 +4,7 @@ import { requireMediaApi } from "~/server/media/api.server";
 import { initChunkedUpload } from "~/server/media/uploads.server";
 
 /** Starts (or resumes) a chunked upload: {uploadId, chunkSize, totalChunks, receivedChunks}. */
-export const { loader, action } = jsonApi({
+export const loader = jsonApi({
   async POST({ request, params }) {
     const contestId = await requireMediaApi(request, params);
     const input = await readApiInput(request, chunkedInitSchema, { maxBytes: 16 * 1024 });
@@ -13,3 +13,4 @@ export const { loader, action } = jsonApi({
     return Response.json(result.upload);
   },
 });
+export const action = loader;

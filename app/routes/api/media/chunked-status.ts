@@ -4,7 +4,7 @@ import { requireMediaApi } from "~/server/media/api.server";
 import { uploadStatus } from "~/server/media/uploads.server";
 
 /** GET ?uploadId=…: how far an upload got, so a reloaded page resumes from the server's count. */
-export const { loader, action } = jsonApi({
+export const loader = jsonApi({
   async GET({ request, params }) {
     const contestId = await requireMediaApi(request, params);
     const { uploadId } = parseApiInput(uploadIdSchema, {
@@ -15,3 +15,4 @@ export const { loader, action } = jsonApi({
     return Response.json(result.upload, { headers: { "Cache-Control": "no-store" } });
   },
 });
+export const action = loader;

@@ -3,7 +3,7 @@ import { requireMediaApi } from "~/server/media/api.server";
 import { receiveChunk } from "~/server/media/uploads.server";
 
 /** One chunk (multipart: uploadId, chunkIndex, chunk), streamed into the upload's file. */
-export const { loader, action } = jsonApi({
+export const loader = jsonApi({
   async POST({ request, params }) {
     const contestId = await requireMediaApi(request, params);
     const result = await receiveChunk(contestId, request);
@@ -11,3 +11,4 @@ export const { loader, action } = jsonApi({
     return Response.json(result.upload);
   },
 });
+export const action = loader;

@@ -12,7 +12,7 @@ async function mediaOf({ request, params }: ApiArgs) {
 }
 
 /** DELETE: the item and its files. PATCH {displayOrder}: swap with the item at that position. */
-export const { loader, action } = jsonApi({
+export const loader = jsonApi({
   async DELETE(args) {
     const { contestId, mediaId } = await mediaOf(args);
     deleteMedia(contestId, mediaId);
@@ -25,3 +25,4 @@ export const { loader, action } = jsonApi({
     return Response.json({ media: listContentMedia(contestId) });
   },
 });
+export const action = loader;

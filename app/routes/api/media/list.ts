@@ -4,7 +4,7 @@ import { listContestMedia } from "~/server/media/public-catalogue.server";
 import { positiveId } from "~/lib/params";
 
 /** A contest's media: what the storefront shows, or (to an admin) everything. */
-export const { loader, action } = jsonApi({
+export const loader = jsonApi({
   async GET({ request, params }) {
     const id = positiveId(params.id);
     // Unpublished media only to an admin (second factor done, or an API token), as every admin API.
@@ -16,3 +16,4 @@ export const { loader, action } = jsonApi({
     return Response.json(media, { headers: { "Cache-Control": cacheControl } });
   },
 });
+export const action = loader;

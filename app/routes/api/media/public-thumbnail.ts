@@ -10,7 +10,7 @@ import { notFound } from "~/server/http/not-found.server";
  * A media item's thumbnail. Admins see every one; visitors only those of media that are
  * public themselves. The URL carries a version (?v=), so a versioned request caches long.
  */
-export const { loader, action } = jsonApi({
+export const loader = jsonApi({
   async GET({ request, params }) {
     const contestId = positiveId(params.contestId);
     const mediaId = positiveId(params.mediaId);
@@ -26,3 +26,4 @@ export const { loader, action } = jsonApi({
     });
   },
 });
+export const action = loader;

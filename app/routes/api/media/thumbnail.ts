@@ -50,7 +50,7 @@ async function postedImage(request: Request): Promise<Buffer | string> {
  * POST: attach a 1080×1080 thumbnail, sent as the spec does (JSON with a base64 data URL)
  * or as a multipart `thumbnail` file. DELETE: remove it.
  */
-export const { loader, action } = jsonApi({
+export const loader = jsonApi({
   async POST(args) {
     const { contestId, mediaId } = await mediaOf(args);
     const image = await postedImage(args.request);
@@ -65,3 +65,4 @@ export const { loader, action } = jsonApi({
     return Response.json({ thumbnailUrl: null });
   },
 });
+export const action = loader;
