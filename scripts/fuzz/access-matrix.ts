@@ -147,7 +147,8 @@ type BuildRoute = {
   parentId?: string;
   path?: string;
   index?: boolean;
-  module: { action?: unknown; loader?: unknown };
+  /** A JSON call's loader lists the methods it answers (jsonApi); a page's does not. */
+  module: { action?: unknown; loader?: { methods?: string[] } };
 };
 const build = (await import(`${root}/build/server/index.js`)) as { routes: Record<string, BuildRoute> };
 const fullPath = (id: string): string => {
@@ -254,7 +255,9 @@ for (const { route, path } of routes) {
         }
       }
     }
-    if (route.module.loader) {
+    // A JSON call that takes no GET answers it 405 to everyone, admins too.
+    const answersGet = route.module.loader && (route.module.loader.methods?.includes("GET") ?? true);
+    if (answersGet) {
       const asAdmin = await get(path, "admin");
       checks.check(
         !turnedAway(asAdmin, isApi) && asAdmin.status < 500,

@@ -214,8 +214,11 @@ export function secureRouteModules(routes: ServerRoutes): void {
     const module = route.module;
     const resource = module.default == null && module.ErrorBoundary == null;
     const wrapped: RouteModule = { ...module };
-    if (typeof module.loader === "function") wrapped.loader = wrap(module.loader as Handler, resource);
-    if (typeof module.action === "function") wrapped.action = wrap(module.action as Handler, resource);
+    // Properties of the handler travel with the wrapper (jsonApi's `methods`, read by the access matrix).
+    if (typeof module.loader === "function")
+      wrapped.loader = Object.assign(wrap(module.loader as Handler, resource), module.loader);
+    if (typeof module.action === "function")
+      wrapped.action = Object.assign(wrap(module.action as Handler, resource), module.action);
     route.module = wrapped;
   }
 }
