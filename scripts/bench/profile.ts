@@ -1,6 +1,6 @@
 // npm run bench:profile — where the shop's server spends its time under load. The production build
 // runs with `node --cpu-prof` while 50 connections load each page of the server benchmark in turn
-// (PROFILE_SECONDS each, default 5; PROFILE_ONLY names some); the profile is summed up as shares of the busy time: by group
+// (PROFILE_SECONDS each, default 5; PROFILE_ONLY names some: "/about", "GET form"); the profile is summed up as shares of the busy time: by group
 // (inclusive: route matching, React's rendering, loaders and actions, SQLite, Express, garbage
 // collection) and the top functions by self time. The .cpuprofile is kept for Chrome's DevTools.
 import { execSync } from "node:child_process";
@@ -33,8 +33,13 @@ const loads: { path: string; method?: "POST"; headers?: Record<string, string>; 
   { path: "/admin/orders", headers: { Cookie: admin } },
 ];
 // PROFILE_ONLY=/about (a comma-separated list of paths) profiles those pages alone.
-const only = process.env.PROFILE_ONLY?.split(",");
-const profiled = loads.filter((load) => !only || only.includes(load.path));
+// An entry may name the method too ("GET /order-form/…"), and "form" stands for the order form's path.
+const only = process.env.PROFILE_ONLY?.split(",").map((entry) =>
+  entry.replace(/(^| )form$/, `$1${formPath}`),
+);
+const profiled = loads.filter(
+  (load) => !only || only.includes(load.path) || only.includes(`${load.method ?? "GET"} ${load.path}`),
+);
 for (const load of profiled) {
   process.stderr.write(`${load.method ?? "GET"} ${load.path}\n`);
   await autocannon({
@@ -80,7 +85,8 @@ const groups: { label: string; matches: (frame: CallFrame) => boolean }[] = [
   {
     label: "the shop's loaders and actions",
     matches: (f) =>
-      f.url.includes("build/server") && (f.functionName === "loader" || f.functionName === "action"),
+      // The bundler numbers same-named functions: loader$12.
+      f.url.includes("build/server") && /^(loader|action)(\$\d+)?$/.test(f.functionName),
   },
   { label: "SQLite (better-sqlite3)", matches: (f) => f.url.includes("better-sqlite3") },
   {
