@@ -74,7 +74,7 @@ export function ApiTokensPanel({
           <input
             {...getInputProps(fields.name, { type: "text" })}
             placeholder="例: 編集チームの納品スクリプト"
-            className="field-input"
+            className="field-input sm:max-w-md"
           />
           <FieldError id={fields.name.errorId} errors={fields.name.errors} />
         </div>
