@@ -102,7 +102,7 @@ export type ResendResult =
   | { ok: true; message: string }
   | {
       ok: false;
-      /** 409: no login waits for a mailed code here (none, or one with an authenticator app). */
+      /** 409: no login waits for a mailed code here (none, expired, or one with an authenticator app). */
       status: 409 | 423 | 429 | 503;
       message: string;
       lockedUntil?: Date;
