@@ -113,6 +113,7 @@ function api() {
     ...apiAdminLogin(),
     ...apiCatalogue(),
     ...apiOrders(),
+    ...apiUsers(),
     ...apiSystem(),
   ]);
 }
@@ -129,8 +130,17 @@ function apiCheckout() {
   return [route("create-payment-intent", "routes/api/create-payment-intent.ts")];
 }
 
+/** Who is logged in, logging out, the admin login with its second factor, and the authenticator app. */
 function apiAdminLogin() {
-  return [];
+  return [
+    route("auth/check", "routes/api/auth-check.ts"),
+    route("logout", "routes/api/logout.ts"),
+    route("admin/login", "routes/api/admin/login.ts"),
+    route("admin/verify-2fa", "routes/api/admin/verify-2fa.ts"),
+    route("admin/resend-2fa", "routes/api/admin/resend-2fa.ts"),
+    route("setup-2fa", "routes/api/authenticator/setup.ts"),
+    route("verify-2fa", "routes/api/authenticator/confirm.ts"),
+  ];
 }
 
 /** Contests and everything of theirs: media, and (to come) categories, formats, prices, athletes. */
@@ -149,8 +159,21 @@ function apiCatalogue() {
   ];
 }
 
+/** The order list: its order lines, 完了 and 納品 (an order by its number, or a line's). */
 function apiOrders() {
-  return [];
+  return [
+    route("video/orders", "routes/api/orders/list.ts"),
+    route("orders/complete/:orderNumber", "routes/api/orders/complete.ts"),
+    route("orders/:orderNumber/deliver", "routes/api/orders/deliver.ts"),
+  ];
+}
+
+/** ユーザー管理: the accounts, and deleting one. */
+function apiUsers() {
+  return [
+    route("video/users", "routes/api/users/list.ts"),
+    route("video/users/:id", "routes/api/users/item.ts"),
+  ];
 }
 
 function apiSystem() {

@@ -169,4 +169,18 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     form: { data: "data:image/png;base64,AAAA" },
   },
   { method: "DELETE", path: "/api/video/contests/1/media/1/thumbnail", kind: "api" },
+  { method: "GET", path: "/api/video/orders", kind: "api" },
+  { method: "GET", path: "/api/video/orders?tab=handled&contest=deleted&q=1&page=2", kind: "api" },
+  { method: "PATCH", path: "/api/orders/complete/99999999", kind: "api" },
+  {
+    method: "POST",
+    path: "/api/orders/99999999/deliver",
+    kind: "api",
+    form: { "downloadUrls[1]": "https://example.com/x.mp4" },
+  },
+  { method: "GET", path: "/api/video/users", kind: "api" },
+  { method: "GET", path: "/api/video/users?q=a&page=2", kind: "api" },
+  { method: "DELETE", path: "/api/video/users/1", kind: "api" },
+  { method: "POST", path: "/api/setup-2fa", kind: "api", form: { password: "x", code: "123456" } },
+  { method: "POST", path: "/api/verify-2fa", kind: "api", form: { token: "123456", secret: "x" } },
 ];

@@ -1,10 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
+import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
+import { authenticator } from "otplib";
 import { expand, parseApiDoc, shapeDifferences, valueAt, type DocExample } from "../scripts/api-doc/parse";
 import { issueApiToken } from "./api-tokens";
+import { withDb } from "./db";
 import { mailsTo, uniqueEmail } from "./helpers";
-import { loginAsAdmin } from "./users";
+import { createUser, loginAsAdmin } from "./users";
 
 /**
  * Every example of docs/api.md, run in the document's order against the production build: the
@@ -17,10 +20,16 @@ const root = path.resolve(import.meta.dirname, "..");
 test("@js-only docs/api.md: every example answers as documented", async ({ page, context, baseURL }) => {
   test.setTimeout(180_000);
   await loginAsAdmin(context, baseURL!, uniqueEmail("api-doc-admin"));
+  // "Admin login" logs in, sets up an authenticator and logs out as an admin of its own (the
+  // tokens' admin is never locked or logged out); "Users" deletes that admin at the end.
+  const loginAdmin = await createUser({ email: uniqueEmail("api-doc-login"), isAdmin: true });
   const variables: Record<string, string> = {
     SHOP: baseURL!,
     TOKEN: await issueApiToken(page, { name: "docs/api.md の例（読み書き）", scope: "write" }),
     READ_TOKEN: await issueApiToken(page, { name: "docs/api.md の例（読み取り）", scope: "read" }),
+    ADMIN_EMAIL: loginAdmin.email,
+    ADMIN_PASSWORD: loginAdmin.password,
+    ...paidOrdersForTheExamples(),
   };
   const jars = new Map<string, Map<string, string>>();
 
@@ -40,6 +49,8 @@ test("@js-only docs/api.md: every example answers as documented", async ({ page,
           const value = valueAt(answer, directive.path);
           expect(value, `${where}: ${directive.path}`).not.toBeUndefined();
           variables[directive.name] = String(value);
+        } else if (directive.kind === "set-totp") {
+          variables[directive.name] = authenticator.generate(expand(directive.secret, variables));
         } else {
           const email = expand(directive.email, variables);
           await expect.poll(() => mailsTo(email).length, { timeout: 15_000 }).toBeGreaterThan(0);
@@ -51,6 +62,64 @@ test("@js-only docs/api.md: every example answers as documented", async ({ page,
     }
   }
 });
+
+/**
+ * "Orders" needs paid orders, and no call documented before it buys one: two paid orders (two
+ * lines, then one) of an unpublished contest of their own, so no other spec's list or count sees them.
+ */
+function paidOrdersForTheExamples(): { ORDER_NUMBER: string; ORDER_NUMBER_2: string } {
+  return withDb((db) => {
+    const suffix = crypto.randomBytes(6).toString("hex");
+    const { id: contestId } = db
+      .prepare("insert into contests (name, slug_key) values (?, ?) returning id")
+      .get(`APIの例の大会 ${suffix}`, `apidoc${suffix}`) as { id: number };
+    const order = (lines: [category: string, athleteNumber: number, style: string][]) => {
+      const number = `6${String(crypto.randomInt(10_000_000)).padStart(7, "0")}`;
+      const { id } = db
+        .prepare(
+          `insert into orders (status_token, order_number, checkout_id, payment_intent_id, contest_id,
+             contest_name, customer_email, customer_name, total_amount, line_count, paid_at)
+           values (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, ?, '例 花子', ?, ?, ?) returning id`,
+        )
+        .get(
+          number,
+          `apidoc-${number}`,
+          `pi_apidoc_${number}`,
+          contestId,
+          `APIの例の大会 ${suffix}`,
+          uniqueEmail("api-doc-order"),
+          3000 * lines.length,
+          lines.length,
+          Date.now(),
+        ) as { id: number };
+      lines.forEach(([category, athleteNumber, style], i) =>
+        db
+          .prepare(
+            `insert into order_lines (order_id, line_number, contest_name, category, athlete_number,
+               athlete_name, style, orientation, price) values (?, ?, ?, ?, ?, ?, ?, ?, 3000)`,
+          )
+          .run(
+            id,
+            `${number}-${i + 1}`,
+            `APIの例の大会 ${suffix}`,
+            category,
+            athleteNumber,
+            `選手${athleteNumber}`,
+            style,
+            style === "縦" ? "vertical" : "horizontal",
+          ),
+      );
+      return number;
+    };
+    return {
+      ORDER_NUMBER: order([
+        ["キッズ部門", 12, "縦"],
+        ["キッズ部門", 12, "横"],
+      ]),
+      ORDER_NUMBER_2: order([["一般部門", 3, "縦"]]),
+    };
+  });
+}
 
 async function send(
   example: DocExample,

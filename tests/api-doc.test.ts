@@ -81,4 +81,26 @@ describe("the document's grammar", () => {
       "answer.b: documented, not answered",
     ]);
   });
+
+  it("reads the directives after an example: a value of the answer, a mailed code, an authenticator's code", () => {
+    const source = [
+      "### POST /api/x",
+      "```sh",
+      "curl -s \"$SHOP/api/x\" --json '{}'",
+      "```",
+      "```http",
+      "HTTP/1.1 200 OK",
+      "",
+      '{ "secret": "ABC" }',
+      "```",
+      "<!-- api-doc: set SECRET=secret -->",
+      "<!-- api-doc: set CODE=mail-code:$EMAIL -->",
+      "<!-- api-doc: set TOTP=totp:$SECRET -->",
+    ].join("\n");
+    expect(parseApiDoc(source)[0]?.examples[0]?.directives).toEqual([
+      { kind: "set-answer", name: "SECRET", path: "secret" },
+      { kind: "set-mail-code", name: "CODE", email: "$EMAIL" },
+      { kind: "set-totp", name: "TOTP", secret: "$SECRET" },
+    ]);
+  });
 });

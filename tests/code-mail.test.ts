@@ -80,6 +80,8 @@ describe("sendCodeMail", () => {
       ok: false,
       status: 429,
       message: "送信回数の上限です",
+      // The JSON calls answer it as Retry-After: the rest of the limit's window.
+      retryAfterSeconds: expect.any(Number),
     });
     expect(payload).toHaveBeenCalledTimes(1);
   });

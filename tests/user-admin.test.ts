@@ -13,6 +13,7 @@ describe("user management", () => {
     const first = user("admin1@example.jp", true);
     expect(deleteUser(first.id, first.id)).toEqual({
       ok: false,
+      reason: "last-admin",
       message: expect.stringContaining("最後の管理者"),
     });
     const second = user("admin2@example.jp", true);

@@ -42,3 +42,23 @@ export const deliveryActionSchema = z.discriminatedUnion("intent", [
   }),
 ]);
 export type DeliveryAction = z.infer<typeof deliveryActionSchema>;
+
+export const DELIVERY_MESSAGES = {
+  missingUrl: "すべての動画のダウンロードURLを入力してください。",
+  badUrl: "ダウンロードURLは http:// または https:// で始まるURLを入力してください。",
+} as const;
+
+/**
+ * 納品 of one order in the order list: a download URL per order line, by the line's id (the
+ * form's `url-{lineId}` fields, the JSON call's `downloadUrls`). Whether every line has a good
+ * one is the delivery's own rule (deliverOrder), which knows the order's lines.
+ */
+export const orderDeliverySchema = z.object({
+  downloadUrls: z
+    .record(
+      z.string().regex(/^[1-9]\d{0,15}$/, "明細が見つかりません"),
+      z.string({ invalid_type_error: DELIVERY_MESSAGES.badUrl }),
+      { required_error: DELIVERY_MESSAGES.missingUrl, invalid_type_error: DELIVERY_MESSAGES.missingUrl },
+    )
+    .transform((urls) => new Map(Object.entries(urls).map(([lineId, url]) => [Number(lineId), url]))),
+});

@@ -14,6 +14,7 @@
 //   ```
 //   <!-- api-doc: set NAME=path.in.answer -->   after the example: keep a value of the answer
 //   <!-- api-doc: set NAME=mail-code:$EMAIL --> the 6-digit code of the latest mail to $EMAIL
+//   <!-- api-doc: set NAME=totp:$SECRET -->     an authenticator app's code now for $SECRET
 //   <!-- api-doc: not run: reason -->           the next example is documented but not run
 //
 // A call may have several examples (a success and a refusal); they run in document order.
@@ -21,7 +22,9 @@ import fs from "node:fs";
 import path from "node:path";
 
 export type DocDirective =
-  { kind: "set-answer"; name: string; path: string } | { kind: "set-mail-code"; name: string; email: string };
+  | { kind: "set-answer"; name: string; path: string }
+  | { kind: "set-mail-code"; name: string; email: string }
+  | { kind: "set-totp"; name: string; secret: string };
 
 export type DocRequest = {
   method: string;
@@ -150,9 +153,10 @@ function parseDirective(text: string): DocDirective | "not-run" {
   if (!set) throw new Error(`unknown api-doc directive: ${text}`);
   const [, name = "", value = ""] = set;
   const mail = /^mail-code:(.+)$/.exec(value.trim());
-  return mail
-    ? { kind: "set-mail-code", name, email: mail[1]!.trim() }
-    : { kind: "set-answer", name, path: value.trim() };
+  if (mail) return { kind: "set-mail-code", name, email: mail[1]!.trim() };
+  const totp = /^totp:(.+)$/.exec(value.trim());
+  if (totp) return { kind: "set-totp", name, secret: totp[1]!.trim() };
+  return { kind: "set-answer", name, path: value.trim() };
 }
 
 export function parseApiDoc(source = fs.readFileSync(API_DOC, "utf8")): DocCall[] {

@@ -27,7 +27,11 @@ type Kind =
 const RULES: [RegExp, Kind][] = [
   [/^\/(admin-login|admin-2fa-verify|admin\/logout)$/, "public"],
   [/^\/(admin-dashboard|dashboard|video\/dashboard|contest-edit\/[^/]+)$/, "alias"],
+  // Logging in and out, and asking who one is: anyone may call them.
+  [/^\/api\/(admin\/(login|verify-2fa|resend-2fa)|auth\/check|logout)$/, "public"],
   [/^\/api\/admin\//, "admin-api"],
+  // The authenticator app's setup, 完了 and 納品 of an order.
+  [/^\/api\/(setup-2fa|verify-2fa|orders\/)/, "admin-api"],
   // A thumbnail is served to visitors when its media item is public (404 otherwise), to admins always.
   [/^\/api\/video\/media\/thumbnail\//, "public"],
   [/^\/api\/video\/contests\/[^/]+\/media\/.+/, "admin-api"],

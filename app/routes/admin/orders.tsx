@@ -3,9 +3,10 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatDateTime, formatYenSign } from "~/lib/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { DELETED_CONTESTS, ORDER_LIST_TABS, orderTab, type OrderTab } from "~/lib/order-tabs";
+import { DELETED_CONTESTS, ORDER_LIST_TABS, type OrderTab } from "~/lib/order-tabs";
 import {
   completeOrder,
+  DELIVERED_MESSAGES,
   deliverOrder,
   extendDownloadPage,
   resendDeliveryMail,
@@ -15,26 +16,23 @@ import {
 import { readForm } from "~/server/http/form.server";
 import {
   listOrderGroups,
-  orderContestFilter,
   orderContestParam,
   orderListContests,
   orderListCounts,
+  orderListQuery,
 } from "~/server/orders/order-list.server";
 import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
+import { orderDeliverySchema } from "~/lib/delivery-schemas";
 import { refuseLine, withdrawRefusal } from "~/server/orders/line-refusals.server";
 import { lineRefusalSchema, lineRefusalWithdrawalSchema, REFUSAL_NOTE_MAX } from "~/lib/line-refusal-schemas";
 import { redirectWithToast } from "~/server/http/toast.server";
-import { pageNumber, positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/params";
 
 export const meta: MetaFunction = () => [{ title: "動画注文一覧 | 管理画面" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdminPage(request);
-  const params = new URL(request.url).searchParams;
-  const tab = orderTab(params.get("tab"));
-  const q = (params.get("q") ?? "").trim().slice(0, 254);
-  const page = pageNumber(params.get("page"), 100_000);
-  const contest = orderContestFilter(params.get("contest"));
+  const { tab, q, page, contest } = orderListQuery(new URL(request.url).searchParams);
   return {
     tab,
     q,
@@ -163,16 +161,19 @@ export async function action({ request }: ActionFunctionArgs) {
             { status: 303 },
           );
     case "deliver": {
-      const urls = new Map<number, string>();
+      const downloadUrls: Record<string, string> = {};
       const typed: Record<string, string> = {};
       for (const [key, value] of form) {
         const match = /^url-(\d+)$/.exec(key);
-        if (match && typeof value === "string") {
-          urls.set(Number(match[1]), value);
+        if (match?.[1] && typeof value === "string") {
+          downloadUrls[match[1]] = value;
           typed[key] = value.slice(0, 2000);
         }
       }
-      const result = await deliverOrder(orderId, urls, files);
+      const urls = orderDeliverySchema.safeParse({ downloadUrls });
+      const result = urls.success
+        ? await deliverOrder(orderId, urls.data.downloadUrls, files)
+        : ({ ok: false, status: 400, message: urls.error.issues[0]?.message ?? "" } as const);
       if (!result.ok)
         return data<DeliverError>(
           { orderId, message: result.message, urls: typed },
@@ -182,26 +183,14 @@ export async function action({ request }: ActionFunctionArgs) {
         return redirectWithToast(
           request,
           back,
-          {
-            kind: "error",
-            title: "メール送信に失敗しました",
-            description:
-              "ダウンロードURLと状態は更新されましたが、お客様へのメール送信に失敗しました。メールサーバーが復旧ししだい自動で再送します。",
-          },
+          { kind: "error", title: "メール送信に失敗しました", description: DELIVERED_MESSAGES.queued },
           { status: 303 },
         );
       }
       return redirectWithToast(
         request,
         back,
-        {
-          kind: "success",
-          title: "納品処理完了",
-          description:
-            result.mail === "sent"
-              ? "お客様にメールを送信しました。"
-              : "納品済みです（メールは送信済みのため再送していません）。",
-        },
+        { kind: "success", title: "納品処理完了", description: DELIVERED_MESSAGES[result.mail] },
         { status: 303 },
       );
     }

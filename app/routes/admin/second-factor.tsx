@@ -8,10 +8,9 @@ import { formatDateTime } from "~/lib/format";
 import { useHydrated } from "~/lib/use-hydrated";
 import { sixDigitCodeSchema } from "~/lib/second-factor-schema";
 import { readForm } from "~/server/http/form.server";
-import { recordSecondFactorOutcome } from "~/server/auth/login-audit.server";
 import { logOut } from "~/server/auth/session-login.server";
 import {
-  completeSecondFactor,
+  enterSecondFactorCode,
   ensureLoginCodeSent,
   resendSecondFactor,
   secondFactorLockedMessage,
@@ -67,19 +66,15 @@ export async function action({ request }: ActionFunctionArgs) {
   if (formData.get("intent") === "resend") {
     const resent = await resendSecondFactor(session);
     if (resent.ok) return reply("info", resent.message, 200);
-    const state = secondFactorState(session);
     return reply("error", resent.message, resent.status, {
-      lockedUntil: state.status === "pending" ? (state.lockedUntil?.getTime() ?? null) : null,
+      lockedUntil: resent.lockedUntil?.getTime() ?? null,
     });
   }
   const submission = parseWithZod(formData, { schema: sixDigitCodeSchema });
   if (submission.status !== "success") return reply("error", "6桁の認証コードを入力してください", 400);
-  const state = secondFactorState(session);
-  const result = completeSecondFactor(session, submission.value.code);
-  recordSecondFactorOutcome(request, session, state.status === "pending" ? state.email : "", result);
+  const result = enterSecondFactorCode(request, session, submission.value.code);
   if (!result.ok) {
     if (result.reason === "expired") {
-      logOut(session, "pending-second-factor");
       session.flash("toast", { kind: "error", title: "認証に失敗しました", description: result.message });
       return redirect("/admin-login", { headers: await headers() });
     }

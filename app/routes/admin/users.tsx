@@ -4,16 +4,13 @@ import { useState } from "react";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { formatDate, formatDateTime } from "~/lib/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { listUsers } from "~/server/accounts/user-admin.server";
-import { pageNumber } from "~/lib/params";
+import { listUsers, userListQuery } from "~/server/accounts/user-admin.server";
 
 export const meta: MetaFunction = () => [{ title: "ユーザー管理 | 管理画面" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { admin } = await requireAdminPage(request);
-  const params = new URL(request.url).searchParams;
-  const q = (params.get("q") ?? "").trim().slice(0, 254);
-  const page = pageNumber(params.get("page"), 100_000);
+  const { q, page } = userListQuery(new URL(request.url).searchParams);
   return { q, page, me: admin.id, ...listUsers({ q, page }) };
 }
 

@@ -1,9 +1,15 @@
 import { count, desc, eq, sql } from "drizzle-orm";
+import { pageNumber } from "~/lib/params";
 import { db } from "../db/client.server";
 import { containsPattern } from "../db/sql-like.server";
 import { users } from "../db/schema";
 
 export const USERS_PAGE_SIZE = 50;
+
+/** The list's query parameters (the screen's address, the JSON call's query string): `q` (part of an e-mail) and `page`. */
+export function userListQuery(params: URLSearchParams) {
+  return { q: (params.get("q") ?? "").trim().slice(0, 254), page: pageNumber(params.get("page"), 100_000) };
+}
 
 export function listUsers(options: { q: string; page: number }) {
   const where = options.q
@@ -39,7 +45,8 @@ export function findUser(id: number) {
 }
 
 export type DeleteUserResult =
-  { ok: true; deletedUserEmail: string; self: boolean } | { ok: false; message: string };
+  | { ok: true; deletedUserEmail: string; self: boolean }
+  | { ok: false; reason: "not-found" | "last-admin"; message: string };
 
 /**
  * Deletes an account (orders keep their copy of the e-mail). The last admin cannot be
@@ -49,12 +56,13 @@ export function deleteUser(actorId: number, targetId: number): DeleteUserResult 
   return db().transaction(
     (tx) => {
       const target = tx.select().from(users).where(eq(users.id, targetId)).get();
-      if (!target) return { ok: false, message: "ユーザーが見つかりません" } as const;
+      if (!target) return { ok: false, reason: "not-found", message: "ユーザーが見つかりません" } as const;
       if (target.isAdmin) {
         const admins = tx.select({ n: count() }).from(users).where(eq(users.isAdmin, true)).get()?.n ?? 0;
         if (admins <= 1)
           return {
             ok: false,
+            reason: "last-admin",
             message: "最後の管理者は削除できません。先に別の管理者を用意してください。",
           } as const;
       }

@@ -23,6 +23,8 @@ export type AdminLoginOutcome =
       status: 401 | 423 | 429;
       message: string;
       warning: string | null;
+      /** Wrong passwords left before the lock (401 only; the JSON call's remainingAttempts). */
+      remainingAttempts: number | null;
       lockedUntil: number | null;
       retryAfterSeconds?: number;
     };
@@ -36,6 +38,7 @@ export function logInAdmin(session: ShopSession, result: LoginResult): AdminLogi
         status: 423,
         message: ADMIN_LOCKED_MESSAGE,
         warning: null,
+        remainingAttempts: null,
         lockedUntil: result.lockedUntil.getTime(),
       };
     if (result.reason === "blocked")
@@ -44,6 +47,7 @@ export function logInAdmin(session: ShopSession, result: LoginResult): AdminLogi
         status: 429,
         message: result.message,
         warning: null,
+        remainingAttempts: null,
         lockedUntil: null,
         retryAfterSeconds: result.retryAfterSeconds,
       };
@@ -52,6 +56,7 @@ export function logInAdmin(session: ShopSession, result: LoginResult): AdminLogi
       status: 401,
       message: result.message,
       warning: adminAttemptsWarning(result.remainingAttempts),
+      remainingAttempts: result.remainingAttempts,
       lockedUntil: null,
     };
   }

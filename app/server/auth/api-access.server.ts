@@ -103,3 +103,17 @@ export async function requireApiUser(request: Request): Promise<{ user: CurrentU
   if (!user) throw unauthorized();
   return { user, session };
 }
+
+/**
+ * For the calls that change how the admin logs in (the authenticator app): the admin's own
+ * browser session, as its screen requires. An API token acts without the second factor, so it
+ * may not change the second factor (403).
+ */
+export async function requireApiAdminSession(
+  request: Request,
+): Promise<Extract<ApiAdmin, { via: "session" }>> {
+  const caller = await requireApiAdmin(request);
+  if (caller.via !== "session")
+    throw apiError(403, "2段階認証の設定は、管理者としてログインしたブラウザからのみ変更できます");
+  return caller;
+}

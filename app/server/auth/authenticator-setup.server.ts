@@ -284,6 +284,24 @@ export function confirmAuthenticator(
   return { ok: true, change };
 }
 
+/**
+ * The JSON call's confirmation (POST /api/verify-2fa): the caller holds the secret it was shown
+ * instead of the screen's token, so the setup is found by that secret. It only has to match the
+ * setup started on the server; it never becomes a secret itself.
+ */
+export function confirmAuthenticatorWithSecret(
+  session: ShopSession,
+  user: CurrentUser,
+  secret: string,
+  code: string,
+): { ok: true; change: AuthenticatorChange } | Refusal {
+  const pending = parsePending(accountRow(user.id)?.pendingTotpSecretEncrypted ?? null);
+  if (!pending || !sameToken(pending.secret, secret))
+    return { ok: false, status: 409, field: null, message: AUTHENTICATOR_MESSAGES.setupExpired };
+  // Its token then goes through the screen's own check (the 15 minutes included).
+  return confirmAuthenticator(session, user, pending.token, code);
+}
+
 /** Back to codes by mail: with the password and the current app's code, like any other change. */
 export async function removeAuthenticator(
   request: Request,

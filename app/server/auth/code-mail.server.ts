@@ -1,4 +1,5 @@
 import { formatDateTime } from "~/lib/format";
+import { now } from "../core/clock.server";
 import { issueCode, issueRefusal, type IssueRefusal } from "./codes.server";
 import type { CodePurpose } from "../db/schema";
 import { hitRateLimit } from "../http/rate-limit.server";
@@ -21,7 +22,16 @@ export function addressCapMessage(until: Date): string {
  * ago is still good. `addressCap`: the address has had its codes for now (nothing was mailed).
  */
 export type SendCodeResult =
-  { ok: true } | { ok: false; status: 429 | 503; message: string; alreadySent?: true; addressCap?: true };
+  | { ok: true }
+  | {
+      ok: false;
+      status: 429 | 503;
+      message: string;
+      alreadySent?: true;
+      addressCap?: true;
+      /** When a 429's next code may go (the Retry-After of a JSON call). */
+      retryAfterSeconds?: number;
+    };
 
 /**
  * A rate limit checked before the code is made; the first one refused answers 429 with its
@@ -66,8 +76,9 @@ export async function sendCodeMail<P extends Record<string, unknown>>(
   send: WithPayload<P> | WithoutPayload,
 ): Promise<SendCodeResult> {
   for (const { key, limit, windowMs, message } of send.limits ?? []) {
-    if (key !== null && !hitRateLimit(key, limit, windowMs).allowed)
-      return { ok: false, status: 429, message };
+    const hit = key === null ? null : hitRateLimit(key, limit, windowMs);
+    if (hit && !hit.allowed)
+      return { ok: false, status: 429, message, retryAfterSeconds: hit.retryAfterSeconds };
   }
   // Asked before the payload (which may cost a password hash), and again when the code is made.
   const refused = issueRefusal(send.purpose, send.subject, send.to, { force: send.force });
@@ -96,8 +107,15 @@ function refusal(refused: IssueRefusal, send: CodeMailBase): SendCodeResult {
         status: 429,
         alreadySent: true,
         message: send.messages.tooSoon(refused.retryAfterSeconds),
+        retryAfterSeconds: refused.retryAfterSeconds,
       }
-    : { ok: false, status: 429, addressCap: true, message: addressCapMessage(refused.until) };
+    : {
+        ok: false,
+        status: 429,
+        addressCap: true,
+        message: addressCapMessage(refused.until),
+        retryAfterSeconds: Math.max(1, Math.ceil((refused.until.getTime() - now().getTime()) / 1000)),
+      };
 }
 
 async function withPayload<P extends Record<string, unknown>>(send: WithPayload<P>) {

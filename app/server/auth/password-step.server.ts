@@ -41,6 +41,18 @@ export async function checkPassword(request: Request, login: PasswordLogin): Pro
   const form = await readForm(request);
   const fields = new URLSearchParams();
   for (const [name, value] of form) if (typeof value === "string") fields.append(name, value);
+  return checkPasswordFields(request, login, fields);
+}
+
+/**
+ * The same step for fields read another way (a JSON call's body, already checked with the login
+ * schema): the strategy reads them as the posted form, so both doors run one path.
+ */
+export function checkPasswordFields(
+  request: Request,
+  login: PasswordLogin,
+  fields: URLSearchParams,
+): Promise<PasswordStep> {
   const headers = new Headers(request.headers);
   headers.delete("Content-Length");
   headers.set("Content-Type", "application/x-www-form-urlencoded;charset=UTF-8");

@@ -5,7 +5,8 @@ import { sendCodeMail, type SendCodeResult } from "./code-mail.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
-import { logIn, pendingLoginOf, restartPendingLogin } from "./session-login.server";
+import { logIn, logOut, pendingLoginOf, restartPendingLogin } from "./session-login.server";
+import { recordSecondFactorOutcome } from "./login-audit.server";
 import { loginCodeMail } from "../mail/templates/login-code.server";
 import {
   accountLockedUntil,
@@ -97,20 +98,57 @@ export async function ensureLoginCodeSent(session: ShopSession): Promise<string 
   return !sent.ok && sent.addressCap ? sent.message : null;
 }
 
-/** Resend resets the 600-second countdown. */
-export async function resendSecondFactor(
-  session: ShopSession,
-): Promise<{ ok: true; message: string } | { ok: false; status: 423 | 429; message: string }> {
+export type ResendResult =
+  | { ok: true; message: string }
+  | {
+      ok: false;
+      /** 409: no login waits for a mailed code here (none, expired, or one with an authenticator app). */
+      status: 409 | 423 | 429 | 503;
+      message: string;
+      lockedUntil?: Date;
+      retryAfterSeconds?: number;
+    };
+
+/** What the code step asks for, in the words of the code page (/admin-2fa-verify). */
+export function secondFactorPrompt(session: ShopSession): string {
+  const state = secondFactorState(session);
+  if (state.status !== "pending") return "もう一度ログインしてください。";
+  return state.mode === "totp"
+    ? "認証アプリに表示されている6桁のコードを入力してください。"
+    : `${state.email} に送信した6桁の認証コードを入力してください。`;
+}
+
+/** Resend resets the 600-second countdown. The code goes to the pending login's own address only. */
+export async function resendSecondFactor(session: ShopSession): Promise<ResendResult> {
   const pending = pendingLoginOf(session);
   const user = pendingUser(session);
-  if (!pending || !user || user.totpSecretEncrypted)
-    return { ok: false, status: 429, message: "再送信に失敗しました" };
+  // An expired step is not brought back by a resend: its login starts again from the password.
+  if (!pending || !user || user.totpSecretEncrypted || secondFactorState(session).status !== "pending")
+    return { ok: false, status: 409, message: "再送信に失敗しました" };
   const lockedUntil = accountLockedUntil(user.id);
-  if (lockedUntil) return { ok: false, status: 423, message: secondFactorLockedMessage(lockedUntil) };
+  if (lockedUntil)
+    return { ok: false, status: 423, message: secondFactorLockedMessage(lockedUntil), lockedUntil };
   const sent = await sendLoginCode(user, { force: false });
-  if (!sent.ok) return { ok: false, status: 429, message: sent.message };
+  if (!sent.ok)
+    return {
+      ok: false,
+      status: sent.status,
+      message: sent.message,
+      retryAfterSeconds: sent.retryAfterSeconds,
+    };
   restartPendingLogin(session, pending);
   return { ok: true, message: "認証コードを再送信しました" };
+}
+
+/**
+ * Whether `email` names the login waiting on this session ("same"), another address ("other"),
+ * or nothing waits ("none": none, or expired). The JSON calls name the address (the spec's
+ * payload); it never picks the account, it only has to be the session's own.
+ */
+export function pendingLoginFor(session: ShopSession, email: string): "same" | "other" | "none" {
+  const state = secondFactorState(session);
+  if (state.status !== "pending") return "none";
+  return state.email === email.trim().toLowerCase() ? "same" : "other";
 }
 
 /** What checking an account's current second factor answers. */
@@ -196,6 +234,23 @@ export function checkSecondFactor(
     message: wrongMessage,
     warning: codeAttemptsWarning(SECOND_FACTOR_LOCK.maxFailures - after.failures),
   };
+}
+
+/**
+ * The code step as /admin-2fa-verify and POST /api/admin/verify-2fa run it: the code checked,
+ * the attempt written to the login records like every other, and a step that has expired
+ * ended, so its login starts again from the password.
+ */
+export function enterSecondFactorCode(
+  request: Request,
+  session: ShopSession,
+  code: string,
+): SecondFactorResult {
+  const state = secondFactorState(session);
+  const result = completeSecondFactor(session, code);
+  recordSecondFactorOutcome(request, session, state.status === "pending" ? state.email : "", result);
+  if (!result.ok && result.reason === "expired") logOut(session, "pending-second-factor");
+  return result;
 }
 
 /** Checks the code; on success the session becomes a logged-in (and, for admins, admin) session. */

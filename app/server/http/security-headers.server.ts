@@ -101,6 +101,8 @@ const PRIVATE_PATHS = [
   /^\/(account|purchase-history|login|logout|register|verify-email|registration-success|registration-complete|forgot-password|reset-password)(\/|$)/,
   /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|download|orders|order-lookup)(\/|$)/,
   /^\/api\/(admin|download|create-payment-intent)(\/|$)/,
+  // Who is logged in, logging in and out, the authenticator, orders and users.
+  /^\/api\/(auth|logout|setup-2fa|verify-2fa|orders)(\/|$)|^\/api\/video\/(orders|users)(\/|$)/,
   // The media API under a contest's public media list is the back-office's.
   /^\/api\/video\/contests\/[^/]+\/media\/./,
 ];

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { DELIVERY_MESSAGES } from "~/lib/delivery-schemas";
 import { and, count, eq, isNull } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db, type Tx } from "../db/client.server";
@@ -32,11 +33,6 @@ export function completeOrder(orderId: number): boolean {
   return true;
 }
 
-export const DELIVERY_MESSAGES = {
-  missingUrl: "すべての動画のダウンロードURLを入力してください。",
-  badUrl: "ダウンロードURLは http:// または https:// で始まるURLを入力してください。",
-} as const;
-
 export function isDownloadUrl(value: string): boolean {
   try {
     const url = new URL(value);
@@ -52,6 +48,14 @@ export const ALL_REFUSED_MESSAGE =
 
 /** Only paid orders are delivered: a konbini order waits for its store payment. */
 export const UNPAID_MESSAGE = "この注文はお支払いが確認できていないため、納品できません。";
+
+/** What 納品 tells the admin, by what became of the delivery mail (the order list's toast, the JSON call's message). */
+export const DELIVERED_MESSAGES = {
+  sent: "お客様にメールを送信しました。",
+  queued:
+    "ダウンロードURLと状態は更新されましたが、お客様へのメール送信に失敗しました。メールサーバーが復旧ししだい自動で再送します。",
+  "already-sent": "納品済みです（メールは送信済みのため再送していません）。",
+} as const;
 
 export type DeliverResult =
   | { ok: false; status: 400 | 404 | 409; message: string }

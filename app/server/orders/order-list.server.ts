@@ -1,6 +1,6 @@
 import { and, count, desc, eq, exists, inArray, isNull, ne, or, sql } from "drizzle-orm";
-import { DELETED_CONTESTS, ORDER_TABS, type OrderTab } from "~/lib/order-tabs";
-import { positiveId } from "~/lib/params";
+import { DELETED_CONTESTS, ORDER_TABS, orderTab, type OrderTab } from "~/lib/order-tabs";
+import { pageNumber, positiveId } from "~/lib/params";
 import { db } from "../db/client.server";
 import { containsPattern } from "../db/sql-like.server";
 import { contests, downloadPages, orderLines, orders } from "../db/schema";
@@ -33,6 +33,20 @@ export function orderContestFilter(value: string | null): OrderContestFilter {
 export function orderContestParam(filter: OrderContestFilter): string {
   if (filter.kind === "contest") return String(filter.id);
   return filter.kind === "deleted" ? DELETED_CONTESTS : "";
+}
+
+/**
+ * The list's query parameters (the screen's address, the JSON call's query string): `tab`
+ * (pending, handled or awaiting; anything else is pending), `contest` (see orderContestFilter),
+ * `q` (order number, e-mail or name) and `page`. Nothing here is refused: a list is still shown.
+ */
+export function orderListQuery(params: URLSearchParams) {
+  return {
+    tab: orderTab(params.get("tab")),
+    q: (params.get("q") ?? "").trim().slice(0, 254),
+    page: pageNumber(params.get("page"), 100_000),
+    contest: orderContestFilter(params.get("contest")),
+  };
 }
 
 // Every query below leads with contest_id (equality or IS NULL), then the payment and delivery

@@ -5,6 +5,7 @@ import { checkouts, contests, orderLines, orders, users } from "../db/schema";
 import { orderConfirmationMail } from "../mail/templates/order-confirmation.server";
 import { konbiniVoucherMail, paymentReceivedMail } from "../mail/templates/konbini-payment.server";
 import { queueMail, sendQueuedMail } from "../mail/outbox.server";
+import { baseOrderNumber } from "./delivery.server";
 import { orderStatusUrl, promisedDeliveryDay } from "./order-status.server";
 import { holdEarlierOrders } from "../accounts/purchase-history.server";
 import type { PaymentIntentState } from "../payments/types";
@@ -306,6 +307,17 @@ async function sendAddressConfirmation(mailId: number): Promise<void> {
   } catch (error) {
     console.error("[orders] earlier-orders mail failed", error);
   }
+}
+
+/** An order by its number, or by one of its lines' numbers (`12345678-2`), as the JSON calls name orders. */
+export function orderByNumber(orderNumber: string): Order | null {
+  return (
+    db()
+      .select()
+      .from(orders)
+      .where(eq(orders.orderNumber, baseOrderNumber(orderNumber)))
+      .get() ?? null
+  );
 }
 
 export function orderById(id: number): Order | null {

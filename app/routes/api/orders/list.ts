@@ -1,0 +1,42 @@
+import { requireApiAdmin } from "~/server/auth/api-access.server";
+import { jsonApi } from "~/server/http/json-api.server";
+import { listOrderGroups, ORDER_GROUPS_PAGE_SIZE, orderListQuery } from "~/server/orders/order-list.server";
+
+/**
+ * 動画注文一覧 as the spec's list of order lines: the screen's query (tab, contest, q, page),
+ * filtered and paged in SQL by order, so an order's lines are never split across pages.
+ */
+export const loader = jsonApi({
+  async GET({ request }) {
+    await requireApiAdmin(request);
+    const query = orderListQuery(new URL(request.url).searchParams);
+    const { groups, total, pages } = listOrderGroups(query);
+    return Response.json({
+      orderLines: groups.flatMap((order) =>
+        order.lines.map((line) => ({
+          id: line.id,
+          // The line's number: the order's, with -N (完了 and 納品 take either).
+          orderNumber: line.lineNumber,
+          contestName: line.contestName,
+          category: line.category,
+          athleteNumber: line.athleteNumber,
+          style: line.style,
+          productionPossible: line.productionPossible,
+          price: line.price,
+          status: line.status,
+          videoDownloadUrl: line.videoDownloadUrl,
+          orderDate: order.createdAt.toISOString(),
+          customerEmail: order.customerEmail,
+          customerName: order.customerName,
+          paymentStatus: order.paymentStatus,
+        })),
+      ),
+      tab: query.tab,
+      page: query.page,
+      pageSize: ORDER_GROUPS_PAGE_SIZE,
+      pages,
+      totalOrders: total,
+    });
+  },
+});
+export const action = loader;
