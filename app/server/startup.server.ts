@@ -11,6 +11,7 @@ import { deleteOldRateLimitWindows, trustProxyNotice } from "./http/rate-limit.s
 import { paymentProviderNotice } from "./payments/index.server";
 import { deleteUnneededDeliveryFiles } from "./delivery/file-cleanup.server";
 import { reconcileKonbiniPayments } from "./orders/order-payment.server";
+import { cleanupStaleUploads } from "./media/uploads.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
@@ -55,18 +56,21 @@ const globalForCleanUp = globalThis as { __shopCleanUpTimer?: NodeJS.Timeout };
  * windows long over, are deleted, so anonymous posts cannot pile up; so are delivered videos no
  * download page offers any longer, so the disk does not fill with last year's contests. Waiting
  * konbini orders are checked with the provider (a lost webhook): paid, or past their deadline.
+ * Uploads abandoned for 24 hours go too (in object storage, their multipart uploads are aborted).
  */
 export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
   if (globalForCleanUp.__shopCleanUpTimer) return;
-  const cleanUp = () => {
+  const cleanUp = async () => {
     try {
       const drafts = deleteExpiredDrafts();
       if (drafts > 0) console.log(`[clean-up] deleted ${drafts} expired order draft(s)`);
       const sessions = deleteExpiredSessions();
       if (sessions > 0) console.log(`[clean-up] deleted ${sessions} expired session(s)`);
       deleteOldRateLimitWindows();
-      const files = deleteUnneededDeliveryFiles();
+      const files = await deleteUnneededDeliveryFiles();
       if (files > 0) console.log(`[clean-up] deleted ${files} delivery file(s) no download page needs`);
+      const uploads = await cleanupStaleUploads();
+      if (uploads > 0) console.log(`[clean-up] removed ${uploads} abandoned upload(s) and scratch file(s)`);
     } catch (error: unknown) {
       console.error("[clean-up] failed", error);
     }
@@ -79,7 +83,7 @@ export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
       })
       .catch((error: unknown) => console.error("[payments] konbini reconciliation failed", error));
   const hourly = () => {
-    cleanUp();
+    void cleanUp();
     reconcile();
   };
   hourly();

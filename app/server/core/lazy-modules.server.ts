@@ -3,7 +3,8 @@
  * loaded (sharp and pdfkit ~28 MB, the Stripe SDK ~20, nodemailer ~13, qrcode ~10; about 50 MB
  * together), and what a burst of parents asks for needs none of them: images are made when an
  * admin uploads, receipts when one is asked for, mail by the outbox, a QR code when an admin sets
- * up an authenticator app, Stripe when a payment starts. See decision 0018.
+ * up an authenticator app, Stripe when a payment starts. The AWS SDK (~25 MB) only when the shop
+ * keeps its files in object storage, and only once a file is stored or served. See decision 0018.
  */
 function onFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
   let loading: Promise<T> | undefined;
@@ -15,3 +16,5 @@ export const loadPdfKit = onFirstUse(async () => (await import("pdfkit")).defaul
 export const loadStripe = onFirstUse(async () => (await import("stripe")).default);
 export const loadNodemailer = onFirstUse(async () => (await import("nodemailer")).default);
 export const loadQrCode = onFirstUse(async () => (await import("qrcode")).default);
+export const loadS3 = onFirstUse(() => import("@aws-sdk/client-s3"));
+export const loadS3Presigner = onFirstUse(() => import("@aws-sdk/s3-request-presigner"));

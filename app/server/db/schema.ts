@@ -161,7 +161,29 @@ export const mediaUploads = sqliteTable("media_uploads", {
   totalChunks: integer("total_chunks").notNull(),
   receivedChunks: integer("received_chunks").notNull().default(0),
   createdAt: createdAt(),
+  /**
+   * The stored name the file gets, chosen when its first chunk shows what it is (the object
+   * storage's multipart upload is made under its final key, so completing it moves nothing).
+   */
+  storedName: text("stored_name"),
+  /** The store's id of the upload: S3's UploadId, or the local part file's id. Null until chunk 0. */
+  storeUploadId: text("store_upload_id"),
+  /** When a chunk was last stored: an upload untouched for 24 hours is abandoned. */
+  lastChunkAt: integer("last_chunk_at", { mode: "timestamp_ms" }),
 });
+
+/** The ETag the object storage answered for each stored chunk (part number = chunk index + 1). */
+export const mediaUploadParts = sqliteTable(
+  "media_upload_parts",
+  {
+    uploadId: text("upload_id")
+      .notNull()
+      .references(() => mediaUploads.id, { onDelete: "cascade" }),
+    partNumber: integer("part_number").notNull(),
+    etag: text("etag"),
+  },
+  (t) => [primaryKey({ columns: [t.uploadId, t.partNumber] })],
+);
 
 export const users = sqliteTable(
   "users",

@@ -12,7 +12,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!body.ok) return apiError(body.status, "送信内容を読み取れませんでした");
   const parsed = chunkedInitSchema.safeParse(body.value);
   if (!parsed.success) return apiError(400, parsed.error.issues[0]?.message ?? "入力内容が正しくありません");
-  const result = initChunkedUpload(contestId, parsed.data);
+  const result = await initChunkedUpload(contestId, parsed.data);
   if (!result.ok) return apiError(result.status, result.message);
   return Response.json(result.upload);
 }

@@ -10,7 +10,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     uploadId: new URL(request.url).searchParams.get("uploadId") ?? undefined,
   });
   if (!parsed.success) return apiError(400, parsed.error.issues[0]?.message ?? "uploadId が正しくありません");
-  const result = uploadStatus(contestId, parsed.data.uploadId);
+  const result = await uploadStatus(contestId, parsed.data.uploadId);
   if (!result.ok) return apiError(result.status, result.message);
   return Response.json(result.upload, { headers: { "Cache-Control": "no-store" } });
 }

@@ -12,7 +12,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const mediaId = positiveId(params.mediaId);
   if (!mediaId || !findContentMedia(contestId, mediaId)) return apiError(404, "メディアが見つかりません");
   if (request.method === "DELETE") {
-    deleteMedia(contestId, mediaId);
+    await deleteMedia(contestId, mediaId);
     return Response.json({ deleted: mediaId });
   }
   const body = await readJsonBody(request, 4 * 1024);

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { currentAdmin } from "~/server/auth/admin-session.server";
-import { fileResponse } from "~/server/files/file-response.server";
+import { fileStore } from "~/server/files/store.server";
 import { isPubliclyServable } from "~/server/media/public-catalogue.server";
 import { thumbnailFile } from "~/server/media/library.server";
 import { positiveId } from "~/lib/params";
@@ -19,8 +19,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!isAdmin && !isPubliclyServable(thumbnail.storedName)) notFound();
   const versioned = new URL(request.url).searchParams.has("v");
   const scope = isAdmin ? "private" : "public";
-  return fileResponse(request, thumbnail.file, {
+  return (await fileStore()).respond(request, thumbnail.thumbnailName, {
     contentType: thumbnail.contentType,
     cacheControl: versioned ? `${scope}, max-age=31536000, immutable` : `${scope}, no-cache`,
+    audience: scope,
   });
 }

@@ -23,7 +23,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const mediaId = positiveId(params.mediaId);
   if (!mediaId || !findContentMedia(contestId, mediaId)) return apiError(404, "メディアが見つかりません");
   if (request.method === "DELETE") {
-    removeThumbnail(contestId, mediaId);
+    await removeThumbnail(contestId, mediaId);
     return Response.json({ thumbnailUrl: null });
   }
   let image: Buffer | string;
