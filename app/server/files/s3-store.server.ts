@@ -35,6 +35,22 @@ const MEDIA_URL_LIFETIME_S = 3600;
 const OBJECT_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
 /**
+ * The SDK's warnings, except the one it writes whenever a streamed request fails (the shop ends an
+ * UploadPart on purpose when a chunk has the wrong size). Failed commands are not logged here: a
+ * 404 is often the expected answer, and the callers log the failures that matter.
+ */
+const SDK_LOGGER = {
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: unknown, ...rest: unknown[]) => {
+    if (typeof message === "string" && message.includes("non-retryable streaming request")) return;
+    console.warn("[s3]", message, ...rest);
+  },
+  error: () => undefined,
+};
+
+/**
  * Stored files as objects of an S3-compatible bucket (R2, S3, Tigris, MinIO), keyed by
  * STORAGE_URL's prefix + the stored name. Chunked uploads are S3 multipart uploads with one part
  * per chunk; reading a file is a redirect to a signed URL, so its bytes never pass through Node.
@@ -66,6 +82,7 @@ export class S3Store implements FileStore {
           },
           requestChecksumCalculation: "WHEN_REQUIRED",
           responseChecksumValidation: "WHEN_REQUIRED",
+          logger: SDK_LOGGER,
         }),
     );
     return this.client;

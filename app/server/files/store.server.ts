@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { env } from "../core/env.server";
+import { env, type S3Config } from "../core/env.server";
 import type { PartSink } from "./multipart.server";
 
 /**
@@ -112,4 +112,18 @@ export function chunkLength(
   index: number,
 ): number {
   return index === upload.totalChunks - 1 ? upload.fileSize - index * upload.chunkSize : upload.chunkSize;
+}
+
+/**
+ * The origins a page's media come from besides the shop itself: the bucket's (where signed URLs
+ * point) and the CDN's. A redirect's target must be allowed by the page's CSP too.
+ */
+export function storageOrigins(config: S3Config | null): string[] {
+  if (!config) return [];
+  const origins = new Set<string>();
+  const endpoint = new URL(config.endpoint ?? `https://s3.${config.region}.amazonaws.com`);
+  if (!config.forcePathStyle) endpoint.hostname = `${config.bucket}.${endpoint.hostname}`;
+  origins.add(endpoint.origin);
+  if (config.publicBaseUrl) origins.add(new URL(config.publicBaseUrl).origin);
+  return [...origins];
 }

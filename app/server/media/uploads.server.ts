@@ -110,7 +110,9 @@ async function reconcile(row: UploadRow): Promise<UploadRow> {
     const part = stored.get(backed + 1);
     const etag = recorded.get(backed + 1);
     if (!part || part.size !== chunkLength(row, backed)) break;
-    if (part.etag && etag && bareEtag(part.etag) !== bareEtag(etag)) break;
+    // A part the store names by ETag counts only as the one the shop took (S3 keeps a part sent
+    // again whole, even one whose request the shop refused or never saw answered).
+    if (part.etag && bareEtag(part.etag) !== bareEtag(etag)) break;
     backed++;
   }
   if (backed === row.receivedChunks) return row;
