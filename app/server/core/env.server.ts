@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { readHead, sniffImage } from "~/server/files/sniff.server";
+import { readHead, sniffImage } from "../files/sniff.server";
 
 /**
  * Configuration, read once from the environment and validated at start-up.

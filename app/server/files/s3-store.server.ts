@@ -103,8 +103,16 @@ export class S3Store implements FileStore {
   }
 
   async putFile(name: string, file: string, contentType: string): Promise<void> {
+    await this.copyFile(name, file, contentType, await sha256OfFile(file));
+    await fsp.rm(file, { force: true });
+  }
+
+  /**
+   * Sends a file of this server's disk to the bucket, keeping it: one PUT up to 64 MiB, else a
+   * multipart upload. Its SHA-256 goes along as the object's metadata (backups list it).
+   */
+  async copyFile(name: string, file: string, contentType: string, sha256: string): Promise<void> {
     const size = (await fsp.stat(file)).size;
-    const sha256 = await sha256OfFile(file);
     const s3 = await this.s3();
     const { PutObjectCommand, CreateMultipartUploadCommand } = await loadS3();
     const common = {
@@ -118,37 +126,36 @@ export class S3Store implements FileStore {
       await s3.send(
         new PutObjectCommand({ ...common, Body: fs.createReadStream(file), ContentLength: size }),
       );
-    } else {
-      const { UploadId } = await s3.send(new CreateMultipartUploadCommand(common));
-      const upload = {
-        uploadId: "",
-        storedName: name,
-        storeUploadId: UploadId ?? "",
-        chunkSize: SINGLE_PUT_BYTES,
-        fileSize: size,
-        totalChunks: Math.ceil(size / SINGLE_PUT_BYTES),
-      };
-      try {
-        const etags: string[] = [];
-        for (let index = 0; index < upload.totalChunks; index++) {
-          const start = index * SINGLE_PUT_BYTES;
-          const end = Math.min(size, start + SINGLE_PUT_BYTES);
-          etags.push(
-            await this.uploadPart(
-              upload,
-              index,
-              fs.createReadStream(file, { start, end: end - 1 }),
-              end - start,
-            ),
-          );
-        }
-        if (!(await this.chunks.complete(upload, etags))) throw new Error(`the bucket refused ${name}`);
-      } catch (error) {
-        await this.chunks.abort(upload);
-        throw error;
-      }
+      return;
     }
-    await fsp.rm(file, { force: true });
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand(common));
+    const upload = {
+      uploadId: "",
+      storedName: name,
+      storeUploadId: UploadId ?? "",
+      chunkSize: SINGLE_PUT_BYTES,
+      fileSize: size,
+      totalChunks: Math.ceil(size / SINGLE_PUT_BYTES),
+    };
+    try {
+      const etags: string[] = [];
+      for (let index = 0; index < upload.totalChunks; index++) {
+        const start = index * SINGLE_PUT_BYTES;
+        const end = Math.min(size, start + SINGLE_PUT_BYTES);
+        etags.push(
+          await this.uploadPart(
+            upload,
+            index,
+            fs.createReadStream(file, { start, end: end - 1 }),
+            end - start,
+          ),
+        );
+      }
+      if (!(await this.chunks.complete(upload, etags))) throw new Error(`the bucket refused ${name}`);
+    } catch (error) {
+      await this.chunks.abort(upload);
+      throw error;
+    }
   }
 
   async putBytes(name: string, bytes: Buffer, contentType: string): Promise<void> {
