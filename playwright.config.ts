@@ -71,6 +71,7 @@ export default defineConfig({
         "**/admin-access.spec.ts",
         "**/upload-resume.spec.ts",
         "**/kept-alive-connections.spec.ts",
+        "**/litefs-replica.spec.ts",
       ],
     },
     {

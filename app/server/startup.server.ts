@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { db } from "./db/client.server";
+import { isPrimary } from "./db/replica.server";
 import { users } from "./db/schema";
 import { env } from "./core/env.server";
 import { startOutboxRetryLoop } from "./mail/outbox.server";
@@ -15,7 +16,8 @@ import { cleanupStaleUploads } from "./media/uploads.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
- * stops start-up naming the variable), opens and migrates the database, and creates
+ * stops start-up naming the variable), opens and migrates the database (on a LiteFS replica
+ * only opens it: the writes below, and the loops' work, are the primary's), and creates
  * the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when the shop has none, makes the
  * orders of payments that succeeded while their order was never written, and starts the
  * loops that retry mail the SMTP server could not take and delete expired order drafts.
@@ -27,7 +29,12 @@ export async function startUp(): Promise<void> {
     console.log(`[startup] ${paymentProviderNotice(config.PAYMENT_PROVIDER)}`);
   }
   const database = db();
-  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+  const primary = isPrimary();
+  if (config.LITEFS_DIR)
+    console.log(
+      `[startup] LiteFS: ${primary ? "プライマリー（書き込み・マイグレーション・バックグラウンド処理を行います）" : "レプリカ（読み取りのみ。書き込みはプライマリーへ転送します）"}`,
+    );
+  if (primary && config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
     const email = config.ADMIN_EMAIL.toLowerCase();
     const anyAdmin = database.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).get();
     if (!anyAdmin) {
@@ -41,9 +48,10 @@ export async function startUp(): Promise<void> {
     }
   }
   // In the background: with Stripe this asks the network, and the shop should answer meanwhile.
-  void recoverUnrecordedPayments().catch((error: unknown) =>
-    console.error("[payments] reconciliation failed", error),
-  );
+  if (primary)
+    void recoverUnrecordedPayments().catch((error: unknown) =>
+      console.error("[payments] reconciliation failed", error),
+    );
   startOutboxRetryLoop();
   startCleanUpLoop();
 }
@@ -83,6 +91,8 @@ export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
       })
       .catch((error: unknown) => console.error("[payments] konbini reconciliation failed", error));
   const hourly = () => {
+    // Only the primary writes (LiteFS); a replica promoted later takes over at its next hour.
+    if (!isPrimary()) return;
     void cleanUp();
     reconcile();
   };

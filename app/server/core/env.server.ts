@@ -320,6 +320,22 @@ const schema = z
           });
       }
     }
+    if (env.LITEFS_DIR) {
+      // Several machines share no folder: their files must be in a bucket.
+      if (!env.STORAGE_URL)
+        ctx.addIssue({
+          code: "custom",
+          path: ["LITEFS_DIR"],
+          message:
+            "LiteFS（複数のサーバー）では、メディアをオブジェクトストレージ（STORAGE_URL）に置いてください",
+        });
+      if (path.dirname(path.resolve(env.DATABASE_PATH)) !== path.resolve(env.LITEFS_DIR))
+        ctx.addIssue({
+          code: "custom",
+          path: ["DATABASE_PATH"],
+          message: `LiteFS が複製するのは LITEFS_DIR（${env.LITEFS_DIR}）の中のファイルです（例: ${path.join(env.LITEFS_DIR, "shop.db")}）`,
+        });
+    }
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
       ctx.addIssue({
         code: "custom",

@@ -2,6 +2,7 @@ import { redirect, redirectDocument } from "@remix-run/node";
 import crypto from "node:crypto";
 import { env } from "../core/env.server";
 import { storageOrigins } from "../files/store.server";
+import { noteWriteOnReplica } from "./fly-replay.server";
 import { bodyLeftUnread, discardUnreadBody } from "./unread-body.server";
 
 /**
@@ -214,6 +215,8 @@ function wrap(handler: Handler, resource: boolean): Handler {
     try {
       return secure(await handler(args), args.request);
     } catch (thrown) {
+      // On a LiteFS replica a loader that writes is sent to the primary instead (fly-replay.server.ts).
+      noteWriteOnReplica(thrown);
       throw secure(thrown, args.request);
     }
   };
