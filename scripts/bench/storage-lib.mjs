@@ -1,11 +1,11 @@
 // The benchmarks and the kill-and-resume check in either storage mode: the MEDIA_DIR folder, or a
 // local S3-compatible server (s3rver on loopback, in the run's own folder) that the shop is
 // pointed at with STORAGE_URL. BENCH_STORAGE=s3 (or --storage s3) chooses object storage.
+import { execFileSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import S3rver from "s3rver";
 
 export const BUCKET = "shop-bench";
 
@@ -26,6 +26,10 @@ export async function startStorage(mode, dir) {
     return {
       env: { MEDIA_DIR: mediaDir },
       read: (name) => fs.createReadStream(path.join(mediaDir, name)),
+      put: async (name, file) => {
+        fs.mkdirSync(mediaDir, { recursive: true });
+        fs.copyFileSync(file, path.join(mediaDir, name));
+      },
       stop: async () => undefined,
     };
   }
@@ -33,14 +37,17 @@ export async function startStorage(mode, dir) {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
   const directory = path.join(dir, "bucket");
   fs.mkdirSync(directory, { recursive: true });
-  const server = new S3rver({
-    port: 0,
-    address: "127.0.0.1",
-    silent: true,
-    directory,
-    configureBuckets: [{ name: BUCKET, configs: [] }],
+  const child = spawn(
+    process.execPath,
+    [path.join(import.meta.dirname, "s3rver-child.mjs"), directory, BUCKET],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once("data", (line) => resolve(Number(String(line).trim())));
+    child.once("exit", (code) => reject(new Error(`s3rver exited (${code})`)));
   });
-  const { port } = await server.run();
   const { S3Client, GetObjectCommand } = await import("@aws-sdk/client-s3");
   const client = new S3Client({
     region: "us-east-1",
@@ -52,6 +59,8 @@ export async function startStorage(mode, dir) {
   });
   return {
     port,
+    pid: child.pid,
+    client,
     env: {
       MEDIA_DIR: mediaDir,
       STORAGE_URL: `s3://${BUCKET}/bench`,
@@ -64,9 +73,24 @@ export async function startStorage(mode, dir) {
     },
     read: async (name) =>
       (await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: `bench/${name}` }))).Body,
+    /** Puts a file of this machine's disk into the bucket (streamed), as the shop would have stored it. */
+    put: async (name, file) => {
+      const { PutObjectCommand } = await import("@aws-sdk/client-s3");
+      await client.send(
+        new PutObjectCommand({
+          Bucket: BUCKET,
+          Key: `bench/${name}`,
+          Body: fs.createReadStream(file),
+          ContentLength: fs.statSync(file).size,
+        }),
+      );
+    },
     stop: async () => {
       client.destroy();
-      await server.close();
+      await new Promise((resolve) => {
+        child.once("exit", resolve);
+        child.kill("SIGTERM");
+      });
     },
   };
 }
@@ -86,4 +110,26 @@ export function storedNameOf(dbFile, mediaId) {
   } finally {
     db.close();
   }
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** A process's CPU time so far (user + system, /proc/<pid>/stat), in seconds. */
+export function cpuSeconds(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The fields after the command name (which may hold spaces) are space-separated; utime is 14th, stime 15th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** The modes a benchmark runs: both (the default), or the one `--storage` / BENCH_STORAGE names. */
+export function benchModes(argv = process.argv) {
+  const chosen = argv.includes("--storage") || process.env.BENCH_STORAGE ? [storageMode(argv)] : null;
+  return chosen ?? ["local", "s3"];
 }
