@@ -28,6 +28,8 @@ import {
 import { deleteUnneededDeliveryFiles } from "~/server/delivery/file-cleanup.server";
 import { coverFileNames } from "~/server/files/storage.server";
 import { fileStore, storageOrigins, type FileStore } from "~/server/files/store.server";
+import { S3Store } from "~/server/files/s3-store.server";
+import { attachmentDisposition } from "~/server/http/content-disposition.server";
 import { documentPolicy } from "~/server/http/security-headers.server";
 import { receiveCover } from "~/server/media/cover.server";
 import { cleanupStaleUploads } from "~/server/media/uploads.server";
@@ -510,6 +512,66 @@ describe(`downloads of delivered files (${MODE})`, () => {
     setClock(null);
     expect(await store.stat(storedName)).toBeNull();
     expect(await store.stat(orphan)).toBeNull();
+  });
+});
+
+describe("signed URLs", () => {
+  const config = {
+    bucket: "shop-media",
+    prefix: "videos/",
+    endpoint: "https://account.r2.cloudflarestorage.com",
+    region: "auto",
+    accessKeyId: "AKIDEXAMPLE",
+    secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY",
+    forcePathStyle: false,
+    publicBaseUrl: undefined,
+  };
+  const params = (url: string) => {
+    const parsed = new URL(url);
+    return { at: `${parsed.origin}${parsed.pathname}`, query: [...parsed.searchParams.entries()].sort() };
+  };
+
+  it("are the ones the AWS SDK's presigner makes (virtual-hosted and path-style, with a Japanese download name), without loading the SDK", async () => {
+    const signingDate = new Date("2026-11-25T05:10:00Z");
+    const responseHeaders = {
+      ResponseContentType: "video/mp4",
+      ResponseCacheControl: "private, no-store",
+      ResponseContentDisposition: attachmentDisposition("video-7.mp4", "春の発表会_12_山田花子_縦.mp4"),
+    };
+    const [{ S3Client, GetObjectCommand }, { getSignedUrl }] = await Promise.all([
+      import("@aws-sdk/client-s3"),
+      import("@aws-sdk/s3-request-presigner"),
+    ]);
+    for (const forcePathStyle of [false, true]) {
+      const bucket = { ...config, forcePathStyle };
+      const store = new S3Store(bucket, process.env.MEDIA_DIR!);
+      const ours = store.signedUrl(
+        "delivery-0123456789abcdef01234567.mp4",
+        600,
+        signingDate,
+        responseHeaders,
+      );
+      expect(store.listingIsCostly()).toBe(true);
+      const client = new S3Client({
+        region: bucket.region,
+        endpoint: bucket.endpoint,
+        forcePathStyle,
+        credentials: { accessKeyId: bucket.accessKeyId, secretAccessKey: bucket.secretAccessKey },
+        // As the shop's own client (s3-store.server.ts): no checksum mode in the URL.
+        requestChecksumCalculation: "WHEN_REQUIRED",
+        responseChecksumValidation: "WHEN_REQUIRED",
+      });
+      const sdk = await getSignedUrl(
+        client,
+        new GetObjectCommand({
+          Bucket: bucket.bucket,
+          Key: "videos/delivery-0123456789abcdef01234567.mp4",
+          ...responseHeaders,
+        }),
+        { expiresIn: 600, signingDate },
+      );
+      expect(params(ours)).toEqual(params(sdk));
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import { paymentProviderNotice } from "./payments/index.server";
 import { deleteUnneededDeliveryFiles } from "./delivery/file-cleanup.server";
 import { reconcileKonbiniPayments } from "./orders/order-payment.server";
 import { cleanupStaleUploads } from "./media/uploads.server";
+import { listingSweepDue } from "./files/store.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
@@ -75,9 +76,10 @@ export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
       const sessions = deleteExpiredSessions();
       if (sessions > 0) console.log(`[clean-up] deleted ${sessions} expired session(s)`);
       deleteOldRateLimitWindows();
-      const files = await deleteUnneededDeliveryFiles();
+      const sweepLeftovers = await listingSweepDue();
+      const files = await deleteUnneededDeliveryFiles({ sweepLeftovers });
       if (files > 0) console.log(`[clean-up] deleted ${files} delivery file(s) no download page needs`);
-      const uploads = await cleanupStaleUploads();
+      const uploads = await cleanupStaleUploads({ sweepLeftovers });
       if (uploads > 0) console.log(`[clean-up] removed ${uploads} abandoned upload(s) and scratch file(s)`);
     } catch (error: unknown) {
       console.error("[clean-up] failed", error);

@@ -19,9 +19,10 @@ const ORPHAN_AGE_MS = 60 * 60_000;
  * download link says the video's time is over): a file that serves order lines goes once every
  * download page offering it has been expired for KEEP_AFTER_EXPIRY_MS; a file that serves none
  * goes once it is retired or its contest is deleted. A waiting file of a live contest stays
- * until the admin removes it. Returns how many files were deleted.
+ * until the admin removes it; with `sweepLeftovers`, stored delivery files no row knows go too (it
+ * lists the store). Returns how many files were deleted.
  */
-export async function deleteUnneededDeliveryFiles(): Promise<number> {
+export async function deleteUnneededDeliveryFiles({ sweepLeftovers = true } = {}): Promise<number> {
   const at = now();
   const rows = db()
     .select({
@@ -57,7 +58,7 @@ export async function deleteUnneededDeliveryFiles(): Promise<number> {
       .run();
     deleted++;
   }
-  return deleted + (await sweepOrphanedDeliveryFiles(at));
+  return deleted + (sweepLeftovers ? await sweepOrphanedDeliveryFiles(at) : 0);
 }
 
 /** Stored files named like a delivery that no delivery file row knows, older than an hour. */

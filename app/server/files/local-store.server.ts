@@ -119,6 +119,10 @@ export class LocalStore implements FileStore {
     }
   }
 
+  listingIsCostly(): boolean {
+    return false;
+  }
+
   async respond(request: Request, name: string, options: ServeOptions): Promise<Response> {
     return fileResponse(request, this.pathOf(name), options);
   }

@@ -7,7 +7,8 @@ import { PassThrough, Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "../core/env.server";
-import { loadS3, loadS3Presigner } from "../core/lazy-modules.server";
+import { loadS3 } from "../core/lazy-modules.server";
+import { presignGetUrl } from "./s3-signature.server";
 import type {
   ChunkedUpload,
   ChunkedUploads,
@@ -54,7 +55,8 @@ const SDK_LOGGER = {
  * Stored files as objects of an S3-compatible bucket (R2, S3, Tigris, MinIO), keyed by
  * STORAGE_URL's prefix + the stored name. Chunked uploads are S3 multipart uploads with one part
  * per chunk; reading a file is a redirect to a signed URL, so its bytes never pass through Node.
- * The AWS SDK is loaded on first use (decision 0018).
+ * The AWS SDK is loaded on first use (decision 0018) by what stores, removes or lists files (an
+ * admin's upload, a clean-up with something to delete), never by serving one.
  */
 export class S3Store implements FileStore {
   readonly kind = "s3" as const;
@@ -283,7 +285,7 @@ export class S3Store implements FileStore {
     const signingDate = new Date(
       windowed ? Math.floor(signedAt / SIGNING_WINDOW_MS) * SIGNING_WINDOW_MS : signedAt,
     );
-    const url = await this.signedUrl(name, lifetime, signingDate, {
+    const url = this.signedUrl(name, lifetime, signingDate, {
       ResponseContentType: options.contentType,
       ResponseCacheControl: options.cacheControl,
       ResponseContentDisposition: options.disposition,
@@ -292,8 +294,11 @@ export class S3Store implements FileStore {
     return redirectTo(url, windowed ? `${scope}, max-age=${SIGNING_WINDOW_MS / 1000}` : "private, no-store");
   }
 
-  /** A GET URL for the object signed for `lifetime` seconds; the response headers it names are S3's to send. */
-  async signedUrl(
+  /**
+   * A GET URL for the object signed for `lifetime` seconds; the response headers it names are
+   * S3's to send. Signed without the SDK (s3-signature.server.ts): serving never loads it.
+   */
+  signedUrl(
     name: string,
     lifetime: number,
     signingDate: Date,
@@ -302,13 +307,21 @@ export class S3Store implements FileStore {
       ResponseCacheControl?: string;
       ResponseContentDisposition?: string;
     } = {},
-  ): Promise<string> {
-    const [{ GetObjectCommand }, { getSignedUrl }] = await Promise.all([loadS3(), loadS3Presigner()]);
-    return getSignedUrl(
-      await this.s3(),
-      new GetObjectCommand({ Bucket: this.bucket, Key: this.key(name), ...headers }),
-      { expiresIn: lifetime, signingDate },
-    );
+  ): string {
+    return presignGetUrl(this.config, this.key(name), {
+      expiresIn: lifetime,
+      signingDate,
+      responseHeaders: {
+        "response-cache-control": headers.ResponseCacheControl,
+        "response-content-disposition": headers.ResponseContentDisposition,
+        "response-content-type": headers.ResponseContentType,
+      },
+    });
+  }
+
+  /** Listing needs the SDK: costly until this process has loaded it (it stored, removed or listed something). */
+  listingIsCostly(): boolean {
+    return this.client === undefined;
   }
 
   async uploadPart(

@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import { env, type S3Config } from "../core/env.server";
 import type { PartSink } from "./multipart.server";
+import { objectLocation } from "./s3-signature.server";
 
 /**
  * Where the shop's stored files live (media, covers and their variants, thumbnails, delivery
@@ -31,6 +32,8 @@ export interface FileStore {
    */
   respond(request: Request, name: string, options: ServeOptions): Promise<Response>;
   readonly chunks: ChunkedUploads;
+  /** Whether listing would load what serving does not (the AWS SDK), not loaded yet in this process. */
+  listingIsCostly(): boolean;
 }
 
 export type StoredObject = { size: number; modified: Date };
@@ -120,10 +123,23 @@ export function chunkLength(
  */
 export function storageOrigins(config: S3Config | null): string[] {
   if (!config) return [];
-  const origins = new Set<string>();
-  const endpoint = new URL(config.endpoint ?? `https://s3.${config.region}.amazonaws.com`);
-  if (!config.forcePathStyle) endpoint.hostname = `${config.bucket}.${endpoint.hostname}`;
-  origins.add(endpoint.origin);
+  const origins = new Set([objectLocation(config, "").origin]);
   if (config.publicBaseUrl) origins.add(new URL(config.publicBaseUrl).origin);
   return [...origins];
+}
+
+/** Sweeps that list the whole bucket load the AWS SDK; a process that has not needed it does them once a day. */
+const LISTING_SWEEP_EVERY_MS = 24 * 3600_000;
+let lastListingSweep = Date.now();
+
+/**
+ * Whether the hourly clean-up should list the store for leftovers of crashes (uploads and files no
+ * row owns): always for the folder and for a process that already has the SDK loaded (it has been
+ * storing files), else once a day, so an idle storefront process stays without the SDK.
+ */
+export async function listingSweepDue(at = Date.now()): Promise<boolean> {
+  if (!(await fileStore()).listingIsCostly()) return true;
+  if (at - lastListingSweep < LISTING_SWEEP_EVERY_MS) return false;
+  lastListingSweep = at;
+  return true;
 }

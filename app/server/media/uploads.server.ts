@@ -154,10 +154,10 @@ async function dropUpload(row: UploadRow): Promise<void> {
 
 /**
  * Removes uploads nobody has added to for 24 hours (S3: aborts their multipart uploads), store
- * uploads no row owns and scratch files older than an hour (left by a crash). Run by the hourly
- * clean-up (app/server/startup.server.ts).
+ * uploads no row owns (`sweepLeftovers`: it lists the store) and scratch files older than an hour
+ * (left by a crash). Run by the hourly clean-up (app/server/startup.server.ts).
  */
-export async function cleanupStaleUploads(): Promise<number> {
+export async function cleanupStaleUploads({ sweepLeftovers = true } = {}): Promise<number> {
   const store = await fileStore();
   const at = now().getTime();
   let removed = 0;
@@ -173,7 +173,7 @@ export async function cleanupStaleUploads(): Promise<number> {
       .all()
       .map((row) => row.storeUploadId),
   );
-  for await (const upload of store.chunks.list()) {
+  for await (const upload of sweepLeftovers ? store.chunks.list() : []) {
     if (live.has(upload.storeUploadId) || upload.startedAt.getTime() >= at - ORPHAN_AGE_MS) continue;
     await store.chunks.abort(upload);
     removed++;
