@@ -120,7 +120,7 @@ export const mediaItems = sqliteTable(
     contestId: integer("contest_id")
       .notNull()
       .references(() => contests.id, { onDelete: "cascade" }),
-    /** Name the shop chose on disk under MEDIA_DIR; never the uploader's name. */
+    /** Name the shop chose in the store (MEDIA_DIR or the bucket's key under its prefix); never the uploader's name. */
     storedName: text("stored_name").notNull(),
     originalName: text("original_name").notNull(),
     category: text("category", { enum: MEDIA_CATEGORIES }).notNull().default("sample"),
@@ -403,7 +403,7 @@ export const deliveryFiles = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     /** Null once the contest is deleted: the orders' download pages still serve the file. */
     contestId: integer("contest_id").references(() => contests.id, { onDelete: "set null" }),
-    /** Name the shop chose on disk under MEDIA_DIR; never the uploader's name. */
+    /** Name the shop chose in the store (MEDIA_DIR or the bucket's key under its prefix); never the uploader's name. */
     storedName: text("stored_name").notNull(),
     originalName: text("original_name").notNull(),
     contentType: text("content_type").notNull(),
