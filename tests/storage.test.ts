@@ -575,6 +575,46 @@ describe("signed URLs", () => {
   });
 });
 
+describe("a CDN in front of the bucket (S3_PUBLIC_BASE_URL)", () => {
+  it("serves public media, never private files (a delivered video or an admin's preview is always a signed URL)", async () => {
+    const store = new S3Store(
+      {
+        bucket: "shop-media",
+        prefix: "videos/",
+        endpoint: "https://account.r2.cloudflarestorage.com",
+        region: "auto",
+        accessKeyId: "key",
+        secretAccessKey: "secret",
+        forcePathStyle: false,
+        publicBaseUrl: "https://media.example.jp",
+      },
+      process.env.MEDIA_DIR!,
+    );
+    const request = new Request("http://shop.test/media/cover-0123456789abcdef01234567-w960.webp");
+    const cover = await store.respond(request, "cover-0123456789abcdef01234567-w960.webp", {
+      contentType: "image/webp",
+      cacheControl: "public, max-age=31536000, immutable",
+      audience: "public",
+    });
+    expect(cover.status).toBe(302);
+    expect(cover.headers.get("Location")).toBe(
+      "https://media.example.jp/videos/cover-0123456789abcdef01234567-w960.webp",
+    );
+    const video = await store.respond(request, "delivery-0123456789abcdef01234567.mp4", {
+      contentType: "video/mp4",
+      cacheControl: "private, no-store",
+      audience: "private",
+      urlLifetimeSeconds: 600,
+    });
+    const signed = new URL(video.headers.get("Location") ?? "");
+    expect(signed.origin).toBe("https://shop-media.account.r2.cloudflarestorage.com");
+    expect(signed.searchParams.get("X-Amz-Expires")).toBe("600");
+    expect(video.headers.get("Cache-Control")).toBe("private, no-store");
+    // Serving signs without the SDK.
+    expect(store.listingIsCostly()).toBe(true);
+  });
+});
+
 describe(`pages (${MODE})`, () => {
   it("allow media from the bucket and the CDN (a redirect's target is checked by the CSP too), and nothing more without them", () => {
     const policy = documentPolicy({ pathname: "/", mediaOrigins: storageOrigins(env().S3) });
