@@ -8,10 +8,10 @@ COPY package.json package-lock.json .npmrc ./
 COPY patches ./patches
 RUN npm install --no-audit --no-fund && npm rebuild better-sqlite3
 COPY . .
-# The backup/restore scripts are bundled to plain JS, since tsx is not in the runtime image:
+# The backup/restore and storage:migrate scripts are bundled to plain JS, since tsx is not in the runtime image:
 #   docker exec <container> node build/scripts/backup.js /data/backups
 RUN npx remix vite:build \
- && npx esbuild scripts/backup.ts scripts/restore.ts --bundle --platform=node --format=esm --packages=external --outdir=build/scripts \
+ && npx esbuild scripts/backup.ts scripts/restore.ts scripts/storage-migrate.ts --bundle --platform=node --format=esm --packages=external --outdir=build/scripts \
  && npm prune --omit=dev
 
 FROM node:20-bookworm-slim

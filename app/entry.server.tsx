@@ -13,6 +13,7 @@ import {
   withSecurityHeaders,
 } from "./server/http/security-headers.server";
 import { makeRequestPathsDecodable } from "./server/http/malformed-url.server";
+import { replayWritesOnReplicas } from "./server/http/fly-replay.server";
 import { startUp } from "./server/startup.server";
 
 // Start-up work happens when the server loads this module, before the first request:
@@ -20,6 +21,8 @@ import { startUp } from "./server/startup.server";
 await startUp();
 // Before remix-serve's Express sees a request: a malformed %-encoding gets the shop's 404, not a bare 400.
 makeRequestPathsDecodable();
+// On a LiteFS replica, requests that write are answered with fly-replay to the primary.
+replayWritesOnReplicas();
 
 const ABORT_DELAY = 5_000;
 

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import path from "node:path";
+import { e2eDbFile } from "./work-dir";
 import Database from "better-sqlite3";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { hashPassword } from "../app/server/auth/password.server";
@@ -7,7 +7,7 @@ import { jsEnabled } from "./helpers";
 
 /** The e2e server's database, writable: for making users and orders a test needs, faster than the UI. */
 function writableDb() {
-  return new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"), {
+  return new Database(e2eDbFile(), {
     fileMustExist: true,
   });
 }

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
+import { e2eDbFile } from "./work-dir";
 import Database from "better-sqlite3";
-import path from "node:path";
 import { jsEnabled, uniqueEmail } from "./helpers";
 import { createUser, loginAsAdmin } from "./users";
 
@@ -70,7 +70,7 @@ test("sales totals: filter by contest and Tokyo days, check against seeded order
 }) => {
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("sales-admin"));
   const contest = `売上テスト大会 ${test.info().project.name} ${Date.now()}`;
-  const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
+  const db = new Database(e2eDbFile());
   const insert = (n: number, at: string, prices: number[]) => {
     const id = (
       db

@@ -1,4 +1,4 @@
-import path from "node:path";
+import { e2eDbFile } from "./work-dir";
 import { expect, test, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { jsEnabled, mailsTo, uniqueEmail } from "./helpers";
@@ -13,7 +13,7 @@ const DELIVERY_SUBJECT = "動画のご用意ができました";
 function seedContest() {
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const name = `一括納品発表会${tag}`;
-  const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
+  const db = new Database(e2eDbFile());
   try {
     const contestId = (
       db

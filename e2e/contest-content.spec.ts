@@ -1,20 +1,22 @@
 import fs from "node:fs";
-import path from "node:path";
+import { e2eDbFile } from "./work-dir";
 import { expect, test, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import sharp from "sharp";
 import { e2eDb } from "./db";
+import { chunkBytes, storedBytes, uploadFixture } from "./storage";
 import { jsEnabled, uniqueEmail } from "./helpers";
 import { loginAsAdmin } from "./users";
 
-const FIXTURE = path.resolve(import.meta.dirname, "fixtures", "sample-recital.mp4");
-const MEDIA_DIR = path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "media");
-/** e2e/server.mjs sets UPLOAD_CHUNK_BYTES to this, so the 200 KB fixture spans 4 chunks. */
-const CHUNK = 65536;
+/**
+ * The sample video, spanning several chunks of the server's UPLOAD_CHUNK_BYTES (e2e/server.mjs:
+ * 64 KiB, so the 200 KB fixture spans 4; against object storage 5 MiB and an 11 MiB fixture).
+ */
+const FIXTURE = () => uploadFixture();
 
 /** A contest of this test's own, so parallel specs never see its media. */
 function createContest(label: string): number {
-  const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
+  const db = new Database(e2eDbFile());
   try {
     const name = `コンテンツ ${label} ${test.info().project.name} ${Date.now()}`;
     return (
@@ -75,22 +77,20 @@ test(
     page.on("request", (request) => {
       if (request.url().endsWith("/media/chunked-upload")) chunkRequests.push(request.url());
     });
-    await page.getByLabel("アップロードするファイル").setInputFiles(FIXTURE);
+    await page.getByLabel("アップロードするファイル").setInputFiles(FIXTURE());
     await page.getByRole("button", { name: "アップロード", exact: true }).click();
     const progress = page.getByRole("progressbar", { name: "sample-recital.mp4 の進捗" });
     await expect(progress).toBeVisible();
     await expect(progress).toHaveAttribute("aria-valuenow", "100", { timeout: 20_000 });
     await expect(page.getByText("完了・100%")).toBeVisible();
-    expect(chunkRequests.length).toBe(Math.ceil(fs.statSync(FIXTURE).size / CHUNK));
+    expect(chunkRequests.length).toBe(Math.ceil(fs.statSync(FIXTURE()).size / chunkBytes()));
 
     const item = items(page).filter({ hasText: "sample-recital.mp4" });
     await expect(item).toBeVisible();
     await expect(item.getByText("動画（サンプル）")).toBeVisible();
     const [row] = mediaRows(contestId);
     expect(row?.stored_name).toMatch(/^media-[a-f0-9]{24}\.mp4$/);
-    expect(fs.readFileSync(path.join(MEDIA_DIR, row!.stored_name)).equals(fs.readFileSync(FIXTURE))).toBe(
-      true,
-    );
+    expect((await storedBytes(row!.stored_name))?.equals(fs.readFileSync(FIXTURE()))).toBe(true);
 
     await item.getByRole("link", { name: "sample-recital.mp4 を再生" }).click();
     const player = page.getByRole("dialog", { name: "sample-recital.mp4" });
@@ -141,14 +141,14 @@ test(
       await route.continue();
     });
     await drop([
-      { name: "dropped.mp4", type: "video/mp4", base64: fs.readFileSync(FIXTURE).toString("base64") },
+      { name: "dropped.mp4", type: "video/mp4", base64: fs.readFileSync(FIXTURE()).toString("base64") },
     ]);
     await expect(page.getByRole("progressbar", { name: "dropped.mp4 の進捗" })).toBeVisible();
     await page.getByRole("button", { name: "アップロード", exact: true }).click();
     await expect(page.getByLabel("アップロードするファイル")).toBeDisabled();
     await expect(page.getByRole("button", { name: "アップロード中..." })).toBeDisabled();
     await drop([
-      { name: "another.mp4", type: "video/mp4", base64: fs.readFileSync(FIXTURE).toString("base64") },
+      { name: "another.mp4", type: "video/mp4", base64: fs.readFileSync(FIXTURE()).toString("base64") },
     ]);
     await expect(page.getByText("アップロード中は新しいファイルを選択できません")).toBeVisible();
     await expect(page.getByText("完了・100%")).toBeVisible({ timeout: 20_000 });
@@ -174,7 +174,7 @@ test(
       if (sent === 3) await route.fulfill({ status: 403, body: "" });
       else await route.continue();
     });
-    await page.getByLabel("アップロードするファイル").setInputFiles(FIXTURE);
+    await page.getByLabel("アップロードするファイル").setInputFiles(FIXTURE());
     await page.getByRole("button", { name: "アップロード", exact: true }).click();
     await expect(page.getByText("チャンクのアップロードに失敗しました: 403")).toBeVisible();
     await expect(page.getByText("アップロードに失敗しました。もう一度お試しください。")).toBeVisible();
@@ -183,23 +183,22 @@ test(
     await page.reload();
     const pending = page.getByRole("region", { name: "中断されたアップロード" });
     await expect(pending.getByText("sample-recital.mp4")).toBeVisible();
-    await expect(pending.getByText(/（2\/4）/)).toBeVisible();
+    const total = Math.ceil(fs.statSync(FIXTURE()).size / chunkBytes());
+    await expect(pending.getByText(`（2/${total}）`)).toBeVisible();
 
     let resent = 0;
     page.on("request", (request) => {
       if (request.url().endsWith("/media/chunked-upload")) resent++;
     });
-    await page.getByLabel("アップロードするファイル").setInputFiles(FIXTURE);
+    await page.getByLabel("アップロードするファイル").setInputFiles(FIXTURE());
     await page.getByRole("button", { name: "アップロード", exact: true }).click();
     await expect(page.getByText("完了・100%")).toBeVisible({ timeout: 20_000 });
-    // Only the two chunks the server did not have were sent again.
-    expect(resent).toBe(2);
+    // Only the chunks the server did not have were sent again.
+    expect(resent).toBe(total - 2);
     await expect(items(page).filter({ hasText: "sample-recital.mp4" })).toBeVisible();
     await expect(page.getByRole("region", { name: "中断されたアップロード" })).toHaveCount(0);
     const [row] = mediaRows(contestId);
-    expect(fs.readFileSync(path.join(MEDIA_DIR, row!.stored_name)).equals(fs.readFileSync(FIXTURE))).toBe(
-      true,
-    );
+    expect((await storedBytes(row!.stored_name))?.equals(fs.readFileSync(FIXTURE()))).toBe(true);
   },
 );
 
@@ -217,7 +216,7 @@ test(
     await loginAsAdmin(context, baseURL ?? "", uniqueEmail("content-player"));
     const contestId = createContest("player");
     await openContent(page, contestId);
-    await page.getByLabel("アップロードするファイル").setInputFiles(FIXTURE);
+    await page.getByLabel("アップロードするファイル").setInputFiles(FIXTURE());
     await page.getByRole("button", { name: "アップロード", exact: true }).click();
     await expect(items(page).filter({ hasText: "sample-recital.mp4" })).toBeVisible({ timeout: 20_000 });
 
@@ -288,9 +287,9 @@ test("plain forms: upload, reorder, thumbnail (サイズエラー, then attached
     });
     await expect(page.getByText(/対応していないファイル形式です/)).toBeVisible();
   }
-  await upload(FIXTURE);
+  await upload(FIXTURE());
   await expect(items(page).filter({ hasText: "sample-recital.mp4" })).toBeVisible({ timeout: 20_000 });
-  await upload({ name: "second-clip.mp4", mimeType: "video/mp4", buffer: fs.readFileSync(FIXTURE) });
+  await upload({ name: "second-clip.mp4", mimeType: "video/mp4", buffer: fs.readFileSync(FIXTURE()) });
   await expect(items(page).filter({ hasText: "second-clip.mp4" })).toBeVisible({ timeout: 20_000 });
   if (!jsEnabled()) await expect(page.getByText("アップロード完了")).toBeVisible();
   await expect(items(page)).toHaveText([/sample-recital\.mp4/, /second-clip\.mp4/]);
@@ -300,7 +299,7 @@ test("plain forms: upload, reorder, thumbnail (サイズエラー, then attached
   const href = await play.getAttribute("href");
   const partial = await page.request.get(href ?? "", { headers: { Range: "bytes=0-1023" } });
   expect(partial.status()).toBe(206);
-  expect(partial.headers()["content-range"]).toBe(`bytes 0-1023/${fs.statSync(FIXTURE).size}`);
+  expect(partial.headers()["content-range"]).toBe(`bytes 0-1023/${fs.statSync(FIXTURE()).size}`);
   expect(partial.headers()["cache-control"]).toContain("private");
 
   await page.getByRole("button", { name: "second-clip.mp4 を上へ移動" }).click();
@@ -342,5 +341,5 @@ test("plain forms: upload, reorder, thumbnail (サイズエラー, then attached
   }
   await expect(page.getByText("削除完了")).toBeVisible();
   await expect(items(page).filter({ hasText: "second-clip.mp4" })).toHaveCount(0);
-  expect(fs.existsSync(path.join(MEDIA_DIR, doomed.stored_name))).toBe(false);
+  expect(await storedBytes(doomed.stored_name)).toBeNull();
 });

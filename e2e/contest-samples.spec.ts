@@ -1,4 +1,5 @@
 import path from "node:path";
+import { e2eDbFile } from "./work-dir";
 import { expect, test, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import sharp from "sharp";
@@ -12,7 +13,7 @@ const FIXTURE = path.resolve(import.meta.dirname, "fixtures", "sample-recital.mp
 /** A contest on sale of this test's own (no athletes needed to show its samples). */
 function contestOnSale(label: string): { id: number; slug: string } {
   const name = `サンプル大会 ${label} ${test.info().project.name} ${Date.now()}`;
-  const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
+  const db = new Database(e2eDbFile());
   try {
     const { id } = db
       .prepare("insert into contests (name, slug_key, video_published) values (?, ?, 1) returning id")

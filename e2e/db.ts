@@ -1,9 +1,9 @@
-import path from "node:path";
+import { e2eDbFile } from "./work-dir";
 import Database from "better-sqlite3";
 
 /** Writes for what a test sets up directly (another admin's change, what other tabs own). */
 export function withDb<T>(work: (db: Database.Database) => T): T {
-  const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
+  const db = new Database(e2eDbFile());
   db.pragma("busy_timeout = 5000");
   try {
     return work(db);
@@ -14,7 +14,7 @@ export function withDb<T>(work: (db: Database.Database) => T): T {
 
 /** Read-only access to the e2e server's database, to check what a flow stored. */
 export function e2eDb() {
-  return new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"), {
+  return new Database(e2eDbFile(), {
     readonly: true,
     fileMustExist: true,
   });

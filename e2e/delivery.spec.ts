@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
+import { e2eDbFile } from "./work-dir";
 import Database from "better-sqlite3";
-import path from "node:path";
 import { buyTwoVideos } from "./flows";
-import { uniqueEmail, waitForMail } from "./helpers";
+import { jsEnabled, uniqueEmail, waitForMail } from "./helpers";
 import { loginAsAdmin } from "./users";
 
 test("an order from the storefront is delivered: URLs checked, mail with the download page, one download each, expiry", async ({
@@ -13,7 +13,7 @@ test("an order from the storefront is delivered: URLs checked, mail with the dow
   const email = uniqueEmail("delivery");
   const orderNumber = await buyTwoVideos(page, email, "納品 次郎");
 
-  const adminContext = await browser.newContext({ javaScriptEnabled: test.info().project.name === "js" });
+  const adminContext = await browser.newContext({ javaScriptEnabled: jsEnabled() });
   await loginAsAdmin(adminContext, baseURL ?? "", uniqueEmail("delivery-admin"));
   const admin = await adminContext.newPage();
   await admin.goto(`/admin/orders?q=${encodeURIComponent(email)}`);
@@ -70,7 +70,7 @@ test("an order from the storefront is delivered: URLs checked, mail with the dow
   await expect(page.getByRole("heading", { name: "ダウンロードページが見つかりません" })).toBeVisible();
 
   // After the expiry (moved into the past on the server's records): red notice, buttons disabled, downloads refused.
-  const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
+  const db = new Database(e2eDbFile());
   db.prepare("update download_pages set expires_at = ? where id = ?").run(Date.now() - 1000, pageId);
   db.close();
   await page.goto(`/download/${pageId}`);
@@ -91,7 +91,7 @@ test("a video file attached to the shop is checked by its bytes, delivered, and 
 }) => {
   const email = uniqueEmail("file-delivery");
   const orderNumber = await buyTwoVideos(page, email, "ファイル 三郎");
-  const adminContext = await browser.newContext({ javaScriptEnabled: test.info().project.name === "js" });
+  const adminContext = await browser.newContext({ javaScriptEnabled: jsEnabled() });
   await loginAsAdmin(adminContext, baseURL ?? "", uniqueEmail("file-admin"));
   const admin = await adminContext.newPage();
   await admin.goto(`/admin/orders?q=${encodeURIComponent(email)}`);

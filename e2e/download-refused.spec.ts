@@ -1,11 +1,11 @@
 import { expect, test } from "@playwright/test";
+import { e2eDbFile } from "./work-dir";
 import Database from "better-sqlite3";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 
 /** A delivered one-video order with its download page, written straight into the e2e server's database. */
 function deliveredOrder(options: { expiresAt: number }) {
-  const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
+  const db = new Database(e2eDbFile());
   try {
     const orderNumber = String(90_000_000 + Math.floor(Math.random() * 9_999_999));
     const orderId = Number(
@@ -48,7 +48,7 @@ function deliveredOrder(options: { expiresAt: number }) {
 }
 
 function startDownloadAt(lineId: number, at: number) {
-  const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
+  const db = new Database(e2eDbFile());
   db.prepare("update order_lines set download_started_at = ? where id = ?").run(at, lineId);
   db.close();
 }

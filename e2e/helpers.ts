@@ -1,19 +1,20 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { e2eWorkDir } from "./work-dir";
 
-const mailDir = path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "received-mail");
+const mailDir = () => path.join(e2eWorkDir(), "received-mail");
 
 export type ReceivedMail = { to: string[]; subject: string; text: string; html: string; receivedAt: number };
 
 /** Every mail the test SMTP server has received for an address, oldest first. */
 export function mailsTo(address: string): ReceivedMail[] {
-  if (!fs.existsSync(mailDir)) return [];
+  if (!fs.existsSync(mailDir())) return [];
   return fs
-    .readdirSync(mailDir)
+    .readdirSync(mailDir())
     .filter((name) => name.endsWith(".json"))
     .sort()
-    .map((name) => JSON.parse(fs.readFileSync(path.join(mailDir, name), "utf8")) as ReceivedMail)
+    .map((name) => JSON.parse(fs.readFileSync(path.join(mailDir(), name), "utf8")) as ReceivedMail)
     .filter((mail) => mail.to.includes(address.toLowerCase()));
 }
 
@@ -32,5 +33,5 @@ export function uniqueEmail(label: string): string {
 
 /** Whether this test runs in the project with JavaScript on. */
 export function jsEnabled(): boolean {
-  return test.info().project.name === "js";
+  return test.info().project.use.javaScriptEnabled !== false;
 }

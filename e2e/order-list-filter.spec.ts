@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import path from "node:path";
+import { e2eDbFile } from "./work-dir";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
 import { jsEnabled, uniqueEmail } from "./helpers";
@@ -9,7 +9,7 @@ type Seeded = { id: number; name: string; orders: { number: string; email: strin
 
 /** A contest of its own with orders in the given statuses, one line per given line status. */
 function seedContest(name: string, orders: { status: string; lines: string[] }[]): Seeded {
-  const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
+  const db = new Database(e2eDbFile());
   try {
     const { id } = db
       .prepare("insert into contests (name, slug_key) values (?, ?) returning id")

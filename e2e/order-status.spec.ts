@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import path from "node:path";
+import { e2eDbFile } from "./work-dir";
 import { expect, test, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { addBusinessDays } from "../app/lib/business-days";
@@ -11,7 +11,7 @@ import { loginAsAdmin } from "./users";
 
 /** The e2e server's database, writable: stands in for the konbini flow until it exists. */
 function writableDb() {
-  return new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"), {
+  return new Database(e2eDbFile(), {
     fileMustExist: true,
   });
 }

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import path from "node:path";
+import { e2eDbFile } from "./work-dir";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
 import { uniqueEmail } from "./helpers";
@@ -12,7 +12,7 @@ import { loginAsAdmin } from "./users";
 function seedContest() {
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const name = `制作リスト発表会${tag}`;
-  const db = new Database(path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db"));
+  const db = new Database(e2eDbFile());
   try {
     const contestId = (
       db

@@ -1,14 +1,16 @@
 // Started by Playwright: a real SMTP server on loopback that stores each received mail
 // as JSON for the tests to read, a fresh database with the demo data, and the
-// production build served by remix-serve.
-import { execSync, spawn } from "node:child_process";
+// production build served by remix-serve. With E2E_STORAGE=s3 (the …-s3 projects) a second
+// server of its own keeps its files in object storage: a local s3rver on E2E_S3_BUCKET_PORT.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import PostalMime from "postal-mime";
 import { SMTPServer } from "smtp-server";
 
 const root = path.resolve(import.meta.dirname, "..");
-const work = path.join(root, ".tmp", "e2e");
+const objectStorage = process.env.E2E_STORAGE === "s3";
+const work = path.join(root, ".tmp", objectStorage ? "e2e-s3" : "e2e");
 const mailDir = path.join(work, "received-mail");
 fs.rmSync(work, { recursive: true, force: true });
 fs.mkdirSync(mailDir, { recursive: true });
@@ -44,6 +46,20 @@ const smtp = new SMTPServer({
 const smtpPort = Number(process.env.E2E_SMTP_PORT);
 await new Promise((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
 
+/** The bucket (e2e/storage.ts reads what the shop stored in it). */
+let bucket = null;
+if (objectStorage) {
+  const { default: S3rver } = await import("s3rver");
+  bucket = new S3rver({
+    port: Number(process.env.E2E_S3_BUCKET_PORT),
+    address: "127.0.0.1",
+    silent: true,
+    directory: path.join(work, "bucket"),
+    configureBuckets: [{ name: "shop-e2e", configs: [] }],
+  });
+  await bucket.run();
+}
+
 const env = {
   ...process.env,
   NODE_ENV: "production",
@@ -64,11 +80,28 @@ const env = {
   UPLOAD_CHUNK_BYTES: "65536",
   // A registered seller: receipts are 適格簡易請求書 with this number (e2e/receipt.spec.ts).
   SELLER_INVOICE_NUMBER: "T1234567890123",
+  ...(objectStorage && {
+    STORAGE_URL: "s3://shop-e2e/media",
+    S3_ENDPOINT: `http://127.0.0.1:${process.env.E2E_S3_BUCKET_PORT}`,
+    S3_REGION: "us-east-1",
+    S3_ACCESS_KEY_ID: "S3RVER",
+    S3_SECRET_ACCESS_KEY: "S3RVER",
+    S3_FORCE_PATH_STYLE: "true",
+    // One S3 part per chunk: 5 MiB is the least S3 takes (decision 0019).
+    UPLOAD_CHUNK_BYTES: String(5 * 1024 * 1024),
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+  }),
 };
-execSync("npx tsx scripts/seed.ts", { cwd: root, env, stdio: "inherit" });
+// Not execSync: the seed stores covers in the bucket, which this process's s3rver must answer meanwhile.
+await new Promise((resolve, reject) =>
+  spawn("npx", ["tsx", "scripts/seed.ts"], { cwd: root, env, stdio: "inherit" }).on("exit", (code) =>
+    code === 0 ? resolve() : reject(new Error(`seed failed (${code})`)),
+  ),
+);
 const server = spawn("npx", ["remix-serve", "build/server/index.js"], { cwd: root, env, stdio: "inherit" });
 const stop = () => {
   server.kill("SIGTERM");
+  void bucket?.close();
   smtp.close(() => process.exit(0));
 };
 process.on("SIGTERM", stop);

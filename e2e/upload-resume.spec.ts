@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
+import { objectStorage } from "./work-dir";
 
 // An HTTP test against a server of its own (not the shared e2e server): run in the js project only (playwright.config.ts).
 
@@ -17,11 +18,14 @@ test("a large upload in 50 MiB chunks survives a SIGKILL of the server mid-chunk
   const { stdout } = await promisify(execFile)(process.execPath, ["scripts/bench/upload-resume.mjs", BYTES], {
     cwd: root,
     maxBuffer: 1024 * 1024,
+    // The js-s3 project: the same upload into object storage (an S3 multipart upload, resumed from ListParts).
+    env: { ...process.env, BENCH_STORAGE: objectStorage() ? "s3" : "local" },
   }).catch((error: { stdout?: string; stderr?: string }) => {
     throw new Error(`upload-resume failed:\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
   });
   const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as Record<string, unknown>;
   test.info().annotations.push({ type: "upload-resume", description: JSON.stringify(result) });
+  expect(result.storage).toBe(objectStorage() ? "s3" : "local");
   expect(result.bytes).toBe(Number(BYTES));
   expect(result.chunkSize).toBe(50 * 1024 * 1024);
   expect(result.killedMidChunk).toBe(true);

@@ -1,9 +1,8 @@
-import path from "node:path";
+import { e2eDbFile } from "./work-dir";
 import Database from "better-sqlite3";
 import { hashPassword } from "../app/server/auth/password.server";
 import { mintSessionCookie } from "../scripts/mint-session.mjs";
 
-const dbFile = path.resolve(import.meta.dirname, "..", ".tmp", "e2e", "shop.db");
 /** The e2e server's secret (e2e/server.mjs): tests can mint sessions in states a browser could be in. */
 const SECRET = "e2e-session-secret-0123456789abcdefghijklmnop";
 
@@ -18,7 +17,7 @@ export async function createUser(options: {
 }): Promise<TestUser> {
   const password = options.password ?? "Test-Password-2025";
   const passwordHash = await hashPassword(password);
-  const db = new Database(dbFile);
+  const db = new Database(e2eDbFile());
   try {
     const row = db
       .prepare("insert into users (email, name, password_hash, is_admin) values (?, ?, ?, ?) returning id")
@@ -33,12 +32,12 @@ export async function createUser(options: {
 
 /** A session cookie header value for a new session with the given data. */
 export function mintSession(data: Record<string, unknown>): Promise<string> {
-  return mintSessionCookie({ databasePath: dbFile, secret: SECRET, data });
+  return mintSessionCookie({ databasePath: e2eDbFile(), secret: SECRET, data });
 }
 
 /** Ends every session of the user, as logout everywhere or a password change does on the server. */
 export function endSessionsOf(userId: number): void {
-  const db = new Database(dbFile);
+  const db = new Database(e2eDbFile());
   try {
     db.prepare("delete from sessions where user_id = ?").run(userId);
   } finally {

@@ -7,9 +7,13 @@
  * writing to it. This refuses when a shop answers on PORT (unless --force). The backup
  * is checked (integrity_check), copied beside DATABASE_PATH and renamed over it; the
  * previous file is kept as <DATABASE_PATH>.before-restore-<time>.
+ * With STORAGE_URL (files in object storage), every file the backup's database names must be in
+ * the bucket with the size the backup's manifest lists, or the restore is refused (--force
+ * restores anyway and lists what is missing).
  */
 import fs from "node:fs";
 import { restoreDatabase, serverAnswers } from "./backup-lib";
+import { checkBucketForBackup, type BucketManifest } from "./bucket-manifest";
 
 const args = process.argv.slice(2);
 const force = args.includes("--force");
@@ -33,6 +37,44 @@ if (await serverAnswers(port)) {
   console.warn(
     "警告: 書き込み途中のログ (-wal) があります。サーバーが別のポートで動いていないか確認してください。",
   );
+}
+
+if (process.env.STORAGE_URL) {
+  const { env } = await import("../app/server/core/env.server");
+  const { S3Store } = await import("../app/server/files/s3-store.server");
+  const config = env();
+  const manifestFile = file.replace(/\.db$/, ".manifest.json");
+  const manifest = fs.existsSync(manifestFile)
+    ? ((JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { bucket?: BucketManifest }).bucket ?? null)
+    : null;
+  if (!manifest)
+    console.warn(`警告: バケットの目録がありません（${manifestFile}）。ファイルの有無だけを確認します。`);
+  if (!config.S3 || !fs.existsSync(file)) {
+    console.error("バックアップファイルか STORAGE_URL が読み取れません");
+    process.exit(1);
+  }
+  const check = await checkBucketForBackup(file, manifest, new S3Store(config.S3, config.MEDIA_DIR));
+  const problems = [
+    ...check.missing.map((name) => `  バケットにありません: ${name}`),
+    ...check.wrongSize.map(
+      ({ name, expected, actual }) =>
+        `  サイズが違います: ${name}（目録 ${expected} バイト、バケット ${actual} バイト）`,
+    ),
+  ];
+  if (problems.length === 0) {
+    console.log(
+      `バケットを確認しました: データベースが参照する ${check.checked} ファイルがすべて目録のサイズでそろっています`,
+    );
+  } else if (!force) {
+    console.error(
+      `バケットに、このバックアップのデータベースが参照するファイルがそろっていません（${problems.length} 件）。復元を中止しました（--force で続行）:\n${problems.join("\n")}`,
+    );
+    process.exit(1);
+  } else {
+    console.warn(
+      `警告: バケットにそろっていないファイルがあります（${problems.length} 件）:\n${problems.join("\n")}`,
+    );
+  }
 }
 
 try {

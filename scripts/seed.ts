@@ -14,7 +14,8 @@ import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
 import { athletes, categories, contests, mediaItems, priceDescriptions, users } from "~/server/db/schema";
 import { env } from "~/server/core/env.server";
-import { mediaPath, newStoredName, writeCoverVariants } from "~/server/files/storage.server";
+import { newStoredName, writeCoverVariants } from "~/server/files/storage.server";
+import { fileStore } from "~/server/files/store.server";
 import { hashPassword } from "~/server/auth/password.server";
 
 const PALETTE = ["#ef4444", "#f97316", "#eab308", "#22c55e", "#06b6d4", "#3b82f6", "#8b5cf6", "#ec4899"];
@@ -129,14 +130,15 @@ async function seedCover(contestId: number, demo: DemoContest, seed: number) {
     .where(eq(mediaItems.contestId, contestId))
     .get();
   if (existing) return;
-  fs.mkdirSync(path.resolve(env().MEDIA_DIR), { recursive: true });
+  const store = await fileStore();
+  fs.mkdirSync(store.scratchDir(), { recursive: true });
   const storedName = newStoredName("cover", "jpg");
-  const file = mediaPath(storedName);
-  if (!file) throw new Error("bad stored name");
+  const file = path.join(store.scratchDir(), `seed-${storedName}`);
   const info = await sharp(Buffer.from(coverSvg(demo.hues, seed)))
     .jpeg({ quality: 85 })
     .toFile(file);
-  await writeCoverVariants(storedName);
+  await writeCoverVariants(storedName, file);
+  await store.putFile(storedName, file, "image/jpeg");
   db()
     .insert(mediaItems)
     .values({

@@ -21,7 +21,7 @@ import {
 } from "~/server/delivery/delivery-files.server";
 import { deleteUnneededDeliveryFiles, KEEP_AFTER_EXPIRY_MS } from "~/server/delivery/file-cleanup.server";
 import { deliveryPlan, deliveryScreen } from "~/server/delivery/matching.server";
-import { mediaDir } from "~/server/files/storage.server";
+import { mediaDir } from "./helpers/media-dir";
 import { pendingMailCount } from "~/server/mail/outbox.server";
 import { claimDownload } from "~/server/orders/downloads.server";
 import { startSmtpServer } from "./helpers/smtp";
@@ -99,13 +99,13 @@ function order(c: Contest, email: string, lines: [number, "vertical" | "horizont
 }
 
 /** Stores an MP4 (real magic bytes) of that name as a delivery file of the contest. */
-function upload(c: Contest, name: string, size = 2000) {
+async function upload(c: Contest, name: string, size = 2000) {
   const bytes = new Uint8Array(size);
   bytes.set([0, 0, 0, 0x18, ...new TextEncoder().encode("ftypisom")]);
   fs.mkdirSync(mediaDir(), { recursive: true });
   const file = path.join(mediaDir(), `incoming-${++serial}`);
   fs.writeFileSync(file, bytes);
-  const stored = storeDeliveryFile(c.id, file, name);
+  const stored = await storeDeliveryFile(c.id, file, name);
   if (!stored.ok) throw new Error(stored.message);
   return stored.file;
 }
@@ -133,7 +133,7 @@ describe("一括納品", () => {
       [6, "vertical"],
     ]);
     for (const name of ["01_縦.mp4", "002-横.mov", "No3 縦.mp4", "演奏順4_yoko.mp4", "５_縦.mp4"])
-      upload(c, name);
+      await upload(c, name);
 
     const screen = deliveryScreen(c.id)!;
     expect(screen.matched).toHaveLength(5);
@@ -170,7 +170,7 @@ describe("一括納品", () => {
     expect(smtp.received.length).toBe(before + 5);
 
     // The sixth file completes the last order: one more mail, to that family only.
-    upload(c, "6_縦.mp4");
+    await upload(c, "6_縦.mp4");
     const last = deliverContest(c.id)!;
     expect(last.delivered.map((o) => o.id)).toEqual([o6.id]);
     await mailsSettled();
@@ -187,13 +187,13 @@ describe("一括納品", () => {
   it("two files for one athlete and style are ambiguous and deliver nothing until one is removed", async () => {
     const c = contest(2);
     const o = order(c, "dup@example.jp", [[1, "vertical"]]);
-    const a = upload(c, "1_縦.mp4");
-    upload(c, "001 縦.mp4");
+    const a = await upload(c, "1_縦.mp4");
+    await upload(c, "001 縦.mp4");
     const plan = deliveryPlan(c.id)!;
     expect(plan.waiting.every((file) => file.match.kind === "ambiguous")).toBe(true);
     expect(plan.ready).toHaveLength(0);
     expect(deliverContest(c.id)!.delivered).toHaveLength(0);
-    expect(removeWaitingFile(c.id, a.id)).toEqual({ ok: true });
+    expect(await removeWaitingFile(c.id, a.id)).toEqual({ ok: true });
     expect(fs.existsSync(path.join(mediaDir(), a.storedName))).toBe(false);
     expect(deliverContest(c.id)!.delivered.map((d) => d.id)).toEqual([o.id]);
     await mailsSettled();
@@ -205,7 +205,7 @@ describe("一括納品", () => {
       [1, "vertical"],
       [2, "vertical"],
     ]);
-    const file = upload(c, "1_縦.mp4");
+    const file = await upload(c, "1_縦.mp4");
     expect(deliverContest(c.id)!.delivered).toHaveLength(0);
     expect(db().select().from(deliveryFiles).where(eq(deliveryFiles.id, file.id)).get()).toMatchObject({
       athleteId: null,
@@ -223,7 +223,7 @@ describe("一括納品", () => {
       .where(eq(orderLines.orderId, declined.id))
       .run();
     const fine = order(c, "fine@example.jp", [[1, "vertical"]]);
-    upload(c, "1_縦.mp4");
+    await upload(c, "1_縦.mp4");
     const plan = deliveryPlan(c.id)!;
     expect(plan.declined.map((o) => o.id)).toEqual([declined.id]);
     expect(deliverContest(c.id)!.delivered.map((o) => o.id)).toEqual([fine.id]);
@@ -234,7 +234,7 @@ describe("一括納品", () => {
   it("a file matched by hand is delivered; a delivered file can be neither removed nor re-matched", async () => {
     const c = contest(3);
     const o = order(c, "hand@example.jp", [[3, "horizontal"]]);
-    const file = upload(c, "IMG_2034.MOV");
+    const file = await upload(c, "IMG_2034.MOV");
     expect(deliveryPlan(c.id)!.waiting[0]!.match.kind).toBe("unmatched");
     expect(matchFileByHand(c.id, file.id, { athleteNumber: 9, orientation: "horizontal" }, "演奏順")).toEqual(
       {
@@ -249,7 +249,7 @@ describe("一括納品", () => {
       },
     );
     expect(deliverContest(c.id)!.delivered.map((d) => d.id)).toEqual([o.id]);
-    expect(removeWaitingFile(c.id, file.id)).toMatchObject({ ok: false, status: 409 });
+    expect(await removeWaitingFile(c.id, file.id)).toMatchObject({ ok: false, status: 409 });
     expect(matchFileByHand(c.id, file.id, null, "演奏順")).toMatchObject({ ok: false, status: 409 });
     await mailsSettled();
   });
@@ -257,7 +257,7 @@ describe("一括納品", () => {
   it("a corrected file replaces a delivered one: its lines move, downloads start afresh, no mail until the admin re-sends", async () => {
     const c = contest(2);
     const o = order(c, "fix@example.jp", [[2, "vertical"]]);
-    const wrong = upload(c, "2_縦.mp4");
+    const wrong = await upload(c, "2_縦.mp4");
     deliverContest(c.id);
     await mailsSettled();
     const page = db().select().from(downloadPages).where(eq(downloadPages.orderId, o.id)).get()!;
@@ -267,7 +267,7 @@ describe("一括納品", () => {
       storedName: wrong.storedName,
     });
 
-    const corrected = upload(c, "2_縦_修正版.mp4");
+    const corrected = await upload(c, "2_縦_修正版.mp4");
     const screen = deliveryScreen(c.id)!;
     expect(screen.matched[0]).toMatchObject({ id: corrected.id, replaces: { fileId: wrong.id } });
     const before = smtp.received.length;
@@ -284,7 +284,7 @@ describe("一括納品", () => {
       db().select().from(deliveryFiles).where(eq(deliveryFiles.id, wrong.id)).get()!.retiredAt,
     ).not.toBeNull();
     // The replaced file serves nobody now: the clean-up deletes it.
-    deleteUnneededDeliveryFiles();
+    await deleteUnneededDeliveryFiles();
     expect(fs.existsSync(path.join(mediaDir(), wrong.storedName))).toBe(false);
     expect(fs.existsSync(path.join(mediaDir(), corrected.storedName))).toBe(true);
   });
@@ -294,19 +294,19 @@ describe("delivery file clean-up", () => {
   it("keeps a delivered file while a page offers it, and deletes it once every page has been expired for the grace period", async () => {
     const c = contest(1);
     const o = order(c, "old@example.jp", [[1, "vertical"]]);
-    const waiting = upload(c, "1_横.mp4");
-    const file = upload(c, "1_縦.mp4");
+    const waiting = await upload(c, "1_横.mp4");
+    const file = await upload(c, "1_縦.mp4");
     deliverContest(c.id);
     await mailsSettled();
     const page = db().select().from(downloadPages).where(eq(downloadPages.orderId, o.id)).get()!;
     const line = db().select().from(orderLines).where(eq(orderLines.orderId, o.id)).get()!;
 
     setClock(() => page.expiresAt.getTime() + KEEP_AFTER_EXPIRY_MS - 60_000);
-    deleteUnneededDeliveryFiles();
+    await deleteUnneededDeliveryFiles();
     expect(fs.existsSync(path.join(mediaDir(), file.storedName))).toBe(true);
 
     setClock(() => page.expiresAt.getTime() + KEEP_AFTER_EXPIRY_MS + 60_000);
-    deleteUnneededDeliveryFiles();
+    await deleteUnneededDeliveryFiles();
     expect(fs.existsSync(path.join(mediaDir(), file.storedName))).toBe(false);
     // A waiting file of a live contest stays until the admin removes it.
     expect(fs.existsSync(path.join(mediaDir(), waiting.storedName))).toBe(true);

@@ -32,7 +32,8 @@ import { createContest, findContestBySlug, listStorefrontContests } from "~/serv
 import { isOnSale } from "~/server/catalog/publication.server";
 import { db } from "~/server/db/client.server";
 import { athletes, contests, mediaItems, priceDescriptions, videoFormats } from "~/server/db/schema";
-import { COVER_WIDTHS, coverVariantName, mediaDir } from "~/server/files/storage.server";
+import { COVER_WIDTHS, coverVariantName } from "~/server/files/storage.server";
+import { mediaDir } from "./helpers/media-dir";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { createUser } from "./helpers/accounts";
 import { callRoute } from "./helpers/route";

@@ -6,7 +6,7 @@ import { db } from "~/server/db/client.server";
 import { deliveryFiles, orderLines, orders } from "~/server/db/schema";
 import { deliverContest } from "~/server/delivery/batch-delivery.server";
 import { deliveryScreen } from "~/server/delivery/matching.server";
-import { mediaDir } from "~/server/files/storage.server";
+import { mediaDir } from "./helpers/media-dir";
 import { createUser } from "./helpers/accounts";
 import { callRoute } from "./helpers/route";
 import { adminCookie, formRequest, seedContest, sessionCookie } from "./helpers/shop";

@@ -146,3 +146,87 @@ describe("paired variables", () => {
     expect(() => parseEnv({ ...good, ADMIN_EMAIL: "a@b.jp" })).toThrowError(/ADMIN_PASSWORD/);
   });
 });
+
+describe("object storage (STORAGE_URL)", () => {
+  const bucket = {
+    STORAGE_URL: "s3://shop-media/videos/",
+    S3_ENDPOINT: "https://account.r2.cloudflarestorage.com",
+    S3_REGION: "auto",
+    S3_ACCESS_KEY_ID: "key-id",
+    S3_SECRET_ACCESS_KEY: "secret",
+  };
+
+  it("unset, the files stay in MEDIA_DIR", () => {
+    expect(parseEnv(good).S3).toBeNull();
+  });
+
+  it("reads the bucket, the prefix (one trailing slash) and the keys", () => {
+    expect(parseEnv({ ...good, ...bucket, S3_PUBLIC_BASE_URL: "https://media.example.jp/" }).S3).toEqual({
+      bucket: "shop-media",
+      prefix: "videos/",
+      endpoint: "https://account.r2.cloudflarestorage.com",
+      region: "auto",
+      accessKeyId: "key-id",
+      secretAccessKey: "secret",
+      forcePathStyle: false,
+      publicBaseUrl: "https://media.example.jp",
+    });
+    expect(parseEnv({ ...good, ...bucket, STORAGE_URL: "s3://shop-media" }).S3?.prefix).toBe("");
+    expect(parseEnv({ ...good, ...bucket, S3_FORCE_PATH_STYLE: "true" }).S3?.forcePathStyle).toBe(true);
+  });
+
+  it("names the variable that is wrong or missing", () => {
+    expect(() => parseEnv({ ...good, ...bucket, STORAGE_URL: "https://shop-media" })).toThrowError(
+      /STORAGE_URL: s3:\/\/バケット名/,
+    );
+    expect(() => parseEnv({ ...good, ...bucket, STORAGE_URL: "s3://Shop_Media" })).toThrowError(
+      /STORAGE_URL/,
+    );
+    expect(() => parseEnv({ ...good, ...bucket, S3_REGION: "" })).toThrowError(
+      /S3_REGION: STORAGE_URL を指定/,
+    );
+    expect(() => parseEnv({ ...good, ...bucket, S3_SECRET_ACCESS_KEY: "" })).toThrowError(
+      /S3_SECRET_ACCESS_KEY/,
+    );
+    expect(() => parseEnv({ ...good, ...bucket, S3_ENDPOINT: "not a url" })).toThrowError(/S3_ENDPOINT/);
+    expect(() => parseEnv({ ...good, ...bucket, S3_FORCE_PATH_STYLE: "yes" })).toThrowError(
+      /S3_FORCE_PATH_STYLE/,
+    );
+    expect(() =>
+      parseEnv({ ...good, ...bucket, S3_PUBLIC_BASE_URL: "https://cdn.example.jp/?a=1" }),
+    ).toThrowError(/S3_PUBLIC_BASE_URL/);
+    // S3 settings without a bucket are a mistake, not something to ignore.
+    expect(() => parseEnv({ ...good, S3_ENDPOINT: bucket.S3_ENDPOINT })).toThrowError(
+      /S3_ENDPOINT: STORAGE_URL と一緒に/,
+    );
+  });
+
+  it("needs chunks of at least 5 MiB with object storage (one S3 part per chunk)", () => {
+    expect(() => parseEnv({ ...good, ...bucket, UPLOAD_CHUNK_BYTES: "65536" })).toThrowError(
+      /UPLOAD_CHUNK_BYTES: STORAGE_URL（オブジェクトストレージ）では 5242880/,
+    );
+    expect(parseEnv({ ...good, ...bucket, UPLOAD_CHUNK_BYTES: "5242880" }).UPLOAD_CHUNK_BYTES).toBe(5242880);
+    expect(parseEnv({ ...good, UPLOAD_CHUNK_BYTES: "65536" }).UPLOAD_CHUNK_BYTES).toBe(65536);
+  });
+});
+
+describe("LiteFS (LITEFS_DIR)", () => {
+  const bucket = {
+    STORAGE_URL: "s3://shop-media/videos",
+    S3_REGION: "auto",
+    S3_ACCESS_KEY_ID: "key-id",
+    S3_SECRET_ACCESS_KEY: "secret",
+  };
+
+  it("needs the files in object storage and the database inside the LiteFS folder", () => {
+    expect(() => parseEnv({ ...good, LITEFS_DIR: "/litefs", DATABASE_PATH: "/litefs/shop.db" })).toThrowError(
+      /LITEFS_DIR: LiteFS（複数のサーバー）では/,
+    );
+    expect(() =>
+      parseEnv({ ...good, ...bucket, LITEFS_DIR: "/litefs", DATABASE_PATH: "/data/shop.db" }),
+    ).toThrowError(/DATABASE_PATH: LiteFS が複製するのは LITEFS_DIR/);
+    expect(
+      parseEnv({ ...good, ...bucket, LITEFS_DIR: "/litefs", DATABASE_PATH: "/litefs/shop.db" }).LITEFS_DIR,
+    ).toBe("/litefs");
+  });
+});

@@ -21,7 +21,7 @@ import { contests, deliveryFiles, mediaItems, mediaUploads } from "~/server/db/s
 import { parseEnv } from "~/server/core/env.server";
 import { listContestMedia } from "~/server/media/public-catalogue.server";
 import { listContentMedia } from "~/server/media/library.server";
-import { cleanupStaleUploads, uploadsDir } from "~/server/media/uploads.server";
+import { cleanupStaleUploads } from "~/server/media/uploads.server";
 import { createUser } from "./helpers/accounts";
 import { callRoute } from "./helpers/route";
 import { sessionCookie } from "./helpers/shop";
@@ -32,6 +32,8 @@ process.env.UPLOAD_CHUNK_BYTES = "1024";
 process.env.MAX_UPLOAD_BYTES = "200000";
 
 const MEDIA = () => path.resolve(process.env.MEDIA_DIR!);
+/** The local store's scratch folder, where a chunked upload's part file lives until it is complete. */
+const uploadsDir = () => path.join(MEDIA(), "uploads");
 let admin = "";
 let contestId = 0;
 
@@ -331,7 +333,7 @@ describe("chunked media upload", () => {
     const part = path.join(uploadsDir(), `${upload.uploadId}.part`);
     setClock(() => Date.now() + 25 * 60 * 60 * 1000);
     try {
-      expect(cleanupStaleUploads()).toBeGreaterThanOrEqual(1);
+      expect(await cleanupStaleUploads()).toBeGreaterThanOrEqual(1);
     } finally {
       setClock(null);
     }

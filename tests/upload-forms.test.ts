@@ -3,7 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { createContest } from "~/server/catalog/contests.server";
-import { mediaDir } from "~/server/files/storage.server";
+import { mediaDir } from "./helpers/media-dir";
 import { COVER_MAX_BYTES, receiveCover } from "~/server/media/cover.server";
 import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
 

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { db } from "./db/client.server";
+import { isPrimary } from "./db/replica.server";
 import { users } from "./db/schema";
 import { env } from "./core/env.server";
 import { startOutboxRetryLoop } from "./mail/outbox.server";
@@ -11,10 +12,13 @@ import { deleteOldRateLimitWindows, trustProxyNotice } from "./http/rate-limit.s
 import { paymentProviderNotice } from "./payments/index.server";
 import { deleteUnneededDeliveryFiles } from "./delivery/file-cleanup.server";
 import { reconcileKonbiniPayments } from "./orders/order-payment.server";
+import { cleanupStaleUploads } from "./media/uploads.server";
+import { listingSweepDue } from "./files/store.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
- * stops start-up naming the variable), opens and migrates the database, and creates
+ * stops start-up naming the variable), opens and migrates the database (on a LiteFS replica
+ * only opens it: the writes below, and the loops' work, are the primary's), and creates
  * the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when the shop has none, makes the
  * orders of payments that succeeded while their order was never written, and starts the
  * loops that retry mail the SMTP server could not take and delete expired order drafts.
@@ -26,7 +30,12 @@ export async function startUp(): Promise<void> {
     console.log(`[startup] ${paymentProviderNotice(config.PAYMENT_PROVIDER)}`);
   }
   const database = db();
-  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+  const primary = isPrimary();
+  if (config.LITEFS_DIR)
+    console.log(
+      `[startup] LiteFS: ${primary ? "プライマリー（書き込み・マイグレーション・バックグラウンド処理を行います）" : "レプリカ（読み取りのみ。書き込みはプライマリーへ転送します）"}`,
+    );
+  if (primary && config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
     const email = config.ADMIN_EMAIL.toLowerCase();
     const anyAdmin = database.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).get();
     if (!anyAdmin) {
@@ -40,9 +49,10 @@ export async function startUp(): Promise<void> {
     }
   }
   // In the background: with Stripe this asks the network, and the shop should answer meanwhile.
-  void recoverUnrecordedPayments().catch((error: unknown) =>
-    console.error("[payments] reconciliation failed", error),
-  );
+  if (primary)
+    void recoverUnrecordedPayments().catch((error: unknown) =>
+      console.error("[payments] reconciliation failed", error),
+    );
   startOutboxRetryLoop();
   startCleanUpLoop();
 }
@@ -55,18 +65,22 @@ const globalForCleanUp = globalThis as { __shopCleanUpTimer?: NodeJS.Timeout };
  * windows long over, are deleted, so anonymous posts cannot pile up; so are delivered videos no
  * download page offers any longer, so the disk does not fill with last year's contests. Waiting
  * konbini orders are checked with the provider (a lost webhook): paid, or past their deadline.
+ * Uploads abandoned for 24 hours go too (in object storage, their multipart uploads are aborted).
  */
 export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
   if (globalForCleanUp.__shopCleanUpTimer) return;
-  const cleanUp = () => {
+  const cleanUp = async () => {
     try {
       const drafts = deleteExpiredDrafts();
       if (drafts > 0) console.log(`[clean-up] deleted ${drafts} expired order draft(s)`);
       const sessions = deleteExpiredSessions();
       if (sessions > 0) console.log(`[clean-up] deleted ${sessions} expired session(s)`);
       deleteOldRateLimitWindows();
-      const files = deleteUnneededDeliveryFiles();
+      const sweepLeftovers = await listingSweepDue();
+      const files = await deleteUnneededDeliveryFiles({ sweepLeftovers });
       if (files > 0) console.log(`[clean-up] deleted ${files} delivery file(s) no download page needs`);
+      const uploads = await cleanupStaleUploads({ sweepLeftovers });
+      if (uploads > 0) console.log(`[clean-up] removed ${uploads} abandoned upload(s) and scratch file(s)`);
     } catch (error: unknown) {
       console.error("[clean-up] failed", error);
     }
@@ -79,7 +93,9 @@ export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
       })
       .catch((error: unknown) => console.error("[payments] konbini reconciliation failed", error));
   const hourly = () => {
-    cleanUp();
+    // Only the primary writes (LiteFS); a replica promoted later takes over at its next hour.
+    if (!isPrimary()) return;
+    void cleanUp();
     reconcile();
   };
   hourly();

@@ -3,11 +3,14 @@
 // another size) is sent in 50 MiB chunks, the server is killed with SIGKILL in the middle
 // of a chunk, started again on the same database and media folder, and the upload
 // continues from the server's receivedChunks. The stored file must have the SHA-256 of
-// the source. Prints one JSON line; exits 1 when anything differs.
+// the source. Prints one JSON line; exits 1 when anything differs. With BENCH_STORAGE=s3
+// (or --storage s3) the files go to object storage (a local s3rver): the upload is an S3
+// multipart upload, resumed from the parts S3 lists.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { adminCookie, startServer } from "./lib.mjs";
+import { sha256OfStored, startStorage, storageMode, storedNameOf } from "./storage-lib.mjs";
 import {
   completeUpload,
   generateFile,
@@ -15,10 +18,12 @@ import {
   peakRssMiB,
   seedAdminAndContest,
   sendChunk,
-  sha256OfFile,
 } from "./upload-lib.mjs";
 
-const SIZE = Number(process.argv[2] ?? process.env.UPLOAD_RESUME_BYTES ?? 1024 ** 3);
+const SIZE = Number(
+  process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? process.env.UPLOAD_RESUME_BYTES ?? 1024 ** 3,
+);
+const MODE = storageMode();
 const CHUNK = 50 * 1024 * 1024;
 
 if (!fs.existsSync("build/server/index.js")) {
@@ -28,9 +33,10 @@ if (!fs.existsSync("build/server/index.js")) {
 const started = performance.now();
 const dir = fs.mkdtempSync(path.join(process.env.BENCH_DIR ?? os.tmpdir(), "upload-resume-"));
 const source = path.join(dir, "recital.mp4");
+const storage = await startStorage(MODE, dir);
 const env = {
+  ...storage.env,
   DATABASE_PATH: path.join(dir, "shop.db"),
-  MEDIA_DIR: path.join(dir, "media"),
   UPLOAD_CHUNK_BYTES: String(CHUNK),
   MAX_UPLOAD_BYTES: String(16 * 1024 ** 3),
 };
@@ -82,9 +88,10 @@ try {
     await sendChunk({ ...call(server.base), upload: resumed, index });
   const item = await completeUpload({ ...call(server.base), uploadId: resumed.uploadId });
   const peak = peakRssMiB(server.child.pid);
-  const storedName = fs.readdirSync(env.MEDIA_DIR).find((name) => name.startsWith("media-"));
-  const actual = storedName ? await sha256OfFile(path.join(env.MEDIA_DIR, storedName)) : null;
+  const storedName = storedNameOf(env.DATABASE_PATH, item.id);
+  const actual = storedName ? await sha256OfStored(storage, storedName) : null;
   const result = {
+    storage: MODE,
     bytes: SIZE,
     chunks: upload.totalChunks,
     chunkSize: upload.chunkSize,
@@ -112,5 +119,6 @@ try {
   process.exitCode = ok ? 0 : 1;
 } finally {
   await server?.stop().catch(() => undefined);
+  await storage.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 }

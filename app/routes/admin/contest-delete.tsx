@@ -21,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireAdminPage(request);
   const id = positiveId(params.id);
-  const deleted = id ? deleteContest(id) : false;
+  const deleted = id ? await deleteContest(id) : false;
   return redirectWithToast(
     request,
     "/admin",

@@ -1,11 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { claimDownload } from "~/server/orders/downloads.server";
-import { fileResponse } from "~/server/files/file-response.server";
-import { mediaPath } from "~/server/files/storage.server";
+import { fileStore } from "~/server/files/store.server";
+import { attachmentDisposition } from "~/server/http/content-disposition.server";
 import { positiveId } from "~/lib/params";
-import { notFoundResponse } from "~/server/http/not-found.server";
 import { downloadRefusedPath } from "~/lib/download-links";
+
+/** How long a download's signed URL is valid (object storage); coming back within 24 hours gets a fresh one. */
+const DOWNLOAD_URL_LIFETIME_S = 10 * 60;
 
 /** A browser's navigation asks for a page; a download manager or a Range resume does not. */
 function wantsPage(request: Request): boolean {
@@ -15,8 +17,12 @@ function wantsPage(request: Request): boolean {
   );
 }
 
-/** A delivered video, through the shop: an external URL is a redirect, a file of the shop is streamed with Range. */
-export function loader({ request, params }: LoaderFunctionArgs) {
+/**
+ * A delivered video, counted by the shop: an external URL is a redirect; a file of the shop is
+ * streamed with Range from the folder, or (object storage) a redirect to a signed URL that
+ * expires within minutes, S3 doing the Range requests.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
   const lineId = positiveId(params.lineId) ?? 0;
   const decision = claimDownload(params.id ?? "", lineId, params.format ?? "");
   if (!decision.ok) {
@@ -37,14 +43,12 @@ export function loader({ request, params }: LoaderFunctionArgs) {
     return redirect(decision.url, {
       headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
     });
-  const file = mediaPath(decision.storedName);
-  if (!file) return notFoundResponse();
   const extension = decision.storedName.split(".").pop() ?? "mp4";
-  const contentType =
-    extension === "webm" ? "video/webm" : extension === "mov" ? "video/quicktime" : "video/mp4";
-  return fileResponse(request, file, {
-    contentType,
+  return (await fileStore()).respond(request, decision.storedName, {
+    contentType: decision.contentType,
     cacheControl: "private, no-store",
-    downloadName: `video-${lineId}.${extension}`,
+    audience: "private",
+    disposition: attachmentDisposition(`video-${lineId}.${extension}`, decision.fileName),
+    urlLifetimeSeconds: DOWNLOAD_URL_LIFETIME_S,
   });
 }

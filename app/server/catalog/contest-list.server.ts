@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { db } from "../db/client.server";
 import { contests, mediaItems } from "../db/schema";
-import { coverVariantName, COVER_WIDTHS, removeStoredFile } from "../files/storage.server";
+import { coverFileNames, removeStoredFiles } from "../files/storage.server";
 
 export type AdminContestRow = {
   id: number;
@@ -33,7 +33,7 @@ export function findContest(id: number) {
  * Deletes a contest with its athletes, categories, formats and media files. Orders
  * stay: they carry their own copy of the contest name and prices (contest_id is set null).
  */
-export function deleteContest(id: number): boolean {
+export async function deleteContest(id: number): Promise<boolean> {
   const media = db()
     .select({
       storedName: mediaItems.storedName,
@@ -45,11 +45,10 @@ export function deleteContest(id: number): boolean {
     .all();
   const result = db().delete(contests).where(eq(contests.id, id)).run();
   if (result.changes === 0) return false;
-  for (const item of media) {
-    removeStoredFile(item.storedName);
-    removeStoredFile(item.thumb);
-    if (item.category === "cover-image")
-      for (const width of COVER_WIDTHS) removeStoredFile(coverVariantName(item.storedName, width));
-  }
+  for (const item of media)
+    await removeStoredFiles(
+      ...(item.category === "cover-image" ? coverFileNames(item.storedName) : [item.storedName]),
+      item.thumb,
+    );
   return true;
 }

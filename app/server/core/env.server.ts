@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { readHead, sniffImage } from "~/server/files/sniff.server";
+import { readHead, sniffImage } from "../files/sniff.server";
 
 /**
  * Configuration, read once from the environment and validated at start-up.
@@ -59,6 +59,26 @@ function isBannerImage(file: string) {
 }
 
 const url = (message: string) => z.string().trim().url(message);
+
+/** S3 refuses a multipart upload whose parts (all but the last) are smaller than this. */
+export const S3_MIN_PART_BYTES = 5 * 1024 * 1024;
+
+/** `s3://bucket/prefix`: a bucket name as S3 allows it, then an optional key prefix. */
+const STORAGE_URL_PATTERN = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/;
+
+/** What the object storage is, when STORAGE_URL names one (see app/server/files/s3-store.server.ts). */
+export type S3Config = {
+  bucket: string;
+  /** Every key starts with it: empty, or ending in "/". */
+  prefix: string;
+  endpoint: string | undefined;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+  /** A CDN (or the bucket's public address) that serves public media; without a trailing "/". */
+  publicBaseUrl: string | undefined;
+};
 
 const schema = z
   .object({
@@ -188,6 +208,39 @@ const schema = z
     ),
     /** What the banner photo shows, for those who cannot see it. */
     HOME_BANNER_ALT: optionalText,
+    /**
+     * Where stored files live: unset, the MEDIA_DIR folder; `s3://bucket/prefix`, S3-compatible
+     * object storage (R2, S3, Tigris, MinIO) reached with the S3_* variables below.
+     */
+    STORAGE_URL: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          STORAGE_URL_PATTERN,
+          "s3://バケット名/プレフィックス の形式で指定してください（例: s3://shop-media/videos）",
+        )
+        .optional(),
+    ),
+    S3_ENDPOINT: optionalText.pipe(
+      url("URL の形式が正しくありません（例: https://…r2.cloudflarestorage.com）").optional(),
+    ),
+    S3_REGION: optionalText,
+    S3_ACCESS_KEY_ID: optionalText,
+    S3_SECRET_ACCESS_KEY: optionalText,
+    S3_FORCE_PATH_STYLE: z
+      .enum(["true", "false", ""], { message: "true か false を指定してください" })
+      .default("false")
+      .transform((value) => value === "true"),
+    S3_PUBLIC_BASE_URL: optionalText.pipe(
+      z
+        .string()
+        .url("URL の形式が正しくありません（例: https://media.example.jp）")
+        .regex(/^https?:\/\/[^?#]+$/, "クエリや # のない URL を指定してください")
+        .transform((value) => value.replace(/\/+$/, ""))
+        .optional(),
+    ),
+    /** The LiteFS mount folder (where its `.primary` file appears on replicas); unset without LiteFS. */
+    LITEFS_DIR: optionalText,
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {
@@ -239,6 +292,50 @@ const schema = z
         message: "STRIPE_SECRET_KEY と一緒に指定してください",
       });
     }
+    if (env.STORAGE_URL) {
+      for (const name of ["S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
+        if (!env[name])
+          ctx.addIssue({ code: "custom", path: [name], message: "STORAGE_URL を指定したときは必須です" });
+      }
+      // One S3 part per chunk: every part but the last must be at least 5 MiB (decision 0019).
+      if (env.UPLOAD_CHUNK_BYTES < S3_MIN_PART_BYTES)
+        ctx.addIssue({
+          code: "custom",
+          path: ["UPLOAD_CHUNK_BYTES"],
+          message: `STORAGE_URL（オブジェクトストレージ）では ${S3_MIN_PART_BYTES}（5 MiB）以上を指定してください`,
+        });
+    } else {
+      for (const name of [
+        "S3_ENDPOINT",
+        "S3_REGION",
+        "S3_ACCESS_KEY_ID",
+        "S3_SECRET_ACCESS_KEY",
+        "S3_PUBLIC_BASE_URL",
+      ] as const) {
+        if (env[name])
+          ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: "STORAGE_URL と一緒に指定してください（未指定ではメディアは MEDIA_DIR に保存されます）",
+          });
+      }
+    }
+    if (env.LITEFS_DIR) {
+      // Several machines share no folder: their files must be in a bucket.
+      if (!env.STORAGE_URL)
+        ctx.addIssue({
+          code: "custom",
+          path: ["LITEFS_DIR"],
+          message:
+            "LiteFS（複数のサーバー）では、メディアをオブジェクトストレージ（STORAGE_URL）に置いてください",
+        });
+      if (path.dirname(path.resolve(env.DATABASE_PATH)) !== path.resolve(env.LITEFS_DIR))
+        ctx.addIssue({
+          code: "custom",
+          path: ["DATABASE_PATH"],
+          message: `LiteFS が複製するのは LITEFS_DIR（${env.LITEFS_DIR}）の中のファイルです（例: ${path.join(env.LITEFS_DIR, "shop.db")}）`,
+        });
+    }
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
       ctx.addIssue({
         code: "custom",
@@ -260,7 +357,17 @@ export type TrustProxy = "fly" | "none" | number;
 
 export type Env = Omit<
   z.infer<typeof schema>,
-  "SESSION_SECRET" | "ENCRYPTION_KEY" | "TRUST_PROXY" | "PAYMENT_PROVIDER"
+  | "SESSION_SECRET"
+  | "ENCRYPTION_KEY"
+  | "TRUST_PROXY"
+  | "PAYMENT_PROVIDER"
+  | "STORAGE_URL"
+  | "S3_ENDPOINT"
+  | "S3_REGION"
+  | "S3_ACCESS_KEY_ID"
+  | "S3_SECRET_ACCESS_KEY"
+  | "S3_FORCE_PATH_STYLE"
+  | "S3_PUBLIC_BASE_URL"
 > & {
   /** Newest first: the first signs, all verify (rotation). */
   SESSION_SECRETS: string[];
@@ -271,6 +378,8 @@ export type Env = Omit<
   TRUST_PROXY: TrustProxy;
   /** Always decided: the configured provider, or Stripe when its key is set, else (outside production) test. */
   PAYMENT_PROVIDER: "stripe" | "test";
+  /** The object storage STORAGE_URL names, or null: stored files live in MEDIA_DIR. */
+  S3: S3Config | null;
 };
 
 export class ConfigError extends Error {
@@ -286,7 +395,21 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     );
     throw new ConfigError(`設定エラー: 環境変数の値が正しくありません\n${lines.join("\n")}`);
   }
-  const { SESSION_SECRET, ENCRYPTION_KEY, TRUST_PROXY, PAYMENT_PROVIDER, ...rest } = result.data;
+  const {
+    SESSION_SECRET,
+    ENCRYPTION_KEY,
+    TRUST_PROXY,
+    PAYMENT_PROVIDER,
+    STORAGE_URL,
+    S3_ENDPOINT,
+    S3_REGION,
+    S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY,
+    S3_FORCE_PATH_STYLE,
+    S3_PUBLIC_BASE_URL,
+    ...rest
+  } = result.data;
+  const storage = STORAGE_URL ? STORAGE_URL_PATTERN.exec(STORAGE_URL) : null;
   const secrets = splitSecrets(SESSION_SECRET);
   const sessionSecrets = secrets.length > 0 ? secrets : [DEV_SESSION_SECRET];
   return {
@@ -302,6 +425,18 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     // start-up says so. fly.io's edge always sets Fly-Client-IP, and FLY_APP_NAME tells it is there.
     TRUST_PROXY: TRUST_PROXY ?? (rest.FLY_APP_NAME ? "fly" : "none"),
     PAYMENT_PROVIDER: PAYMENT_PROVIDER ?? (rest.STRIPE_SECRET_KEY ? "stripe" : "test"),
+    S3: storage
+      ? {
+          bucket: storage[1]!,
+          prefix: (storage[2] ?? "").replace(/^\/+|\/+$/g, "").replace(/(.)$/, "$1/"),
+          endpoint: S3_ENDPOINT,
+          region: S3_REGION ?? "",
+          accessKeyId: S3_ACCESS_KEY_ID ?? "",
+          secretAccessKey: S3_SECRET_ACCESS_KEY ?? "",
+          forcePathStyle: S3_FORCE_PATH_STYLE,
+          publicBaseUrl: S3_PUBLIC_BASE_URL,
+        }
+      : null,
   };
 }
 

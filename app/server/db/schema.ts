@@ -120,7 +120,7 @@ export const mediaItems = sqliteTable(
     contestId: integer("contest_id")
       .notNull()
       .references(() => contests.id, { onDelete: "cascade" }),
-    /** Name the shop chose on disk under MEDIA_DIR; never the uploader's name. */
+    /** Name the shop chose in the store (MEDIA_DIR or the bucket's key under its prefix); never the uploader's name. */
     storedName: text("stored_name").notNull(),
     originalName: text("original_name").notNull(),
     category: text("category", { enum: MEDIA_CATEGORIES }).notNull().default("sample"),
@@ -161,7 +161,29 @@ export const mediaUploads = sqliteTable("media_uploads", {
   totalChunks: integer("total_chunks").notNull(),
   receivedChunks: integer("received_chunks").notNull().default(0),
   createdAt: createdAt(),
+  /**
+   * The stored name the file gets, chosen when its first chunk shows what it is (the object
+   * storage's multipart upload is made under its final key, so completing it moves nothing).
+   */
+  storedName: text("stored_name"),
+  /** The store's id of the upload: S3's UploadId, or the local part file's id. Null until chunk 0. */
+  storeUploadId: text("store_upload_id"),
+  /** When a chunk was last stored: an upload untouched for 24 hours is abandoned. */
+  lastChunkAt: integer("last_chunk_at", { mode: "timestamp_ms" }),
 });
+
+/** The ETag the object storage answered for each stored chunk (part number = chunk index + 1). */
+export const mediaUploadParts = sqliteTable(
+  "media_upload_parts",
+  {
+    uploadId: text("upload_id")
+      .notNull()
+      .references(() => mediaUploads.id, { onDelete: "cascade" }),
+    partNumber: integer("part_number").notNull(),
+    etag: text("etag"),
+  },
+  (t) => [primaryKey({ columns: [t.uploadId, t.partNumber] })],
+);
 
 export const users = sqliteTable(
   "users",
@@ -381,7 +403,7 @@ export const deliveryFiles = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     /** Null once the contest is deleted: the orders' download pages still serve the file. */
     contestId: integer("contest_id").references(() => contests.id, { onDelete: "set null" }),
-    /** Name the shop chose on disk under MEDIA_DIR; never the uploader's name. */
+    /** Name the shop chose in the store (MEDIA_DIR or the bucket's key under its prefix); never the uploader's name. */
     storedName: text("stored_name").notNull(),
     originalName: text("original_name").notNull(),
     contentType: text("content_type").notNull(),

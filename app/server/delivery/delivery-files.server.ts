@@ -1,5 +1,4 @@
-import fs from "node:fs";
-import path from "node:path";
+import fsp from "node:fs/promises";
 import { and, count, eq, isNull } from "drizzle-orm";
 import { formatBytes } from "~/lib/media-schemas";
 import type { Orientation } from "~/lib/pricing";
@@ -9,7 +8,8 @@ import { db, type Tx } from "../db/client.server";
 import { athletes, deliveryFiles, orderLines } from "../db/schema";
 import { CONTENT_TYPES, readHead, sniffVideo } from "../files/sniff.server";
 import { spoolMultipartForm } from "../files/multipart.server";
-import { cleanFileName, mediaDir, newStoredName, removeStoredFile } from "../files/storage.server";
+import { cleanFileName, newStoredName, removeStoredFiles } from "../files/storage.server";
+import { fileStore } from "../files/store.server";
 import { deliveryPlan } from "./matching.server";
 
 export type DeliveryFile = typeof deliveryFiles.$inferSelect;
@@ -30,41 +30,58 @@ const fail = (status: DeliveryFileFailure["status"], message: string): DeliveryF
   message,
 });
 
+type DeliveryMatch = { athleteId: number; orientation: Orientation } | null;
+
 /**
- * Turns a complete file on disk (a finished chunked upload, a part of the plain form) into a
- * delivery file of the contest: its bytes must be a video; it is moved to a name the shop
- * chooses. `match` is an athlete and style already known (a replacement keeps the one it
- * replaces). The file is removed when it is refused.
+ * Turns a complete file on this server's disk (a part of the plain form) into a delivery file of
+ * the contest: its bytes must be a video; it is stored under a name the shop chooses. `match` is
+ * an athlete and style already known (a replacement keeps the one it replaces). The file is
+ * removed when it is refused.
  */
-export function storeDeliveryFile(
+export async function storeDeliveryFile(
   contestId: number,
   file: string,
   originalName: string,
-  match: { athleteId: number; orientation: Orientation } | null = null,
-): { ok: true; file: DeliveryFile } | DeliveryFileFailure {
+  match: DeliveryMatch = null,
+): Promise<{ ok: true; file: DeliveryFile } | DeliveryFileFailure> {
   const kind = sniffVideo(readHead(file));
   if (!kind) {
-    fs.rmSync(file, { force: true });
+    await fsp.rm(file, { force: true });
     return fail(415, DELIVERY_FILE_MESSAGES.notVideo);
   }
-  const size = fs.statSync(file).size;
+  const size = (await fsp.stat(file)).size;
   const storedName = newStoredName("delivery", kind);
-  fs.renameSync(file, path.join(mediaDir(), storedName));
-  const row = db()
+  await (await fileStore()).putFile(storedName, file, CONTENT_TYPES[kind]);
+  return {
+    ok: true,
+    file: recordDeliveryFile(
+      contestId,
+      { storedName, contentType: CONTENT_TYPES[kind], size },
+      originalName,
+      match,
+    ),
+  };
+}
+
+/** The row of a video already stored (a finished chunked upload, or storeDeliveryFile's). */
+export function recordDeliveryFile(
+  contestId: number,
+  stored: { storedName: string; contentType: string; size: number },
+  originalName: string,
+  match: DeliveryMatch = null,
+): DeliveryFile {
+  return db()
     .insert(deliveryFiles)
     .values({
       contestId,
-      storedName,
+      ...stored,
       originalName: cleanFileName(originalName),
-      contentType: CONTENT_TYPES[kind],
-      size,
       athleteId: match?.athleteId ?? null,
       orientation: match?.orientation ?? null,
       uploadedAt: now(),
     })
     .returning()
     .get();
-  return { ok: true, file: row };
 }
 
 /**
@@ -75,11 +92,11 @@ export function storeDeliveryFile(
 export async function receiveDeliveryForm(
   contestId: number,
   request: Request,
-  match: { athleteId: number; orientation: Orientation } | null = null,
+  match: DeliveryMatch = null,
 ): Promise<{ ok: true; stored: DeliveryFile[]; refused: string[]; fields: FormData } | DeliveryFileFailure> {
   const limit = env().MAX_UPLOAD_BYTES;
   const spooled = await spoolMultipartForm(request, {
-    directory: mediaDir(),
+    directory: (await fileStore()).scratchDir(),
     isFile: (part) => part.name === "files",
     storedName: () => newStoredName("delivery", "upload"),
     maxFileBytes: limit,
@@ -94,10 +111,10 @@ export async function receiveDeliveryForm(
   for (const part of spooled.files) {
     // An empty file input sends one empty part.
     if (part.size === 0) {
-      fs.rmSync(part.path, { force: true });
+      await fsp.rm(part.path, { force: true });
       continue;
     }
-    const result = storeDeliveryFile(contestId, part.path, part.fileName, match);
+    const result = await storeDeliveryFile(contestId, part.path, part.fileName, match);
     if (result.ok) stored.push(result.file);
     else refused.push(cleanFileName(part.fileName));
   }
@@ -130,12 +147,15 @@ export function linesServedBy(fileId: number): number {
 }
 
 /** Removes a file that serves no order line yet (a wrong upload); a delivered one is replaced instead. */
-export function removeWaitingFile(contestId: number, fileId: number): { ok: true } | DeliveryFileFailure {
+export async function removeWaitingFile(
+  contestId: number,
+  fileId: number,
+): Promise<{ ok: true } | DeliveryFileFailure> {
   const file = poolFile(contestId, fileId);
   if (!file) return fail(404, DELIVERY_FILE_MESSAGES.notFound);
   if (linesServedBy(file.id) > 0) return fail(409, DELIVERY_FILE_MESSAGES.delivered);
   db().delete(deliveryFiles).where(eq(deliveryFiles.id, file.id)).run();
-  removeStoredFile(file.storedName);
+  await removeStoredFiles(file.storedName);
   return { ok: true };
 }
 
@@ -219,9 +239,9 @@ export async function replaceFile(
   const received = await receiveDeliveryForm(contestId, request, match);
   if (!received.ok) return received;
   const [file, ...extra] = received.stored;
-  for (const more of extra) removeWaitingFile(contestId, more.id);
+  for (const more of extra) await removeWaitingFile(contestId, more.id);
   if (!file) return fail(415, DELIVERY_FILE_MESSAGES.notVideo);
-  if (!delivered) removeWaitingFile(contestId, old.id);
+  if (!delivered) await removeWaitingFile(contestId, old.id);
   return { ok: true, file, delivered };
 }
 

@@ -1,10 +1,9 @@
-import fs from "node:fs";
-import path from "node:path";
 import { count, eq, isNull, max, sql } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { deliveryFiles, downloadPages, orderLines } from "../db/schema";
-import { mediaDir, removeStoredFile } from "../files/storage.server";
+import { removeStoredFiles } from "../files/storage.server";
+import { fileStore } from "../files/store.server";
 
 /**
  * How long a delivered file outlives the last download page that offers it: the admin can
@@ -20,9 +19,10 @@ const ORPHAN_AGE_MS = 60 * 60_000;
  * download link says the video's time is over): a file that serves order lines goes once every
  * download page offering it has been expired for KEEP_AFTER_EXPIRY_MS; a file that serves none
  * goes once it is retired or its contest is deleted. A waiting file of a live contest stays
- * until the admin removes it. Returns how many files were deleted.
+ * until the admin removes it; with `sweepLeftovers`, stored delivery files no row knows go too (it
+ * lists the store). Returns how many files were deleted.
  */
-export function deleteUnneededDeliveryFiles(): number {
+export async function deleteUnneededDeliveryFiles({ sweepLeftovers = true } = {}): Promise<number> {
   const at = now();
   const rows = db()
     .select({
@@ -50,7 +50,7 @@ export function deleteUnneededDeliveryFiles(): number {
           row.lastExpiry !== null &&
           row.lastExpiry.getTime() + KEEP_AFTER_EXPIRY_MS < at.getTime();
     if (!unneeded) continue;
-    removeStoredFile(row.storedName);
+    await removeStoredFiles(row.storedName);
     db()
       .update(deliveryFiles)
       .set({ deletedAt: at, retiredAt: row.retiredAt ?? at })
@@ -58,34 +58,24 @@ export function deleteUnneededDeliveryFiles(): number {
       .run();
     deleted++;
   }
-  return deleted + sweepOrphanedDeliveryFiles(at);
+  return deleted + (sweepLeftovers ? await sweepOrphanedDeliveryFiles(at) : 0);
 }
 
-/** Files named like a delivery in MEDIA_DIR that no delivery file row knows, older than an hour. */
-function sweepOrphanedDeliveryFiles(at: Date): number {
-  let names: string[];
-  try {
-    names = fs.readdirSync(mediaDir()).filter((name) => name.startsWith("delivery-"));
-  } catch {
-    return 0;
-  }
-  if (names.length === 0) return 0;
-  const known = new Set(
-    db()
-      .select({ storedName: deliveryFiles.storedName })
-      .from(deliveryFiles)
-      .all()
-      .map((row) => row.storedName),
-  );
+/** Stored files named like a delivery that no delivery file row knows, older than an hour. */
+async function sweepOrphanedDeliveryFiles(at: Date): Promise<number> {
+  const store = await fileStore();
+  let known: Set<string> | null = null;
   let removed = 0;
-  for (const name of names) {
-    if (known.has(name)) continue;
-    try {
-      if (fs.statSync(path.join(mediaDir(), name)).mtimeMs >= at.getTime() - ORPHAN_AGE_MS) continue;
-    } catch {
-      continue;
-    }
-    removeStoredFile(name);
+  for await (const file of store.list("delivery-")) {
+    known ??= new Set(
+      db()
+        .select({ storedName: deliveryFiles.storedName })
+        .from(deliveryFiles)
+        .all()
+        .map((row) => row.storedName),
+    );
+    if (known.has(file.name) || file.modified.getTime() >= at.getTime() - ORPHAN_AGE_MS) continue;
+    await store.remove(file.name);
     removed++;
   }
   return removed;

@@ -30,7 +30,7 @@ export function parseRange(header: string | null, size: number): ByteRange | nul
 export function fileResponse(
   request: Request,
   file: string,
-  options: { contentType: string; cacheControl: string; downloadName?: string },
+  options: { contentType: string; cacheControl: string; disposition?: string },
 ): Response {
   let size: number;
   let modified: Date;
@@ -51,12 +51,7 @@ export function fileResponse(
     "Last-Modified": modified.toUTCString(),
     "X-Content-Type-Options": "nosniff",
   });
-  if (options.downloadName) {
-    headers.set(
-      "Content-Disposition",
-      `attachment; filename*=UTF-8''${encodeURIComponent(options.downloadName)}`,
-    );
-  }
+  if (options.disposition) headers.set("Content-Disposition", options.disposition);
   if (request.headers.get("If-None-Match") === etag) return new Response(null, { status: 304, headers });
 
   const ifRange = request.headers.get("If-Range");

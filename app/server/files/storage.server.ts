@@ -1,24 +1,9 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { env } from "../core/env.server";
 import { loadSharp } from "../core/lazy-modules.server";
+import { fileStore } from "./store.server";
 
 /** Widths of the cover variants the storefront's srcset offers (16:9 each). */
 export const COVER_WIDTHS = [480, 960, 1440, 1920] as const;
-
-export function mediaDir(): string {
-  return path.resolve(env().MEDIA_DIR);
-}
-
-/**
- * Where a stored file lives. Stored names are chosen by the shop (random, a fixed
- * alphabet), so a name that does not match cannot point outside MEDIA_DIR.
- */
-export function mediaPath(storedName: string): string | null {
-  if (!/^[a-z0-9-]+(\.[a-z0-9]+)?$/.test(storedName)) return null;
-  return path.join(mediaDir(), storedName);
-}
 
 /** Only the last path segment of what the browser called the file, without control characters. */
 export function cleanFileName(name: string): string {
@@ -36,25 +21,33 @@ export function coverVariantName(storedName: string, width: number): string {
   return `${storedName.replace(/\.[a-z0-9]+$/, "")}-w${width}.webp`;
 }
 
-/** Writes the 16:9 webp variants of a cover image next to it (cropped to fill, never enlarged past the source). */
-export async function writeCoverVariants(storedName: string): Promise<void> {
-  const source = mediaPath(storedName);
-  if (!source) throw new Error("invalid stored name");
+/**
+ * Stores the 16:9 webp variants of the cover `storedName` (cropped to fill, never enlarged past
+ * the source), made from `source`, the uploaded image on this server's disk.
+ */
+export async function writeCoverVariants(storedName: string, source: string): Promise<void> {
   const sharp = await loadSharp();
+  const store = await fileStore();
   await Promise.all(
-    COVER_WIDTHS.map((width) =>
-      sharp(source)
+    COVER_WIDTHS.map(async (width) => {
+      const variant = await sharp(source)
         .resize({ width, height: Math.round((width * 9) / 16), fit: "cover", withoutEnlargement: false })
         .webp({ quality: 78 })
-        .toFile(path.join(mediaDir(), coverVariantName(storedName, width))),
-    ),
+        .toBuffer();
+      await store.putBytes(coverVariantName(storedName, width), variant, "image/webp");
+    }),
   );
 }
 
-export function removeStoredFile(storedName: string | null | undefined): void {
-  if (!storedName) return;
-  const file = mediaPath(storedName);
-  if (file) fs.rmSync(file, { force: true });
+/** Deletes stored files (a missing one, or none, is fine). */
+export async function removeStoredFiles(...storedNames: (string | null | undefined)[]): Promise<void> {
+  const store = await fileStore();
+  for (const name of storedNames) if (name) await store.remove(name);
+}
+
+/** A cover and every variant the storefront's srcset names. */
+export function coverFileNames(storedName: string): string[] {
+  return [storedName, ...COVER_WIDTHS.map((width) => coverVariantName(storedName, width))];
 }
 
 export function mediaUrl(storedName: string): string {

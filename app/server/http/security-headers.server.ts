@@ -1,6 +1,8 @@
 import { redirect, redirectDocument } from "@remix-run/node";
 import crypto from "node:crypto";
 import { env } from "../core/env.server";
+import { storageOrigins } from "../files/store.server";
+import { noteWriteOnReplica } from "./fly-replay.server";
 import { bodyLeftUnread, discardUnreadBody } from "./unread-body.server";
 
 /**
@@ -33,10 +35,21 @@ export function createNonce(): string {
   return crypto.randomBytes(16).toString("base64");
 }
 
-type PolicyOptions = { pathname: string; nonce?: string; development?: boolean };
+type PolicyOptions = {
+  pathname: string;
+  nonce?: string;
+  development?: boolean;
+  /** Where stored media are served from besides the shop (object storage, its CDN). */
+  mediaOrigins?: string[];
+};
 
 /** The Content-Security-Policy of an HTML page. */
-export function documentPolicy({ pathname, nonce, development = false }: PolicyOptions): string {
+export function documentPolicy({
+  pathname,
+  nonce,
+  development = false,
+  mediaOrigins = [],
+}: PolicyOptions): string {
   const payment = isPaymentPage(pathname);
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
@@ -50,8 +63,9 @@ export function documentPolicy({ pathname, nonce, development = false }: PolicyO
     // <style> elements stay limited by style-src. Browsers without style-src-attr fall back to style-src.
     "style-src-attr": ["'unsafe-inline'"],
     // The authenticator QR code is a data: URL; a chosen file is previewed from a blob: URL before upload.
-    "img-src": ["'self'", "data:", "blob:", ...(payment ? STRIPE.img : [])],
-    "media-src": ["'self'", "blob:"],
+    // Covers, thumbnails and videos in object storage arrive by a redirect to the bucket or the CDN.
+    "img-src": ["'self'", "data:", "blob:", ...mediaOrigins, ...(payment ? STRIPE.img : [])],
+    "media-src": ["'self'", "blob:", ...mediaOrigins],
     "font-src": ["'self'"],
     "connect-src": ["'self'", ...(payment ? STRIPE.connect : []), ...(development ? ["ws:", "wss:"] : [])],
     "frame-src": payment ? STRIPE.frame : ["'none'"],
@@ -128,7 +142,9 @@ export function applySecurityHeaders(headers: Headers, target: HeaderTarget): vo
   const development = env().NODE_ENV === "development";
   headers.set(
     "Content-Security-Policy",
-    target.nonce !== undefined || html ? documentPolicy({ ...target, development }) : RESOURCE_POLICY,
+    target.nonce !== undefined || html
+      ? documentPolicy({ ...target, development, mediaOrigins: storageOrigins(env().S3) })
+      : RESOURCE_POLICY,
   );
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("X-Frame-Options", "DENY");
@@ -201,6 +217,8 @@ function wrap(handler: Handler, resource: boolean): Handler {
     try {
       return secure(await handler(args), args.request);
     } catch (thrown) {
+      // On a LiteFS replica a loader that writes is sent to the primary instead (fly-replay.server.ts).
+      noteWriteOnReplica(thrown);
       throw secure(thrown, args.request);
     }
   };

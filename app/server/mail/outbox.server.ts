@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db, type Db, type Tx } from "../db/client.server";
+import { isPrimary } from "../db/replica.server";
 import { mailOutbox } from "../db/schema";
 import type { RenderedMail } from "./layout.server";
 import { sendMail } from "./transport.server";
@@ -195,7 +196,8 @@ export function startOutboxRetryLoop(intervalMs = RETRY_INTERVAL_MS): void {
   if (globalForOutbox.__shopOutboxTimer) return;
   let running = false;
   const timer = setInterval(() => {
-    if (running) return;
+    // Only the primary writes (LiteFS): a replica's loop waits until it is promoted.
+    if (running || !isPrimary()) return;
     running = true;
     retryDueMail()
       .then(({ sent }) => {

@@ -1,17 +1,17 @@
-import fs from "node:fs";
+import fsp from "node:fs/promises";
 import path from "node:path";
 import { and, desc, eq, lt } from "drizzle-orm";
 import { db } from "../db/client.server";
 import { mediaItems } from "../db/schema";
 import {
-  COVER_WIDTHS,
+  coverFileNames,
   coverVariantName,
-  mediaDir,
   mediaUrl,
   newStoredName,
-  removeStoredFile,
+  removeStoredFiles,
   writeCoverVariants,
 } from "../files/storage.server";
+import { fileStore } from "../files/store.server";
 import { spoolMultipartForm } from "../files/multipart.server";
 import { MULTIPART_SLACK_BYTES } from "../http/form.server";
 import { CONTENT_TYPES, readHead, sniffImage } from "../files/sniff.server";
@@ -59,13 +59,15 @@ export type CoverUploadResult =
 const NOT_AN_IMAGE = "JPEG・PNG・WebP形式の画像ファイルを選択してください";
 
 /**
- * Takes the upload form's `cover` file: streamed to disk under a name the shop chooses
- * (never held whole in memory), checked by its magic bytes and by decoding it, then stored
- * as the contest's cover with its storefront variants. The older covers and their files go.
+ * Takes the upload form's `cover` file: streamed to this server's scratch folder under a name
+ * the shop chooses (never held whole in memory), checked by its magic bytes and by decoding it,
+ * then stored as the contest's cover with its storefront variants. The older covers and their
+ * files go.
  */
 export async function receiveCover(request: Request, contestId: number): Promise<CoverUploadResult> {
+  const store = await fileStore();
   const form = await spoolMultipartForm(request, {
-    directory: mediaDir(),
+    directory: store.scratchDir(),
     isFile: (part) => part.name === "cover",
     storedName: () => newStoredName("cover", "upload"),
     maxFileBytes: COVER_MAX_BYTES,
@@ -81,13 +83,11 @@ export async function receiveCover(request: Request, contestId: number): Promise
       };
     return { ok: false, status: 400, message: "送信内容を読み取れませんでした。もう一度お試しください。" };
   }
-  const written = form.files.map((file) => file.storedName);
-  const discard = () => written.forEach((name) => fs.rmSync(path.join(mediaDir(), name), { force: true }));
+  const discard = () => Promise.all(form.files.map((file) => fsp.rm(file.path, { force: true })));
   // Only the first `cover` counts, as a form field does; any other is not kept.
-  const [file, ...extra] = form.files;
-  for (const other of extra) fs.rmSync(other.path, { force: true });
+  const [file] = form.files;
   if (!file || file.size === 0) {
-    discard();
+    await discard();
     return { ok: false, status: 400, message: "画像ファイルを選択してください" };
   }
   const source = file.path;
@@ -95,32 +95,31 @@ export async function receiveCover(request: Request, contestId: number): Promise
   const uploadedName = file.fileName;
   const kind = sniffImage(readHead(source));
   if (!kind) {
-    discard();
+    await discard();
     return { ok: false, status: 400, message: NOT_AN_IMAGE };
   }
-  const size = fs.statSync(source).size;
-  const storedName = path.basename(source).replace(/\.upload$/, `.${kind}`);
-  fs.renameSync(source, path.join(mediaDir(), storedName));
-  written.push(storedName);
+  const storedName = file.storedName.replace(/\.upload$/, `.${kind}`);
   let width: number;
   let height: number;
   const sharp = await loadSharp();
   try {
-    const metadata = await sharp(path.join(mediaDir(), storedName)).metadata();
+    const metadata = await sharp(source).metadata();
     if (!metadata.width || !metadata.height) throw new Error("no size");
     width = metadata.width;
     height = metadata.height;
-    await writeCoverVariants(storedName);
+    await writeCoverVariants(storedName, source);
   } catch {
     // Right magic bytes but no picture behind them (truncated, corrupt, or disguised).
-    discard();
-    for (const variantWidth of COVER_WIDTHS) removeStoredFile(coverVariantName(storedName, variantWidth));
+    await discard();
+    await removeStoredFiles(...coverFileNames(storedName));
     return {
       ok: false,
       status: 400,
       message: "画像を読み取れませんでした。別の画像ファイルを選択してください",
     };
   }
+  await store.putFile(storedName, source, CONTENT_TYPES[kind]);
+  await discard();
   const originalName = (path.basename(uploadedName.replace(/\\/g, "/")) || "cover").slice(0, 200);
   const created = db()
     .insert(mediaItems)
@@ -131,13 +130,13 @@ export async function receiveCover(request: Request, contestId: number): Promise
       category: "cover-image",
       mediaType: "image",
       contentType: CONTENT_TYPES[kind],
-      size,
+      size: file.size,
       width,
       height,
     })
     .returning({ id: mediaItems.id })
     .get();
-  removeOlderCovers(contestId, created.id);
+  await removeOlderCovers(contestId, created.id);
   return { ok: true, width, height };
 }
 
@@ -145,7 +144,7 @@ export async function receiveCover(request: Request, contestId: number): Promise
  * Only the newest cover is ever shown, so the older ones (rows, files and variants) are
  * deleted. Older means a smaller id: two uploads finishing together then still leave one.
  */
-function removeOlderCovers(contestId: number, keepId: number) {
+async function removeOlderCovers(contestId: number, keepId: number) {
   const older = db()
     .delete(mediaItems)
     .where(
@@ -157,9 +156,5 @@ function removeOlderCovers(contestId: number, keepId: number) {
     )
     .returning({ storedName: mediaItems.storedName, thumb: mediaItems.thumbnailStoredName })
     .all();
-  for (const item of older) {
-    removeStoredFile(item.storedName);
-    removeStoredFile(item.thumb);
-    for (const width of COVER_WIDTHS) removeStoredFile(coverVariantName(item.storedName, width));
-  }
+  for (const item of older) await removeStoredFiles(...coverFileNames(item.storedName), item.thumb);
 }

@@ -6,7 +6,8 @@ import { and, asc, eq, ne } from "drizzle-orm";
 import { THUMBNAIL_PIXELS, THUMBNAIL_SIZE_ERROR_TITLE, thumbnailSizeMessage } from "~/lib/media-schemas";
 import { db, type Tx } from "../db/client.server";
 import { mediaItems } from "../db/schema";
-import { mediaDir, mediaPath, newStoredName, removeStoredFile } from "../files/storage.server";
+import { newStoredName, removeStoredFiles } from "../files/storage.server";
+import { fileStore } from "../files/store.server";
 import { MultipartError, multipartBoundary, readMultipart, type PartSink } from "../files/multipart.server";
 import { contentTypeOfStored } from "../files/sniff.server";
 import { uploadsDir } from "./uploads.server";
@@ -141,7 +142,7 @@ export function moveMediaBy(contestId: number, mediaId: number, direction: "up" 
 }
 
 /** Deletes the item, its file and its thumbnail, and closes the gap in the order. */
-export function deleteMedia(contestId: number, mediaId: number): boolean {
+export async function deleteMedia(contestId: number, mediaId: number): Promise<boolean> {
   const row = findContentMedia(contestId, mediaId);
   if (!row) return false;
   db().transaction(
@@ -158,8 +159,7 @@ export function deleteMedia(contestId: number, mediaId: number): boolean {
     },
     { behavior: "immediate" },
   );
-  removeStoredFile(row.storedName);
-  removeStoredFile(row.thumbnailStoredName);
+  await removeStoredFiles(row.storedName, row.thumbnailStoredName);
   return true;
 }
 
@@ -190,19 +190,20 @@ export async function setThumbnail(
     return fail(400, THUMBNAIL_SIZE_ERROR_TITLE, thumbnailSizeMessage(width, height));
   }
   const storedName = newStoredName("thumb", extension);
-  const destination = path.join(mediaDir(), storedName);
-  if (typeof image === "string") fs.renameSync(image, destination);
-  else fs.writeFileSync(destination, image);
+  const store = await fileStore();
+  const contentType = contentTypeOfStored(storedName) ?? "";
+  if (typeof image === "string") await store.putFile(storedName, image, contentType);
+  else await store.putBytes(storedName, image, contentType);
   db().update(mediaItems).set({ thumbnailStoredName: storedName }).where(eq(mediaItems.id, row.id)).run();
-  removeStoredFile(row.thumbnailStoredName);
+  await removeStoredFiles(row.thumbnailStoredName);
   return { ok: true, thumbnailUrl: thumbnailUrl(contestId, mediaId, storedName) };
 }
 
-export function removeThumbnail(contestId: number, mediaId: number): boolean {
+export async function removeThumbnail(contestId: number, mediaId: number): Promise<boolean> {
   const row = findContentMedia(contestId, mediaId);
   if (!row) return false;
   db().update(mediaItems).set({ thumbnailStoredName: null }).where(eq(mediaItems.id, row.id)).run();
-  removeStoredFile(row.thumbnailStoredName);
+  await removeStoredFiles(row.thumbnailStoredName);
   return true;
 }
 
@@ -227,7 +228,8 @@ export async function readThumbnailForm(
     return fail(413, "エラー", "画像が大きすぎます（10 MB まで）");
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!boundary) return fail(400, "エラー", "画像ファイルを選択してください");
-  fs.mkdirSync(uploadsDir(), { recursive: true });
+  const scratch = await uploadsDir();
+  fs.mkdirSync(scratch, { recursive: true });
   const fields = new Map<string, string>();
   const got: { file: string | null; handle: fsp.FileHandle | null; size: number } = {
     file: null,
@@ -250,7 +252,7 @@ export async function readThumbnailForm(
         };
       }
       if (part.name !== "thumbnail" || got.file || part.filename === "") return null;
-      got.file = path.join(uploadsDir(), `thumb-${crypto.randomBytes(12).toString("hex")}.upload`);
+      got.file = path.join(scratch, `thumb-${crypto.randomBytes(12).toString("hex")}.upload`);
       const handle = await fsp.open(got.file, "w");
       got.handle = handle;
       return {
@@ -286,22 +288,25 @@ export async function readThumbnailForm(
 export function mediaFile(
   contestId: number,
   mediaId: number,
-): { file: string; contentType: string; name: string } | null {
+): { storedName: string; contentType: string; name: string } | null {
   const row = findContentMedia(contestId, mediaId);
-  const file = row ? mediaPath(row.storedName) : null;
-  return row && file ? { file, contentType: row.contentType, name: row.originalName } : null;
+  return row ? { storedName: row.storedName, contentType: row.contentType, name: row.originalName } : null;
 }
 
 /** A thumbnail file: for admins always, for visitors only when the item itself is public. */
 export function thumbnailFile(
   contestId: number,
   mediaId: number,
-): { file: string; contentType: string; storedName: string; category: string } | null {
+): { thumbnailName: string; contentType: string; storedName: string; category: string } | null {
   const row = findContentMedia(contestId, mediaId);
   if (!row?.thumbnailStoredName) return null;
-  const file = mediaPath(row.thumbnailStoredName);
   const contentType = contentTypeOfStored(row.thumbnailStoredName);
-  return file && contentType
-    ? { file, contentType, storedName: row.storedName, category: row.category }
+  return contentType
+    ? {
+        thumbnailName: row.thumbnailStoredName,
+        contentType,
+        storedName: row.storedName,
+        category: row.category,
+      }
     : null;
 }

@@ -69,7 +69,7 @@ export type DownloadRefusal = {
 
 export type DownloadDecision =
   | { ok: true; kind: "redirect"; url: string }
-  | { ok: true; kind: "file"; storedName: string }
+  | { ok: true; kind: "file"; storedName: string; contentType: string; fileName: string }
   | DownloadRefusal;
 
 function refused(reason: DownloadRefusalReason): DownloadRefusal {
@@ -115,7 +115,11 @@ function inspectDownload(pageId: string, lineId: number, format: string) {
     return refused("wrong-format");
   const file = line.deliveryFileId
     ? db()
-        .select({ storedName: deliveryFiles.storedName, deletedAt: deliveryFiles.deletedAt })
+        .select({
+          storedName: deliveryFiles.storedName,
+          contentType: deliveryFiles.contentType,
+          deletedAt: deliveryFiles.deletedAt,
+        })
         .from(deliveryFiles)
         .where(eq(deliveryFiles.id, line.deliveryFileId))
         .get()
@@ -159,6 +163,28 @@ export function claimDownload(pageId: string, lineId: number, format: string): D
       .where(and(eq(orderLines.id, lineId), isNull(orderLines.downloadStartedAt)))
       .run();
   }
-  if (file) return { ok: true, kind: "file", storedName: file.storedName };
+  if (file)
+    return {
+      ok: true,
+      kind: "file",
+      storedName: file.storedName,
+      contentType: file.contentType,
+      fileName: videoFileName(line, file.storedName),
+    };
   return { ok: true, kind: "redirect", url: line.videoDownloadUrl ?? "" };
+}
+
+/**
+ * The name a delivered video is saved under on the customer's phone: the contest, the athlete's
+ * number and name and the style (「春の発表会_12_山田花子_縦.mp4」), with the stored file's extension.
+ */
+export function videoFileName(
+  line: { contestName: string; athleteNumber: number; athleteName: string; style: string },
+  storedName: string,
+): string {
+  const extension = /\.([a-z0-9]+)$/.exec(storedName)?.[1] ?? "mp4";
+  const parts = [line.contestName, String(line.athleteNumber), line.athleteName, line.style]
+    .map((part) => part.replace(/\s+/g, "").trim())
+    .filter(Boolean);
+  return `${parts.join("_").slice(0, 150)}.${extension}`;
 }

@@ -33,12 +33,7 @@ import {
   setThumbnail,
   type ContentMediaItem,
 } from "~/server/media/library.server";
-import {
-  cleanupStaleUploads,
-  discardUpload,
-  listPendingUploads,
-  receiveFormUpload,
-} from "~/server/media/uploads.server";
+import { discardUpload, listPendingUploads, receiveFormUpload } from "~/server/media/uploads.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { positiveId } from "~/lib/params";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -48,11 +43,10 @@ export const meta: MetaFunction = () => [{ title: "コンテンツ管理 | 管�
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdminPage(request);
   const contest = requireEditableContest(params);
-  cleanupStaleUploads();
   return {
     contestId: contest.id,
     media: listContentMedia(contest.id),
-    pendingUploads: listPendingUploads(contest.id),
+    pendingUploads: await listPendingUploads(contest.id),
     maxUploadBytes: env().MAX_UPLOAD_BYTES,
   };
 }
@@ -121,7 +115,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         ? done("並べ替え完了", "表示順を変更しました。")
         : missing();
     case "delete":
-      return deleteMedia(contest.id, input.mediaId)
+      return (await deleteMedia(contest.id, input.mediaId))
         ? done("削除完了", "メディアを削除しました。")
         : redirectWithToast(
             request,
@@ -134,11 +128,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
             { status: 303 },
           );
     case "remove-thumbnail":
-      return removeThumbnail(contest.id, input.mediaId)
+      return (await removeThumbnail(contest.id, input.mediaId))
         ? done("サムネイル削除完了", "サムネイルを削除しました。")
         : missing();
     case "discard-upload":
-      discardUpload(contest.id, input.uploadId);
+      await discardUpload(contest.id, input.uploadId);
       return done("破棄しました", "中断されたアップロードを破棄しました。");
   }
 }

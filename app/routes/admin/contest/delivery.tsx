@@ -121,7 +121,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         : toast("error", "エラー", result.message);
     }
     case "remove": {
-      const result = removeWaitingFile(contest.id, input.fileId);
+      const result = await removeWaitingFile(contest.id, input.fileId);
       return result.ok
         ? toast("success", "ファイルを削除しました")
         : toast("error", "エラー", result.message);

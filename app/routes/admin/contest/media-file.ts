@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { fileResponse } from "~/server/files/file-response.server";
+import { fileStore } from "~/server/files/store.server";
 import { mediaFile } from "~/server/media/library.server";
 import { positiveId } from "~/lib/params";
 import { notFound } from "~/server/http/not-found.server";
@@ -15,8 +15,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const mediaId = positiveId(params.mediaId);
   const media = contestId && mediaId ? mediaFile(contestId, mediaId) : null;
   if (!media) notFound();
-  return fileResponse(request, media.file, {
+  return (await fileStore()).respond(request, media.storedName, {
     contentType: media.contentType,
     cacheControl: "private, max-age=86400",
+    audience: "private",
   });
 }

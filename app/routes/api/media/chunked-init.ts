@@ -8,7 +8,7 @@ export const loader = jsonApi({
   async POST({ request, params }) {
     const contestId = await requireMediaApi(request, params);
     const input = await readApiInput(request, chunkedInitSchema, { maxBytes: 16 * 1024 });
-    const result = initChunkedUpload(contestId, input);
+    const result = await initChunkedUpload(contestId, input);
     if (!result.ok) return apiError(result.status, result.message);
     return Response.json(result.upload);
   },

@@ -10,7 +10,7 @@ export const loader = jsonApi({
     const { uploadId } = parseApiInput(uploadIdSchema, {
       uploadId: new URL(request.url).searchParams.get("uploadId") ?? undefined,
     });
-    const result = uploadStatus(contestId, uploadId);
+    const result = await uploadStatus(contestId, uploadId);
     if (!result.ok) return apiError(result.status, result.message);
     return Response.json(result.upload, { headers: { "Cache-Control": "no-store" } });
   },

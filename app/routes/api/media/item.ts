@@ -15,7 +15,7 @@ async function mediaOf({ request, params }: ApiArgs) {
 export const loader = jsonApi({
   async DELETE(args) {
     const { contestId, mediaId } = await mediaOf(args);
-    deleteMedia(contestId, mediaId);
+    await deleteMedia(contestId, mediaId);
     return Response.json({ deleted: mediaId });
   },
   async PATCH(args) {

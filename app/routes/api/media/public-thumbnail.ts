@@ -1,5 +1,5 @@
 import { apiAdmin } from "~/server/auth/api-access.server";
-import { fileResponse } from "~/server/files/file-response.server";
+import { fileStore } from "~/server/files/store.server";
 import { jsonApi } from "~/server/http/json-api.server";
 import { isPubliclyServable } from "~/server/media/public-catalogue.server";
 import { thumbnailFile } from "~/server/media/library.server";
@@ -20,9 +20,10 @@ export const loader = jsonApi({
     if (!isAdmin && !isPubliclyServable(thumbnail.storedName)) notFound();
     const versioned = new URL(request.url).searchParams.has("v");
     const scope = isAdmin ? "private" : "public";
-    return fileResponse(request, thumbnail.file, {
+    return (await fileStore()).respond(request, thumbnail.thumbnailName, {
       contentType: thumbnail.contentType,
       cacheControl: versioned ? `${scope}, max-age=31536000, immutable` : `${scope}, no-cache`,
+      audience: scope,
     });
   },
 });

@@ -61,7 +61,7 @@ export const loader = jsonApi({
   },
   async DELETE(args) {
     const { contestId, mediaId } = await mediaOf(args);
-    removeThumbnail(contestId, mediaId);
+    await removeThumbnail(contestId, mediaId);
     return Response.json({ thumbnailUrl: null });
   },
 });

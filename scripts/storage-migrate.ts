@@ -1,0 +1,72 @@
+/**
+ * Moves the shop's files from the local MEDIA_DIR into object storage, before the server is
+ * switched over to it.
+ *
+ *   STORAGE_URL=s3://bucket/prefix S3_ENDPOINT=… S3_REGION=… S3_ACCESS_KEY_ID=… \
+ *     S3_SECRET_ACCESS_KEY=… npm run storage:migrate
+ *
+ * Run it with the server's DATABASE_PATH and MEDIA_DIR, while the server still runs on the
+ * folder. Every file is copied and read back (size and SHA-256) before it counts; a second run
+ * sends only what is new or did not check out, so run it again right before switching. Exits
+ * non-zero when any file failed its check. In the container:
+ *   docker exec -e STORAGE_URL=… <container> node build/scripts/storage-migrate.js
+ */
+import { env } from "../app/server/core/env.server";
+import { S3Store } from "../app/server/files/s3-store.server";
+import { ledgerFileFor, migrateMediaToBucket } from "./storage-migrate-lib";
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+try {
+  const config = env();
+  if (!config.S3) {
+    console.error(
+      "移行先のバケットを STORAGE_URL（s3://バケット名/プレフィックス）と S3_ENDPOINT・S3_REGION・S3_ACCESS_KEY_ID・S3_SECRET_ACCESS_KEY で指定して実行してください。",
+    );
+    process.exit(2);
+  }
+  const target = new S3Store(config.S3, config.MEDIA_DIR);
+  const started = performance.now();
+  let done = 0;
+  const result = await migrateMediaToBucket({
+    mediaDir: config.MEDIA_DIR,
+    databasePath: config.DATABASE_PATH,
+    target,
+    ledgerFile: ledgerFileFor(config.DATABASE_PATH),
+    onProgress: ({ index, total, name, size, outcome }) => {
+      done += size;
+      const seconds = (performance.now() - started) / 1000;
+      const word = { uploaded: "送信・確認済み", skipped: "移行済み（省略）", failed: "確認失敗" }[outcome];
+      console.log(
+        `[${index}/${total}] ${name} ${mb(size)} ${word}（累計 ${mb(done)}、${(done / 1024 / 1024 / Math.max(seconds, 0.001)).toFixed(1)} MB/s）`,
+      );
+    },
+  });
+  console.log(
+    `\n${result.files} ファイル（${mb(result.bytes)}）: 送信 ${result.uploaded.length}、移行済み ${result.skipped.length}、確認失敗 ${result.failed.length}`,
+  );
+  if (result.missing.length > 0)
+    console.warn(
+      `警告: データベースが参照している ${result.missing.length} ファイルが MEDIA_DIR にありません（バケットにもありません）: ${result.missing.slice(0, 20).join(", ")}${result.missing.length > 20 ? " …" : ""}`,
+    );
+  if (result.failed.length > 0) {
+    console.error(
+      `確認に失敗したファイルがあります（バケットから削除しました）。もう一度実行してください: ${result.failed.join(", ")}`,
+    );
+    process.exit(1);
+  }
+  const bucket = `s3://${config.S3.bucket}/${config.S3.prefix}`;
+  console.log(
+    [
+      `すべてのファイルを ${bucket} に移し、サイズと SHA-256 を読み戻して確認しました。`,
+      "切り替えの手順:",
+      "  1. 切り替え直前にもう一度 npm run storage:migrate を実行する（その間に増えたファイルだけ送ります）",
+      `  2. サーバーの環境変数に STORAGE_URL=s3://${config.S3.bucket}${config.S3.prefix ? `/${config.S3.prefix.replace(/\/$/, "")}` : ""} と S3_ENDPOINT・S3_REGION・S3_ACCESS_KEY_ID・S3_SECRET_ACCESS_KEY（と必要なら S3_FORCE_PATH_STYLE・S3_PUBLIC_BASE_URL）を設定し、UPLOAD_CHUNK_BYTES を 5 MiB 以上にして再起動する`,
+      "  3. 中断中のアップロードは移行されません（切り替え後に選び直せば最初から送られます）",
+      "  4. 動作を確かめてバックアップ（npm run backup）を取るまで、MEDIA_DIR のファイルは消さないでください",
+    ].join("\n"),
+  );
+} catch (error) {
+  console.error(`移行に失敗しました: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
