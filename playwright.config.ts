@@ -72,6 +72,7 @@ export default defineConfig({
         "**/upload-resume.spec.ts",
         "**/kept-alive-connections.spec.ts",
         "**/litefs-replica.spec.ts",
+        "**/list-index-bomb.spec.ts",
       ],
     },
     {

@@ -44,6 +44,22 @@ describe("finding 9: oversized bodies", () => {
     expect(post.pulled()).toBeLessThanOrEqual(MIB);
   });
 
+  it("list index bomb: a form naming items[99999] is refused with 400 before conform parses it; real lists pass", async () => {
+    const post = (body: string) =>
+      new Request("http://shop.test/order-form/x", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body,
+      });
+    const thrown = await readForm(post("items%5B99999%5D.athleteId=1&intent=add")).catch(
+      (error: unknown) => error,
+    );
+    expect(thrown).toMatchObject({ init: { status: 400 } });
+    const fifty = Array.from({ length: 50 }, (_, i) => `items%5B${i}%5D.category=x`).join("&");
+    expect((await readForm(post(fifty))).get("items[49].category")).toBe("x");
+    expect((await readForm(post("items%5B999%5D.name=x"))).get("items[999].name")).toBe("x");
+  });
+
   it("finding 9: a JSON body over its declared limit is refused with 413 unread", async () => {
     const post = hugePost("application/json");
     expect(await readJsonBody(post.request, 64 * 1024)).toEqual({ ok: false, status: 413 });

@@ -3,6 +3,21 @@ import { data } from "@remix-run/node";
 /** Forms here are a few short fields; anything much larger is not one of ours. */
 const MAX_FORM_BYTES = 64 * 1024;
 
+/**
+ * The highest list index a form of ours posts is under a hundred (50 order lines, the price
+ * description's rows). conform turns a name like `items[99999].athleteId` into a list of
+ * 100,000 entries, each then validated and sent back with its error: a 100-byte post cost
+ * ~10 s of the server's only thread and a 15 MB answer (the fuzz test's "no answer within
+ * 30 s"). Such a form is refused before anything parses it.
+ */
+const MAX_LIST_INDEX = 999;
+
+function namesListIndexOver(form: FormData, max: number): boolean {
+  for (const name of form.keys())
+    for (const [, index] of name.matchAll(/\[(\d+)\]/g)) if (Number(index) > max) return true;
+  return false;
+}
+
 /** Room for a multipart body's boundaries, part headers and small fields beside its file. */
 export const MULTIPART_SLACK_BYTES = 64 * 1024;
 
@@ -48,18 +63,22 @@ async function readBody(
 /**
  * The posted form, read with a size limit (with or without Content-Length), or an empty
  * form when the body is not a form at all (JSON, garbage): every action then answers bad
- * input with its own Japanese messages and a 4xx, never a 500.
+ * input with its own Japanese messages and a 4xx, never a 500. A list index no form of ours
+ * sends is refused with 400 (`MAX_LIST_INDEX`).
  */
 export async function readForm(request: Request): Promise<FormData> {
   const body = await readBody(request);
   if (!body) throw data("送信内容が大きすぎます", { status: 413 });
+  let form: FormData;
   try {
-    return await new Response(body, {
+    form = await new Response(body, {
       headers: { "Content-Type": request.headers.get("Content-Type") ?? "" },
     }).formData();
   } catch {
     return new FormData();
   }
+  if (namesListIndexOver(form, MAX_LIST_INDEX)) throw data("送信内容が正しくありません", { status: 400 });
+  return form;
 }
 
 /** The raw body as text (for signed payloads, which must not be parsed first), or null when over `maxBytes`. */
