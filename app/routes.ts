@@ -112,6 +112,7 @@ function api() {
     ...apiCheckout(),
     ...apiAdminLogin(),
     ...apiCatalogue(),
+    ...apiAthletes(),
     ...apiOrders(),
     ...apiUsers(),
     ...apiSystem(),
@@ -156,6 +157,19 @@ function apiCatalogue() {
       ]),
     ]),
     route("video/media/thumbnail/:contestId/:mediaId", "routes/api/media/public-thumbnail.ts"),
+  ];
+}
+
+/**
+ * 選手管理: a contest's athletes, one athlete, and the bulk bar. The static bulk-update and
+ * bulk-permanent-delete outrank `:id` (the router ranks a fixed segment above a parameter).
+ */
+function apiAthletes() {
+  return [
+    route("video/contests/:id/athletes", "routes/api/athletes/contest-athletes.ts"),
+    route("video/athletes/bulk-update", "routes/api/athletes/bulk-update.ts"),
+    route("video/athletes/bulk-permanent-delete", "routes/api/athletes/bulk-permanent-delete.ts"),
+    route("video/athletes/:id", "routes/api/athletes/item.ts"),
   ];
 }
 

@@ -70,12 +70,13 @@ export const athleteRowSchema = z.object({
     .min(0, "番号は0以上の整数で入力してください")
     .max(MAX_ATHLETE_NUMBER, `番号は${MAX_ATHLETE_NUMBER}以下で入力してください`),
   name: z
-    .string({ required_error: "選手名を入力してください" })
+    // A wrong type only reaches here through the JSON API; it is told in the form's words too.
+    .string({ required_error: "選手名を入力してください", invalid_type_error: "選手名を入力してください" })
     .trim()
     .min(1, "選手名を入力してください")
     .max(100, "選手名は100文字以内で入力してください"),
   category: z
-    .string()
+    .string({ invalid_type_error: "部門を選択してください" })
     .trim()
     .max(100, "部門名が長すぎます")
     .optional()
@@ -101,7 +102,10 @@ export const bulkAthletesSchema = z
       errorMap: () => ({ message: "操作を選んでください" }),
     }),
     ids: z
-      .array(idField, { required_error: "選手を選択してください" })
+      .array(idField, {
+        required_error: "選手を選択してください",
+        invalid_type_error: "選手を選択してください",
+      })
       .min(1, "選手を選択してください")
       .max(2000, "一度に操作できるのは2000人までです"),
     verticalVideoPrice: price("").optional(),
@@ -130,6 +134,14 @@ export const bulkAthletesSchema = z
   });
 export type BulkAthletesInput = z.infer<typeof bulkAthletesSchema>;
 
+/** What a bulk action did, as the bulk bar's toast and the JSON API's bulk call say it. */
+export const BULK_DONE: Record<BulkAthletesInput["intent"], (n: number) => string> = {
+  "bulk-update": (n) => `${n}人の価格・ステータスを更新しました。`,
+  "bulk-delete": (n) => `${n}人を削除しました（削除済みから復元できます）。`,
+  "bulk-restore": (n) => `${n}人を復元しました。`,
+  "bulk-purge": (n) => `${n}人を完全に削除しました。`,
+};
+
 /** One athlete by id: 削除, 復元, 完全に削除 from a row. */
 export const singleAthleteSchema = z
   .object({
@@ -141,3 +153,26 @@ export const singleAthleteSchema = z
     path: ["confirm"],
     message: "完全に削除する場合は確認してください",
   });
+
+/**
+ * One new athlete with its fields (the JSON API's create): the row's own fields and messages.
+ * What is left out takes 選手追加's defaults (the next number, 選手{n}, 5,000 yen per format,
+ * 未撮影), so `{}` adds one athlete as the add form does.
+ */
+export const newAthleteSchema = athleteRowSchema.omit({ id: true }).partial();
+export type NewAthleteInput = z.infer<typeof newAthleteSchema>;
+
+/**
+ * The JSON API's `updates` of many athletes: what 一括更新 sets (prices, sales statuses), or
+ * `isDeleted` alone, which is the bulk bar's 削除 (true) or 復元 (false).
+ */
+export const BULK_UPDATE_FIELDS = [
+  "verticalVideoPrice",
+  "horizontalVideoPrice",
+  "videoStatus",
+  "photoStatus",
+] as const;
+export const isDeletedField = z.boolean({
+  invalid_type_error: "isDeleted は true か false で指定してください",
+});
+export const IS_DELETED_ALONE = "削除・復元（isDeleted）は、価格・ステータスの変更とは別に送ってください";

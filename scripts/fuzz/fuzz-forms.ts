@@ -293,8 +293,10 @@ const jobs: [Method, string, keyof typeof sessions][] = [];
 for (const path of endpoints) {
   // Admin endpoints are fuzzed as an admin (anyone else is turned away before reading the body,
   // which the access matrix tests); the rest as a visitor and as a customer mid-checkout.
-  // The media API also takes PATCH and DELETE bodies.
-  const methods: Method[] = path.startsWith("/api/video/contests/") ? ["POST", "PATCH", "DELETE"] : ["POST"];
+  // The media and athlete APIs also take PATCH and DELETE bodies.
+  const methods: Method[] = /^\/api\/video\/(contests|athletes)\//.test(path)
+    ? ["POST", "PATCH", "DELETE"]
+    : ["POST"];
   const who: (keyof typeof sessions)[] =
     path.startsWith("/admin") ||
     path.startsWith("/api/video") ||

@@ -4,6 +4,7 @@ import {
   isLegacyStatus,
   type AthleteRowInput,
   type BulkAthletesInput,
+  type NewAthleteInput,
 } from "~/lib/athlete-schemas";
 import { now } from "../core/clock.server";
 import { db, type Tx } from "../db/client.server";
@@ -105,22 +106,8 @@ export function contestCategoryNames(contestId: number): string[] {
 export function addAthletes(contestId: number, howMany: number): { first: number; last: number } {
   return db().transaction(
     (tx) => {
-      const highest =
-        tx
-          .select({ n: max(athletes.athleteNumber) })
-          .from(athletes)
-          .where(eq(athletes.contestId, contestId))
-          .get()?.n ?? 0;
-      const first = highest + 1;
-      const values = Array.from({ length: howMany }, (_, i) => ({
-        contestId,
-        athleteNumber: first + i,
-        name: `選手${first + i}`,
-        verticalVideoPrice: DEFAULT_ATHLETE_PRICE,
-        horizontalVideoPrice: DEFAULT_ATHLETE_PRICE,
-        videoStatus: "未撮影" as const,
-        photoStatus: "未撮影" as const,
-      }));
+      const first = nextAthleteNumber(tx, contestId);
+      const values = Array.from({ length: howMany }, (_, i) => newAthleteValues(contestId, first + i));
       // SQLite caps bound parameters per statement; 100 rows of 7 stays well below it.
       for (let i = 0; i < values.length; i += 100)
         tx.insert(athletes)
@@ -131,6 +118,32 @@ export function addAthletes(contestId: number, howMany: number): { first: number
     { behavior: "immediate" },
   );
 }
+
+/** The number 選手追加 gives next: the contest's highest, deleted athletes included, + 1. */
+function nextAthleteNumber(tx: Tx, contestId: number): number {
+  return (
+    (tx
+      .select({ n: max(athletes.athleteNumber) })
+      .from(athletes)
+      .where(eq(athletes.contestId, contestId))
+      .get()?.n ?? 0) + 1
+  );
+}
+
+/** A new athlete as 選手追加 makes one: 選手{n}, 5000 yen per format, statuses 未撮影. */
+function newAthleteValues(contestId: number, athleteNumber: number) {
+  return {
+    contestId,
+    athleteNumber,
+    name: `選手${athleteNumber}`,
+    verticalVideoPrice: DEFAULT_ATHLETE_PRICE,
+    horizontalVideoPrice: DEFAULT_ATHLETE_PRICE,
+    videoStatus: NEW_ATHLETE_STATUS,
+    photoStatus: NEW_ATHLETE_STATUS,
+  };
+}
+
+const NEW_ATHLETE_STATUS: AthleteStatus = "未撮影";
 
 export type AthleteChangeResult =
   | { ok: true; count: number }
@@ -178,10 +191,8 @@ const NOT_IN_CONTEST =
   "この大会の選手ではない、または既に削除された選手が含まれています。画面を再読み込みしてください。";
 
 /**
- * Saves one row. The athlete must be an active one of this contest. A legacy status
- * (未撮影 and the like, shown as 確認中) is accepted only when it is what the row already
- * holds, so saving a row keeps it; a category must be one of the contest's, 未分類, or
- * the name the athlete already has.
+ * Saves one row. The athlete must be an active one of this contest, and the values pass
+ * `rowRefusal` (statuses, number, category).
  */
 export function updateAthlete(contestId: number, input: AthleteRowInput): AthleteChangeResult {
   return db().transaction(
@@ -199,27 +210,8 @@ export function updateAthlete(contestId: number, input: AthleteRowInput): Athlet
           status: 404,
           message: "選手が見つかりません。削除されたか、この大会の選手ではありません。",
         } as const;
-      for (const field of ["videoStatus", "photoStatus"] as const) {
-        if (isLegacyStatus(input[field]) && input[field] !== current[field])
-          return { ok: false, status: 400, field, message: "ステータスを選択してください" } as const;
-      }
-      const holder = activeHoldersOf(tx, contestId, [input.athleteNumber], [current.id])[0];
-      if (holder)
-        return {
-          ok: false,
-          status: 409,
-          field: "athleteNumber",
-          message: athleteNumberTakenMessage(input.athleteNumber, holder.name),
-        } as const;
-      if (input.category && input.category !== current.category) {
-        const known = tx
-          .select({ id: categories.id })
-          .from(categories)
-          .where(and(eq(categories.contestId, contestId), eq(categories.name, input.category)))
-          .get();
-        if (!known)
-          return { ok: false, status: 400, field: "category", message: "部門を選択してください" } as const;
-      }
+      const refusal = rowRefusal(tx, contestId, input, current);
+      if (refusal) return refusal;
       tx.update(athletes)
         .set({
           athleteNumber: input.athleteNumber,
@@ -234,6 +226,79 @@ export function updateAthlete(contestId: number, input: AthleteRowInput): Athlet
         .where(eq(athletes.id, current.id))
         .run();
       return { ok: true, count: 1 } as const;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+type HeldValues = Pick<typeof athletes.$inferSelect, "id" | "category" | "videoStatus" | "photoStatus">;
+
+/**
+ * Why a row's values cannot be saved (null when they can), for the row edit and the API's
+ * create alike. A legacy status (未撮影 and the like, shown as 確認中) is accepted only when it is
+ * what the row already holds (a new athlete holds 未撮影, as 選手追加 gives it), so saving a row
+ * keeps it; a category must be one of the contest's, 未分類, or the name the athlete already
+ * has; the number must be no other active athlete's of the contest.
+ */
+function rowRefusal(
+  tx: Tx,
+  contestId: number,
+  input: Pick<AthleteRowInput, "athleteNumber" | "category" | "videoStatus" | "photoStatus">,
+  held: HeldValues | null,
+): Extract<AthleteChangeResult, { ok: false }> | null {
+  const heldValues = held ?? {
+    id: 0,
+    category: "",
+    videoStatus: NEW_ATHLETE_STATUS,
+    photoStatus: NEW_ATHLETE_STATUS,
+  };
+  for (const field of ["videoStatus", "photoStatus"] as const) {
+    if (isLegacyStatus(input[field]) && input[field] !== heldValues[field])
+      return { ok: false, status: 400, field, message: "ステータスを選択してください" };
+  }
+  const holder = activeHoldersOf(tx, contestId, [input.athleteNumber], held ? [held.id] : [])[0];
+  if (holder)
+    return {
+      ok: false,
+      status: 409,
+      field: "athleteNumber",
+      message: athleteNumberTakenMessage(input.athleteNumber, holder.name),
+    };
+  if (input.category && input.category !== heldValues.category) {
+    const known = tx
+      .select({ id: categories.id })
+      .from(categories)
+      .where(and(eq(categories.contestId, contestId), eq(categories.name, input.category)))
+      .get();
+    if (!known) return { ok: false, status: 400, field: "category", message: "部門を選択してください" };
+  }
+  return null;
+}
+
+/**
+ * One athlete with its fields (the JSON API's create), under the row edit's rules; a field
+ * left out takes 選手追加's default (the next number, 選手{n}, 5000 yen, 未撮影). One write
+ * transaction, so two callers never take one number.
+ */
+export function createAthlete(
+  contestId: number,
+  input: NewAthleteInput,
+): { ok: true; athlete: typeof athletes.$inferSelect } | Extract<AthleteChangeResult, { ok: false }> {
+  return db().transaction(
+    (tx) => {
+      const defaults = newAthleteValues(contestId, input.athleteNumber ?? nextAthleteNumber(tx, contestId));
+      const values = {
+        ...defaults,
+        name: input.name ?? defaults.name,
+        category: input.category ?? "",
+        verticalVideoPrice: input.verticalVideoPrice ?? defaults.verticalVideoPrice,
+        horizontalVideoPrice: input.horizontalVideoPrice ?? defaults.horizontalVideoPrice,
+        videoStatus: (input.videoStatus ?? defaults.videoStatus) as AthleteStatus,
+        photoStatus: (input.photoStatus ?? defaults.photoStatus) as AthleteStatus,
+      };
+      const refusal = rowRefusal(tx, contestId, values, null);
+      if (refusal) return refusal;
+      return { ok: true, athlete: tx.insert(athletes).values(values).returning().get() } as const;
     },
     { behavior: "immediate" },
   );
@@ -360,4 +425,77 @@ export function findAthleteOfContest(contestId: number, id: number) {
       .where(and(eq(athletes.id, id), eq(athletes.contestId, contestId)))
       .get() ?? null
   );
+}
+
+/** An athlete by id, whatever its contest (the JSON API's addresses name no contest). */
+export function findAthlete(id: number) {
+  return db().select().from(athletes).where(eq(athletes.id, id)).get() ?? null;
+}
+
+/** Every athlete of a contest in number order (the JSON API's list), deleted ones only when asked. */
+export function contestAthletes(contestId: number, options: { includeDeleted: boolean }) {
+  return db()
+    .select()
+    .from(athletes)
+    .where(
+      and(
+        eq(athletes.contestId, contestId),
+        options.includeDeleted ? undefined : eq(athletes.isDeleted, false),
+      ),
+    )
+    .orderBy(asc(athletes.athleteNumber), asc(athletes.id))
+    .all();
+}
+
+/**
+ * The contest a selection of athletes belongs to, by its first id that names an athlete (null
+ * when none does). The bulk actions then hold every id to that contest, as the screen's bar
+ * holds them to the contest it shows.
+ */
+export function contestOfSelection(ids: number[]): number | null {
+  for (let i = 0; i < ids.length; i += 500) {
+    const slice = ids.slice(i, i + 500);
+    const found = new Map(
+      db()
+        .select({ id: athletes.id, contestId: athletes.contestId })
+        .from(athletes)
+        .where(inArray(athletes.id, slice))
+        .all()
+        .map((row) => [row.id, row.contestId]),
+    );
+    const first = slice.find((id) => found.has(id));
+    if (first !== undefined) return found.get(first) ?? null;
+  }
+  return null;
+}
+
+/**
+ * 完全に削除 of athletes by id, whatever their contest (the JSON API's bulk call, which reports
+ * per athlete where the screen's bar is all or nothing): the ids the screen's purge would take
+ * (deleted athletes) are purged through it, contest by contest, and every other id (unknown, or
+ * an active athlete, which must be deleted first) counts as failed. Order lines keep their own
+ * copy of the athlete's number and name, so an athlete with orders can be purged, as on the screen.
+ */
+export function purgeAthletes(ids: number[]): { successCount: number; failedCount: number } {
+  const unique = [...new Set(ids)];
+  const byContest = new Map<number, number[]>();
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = db()
+      .select({ id: athletes.id, contestId: athletes.contestId })
+      .from(athletes)
+      .where(and(inArray(athletes.id, unique.slice(i, i + 500)), eq(athletes.isDeleted, true)))
+      .all();
+    for (const row of rows) {
+      const group = byContest.get(row.contestId) ?? [];
+      group.push(row.id);
+      byContest.set(row.contestId, group);
+    }
+  }
+  let successCount = 0;
+  for (const [contestId, group] of byContest) {
+    // applyBulk checks again in its own transaction: one restored meanwhile fails its contest's group.
+    const result = applyBulk(contestId, { intent: "bulk-purge", ids: group });
+    if (result.ok) successCount += result.count;
+  }
+  return { successCount, failedCount: unique.length - successCount };
 }

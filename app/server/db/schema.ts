@@ -81,9 +81,10 @@ export const ATHLETE_STATUSES = ["販売中", "確認中", "受注停止", "未�
 export type AthleteStatus = (typeof ATHLETE_STATUSES)[number];
 
 /**
- * Two active athletes of one contest never share a number: the rule is `updateAthlete` and
- * `applyBulk` in catalog/athletes.server.ts, backed by the triggers of migration 0011 (not an
- * index, as older data may hold a pair; a migration that rebuilds this table must re-create them).
+ * Two active athletes of one contest never share a number: the rule is `rowRefusal` (the row
+ * edit and the API's create) and `applyBulk` in catalog/athletes.server.ts, backed by the
+ * triggers of migration 0011 (not an index, as older data may hold a pair; a migration that
+ * rebuilds this table must re-create them).
  */
 export const athletes = sqliteTable(
   "athletes",

@@ -11,11 +11,11 @@ import {
 import {
   addAthletesSchema,
   athleteRowSchema,
+  BULK_DONE,
   bulkAthletesSchema,
   MAX_ADD_COUNT,
   singleAthleteSchema,
   UNCATEGORISED,
-  type BulkAthletesInput,
 } from "~/lib/athlete-schemas";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import {
@@ -88,12 +88,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-const BULK_DONE: Record<BulkAthletesInput["intent"], (n: number) => string> = {
-  "bulk-update": (n) => `${n}人の価格・ステータスを更新しました。`,
-  "bulk-delete": (n) => `${n}人を削除しました（削除済みから復元できます）。`,
-  "bulk-restore": (n) => `${n}人を復元しました。`,
-  "bulk-purge": (n) => `${n}人を完全に削除しました。`,
-};
 const SINGLE_DONE = {
   delete: "選手を削除しました（削除済みから復元できます）。",
   restore: "選手を復元しました。",

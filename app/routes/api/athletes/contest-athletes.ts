@@ -1,0 +1,40 @@
+import { newAthleteSchema } from "~/lib/athlete-schemas";
+import { positiveId } from "~/lib/params";
+import { requireApiAdmin } from "~/server/auth/api-access.server";
+import { athleteAnswer, refusalAnswer } from "~/server/catalog/athlete-api.server";
+import { contestAthletes, createAthlete } from "~/server/catalog/athletes.server";
+import { findContest } from "~/server/catalog/contest-list.server";
+import { apiError, jsonApi, readApiInput } from "~/server/http/json-api.server";
+
+/** The contest of the address, or a 404 thrown. */
+function contestOf(params: { id?: string }) {
+  const id = positiveId(params.id);
+  const contest = id ? findContest(id) : null;
+  if (!contest) throw apiError(404, "大会が見つかりません");
+  return contest;
+}
+
+/**
+ * A contest's athletes (選手管理): the list, in number order (`?includeDeleted=true` adds the
+ * deleted ones, which the screen shows on its 削除済み tab), and adding one athlete with its
+ * fields under the row edit's rules.
+ */
+export const loader = jsonApi({
+  async GET({ request, params }) {
+    await requireApiAdmin(request);
+    const contest = contestOf(params);
+    const includeDeleted = new URL(request.url).searchParams.get("includeDeleted") === "true";
+    return Response.json(contestAthletes(contest.id, { includeDeleted }).map(athleteAnswer), {
+      headers: { "Cache-Control": "private, no-store" },
+    });
+  },
+  async POST({ request, params }) {
+    await requireApiAdmin(request);
+    const contest = contestOf(params);
+    const input = await readApiInput(request, newAthleteSchema);
+    const result = createAthlete(contest.id, input);
+    if (!result.ok) return refusalAnswer(result);
+    return Response.json(athleteAnswer(result.athlete), { status: 201 });
+  },
+});
+export const action = loader;
