@@ -112,6 +112,7 @@ function api() {
     ...apiCheckout(),
     ...apiAdminLogin(),
     ...apiCatalogue(),
+    ...apiContestSettings(),
     ...apiOrders(),
     ...apiUsers(),
     ...apiSystem(),
@@ -156,6 +157,22 @@ function apiCatalogue() {
       ]),
     ]),
     route("video/media/thumbnail/:contestId/:mediaId", "routes/api/media/public-thumbnail.ts"),
+  ];
+}
+
+/**
+ * One contest and its settings: the contest itself, its categories, video formats and price
+ * description (大会設定). Beside `video/contests` rather than under it: resource routes render no
+ * outlet, and a contest's other calls (media, athletes) keep their own groups.
+ */
+function apiContestSettings() {
+  return [
+    route("video/contests/:id", "routes/api/contests/item.ts"),
+    route("video/contests/:id/categories", "routes/api/contests/categories.ts"),
+    route("video/contests/:id/categories/:catId", "routes/api/contests/category.ts"),
+    route("video/contests/:id/video-formats", "routes/api/contests/video-formats.ts"),
+    route("video/contests/:id/video-formats/:formatId", "routes/api/contests/video-format.ts"),
+    route("video/contests/:id/price-description", "routes/api/contests/price-description.ts"),
   ];
 }
 
