@@ -112,6 +112,7 @@ function api() {
     ...apiCheckout(),
     ...apiAdminLogin(),
     ...apiCatalogue(),
+    ...apiContestSettings(),
     ...apiAthletes(),
     ...apiOrders(),
     ...apiUsers(),
@@ -144,7 +145,7 @@ function apiAdminLogin() {
   ];
 }
 
-/** Contests and everything of theirs: media, and (to come) categories, formats, prices, athletes. */
+/** The contest list and a contest's media (its settings and athletes have groups of their own). */
 function apiCatalogue() {
   return [
     route("video/contests", "routes/api/contests.ts", [
@@ -170,6 +171,22 @@ function apiAthletes() {
     route("video/athletes/bulk-update", "routes/api/athletes/bulk-update.ts"),
     route("video/athletes/bulk-permanent-delete", "routes/api/athletes/bulk-permanent-delete.ts"),
     route("video/athletes/:id", "routes/api/athletes/item.ts"),
+  ];
+}
+
+/**
+ * One contest and its settings: the contest itself, its categories, video formats and price
+ * description (大会設定). Beside `video/contests` rather than under it: resource routes render no
+ * outlet, and a contest's other calls (media, athletes) keep their own groups.
+ */
+function apiContestSettings() {
+  return [
+    route("video/contests/:id", "routes/api/contests/item.ts"),
+    route("video/contests/:id/categories", "routes/api/contests/categories.ts"),
+    route("video/contests/:id/categories/:catId", "routes/api/contests/category.ts"),
+    route("video/contests/:id/video-formats", "routes/api/contests/video-formats.ts"),
+    route("video/contests/:id/video-formats/:formatId", "routes/api/contests/video-format.ts"),
+    route("video/contests/:id/price-description", "routes/api/contests/price-description.ts"),
   ];
 }
 

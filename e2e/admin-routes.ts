@@ -3,7 +3,7 @@
  * them as every kind of visitor who must not get in. A new admin feature adds its routes here.
  */
 export type AdminRoute = {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   kind: "page" | "api";
   form?: Record<string, string>;
@@ -201,4 +201,34 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   { method: "DELETE", path: "/api/video/users/1", kind: "api" },
   { method: "POST", path: "/api/setup-2fa", kind: "api", form: { password: "x", code: "123456" } },
   { method: "POST", path: "/api/verify-2fa", kind: "api", form: { token: "123456", secret: "x" } },
+  // 大会管理 and 大会設定 through the JSON API (the contest list's GET is the storefront's).
+  { method: "POST", path: "/api/video/contests", kind: "api", form: { name: "侵入テスト大会" } },
+  { method: "GET", path: "/api/video/contests/1", kind: "api" },
+  { method: "GET", path: "/api/video/contests/99999999", kind: "api", adminStatus: 404 },
+  {
+    method: "PATCH",
+    path: "/api/video/contests/1",
+    kind: "api",
+    form: { videoPublished: "false", sitePublicStatus: "非公開", name: "侵入テスト" },
+  },
+  { method: "DELETE", path: "/api/video/contests/1", kind: "api" },
+  { method: "GET", path: "/api/video/contests/1/categories", kind: "api" },
+  { method: "POST", path: "/api/video/contests/1/categories", kind: "api", form: { name: "侵入テスト" } },
+  { method: "DELETE", path: "/api/video/contests/1/categories/1", kind: "api" },
+  { method: "GET", path: "/api/video/contests/1/video-formats", kind: "api" },
+  { method: "POST", path: "/api/video/contests/1/video-formats", kind: "api", form: { name: "侵入テスト" } },
+  {
+    method: "PUT",
+    path: "/api/video/contests/1/video-formats/1",
+    kind: "api",
+    form: { name: "侵入テスト", displayOrder: "0" },
+  },
+  { method: "DELETE", path: "/api/video/contests/1/video-formats/1", kind: "api" },
+  { method: "GET", path: "/api/video/contests/1/price-description", kind: "api" },
+  {
+    method: "PUT",
+    path: "/api/video/contests/1/price-description",
+    kind: "api",
+    form: { notes: "侵入テスト" },
+  },
 ];

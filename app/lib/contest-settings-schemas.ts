@@ -11,7 +11,7 @@ const MAX_NAME = 200;
 const MAX_LABEL = 50;
 
 const nonBlank = (message: string, max: number, tooLong: string) =>
-  z.string({ required_error: message }).trim().min(1, message).max(max, tooLong);
+  z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).max(max, tooLong);
 
 const id = z.coerce
   .number({ invalid_type_error: "対象が見つかりません" })
@@ -51,6 +51,13 @@ export const formatRenameSchema = z.object({
   formatId: id,
   name: formatName,
 });
+/** The JSON API's PUT of a format: the place in the list (0 first), as the media's displayOrder. */
+export const formatOrderSchema = z.object({
+  displayOrder: z.coerce
+    .number({ invalid_type_error: "displayOrder は 0 以上の整数で指定してください" })
+    .int("displayOrder は 0 以上の整数で指定してください")
+    .min(0, "displayOrder は 0 以上の整数で指定してください"),
+});
 export const formatDeleteSchema = z.object({ intent: z.literal("format-delete"), formatId: id });
 export const formatMoveSchema = z.object({
   intent: z.literal("format-move"),
@@ -64,11 +71,25 @@ export const EMPTY_PRICE_ROWS = 3;
 /** Empty rows are posted too; anything beyond this many is not our form. */
 const MAX_POSTED_PRICE_ROWS = 50;
 
+// The form only ever posts text; the wrong types are a JSON caller's, answered in the same words.
+const PRICE_ROW_MESSAGE = "料金の項目は項目名（name）と料金（price）の組で入力してください";
+
 const priceRow = z
-  .object({
-    name: z.string().trim().max(MAX_LABEL, `項目名は${MAX_LABEL}文字以内で入力してください`).default(""),
-    price: z.string().trim().max(MAX_LABEL, `料金は${MAX_LABEL}文字以内で入力してください`).default(""),
-  })
+  .object(
+    {
+      name: z
+        .string({ invalid_type_error: "項目名を入力してください" })
+        .trim()
+        .max(MAX_LABEL, `項目名は${MAX_LABEL}文字以内で入力してください`)
+        .default(""),
+      price: z
+        .string({ invalid_type_error: "料金を入力してください" })
+        .trim()
+        .max(MAX_LABEL, `料金は${MAX_LABEL}文字以内で入力してください`)
+        .default(""),
+    },
+    { invalid_type_error: PRICE_ROW_MESSAGE },
+  )
   .superRefine((row, ctx) => {
     // A row left blank on both sides is simply not a row: that is how rows are removed without JS.
     if (row.name && !row.price)
@@ -80,14 +101,18 @@ const priceRow = z
 export const priceDescriptionSchema = z.object({
   intent: z.literal("price"),
   items: z
-    .array(priceRow)
+    .array(priceRow, { invalid_type_error: PRICE_ROW_MESSAGE })
     .max(MAX_POSTED_PRICE_ROWS, `料金の項目は${MAX_PRICE_ITEMS}件までです`)
     .default([])
     .refine(
       (rows) => filledPriceItems(rows).length <= MAX_PRICE_ITEMS,
       `料金の項目は${MAX_PRICE_ITEMS}件までです`,
     ),
-  notes: z.string().trim().max(1000, "備考は1000文字以内で入力してください").default(""),
+  notes: z
+    .string({ invalid_type_error: "備考は文字で入力してください" })
+    .trim()
+    .max(1000, "備考は1000文字以内で入力してください")
+    .default(""),
 });
 
 /** The saved items: the filled rows, in order. */

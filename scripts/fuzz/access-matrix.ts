@@ -21,6 +21,7 @@ type Kind =
   | "download"
   | "order-link"
   | "public"
+  | "public-read"
   | "alias";
 
 /** Who may reach a route, by its path. Order matters: the first rule that matches decides. */
@@ -35,6 +36,10 @@ const RULES: [RegExp, Kind][] = [
   // A thumbnail is served to visitors when its media item is public (404 otherwise), to admins always.
   [/^\/api\/video\/media\/thumbnail\//, "public"],
   [/^\/api\/video\/contests\/[^/]+\/media\/.+/, "admin-api"],
+  // One contest and its settings are admin calls; the contest list is the storefront's to anyone
+  // (an admin sees every contest), but only an admin creates a contest there.
+  [/^\/api\/video\/contests\/[^/]+$/, "admin-api"],
+  [/^\/api\/video\/contests$/, "public-read"],
   [
     /^\/api\/video\/(contests\/[^/]+\/(video-formats|price-description|categories|athletes)|athletes|media\/thumbnail|users|orders)/,
     "admin-api",
@@ -341,6 +346,19 @@ for (const { route, path } of routes) {
       checks.check(answer.status === 404, `POST ${path} (a guessed token) answered ${answer.status}`);
       checks.check(receiptsIssued() === before, `POST ${path} (a guessed token) issued a receipt`);
     }
+  } else if (kind === "public-read") {
+    const r = await get(path, "anonymous");
+    checks.check(r.status === 200, `GET ${path} as anonymous answered ${r.status}`);
+    for (const who of ["anonymous", "customerA", "customerB"] as const)
+      for (const method of ["POST", "PATCH", "DELETE"] as const) {
+        const before = snapshot();
+        const answer = await send(method, path, who);
+        checks.check(
+          turnedAway(answer, true),
+          `${method} ${path} as ${who} was not turned away (${answer.status})`,
+        );
+        checks.check(snapshot() === before, `${method} ${path} as ${who} changed the database`);
+      }
   } else if (route.module.loader) {
     const r = await get(path, "anonymous");
     checks.check(r.status < 500, `GET ${path} as anonymous answered ${r.status}`);

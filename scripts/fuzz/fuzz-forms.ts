@@ -256,7 +256,7 @@ async function send(
   });
 }
 
-type Method = "POST" | "PATCH" | "DELETE";
+type Method = "POST" | "PUT" | "PATCH" | "DELETE";
 let sent = 0;
 async function fuzz(method: Method, path: string, sessionName: keyof typeof sessions) {
   const cookie = sessions[sessionName];
@@ -304,6 +304,26 @@ for (const path of endpoints) {
       ? ["admin", "anonymous"]
       : ["anonymous", "customer"];
   for (const method of methods) for (const session of who) jobs.push([method, path, session]);
+}
+// A contest's PATCH renames and unpublishes it, and its DELETE removes it with everything of
+// it at the first body: each is fuzzed on a contest of its own, so the other endpoints (the
+// order form, the settings, the media) keep theirs. The settings' PUT calls are fuzzed too.
+{
+  const spare = new Database(shop.env.DATABASE_PATH);
+  const own = (label: string) =>
+    (
+      spare
+        .prepare("insert into contests (name, slug_key) values (?, ?) returning id")
+        .get(`ファズ用の大会（${label}）`, `fuzz${label}`) as { id: number }
+    ).id;
+  const ownContest = { PATCH: own("patch"), DELETE: own("delete") };
+  spare.close();
+  for (const job of jobs)
+    if ((job[0] === "PATCH" || job[0] === "DELETE") && job[1] === `/api/video/contests/${contest.id}`)
+      job[1] = `/api/video/contests/${ownContest[job[0]]}`;
+  for (const path of endpoints)
+    if (/^\/api\/video\/contests\/[^/]+\/(video-formats\/[^/]+|price-description)$/.test(path))
+      for (const session of ["admin", "anonymous"] as const) jobs.push(["PUT", path, session]);
 }
 const queue = [...jobs];
 await Promise.all(

@@ -43,12 +43,6 @@ const fail = (field: string, message: string): SettingsResult => ({ ok: false, f
 const OK: SettingsResult = { ok: true };
 
 export function contestSettings(contestId: number) {
-  const categoryRows = db()
-    .select({ id: categories.id, name: categories.name, color: categories.color })
-    .from(categories)
-    .where(eq(categories.contestId, contestId))
-    .orderBy(asc(categories.id))
-    .all();
   const athleteCounts = new Map(
     db()
       .select({ category: athletes.category, athletes: count() })
@@ -58,25 +52,57 @@ export function contestSettings(contestId: number) {
       .all()
       .map((row) => [row.category, row.athletes]),
   );
+  return {
+    categories: listCategories(contestId).map(({ id, name, color }) => ({
+      id,
+      name,
+      color,
+      athletes: athleteCounts.get(name) ?? 0,
+    })),
+    formats: listFormats(contestId).map(({ id, name, displayOrder }) => ({ id, name, displayOrder })),
+    priceDescription: priceDescriptionOf(contestId),
+  };
+}
+
+/** A contest's categories, oldest first (the order the settings tab and the order form show). */
+export function listCategories(contestId: number) {
+  return db()
+    .select({
+      id: categories.id,
+      contestId: categories.contestId,
+      name: categories.name,
+      color: categories.color,
+      createdAt: categories.createdAt,
+    })
+    .from(categories)
+    .where(eq(categories.contestId, contestId))
+    .orderBy(asc(categories.id))
+    .all();
+}
+
+/** A contest's video formats in their order: the first is priced as 縦, the second as 横. */
+export function listFormats(contestId: number) {
+  return db()
+    .select({
+      id: videoFormats.id,
+      contestId: videoFormats.contestId,
+      name: videoFormats.name,
+      displayOrder: videoFormats.displayOrder,
+    })
+    .from(videoFormats)
+    .where(eq(videoFormats.contestId, contestId))
+    .orderBy(asc(videoFormats.displayOrder), asc(videoFormats.id))
+    .all();
+}
+
+/** The price description the order form shows; empty when the contest has none saved. */
+export function priceDescriptionOf(contestId: number): { items: PriceItem[]; notes: string } {
   const description = db()
     .select()
     .from(priceDescriptions)
     .where(eq(priceDescriptions.contestId, contestId))
     .get();
-  return {
-    categories: categoryRows.map((row) => ({ ...row, athletes: athleteCounts.get(row.name) ?? 0 })),
-    formats: listFormats(contestId),
-    priceDescription: { items: description?.items ?? [], notes: description?.notes ?? "" },
-  };
-}
-
-function listFormats(contestId: number) {
-  return db()
-    .select({ id: videoFormats.id, name: videoFormats.name, displayOrder: videoFormats.displayOrder })
-    .from(videoFormats)
-    .where(eq(videoFormats.contestId, contestId))
-    .orderBy(asc(videoFormats.displayOrder), asc(videoFormats.id))
-    .all();
+  return { items: description?.items ?? [], notes: description?.notes ?? "" };
 }
 
 /**
@@ -241,6 +267,22 @@ export function deleteFormat(contestId: number, formatId: number): SettingsResul
 }
 
 export function moveFormat(contestId: number, formatId: number, direction: "up" | "down"): SettingsResult {
+  return reorderFormat(contestId, formatId, (index) => (direction === "up" ? index - 1 : index + 1));
+}
+
+/**
+ * Puts a format at a place of the list (0 first; past the end is last), the others keeping
+ * their order: the JSON API's displayOrder, the same renumbering as 上へ / 下へ.
+ */
+export function placeFormat(contestId: number, formatId: number, position: number): SettingsResult {
+  return reorderFormat(contestId, formatId, (_, last) => Math.min(position, last));
+}
+
+function reorderFormat(
+  contestId: number,
+  formatId: number,
+  targetOf: (index: number, last: number) => number,
+): SettingsResult {
   return db().transaction(
     (tx) => {
       const ids = tx
@@ -252,9 +294,11 @@ export function moveFormat(contestId: number, formatId: number, direction: "up" 
         .map((row) => row.id);
       const index = ids.indexOf(formatId);
       if (index < 0) return fail("format", "動画形式が見つかりません");
-      const target = direction === "up" ? index - 1 : index + 1;
+      const target = targetOf(index, ids.length - 1);
+      // Moving the first up or the last down moves nothing.
       if (target < 0 || target >= ids.length) return OK;
-      [ids[index], ids[target]] = [ids[target] as number, formatId];
+      ids.splice(index, 1);
+      ids.splice(target, 0, formatId);
       renumber(tx, ids);
       return OK;
     },

@@ -54,7 +54,8 @@ export function listStorefrontContests(at: Date = now()): StorefrontContest[] {
     .sort((a, b) => Number(b.onSale) - Number(a.onSale));
 }
 
-function newestCovers(contestIds: number[]): Map<number, CoverImage> {
+/** Each contest's newest cover image (the one the storefront shows), by contest id. */
+export function newestCovers(contestIds: number[]): Map<number, CoverImage> {
   const result = new Map<number, CoverImage>();
   if (contestIds.length === 0) return result;
   const rows = db()

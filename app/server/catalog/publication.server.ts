@@ -85,10 +85,15 @@ export function toggleVideo(id: number): boolean {
 export function togglePhoto(id: number): boolean {
   const contest = findContest(id);
   if (!contest) return false;
-  db()
+  return setPhotoPublished(id, !contest.photoPublished);
+}
+
+/** 写真 公開中 / 非公開: photoPublished alone (photos are not sold, so nothing else follows it). */
+export function setPhotoPublished(id: number, photoPublished: boolean): boolean {
+  const result = db()
     .update(contests)
-    .set({ photoPublished: !contest.photoPublished, updatedAt: now() })
+    .set({ photoPublished, updatedAt: now() })
     .where(eq(contests.id, id))
     .run();
-  return true;
+  return result.changes > 0;
 }

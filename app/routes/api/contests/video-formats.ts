@@ -1,0 +1,27 @@
+import { formatAddSchema } from "~/lib/contest-settings-schemas";
+import { nameRefused, requireApiContest } from "~/server/catalog/contest-api.server";
+import { addFormat, listFormats } from "~/server/catalog/contest-settings.server";
+import { jsonApi, readApiInput } from "~/server/http/json-api.server";
+import { escapedJson } from "~/server/http/escaped-json.server";
+
+/**
+ * A contest's video formats in their order (the first is priced as 縦, the second as 横). The
+ * spec's POST also sends contestId and displayOrder: the contest is the path's, and a new
+ * format goes last, as on the screen (PUT moves it).
+ */
+export const loader = jsonApi({
+  async GET({ request, params }) {
+    const contest = await requireApiContest(request, params);
+    return escapedJson(listFormats(contest.id));
+  },
+  async POST({ request, params }) {
+    const contest = await requireApiContest(request, params);
+    const { name } = await readApiInput(request, formatAddSchema, { add: { intent: "format-add" } });
+    const result = addFormat(contest.id, name);
+    if (!result.ok) return nameRefused(result);
+    // Names are unique within a contest (addFormat's rule), so the name finds the new one.
+    const created = listFormats(contest.id).find((format) => format.name === name);
+    return escapedJson(created, { status: 201 });
+  },
+});
+export const action = loader;
