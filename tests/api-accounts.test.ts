@@ -180,7 +180,7 @@ describe("POST /api/login", () => {
     expect(me.data).toMatchObject({ user: { id: user.id } });
   });
 
-  it("counts wrong passwords with the screen's lockout and records every attempt", async () => {
+  it("attack: password guessing through the API counts with the screen's on one lock, and every attempt is recorded", async () => {
     const { email, ip } = fresh("lockout");
     await createUser(email, PASSWORD);
     const first = await post(loginRoute, "/api/login", { email, password: "wrong-one" }, undefined, ip);
@@ -250,7 +250,7 @@ describe("POST /api/login", () => {
     expect(done).toMatchObject({ status: 200, data: { user: { username: email, isAdmin: true } } });
   });
 
-  it("a right code with a wrong password logs nobody in", async () => {
+  it("attack: a right code with a wrong password logs nobody in", async () => {
     const { email, ip } = fresh("admin-wrong-password");
     await createUser(email, PASSWORD, { isAdmin: true });
     const first = await post(loginRoute, "/api/login", { email, password: PASSWORD }, undefined, ip);
@@ -397,7 +397,7 @@ describe("registration", () => {
     expect(mailsTo(email).at(-1)?.text).not.toMatch(/\b\d{6}\b.*認証コード/);
   });
 
-  it("verify-registration-code refuses another address than the session's registration (no code checked)", async () => {
+  it("attack: verify-registration-code for another address than the session's registration is refused (no code checked)", async () => {
     const { email, ip } = fresh("other-address");
     const started = await post(
       registerRoute,

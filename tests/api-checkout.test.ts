@@ -79,7 +79,7 @@ describe("the checkout's e-mail code", () => {
     expect(screen.status).toBe(429);
   });
 
-  it("mails only the checkout's own address: another address is 409 and gets nothing", async () => {
+  it("attack: a code to another address than the checkout's is refused (409) and nothing is mailed to it", async () => {
     const { cookie } = await confirmedCheckout();
     const stranger = `stranger-${Math.random().toString(36).slice(2)}@example.jp`;
     for (const [route, path] of [
@@ -146,7 +146,7 @@ const orderBody = (shop: Shop, email: string, items?: unknown[]) => ({
 const freshEmail = () => `api-order-${Math.random().toString(36).slice(2, 10)}@example.jp`;
 
 describe("POST /api/video/orders", () => {
-  it("builds the session's draft with the server's prices (a sent price is ignored) and mails the code", async () => {
+  it("attack: a price sent by the client is never charged; the draft is priced by the server and the code mailed", async () => {
     const shop = seedContest();
     const email = freshEmail();
     const answer = await post(ordersRoute, "/api/video/orders", orderBody(shop, email));
