@@ -125,11 +125,28 @@ function apiStorefront() {
 }
 
 function apiAccounts() {
-  return [];
+  return [
+    route("user", "routes/api/account/user.ts"),
+    route("user/orders", "routes/api/account/orders.ts"),
+    route("login", "routes/api/account/login.ts"),
+    route("register", "routes/api/account/register.ts"),
+    route("send-registration-code", "routes/api/account/send-registration-code.ts"),
+    route("verify-registration-code", "routes/api/account/verify-registration-code.ts"),
+    route("verify-email", "routes/api/account/verify-email.ts"),
+    route("send-password-change-code", "routes/api/account/send-password-change-code.ts"),
+    route("verify-password-change-code", "routes/api/account/verify-password-change-code.ts"),
+    route("change-password", "routes/api/account/change-password.ts"),
+  ];
 }
 
 function apiCheckout() {
-  return [route("create-payment-intent", "routes/api/create-payment-intent.ts")];
+  return [
+    route("create-payment-intent", "routes/api/create-payment-intent.ts"),
+    route("send-verification-code", "routes/api/checkout/send-verification-code.ts"),
+    route("resend-verification-code", "routes/api/checkout/resend-verification-code.ts"),
+    route("verify-email-code", "routes/api/checkout/verify-email-code.ts"),
+    route("send-payment-confirmation", "routes/api/checkout/send-payment-confirmation.ts"),
+  ];
 }
 
 /** Who is logged in, logging out, the admin login with its second factor, and the authenticator app. */

@@ -8,6 +8,7 @@ import { issueApiToken } from "./api-tokens";
 import { withDb } from "./db";
 import { mailsTo, uniqueEmail } from "./helpers";
 import { createUser, loginAsAdmin } from "./users";
+import { slugKey } from "../app/lib/slug";
 
 /**
  * Every example of docs/api.md, run in the document's order against the production build: the
@@ -31,6 +32,7 @@ test("@js-only docs/api.md: every example answers as documented", async ({ page,
     ADMIN_PASSWORD: loginAdmin.password,
     ...paidOrdersForTheExamples(),
     ...athleteContestForTheExamples(),
+    ...(await customersForTheExamples()),
   };
   const jars = new Map<string, Map<string, string>>();
 
@@ -138,6 +140,65 @@ function athleteContestForTheExamples(): { ATHLETE_CONTEST_ID: string } {
     );
     return { ATHLETE_CONTEST_ID: String(id) };
   });
+}
+
+/**
+ * "Accounts" and "Checkout" need a customer with a paid order of their own, fresh addresses to
+ * register and to order with, and a contest on sale of their own (an athlete 7 of キッズ部門 at
+ * 3,000 yen 縦 and 4,500 yen 横), so no other spec's contest or account is touched.
+ */
+async function customersForTheExamples() {
+  const customer = await createUser({ email: uniqueEmail("api-doc-customer"), name: "例 花子" });
+  const suffix = crypto.randomBytes(6).toString("hex");
+  const saleContest = `APIの例の販売中の大会 ${suffix}`;
+  withDb((db) => {
+    const { id: contestId } = db
+      .prepare(
+        "insert into contests (name, slug_key, video_published, site_public_status) values (?, ?, 1, '公開') returning id",
+      )
+      .get(saleContest, slugKey(saleContest)) as { id: number };
+    db.prepare("insert into categories (contest_id, name, color) values (?, 'キッズ部門', '#ef4444')").run(
+      contestId,
+    );
+    db.prepare(
+      "insert into video_formats (contest_id, name, display_order) values (?, '縦', 0), (?, '横', 1)",
+    ).run(contestId, contestId);
+    db.prepare(
+      `insert into athletes (contest_id, athlete_number, name, category, video_status, vertical_video_price,
+         horizontal_video_price) values (?, 7, '選手7', 'キッズ部門', '販売中', 3000, 4500)`,
+    ).run(contestId);
+    // The customer's own paid order, for 購入履歴.
+    const number = `5${String(crypto.randomInt(10_000_000)).padStart(7, "0")}`;
+    const { id: orderId } = db
+      .prepare(
+        `insert into orders (status_token, order_number, checkout_id, payment_intent_id, contest_id,
+           contest_name, customer_email, customer_name, total_amount, line_count, paid_at)
+         values (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, ?, '例 花子', 3000, 1, ?) returning id`,
+      )
+      .get(
+        number,
+        `apidoc-${number}`,
+        `pi_apidoc_${number}`,
+        contestId,
+        saleContest,
+        customer.email,
+        Date.now(),
+      ) as {
+      id: number;
+    };
+    db.prepare(
+      `insert into order_lines (order_id, line_number, contest_name, category, athlete_number, athlete_name,
+         style, orientation, price) values (?, ?, ?, 'キッズ部門', 7, '選手7', '縦', 'vertical', 3000)`,
+    ).run(orderId, `${number}-1`, saleContest);
+  });
+  return {
+    CUSTOMER_EMAIL: customer.email,
+    CUSTOMER_PASSWORD: customer.password,
+    NEW_EMAIL: uniqueEmail("api-doc-register"),
+    NEW_EMAIL_2: uniqueEmail("api-doc-register-2"),
+    GUEST_EMAIL: uniqueEmail("api-doc-guest"),
+    SALE_CONTEST: saleContest,
+  };
 }
 
 async function send(

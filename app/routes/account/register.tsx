@@ -9,7 +9,7 @@ import { registerSchema } from "~/lib/account-schemas";
 import { PASSWORD_HINT } from "~/lib/password-rules";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import { readForm } from "~/server/http/form.server";
-import { startRegistration } from "~/server/accounts/registration.server";
+import { startRegistrationFrom } from "~/server/accounts/registration.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { getCurrentUser } from "~/server/auth/users.server";
@@ -27,11 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: registerSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: HIDDEN }), { status: 400 });
-  const { website, from } = submission.value;
-  const started = await startRegistration(request, submission.value, {
-    honeypot: typeof website === "string" && website.trim() !== "",
-    fromOrder: from === "order",
-  });
+  const started = await startRegistrationFrom(request, submission.value);
   if (!started.ok)
     return data(submission.reply({ formErrors: [started.message], hideFields: HIDDEN }), {
       status: started.status,

@@ -154,6 +154,19 @@ export async function startRegistration(
   return sent.ok ? { ok: true, registration } : sent;
 }
 
+/**
+ * The register form's step, for the screen (/register) and the JSON calls alike: a filled
+ * honeypot (`website`) is refused silently, and `from=order` brings the customer back to the
+ * order afterwards.
+ */
+export function startRegistrationFrom(request: Request, values: RegisterValues) {
+  const { website, from } = values;
+  return startRegistration(request, values, {
+    honeypot: typeof website === "string" && website.trim() !== "",
+    fromOrder: from === "order",
+  });
+}
+
 function currentRow(id: string) {
   return db()
     .select()

@@ -1,5 +1,6 @@
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { jsonApi } from "~/server/http/json-api.server";
+import { postOrderDraft } from "~/server/checkout/order-api.server";
 import { listOrderGroups, ORDER_GROUPS_PAGE_SIZE, orderListQuery } from "~/server/orders/order-list.server";
 
 /**
@@ -38,5 +39,7 @@ export const loader = jsonApi({
       totalOrders: total,
     });
   },
+  // The storefront's call at the same address (docs/api.md, Checkout): the session's order draft.
+  POST: postOrderDraft,
 });
 export const action = loader;

@@ -1,0 +1,32 @@
+import { registerSchema } from "~/lib/account-schemas";
+import {
+  asRegisterForm,
+  REGISTRATION_API_MESSAGES,
+  stepRefused,
+} from "~/server/accounts/customer-api.server";
+import { startRegistrationFrom } from "~/server/accounts/registration.server";
+import { jsonApi, parseApiInput, readApiBody } from "~/server/http/json-api.server";
+import { commitSession, getSession } from "~/server/http/session.server";
+
+/**
+ * /register as JSON, the same form and the same step: the registration starts on this session and
+ * a six-digit code (and a link) is mailed to the address, within the same limits (10 per client
+ * address an hour, and every mailed code's cap per address). The account is made by the code
+ * (POST /api/verify-registration-code) or the link (GET /api/verify-email): the shop never makes
+ * an account for an address nobody has shown to be theirs. An address that already has an
+ * account gets the same answer (its mail says so), so the call tells nobody who is registered.
+ */
+export const loader = jsonApi({
+  async POST({ request }) {
+    const values = parseApiInput(registerSchema, asRegisterForm(await readApiBody(request, 8 * 1024)));
+    const started = await startRegistrationFrom(request, values);
+    if (!started.ok) return stepRefused(started);
+    const session = await getSession(request);
+    session.set("registration", started.registration);
+    return Response.json(
+      { message: REGISTRATION_API_MESSAGES.codeSent, email: started.registration.email },
+      { status: 202, headers: { "Set-Cookie": await commitSession(session) } },
+    );
+  },
+});
+export const action = loader;

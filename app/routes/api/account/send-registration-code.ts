@@ -1,0 +1,38 @@
+import { registerSchema } from "~/lib/account-schemas";
+import {
+  asRegisterForm,
+  REGISTRATION_API_MESSAGES,
+  stepRefused,
+} from "~/server/accounts/customer-api.server";
+import { resendRegistrationCode, startRegistrationFrom } from "~/server/accounts/registration.server";
+import { jsonApi, parseApiInput, readApiBody } from "~/server/http/json-api.server";
+import { commitSession, getSession } from "~/server/http/session.server";
+
+/**
+ * The spec's registration code, mapped onto /register: `{email, password, name}` is the register
+ * form whose confirmation is the password itself (the spec's screen compared the two), and the
+ * terms must still be agreed to (`agreesToTerms: true`), as on the form. Sent again for the
+ * address this session is already registering, it is the code page's 再送信 (once a minute).
+ */
+export const loader = jsonApi({
+  async POST({ request }) {
+    const body = await readApiBody(request, 8 * 1024);
+    const session = await getSession(request);
+    const pending = session.get("registration");
+    const email = typeof body.email === "string" ? body.email.trim().toLowerCase() : null;
+    if (pending && pending.email === email) {
+      const resent = await resendRegistrationCode(pending);
+      if (!resent.ok) return stepRefused(resent);
+      return Response.json({ message: "認証コードを再送信しました", email: pending.email }, { status: 202 });
+    }
+    const values = parseApiInput(registerSchema, asRegisterForm({ confirmPassword: body.password, ...body }));
+    const started = await startRegistrationFrom(request, values);
+    if (!started.ok) return stepRefused(started);
+    session.set("registration", started.registration);
+    return Response.json(
+      { message: REGISTRATION_API_MESSAGES.codeSent, email: started.registration.email },
+      { status: 202, headers: { "Set-Cookie": await commitSession(session) } },
+    );
+  },
+});
+export const action = loader;

@@ -1,0 +1,27 @@
+import { passwordChangeCodeSchema } from "~/lib/account-schemas";
+import { notLoggedIn } from "~/server/accounts/customer-api.server";
+import { verifyPasswordChangeCode } from "~/server/accounts/password-change.server";
+import { getCurrentUser } from "~/server/auth/users.server";
+import { apiError, jsonApi, parseApiInput, readApiBody } from "~/server/http/json-api.server";
+import { commitSession, getSession } from "~/server/http/session.server";
+
+/**
+ * The password change's second step: the mailed code (5 tries per code) lets this session set a
+ * new password for the next 10 minutes (POST /api/change-password).
+ */
+export const loader = jsonApi({
+  async POST({ request }) {
+    const body = await readApiBody(request, 4 * 1024);
+    const session = await getSession(request);
+    const user = await getCurrentUser(session);
+    if (!user) return notLoggedIn();
+    const { code } = parseApiInput(passwordChangeCodeSchema, body);
+    const verified = verifyPasswordChangeCode(session, user, code);
+    if (!verified.ok) return apiError(verified.status, verified.message);
+    return Response.json(
+      { message: "認証が完了しました。新しいパスワードを入力してください。" },
+      { headers: { "Set-Cookie": await commitSession(session) } },
+    );
+  },
+});
+export const action = loader;

@@ -1,0 +1,86 @@
+import { apiError } from "../http/json-api.server";
+import { retryAfterHeaders } from "../http/rate-limit.server";
+import type { CurrentUser } from "../auth/users.server";
+import type { LoginResult } from "../auth/login.server";
+import type { SendCodeResult } from "../auth/code-mail.server";
+import type { HashingBusy } from "../auth/password.server";
+import { pricedCheckout, type PricedCheckout } from "../checkout/steps.server";
+import type { ShopSession } from "../http/session.server";
+
+/**
+ * The customer's JSON calls (docs/api.md, "Accounts" and "Checkout") answer in the spec's words:
+ * the user as `username` (the e-mail address) and `isAdmin`, a login's refusal with
+ * `remainingAttempts` and `lockoutUntil`. The rules themselves stay with the screens' modules.
+ */
+
+export function customerAnswer(user: Pick<CurrentUser, "id" | "email" | "name" | "isAdmin">) {
+  return { id: user.id, username: user.email, name: user.name, isAdmin: user.isAdmin };
+}
+
+/** Nobody logged in on this session: the spec's 401. */
+export function notLoggedIn(): Response {
+  return apiError(401, "ログインしてください");
+}
+
+/** A refused customer password step: 401 with what is left to try, 423 with when the lock ends, 429. */
+export function customerLoginRefusal(result: Exclude<LoginResult, { ok: true }>): Response {
+  const answer = { requiresTwoFactor: false, user: null };
+  if (result.reason === "locked")
+    return apiError(423, result.message, {
+      ...answer,
+      remainingAttempts: 0,
+      lockoutUntil: result.lockedUntil.toISOString(),
+    });
+  if (result.reason === "blocked")
+    return apiError(429, result.message, {
+      ...answer,
+      remainingAttempts: null,
+      lockoutUntil: null,
+      headers: retryAfterHeaders(result),
+    });
+  return apiError(401, result.message, {
+    ...answer,
+    remainingAttempts: result.remainingAttempts,
+    lockoutUntil: null,
+    warning: result.warning,
+  });
+}
+
+/** A code, a password hash or a registration the limits refused (429 with Retry-After, or 503). */
+export function stepRefused(refused: Exclude<SendCodeResult, { ok: true }> | HashingBusy): Response {
+  return apiError(refused.status, refused.message, { headers: retryAfterHeaders(refused) });
+}
+
+/** The spec's `agreesToTerms: true` is the register form's checked box ("on"); anything else stays as sent and is refused by the form's schema. */
+export function asRegisterForm(body: Record<string, unknown>): Record<string, unknown> {
+  return { ...body, agreesToTerms: body.agreesToTerms === true ? "on" : body.agreesToTerms };
+}
+
+export const REGISTRATION_API_MESSAGES = {
+  codeSent: "認証コードを送信しました。メールをご確認ください。",
+  noRegistration: "会員登録の手続きが見つかりません。もう一度会員登録をお試しください。",
+} as const;
+
+export const CHECKOUT_API_MESSAGES = {
+  noCheckout: "注文情報が見つかりません",
+  otherAddress:
+    "このメールアドレスはご注文のメールアドレスではありません。メールアドレスを変更する場合は、注文内容の確認からやり直してください。",
+} as const;
+
+/**
+ * The session's checkout for its e-mail code step, with the address the customer gave at the
+ * confirmation step (or POST /api/video/orders): 409 without one. The spec's calls name the
+ * address; it only has to be the checkout's own, so no code goes to an address nobody confirmed.
+ */
+export function checkoutAwaitingCode(
+  session: ShopSession,
+  email: string,
+): { ok: true; priced: PricedCheckout; email: string } | { ok: false; refusal: Response } {
+  const priced = pricedCheckout(session);
+  const own = priced?.checkout.customerEmail;
+  if (!priced || !own || !priced.checkout.customerName)
+    return { ok: false, refusal: apiError(409, CHECKOUT_API_MESSAGES.noCheckout) };
+  if (own !== email.trim().toLowerCase())
+    return { ok: false, refusal: apiError(409, CHECKOUT_API_MESSAGES.otherAddress) };
+  return { ok: true, priced, email: own };
+}
