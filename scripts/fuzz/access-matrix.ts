@@ -218,6 +218,21 @@ async function get(path: string, who: Identity) {
     body: await response.text(),
   };
 }
+/** Customers A and B both get the page or call, and neither sees the other's account or order. */
+async function eachCustomerSeesOnlyTheirOwn(path: string) {
+  const a = await get(path, "customerA");
+  const b = await get(path, "customerB");
+  checks.check(a.status === 200 && b.status === 200, `GET ${path}: customers got ${a.status} / ${b.status}`);
+  checks.check(
+    !a.body.includes(emailB) && !a.body.includes(orderB.orderNumber),
+    `GET ${path} as A shows B's account or order`,
+  );
+  checks.check(
+    !b.body.includes(emailA) && !b.body.includes(orderA.orderNumber),
+    `GET ${path} as B shows A's account or order`,
+  );
+}
+
 async function send(method: "POST" | "PATCH" | "DELETE", path: string, who: Identity) {
   const response = await fetch(server.base + path, {
     method,
@@ -303,20 +318,7 @@ for (const { route, path } of routes) {
     if (methods.includes("GET")) {
       const anonymous = await get(path, "anonymous");
       checks.check(anonymous.status === 401, `GET ${path} as anonymous answered ${anonymous.status}`);
-      const a = await get(path, "customerA");
-      const b = await get(path, "customerB");
-      checks.check(
-        a.status === 200 && b.status === 200,
-        `GET ${path}: customers got ${a.status} / ${b.status}`,
-      );
-      checks.check(
-        !a.body.includes(emailB) && !a.body.includes(orderB.orderNumber),
-        `GET ${path} as A shows B's account or order`,
-      );
-      checks.check(
-        !b.body.includes(emailA) && !b.body.includes(orderA.orderNumber),
-        `GET ${path} as B shows A's account or order`,
-      );
+      await eachCustomerSeesOnlyTheirOwn(path);
     }
   } else if (kind === "alias") {
     for (const who of ["anonymous", "customerA"] as const) {
@@ -333,20 +335,7 @@ for (const { route, path } of routes) {
       `GET ${path} as anonymous did not go to /login`,
     );
     if (route.module.loader) {
-      const a = await get(path, "customerA");
-      const b = await get(path, "customerB");
-      checks.check(
-        a.status === 200 && b.status === 200,
-        `GET ${path}: customers got ${a.status} / ${b.status}`,
-      );
-      checks.check(
-        !a.body.includes(emailB) && !a.body.includes(orderB.orderNumber),
-        `GET ${path} as A shows B's account or order`,
-      );
-      checks.check(
-        !b.body.includes(emailA) && !b.body.includes(orderA.orderNumber),
-        `GET ${path} as B shows A's account or order`,
-      );
+      await eachCustomerSeesOnlyTheirOwn(path);
     }
   } else if (kind === "account-link") {
     const anonymous = await get(path, "anonymous");

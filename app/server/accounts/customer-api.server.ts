@@ -1,11 +1,13 @@
-import { apiError } from "../http/json-api.server";
+import { registerSchema } from "~/lib/account-schemas";
+import { apiError, parseApiInput } from "../http/json-api.server";
 import { retryAfterHeaders } from "../http/rate-limit.server";
 import type { CurrentUser } from "../auth/users.server";
 import type { LoginResult } from "../auth/login.server";
 import type { SendCodeResult } from "../auth/code-mail.server";
 import type { HashingBusy } from "../auth/password.server";
 import { pricedCheckout, type PricedCheckout } from "../checkout/steps.server";
-import type { ShopSession } from "../http/session.server";
+import { commitSession, type ShopSession } from "../http/session.server";
+import { startRegistrationFrom } from "./registration.server";
 
 /**
  * The customer's JSON calls (docs/api.md, "Accounts" and "Checkout") answer in the spec's words:
@@ -52,8 +54,27 @@ export function stepRefused(refused: Exclude<SendCodeResult, { ok: true }> | Has
 }
 
 /** The spec's `agreesToTerms: true` is the register form's checked box ("on"); anything else stays as sent and is refused by the form's schema. */
-export function asRegisterForm(body: Record<string, unknown>): Record<string, unknown> {
+function asRegisterForm(body: Record<string, unknown>): Record<string, unknown> {
   return { ...body, agreesToTerms: body.agreesToTerms === true ? "on" : body.agreesToTerms };
+}
+
+/**
+ * POST /api/register and the first /api/send-registration-code: the register form's schema and
+ * step on this session, answered 202 (the code and link are mailed; nothing is made yet).
+ */
+export async function startRegistrationCall(
+  request: Request,
+  session: ShopSession,
+  body: Record<string, unknown>,
+): Promise<Response> {
+  const values = parseApiInput(registerSchema, asRegisterForm(body));
+  const started = await startRegistrationFrom(request, values);
+  if (!started.ok) return stepRefused(started);
+  session.set("registration", started.registration);
+  return Response.json(
+    { message: REGISTRATION_API_MESSAGES.codeSent, email: started.registration.email },
+    { status: 202, headers: { "Set-Cookie": await commitSession(session) } },
+  );
 }
 
 export const REGISTRATION_API_MESSAGES = {

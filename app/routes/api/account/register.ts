@@ -1,12 +1,6 @@
-import { registerSchema } from "~/lib/account-schemas";
-import {
-  asRegisterForm,
-  REGISTRATION_API_MESSAGES,
-  stepRefused,
-} from "~/server/accounts/customer-api.server";
-import { startRegistrationFrom } from "~/server/accounts/registration.server";
-import { jsonApi, parseApiInput, readApiBody } from "~/server/http/json-api.server";
-import { commitSession, getSession } from "~/server/http/session.server";
+import { startRegistrationCall } from "~/server/accounts/customer-api.server";
+import { jsonApi, readApiBody } from "~/server/http/json-api.server";
+import { getSession } from "~/server/http/session.server";
 
 /**
  * /register as JSON, the same form and the same step: the registration starts on this session and
@@ -18,15 +12,8 @@ import { commitSession, getSession } from "~/server/http/session.server";
  */
 export const loader = jsonApi({
   async POST({ request }) {
-    const values = parseApiInput(registerSchema, asRegisterForm(await readApiBody(request, 8 * 1024)));
-    const started = await startRegistrationFrom(request, values);
-    if (!started.ok) return stepRefused(started);
-    const session = await getSession(request);
-    session.set("registration", started.registration);
-    return Response.json(
-      { message: REGISTRATION_API_MESSAGES.codeSent, email: started.registration.email },
-      { status: 202, headers: { "Set-Cookie": await commitSession(session) } },
-    );
+    const body = await readApiBody(request, 8 * 1024);
+    return startRegistrationCall(request, await getSession(request), body);
   },
 });
 export const action = loader;

@@ -1,12 +1,7 @@
-import { registerSchema } from "~/lib/account-schemas";
-import {
-  asRegisterForm,
-  REGISTRATION_API_MESSAGES,
-  stepRefused,
-} from "~/server/accounts/customer-api.server";
-import { resendRegistrationCode, startRegistrationFrom } from "~/server/accounts/registration.server";
-import { jsonApi, parseApiInput, readApiBody } from "~/server/http/json-api.server";
-import { commitSession, getSession } from "~/server/http/session.server";
+import { startRegistrationCall, stepRefused } from "~/server/accounts/customer-api.server";
+import { resendRegistrationCode } from "~/server/accounts/registration.server";
+import { jsonApi, readApiBody } from "~/server/http/json-api.server";
+import { getSession } from "~/server/http/session.server";
 
 /**
  * The spec's registration code, mapped onto /register: `{email, password, name}` is the register
@@ -25,14 +20,7 @@ export const loader = jsonApi({
       if (!resent.ok) return stepRefused(resent);
       return Response.json({ message: "認証コードを再送信しました", email: pending.email }, { status: 202 });
     }
-    const values = parseApiInput(registerSchema, asRegisterForm({ confirmPassword: body.password, ...body }));
-    const started = await startRegistrationFrom(request, values);
-    if (!started.ok) return stepRefused(started);
-    session.set("registration", started.registration);
-    return Response.json(
-      { message: REGISTRATION_API_MESSAGES.codeSent, email: started.registration.email },
-      { status: 202, headers: { "Set-Cookie": await commitSession(session) } },
-    );
+    return startRegistrationCall(request, session, { confirmPassword: body.password, ...body });
   },
 });
 export const action = loader;
