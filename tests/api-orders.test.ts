@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as listRoute from "~/routes/api/orders/list";
 import * as completeRoute from "~/routes/api/orders/complete";
 import * as deliverRoute from "~/routes/api/orders/deliver";
+import * as downloadRoute from "~/routes/api/download";
 import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
 import { downloadPages, mailOutbox, orderLines, orders } from "~/server/db/schema";
@@ -265,6 +266,24 @@ describe("POST /api/orders/{orderNumber}/deliver", () => {
     expect(listed.map((line) => line.videoDownloadUrl)).toEqual(
       lines.map((line) => `https://videos.example.jp/${line.id}.mp4`),
     );
+  });
+
+  it("GET /api/download/{id}: the delivered order's download page for whoever holds its link; 404 otherwise", async () => {
+    const { order: o, lines } = order();
+    await deliver(o.orderNumber, { downloadUrls: urlsFor(lines) });
+    const page = db().select().from(downloadPages).where(eq(downloadPages.orderId, o.id)).get();
+    const read = (id: string, method = "GET") =>
+      apiCall(downloadRoute, method, `/api/download/${id}`, { params: { id } });
+    const answer = await read(page?.id ?? "");
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("Cache-Control")).toBe("no-store");
+    expect(answer.data).toMatchObject({ orderNumber: o.orderNumber, expired: false });
+    const shown = (answer.data as { orders: { id: number; athleteName: string | null }[] }).orders;
+    expect(shown.map((line) => line.id)).toEqual(lines.map((line) => line.id));
+    // The page object names the videos, never their URLs: those are reached through the page.
+    expect(JSON.stringify(answer.data)).not.toContain("videos.example.jp");
+    expect((await read("not-a-download-page")).status).toBe(404);
+    expect((await read(page?.id ?? "", "POST")).status).toBe(405);
   });
 
   it("refuses unless every line has a URL (422 with the screen's message), and saves nothing then", async () => {
