@@ -150,7 +150,7 @@ function athleteContestForTheExamples(): { ATHLETE_CONTEST_ID: string } {
 async function customersForTheExamples() {
   const customer = await createUser({ email: uniqueEmail("api-doc-customer"), name: "例 花子" });
   const suffix = crypto.randomBytes(6).toString("hex");
-  const saleContest = `APIの例の販売中の大会 ${suffix}`;
+  const saleContest = `APIの例で注文する大会 ${suffix}`;
   withDb((db) => {
     const { id: contestId } = db
       .prepare(
