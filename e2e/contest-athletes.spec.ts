@@ -228,6 +228,9 @@ test("a row save that fails is answered with the reason, keeps what was typed an
   // What was typed stays on the screen to be fixed (with JS as without, issue 19 item 6); nothing is saved.
   await expect(second.getByLabel("選手名")).toHaveValue("変更した名前");
   expect(nameOf(2)).toEqual({ name: "選手2" });
+  // With JS the save's answer is followed by a reload of the list; athlete 3 must still be in it
+  // when it comes back, or the page would rightly drop the row this test is about to save.
+  await page.waitForLoadState("networkidle");
 
   // Another admin deletes athlete 3 while this page still shows it.
   withDb((db) =>
