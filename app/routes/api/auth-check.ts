@@ -1,6 +1,6 @@
 import { apiAdmin } from "~/server/auth/api-access.server";
 import { getCurrentUser, type CurrentUser } from "~/server/auth/users.server";
-import { jsonApi } from "~/server/http/json-api.server";
+import { jsonApi, apiJson } from "~/server/http/json-api.server";
 
 const userAnswer = (user: CurrentUser) => ({
   id: user.id,
@@ -17,9 +17,9 @@ const userAnswer = (user: CurrentUser) => ({
 export const loader = jsonApi({
   async GET({ request }) {
     const caller = await apiAdmin(request);
-    if (caller) return Response.json({ authenticated: true, admin: true, user: userAnswer(caller.admin) });
+    if (caller) return apiJson({ authenticated: true, admin: true, user: userAnswer(caller.admin) });
     const user = await getCurrentUser(request);
-    return Response.json({
+    return apiJson({
       authenticated: user !== null,
       admin: false,
       user: user ? userAnswer(user) : null,

@@ -2,9 +2,8 @@ import { newContestSchema } from "~/lib/contest-schemas";
 import { apiAdmin, requireApiAdmin } from "~/server/auth/api-access.server";
 import { contestDetails, listContestDetails } from "~/server/catalog/contest-details.server";
 import { addContest, listStorefrontContests } from "~/server/catalog/contests.server";
-import { jsonApi, readApiInput } from "~/server/http/json-api.server";
+import { jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { nameRefused } from "~/server/catalog/contest-api.server";
-import { escapedJson } from "~/server/http/escaped-json.server";
 
 /**
  * GET: the spec's contest list, for clients of the shop the contests visible on the storefront,
@@ -14,8 +13,8 @@ export const loader = jsonApi({
   async GET({ request }) {
     // An unpublished contest only to an admin (second factor done, or an API token).
     if (await apiAdmin(request))
-      return escapedJson(listContestDetails(), { headers: { "Cache-Control": "private, no-store" } });
-    return escapedJson(
+      return apiJson(listContestDetails(), { headers: { "Cache-Control": "private, no-store" } });
+    return apiJson(
       listStorefrontContests().map((contest) => ({
         id: contest.id,
         name: contest.name,
@@ -37,7 +36,7 @@ export const loader = jsonApi({
     const { name } = await readApiInput(request, newContestSchema);
     const result = addContest(name);
     if (!result.ok) return nameRefused(result);
-    return escapedJson(contestDetails(result.id), {
+    return apiJson(contestDetails(result.id), {
       status: 201,
       headers: { Location: `/api/video/contests/${result.id}` },
     });

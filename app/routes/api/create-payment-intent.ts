@@ -1,6 +1,6 @@
 import { pricedCheckout } from "~/server/checkout/steps.server";
 import { preparePayment } from "~/server/checkout/payment.server";
-import { apiError, jsonApi } from "~/server/http/json-api.server";
+import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
 import { getSession } from "~/server/http/session.server";
 
 /**
@@ -16,7 +16,7 @@ export const loader = jsonApi({
       return apiError(409, "注文情報が見つかりません");
     const prepared = await preparePayment({ ...priced, email: customerEmail, name: customerName });
     if (!prepared.ok) return apiError(400, prepared.message);
-    return Response.json({ clientSecret: prepared.intent.clientSecret, amount: prepared.intent.amount });
+    return apiJson({ clientSecret: prepared.intent.clientSecret, amount: prepared.intent.amount });
   },
 });
 export const action = loader;

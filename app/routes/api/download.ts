@@ -1,4 +1,4 @@
-import { apiError, jsonApi } from "~/server/http/json-api.server";
+import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
 import { downloadPage } from "~/server/orders/downloads.server";
 
 /** The spec's download page object. */
@@ -10,7 +10,7 @@ export const loader = jsonApi({
       return apiError(404, "ダウンロードページが見つからないか、有効期限が切れています", {
         headers: noStore,
       });
-    return Response.json(
+    return apiJson(
       {
         orderNumber: page.orderNumber,
         createdAt: page.createdAt,

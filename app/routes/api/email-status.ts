@@ -1,12 +1,12 @@
 import { apiAdmin } from "~/server/auth/api-access.server";
-import { jsonApi } from "~/server/http/json-api.server";
+import { jsonApi, apiJson } from "~/server/http/json-api.server";
 import { mailStatusFor } from "~/server/mail/status.server";
 
 /** GET /api/email-status: whether mail goes out (checked against the SMTP server, kept 60 s). */
 export const loader = jsonApi({
   async GET({ request }) {
     const status = await mailStatusFor({ admin: (await apiAdmin(request)) !== null });
-    return Response.json(status, { headers: { "Cache-Control": "no-store" } });
+    return apiJson(status, { headers: { "Cache-Control": "no-store" } });
   },
 });
 export const action = loader;

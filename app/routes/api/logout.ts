@@ -1,5 +1,5 @@
 import { logOut } from "~/server/auth/session-login.server";
-import { jsonApi } from "~/server/http/json-api.server";
+import { jsonApi, apiJson } from "~/server/http/json-api.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
 /**
@@ -10,7 +10,7 @@ export const loader = jsonApi({
   async POST({ request }) {
     const session = await getSession(request);
     logOut(session);
-    return Response.json({ ok: true }, { headers: { "Set-Cookie": await commitSession(session) } });
+    return apiJson({ ok: true }, { headers: { "Set-Cookie": await commitSession(session) } });
   },
 });
 export const action = loader;

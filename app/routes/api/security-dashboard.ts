@@ -2,13 +2,13 @@ import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { protectionSettings } from "~/server/auth/login-audit.server";
 import { parsePeriod } from "~/lib/security-periods";
 import { securityDashboard } from "~/server/auth/security-dashboard.server";
-import { jsonApi } from "~/server/http/json-api.server";
+import { jsonApi, apiJson } from "~/server/http/json-api.server";
 
 export const loader = jsonApi({
   async GET({ request }) {
     await requireApiAdmin(request);
     const period = parsePeriod(new URL(request.url).searchParams.get("period"));
-    return Response.json(
+    return apiJson(
       { dashboard: securityDashboard(period, protectionSettings()) },
       { headers: { "Cache-Control": "no-store" } },
     );

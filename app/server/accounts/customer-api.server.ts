@@ -1,5 +1,5 @@
 import { registerSchema } from "~/lib/account-schemas";
-import { apiError, parseApiInput } from "../http/json-api.server";
+import { apiError, parseApiInput, apiJson } from "../http/json-api.server";
 import { retryAfterHeaders } from "../http/rate-limit.server";
 import type { CurrentUser } from "../auth/users.server";
 import type { LoginResult } from "../auth/login.server";
@@ -71,7 +71,7 @@ export async function startRegistrationCall(
   const started = await startRegistrationFrom(request, values);
   if (!started.ok) return stepRefused(started);
   session.set("registration", started.registration);
-  return Response.json(
+  return apiJson(
     { message: REGISTRATION_API_MESSAGES.codeSent, email: started.registration.email },
     { status: 202, headers: { "Set-Cookie": await commitSession(session) } },
   );

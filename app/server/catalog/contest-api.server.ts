@@ -3,7 +3,6 @@ import { basicInfoSchema, publicationSchema, toTokyoDateTimeInput } from "~/lib/
 import { positiveId } from "~/lib/params";
 import { requireApiAdmin } from "../auth/api-access.server";
 import { now } from "../core/clock.server";
-import { escapedJson } from "../http/escaped-json.server";
 import { apiError, parseApiInput } from "../http/json-api.server";
 import { findContest } from "./contest-list.server";
 import { updateBasicInfo } from "./contest-settings.server";
@@ -32,14 +31,10 @@ export async function requireApiContest(request: Request, params: { id?: string 
 
 /**
  * A name a settings rule refused (another contest's address, a category's or format's name
- * already in use): 409 with the screen's message under its field, as apiError words it. The
- * message may quote another contest's name, so it is escaped like the answers.
+ * already in use): 409 with the screen's message under its field.
  */
 export function nameRefused(refusal: { field: string; message: string }): Response {
-  return escapedJson(
-    { error: "エラー", message: refusal.message, fields: { [refusal.field]: [refusal.message] } },
-    { status: 409 },
-  );
+  return apiError(409, refusal.message, { fields: { [refusal.field]: [refusal.message] } });
 }
 
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;

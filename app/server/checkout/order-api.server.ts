@@ -6,7 +6,7 @@ import { findContestBySlug } from "../catalog/contests.server";
 import { orderFormOptions } from "../catalog/pricing.server";
 import { isOnSale } from "../catalog/publication.server";
 import { now } from "../core/clock.server";
-import { apiError, parseApiInput, readApiBody } from "../http/json-api.server";
+import { apiError, parseApiInput, readApiBody, apiJson } from "../http/json-api.server";
 import { getCurrentUser } from "../auth/users.server";
 import { retryAfterHeaders } from "../http/rate-limit.server";
 import { commitSession, getSession, type ShopSession } from "../http/session.server";
@@ -140,7 +140,7 @@ export async function postOrderDraft({ request }: { request: Request }): Promise
   const session = await getSession(request);
   const user = await getCurrentUser(session);
   const { priced, next, customer } = await placeOrderDraft(request, session, body, user?.id ?? null);
-  return Response.json(
+  return apiJson(
     {
       orderData: {
         contestName: priced.contest.name,

@@ -25,6 +25,23 @@ const TITLES: Record<number, string> = {
   423: "アカウントロック",
 };
 
+/**
+ * Every JSON answer of the API: `Response.json`, with `<`, `>` and `&` written as `\u003c`,
+ * `\u003e` and `\u0026`. The same JSON to any parser, but what someone typed into a name
+ * ("<script>…") never stands in the answer's bytes as markup, should something show the answer
+ * as HTML (a browser guessing the type, a log viewer); the fuzzing (scripts/fuzz/fuzz-forms.ts)
+ * checks that posted HTML never comes back as it was sent.
+ */
+export function apiJson(value: unknown, init: ResponseInit = {}): Response {
+  const body = JSON.stringify(value).replace(
+    /[<>&]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json");
+  return new Response(body, { ...init, headers });
+}
+
 /** A JSON error answer (see the module comment); `extra` adds the fields a call documents. */
 export function apiError(
   status: number,
@@ -35,7 +52,7 @@ export function apiError(
   > = {},
 ): Response {
   const { title, headers, ...rest } = extra;
-  return Response.json({ error: title ?? TITLES[status] ?? "エラー", message, ...rest }, { status, headers });
+  return apiJson({ error: title ?? TITLES[status] ?? "エラー", message, ...rest }, { status, headers });
 }
 
 export function methodNotAllowed(allowed: readonly string[]): Response {

@@ -2,7 +2,7 @@ import { newPasswordSchema } from "~/lib/account-schemas";
 import { notLoggedIn, stepRefused } from "~/server/accounts/customer-api.server";
 import { changePassword, PASSWORD_CHANGE_MESSAGES } from "~/server/accounts/password-change.server";
 import { getCurrentUser } from "~/server/auth/users.server";
-import { apiError, jsonApi, parseApiInput, readApiBody } from "~/server/http/json-api.server";
+import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
 /**
@@ -24,7 +24,7 @@ export const loader = jsonApi({
       return "retryAfterSeconds" in changed
         ? stepRefused(changed)
         : apiError(changed.status, changed.message);
-    return Response.json(
+    return apiJson(
       { message: PASSWORD_CHANGE_MESSAGES.changed },
       { headers: { "Set-Cookie": await commitSession(session) } },
     );

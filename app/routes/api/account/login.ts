@@ -9,7 +9,7 @@ import {
   secondFactorPrompt,
 } from "~/server/auth/second-factor.server";
 import { getCurrentUser } from "~/server/auth/users.server";
-import { apiError, jsonApi, parseApiInput, readApiBody } from "~/server/http/json-api.server";
+import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
 /** A login body is an e-mail, a password and perhaps a code: a few hundred bytes. */
@@ -44,7 +44,7 @@ export const loader = jsonApi({
       if (code === null) {
         // Past the address's cap no code went out: said instead of the prompt, as the code page does.
         const notSent = await ensureLoginCodeSent(session);
-        return Response.json(
+        return apiJson(
           {
             user: null,
             requiresTwoFactor: true,
@@ -71,7 +71,7 @@ export const loader = jsonApi({
     }
     const user = await getCurrentUser(session);
     if (!user) return apiError(401, "認証に失敗しました。もう一度ログインしてください。");
-    return Response.json(
+    return apiJson(
       {
         user: customerAnswer(user),
         requiresTwoFactor: false,

@@ -2,7 +2,7 @@ import { notLoggedIn } from "~/server/accounts/customer-api.server";
 import { purchaseHistory } from "~/server/accounts/purchase-history.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { positiveId } from "~/lib/params";
-import { jsonApi } from "~/server/http/json-api.server";
+import { jsonApi, apiJson } from "~/server/http/json-api.server";
 
 /**
  * 購入履歴 as JSON: the same orders as the screen (the account's own, by its address), 10 orders a
@@ -37,7 +37,7 @@ export const loader = jsonApi({
         receiptUrl: order.receiptUrl,
       })),
     );
-    return Response.json(
+    return apiJson(
       { orders, page: history.page, pageCount: history.pageCount, total: history.total },
       { headers: { "Cache-Control": "no-store" } },
     );

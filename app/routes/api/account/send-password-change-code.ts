@@ -1,7 +1,7 @@
 import { notLoggedIn, stepRefused } from "~/server/accounts/customer-api.server";
 import { PASSWORD_CHANGE_MESSAGES, sendPasswordChangeCode } from "~/server/accounts/password-change.server";
 import { getCurrentUser } from "~/server/auth/users.server";
-import { jsonApi } from "~/server/http/json-api.server";
+import { jsonApi, apiJson } from "~/server/http/json-api.server";
 
 /**
  * The password change's first step (the dialog's 認証コードを送信): a code mailed to the
@@ -13,7 +13,7 @@ export const loader = jsonApi({
     if (!user) return notLoggedIn();
     const sent = await sendPasswordChangeCode(request, user);
     if (!sent.ok) return stepRefused(sent);
-    return Response.json({ message: PASSWORD_CHANGE_MESSAGES.sent });
+    return apiJson({ message: PASSWORD_CHANGE_MESSAGES.sent });
   },
 });
 export const action = loader;

@@ -1,6 +1,6 @@
 import { startRegistrationCall, stepRefused } from "~/server/accounts/customer-api.server";
 import { resendRegistrationCode } from "~/server/accounts/registration.server";
-import { jsonApi, readApiBody } from "~/server/http/json-api.server";
+import { jsonApi, readApiBody, apiJson } from "~/server/http/json-api.server";
 import { getSession } from "~/server/http/session.server";
 
 /**
@@ -18,7 +18,7 @@ export const loader = jsonApi({
     if (pending && pending.email === email) {
       const resent = await resendRegistrationCode(pending);
       if (!resent.ok) return stepRefused(resent);
-      return Response.json({ message: "認証コードを再送信しました", email: pending.email }, { status: 202 });
+      return apiJson({ message: "認証コードを再送信しました", email: pending.email }, { status: 202 });
     }
     return startRegistrationCall(request, session, { confirmPassword: body.password, ...body });
   },

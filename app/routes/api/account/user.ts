@@ -1,6 +1,6 @@
 import { customerAnswer, notLoggedIn } from "~/server/accounts/customer-api.server";
 import { getCurrentUser } from "~/server/auth/users.server";
-import { jsonApi } from "~/server/http/json-api.server";
+import { jsonApi, apiJson } from "~/server/http/json-api.server";
 
 /**
  * The logged-in user of this session, as the header's account menu shows it; 401 when nobody is
@@ -10,7 +10,7 @@ export const loader = jsonApi({
   async GET({ request }) {
     const user = await getCurrentUser(request);
     if (!user) return notLoggedIn();
-    return Response.json({ user: customerAnswer(user) }, { headers: { "Cache-Control": "no-store" } });
+    return apiJson({ user: customerAnswer(user) }, { headers: { "Cache-Control": "no-store" } });
   },
 });
 export const action = loader;

@@ -1,5 +1,5 @@
 import { verifyRegistrationLink } from "~/server/accounts/registration.server";
-import { apiError, jsonApi } from "~/server/http/json-api.server";
+import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
 
 /**
  * The registration mail's link as JSON (/verify-email's loader): the token makes the account; the
@@ -11,7 +11,7 @@ export const loader = jsonApi({
     const result = verifyRegistrationLink(new URL(request.url).searchParams.get("token"));
     const headers = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
     if (!result.ok) return apiError(400, result.message, { headers });
-    return Response.json(
+    return apiJson(
       {
         email: result.email,
         alreadyVerified: result.alreadyVerified,

@@ -2,7 +2,7 @@ import { passwordChangeCodeSchema } from "~/lib/account-schemas";
 import { notLoggedIn } from "~/server/accounts/customer-api.server";
 import { verifyPasswordChangeCode } from "~/server/accounts/password-change.server";
 import { getCurrentUser } from "~/server/auth/users.server";
-import { apiError, jsonApi, parseApiInput, readApiBody } from "~/server/http/json-api.server";
+import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
 /**
@@ -18,7 +18,7 @@ export const loader = jsonApi({
     const { code } = parseApiInput(passwordChangeCodeSchema, body);
     const verified = verifyPasswordChangeCode(session, user, code);
     if (!verified.ok) return apiError(verified.status, verified.message);
-    return Response.json(
+    return apiJson(
       { message: "認証が完了しました。新しいパスワードを入力してください。" },
       { headers: { "Set-Cookie": await commitSession(session) } },
     );

@@ -1,7 +1,7 @@
 import { loginSchema, registrationCodeSchema } from "~/lib/account-schemas";
 import { REGISTRATION_API_MESSAGES } from "~/server/accounts/customer-api.server";
 import { verifyRegistrationCode } from "~/server/accounts/registration.server";
-import { apiError, jsonApi, readApiInput } from "~/server/http/json-api.server";
+import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
 const verifySchema = loginSchema.pick({ email: true }).merge(registrationCodeSchema);
@@ -22,7 +22,7 @@ export const loader = jsonApi({
     const result = verifyRegistrationCode(registration, code);
     if (!result.ok) return apiError(result.status, result.message);
     session.unset("registration");
-    return Response.json(
+    return apiJson(
       {
         user: { username: result.email, isAdmin: false },
         loggedIn: false,

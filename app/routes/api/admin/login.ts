@@ -1,7 +1,7 @@
 import { logInAdmin } from "~/server/auth/admin-login.server";
 import { adminLoginRefusal, checkApiPassword } from "~/server/auth/login-api.server";
 import { ensureLoginCodeSent, secondFactorPrompt } from "~/server/auth/second-factor.server";
-import { jsonApi } from "~/server/http/json-api.server";
+import { jsonApi, apiJson } from "~/server/http/json-api.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
 /**
@@ -17,7 +17,7 @@ export const loader = jsonApi({
     if (!outcome.ok) return adminLoginRefusal(outcome);
     // Past the address's cap no code went out: said instead of the prompt, as the code page does.
     const notSent = await ensureLoginCodeSent(session);
-    return Response.json(
+    return apiJson(
       {
         requiresTwoFactor: true,
         redirectTo: "/admin-2fa-verify",

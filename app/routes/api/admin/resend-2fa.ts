@@ -1,7 +1,7 @@
 import { loginSchema } from "~/lib/account-schemas";
 import { lockedAnswer } from "~/server/auth/login-api.server";
 import { pendingLoginFor, resendSecondFactor } from "~/server/auth/second-factor.server";
-import { apiError, jsonApi, readApiInput } from "~/server/http/json-api.server";
+import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
@@ -16,7 +16,7 @@ export const loader = jsonApi({
     if (pendingLoginFor(session, email) === "other") return apiError(409, "再送信に失敗しました");
     const resent = await resendSecondFactor(session);
     if (resent.ok)
-      return Response.json(
+      return apiJson(
         { message: resent.message },
         { headers: { "Set-Cookie": await commitSession(session) } },
       );

@@ -2,7 +2,7 @@ import { loginSchema } from "~/lib/account-schemas";
 import { sixDigitCodeSchema } from "~/lib/second-factor-schema";
 import { lockedAnswer } from "~/server/auth/login-api.server";
 import { enterSecondFactorCode, pendingLoginFor } from "~/server/auth/second-factor.server";
-import { apiError, jsonApi, readApiInput } from "~/server/http/json-api.server";
+import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
 /** The spec's payload: the login's address (only checked against the session's) and the code form's code. */
@@ -23,7 +23,7 @@ export const loader = jsonApi({
     const result = enterSecondFactorCode(request, session, code);
     const headers = { "Set-Cookie": await commitSession(session) };
     if (result.ok)
-      return Response.json(
+      return apiJson(
         { redirectTo: result.user.isAdmin ? "/admin" : result.redirectTo, message: "ログインしました" },
         { headers },
       );

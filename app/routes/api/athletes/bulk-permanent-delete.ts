@@ -1,7 +1,7 @@
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { bulkPurgeIds } from "~/server/catalog/athlete-api.server";
 import { purgeAthletes } from "~/server/catalog/athletes.server";
-import { jsonApi, readApiBody } from "~/server/http/json-api.server";
+import { jsonApi, readApiBody, apiJson } from "~/server/http/json-api.server";
 
 /**
  * 完全に削除 of deleted athletes, counted per athlete as the spec's call answers: an id the
@@ -11,7 +11,7 @@ export const loader = jsonApi({
   async POST({ request }) {
     await requireApiAdmin(request);
     const ids = bulkPurgeIds(await readApiBody(request));
-    return Response.json(purgeAthletes(ids));
+    return apiJson(purgeAthletes(ids));
   },
 });
 export const action = loader;

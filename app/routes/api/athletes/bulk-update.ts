@@ -2,7 +2,7 @@ import { BULK_DONE } from "~/lib/athlete-schemas";
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { bulkUpdateInput, refusalAnswer } from "~/server/catalog/athlete-api.server";
 import { applyBulk, contestOfSelection } from "~/server/catalog/athletes.server";
-import { apiError, jsonApi, readApiBody } from "~/server/http/json-api.server";
+import { apiError, jsonApi, readApiBody, apiJson } from "~/server/http/json-api.server";
 
 /**
  * The bulk bar: prices and sales statuses of many athletes at once, or their 削除 / 復元
@@ -18,7 +18,7 @@ export const loader = jsonApi({
     if (contestId === null) return apiError(404, "選手が見つかりません");
     const result = applyBulk(contestId, input);
     if (!result.ok) return refusalAnswer(result);
-    return Response.json({
+    return apiJson({
       updatedCount: result.count,
       successCount: result.count,
       message: BULK_DONE[input.intent](result.count),

@@ -4,7 +4,7 @@ import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { athleteAnswer, refusalAnswer } from "~/server/catalog/athlete-api.server";
 import { contestAthletes, createAthlete } from "~/server/catalog/athletes.server";
 import { findContest } from "~/server/catalog/contest-list.server";
-import { apiError, jsonApi, readApiInput } from "~/server/http/json-api.server";
+import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 
 /** The contest of the address, or a 404 thrown. */
 function contestOf(params: { id?: string }) {
@@ -24,7 +24,7 @@ export const loader = jsonApi({
     await requireApiAdmin(request);
     const contest = contestOf(params);
     const includeDeleted = new URL(request.url).searchParams.get("includeDeleted") === "true";
-    return Response.json(contestAthletes(contest.id, { includeDeleted }).map(athleteAnswer), {
+    return apiJson(contestAthletes(contest.id, { includeDeleted }).map(athleteAnswer), {
       headers: { "Cache-Control": "private, no-store" },
     });
   },
@@ -34,7 +34,7 @@ export const loader = jsonApi({
     const input = await readApiInput(request, newAthleteSchema);
     const result = createAthlete(contest.id, input);
     if (!result.ok) return refusalAnswer(result);
-    return Response.json(athleteAnswer(result.athlete), { status: 201 });
+    return apiJson(athleteAnswer(result.athlete), { status: 201 });
   },
 });
 export const action = loader;

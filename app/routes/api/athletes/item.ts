@@ -3,7 +3,7 @@ import { positiveId } from "~/lib/params";
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { athleteAnswer, refusalAnswer } from "~/server/catalog/athlete-api.server";
 import { applySingle, findAthlete, updateAthlete } from "~/server/catalog/athletes.server";
-import { apiError, jsonApi, parseApiInput, readApiBody } from "~/server/http/json-api.server";
+import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
 
 function athleteOf(params: { id?: string }) {
   const id = positiveId(params.id);
@@ -15,7 +15,7 @@ function athleteOf(params: { id?: string }) {
 /** The athlete as it now is. */
 function answerFresh(id: number): Response {
   const athlete = findAthlete(id);
-  return athlete ? Response.json(athleteAnswer(athlete)) : apiError(404, "選手が見つかりません");
+  return athlete ? apiJson(athleteAnswer(athlete)) : apiError(404, "選手が見つかりません");
 }
 
 /**

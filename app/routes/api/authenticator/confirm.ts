@@ -2,7 +2,7 @@ import { authenticatorConfirmSchema } from "~/lib/second-factor-schema";
 import { requireApiAdminSession } from "~/server/auth/api-access.server";
 import { confirmAuthenticatorWithSecret } from "~/server/auth/authenticator-setup.server";
 import { authenticatorRefusal } from "~/server/auth/login-api.server";
-import { jsonApi, readApiBody, parseApiInput } from "~/server/http/json-api.server";
+import { jsonApi, readApiBody, parseApiInput, apiJson } from "~/server/http/json-api.server";
 
 /**
  * The setup's confirmation: `token` is the new app's 6-digit code, `secret` the one setup-2fa
@@ -21,7 +21,7 @@ export const loader = jsonApi({
     );
     const confirmed = confirmAuthenticatorWithSecret(session, admin, input.token, input.code);
     if (!confirmed.ok) return authenticatorRefusal(confirmed, { code: "token" });
-    return Response.json({
+    return apiJson({
       enabled: true,
       change: confirmed.change,
       message: "2段階認証を設定しました",

@@ -6,7 +6,7 @@ import {
   startAuthenticatorSetup,
 } from "~/server/auth/authenticator-setup.server";
 import { authenticatorRefusal, codeNotSent } from "~/server/auth/login-api.server";
-import { jsonApi, parseApiInput, readApiBody } from "~/server/http/json-api.server";
+import { jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
 
 /**
  * /admin/two-factor-setup's first steps as JSON. The spec's call has no payload; here, as on the
@@ -21,13 +21,13 @@ export const loader = jsonApi({
     if (Object.keys(body).length === 0) {
       const sent = await sendAuthenticatorChangeCode(request, admin);
       if (sent.ok)
-        return Response.json({ codeSent: true, message: AUTHENTICATOR_MESSAGES.codeSent }, { status: 202 });
+        return apiJson({ codeSent: true, message: AUTHENTICATOR_MESSAGES.codeSent }, { status: 202 });
       return "field" in sent ? authenticatorRefusal(sent) : codeNotSent(sent);
     }
     const identity = parseApiInput(authenticatorIdentitySchema, body);
     const started = await startAuthenticatorSetup(request, admin, identity);
     if (!started.ok) return authenticatorRefusal(started);
-    return Response.json({ secret: started.setup.secret, qrCode: started.setup.qrCode });
+    return apiJson({ secret: started.setup.secret, qrCode: started.setup.qrCode });
   },
 });
 export const action = loader;

@@ -1,7 +1,7 @@
 import { loginSchema } from "~/lib/account-schemas";
 import { checkoutAwaitingCode, stepRefused } from "~/server/accounts/customer-api.server";
 import { sendCheckoutCode } from "~/server/checkout/steps.server";
-import { apiError, jsonApi, readApiInput } from "~/server/http/json-api.server";
+import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { getSession } from "~/server/http/session.server";
 
 /**
@@ -16,7 +16,7 @@ export const loader = jsonApi({
     if (found.priced.checkout.emailVerifiedAt) return apiError(409, "メールアドレスは確認済みです");
     const sent = await sendCheckoutCode(request, found.priced.checkout);
     if (!sent.ok) return stepRefused(sent);
-    return Response.json({ message: "認証コードを再送信しました" }, { status: 202 });
+    return apiJson({ message: "認証コードを再送信しました" }, { status: 202 });
   },
 });
 export const action = loader;

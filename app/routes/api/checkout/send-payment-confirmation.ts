@@ -1,5 +1,5 @@
 import { orderLookupSchema } from "~/lib/order-lookup-schemas";
-import { apiError, jsonApi, parseApiInput, readApiBody } from "~/server/http/json-api.server";
+import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
 import { getSession } from "~/server/http/session.server";
 import { confirmOrderByMail, sessionOrder } from "~/server/orders/confirmation-mail.server";
 
@@ -19,7 +19,7 @@ export const loader = jsonApi({
     const order = sessionOrder(await getSession(request));
     if (!order || order.orderNumber !== orderNumber) return apiError(404, ORDER_NOT_FOUND);
     const mail = await confirmOrderByMail(order);
-    return Response.json({
+    return apiJson({
       orderNumber: order.orderNumber,
       customerEmailSent: mail.status === "sent",
       status: mail.status,

@@ -1,7 +1,7 @@
 import { loginSchema } from "~/lib/account-schemas";
 import { checkoutAwaitingCode, stepRefused } from "~/server/accounts/customer-api.server";
 import { sendCheckoutCode } from "~/server/checkout/steps.server";
-import { jsonApi, readApiInput } from "~/server/http/json-api.server";
+import { jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { getSession } from "~/server/http/session.server";
 
 /**
@@ -18,14 +18,14 @@ export const loader = jsonApi({
     if (!found.ok) return found.refusal;
     const { checkout } = found.priced;
     if (checkout.emailVerifiedAt)
-      return Response.json({
+      return apiJson({
         message: "メールアドレスは確認済みです",
         verified: true,
         redirectTo: "/payment",
       });
     const sent = await sendCheckoutCode(request, checkout);
     if (!sent.ok && !sent.alreadySent) return stepRefused(sent);
-    return Response.json(
+    return apiJson(
       {
         message: `${found.email} に6桁の認証コードを送信しました`,
         verified: false,

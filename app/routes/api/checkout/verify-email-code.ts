@@ -2,7 +2,7 @@ import { loginSchema } from "~/lib/account-schemas";
 import { codeSchema } from "~/lib/order-schemas";
 import { checkoutAwaitingCode } from "~/server/accounts/customer-api.server";
 import { verifyCheckoutCode } from "~/server/checkout/steps.server";
-import { apiError, jsonApi, readApiInput } from "~/server/http/json-api.server";
+import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
 const verifySchema = loginSchema.pick({ email: true }).merge(codeSchema);
@@ -21,7 +21,7 @@ export const loader = jsonApi({
     if (!found.ok) return found.refusal;
     const { checkout, orderFormUrl } = found.priced;
     if (checkout.emailVerifiedAt)
-      return Response.json({
+      return apiJson({
         message: "メールアドレスは確認済みです",
         verified: true,
         redirectTo: "/payment",
@@ -29,10 +29,7 @@ export const loader = jsonApi({
     const result = verifyCheckoutCode(session, checkout, code);
     const headers = { "Set-Cookie": await commitSession(session) };
     if (result.ok)
-      return Response.json(
-        { message: "認証が完了しました", verified: true, redirectTo: "/payment" },
-        { headers },
-      );
+      return apiJson({ message: "認証が完了しました", verified: true, redirectTo: "/payment" }, { headers });
     if (result.reason === "restart")
       return apiError(409, result.message, { redirectTo: orderFormUrl, headers });
     // The screen's words: a wrong code says the tries left.

@@ -1,8 +1,7 @@
 import { categoryAddSchema } from "~/lib/contest-settings-schemas";
 import { nameRefused, requireApiContest } from "~/server/catalog/contest-api.server";
 import { addCategory, listCategories } from "~/server/catalog/contest-settings.server";
-import { jsonApi, readApiInput } from "~/server/http/json-api.server";
-import { escapedJson } from "~/server/http/escaped-json.server";
+import { jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 
 /**
  * A contest's categories (部門), as 大会設定 lists and adds them. The spec's POST also sends
@@ -12,7 +11,7 @@ import { escapedJson } from "~/server/http/escaped-json.server";
 export const loader = jsonApi({
   async GET({ request, params }) {
     const contest = await requireApiContest(request, params);
-    return escapedJson(listCategories(contest.id));
+    return apiJson(listCategories(contest.id));
   },
   async POST({ request, params }) {
     const contest = await requireApiContest(request, params);
@@ -21,7 +20,7 @@ export const loader = jsonApi({
     if (!result.ok) return nameRefused(result);
     // Names are unique within a contest (addCategory's rule), so the name finds the new one.
     const created = listCategories(contest.id).find((category) => category.name === name);
-    return escapedJson(created, { status: 201 });
+    return apiJson(created, { status: 201 });
   },
 });
 export const action = loader;

@@ -1,8 +1,7 @@
 import { positiveId } from "~/lib/params";
 import { requireApiContest } from "~/server/catalog/contest-api.server";
 import { deleteCategory } from "~/server/catalog/contest-settings.server";
-import { apiError, jsonApi } from "~/server/http/json-api.server";
-import { escapedJson } from "~/server/http/escaped-json.server";
+import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
 
 /**
  * Deletes a category as 大会設定 does: its athletes stay, 未分類 (movedAthletes says how many).
@@ -16,7 +15,7 @@ export const loader = jsonApi({
     if (!result?.ok) return apiError(404, "部門が見つかりません");
     const moved =
       result.movedAthletes > 0 ? `この部門の選手${result.movedAthletes}人は未分類になりました。` : "";
-    return escapedJson({
+    return apiJson({
       deleted: categoryId,
       name: result.name,
       movedAthletes: result.movedAthletes,

@@ -1,8 +1,7 @@
 import { patchContest, requireApiContest } from "~/server/catalog/contest-api.server";
 import { contestDetails } from "~/server/catalog/contest-details.server";
 import { deleteContest } from "~/server/catalog/contest-list.server";
-import { apiError, jsonApi, readApiBody } from "~/server/http/json-api.server";
-import { escapedJson } from "~/server/http/escaped-json.server";
+import { apiError, jsonApi, readApiBody, apiJson } from "~/server/http/json-api.server";
 
 /**
  * One contest, with every setting. PATCH takes the spec's field sets by the 大会設定 tab's and
@@ -12,7 +11,7 @@ import { escapedJson } from "~/server/http/escaped-json.server";
 export const loader = jsonApi({
   async GET({ request, params }) {
     const contest = await requireApiContest(request, params);
-    return escapedJson(contestDetails(contest.id));
+    return apiJson(contestDetails(contest.id));
   },
   async PATCH({ request, params }) {
     const contest = await requireApiContest(request, params);
@@ -20,12 +19,12 @@ export const loader = jsonApi({
     const updated = contestDetails(contest.id);
     // Deleted meanwhile by another admin.
     if (!updated) return apiError(404, `大会が見つかりません (${contest.id})`);
-    return escapedJson(updated);
+    return apiJson(updated);
   },
   async DELETE({ request, params }) {
     const contest = await requireApiContest(request, params);
     if (!(await deleteContest(contest.id))) return apiError(404, `大会が見つかりません (${contest.id})`);
-    return escapedJson({ deleted: contest.id, name: contest.name, message: "大会が削除されました。" });
+    return apiJson({ deleted: contest.id, name: contest.name, message: "大会が削除されました。" });
   },
 });
 export const action = loader;

@@ -1,8 +1,7 @@
 import { filledPriceItems, priceDescriptionSchema } from "~/lib/contest-settings-schemas";
 import { requireApiContest } from "~/server/catalog/contest-api.server";
 import { priceDescriptionOf, savePriceDescription } from "~/server/catalog/contest-settings.server";
-import { jsonApi, parseApiInput, readApiBody } from "~/server/http/json-api.server";
-import { escapedJson } from "~/server/http/escaped-json.server";
+import { jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
 
 /** A price written as a JSON number is the same text the form would post. */
 function priceAsText(items: unknown): unknown {
@@ -21,7 +20,7 @@ function priceAsText(items: unknown): unknown {
 export const loader = jsonApi({
   async GET({ request, params }) {
     const contest = await requireApiContest(request, params);
-    return escapedJson(priceDescriptionOf(contest.id));
+    return apiJson(priceDescriptionOf(contest.id));
   },
   async PUT({ request, params }) {
     const contest = await requireApiContest(request, params);
@@ -32,7 +31,7 @@ export const loader = jsonApi({
       intent: "price",
     });
     savePriceDescription(contest.id, filledPriceItems(items), notes);
-    return escapedJson(priceDescriptionOf(contest.id));
+    return apiJson(priceDescriptionOf(contest.id));
   },
 });
 export const action = loader;

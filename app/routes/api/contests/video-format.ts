@@ -7,8 +7,14 @@ import {
   placeFormat,
   renameFormat,
 } from "~/server/catalog/contest-settings.server";
-import { apiError, jsonApi, parseApiInput, readApiBody, type ApiArgs } from "~/server/http/json-api.server";
-import { escapedJson } from "~/server/http/escaped-json.server";
+import {
+  apiError,
+  jsonApi,
+  parseApiInput,
+  readApiBody,
+  type ApiArgs,
+  apiJson,
+} from "~/server/http/json-api.server";
 
 async function formatOf({ request, params }: ApiArgs) {
   const contest = await requireApiContest(request, params);
@@ -45,13 +51,13 @@ export const loader = jsonApi({
       if (!result.ok) return nameRefused({ field: "name", message: result.message });
     }
     if (place) placeFormat(contestId, formatId, place.displayOrder);
-    return escapedJson(listFormats(contestId).find((row) => row.id === formatId));
+    return apiJson(listFormats(contestId).find((row) => row.id === formatId));
   },
   async DELETE(args) {
     const { contestId, formatId } = await formatOf(args);
     const result = deleteFormat(contestId, formatId);
     if (!result.ok) return apiError(409, result.message);
-    return escapedJson({ deleted: formatId, message: "動画形式を削除しました。" });
+    return apiJson({ deleted: formatId, message: "動画形式を削除しました。" });
   },
 });
 export const action = loader;

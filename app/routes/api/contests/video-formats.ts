@@ -1,8 +1,7 @@
 import { formatAddSchema } from "~/lib/contest-settings-schemas";
 import { nameRefused, requireApiContest } from "~/server/catalog/contest-api.server";
 import { addFormat, listFormats } from "~/server/catalog/contest-settings.server";
-import { jsonApi, readApiInput } from "~/server/http/json-api.server";
-import { escapedJson } from "~/server/http/escaped-json.server";
+import { jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 
 /**
  * A contest's video formats in their order (the first is priced as 縦, the second as 横). The
@@ -12,7 +11,7 @@ import { escapedJson } from "~/server/http/escaped-json.server";
 export const loader = jsonApi({
   async GET({ request, params }) {
     const contest = await requireApiContest(request, params);
-    return escapedJson(listFormats(contest.id));
+    return apiJson(listFormats(contest.id));
   },
   async POST({ request, params }) {
     const contest = await requireApiContest(request, params);
@@ -21,7 +20,7 @@ export const loader = jsonApi({
     if (!result.ok) return nameRefused(result);
     // Names are unique within a contest (addFormat's rule), so the name finds the new one.
     const created = listFormats(contest.id).find((format) => format.name === name);
-    return escapedJson(created, { status: 201 });
+    return apiJson(created, { status: 201 });
   },
 });
 export const action = loader;

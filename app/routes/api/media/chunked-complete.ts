@@ -1,5 +1,5 @@
 import { uploadIdSchema } from "~/lib/media-schemas";
-import { apiError, jsonApi, readApiInput } from "~/server/http/json-api.server";
+import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { requireMediaApi } from "~/server/media/api.server";
 import { toContentItem } from "~/server/media/library.server";
 import { completeChunkedUpload } from "~/server/media/uploads.server";
@@ -12,9 +12,8 @@ export const loader = jsonApi({
     const { uploadId } = await readApiInput(request, uploadIdSchema, { maxBytes: 4 * 1024 });
     const result = await completeChunkedUpload(contestId, uploadId);
     if (!result.ok) return apiError(result.status, result.message);
-    if ("deliveryFile" in result)
-      return Response.json(toDeliveryFileJson(result.deliveryFile), { status: 201 });
-    return Response.json(toContentItem(result.item), { status: 201 });
+    if ("deliveryFile" in result) return apiJson(toDeliveryFileJson(result.deliveryFile), { status: 201 });
+    return apiJson(toContentItem(result.item), { status: 201 });
   },
 });
 export const action = loader;

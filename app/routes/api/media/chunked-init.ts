@@ -1,5 +1,5 @@
 import { chunkedInitSchema } from "~/lib/media-schemas";
-import { apiError, jsonApi, readApiInput } from "~/server/http/json-api.server";
+import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { requireMediaApi } from "~/server/media/api.server";
 import { initChunkedUpload } from "~/server/media/uploads.server";
 
@@ -10,7 +10,7 @@ export const loader = jsonApi({
     const input = await readApiInput(request, chunkedInitSchema, { maxBytes: 16 * 1024 });
     const result = await initChunkedUpload(contestId, input);
     if (!result.ok) return apiError(result.status, result.message);
-    return Response.json(result.upload);
+    return apiJson(result.upload);
   },
 });
 export const action = loader;

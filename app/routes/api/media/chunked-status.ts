@@ -1,5 +1,5 @@
 import { uploadIdSchema } from "~/lib/media-schemas";
-import { apiError, jsonApi, parseApiInput } from "~/server/http/json-api.server";
+import { apiError, jsonApi, parseApiInput, apiJson } from "~/server/http/json-api.server";
 import { requireMediaApi } from "~/server/media/api.server";
 import { uploadStatus } from "~/server/media/uploads.server";
 
@@ -12,7 +12,7 @@ export const loader = jsonApi({
     });
     const result = await uploadStatus(contestId, uploadId);
     if (!result.ok) return apiError(result.status, result.message);
-    return Response.json(result.upload, { headers: { "Cache-Control": "no-store" } });
+    return apiJson(result.upload, { headers: { "Cache-Control": "no-store" } });
   },
 });
 export const action = loader;

@@ -1,4 +1,4 @@
-import { apiError, jsonApi } from "~/server/http/json-api.server";
+import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
 import { requireMediaApi } from "~/server/media/api.server";
 import { receiveChunk } from "~/server/media/uploads.server";
 
@@ -8,7 +8,7 @@ export const loader = jsonApi({
     const contestId = await requireMediaApi(request, params);
     const result = await receiveChunk(contestId, request);
     if (!result.ok) return apiError(result.status, result.message);
-    return Response.json(result.upload);
+    return apiJson(result.upload);
   },
 });
 export const action = loader;

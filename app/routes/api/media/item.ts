@@ -1,5 +1,5 @@
 import { mediaOrderSchema } from "~/lib/media-schemas";
-import { apiError, jsonApi, readApiInput, type ApiArgs } from "~/server/http/json-api.server";
+import { apiError, jsonApi, readApiInput, type ApiArgs, apiJson } from "~/server/http/json-api.server";
 import { requireMediaApi } from "~/server/media/api.server";
 import { deleteMedia, findContentMedia, listContentMedia, moveMedia } from "~/server/media/library.server";
 import { positiveId } from "~/lib/params";
@@ -16,13 +16,13 @@ export const loader = jsonApi({
   async DELETE(args) {
     const { contestId, mediaId } = await mediaOf(args);
     await deleteMedia(contestId, mediaId);
-    return Response.json({ deleted: mediaId });
+    return apiJson({ deleted: mediaId });
   },
   async PATCH(args) {
     const { contestId, mediaId } = await mediaOf(args);
     const { displayOrder } = await readApiInput(args.request, mediaOrderSchema, { maxBytes: 4 * 1024 });
     moveMedia(contestId, mediaId, displayOrder);
-    return Response.json({ media: listContentMedia(contestId) });
+    return apiJson({ media: listContentMedia(contestId) });
   },
 });
 export const action = loader;

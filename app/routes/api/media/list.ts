@@ -1,5 +1,5 @@
 import { apiAdmin } from "~/server/auth/api-access.server";
-import { apiError, jsonApi } from "~/server/http/json-api.server";
+import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
 import { listContestMedia } from "~/server/media/public-catalogue.server";
 import { positiveId } from "~/lib/params";
 
@@ -13,7 +13,7 @@ export const loader = jsonApi({
     if (!media) return apiError(404, "大会が見つかりません");
     // The admin's list holds unpublished media: not kept past the admin window.
     const cacheControl = isAdmin ? "private, no-store" : "private, max-age=30";
-    return Response.json(media, { headers: { "Cache-Control": cacheControl } });
+    return apiJson(media, { headers: { "Cache-Control": cacheControl } });
   },
 });
 export const action = loader;

@@ -1,6 +1,13 @@
 import fs from "node:fs";
 import { thumbnailJsonSchema } from "~/lib/media-schemas";
-import { apiError, jsonApi, parseApiInput, readApiBody, type ApiArgs } from "~/server/http/json-api.server";
+import {
+  apiError,
+  jsonApi,
+  parseApiInput,
+  readApiBody,
+  type ApiArgs,
+  apiJson,
+} from "~/server/http/json-api.server";
 import { requireMediaApi } from "~/server/media/api.server";
 import {
   decodeDataUrl,
@@ -57,12 +64,12 @@ export const loader = jsonApi({
     const result = await setThumbnail(contestId, mediaId, image);
     if (typeof image === "string") fs.rmSync(image, { force: true });
     if (!result.ok) return apiError(result.status, result.message, { title: result.title });
-    return Response.json({ thumbnailUrl: result.thumbnailUrl });
+    return apiJson({ thumbnailUrl: result.thumbnailUrl });
   },
   async DELETE(args) {
     const { contestId, mediaId } = await mediaOf(args);
     await removeThumbnail(contestId, mediaId);
-    return Response.json({ thumbnailUrl: null });
+    return apiJson({ thumbnailUrl: null });
   },
 });
 export const action = loader;

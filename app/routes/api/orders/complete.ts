@@ -1,5 +1,5 @@
 import { requireApiAdmin } from "~/server/auth/api-access.server";
-import { apiError, jsonApi } from "~/server/http/json-api.server";
+import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
 import { completeOrder } from "~/server/orders/delivery.server";
 import { orderByNumber } from "~/server/orders/orders.server";
 
@@ -12,7 +12,7 @@ export const loader = jsonApi({
     // The order exists, so only its payment can refuse it: an unpaid order is neither made nor closed.
     if (!completeOrder(order.id))
       return apiError(409, "完了処理に失敗しました。この注文はお支払いが確認できていません。");
-    return Response.json({
+    return apiJson({
       orderNumber: order.orderNumber,
       status: "対応済み",
       message: "注文を対応済みに移動しました。",

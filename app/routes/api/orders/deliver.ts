@@ -1,6 +1,6 @@
 import { orderDeliverySchema } from "~/lib/delivery-schemas";
 import { requireApiAdmin } from "~/server/auth/api-access.server";
-import { apiError, jsonApi, readApiInput } from "~/server/http/json-api.server";
+import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { DELIVERED_MESSAGES, deliverOrder } from "~/server/orders/delivery.server";
 import { orderByNumber } from "~/server/orders/orders.server";
 
@@ -20,7 +20,7 @@ export const loader = jsonApi({
       return result.status === 400
         ? apiError(422, result.message, { fields: { downloadUrls: [result.message] } })
         : apiError(result.status, result.message);
-    return Response.json({
+    return apiJson({
       orderNumber: order.orderNumber,
       customerEmailSent: result.mail === "sent",
       message: DELIVERED_MESSAGES[result.mail],

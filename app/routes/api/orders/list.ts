@@ -1,5 +1,5 @@
 import { requireApiAdmin } from "~/server/auth/api-access.server";
-import { jsonApi } from "~/server/http/json-api.server";
+import { jsonApi, apiJson } from "~/server/http/json-api.server";
 import { postOrderDraft } from "~/server/checkout/order-api.server";
 import { listOrderGroups, ORDER_GROUPS_PAGE_SIZE, orderListQuery } from "~/server/orders/order-list.server";
 
@@ -12,7 +12,7 @@ export const loader = jsonApi({
     await requireApiAdmin(request);
     const query = orderListQuery(new URL(request.url).searchParams);
     const { groups, total, pages } = listOrderGroups(query);
-    return Response.json({
+    return apiJson({
       orderLines: groups.flatMap((order) =>
         order.lines.map((line) => ({
           id: line.id,

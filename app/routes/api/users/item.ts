@@ -2,7 +2,7 @@ import { positiveId } from "~/lib/params";
 import { deleteUser } from "~/server/accounts/user-admin.server";
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { logOut } from "~/server/auth/session-login.server";
-import { apiError, jsonApi } from "~/server/http/json-api.server";
+import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
 import { commitSession } from "~/server/http/session.server";
 
 /**
@@ -18,10 +18,10 @@ export const loader = jsonApi({
       return apiError(404, "ユーザーが見つかりません");
     if (!result.ok) return apiError(409, result.message);
     if (!result.self || caller.via !== "session")
-      return Response.json({ deletedUserEmail: result.deletedUserEmail, loggedOut: false });
+      return apiJson({ deletedUserEmail: result.deletedUserEmail, loggedOut: false });
     // The account behind this session is gone: the session ends with it.
     logOut(caller.session);
-    return Response.json(
+    return apiJson(
       { deletedUserEmail: result.deletedUserEmail, loggedOut: true },
       { headers: { "Set-Cookie": await commitSession(caller.session) } },
     );

@@ -1,6 +1,6 @@
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { listUsers, USERS_PAGE_SIZE, userListQuery } from "~/server/accounts/user-admin.server";
-import { jsonApi } from "~/server/http/json-api.server";
+import { jsonApi, apiJson } from "~/server/http/json-api.server";
 
 /** ユーザー管理's list: newest first, searched by e-mail (`q`) and paged in SQL as the screen is. */
 export const loader = jsonApi({
@@ -8,7 +8,7 @@ export const loader = jsonApi({
     await requireApiAdmin(request);
     const { q, page } = userListQuery(new URL(request.url).searchParams);
     const { rows, matching, registered, pages } = listUsers({ q, page });
-    return Response.json({
+    return apiJson({
       users: rows.map((user) => ({
         id: user.id,
         username: user.email,
