@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { clearOrderFormChoices } from "~/lib/order-form-storage";
-import { orderById } from "~/server/orders/orders.server";
+import { sessionOrder } from "~/server/orders/orders.server";
 import { orderStatusPath, promisedDeliveryDay } from "~/server/orders/order-status.server";
 import { formatDayWithWeekday } from "~/lib/format";
 import { getSession } from "~/server/http/session.server";
@@ -14,8 +14,7 @@ export const meta: MetaFunction = () => [{ title: "ご注文完了 | コンテ�
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
-  const orderId = session.get("lastOrderId");
-  const order = orderId ? orderById(orderId) : null;
+  const order = sessionOrder(session);
   if (!order) throw redirect("/");
   return {
     orderNumber: order.orderNumber,

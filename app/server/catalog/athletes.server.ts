@@ -10,6 +10,7 @@ import { now } from "../core/clock.server";
 import { db, type Tx } from "../db/client.server";
 import { athletes, categories, type AthleteStatus } from "../db/schema";
 import { containsPattern } from "../db/sql-like.server";
+import { listCategories } from "./contest-settings.server";
 
 export const ATHLETES_PAGE_SIZE = 50;
 
@@ -88,13 +89,7 @@ export function listAthletes(contestId: number, query: AthleteListQuery) {
 
 /** The names a row's 部門 select offers: the contest's categories in the order they were made. */
 export function contestCategoryNames(contestId: number): string[] {
-  return db()
-    .select({ name: categories.name })
-    .from(categories)
-    .where(eq(categories.contestId, contestId))
-    .orderBy(asc(categories.id))
-    .all()
-    .map((c) => c.name);
+  return listCategories(contestId).map((category) => category.name);
 }
 
 /**
@@ -453,20 +448,22 @@ export function contestAthletes(contestId: number, options: { includeDeleted: bo
  * holds them to the contest it shows.
  */
 export function contestOfSelection(ids: number[]): number | null {
-  for (let i = 0; i < ids.length; i += 500) {
-    const slice = ids.slice(i, i + 500);
-    const found = new Map(
-      db()
-        .select({ id: athletes.id, contestId: athletes.contestId })
-        .from(athletes)
-        .where(inArray(athletes.id, slice))
-        .all()
-        .map((row) => [row.id, row.contestId]),
-    );
-    const first = slice.find((id) => found.has(id));
-    if (first !== undefined) return found.get(first) ?? null;
-  }
-  return null;
+  const found = contestsOfAthletes(ids);
+  const first = ids.find((id) => found.has(id));
+  return first === undefined ? null : (found.get(first) ?? null);
+}
+
+/** The contest of each athlete the ids name (and `where` keeps), in slices: SQLite caps bound parameters. */
+function contestsOfAthletes(ids: number[], where?: SQL): Map<number, number> {
+  const found = new Map<number, number>();
+  for (let i = 0; i < ids.length; i += 500)
+    for (const row of db()
+      .select({ id: athletes.id, contestId: athletes.contestId })
+      .from(athletes)
+      .where(and(inArray(athletes.id, ids.slice(i, i + 500)), where))
+      .all())
+      found.set(row.id, row.contestId);
+  return found;
 }
 
 /**
@@ -479,18 +476,8 @@ export function contestOfSelection(ids: number[]): number | null {
 export function purgeAthletes(ids: number[]): { successCount: number; failedCount: number } {
   const unique = [...new Set(ids)];
   const byContest = new Map<number, number[]>();
-  for (let i = 0; i < unique.length; i += 500) {
-    const rows = db()
-      .select({ id: athletes.id, contestId: athletes.contestId })
-      .from(athletes)
-      .where(and(inArray(athletes.id, unique.slice(i, i + 500)), eq(athletes.isDeleted, true)))
-      .all();
-    for (const row of rows) {
-      const group = byContest.get(row.contestId) ?? [];
-      group.push(row.id);
-      byContest.set(row.contestId, group);
-    }
-  }
+  for (const [id, contestId] of contestsOfAthletes(unique, eq(athletes.isDeleted, true)))
+    byContest.set(contestId, [...(byContest.get(contestId) ?? []), id]);
   let successCount = 0;
   for (const [contestId, group] of byContest) {
     // applyBulk checks again in its own transaction: one restored meanwhile fails its contest's group.

@@ -95,14 +95,19 @@ export function listFormats(contestId: number) {
     .all();
 }
 
-/** The price description the order form shows; empty when the contest has none saved. */
-export function priceDescriptionOf(contestId: number): { items: PriceItem[]; notes: string } {
+/** The price description a contest has saved, or null (the order form then shows none). */
+export function savedPriceDescription(contestId: number): { items: PriceItem[]; notes: string } | null {
   const description = db()
-    .select()
+    .select({ items: priceDescriptions.items, notes: priceDescriptions.notes })
     .from(priceDescriptions)
     .where(eq(priceDescriptions.contestId, contestId))
     .get();
-  return { items: description?.items ?? [], notes: description?.notes ?? "" };
+  return description ?? null;
+}
+
+/** The price description as the settings tab and the API edit it: empty when none is saved. */
+export function priceDescriptionOf(contestId: number): { items: PriceItem[]; notes: string } {
+  return savedPriceDescription(contestId) ?? { items: [], notes: "" };
 }
 
 /**

@@ -1,12 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { eq } from "drizzle-orm";
 import { orderFormSchema } from "~/lib/order-schemas";
 import { MAX_ORDER_ITEMS } from "~/lib/pricing";
 import { now } from "../core/clock.server";
 import { catalogueCached } from "../catalog/catalogue-cache.server";
-import { db } from "../db/client.server";
-import { priceDescriptions, type CheckoutItem } from "../db/schema";
+import type { CheckoutItem } from "../db/schema";
+import { savedPriceDescription } from "../catalog/contest-settings.server";
 import { findContestBySlug } from "../catalog/contests.server";
 import { isOnSale } from "../catalog/publication.server";
 import { completeItems, orderFormOptions, priceItems } from "../catalog/pricing.server";
@@ -27,13 +26,13 @@ export function orderFormPage(session: ShopSession, contest: { id: number }) {
   // A new form starts with one empty item; a saved draft is shown as it is, even when emptied.
   const draft = checkout?.contestId === contest.id ? checkout.items : [emptyItem()];
   const description = catalogueCached(`price-description:${contest.id}`, () =>
-    db().select().from(priceDescriptions).where(eq(priceDescriptions.contestId, contest.id)).get(),
+    savedPriceDescription(contest.id),
   );
   return {
     options: orderFormOptions(contest.id),
     draft,
     draftVersion: checkout?.updatedAt?.getTime() ?? 0,
-    priceDescription: description ? { items: description.items, notes: description.notes } : null,
+    priceDescription: description,
   };
 }
 

@@ -2,8 +2,7 @@ import { eq } from "drizzle-orm";
 import { db } from "../db/client.server";
 import { mailOutbox } from "../db/schema";
 import { sendQueuedMail } from "../mail/outbox.server";
-import type { ShopSession } from "../http/session.server";
-import { orderById, type Order } from "./orders.server";
+import { orderConfirmationKey, type Order } from "./orders.server";
 
 /**
  * The order confirmation mail, as the shop sends it: queued in the outbox with the order itself
@@ -15,14 +14,8 @@ import { orderById, type Order } from "./orders.server";
 
 export type ConfirmationMail = { order: Order; status: "sent" | "queued" | "failed" };
 
-/** The order this session has just made (what /payment-complete shows), or null. */
-export function sessionOrder(session: ShopSession): Order | null {
-  const orderId = session.get("lastOrderId");
-  return orderId ? orderById(orderId) : null;
-}
-
 export async function confirmOrderByMail(order: Order): Promise<ConfirmationMail> {
-  const key = `order-confirmation:${order.id}`;
+  const key = orderConfirmationKey(order.id);
   const row = () => db().select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, key)).get();
   const queued = row();
   if (!queued) return { order, status: "failed" };

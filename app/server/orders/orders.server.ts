@@ -9,6 +9,7 @@ import { baseOrderNumber } from "./delivery.server";
 import { orderStatusUrl, promisedDeliveryDay } from "./order-status.server";
 import { holdEarlierOrders } from "../accounts/purchase-history.server";
 import type { PaymentIntentState } from "../payments/types";
+import type { ShopSession } from "../http/session.server";
 
 export type Order = typeof orders.$inferSelect;
 
@@ -247,7 +248,7 @@ export function recordPayment(intent: PaymentIntentState): CreateOrderResult {
       const confirmationMailId = queueMail(
         {
           to: order.customerEmail,
-          dedupeKey: `order-confirmation:${order.id}`,
+          dedupeKey: orderConfirmationKey(order.id),
           mail: voucher
             ? konbiniVoucherMail({
                 ...confirmation,
@@ -322,4 +323,15 @@ export function orderByNumber(orderNumber: string): Order | null {
 
 export function orderById(id: number): Order | null {
   return db().select().from(orders).where(eq(orders.id, id)).get() ?? null;
+}
+
+/** The outbox's key of an order's confirmation (or voucher) mail: one per order, ever. */
+export function orderConfirmationKey(orderId: number): string {
+  return `order-confirmation:${orderId}`;
+}
+
+/** The order this session has just made (what /payment-complete shows), or null. */
+export function sessionOrder(session: ShopSession): Order | null {
+  const orderId = session.get("lastOrderId");
+  return orderId ? orderById(orderId) : null;
 }

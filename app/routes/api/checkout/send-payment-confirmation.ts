@@ -1,7 +1,8 @@
 import { orderLookupSchema } from "~/lib/order-lookup-schemas";
 import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
 import { getSession } from "~/server/http/session.server";
-import { confirmOrderByMail, sessionOrder } from "~/server/orders/confirmation-mail.server";
+import { confirmOrderByMail } from "~/server/orders/confirmation-mail.server";
+import { sessionOrder } from "~/server/orders/orders.server";
 
 const ORDER_NOT_FOUND = "ご注文が見つかりません";
 
