@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
 import crypto from "node:crypto";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { issueApiToken } from "./api-tokens";
 import { withDb } from "./db";
-import { codeFrom, enterCode } from "./flows";
+import { buyTwoVideos } from "./flows";
 import { mailsTo, uniqueEmail, waitForMail } from "./helpers";
 import { loginAsAdmin } from "./users";
 
@@ -159,52 +159,18 @@ test("@js-only docs/api.md's script example: setup makes the contest, deliver de
   await expect(page.getByText(`注文番号 ${insertedOrder}`)).toHaveCount(0);
 });
 
-/** The storefront purchase of flows.ts, on this contest: キッズ部門 1 縦 and ジュニア部門 2 横, with the test card. */
+/** The storefront purchase of flows.ts on this contest (キッズ部門 1 縦 and ジュニア部門 2 横, the test card), as its own customer. */
 async function buyOnTheStorefront(
   browser: import("@playwright/test").Browser,
   contest: string,
   email: string,
 ): Promise<string> {
   const customer = await browser.newContext();
-  const page = await customer.newPage();
   try {
-    await page.goto("/");
-    await page
-      .getByRole("listitem")
-      .filter({ has: page.getByRole("heading", { name: contest }) })
-      .getByRole("link", { name: "注文を開始する" })
-      .click();
-    await expect(page.getByRole("heading", { level: 1, name: contest })).toBeVisible();
-    await fillItem(page, 1, "キッズ部門", /^1 /, "縦");
-    await page.getByRole("button", { name: "＋ 商品を追加" }).click();
-    await fillItem(page, 2, "ジュニア部門", /^2 /, "横");
-    await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
-    await page.getByLabel("メールアドレス").fill(email);
-    await page.getByLabel("お名前").fill("スクリプト 太郎");
-    await page.getByRole("button", { name: "確認コードを送信して次へ" }).click();
-    await expect(page).toHaveURL(/\/email-verification$/);
-    await enterCode(page, codeFrom((await waitForMail(email)).text));
-    await page.getByRole("button", { name: "認証する" }).click();
-    await expect(page).toHaveURL(/\/payment$/);
-    await page.getByLabel("カード名義").fill("TARO");
-    await page.getByLabel("カード番号").fill("4242424242424242");
-    await page.getByLabel("有効期限（MM/YY）").fill("12/39");
-    await page.getByLabel("セキュリティコード").fill("123");
-    await page.getByRole("button", { name: /を支払う/ }).click();
-    await expect(page).toHaveURL(/\/payment-complete$/);
-    return (await page.getByTestId("order-number").textContent())?.trim() ?? "";
+    return await buyTwoVideos(await customer.newPage(), email, "スクリプト 太郎", contest);
   } finally {
     await customer.close();
   }
-}
-
-/** flows.ts's fillItem, with this contest's number label (a new contest's ゼッケン番号). */
-async function fillItem(page: Page, n: number, category: string, athlete: RegExp, style: "縦" | "横") {
-  const item = page.getByRole("group", { name: `商品${n}` });
-  await item.getByLabel("部門").selectOption(category);
-  const option = item.getByLabel("ゼッケン番号").locator("option").filter({ hasText: athlete }).first();
-  await item.getByLabel("ゼッケン番号").selectOption({ label: (await option.textContent()) ?? "" });
-  await item.getByRole("radio", { name: style }).check();
 }
 
 /** A paid order of the contest for one video (一般部門 3 縦), as e2e/api-doc.spec.ts writes its paid orders. */

@@ -5,28 +5,27 @@ import { jsEnabled, waitForMail } from "./helpers";
 
 export const CONTEST = "第12回 桜ヶ丘ダンスフェスティバル2025";
 
-export async function openOrderForm(page: Page) {
+export async function openOrderForm(page: Page, contest = CONTEST) {
   await page.goto("/");
   await page
     .getByRole("listitem")
-    .filter({ hasText: CONTEST })
+    .filter({ hasText: contest })
     .getByRole("link", { name: "注文を開始する" })
     .click();
-  await expect(page.getByRole("heading", { level: 1, name: CONTEST })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: contest })).toBeVisible();
 }
 
-/** Fills item n (1-based). Without JS the athlete list shows every category, grouped. */
+/**
+ * Fills item n (1-based). Without JS the athlete list shows every category, grouped. The number
+ * list is labelled with the contest's own word (エントリー番号 for the seeded contest, a new
+ * contest's ゼッケン番号).
+ */
 export async function fillItem(page: Page, n: number, category: string, athlete: RegExp, style: "縦" | "横") {
   const item = page.getByRole("group", { name: `商品${n}` });
   await item.getByLabel("部門").selectOption(category);
-  await item.getByLabel("エントリー番号").selectOption({
-    label:
-      (await item
-        .getByLabel("エントリー番号")
-        .locator("option")
-        .filter({ hasText: athlete })
-        .first()
-        .textContent()) ?? "",
+  const numbers = item.getByLabel(/番号$/);
+  await numbers.selectOption({
+    label: (await numbers.locator("option").filter({ hasText: athlete }).first().textContent()) ?? "",
   });
   await item.getByRole("radio", { name: style }).check();
 }
@@ -48,8 +47,13 @@ export function codeFrom(text: string): string {
 }
 
 /** A whole purchase with the test card of two videos (キッズ部門 1 縦, ジュニア部門 2 横); returns the order number. */
-export async function buyTwoVideos(page: Page, email: string, name = "購入 太郎"): Promise<string> {
-  await checkoutTwoVideosUntilPayment(page, email, name);
+export async function buyTwoVideos(
+  page: Page,
+  email: string,
+  name = "購入 太郎",
+  contest = CONTEST,
+): Promise<string> {
+  await checkoutTwoVideosUntilPayment(page, email, name, contest);
   await page.getByLabel("カード名義").fill("TARO");
   await page.getByLabel("カード番号").fill("4242424242424242");
   await page.getByLabel("有効期限（MM/YY）").fill("12/39");
@@ -60,8 +64,13 @@ export async function buyTwoVideos(page: Page, email: string, name = "購入 太
 }
 
 /** The same two videos, up to the payment page (the address verified by its mailed code). */
-export async function checkoutTwoVideosUntilPayment(page: Page, email: string, name: string) {
-  await openOrderForm(page);
+export async function checkoutTwoVideosUntilPayment(
+  page: Page,
+  email: string,
+  name: string,
+  contest = CONTEST,
+) {
+  await openOrderForm(page, contest);
   await fillItem(page, 1, "キッズ部門", /^1 /, "縦");
   await page.getByRole("button", { name: "＋ 商品を追加" }).click();
   await fillItem(page, 2, "ジュニア部門", /^2 /, "横");
