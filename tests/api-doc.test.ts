@@ -89,37 +89,36 @@ const SPEC_CALLS = [
 /** `/api/x/:id` and `/api/x/{id}` alike. */
 const normalise = (route: string) => route.replace(/:\w+|\{\w+\}/g, "{}");
 
+/** "METHOD /api/…/{}" for every method of every API route (HEAD aside). */
+async function answeredCalls(): Promise<Set<string>> {
+  const answered = new Set<string>();
+  for (const route of apiRoutes(routes as Entry[])) {
+    const module = (await import(/* @vite-ignore */ path.resolve("app", route.file))) as {
+      loader?: { methods?: string[] };
+    };
+    const methods = module.loader?.methods;
+    // Every API route answers through jsonApi (405 with Allow, JSON errors), which lists its methods.
+    expect(methods, `${route.file} does not use jsonApi`).toBeDefined();
+    for (const method of methods ?? [])
+      if (method !== "HEAD") answered.add(`${method} ${normalise(route.path)}`);
+  }
+  return answered;
+}
+
 describe("docs/api.md", () => {
   const documented = parseApiDoc();
 
   it("documents every call of the route table with each method it answers, and nothing more", async () => {
-    const answered: string[] = [];
-    for (const route of apiRoutes(routes as Entry[])) {
-      const module = (await import(/* @vite-ignore */ path.resolve("app", route.file))) as {
-        loader?: { methods?: string[] };
-      };
-      const methods = module.loader?.methods;
-      // Every API route answers through jsonApi (405 with Allow, JSON errors), which lists its methods.
-      expect(methods, `${route.file} does not use jsonApi`).toBeDefined();
-      for (const method of methods ?? [])
-        if (method !== "HEAD") answered.push(`${method} ${normalise(route.path)}`);
-    }
+    const answered = await answeredCalls();
     const inDoc = documented.map((call) => `${call.method} ${normalise(call.path)}`);
-    expect([...new Set(inDoc)].sort()).toEqual([...new Set(answered)].sort());
+    expect([...new Set(inDoc)].sort()).toEqual([...answered].sort());
     expect(inDoc.length, "a call is documented twice").toBe(new Set(inDoc).size);
   });
 
   it("answers every call the spec documents list, at its path and method", async () => {
     expect(SPEC_CALLS).toHaveLength(60);
-    const answered = new Set<string>();
-    for (const route of apiRoutes(routes as Entry[])) {
-      const module = (await import(/* @vite-ignore */ path.resolve("app", route.file))) as {
-        loader?: { methods?: string[] };
-      };
-      for (const method of module.loader?.methods ?? []) answered.add(`${method} ${normalise(route.path)}`);
-    }
-    const missing = SPEC_CALLS.filter((call) => !answered.has(normalise(call)));
-    expect(missing).toEqual([]);
+    const answered = await answeredCalls();
+    expect(SPEC_CALLS.filter((call) => !answered.has(normalise(call)))).toEqual([]);
   });
 
   it("gives every call at least one example with its answer", () => {
