@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, formatYen, formatYenSign } from "~/lib/format";
+import { formatDate, formatDateTime, formatYen, formatYenShort, formatYenSign } from "~/lib/format";
 import { contestSlug, slugKey } from "~/lib/slug";
 
 describe("formatting", () => {
   it("shows yen tax-included with separators", () => {
     expect(formatYen(12345)).toBe("12,345円（税込）");
     expect(formatYenSign(3500)).toBe("¥3,500");
+  });
+
+  it("groups whole yen exactly as Intl's ja-JP format does (the fast path), and leaves the rest to Intl", () => {
+    const intl = new Intl.NumberFormat("ja-JP");
+    const amounts = [0, 5, 12, 999, 1000, 4000, 12345, 100000, 999999, 1234567, -1, -1000, -987654321];
+    for (let i = 0; i < 200; i++) amounts.push(Math.floor(Math.random() * 10 ** (1 + (i % 12))));
+    amounts.push(Number.MAX_SAFE_INTEGER, 12.5, 1e21);
+    for (const amount of amounts) expect(formatYenShort(amount)).toBe(`${intl.format(amount)}円`);
   });
 
   it("shows dates in Tokyo time", () => {

@@ -140,3 +140,12 @@ describe("security headers", () => {
     expect(routes.page.module.default).toBeTypeOf("function");
   });
 });
+
+describe("CSP nonces", () => {
+  it("are 128 random bits each, never the same twice, also across the pool's refills", async () => {
+    const { headers } = await load(HTTPS);
+    const nonces = Array.from({ length: 1_000 }, () => headers.createNonce());
+    expect(new Set(nonces).size).toBe(nonces.length);
+    for (const nonce of nonces) expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+  });
+});

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { ChromeLink, useChromeLinkClicks } from "./ChromeLinks";
 
 const LINKS = [
   ["/about", "当サイトについて"],
@@ -10,16 +10,18 @@ const LINKS = [
 ] as const;
 
 export function Footer() {
+  const onClick = useChromeLinkClicks();
   return (
-    <footer className="mt-16 border-t border-zinc-200 bg-white">
+    // The links' clicks bubble here (see ChromeLinks): not an interactive element of its own.
+    <footer onClick={onClick} className="mt-16 border-t border-zinc-200 bg-white">
       <div className="mx-auto max-w-6xl px-4 py-8">
         <nav aria-label="フッター">
           <ul className="flex flex-wrap gap-x-5 gap-y-2 text-sm">
             {LINKS.map(([to, label]) => (
               <li key={to}>
-                <Link to={to} className="text-zinc-600 hover:text-zinc-900 hover:underline">
+                <ChromeLink to={to} className="text-zinc-600 hover:text-zinc-900 hover:underline">
                   {label}
-                </Link>
+                </ChromeLink>
               </li>
             ))}
           </ul>

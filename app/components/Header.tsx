@@ -1,4 +1,5 @@
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { ChromeLink, useChromeLinkClicks } from "./ChromeLinks";
 import type { CurrentUser } from "~/server/auth/users.server";
 
 /**
@@ -6,8 +7,13 @@ import type { CurrentUser } from "~/server/auth/users.server";
  * The account menu shows what the server knows: logged in or not.
  */
 export function Header({ user }: { user: Pick<CurrentUser, "email" | "isAdmin"> | null }) {
+  const onClick = useChromeLinkClicks();
   return (
-    <header className="sticky top-0 z-30 border-b border-zinc-200 bg-white/95 backdrop-blur">
+    // The links' clicks bubble here (see ChromeLinks): not an interactive element of its own.
+    <header
+      onClick={onClick}
+      className="sticky top-0 z-30 border-b border-zinc-200 bg-white/95 backdrop-blur"
+    >
       <div className="mx-auto grid h-14 max-w-6xl grid-cols-[auto_1fr_auto] items-center gap-2 px-3 sm:px-4">
         <details className="group relative">
           <summary
@@ -36,7 +42,7 @@ export function Header({ user }: { user: Pick<CurrentUser, "email" | "isAdmin"> 
           </nav>
         </details>
 
-        <Link
+        <ChromeLink
           to="/"
           className="min-w-0 justify-self-center truncate text-[15px] font-bold text-zinc-900 sm:text-lg sm:tracking-wide"
         >
@@ -44,7 +50,7 @@ export function Header({ user }: { user: Pick<CurrentUser, "email" | "isAdmin"> 
             動画
           </span>
           コンテスト動画ショップ
-        </Link>
+        </ChromeLink>
 
         {user ? (
           <details className="relative">
@@ -82,22 +88,22 @@ export function Header({ user }: { user: Pick<CurrentUser, "email" | "isAdmin"> 
             </div>
           </details>
         ) : (
-          <Link
+          <ChromeLink
             to="/login"
             className="rounded-lg border border-zinc-300 px-2.5 py-2 text-xs font-semibold whitespace-nowrap text-zinc-800 hover:bg-zinc-100 sm:px-3 sm:text-sm"
           >
             ログイン/新規登録
-          </Link>
+          </ChromeLink>
         )}
       </div>
     </header>
   );
 }
 
-function MenuLink({ to, children }: { to: string; children: string }) {
+function MenuLink({ to, children }: { to: `/${string}`; children: string }) {
   return (
-    <Link to={to} className="block rounded-lg px-3 py-2 text-sm text-zinc-800 hover:bg-zinc-100">
+    <ChromeLink to={to} className="block rounded-lg px-3 py-2 text-sm text-zinc-800 hover:bg-zinc-100">
       {children}
-    </Link>
+    </ChromeLink>
   );
 }
