@@ -50,3 +50,43 @@ test("the privacy policy names the purposes of use and the foreign processors", 
   await expect(page.getByText(/Stripe, Inc\./).first()).toBeVisible();
   await expect(page.getByText(/ホスティング事業者/).first()).toBeVisible();
 });
+
+test("the header's and footer's links lead to their pages (with JavaScript as client-side navigations, keeping the page)", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await page.goto("/about");
+  // A mark on the window survives a client-side navigation only; a full page load clears it.
+  if (javaScriptEnabled) await page.evaluate(() => Object.assign(window, { shopTestMark: true }));
+  const kept = () => page.evaluate(() => "shopTestMark" in window);
+
+  await page.getByRole("contentinfo").getByRole("link", { name: "利用規約" }).click();
+  await expect(page).toHaveURL(/\/terms$/);
+  await expect(page.getByRole("heading", { level: 1, name: "利用規約" })).toBeVisible();
+
+  await page.getByRole("banner").getByLabel("お問い合わせメニュー").click();
+  await page
+    .getByRole("navigation", { name: "お問い合わせ" })
+    .getByRole("link", { name: "注文状況の確認" })
+    .click();
+  await expect(page).toHaveURL(/\/order-lookup$/);
+
+  await page.getByRole("banner").getByRole("link", { name: "ログイン/新規登録" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole("heading", { name: "ログイン" })).toBeVisible();
+  expect(await kept()).toBe(javaScriptEnabled);
+
+  if (javaScriptEnabled) {
+    // A modified click is the browser's own (a new tab or window): this page stays where it is.
+    const popup = page.context().waitForEvent("page");
+    await page
+      .getByRole("contentinfo")
+      .getByRole("link", { name: "プライバシーポリシー" })
+      .click({
+        modifiers: ["ControlOrMeta"],
+      });
+    await (await popup).close();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await kept()).toBe(true);
+  }
+});
