@@ -158,3 +158,48 @@ describe("route trees of a build made once (decision 0018)", () => {
     expect(render()?.routes).toBe(first?.routes);
   });
 });
+
+describe("a loader's request handed on as it is (decision 0018)", () => {
+  type Loader = (args: { request: Request }) => unknown;
+  type DataModule = {
+    callRouteLoader: (args: {
+      loadContext: unknown;
+      loader: Loader;
+      params: Record<string, string>;
+      request: Request;
+      routeId: string;
+      singleFetch: boolean;
+    }) => Promise<unknown>;
+  };
+  const { callRouteLoader } = createRequire(import.meta.url)(
+    "@remix-run/server-runtime/dist/data.js",
+  ) as DataModule;
+  const requestSeenBy = async (request: Request) => {
+    let seen: Request | undefined;
+    await callRouteLoader({
+      loadContext: {},
+      loader: ({ request }) => ((seen = request), null),
+      params: {},
+      request,
+      routeId: "root",
+      singleFetch: true,
+    });
+    if (!seen) throw new Error("the loader was not called");
+    return seen;
+  };
+
+  it("a request without ?index or ?_routes reaches the loader itself, not two copies of it", async () => {
+    const request = new Request("http://shop.test/order-form/a?tab=pending&page=2");
+    expect(await requestSeenBy(request)).toBe(request);
+  });
+
+  it("?index and ?_routes are still taken out of what the loader sees (the patch only skips copies of nothing)", async () => {
+    const seen = await requestSeenBy(
+      new Request("http://shop.test/admin/orders?index&_routes=root&tab=handled", {
+        headers: { Cookie: "a=b" },
+      }),
+    );
+    expect(seen.url).toBe("http://shop.test/admin/orders?tab=handled");
+    expect(seen.headers.get("Cookie")).toBe("a=b");
+  });
+});

@@ -140,6 +140,38 @@ export function orderListCounts(filter: OrderContestFilter): OrderListCounts {
   };
 }
 
+// What the list shows of an order and its lines (the screen and the JSON call), and nothing
+// more: an order's secrets (its status page's token, the payment's ids) stay out of the page.
+const GROUP_COLUMNS = {
+  id: orders.id,
+  orderNumber: orders.orderNumber,
+  createdAt: orders.createdAt,
+  customerName: orders.customerName,
+  customerEmail: orders.customerEmail,
+  totalAmount: orders.totalAmount,
+  bibNumberLabel: orders.bibNumberLabel,
+  status: orders.status,
+  paymentStatus: orders.paymentStatus,
+  paymentDueAt: orders.paymentDueAt,
+};
+const LINE_COLUMNS = {
+  id: orderLines.id,
+  orderId: orderLines.orderId,
+  lineNumber: orderLines.lineNumber,
+  contestName: orderLines.contestName,
+  category: orderLines.category,
+  athleteNumber: orderLines.athleteNumber,
+  athleteName: orderLines.athleteName,
+  style: orderLines.style,
+  price: orderLines.price,
+  status: orderLines.status,
+  productionPossible: orderLines.productionPossible,
+  refusalNote: orderLines.refusalNote,
+  videoDownloadUrl: orderLines.videoDownloadUrl,
+  deliveryFileId: orderLines.deliveryFileId,
+  downloadStartedAt: orderLines.downloadStartedAt,
+};
+
 /**
  * Orders of a tab (and of a contest), newest first, with their lines; searchable by order
  * number, e-mail or name.
@@ -160,7 +192,7 @@ export function listOrderGroups(options: {
   const where = and(contestCondition(options.contest ?? { kind: "all" }), tabCondition(options.tab), search);
   const total = db().select({ n: count() }).from(orders).where(where).get()?.n ?? 0;
   const groups = db()
-    .select()
+    .select(GROUP_COLUMNS)
     .from(orders)
     .where(where)
     .orderBy(desc(orders.createdAt), desc(orders.id))
@@ -169,10 +201,19 @@ export function listOrderGroups(options: {
     .all();
   const ids = groups.map((group) => group.id);
   const lines = ids.length
-    ? db().select().from(orderLines).where(inArray(orderLines.orderId, ids)).orderBy(orderLines.id).all()
+    ? db()
+        .select(LINE_COLUMNS)
+        .from(orderLines)
+        .where(inArray(orderLines.orderId, ids))
+        .orderBy(orderLines.id)
+        .all()
     : [];
   const pages = ids.length
-    ? db().select().from(downloadPages).where(inArray(downloadPages.orderId, ids)).all()
+    ? db()
+        .select({ orderId: downloadPages.orderId, id: downloadPages.id, expiresAt: downloadPages.expiresAt })
+        .from(downloadPages)
+        .where(inArray(downloadPages.orderId, ids))
+        .all()
     : [];
   return {
     total,
