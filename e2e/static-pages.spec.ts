@@ -90,3 +90,14 @@ test("the header's and footer's links lead to their pages (with JavaScript as cl
     expect(await kept()).toBe(true);
   }
 });
+
+test("the licences of the JavaScript's packages are served beside it (the bundles carry no licence comments)", async ({
+  request,
+}) => {
+  const response = await request.get("/third-party-licenses.txt");
+  expect(response.status()).toBe(200);
+  const text = await response.text();
+  for (const name of ["react-dom@", "react@", "@remix-run/react@", "react-router@", "@conform-to/react@"])
+    expect(text).toContain(name);
+  expect(text).toContain("Permission is hereby granted, free of charge");
+});

@@ -30,24 +30,19 @@ export function ChromeLink({
 }
 
 /**
- * The click handler for the element around ChromeLinks. It leaves alone what the browser should
- * do itself, as <Link> does: other buttons, a modifier key (new tab or window), a target, a
- * download, a link that something else already handled.
+ * The click handler for the element around ChromeLinks. What the browser should do itself is
+ * left to it, as <Link> does: other buttons, a modifier key (a new tab or window), a click
+ * something else already handled. ChromeLinks have neither a target nor a download.
  */
 export function useChromeLinkClicks() {
   const navigate = useNavigate();
   return (event: MouseEvent<HTMLElement>) => {
-    if (event.defaultPrevented || event.button !== 0) return;
+    const anchor = event.target instanceof Element ? event.target.closest("a[data-discover]") : null;
+    const to = anchor?.getAttribute("href");
+    if (!to || event.defaultPrevented || event.button !== 0) return;
     if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
-    const anchor = event.target instanceof Element ? event.target.closest("a") : null;
-    if (!anchor?.hasAttribute("data-discover") || anchor.hasAttribute("download")) return;
-    if (anchor.target && anchor.target !== "_self") return;
-    const url = new URL(anchor.href);
-    if (url.origin !== window.location.origin) return;
     event.preventDefault();
-    const to = `${url.pathname}${url.search}${url.hash}`;
-    const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
     // Like a plain link (and <Link>): the page itself again replaces the history entry.
-    navigate(to, { replace: to === here });
+    navigate(to, { replace: to === `${location.pathname}${location.search}${location.hash}` });
   };
 }
