@@ -5,7 +5,7 @@ import type { MouseEvent, ReactNode } from "react";
  * The header's and footer's links, on every page, as plain anchors: one click handler on the
  * element around them (useChromeLinkClicks) makes a click a client-side navigation, as <Link>
  * does. Each <Link> resolves the route matches three times per render (its href, its click
- * handler's navigate and path); the chrome's 18 were about a tenth of a static page's server
+ * handler's navigate and path); the chrome's twelve were about a tenth of a static page's server
  * CPU (`npm run bench:server`: /about 0.63× → 0.74× the minimal app with plain anchors).
  *
  * `data-discover` is what Remix's lazy route discovery looks for in the page, so the routes
