@@ -1,18 +1,15 @@
 /** Formatting shared by server and browser: yen tax-included, dates in Asia/Tokyo. */
 
-const yenNumberFormat = new Intl.NumberFormat("ja-JP");
-
 /**
- * 12345 → "12,345". On the server, whole yen (the only amounts the shop has) are grouped by a
- * regular expression: Intl's format was most of an order form's price labels' cost there (one
- * per athlete and style, `npm run bench:profile`). The browser formats a few prices and keeps
- * Intl, and its bundle leaves the other path out (import.meta.env.SSR is a build-time constant).
+ * 12345 → "12,345". Whole yen (the only amounts the shop has) are grouped by a regular
+ * expression: Intl's format was most of an order form's price labels' cost on the server (one
+ * per athlete and style, `npm run bench:profile`). Anything else is Intl's.
  */
 const yenNumber = {
   format(amount: number): string {
-    return import.meta.env.SSR && Number.isSafeInteger(amount)
+    return Number.isSafeInteger(amount)
       ? String(amount).replace(/\B(?=(\d{3})+$)/g, ",")
-      : yenNumberFormat.format(amount);
+      : amount.toLocaleString("ja-JP");
   },
 };
 
