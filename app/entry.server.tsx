@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { Writable } from "node:stream";
 import { NonceContext } from "./lib/nonce";
 import { htmlResponseStream } from "./server/http/html-stream.server";
 import {
@@ -14,6 +15,7 @@ import {
 } from "./server/http/security-headers.server";
 import { makeRequestPathsDecodable } from "./server/http/malformed-url.server";
 import { replayWritesOnReplicas } from "./server/http/fly-replay.server";
+import { cachedPage, keepPage, NONCE_PLACEHOLDER, renderCacheKey } from "./server/http/render-cache.server";
 import { startUp } from "./server/startup.server";
 
 // Start-up work happens when the server loads this module, before the first request:
@@ -33,20 +35,87 @@ export default function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
-  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   const nonce = createNonce();
+  const cacheKey = renderCacheKey(request, remixContext);
+  if (cacheKey === null)
+    return renderStreaming(request, responseStatusCode, responseHeaders, remixContext, nonce);
+  const html = (page: string, cache: "hit" | "miss") => {
+    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+    // As caches say (X-Cache): whether this page was drawn for this request.
+    responseHeaders.set("X-Render-Cache", cache);
+    applySecurityHeaders(responseHeaders, headerTarget(request, nonce));
+    return new Response(page, { headers: responseHeaders, status: responseStatusCode });
+  };
+  const cached = cachedPage(cacheKey, nonce);
+  if (cached !== null) {
+    // Remix encoded the data for the render that is not going to happen.
+    void remixContext.serverHandoffStream?.cancel().catch(() => undefined);
+    return html(cached, "hit");
+  }
+  return renderWhole(remixContext, request.url).then(({ page, failed }) => {
+    // A page whose rendering reported an error is answered as the streaming render would (500), never kept.
+    if (failed) responseStatusCode = 500;
+    else keepPage(cacheKey, page);
+    return html(page.replaceAll(NONCE_PLACEHOLDER, nonce), "miss");
+  });
+}
+
+function app(remixContext: EntryContext, url: string, nonce: string) {
+  return (
+    <NonceContext.Provider value={nonce}>
+      <RemixServer context={remixContext} url={url} abortDelay={ABORT_DELAY} nonce={nonce} />
+    </NonceContext.Provider>
+  );
+}
+
+/** A page for the render cache (render-cache.server.ts), rendered whole with the nonce's placeholder. */
+function renderWhole(remixContext: EntryContext, url: string) {
+  return new Promise<{ page: string; failed: boolean }>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let failed = false;
+    const abortTimer = setTimeout(() => abort(), ABORT_DELAY);
+    const { pipe, abort } = renderToPipeableStream(app(remixContext, url, NONCE_PLACEHOLDER), {
+      nonce: NONCE_PLACEHOLDER,
+      onAllReady() {
+        clearTimeout(abortTimer);
+        const body = htmlResponseStream();
+        const sink = new Writable({
+          write(chunk: Buffer, _encoding, callback) {
+            chunks.push(chunk);
+            callback();
+          },
+        });
+        sink.on("finish", () => resolve({ page: Buffer.concat(chunks).toString("utf8"), failed }));
+        body.pipe(sink);
+        pipe(body);
+      },
+      onShellError(error: unknown) {
+        clearTimeout(abortTimer);
+        reject(error);
+      },
+      onError(error: unknown) {
+        failed = true;
+        console.error(error);
+      },
+    });
+  });
+}
+
+function renderStreaming(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  nonce: string,
+) {
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     // Cleared once everything is rendered: a pending timer would keep the finished render's
     // whole tree in memory for the rest of ABORT_DELAY, hundreds of them under a burst.
     let abortRender = () => {};
     const abortTimer = setTimeout(() => abortRender(), ABORT_DELAY);
-    const app = (
-      <NonceContext.Provider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-      </NonceContext.Provider>
-    );
-    const { pipe, abort } = renderToPipeableStream(app, {
+    const { pipe, abort } = renderToPipeableStream(app(remixContext, request.url, nonce), {
       nonce,
       onAllReady() {
         clearTimeout(abortTimer);
