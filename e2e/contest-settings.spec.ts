@@ -46,6 +46,10 @@ const section = (page: Page, title: string) => page.getByRole("region", { name: 
 
 async function expectSaved(page: Page) {
   await expect(page.getByText("保存しました", { exact: true })).toBeVisible();
+  // The save's reload of the page data may still be on its way: a click now would make it an
+  // aborted request whose answer (the next save's toast with it) the page never shows (seen
+  // once under CI's load). A person reads the toast first.
+  await page.waitForLoadState("networkidle");
 }
 
 test("contest settings: name, number label, categories, formats, price description and publication; the storefront follows", async ({
