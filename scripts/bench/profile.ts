@@ -85,8 +85,8 @@ const groups: { label: string; matches: (frame: CallFrame) => boolean }[] = [
   {
     label: "the shop's loaders and actions",
     matches: (f) =>
-      // The bundler numbers same-named functions: loader$12.
-      f.url.includes("build/server") && /^(loader|action)(\$\d+)?$/.test(f.functionName),
+      // The bundler suffixes same-named functions: loader$12, loader$1D, loader$$.
+      f.url.includes("build/server") && /^(loader|action)(\$[\w$]*)?$/.test(f.functionName),
   },
   { label: "SQLite (better-sqlite3)", matches: (f) => f.url.includes("better-sqlite3") },
   {
