@@ -1,12 +1,12 @@
 import { registerSchema } from "~/lib/account-schemas";
 import { apiError, parseApiInput, apiJson } from "../http/json-api.server";
 import { retryAfterHeaders } from "../http/rate-limit.server";
-import type { CurrentUser } from "../auth/users.server";
+import { getCurrentUser, type CurrentUser } from "../auth/users.server";
 import type { LoginResult } from "../auth/login.server";
 import type { SendCodeResult } from "../auth/code-mail.server";
 import type { HashingBusy } from "../auth/password.server";
 import { pricedCheckout, type PricedCheckout } from "../checkout/steps.server";
-import { commitSession, type ShopSession } from "../http/session.server";
+import { commitSession, getSession, type ShopSession } from "../http/session.server";
 import { startRegistrationFrom } from "./registration.server";
 
 /**
@@ -22,6 +22,16 @@ export function customerAnswer(user: Pick<CurrentUser, "id" | "email" | "name" |
 /** Nobody logged in on this session: the spec's 401. */
 export function notLoggedIn(): Response {
   return apiError(401, "ログインしてください");
+}
+
+/** The account calls' session and its logged-in customer; the 401 is thrown without one. */
+export async function requireCustomerSession(
+  request: Request,
+): Promise<{ session: ShopSession; user: CurrentUser }> {
+  const session = await getSession(request);
+  const user = await getCurrentUser(session);
+  if (!user) throw notLoggedIn();
+  return { session, user };
 }
 
 /** A refused customer password step: 401 with what is left to try, 423 with when the lock ends, 429. */

@@ -1,9 +1,8 @@
 import { newPasswordSchema } from "~/lib/account-schemas";
-import { notLoggedIn, stepRefused } from "~/server/accounts/customer-api.server";
+import { requireCustomerSession, stepRefused } from "~/server/accounts/customer-api.server";
 import { changePassword, PASSWORD_CHANGE_MESSAGES } from "~/server/accounts/password-change.server";
-import { getCurrentUser } from "~/server/auth/users.server";
 import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
-import { commitSession, getSession } from "~/server/http/session.server";
+import { commitSession } from "~/server/http/session.server";
 
 /**
  * The password change's last step: `{newPassword}` (and `confirmPassword`, which is the new
@@ -15,9 +14,7 @@ import { commitSession, getSession } from "~/server/http/session.server";
 export const loader = jsonApi({
   async POST({ request }) {
     const body = await readApiBody(request, 4 * 1024);
-    const session = await getSession(request);
-    const user = await getCurrentUser(session);
-    if (!user) return notLoggedIn();
+    const { session, user } = await requireCustomerSession(request);
     const { newPassword } = parseApiInput(newPasswordSchema, { confirmPassword: body.newPassword, ...body });
     const changed = await changePassword(session, user, newPassword);
     if (!changed.ok)

@@ -1,6 +1,5 @@
-import { notLoggedIn } from "~/server/accounts/customer-api.server";
+import { requireCustomerSession } from "~/server/accounts/customer-api.server";
 import { purchaseHistory } from "~/server/accounts/purchase-history.server";
-import { getCurrentUser } from "~/server/auth/users.server";
 import { positiveId } from "~/lib/params";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
 
@@ -11,8 +10,7 @@ import { jsonApi, apiJson } from "~/server/http/json-api.server";
  */
 export const loader = jsonApi({
   async GET({ request }) {
-    const user = await getCurrentUser(request);
-    if (!user) return notLoggedIn();
+    const { user } = await requireCustomerSession(request);
     const history = purchaseHistory(
       user.email,
       positiveId(new URL(request.url).searchParams.get("page")) ?? 1,

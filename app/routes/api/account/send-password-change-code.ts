@@ -1,6 +1,5 @@
-import { notLoggedIn, stepRefused } from "~/server/accounts/customer-api.server";
+import { requireCustomerSession, stepRefused } from "~/server/accounts/customer-api.server";
 import { PASSWORD_CHANGE_MESSAGES, sendPasswordChangeCode } from "~/server/accounts/password-change.server";
-import { getCurrentUser } from "~/server/auth/users.server";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
 
 /**
@@ -9,8 +8,7 @@ import { jsonApi, apiJson } from "~/server/http/json-api.server";
  */
 export const loader = jsonApi({
   async POST({ request }) {
-    const user = await getCurrentUser(request);
-    if (!user) return notLoggedIn();
+    const { user } = await requireCustomerSession(request);
     const sent = await sendPasswordChangeCode(request, user);
     if (!sent.ok) return stepRefused(sent);
     return apiJson({ message: PASSWORD_CHANGE_MESSAGES.sent });

@@ -1,5 +1,4 @@
-import { customerAnswer, notLoggedIn } from "~/server/accounts/customer-api.server";
-import { getCurrentUser } from "~/server/auth/users.server";
+import { customerAnswer, requireCustomerSession } from "~/server/accounts/customer-api.server";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
 
 /**
@@ -8,8 +7,7 @@ import { jsonApi, apiJson } from "~/server/http/json-api.server";
  */
 export const loader = jsonApi({
   async GET({ request }) {
-    const user = await getCurrentUser(request);
-    if (!user) return notLoggedIn();
+    const { user } = await requireCustomerSession(request);
     return apiJson({ user: customerAnswer(user) }, { headers: { "Cache-Control": "no-store" } });
   },
 });

@@ -1,9 +1,8 @@
 import { passwordChangeCodeSchema } from "~/lib/account-schemas";
-import { notLoggedIn } from "~/server/accounts/customer-api.server";
+import { requireCustomerSession } from "~/server/accounts/customer-api.server";
 import { verifyPasswordChangeCode } from "~/server/accounts/password-change.server";
-import { getCurrentUser } from "~/server/auth/users.server";
 import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
-import { commitSession, getSession } from "~/server/http/session.server";
+import { commitSession } from "~/server/http/session.server";
 
 /**
  * The password change's second step: the mailed code (5 tries per code) lets this session set a
@@ -12,9 +11,7 @@ import { commitSession, getSession } from "~/server/http/session.server";
 export const loader = jsonApi({
   async POST({ request }) {
     const body = await readApiBody(request, 4 * 1024);
-    const session = await getSession(request);
-    const user = await getCurrentUser(session);
-    if (!user) return notLoggedIn();
+    const { session, user } = await requireCustomerSession(request);
     const { code } = parseApiInput(passwordChangeCodeSchema, body);
     const verified = verifyPasswordChangeCode(session, user, code);
     if (!verified.ok) return apiError(verified.status, verified.message);
