@@ -210,4 +210,38 @@ describe("server-side sessions", () => {
     await commitSession(await newSession());
     expect(db().select().from(sessions).all()).toHaveLength(before);
   });
+
+  it("a page's loaders share one read of the session: what one takes once is not written back by another's commit", async () => {
+    const user = await createUser("shared-session@example.jp", PASSWORD);
+    const session = await newSession();
+    logIn(session, user, { as: "user" });
+    session.flash("toast", { kind: "success", title: "認証コードを送信しました" });
+    session.flash("passwordChangeNotice", {
+      kind: "success",
+      message: "認証コードを送信しました",
+      at: Date.now(),
+    });
+    const cookie = (await commitSession(session)).split(";")[0] ?? "";
+
+    // As Remix runs a document GET: the root's and the page's loaders side by side on one Request.
+    const request = get("/account/password?step=verify", cookie);
+    expect(await getSession(request)).toBe(await getSession(request));
+    const { loader: root } = await import("~/root");
+    const { loader: page } = await import("~/routes/account/password");
+    const [rootAnswer, pageAnswer] = await Promise.all([callRoute(root, request), callRoute(page, request)]);
+    expect((rootAnswer.data as { toast: unknown }).toast).toMatchObject({
+      title: "認証コードを送信しました",
+    });
+    expect((pageAnswer.data as { notice: unknown }).notice).toMatchObject({
+      message: "認証コードを送信しました",
+    });
+
+    // Both were shown once: the next page has neither (each loader committing its own copy wrote the other's back).
+    const next = await getSession(get("/account", cookie));
+    expect(next.get("toast")).toBeUndefined();
+    expect(next.get("passwordChangeNotice")).toBeUndefined();
+    // An action's reads stay separate.
+    const post = new Request("http://shop.test/account", { method: "POST", headers: { Cookie: cookie } });
+    expect(await getSession(post)).not.toBe(await getSession(post));
+  });
 });

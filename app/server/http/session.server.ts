@@ -98,7 +98,25 @@ const renewals = new WeakSet<ShopSession>();
 /** A session's token after a renewal (Session.id cannot change), so a second commit finds the new row. */
 const renewedTokens = new WeakMap<ShopSession, string>();
 
-export async function getSession(request: Request): Promise<ShopSession> {
+/**
+ * A page's loaders (root, layouts, the page) run side by side on one Request object (decision
+ * 0018's server-runtime patch keeps it one), and each asks for the session: they share one read,
+ * so the row is looked up once, and what one loader takes from it (the toast) is not written back
+ * by another's commit. Only for GET and HEAD: an action's reads stay separate, as they always were.
+ */
+const loaderSessions = new WeakMap<Request, Promise<ShopSession>>();
+
+export function getSession(request: Request): Promise<ShopSession> {
+  if (request.method !== "GET" && request.method !== "HEAD") return readSession(request);
+  let session = loaderSessions.get(request);
+  if (!session) {
+    session = readSession(request);
+    loaderSessions.set(request, session);
+  }
+  return session;
+}
+
+async function readSession(request: Request): Promise<ShopSession> {
   const token: unknown = await sessionCookie().parse(request.headers.get("Cookie"));
   const at = now();
   const row =
