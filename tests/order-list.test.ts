@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createContest } from "~/server/catalog/contests.server";
@@ -284,5 +285,59 @@ describe("order list by contest", () => {
       expect(result.status).toBe(302);
       expect(result.location).toBe("/admin-login");
     });
+  });
+});
+
+// Issue 16: the list's summary is kept in memory until an order or a line is written, by anyone.
+describe("the order list's summary kept in memory", () => {
+  const all: OrderContestFilter = { kind: "all" };
+  const other = () => new Database(process.env.DATABASE_PATH ?? "");
+
+  it("reads the counts once while nothing is written, and again after any write to an order or a line", () => {
+    const kept = contest("記憶する大会");
+    const first = order(kept.id, "未対応", ["未対応", "未対応"]);
+    const counts = orderListCounts(kept);
+    expect(counts).toEqual({ pending: 1, handled: 0, awaiting: 0, linesWithoutFile: 2 });
+    // Another tab, page or search of the same contest: the same counts, not counted again.
+    listOrderGroups({ tab: "handled", q: "", page: 2, contest: kept });
+    expect(orderListCounts(kept)).toBe(counts);
+
+    // A line delivered by another connection (a script, another process on the same file).
+    const connection = other();
+    connection
+      .prepare("update order_lines set status = '納品済み' where order_id = ? and line_number like '%-1'")
+      .run(first.id);
+    expect(orderListCounts(kept)).toEqual({ pending: 1, handled: 0, awaiting: 0, linesWithoutFile: 1 });
+    connection.prepare("update orders set status = '納品済み' where id = ?").run(first.id);
+    expect(orderListCounts(kept)).toEqual({ pending: 0, handled: 1, awaiting: 0, linesWithoutFile: 0 });
+    connection.prepare("delete from order_lines where order_id = ?").run(first.id);
+    connection.prepare("delete from orders where id = ?").run(first.id);
+    connection.close();
+    expect(orderListCounts(kept)).toEqual({ pending: 0, handled: 0, awaiting: 0, linesWithoutFile: 0 });
+  });
+
+  it("keeps a tab's total but counts a search's each time, and reads the orders shown afresh", () => {
+    const kept = contest("合計の大会");
+    order(kept.id, "未対応", ["未対応"], "total-a@example.jp");
+    const before = listOrderGroups({ tab: "pending", q: "", page: 1, contest: kept });
+    expect(before.total).toBe(1);
+    const connection = other();
+    const added = order(kept.id, "未対応", ["未対応"], "total-b@example.jp");
+    connection.prepare("update orders set customer_name = '別の接続 花子' where id = ?").run(added.id);
+    connection.close();
+    const after = listOrderGroups({ tab: "pending", q: "", page: 1, contest: kept });
+    expect(after.total).toBe(2);
+    expect(after.groups[0]?.customerName).toBe("別の接続 花子");
+    expect(listOrderGroups({ tab: "pending", q: "total-b@", page: 1, contest: kept }).total).toBe(1);
+  });
+
+  it("offers a contest's new name and a contest's first order in the contest select", () => {
+    const renamed = contest("改名前の大会");
+    expect(orderListContests(all).contests.some((c) => c.id === renamed.id)).toBe(false);
+    order(renamed.id);
+    expect(orderListContests(all).contests).toContainEqual({ id: renamed.id, name: "改名前の大会" });
+    // A contest write changes the catalogue's count, not the orders': the name is still fresh.
+    db().update(contests).set({ name: "改名後の大会" }).where(eq(contests.id, renamed.id)).run();
+    expect(orderListContests(all).contests).toContainEqual({ id: renamed.id, name: "改名後の大会" });
   });
 });

@@ -672,3 +672,13 @@ export const catalogueVersion = sqliteTable("catalogue_version", {
   id: integer("id").primaryKey(),
   version: integer("version").notNull().default(0),
 });
+
+/**
+ * One row counting the writes to orders and their lines: triggers (migration 0016) add one on
+ * every insert, update or delete, whoever writes, so the order list's summary kept in memory
+ * (order-list.server.ts) knows when it is stale.
+ */
+export const ordersVersion = sqliteTable("orders_version", {
+  id: integer("id").primaryKey(),
+  version: integer("version").notNull().default(0),
+});

@@ -1,12 +1,22 @@
 import { and, count, desc, eq, exists, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { DELETED_CONTESTS, ORDER_TABS, orderTab, type OrderTab } from "~/lib/order-tabs";
 import { pageNumber, positiveId } from "~/lib/params";
+import { catalogueVersion } from "../catalog/catalogue-cache.server";
 import { db } from "../db/client.server";
+import { versionCache } from "../db/version-cache.server";
 import { containsPattern } from "../db/sql-like.server";
 import { contests, downloadPages, orderLines, orders } from "../db/schema";
 import { baseOrderNumber } from "./delivery.server";
 
 export const ORDER_GROUPS_PAGE_SIZE = 20;
+
+/**
+ * The list's summary (its counts, the contests that have orders, a tab's total) kept in memory
+ * while no order or order line is written (`orders_version`, migration 0016): over a season's
+ * orders these counts were most of the list's data cost, and they are the same whichever tab,
+ * page or search an admin moves to. The orders shown are read afresh every time.
+ */
+const orderSummary = versionCache("orders_version", 200);
 
 /**
  * Which contest's orders the list shows. An order keeps its contest's id until the contest is
@@ -69,27 +79,33 @@ function tabCondition(tab: OrderTab) {
  * the URL (a link from its editor), so the selected one is offered too.
  */
 export function orderListContests(filter: OrderContestFilter) {
-  const withOrders = db()
-    .select({ id: contests.id, name: contests.name })
-    .from(contests)
-    .where(
-      exists(
-        db()
-          .select({ one: sql`1` })
-          .from(orders)
-          .where(eq(orders.contestId, contests.id)),
-      ),
-    )
-    .orderBy(desc(contests.createdAt), desc(contests.id))
-    .all();
+  // Contest names come from the catalogue, so its write count is part of the key.
+  const offered = orderSummary.cached(`contests:${catalogueVersion()}`, () => ({
+    withOrders: db()
+      .select({ id: contests.id, name: contests.name })
+      .from(contests)
+      .where(
+        exists(
+          db()
+            .select({ one: sql`1` })
+            .from(orders)
+            .where(eq(orders.contestId, contests.id)),
+        ),
+      )
+      .orderBy(desc(contests.createdAt), desc(contests.id))
+      .all(),
+    anyDeleted:
+      db().select({ id: orders.id }).from(orders).where(isNull(orders.contestId)).limit(1).get() !==
+      undefined,
+  }));
   const selected =
-    filter.kind === "contest" && !withOrders.some((contest) => contest.id === filter.id)
+    filter.kind === "contest" && !offered.withOrders.some((contest) => contest.id === filter.id)
       ? [{ id: filter.id, name: filter.name }]
       : [];
-  const deleted =
-    filter.kind === "deleted" ||
-    db().select({ id: orders.id }).from(orders).where(isNull(orders.contestId)).limit(1).get() !== undefined;
-  return { contests: [...selected, ...withOrders], deleted };
+  return {
+    contests: [...selected, ...offered.withOrders],
+    deleted: filter.kind === "deleted" || offered.anyDeleted,
+  };
 }
 
 export type OrderListCounts = {
@@ -105,6 +121,10 @@ export type OrderListCounts = {
 
 /** The summary above the list, for the selected contest (or all), whatever the tab and search. */
 export function orderListCounts(filter: OrderContestFilter): OrderListCounts {
+  return orderSummary.cached(`counts:${orderContestParam(filter)}`, () => countOrders(filter));
+}
+
+function countOrders(filter: OrderContestFilter): OrderListCounts {
   const where = contestCondition(filter);
   const byStatus = db()
     .select({ paymentStatus: orders.paymentStatus, status: orders.status, n: count() })
@@ -190,7 +210,14 @@ export function listOrderGroups(options: {
       )
     : undefined;
   const where = and(contestCondition(options.contest ?? { kind: "all" }), tabCondition(options.tab), search);
-  const total = db().select({ n: count() }).from(orders).where(where).get()?.n ?? 0;
+  const countTotal = () => db().select({ n: count() }).from(orders).where(where).get()?.n ?? 0;
+  // A search's total is counted each time (its words are the admin's); a tab's is kept.
+  const total = options.q
+    ? countTotal()
+    : orderSummary.cached(
+        `total:${options.tab}:${orderContestParam(options.contest ?? { kind: "all" })}`,
+        countTotal,
+      );
   const groups = db()
     .select(GROUP_COLUMNS)
     .from(orders)
