@@ -70,6 +70,8 @@ test("the header's and footer's links lead to their pages (with JavaScript as cl
     .getByRole("link", { name: "注文状況の確認" })
     .click();
   await expect(page).toHaveURL(/\/order-lookup$/);
+  // The menu does not stay open over the page it opened (on a phone it would cover it).
+  await expect(page.getByRole("navigation", { name: "お問い合わせ" })).toBeHidden();
 
   await page.getByRole("banner").getByRole("link", { name: "ログイン/新規登録" }).click();
   await expect(page).toHaveURL(/\/login$/);
