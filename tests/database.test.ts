@@ -6,7 +6,8 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { describe, expect, it } from "vitest";
 import { createContest, listStorefrontContests } from "~/server/catalog/contests.server";
-import { db, openDatabase } from "~/server/db/client.server";
+import { db, openDatabase, useDatabase } from "~/server/db/client.server";
+import { prepared } from "~/server/db/prepared.server";
 import { athletes, contests, deliveryFiles, orderLines, videoFormats } from "~/server/db/schema";
 import { eq } from "drizzle-orm";
 import { slugKey } from "~/lib/slug";
@@ -51,6 +52,35 @@ describe("database", () => {
     expect(before).toMatchObject({ onSale: false });
     const after = listStorefrontContests(new Date("2030-01-01T00:00:00Z")).find((c) => c.id === id);
     expect(after).toMatchObject({ onSale: true });
+  });
+});
+
+describe("prepared statements", () => {
+  it("are built once per connection, and afresh on another connection to another file", () => {
+    let built = 0;
+    const build = (connection: ReturnType<typeof db>) => {
+      built++;
+      return connection.$client.prepare("select count(*) as n from contests");
+    };
+    const first = prepared("test:count-contests", build);
+    expect(prepared("test:count-contests", build)).toBe(first);
+    expect(built).toBe(1);
+
+    const home = db();
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "shop-prepared-")), "other.db");
+    const other = openDatabase(file);
+    useDatabase(other);
+    try {
+      createContest("別のファイルの大会");
+      const second = prepared("test:count-contests", build);
+      expect(second).not.toBe(first);
+      expect(built).toBe(2);
+      expect(second.get()).toEqual({ n: 1 });
+    } finally {
+      useDatabase(home);
+      other.$client.close();
+    }
+    expect(prepared("test:count-contests", build)).toBe(first);
   });
 });
 

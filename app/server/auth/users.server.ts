@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { now } from "../core/clock.server";
-import { db } from "../db/client.server";
+import { prepared } from "../db/prepared.server";
 import { users } from "../db/schema";
 import { getSession, SESSION_MAX_AGE_SECONDS, type ShopSession } from "../http/session.server";
 
@@ -18,16 +18,14 @@ export async function getCurrentUser(requestOrSession: Request | ShopSession): P
   if (!userId) return null;
   const loggedInAt = session.get("loggedInAt");
   if (!loggedInAt || now().getTime() - loggedInAt > SESSION_MAX_AGE_SECONDS * 1000) return null;
-  const user = db()
-    .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      isAdmin: users.isAdmin,
-    })
-    .from(users)
-    .where(eq(users.id, userId))
-    .get();
+  // Every page of a logged-in user asks (the root, a layout, the page): prepared once.
+  const user = prepared("current-user", (connection) =>
+    connection
+      .select({ id: users.id, email: users.email, name: users.name, isAdmin: users.isAdmin })
+      .from(users)
+      .where(eq(users.id, sql.placeholder("userId")))
+      .prepare(),
+  ).get({ userId });
   return user ?? null;
 }
 

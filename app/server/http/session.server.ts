@@ -1,9 +1,10 @@
 import crypto from "node:crypto";
 import { createCookie, createSession, type Session } from "@remix-run/node";
-import { and, eq, lte, ne } from "drizzle-orm";
+import { and, eq, lte, ne, sql } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { db } from "../db/client.server";
+import { prepared } from "../db/prepared.server";
 import { sessions, type SESSION_KINDS } from "../db/schema";
 import { clientIp } from "./rate-limit.server";
 
@@ -121,11 +122,13 @@ async function readSession(request: Request): Promise<ShopSession> {
   const at = now();
   const row =
     typeof token === "string" && token
-      ? db()
-          .select()
-          .from(sessions)
-          .where(eq(sessions.id, rowId(token)))
-          .get()
+      ? prepared("session-row", (connection) =>
+          connection
+            .select()
+            .from(sessions)
+            .where(eq(sessions.id, sql.placeholder("id")))
+            .prepare(),
+        ).get({ id: rowId(token) })
       : undefined;
   const live = row && row.expiresAt > at;
   const session = createSession<SessionData, FlashData>(

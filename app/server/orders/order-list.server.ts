@@ -1,8 +1,23 @@
-import { and, count, desc, eq, exists, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import {
+  and,
+  count,
+  desc,
+  eq,
+  exists,
+  inArray,
+  isNull,
+  ne,
+  or,
+  sql,
+  type Placeholder,
+  type SQL,
+} from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { DELETED_CONTESTS, ORDER_TABS, orderTab, type OrderTab } from "~/lib/order-tabs";
 import { pageNumber, positiveId } from "~/lib/params";
 import { catalogueVersion } from "../catalog/catalogue-cache.server";
-import { db } from "../db/client.server";
+import { db, type Db } from "../db/client.server";
+import { prepared } from "../db/prepared.server";
 import { versionCache } from "../db/version-cache.server";
 import { containsPattern } from "../db/sql-like.server";
 import { contests, downloadPages, orderLines, orders } from "../db/schema";
@@ -62,10 +77,13 @@ export function orderListQuery(params: URLSearchParams) {
 // Every query below leads with contest_id (equality or IS NULL), then the payment and delivery
 // status, so it can run on orders(contest_id, payment_status, status, created_at); "all" runs on
 // orders(payment_status, status, created_at).
-function contestCondition(filter: OrderContestFilter) {
-  if (filter.kind === "contest") return eq(orders.contestId, filter.id);
-  return filter.kind === "deleted" ? isNull(orders.contestId) : undefined;
+function contestCondition(kind: OrderContestFilter["kind"], id: number | Placeholder) {
+  if (kind === "contest") return eq(orders.contestId, id);
+  return kind === "deleted" ? isNull(orders.contestId) : undefined;
 }
+
+/** The filter's contest id, for contestCondition (unused unless the filter is a contest). */
+const contestIdOf = (filter: OrderContestFilter) => (filter.kind === "contest" ? filter.id : 0);
 
 /** The orders a tab lists: paid ones by delivery status, or those whose money is not in. */
 function tabCondition(tab: OrderTab) {
@@ -125,7 +143,7 @@ export function orderListCounts(filter: OrderContestFilter): OrderListCounts {
 }
 
 function countOrders(filter: OrderContestFilter): OrderListCounts {
-  const where = contestCondition(filter);
+  const where = contestCondition(filter.kind, contestIdOf(filter));
   const byStatus = db()
     .select({ paymentStatus: orders.paymentStatus, status: orders.status, n: count() })
     .from(orders)
@@ -192,9 +210,40 @@ const LINE_COLUMNS = {
   downloadStartedAt: orderLines.downloadStartedAt,
 };
 
+/** The page's orders for a `where` whose contest, if any, is the placeholder `contestId`. */
+function groupsQuery(connection: Db, where: SQL | undefined) {
+  return connection
+    .select(GROUP_COLUMNS)
+    .from(orders)
+    .where(where)
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .prepare();
+}
+
+// The page's orders' lines and download pages, by the orders' ids as one JSON array: one
+// statement whatever the page's length (order_id's index is still used).
+const idsIn = (column: SQLiteColumn) =>
+  sql`${column} in (select value from json_each(${sql.placeholder("ids")}))`;
+const linesQuery = (connection: Db) =>
+  connection
+    .select(LINE_COLUMNS)
+    .from(orderLines)
+    .where(idsIn(orderLines.orderId))
+    .orderBy(orderLines.id)
+    .prepare();
+const downloadPagesQuery = (connection: Db) =>
+  connection
+    .select({ orderId: downloadPages.orderId, id: downloadPages.id, expiresAt: downloadPages.expiresAt })
+    .from(downloadPages)
+    .where(idsIn(downloadPages.orderId))
+    .prepare();
+
 /**
  * Orders of a tab (and of a contest), newest first, with their lines; searchable by order
- * number, e-mail or name.
+ * number, e-mail or name. Without a search (the list as an admin works through it) the
+ * statements are prepared once per tab and kind of contest filter.
  */
 export function listOrderGroups(options: {
   tab: OrderTab;
@@ -202,6 +251,7 @@ export function listOrderGroups(options: {
   page: number;
   contest?: OrderContestFilter;
 }) {
+  const contest = options.contest ?? { kind: "all" };
   const search = options.q
     ? or(
         sql`${orders.orderNumber} like ${containsPattern(baseOrderNumber(options.q))} escape '\\'`,
@@ -209,39 +259,30 @@ export function listOrderGroups(options: {
         sql`${orders.customerName} like ${containsPattern(options.q)} escape '\\'`,
       )
     : undefined;
-  const where = and(contestCondition(options.contest ?? { kind: "all" }), tabCondition(options.tab), search);
+  const where = and(contestCondition(contest.kind, contestIdOf(contest)), tabCondition(options.tab), search);
   const countTotal = () => db().select({ n: count() }).from(orders).where(where).get()?.n ?? 0;
   // A search's total is counted each time (its words are the admin's); a tab's is kept.
   const total = options.q
     ? countTotal()
-    : orderSummary.cached(
-        `total:${options.tab}:${orderContestParam(options.contest ?? { kind: "all" })}`,
-        countTotal,
-      );
-  const groups = db()
-    .select(GROUP_COLUMNS)
-    .from(orders)
-    .where(where)
-    .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(ORDER_GROUPS_PAGE_SIZE)
-    .offset((options.page - 1) * ORDER_GROUPS_PAGE_SIZE)
-    .all();
-  const ids = groups.map((group) => group.id);
-  const lines = ids.length
-    ? db()
-        .select(LINE_COLUMNS)
-        .from(orderLines)
-        .where(inArray(orderLines.orderId, ids))
-        .orderBy(orderLines.id)
-        .all()
-    : [];
-  const pages = ids.length
-    ? db()
-        .select({ orderId: downloadPages.orderId, id: downloadPages.id, expiresAt: downloadPages.expiresAt })
-        .from(downloadPages)
-        .where(inArray(downloadPages.orderId, ids))
-        .all()
-    : [];
+    : orderSummary.cached(`total:${options.tab}:${orderContestParam(contest)}`, countTotal);
+  const page = {
+    limit: ORDER_GROUPS_PAGE_SIZE,
+    offset: (options.page - 1) * ORDER_GROUPS_PAGE_SIZE,
+    contestId: contestIdOf(contest),
+  };
+  const groups = (
+    search
+      ? groupsQuery(db(), where)
+      : prepared(`order-list:${options.tab}:${contest.kind}`, (connection) =>
+          groupsQuery(
+            connection,
+            and(contestCondition(contest.kind, sql.placeholder("contestId")), tabCondition(options.tab)),
+          ),
+        )
+  ).all(page);
+  const ids = JSON.stringify(groups.map((group) => group.id));
+  const lines = groups.length ? prepared("order-list:lines", linesQuery).all({ ids }) : [];
+  const pages = groups.length ? prepared("order-list:download-pages", downloadPagesQuery).all({ ids }) : [];
   return {
     total,
     pages: Math.max(1, Math.ceil(total / ORDER_GROUPS_PAGE_SIZE)),
