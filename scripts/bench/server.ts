@@ -8,9 +8,9 @@
 // of the minimal app's, and its RSS after BENCH_IDLE_SECONDS (default 60) idle within 32 MB of
 // its start-up figure; no answer outside 2xx/3xx. Pages every visitor gets alike are served from
 // the render cache after their first request (as in a burst of parents); the order form of a
-// logged-in visitor, never served from it, shows what drawing a page costs, without a budget, and
-// the admin list's data (what a JavaScript browser asks for after an action) what it costs to
-// read the list without drawing it.
+// logged-in visitor, never served from it, shows what drawing a page costs, without a budget; so
+// do the admin list with nothing to list (the page's own fixed cost) and the admin list's data
+// alone (what a JavaScript browser asks for after each action).
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -99,6 +99,15 @@ const targets: Target[] = [
     kind: "admin",
     server: shop,
     path: "/admin/orders",
+    headers: admin,
+  },
+  // The same page with nothing to list (every order of the bench is still pending): the admin
+  // page's own fixed cost, apart from drawing the orders.
+  {
+    label: "/admin/orders?tab=handled (the page with an empty list; no budget)",
+    kind: "unbudgeted",
+    server: shop,
+    path: "/admin/orders?tab=handled",
     headers: admin,
   },
   // With JavaScript an admin's browser draws the list itself after its first page: each reload
