@@ -133,4 +133,13 @@ test("the order list filters by contest, with its counts and its work, through t
   await expect(page.getByLabel("大会", { exact: true })).toHaveValue("");
   await expect(counts).toContainText("すべての大会");
   await expect(counts.getByRole("link", { name: "制作リスト" })).toHaveCount(0);
+
+  // The counts are kept in memory until an order is written: 完了 moves one between them at once.
+  await page.goto(`/admin/orders?contest=${spring.id}`);
+  await expect(page.getByTestId("count-pending")).toHaveText("2件");
+  await group(spring.orders[0]!.number).getByRole("button", { name: "完了" }).click();
+  await expect(page.getByText("注文を対応済みに移動しました。")).toBeVisible();
+  await expect(page.getByTestId("count-pending")).toHaveText("1件");
+  await expect(page.getByTestId("count-handled")).toHaveText("2件");
+  await expect(page.getByTestId("count-lines-without-file")).toHaveText("1本");
 });
