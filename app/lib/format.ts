@@ -5,27 +5,25 @@
  * expression: Intl's format was most of an order form's price labels' cost on the server (one
  * per athlete and style, `npm run bench:profile`). Anything else is Intl's.
  */
-const yenNumber = {
-  format(amount: number): string {
-    return Number.isSafeInteger(amount)
-      ? String(amount).replace(/\B(?=(\d{3})+$)/g, ",")
-      : amount.toLocaleString("ja-JP");
-  },
-};
+function groupedYen(amount: number): string {
+  return Number.isSafeInteger(amount)
+    ? String(amount).replace(/\B(?=(\d{3})+$)/g, ",")
+    : amount.toLocaleString("ja-JP");
+}
 
 /** 12345 → "12,345円（税込）" */
 export function formatYen(amount: number): string {
-  return `${yenNumber.format(amount)}円（税込）`;
+  return `${groupedYen(amount)}円（税込）`;
 }
 
 /** 12345 → "12,345円", where the tax note is said once nearby (a list of prices). */
 export function formatYenShort(amount: number): string {
-  return `${yenNumber.format(amount)}円`;
+  return `${groupedYen(amount)}円`;
 }
 
 /** 12345 → "¥12,345" */
 export function formatYenSign(amount: number): string {
-  return `¥${yenNumber.format(amount)}`;
+  return `¥${groupedYen(amount)}`;
 }
 
 const dateTime = new Intl.DateTimeFormat("ja-JP", {

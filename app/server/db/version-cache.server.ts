@@ -1,5 +1,5 @@
-import type { Statement } from "better-sqlite3";
 import { db, type Db } from "./client.server";
+import { prepared } from "./prepared.server";
 
 /**
  * Values read from the database and kept in memory until the tables they come from change.
@@ -22,25 +22,20 @@ export function versionCache(
   maxEntries: number,
 ): VersionCache {
   let seen: { connection: Db; version: number } | undefined;
-  let versionQuery: { connection: Db; statement: Statement<[], { version: number }> } | undefined;
   const entries = new Map<string, unknown>();
 
-  function version(connection = db()): number {
-    if (versionQuery?.connection !== connection)
-      versionQuery = {
-        connection,
-        statement: connection.$client.prepare<[], { version: number }>(
-          `select version from ${table} where id = 1`,
-        ),
-      };
-    return versionQuery.statement.get()?.version ?? 0;
+  function version(): number {
+    const statement = prepared(`version:${table}`, (connection) =>
+      connection.$client.prepare<[], { version: number }>(`select version from ${table} where id = 1`),
+    );
+    return statement.get()?.version ?? 0;
   }
 
   function cached<T>(key: string, read: () => T): T {
     const connection = db();
     // Inside a transaction the rows read may yet be rolled back: never kept.
     if (connection.$client.inTransaction) return read();
-    const now = version(connection);
+    const now = version();
     if (seen?.connection !== connection || seen.version !== now) {
       entries.clear();
       seen = { connection, version: now };
@@ -53,5 +48,5 @@ export function versionCache(
     return value;
   }
 
-  return { cached, version: () => version() };
+  return { cached, version };
 }

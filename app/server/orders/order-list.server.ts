@@ -270,15 +270,13 @@ export function listOrderGroups(options: {
     offset: (options.page - 1) * ORDER_GROUPS_PAGE_SIZE,
     contestId: contestIdOf(contest),
   };
+  const pageQuery = (connection: Db) =>
+    groupsQuery(
+      connection,
+      and(contestCondition(contest.kind, sql.placeholder("contestId")), tabCondition(options.tab), search),
+    );
   const groups = (
-    search
-      ? groupsQuery(db(), where)
-      : prepared(`order-list:${options.tab}:${contest.kind}`, (connection) =>
-          groupsQuery(
-            connection,
-            and(contestCondition(contest.kind, sql.placeholder("contestId")), tabCondition(options.tab)),
-          ),
-        )
+    search ? pageQuery(db()) : prepared(`order-list:${options.tab}:${contest.kind}`, pageQuery)
   ).all(page);
   const ids = JSON.stringify(groups.map((group) => group.id));
   const lines = groups.length ? prepared("order-list:lines", linesQuery).all({ ids }) : [];
