@@ -22,10 +22,18 @@ test("issue 19 item 21: the home page starts with a banner image whose space is 
     await expect(banner).toHaveAttribute("width", "1600");
     await expect(banner).toHaveAttribute("height", "600");
     // Measured once the stylesheet applies (browsers paint nothing before it; a box measured
-    // earlier is the unstyled image at its attributes' size).
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every((link) => link.sheet),
-    );
+    // earlier is the unstyled image at its attributes' size). Polled from here, not with
+    // waitForFunction: that polls on the page's animation frames, which never come with
+    // JavaScript off, so it hung whenever the stylesheet was not there at its first look.
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every(
+            (link) => link.sheet,
+          ),
+        ),
+      )
+      .toBe(true);
     const early = await banner.boundingBox();
     expect(early?.height).toBeGreaterThan(90);
     await expect(banner).toHaveJSProperty("complete", true);
