@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as userRoute from "~/routes/api/account/user";
 import * as ordersRoute from "~/routes/api/account/orders";
 import * as loginRoute from "~/routes/api/account/login";
@@ -18,7 +18,7 @@ import { apiCall } from "./helpers/api";
 import { createUser, loginPost, userByEmail } from "./helpers/accounts";
 import { callRoute, sessionOf } from "./helpers/route";
 import { sessionCookie } from "./helpers/shop";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
@@ -29,12 +29,7 @@ vi.mock("~/server/auth/password.server", async (importOriginal) => {
   };
 });
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-afterAll(() => smtp.close());
+const smtp = smtpServerForThisFile();
 
 const PASSWORD = "Customer-Pass-1234";
 let n = 0;

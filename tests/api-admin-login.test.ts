@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { authenticator } from "otplib";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import * as authCheckRoute from "~/routes/api/auth-check";
 import * as logoutRoute from "~/routes/api/logout";
 import * as loginRoute from "~/routes/api/admin/login";
@@ -17,7 +17,7 @@ import { commitSession, getSession } from "~/server/http/session.server";
 import { adminWithToken, apiCall } from "./helpers/api";
 import { createUser, userByEmail } from "./helpers/accounts";
 import { callRoute, sessionOf, type RouteResult } from "./helpers/route";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
@@ -28,16 +28,11 @@ vi.mock("~/server/auth/password.server", async (importOriginal) => {
   };
 });
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
 const MINUTE = 60_000;
 const PASSWORD = "Admin-Pass-1234";
 
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-afterAll(() => smtp.close());
+const smtp = smtpServerForThisFile();
 afterEach(() => setClock(null));
 
 let n = 0;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as sendRoute from "~/routes/api/checkout/send-verification-code";
 import * as resendRoute from "~/routes/api/checkout/resend-verification-code";
 import * as verifyRoute from "~/routes/api/checkout/verify-email-code";
@@ -14,14 +14,9 @@ import { apiCall } from "./helpers/api";
 import { checkoutUntilConfirmed } from "./helpers/checkout-flow";
 import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-afterAll(() => smtp.close());
+const smtp = smtpServerForThisFile();
 
 const mailsTo = (address: string) => smtp.received.filter((mail) => mail.to.includes(address));
 const codeOf = (address: string) => /\b(\d{6})\b/.exec(mailsTo(address).at(-1)?.text ?? "")?.[1] ?? "";

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { authenticator } from "otplib";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { action as adminLoginAction } from "~/routes/admin/login";
 import { action as secondFactorAction, loader as secondFactorLoader } from "~/routes/admin/second-factor";
 import { action as setupAction, loader as setupLoader } from "~/routes/admin/two-factor-setup";
@@ -12,7 +12,7 @@ import { sessions } from "~/server/db/schema";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { createUser, requestFrom, userByEmail } from "./helpers/accounts";
 import { callRoute, sessionOf, type RouteResult } from "./helpers/route";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
@@ -23,17 +23,12 @@ vi.mock("~/server/auth/password.server", async (importOriginal) => {
   };
 });
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
 const MINUTE = 60_000;
 const PASSWORD = "Admin-Pass-1234";
 const IP = "198.51.100.90";
 
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-afterAll(() => smtp.close());
+const smtp = smtpServerForThisFile();
 afterEach(() => setClock(null));
 
 /** An admin session as the admin's browser holds it after a completed second factor. */

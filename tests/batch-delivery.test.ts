@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import {
@@ -24,14 +24,9 @@ import { deliveryPlan, deliveryScreen } from "~/server/delivery/matching.server"
 import { mediaDir } from "./helpers/media-dir";
 import { pendingMailCount } from "~/server/mail/outbox.server";
 import { claimDownload } from "~/server/orders/downloads.server";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-afterAll(() => smtp.close());
+const smtp = smtpServerForThisFile();
 afterEach(() => setClock(null));
 
 let serial = 0;

@@ -1,19 +1,14 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contestSlug } from "~/lib/slug";
 import { db } from "~/server/db/client.server";
 import { checkouts, orders } from "~/server/db/schema";
 import { checkoutUntilConfirmed } from "./helpers/checkout-flow";
 import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-afterAll(() => smtp.close());
+const smtp = smtpServerForThisFile();
 
 const orderForm = () => import("~/routes/storefront/order-form");
 

@@ -1,23 +1,18 @@
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { downloadPages, orderLines, orders } from "~/server/db/schema";
 import { claimDownload, downloadPage } from "~/server/orders/downloads.server";
 import { baseOrderNumber, completeOrder, deliverOrder } from "~/server/orders/delivery.server";
 import { listOrderGroups } from "~/server/orders/order-list.server";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 import { callRoute } from "./helpers/route";
 import { loader as downloadFileLoader } from "~/routes/storefront/download-file";
 import { loader as downloadPageLoader } from "~/routes/storefront/download-page";
 import { loader as contactLoader } from "~/routes/storefront/contact";
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-afterAll(() => smtp.close());
+const smtp = smtpServerForThisFile();
 afterEach(() => setClock(null));
 
 let n = 0;

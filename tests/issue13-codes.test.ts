@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { contestSlug } from "~/lib/slug";
 import { action as adminLoginAction } from "~/routes/admin/login";
 import { loader as secondFactorLoader } from "~/routes/admin/second-factor";
@@ -14,7 +14,7 @@ import { createUser, newSession, requestFrom } from "./helpers/accounts";
 import { checkoutUntilConfirmed } from "./helpers/checkout-flow";
 import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
@@ -25,12 +25,7 @@ vi.mock("~/server/auth/password.server", async (importOriginal) => {
   };
 });
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-afterAll(() => smtp.close());
+const smtp = smtpServerForThisFile();
 afterEach(() => setClock(null));
 
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { contestSlug } from "~/lib/slug";
 import { PAYMENT_PROCESSING_MESSAGE, TOTAL_CHANGED_MESSAGE } from "~/server/checkout/payment.server";
 import { db } from "~/server/db/client.server";
@@ -13,14 +13,9 @@ import { checkoutUntilVerified } from "./helpers/checkout-flow";
 import { createUser } from "./helpers/accounts";
 import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-afterAll(() => smtp.close());
+const smtp = smtpServerForThisFile();
 
 type Shop = ReturnType<typeof seedContest>;
 

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { lineRefusalSchema } from "~/lib/line-refusal-schemas";
 import { db } from "~/server/db/client.server";
 import { orderLines, orders } from "~/server/db/schema";
@@ -10,14 +10,9 @@ import { orderListCounts } from "~/server/orders/order-list.server";
 import { orderStatusByToken } from "~/server/orders/order-status.server";
 import { callRoute } from "./helpers/route";
 import { adminCookie, formRequest } from "./helpers/shop";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-afterAll(() => smtp.close());
+const smtp = smtpServerForThisFile();
 
 let n = 0;
 function order() {

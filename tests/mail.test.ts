@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSmtpServer } from "./helpers/smtp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { smtpServerForThisFile } from "./helpers/smtp";
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
+const smtp = smtpServerForThisFile();
+beforeAll(() => {
   process.env.MAIL_FROM = "shop@example.jp";
 });
-afterAll(() => smtp.close());
 
 describe("mail", () => {
   it("sends a Japanese mail with text and HTML bodies over SMTP, escaping what customers typed", async () => {

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "~/server/db/client.server";
 import { orders } from "~/server/db/schema";
 import { ORDER_LOOKUP_MESSAGES } from "~/server/orders/order-lookup.server";
 import { callRoute, type RouteResult } from "./helpers/route";
 import { formRequest } from "./helpers/shop";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-afterAll(() => smtp.close());
+const smtp = smtpServerForThisFile();
 
 let ipCounter = 0;
 /** A fresh client address per test, so one test's per-origin count does not reach the next. */

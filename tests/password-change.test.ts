@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { logIn } from "~/server/auth/session-login.server";
 import {
@@ -10,7 +10,7 @@ import {
 import { verifyPassword } from "~/server/auth/password.server";
 import { getCurrentUser, type CurrentUser } from "~/server/auth/users.server";
 import { createUser, newSession, requestFrom, roundTrip, userByEmail } from "./helpers/accounts";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 import { callRoute, sessionOf } from "./helpers/route";
 import { action as passwordAction, loader as passwordLoader } from "~/routes/account/password";
 import { commitSession } from "~/server/http/session.server";
@@ -24,15 +24,10 @@ vi.mock("~/server/auth/password.server", async (importOriginal) => {
   };
 });
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
 const DAY = 24 * 60 * 60_000;
 
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-afterAll(() => smtp.close());
+const smtp = smtpServerForThisFile();
 afterEach(() => setClock(null));
 
 async function userAndSessions(email: string) {

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "~/server/db/client.server";
 import { checkouts, orderLines, orders } from "~/server/db/schema";
 import { recoverUnrecordedPayments } from "~/server/checkout/payment-recovery.server";
@@ -7,14 +7,9 @@ import { testProvider } from "~/server/payments/test-provider.server";
 import { checkoutUntilVerified } from "./helpers/checkout-flow";
 import { callRoute } from "./helpers/route";
 import { seedContest } from "./helpers/shop";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-afterAll(() => smtp.close());
+const smtp = smtpServerForThisFile();
 
 /** A customer who reached /payment: the payment intent exists, nothing is paid yet. */
 async function customerAtPayment() {

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RegisterValues } from "~/lib/account-schemas";
 import { setClock } from "~/server/core/clock.server";
 import { CODE_MESSAGES } from "~/server/auth/codes.server";
@@ -14,7 +14,7 @@ import {
   verifyRegistrationLink,
 } from "~/server/accounts/registration.server";
 import { createUser, requestFrom, userByEmail } from "./helpers/accounts";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
@@ -25,16 +25,13 @@ vi.mock("~/server/auth/password.server", async (importOriginal) => {
   };
 });
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
 let ipCounter = 0;
 
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
+const smtp = smtpServerForThisFile();
+beforeAll(() => {
   process.env.SITE_URL = "https://shop.example.jp";
 });
-afterAll(() => smtp.close());
 afterEach(() => setClock(null));
 
 function values(email: string, overrides: Partial<RegisterValues> = {}): RegisterValues {

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { authenticator } from "otplib";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { action as adminLoginAction } from "~/routes/admin/login";
 import { action as secondFactorAction, loader as secondFactorLoader } from "~/routes/admin/second-factor";
 import { setClock } from "~/server/core/clock.server";
@@ -9,7 +9,7 @@ import { db } from "~/server/db/client.server";
 import { loginEvents } from "~/server/db/schema";
 import { createUser, requestFrom, userByEmail } from "./helpers/accounts";
 import { callRoute, sessionOf } from "./helpers/route";
-import { startSmtpServer } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
@@ -20,16 +20,11 @@ vi.mock("~/server/auth/password.server", async (importOriginal) => {
   };
 });
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
 const MINUTE = 60_000;
 const PASSWORD = "Admin-Pass-1234";
 
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-afterAll(() => smtp.close());
+const smtp = smtpServerForThisFile();
 afterEach(() => setClock(null));
 
 function post(url: string, fields: Record<string, string>, cookie = "", ip = "198.51.100.80") {
