@@ -45,8 +45,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export function Layout({ children }: { children: ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   // The back-office has its own header; the storefront's chrome stays out of its way.
-  const { pathname } = useLocation();
-  const backOffice = /^\/admin(\/|$)/.test(pathname);
+  const location = useLocation();
+  const backOffice = /^\/admin(\/|$)/.test(location.pathname);
   const nonce = useNonce();
   return (
     <html lang="ja" suppressHydrationWarning>
@@ -69,8 +69,8 @@ export function Layout({ children }: { children: ReactNode }) {
         >
           本文へ移動
         </a>
-        {/* Drawn anew for each page: a menu (<details>) opened on the last one is closed, as a page load would. */}
-        {backOffice ? null : <Header key={pathname} user={rootData?.user ?? null} />}
+        {/* Drawn anew for each navigation (even to the page shown): a menu (<details>) opened before it is closed, as a page load would. */}
+        {backOffice ? null : <Header key={location.key} user={rootData?.user ?? null} />}
         <Toast toast={rootData?.toast ?? null} />
         <main id="main" className="flex-1">
           {children}

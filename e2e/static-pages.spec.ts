@@ -70,7 +70,15 @@ test("the header's and footer's links lead to their pages (with JavaScript as cl
     .getByRole("link", { name: "注文状況の確認" })
     .click();
   await expect(page).toHaveURL(/\/order-lookup$/);
-  // The menu does not stay open over the page it opened (on a phone it would cover it).
+  // The menu does not stay open over the page it opened (on a phone it would cover it),
+  // nor when its link is to the page already shown.
+  await expect(page.getByRole("navigation", { name: "お問い合わせ" })).toBeHidden();
+  await page.getByRole("banner").getByLabel("お問い合わせメニュー").click();
+  await page
+    .getByRole("navigation", { name: "お問い合わせ" })
+    .getByRole("link", { name: "注文状況の確認" })
+    .click();
+  await expect(page).toHaveURL(/\/order-lookup$/);
   await expect(page.getByRole("navigation", { name: "お問い合わせ" })).toBeHidden();
 
   await page.getByRole("banner").getByRole("link", { name: "ログイン/新規登録" }).click();
