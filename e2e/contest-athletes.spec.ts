@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { contestSlug } from "../app/lib/slug";
-import { jsEnabled, uniqueEmail } from "./helpers";
+import { jsEnabled, routerSettled, uniqueEmail } from "./helpers";
 import { withDb } from "./db";
 import { loginAsAdmin } from "./users";
 
@@ -230,7 +230,7 @@ test("a row save that fails is answered with the reason, keeps what was typed an
   expect(nameOf(2)).toEqual({ name: "選手2" });
   // With JS the save's answer is followed by a reload of the list; athlete 3 must still be in it
   // when it comes back, or the page would rightly drop the row this test is about to save.
-  await page.waitForLoadState("networkidle");
+  await routerSettled(page);
 
   // Another admin deletes athlete 3 while this page still shows it.
   withDb((db) =>

@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { contestSlug } from "../app/lib/slug";
-import { jsEnabled, uniqueEmail } from "./helpers";
+import { jsEnabled, routerSettled, uniqueEmail } from "./helpers";
 import { createContest } from "./contests";
 import { withDb } from "./db";
 import { loginAsAdmin } from "./users";
@@ -45,11 +45,10 @@ async function postFile(page: Page, pathname: string, field: string, name: strin
 const section = (page: Page, title: string) => page.getByRole("region", { name: title });
 
 async function expectSaved(page: Page) {
+  // Settled first: the toast looked for may otherwise be the last save's, still on the screen,
+  // and the next click would abort this save's reload (CI saw the next toast lost that way).
+  await routerSettled(page);
   await expect(page.getByText("保存しました", { exact: true })).toBeVisible();
-  // The save's reload of the page data may still be on its way: a click now would make it an
-  // aborted request whose answer (the next save's toast with it) the page never shows (seen
-  // once under CI's load). A person reads the toast first.
-  await page.waitForLoadState("networkidle");
 }
 
 test("contest settings: name, number label, categories, formats, price description and publication; the storefront follows", async ({

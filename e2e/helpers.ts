@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { e2eWorkDir } from "./work-dir";
 
 const mailDir = () => path.join(e2eWorkDir(), "received-mail");
@@ -34,4 +34,39 @@ export function uniqueEmail(label: string): string {
 /** Whether this test runs in the project with JavaScript on. */
 export function jsEnabled(): boolean {
   return test.info().project.use.javaScriptEnabled !== false;
+}
+
+/**
+ * Waits until the page's Remix router has nothing in flight: no navigation, no revalidation, no
+ * fetcher. A click made before then (say, the next save while the last one's reload of the page
+ * data is still on its way) aborts that request, and what its answer carried (the toast) is never
+ * shown. `waitForLoadState("networkidle")` is no help here: it is the document's load state,
+ * reached long before a client-side submission. With JavaScript off there is no router, and each
+ * submission was a page load Playwright already waited for; with it on, a router not found fails.
+ */
+export async function routerSettled(page: Page) {
+  if (!jsEnabled()) return;
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() => {
+          type Busy = { state: string };
+          const router = (
+            window as {
+              __remixRouter?: {
+                state: { navigation: Busy; revalidation: string; fetchers: Map<string, Busy> };
+              };
+            }
+          ).__remixRouter;
+          if (!router) return false;
+          const { navigation, revalidation, fetchers } = router.state;
+          return (
+            navigation.state === "idle" &&
+            revalidation === "idle" &&
+            [...fetchers.values()].every((fetcher) => fetcher.state === "idle")
+          );
+        }),
+      { intervals: [50, 100, 250] },
+    )
+    .toBe(true);
 }
