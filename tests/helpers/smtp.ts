@@ -1,7 +1,7 @@
-import { afterAll, beforeAll } from "vitest";
 import type { AddressInfo } from "node:net";
 import PostalMime from "postal-mime";
 import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll } from "vitest";
 
 export type ReceivedMail = { to: string[]; subject: string; text: string; html: string };
 
