@@ -18,7 +18,7 @@ import { apiCall } from "./helpers/api";
 import { createUser, loginPost, userByEmail } from "./helpers/accounts";
 import { callRoute, sessionOf } from "./helpers/route";
 import { sessionCookie } from "./helpers/shop";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");

@@ -12,7 +12,7 @@ import { sessions } from "~/server/db/schema";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { createUser, requestFrom, userByEmail } from "./helpers/accounts";
 import { callRoute, sessionOf, type RouteResult } from "./helpers/route";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");

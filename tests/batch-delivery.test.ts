@@ -24,7 +24,7 @@ import { deliveryPlan, deliveryScreen } from "~/server/delivery/matching.server"
 import { mediaDir } from "./helpers/media-dir";
 import { pendingMailCount } from "~/server/mail/outbox.server";
 import { claimDownload } from "~/server/orders/downloads.server";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 const smtp = smtpServerForThisFile();
 afterEach(() => setClock(null));

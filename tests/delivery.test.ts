@@ -6,7 +6,7 @@ import { downloadPages, orderLines, orders } from "~/server/db/schema";
 import { claimDownload, downloadPage } from "~/server/orders/downloads.server";
 import { baseOrderNumber, completeOrder, deliverOrder } from "~/server/orders/delivery.server";
 import { listOrderGroups } from "~/server/orders/order-list.server";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 import { callRoute } from "./helpers/route";
 import { loader as downloadFileLoader } from "~/routes/storefront/download-file";
 import { loader as downloadPageLoader } from "~/routes/storefront/download-page";

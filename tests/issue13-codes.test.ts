@@ -14,7 +14,7 @@ import { createUser, newSession, requestFrom } from "./helpers/accounts";
 import { checkoutUntilConfirmed } from "./helpers/checkout-flow";
 import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");

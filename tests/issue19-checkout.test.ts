@@ -13,7 +13,7 @@ import { checkoutUntilVerified } from "./helpers/checkout-flow";
 import { createUser } from "./helpers/accounts";
 import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 const smtp = smtpServerForThisFile();
 

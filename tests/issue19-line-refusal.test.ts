@@ -10,7 +10,7 @@ import { orderListCounts } from "~/server/orders/order-list.server";
 import { orderStatusByToken } from "~/server/orders/order-status.server";
 import { callRoute } from "./helpers/route";
 import { adminCookie, formRequest } from "./helpers/shop";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 const smtp = smtpServerForThisFile();
 

@@ -5,7 +5,7 @@ import { orders } from "~/server/db/schema";
 import { checkoutUntilVerified } from "./helpers/checkout-flow";
 import { callRoute } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 const smtp = smtpServerForThisFile();
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 const smtp = smtpServerForThisFile();
 beforeAll(() => {

@@ -4,7 +4,7 @@ import { orders } from "~/server/db/schema";
 import { ORDER_LOOKUP_MESSAGES } from "~/server/orders/order-lookup.server";
 import { callRoute, type RouteResult } from "./helpers/route";
 import { formRequest } from "./helpers/shop";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 const smtp = smtpServerForThisFile();
 

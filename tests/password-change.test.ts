@@ -10,7 +10,7 @@ import {
 import { verifyPassword } from "~/server/auth/password.server";
 import { getCurrentUser, type CurrentUser } from "~/server/auth/users.server";
 import { createUser, newSession, requestFrom, roundTrip, userByEmail } from "./helpers/accounts";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 import { callRoute, sessionOf } from "./helpers/route";
 import { action as passwordAction, loader as passwordLoader } from "~/routes/account/password";
 import { commitSession } from "~/server/http/session.server";

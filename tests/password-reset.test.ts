@@ -14,7 +14,7 @@ import { PASSWORD_RESET_MESSAGES, requestPasswordReset } from "~/server/accounts
 import { createUser, loginPost, newSession, requestFrom, roundTrip, userByEmail } from "./helpers/accounts";
 import { callRoute, type RouteResult } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");

@@ -7,7 +7,7 @@ import { testProvider } from "~/server/payments/test-provider.server";
 import { checkoutUntilVerified } from "./helpers/checkout-flow";
 import { callRoute } from "./helpers/route";
 import { seedContest } from "./helpers/shop";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 const smtp = smtpServerForThisFile();
 

@@ -14,7 +14,7 @@ import {
   verifyRegistrationLink,
 } from "~/server/accounts/registration.server";
 import { createUser, requestFrom, userByEmail } from "./helpers/accounts";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");

@@ -9,7 +9,7 @@ import { db } from "~/server/db/client.server";
 import { loginEvents } from "~/server/db/schema";
 import { createUser, requestFrom, userByEmail } from "./helpers/accounts";
 import { callRoute, sessionOf } from "./helpers/route";
-import { smtpServerForThisFile } from "./helpers/smtp";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");

@@ -1,7 +1,6 @@
 import type { AddressInfo } from "node:net";
 import PostalMime from "postal-mime";
 import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll } from "vitest";
 
 export type ReceivedMail = { to: string[]; subject: string; text: string; html: string };
 
@@ -44,19 +43,4 @@ export async function startSmtpServer(port = 0, received: ReceivedMail[] = []) {
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/**
- * The SMTP server of one test file: started before its tests and named as the shop's SMTP_URL
- * (before anything reads the configuration), closed after them. What it receives is in `received`.
- */
-export function smtpServerForThisFile() {
-  const received: ReceivedMail[] = [];
-  let server: Awaited<ReturnType<typeof startSmtpServer>> | undefined;
-  beforeAll(async () => {
-    server = await startSmtpServer(0, received);
-    process.env.SMTP_URL = server.url;
-  });
-  afterAll(() => server?.close());
-  return { received };
 }
