@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { Form, useFetcher } from "@remix-run/react";
+import { Form, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { newContestSchema } from "~/lib/contest-schemas";
 
@@ -87,18 +87,15 @@ export function NewContestDialog({ open, onClose }: { open: boolean; onClose: ()
 
 function NewContestDialogForm({ onAdded }: { onAdded: () => void }) {
   const fetcher = useFetcher<SubmissionResult<string[]>>();
-  // A refusal answers with a new result; success redirects to the list, which leaves the
-  // fetcher's data as it was. So a submission that ends with the same data as it started
-  // with was a success, and the dialog closes.
-  const dataAtSubmit = useRef<{ data: unknown } | null>(null);
+  // A success redirects to the list, a navigation that gives the location a new key; a refusal
+  // answers in place. The fetcher's states are no sign to wait for: Remix hands them to React in
+  // transitions, and on a busy machine "submitting" can be passed over without being drawn (the
+  // dialog then stayed open after a success).
+  const { key } = useLocation();
+  const openedAt = useRef(key);
   useEffect(() => {
-    if (fetcher.state === "submitting") dataAtSubmit.current = { data: fetcher.data };
-    else if (fetcher.state === "idle" && dataAtSubmit.current) {
-      const succeeded = dataAtSubmit.current.data === fetcher.data;
-      dataAtSubmit.current = null;
-      if (succeeded) onAdded();
-    }
-  }, [fetcher.state, fetcher.data, onAdded]);
+    if (key !== openedAt.current) onAdded();
+  }, [key, onAdded]);
   return (
     <NewContestFields
       fetcher={fetcher}
