@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import type { Router as RemixRouter } from "@remix-run/router";
 import { e2eWorkDir } from "./work-dir";
 
 const mailDir = () => path.join(e2eWorkDir(), "received-mail");
@@ -50,14 +51,7 @@ export async function routerSettled(page: Page) {
     .poll(
       () =>
         page.evaluate(() => {
-          type Busy = { state: string };
-          const router = (
-            window as {
-              __remixRouter?: {
-                state: { navigation: Busy; revalidation: string; fetchers: Map<string, Busy> };
-              };
-            }
-          ).__remixRouter;
+          const router = (window as { __remixRouter?: RemixRouter }).__remixRouter;
           if (!router) return false;
           const { navigation, revalidation, fetchers } = router.state;
           return (
