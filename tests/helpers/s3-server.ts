@@ -1,33 +1,25 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import S3rver from "s3rver";
+import { startFakeS3 } from "./s3-fake/index.mjs";
 
 /** The bucket every test run's object storage uses (each test file under a prefix of its own). */
 export const TEST_BUCKET = "shop-test";
-/** s3rver's fixed credentials: it accepts any signature made with them. */
-export const TEST_S3_KEY = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+/** The tests' credentials: the fake requires a signed request but does not check the signature. */
+export const TEST_S3_KEY = { accessKeyId: "SHOPTESTKEY", secretAccessKey: "shop-test-secret" };
 
 /**
- * A local S3-compatible server (s3rver, with ListParts, AbortMultipartUpload, ListMultipartUploads
- * and S3's checks on CompleteMultipartUpload added by patches/s3rver+*.patch) on loopback, storing
- * in a temporary folder: the edge of the network this machine cannot reach, and nothing mocked
- * inside the shop.
+ * A local S3 (tests/helpers/s3-fake: the S3 calls the shop makes, multipart uploads with S3's
+ * checks, signed URLs with Range) on loopback, storing in a temporary folder: the edge of the
+ * network this machine cannot reach, and nothing mocked inside the shop.
  */
 export async function startS3Server(
   bucket = TEST_BUCKET,
 ): Promise<{ port: number; directory: string; stop: () => Promise<void> }> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "shop-s3-"));
-  const server = new S3rver({
-    port: 0,
-    address: "127.0.0.1",
-    silent: true,
-    directory,
-    configureBuckets: [{ name: bucket, configs: [] }],
-  });
-  const { port } = await server.run();
+  const server = await startFakeS3({ directory, buckets: [bucket] });
   return {
-    port,
+    port: server.port,
     directory,
     async stop() {
       await server.close();
