@@ -16,7 +16,7 @@ function freePort(): string {
 }
 process.env.E2E_PORT ??= freePort();
 process.env.E2E_SMTP_PORT ??= freePort();
-// The second shop, whose files are in object storage (a local s3rver), with its own SMTP server.
+// The second shop, whose files are in object storage (the fake S3 of tests/helpers/s3-fake), with its own SMTP server.
 process.env.E2E_S3_PORT ??= freePort();
 process.env.E2E_S3_SMTP_PORT ??= freePort();
 process.env.E2E_S3_BUCKET_PORT ??= freePort();

@@ -15,7 +15,7 @@ export default defineConfig({
     projects: [
       // Every test, with the stored files in the MEDIA_DIR folder (the default).
       { extends: true, test: { name: "local", include: ["tests/**/*.test.ts"] } },
-      // The storage tests again, against a local S3-compatible server (s3rver) the run starts.
+      // The storage tests again, against the fake S3 (tests/helpers/s3-fake) the run starts.
       {
         extends: true,
         test: {

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
-import S3rver from "s3rver";
+import { startFakeS3, type FakeS3 } from "../tests/helpers/s3-fake/index.mjs";
 
 // An HTTP test against a server of its own (LiteFS simulated by a folder): run in the js project only (playwright.config.ts).
 
@@ -22,7 +22,7 @@ async function freePort(): Promise<number> {
 }
 
 let child: ChildProcess | null = null;
-let bucket: S3rver | null = null;
+let bucket: FakeS3 | null = null;
 test.afterEach(async () => {
   child?.kill("SIGTERM");
   child = null;
@@ -38,16 +38,9 @@ test("a LiteFS replica answers requests that write with fly-replay to the primar
   const litefs = path.join(work, "litefs");
   fs.mkdirSync(litefs);
   const dbFile = path.join(litefs, "shop.db");
-  // With LiteFS the files are in object storage (the machines share no folder): a local s3rver.
-  const bucketPort = await freePort();
-  bucket = new S3rver({
-    port: bucketPort,
-    address: "127.0.0.1",
-    silent: true,
-    directory: path.join(work, "bucket"),
-    configureBuckets: [{ name: "litefs-e2e", configs: [] }],
-  });
-  await bucket.run();
+  // With LiteFS the files are in object storage (the machines share no folder): the tests' fake S3.
+  bucket = await startFakeS3({ directory: path.join(work, "bucket"), buckets: ["litefs-e2e"] });
+  const bucketPort = bucket.port;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"], {
@@ -68,8 +61,8 @@ test("a LiteFS replica answers requests that write with fly-replay to the primar
       STORAGE_URL: "s3://litefs-e2e/media",
       S3_ENDPOINT: `http://127.0.0.1:${bucketPort}`,
       S3_REGION: "us-east-1",
-      S3_ACCESS_KEY_ID: "S3RVER",
-      S3_SECRET_ACCESS_KEY: "S3RVER",
+      S3_ACCESS_KEY_ID: "LITEFSE2EKEY",
+      S3_SECRET_ACCESS_KEY: "litefs-e2e-secret",
       S3_FORCE_PATH_STYLE: "true",
     },
     stdio: "ignore",

@@ -49,15 +49,13 @@ await new Promise((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
 /** The bucket (e2e/storage.ts reads what the shop stored in it). */
 let bucket = null;
 if (objectStorage) {
-  const { default: S3rver } = await import("s3rver");
-  bucket = new S3rver({
+  // The tests' fake S3 (tests/helpers/s3-fake), plain JavaScript so that node runs it here.
+  const { startFakeS3 } = await import("../tests/helpers/s3-fake/index.mjs");
+  bucket = await startFakeS3({
     port: Number(process.env.E2E_S3_BUCKET_PORT),
-    address: "127.0.0.1",
-    silent: true,
     directory: path.join(work, "bucket"),
-    configureBuckets: [{ name: "shop-e2e", configs: [] }],
+    buckets: ["shop-e2e"],
   });
-  await bucket.run();
 }
 
 const env = {

@@ -16,7 +16,7 @@ process.env.TRUST_PROXY = "1";
 // The AWS SDK's notice that its 2027 releases need Node 22 (README, "Deploying"), said once there.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
 
-// The "s3" project (vitest.config.ts): stored files go to the run's s3rver, under a prefix of this file's own.
+// The "s3" project (vitest.config.ts): stored files go to the run's fake S3, under a prefix of this file's own.
 if (process.env.SHOP_TEST_STORAGE === "s3") {
   const { inject } = await import("vitest");
   const { s3Environment } = await import("./helpers/s3-server");

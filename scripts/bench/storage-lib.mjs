@@ -1,5 +1,5 @@
 // The benchmarks and the kill-and-resume check in either storage mode: the MEDIA_DIR folder, or a
-// local S3-compatible server (s3rver on loopback, in the run's own folder) that the shop is
+// local S3 (the tests' fake S3 on loopback, in the run's own folder) that the shop is
 // pointed at with STORAGE_URL. BENCH_STORAGE=s3 (or --storage s3) chooses object storage.
 import { execFileSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
@@ -8,6 +8,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 
 export const BUCKET = "shop-bench";
+/** The fake S3 wants requests signed but checks no signature: any key will do. */
+const BENCH_KEY = { id: "SHOPBENCHKEY", secret: "shop-bench-secret" };
 
 /** "s3" when BENCH_STORAGE=s3 or `--storage s3` is given, else "local". */
 export function storageMode(argv = process.argv) {
@@ -39,21 +41,21 @@ export async function startStorage(mode, dir) {
   fs.mkdirSync(directory, { recursive: true });
   const child = spawn(
     process.execPath,
-    [path.join(import.meta.dirname, "s3rver-child.mjs"), directory, BUCKET],
+    [path.join(import.meta.dirname, "bucket-child.mjs"), directory, BUCKET],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },
   );
   const port = await new Promise((resolve, reject) => {
     child.stdout.once("data", (line) => resolve(Number(String(line).trim())));
-    child.once("exit", (code) => reject(new Error(`s3rver exited (${code})`)));
+    child.once("exit", (code) => reject(new Error(`the bucket exited (${code})`)));
   });
   const { S3Client, GetObjectCommand } = await import("@aws-sdk/client-s3");
   const client = new S3Client({
     region: "us-east-1",
     endpoint: `http://127.0.0.1:${port}`,
     forcePathStyle: true,
-    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+    credentials: { accessKeyId: BENCH_KEY.id, secretAccessKey: BENCH_KEY.secret },
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
   });
@@ -66,8 +68,8 @@ export async function startStorage(mode, dir) {
       STORAGE_URL: `s3://${BUCKET}/bench`,
       S3_ENDPOINT: `http://127.0.0.1:${port}`,
       S3_REGION: "us-east-1",
-      S3_ACCESS_KEY_ID: "S3RVER",
-      S3_SECRET_ACCESS_KEY: "S3RVER",
+      S3_ACCESS_KEY_ID: BENCH_KEY.id,
+      S3_SECRET_ACCESS_KEY: BENCH_KEY.secret,
       S3_FORCE_PATH_STYLE: "true",
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     },
