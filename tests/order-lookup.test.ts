@@ -39,7 +39,9 @@ async function lookUp(orderNumber: string, email: string, ip: string): Promise<R
     ["orderNumber", orderNumber],
     ["email", email],
   ]);
+  // The caller's address as the edge hands it on (and as the proxy TRUST_PROXY=1 names would).
   request.headers.set("X-Forwarded-For", ip);
+  request.headers.set("X-Shop-Client-Address", ip);
   return callRoute(route.action, request);
 }
 
@@ -91,11 +93,12 @@ describe("order lookup", () => {
     expect(mailsTo("wide@example.jp")).toHaveLength(1);
   });
 
-  it("limits each address (whatever the origin) and each origin (whatever the address) with 429, the input kept", async () => {
+  it("limits each address per requester and each origin (whatever the address) with 429, the input kept", async () => {
     const order = insertOrder("limited@example.jp");
+    const asker = freshIp();
     for (let i = 0; i < 5; i++)
-      expect((await lookUp("99999998", "limited@example.jp", freshIp())).status).toBe(200);
-    const refused = await lookUp(order.orderNumber, "limited@example.jp", freshIp());
+      expect((await lookUp("99999998", "limited@example.jp", asker)).status).toBe(200);
+    const refused = await lookUp(order.orderNumber, "limited@example.jp", asker);
     expect(refused.status).toBe(429);
     const reply = (
       refused.data as { result: { error: Record<string, string[]>; initialValue: Record<string, string> } }
@@ -109,5 +112,22 @@ describe("order lookup", () => {
     for (let i = 0; i < 20; i++)
       expect((await lookUp("99999997", `origin-${i}@example.jp`, ip)).status).toBe(200);
     expect((await lookUp("99999997", "origin-last@example.jp", ip)).status).toBe(429);
+  });
+
+  it("mail cap exhaustion: a stranger asking about a parent's address cannot use up the status link she needs", async () => {
+    const order = insertOrder("parent@example.jp");
+    const stranger = freshIp();
+    for (let i = 0; i < 5; i++)
+      expect((await lookUp(order.orderNumber, "parent@example.jp", stranger)).status).toBe(200);
+    expect((await lookUp(order.orderNumber, "parent@example.jp", stranger)).status).toBe(429);
+    await settle();
+    expect(mailsTo("parent@example.jp")).toHaveLength(5);
+
+    // The parent, from her own connection, still gets the link to her order's status.
+    expect((await lookUp(order.orderNumber, "parent@example.jp", freshIp())).status).toBe(200);
+    await settle();
+    const mails = mailsTo("parent@example.jp");
+    expect(mails).toHaveLength(6);
+    expect(mails.at(-1)?.text).toContain(order.orderNumber);
   });
 });

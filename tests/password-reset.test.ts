@@ -52,7 +52,9 @@ function linkIn(text: string, path: string): string {
 async function forgotPassword(email: string, ip: string): Promise<RouteResult> {
   const route = await import("~/routes/account/forgot-password");
   const request = formRequest("/forgot-password", [["email", email]]);
+  // The caller's address as the edge hands it on (and as the proxy TRUST_PROXY=1 names would).
   request.headers.set("X-Forwarded-For", ip);
+  request.headers.set("X-Shop-Client-Address", ip);
   return callRoute(route.action, request);
 }
 
@@ -220,22 +222,38 @@ describe("forgotten password", () => {
     expect(await getCurrentUser(await roundTrip(laptopAfter))).toBeNull();
   });
 
-  it("forgotten password: requests are limited per address and per origin (429, the same for any address)", async () => {
+  it("forgotten password: requests are limited per address and requester, and per origin (429, the same for any address)", async () => {
     await createUser("limited@example.jp", "Old-Pass-123");
-    for (let i = 0; i < 5; i++)
-      expect((await forgotPassword("limited@example.jp", freshIp())).status).toBe(200);
-    const sixth = await forgotPassword("limited@example.jp", freshIp());
+    const asker = freshIp();
+    for (let i = 0; i < 5; i++) expect((await forgotPassword("limited@example.jp", asker)).status).toBe(200);
+    const sixth = await forgotPassword("limited@example.jp", asker);
     expect(sixth.status).toBe(429);
     expect(JSON.stringify(sixth.data)).toContain(PASSWORD_RESET_MESSAGES.tooMany);
     // An address without an account is limited the same way.
-    for (let i = 0; i < 5; i++) await forgotPassword("ghost@example.jp", freshIp());
-    expect((await forgotPassword("ghost@example.jp", freshIp())).status).toBe(429);
+    for (let i = 0; i < 5; i++) await forgotPassword("ghost@example.jp", asker);
+    expect((await forgotPassword("ghost@example.jp", asker)).status).toBe(429);
     expect(await mailsTo("limited@example.jp", 5)).toHaveLength(5);
 
     const ip = freshIp();
     for (let i = 0; i < 20; i++) expect((await forgotPassword(`origin${i}@example.jp`, ip)).status).toBe(200);
     expect((await forgotPassword("origin-last@example.jp", ip)).status).toBe(429);
     expect((await forgotPassword("origin-last@example.jp", freshIp())).status).toBe(200);
+  });
+
+  it("mail cap exhaustion: a stranger asking for reset links to a person's address cannot use up the link she needs", async () => {
+    await createUser("exhausted@example.jp", "Old-Pass-123");
+    const stranger = freshIp();
+    for (let i = 0; i < 5; i++)
+      expect((await forgotPassword("exhausted@example.jp", stranger)).status).toBe(200);
+    expect((await forgotPassword("exhausted@example.jp", stranger)).status).toBe(429);
+    expect(await mailsTo("exhausted@example.jp", 5)).toHaveLength(5);
+
+    // The owner, from her own connection, still gets a link, and it works.
+    expect((await forgotPassword("exhausted@example.jp", freshIp())).status).toBe(200);
+    const mails = await mailsTo("exhausted@example.jp", 6);
+    expect(mails).toHaveLength(6);
+    const token = linkIn(mails.at(-1)?.text ?? "", "/reset-password");
+    expect((await setNewPassword(token, "New-Pass-456")).status).toBe(302);
   });
 
   it("an admin account is not reset by mail: the same answer, and a mail that says so without a link", async () => {

@@ -31,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
     data<CodeNotice>({ kind, message, at: Date.now() }, { status });
 
   if (formData.get("intent") === "resend") {
-    const sent = await resendRegistrationCode(registration);
+    const sent = await resendRegistrationCode(registration, request);
     return sent.ok
       ? reply("success", "認証コードを再送信しました", 200)
       : reply("error", sent.message, sent.status);

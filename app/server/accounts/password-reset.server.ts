@@ -6,7 +6,8 @@ import { db } from "../db/client.server";
 import { users } from "../db/schema";
 import { hashPassword, unlessHashingBusy, type HashingBusy } from "../auth/password.server";
 import { endLogins } from "../auth/session-login.server";
-import { hitOriginLimit, hitRateLimit } from "../http/rate-limit.server";
+import { hitOriginLimit } from "../http/rate-limit.server";
+import { mailRequester, takeMailAllowance } from "../auth/mail-caps.server";
 import { queueMail, sendQueuedMail, sendThroughOutbox } from "../mail/outbox.server";
 import { passwordChangedMail } from "../mail/templates/password-changed.server";
 import { adminPasswordResetRefusedMail, passwordResetMail } from "../mail/templates/password-reset.server";
@@ -41,21 +42,21 @@ export const PASSWORD_RESET_MESSAGES = {
 } as const;
 
 const HOUR_MS = 60 * 60 * 1000;
-/** Per address: a few tries for a person whose mail is slow, not a mail bomb for anyone else's inbox. */
-const PER_ADDRESS_PER_HOUR = 5;
+/** Per client address, every e-mail address together. Per e-mail address: mail-caps.server.ts. */
 const PER_ORIGIN_PER_HOUR = 20;
 
 export type ResetRequestResult = { ok: true } | { ok: false; status: 429; message: string };
 
 /**
  * Asks for a reset link. The limits count every request, account or not, so a refusal says
- * nothing about the address either. The mail is queued and sent after the answer.
+ * nothing about the address either; the e-mail address's count is the requester's own, so a
+ * stranger asking for links to it does not use up its owner's (decision 0022). The mail is
+ * queued and sent after the answer.
  */
 export function requestPasswordReset(request: Request, rawEmail: string): ResetRequestResult {
   const email = rawEmail.trim().toLowerCase();
   const perOrigin = hitOriginLimit(request, "password-reset-ip", PER_ORIGIN_PER_HOUR, HOUR_MS);
-  const perAddress = hitRateLimit(`password-reset-email:${email}`, PER_ADDRESS_PER_HOUR, HOUR_MS);
-  if (!perOrigin.allowed || !perAddress.allowed)
+  if (!perOrigin.allowed || takeMailAllowance("password-reset", email, mailRequester(request)))
     return { ok: false, status: 429, message: PASSWORD_RESET_MESSAGES.tooMany };
 
   const user = db()

@@ -11,6 +11,7 @@ import { accountExistsMail } from "../mail/templates/account-exists.server";
 import { registrationCodeMail } from "../mail/templates/registration-code.server";
 import { hashPassword, unlessHashingBusy, type HashingBusy } from "../auth/password.server";
 import { originLimitKey } from "../http/rate-limit.server";
+import { mailRequester, type MailRequester } from "../auth/mail-caps.server";
 import { sellerInfo } from "../core/seller.server";
 
 /**
@@ -58,6 +59,7 @@ export function hashLinkToken(token: string): string {
 function sendRegistrationCode(
   id: string,
   email: string,
+  requester: MailRequester,
   limits: CodeLimit[],
   payload: () => Promise<RegistrationPayload>,
   options: { resend: boolean },
@@ -67,6 +69,7 @@ function sendRegistrationCode(
     subject: id,
     to: email,
     topic: `registration:${id}`,
+    requester,
     limits,
     payload,
     mail: (issued, prepared) => registrationMail(id, issued, prepared),
@@ -138,7 +141,8 @@ export async function startRegistration(
     sendRegistrationCode(
       registration.id,
       email,
-      // Per e-mail address: the cap every mailed code has (sendCodeMail).
+      // Per e-mail address and requester, with a total per address: the caps every code anyone can ask for has (sendCodeMail).
+      mailRequester(request),
       [perIp],
       async () => {
         // Hashed whether or not the address has an account, so both take the same time.
@@ -176,13 +180,20 @@ function currentRow(id: string) {
     .get();
 }
 
-/** A new code (and link) for the registration in progress; at most one a minute. */
-export async function resendRegistrationCode(registration: PendingRegistration): Promise<SendCodeResult> {
+/**
+ * A new code (and link) for the registration in progress; at most one a minute. Counted for the
+ * caller's address like the first.
+ */
+export async function resendRegistrationCode(
+  registration: PendingRegistration,
+  request: Request | null = null,
+): Promise<SendCodeResult> {
   const row = currentRow(registration.id);
   const payload = parsePayload(row?.payload);
   // A honeypot registration has no row: it "succeeds" like the others.
   if (!row || !payload) return { ok: true };
-  return sendRegistrationCode(registration.id, row.email, [], () => Promise.resolve(payload), {
+  const requester = mailRequester(request);
+  return sendRegistrationCode(registration.id, row.email, requester, [], () => Promise.resolve(payload), {
     resend: true,
   });
 }

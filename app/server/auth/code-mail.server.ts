@@ -3,13 +3,16 @@ import { now } from "../core/clock.server";
 import { issueCode, issueRefusal, type IssueRefusal } from "./codes.server";
 import type { CodePurpose } from "../db/schema";
 import { hitRateLimit } from "../http/rate-limit.server";
+import type { MailRequester } from "./mail-caps.server";
 import { sendThroughOutbox, type OutgoingMail } from "../mail/outbox.server";
 
 /**
  * One pipeline for every mailed code (checkout e-mail, registration, password change, admin
  * second factor): rate limits → a new code → the mail through the outbox → a log line and 503
  * when the mail server did not take it. Each caller brings its own limits, mail and messages;
- * the per-address caps (`ADDRESS_CODE_CAPS` in codes.server.ts) hold for every caller here.
+ * the caps on an address's codes hold for every caller here: an owner's codes per account
+ * (`OWNER_CODE_CAPS` in codes.server.ts), any other per requester with a total per address
+ * (mail-caps.server.ts, decision 0022), so a caller of those says who asks (`requester`).
  */
 
 /** Past an address's cap: said the same way for every code, with when the next one can go. */
@@ -50,6 +53,8 @@ type CodeMailBase = {
   limits?: readonly CodeLimit[];
   /** Skip the 60-second rule (a changed address, a login step's first code). */
   force?: boolean;
+  /** Who asks, for codes anyone can ask for (checkout, registration): its own count at the address. */
+  requester?: MailRequester;
   messages: {
     /** The last code was sent less than 60 s ago. */
     tooSoon: (retryAfterSeconds: number) => string;
@@ -81,11 +86,15 @@ export async function sendCodeMail<P extends Record<string, unknown>>(
       return { ok: false, status: 429, message, retryAfterSeconds: hit.retryAfterSeconds };
   }
   // Asked before the payload (which may cost a password hash), and again when the code is made.
-  const refused = issueRefusal(send.purpose, send.subject, send.to, { force: send.force });
+  const refused = issueRefusal(send.purpose, send.subject, send.to, {
+    force: send.force,
+    requester: send.requester,
+  });
   if (refused) return refusal(refused, send);
   const compose = send.payload ? await withPayload(send) : { payload: undefined, mail: send.mail };
   const issued = issueCode(send.purpose, send.subject, send.to, {
     force: send.force,
+    requester: send.requester,
     payload: compose.payload,
   });
   if (!issued.ok) return refusal(issued, send);

@@ -1,9 +1,10 @@
 import crypto from "node:crypto";
-import { and, asc, desc, eq, gt, inArray, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db, type Db, type Tx } from "../db/client.server";
-import { CODE_PURPOSES, verificationCodes, type CodePurpose } from "../db/schema";
+import { verificationCodes, type CodePurpose } from "../db/schema";
 import { env } from "../core/env.server";
+import { countMail, mailCapUntil, UNKNOWN_REQUESTER, type MailRequester } from "./mail-caps.server";
 
 /** Six-digit codes sent by mail: valid 10 minutes, 5 wrong tries, one resend per 60 s. */
 export const CODE_TTL_MS = 10 * 60 * 1000;
@@ -11,32 +12,34 @@ export const CODE_MAX_ATTEMPTS = 5;
 export const CODE_RESEND_INTERVAL_MS = 60 * 1000;
 
 const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 
 /**
- * Mailed codes per address, beside each caller's per-origin limits: a new code brings new
- * tries, so without a cap on the address a guesser asks for codes from many origins (or
- * many checkouts), and anyone could fill a stranger's mailbox. Counted over the codes
- * issued (a sliding window over `verification_codes`, which is why those rows are kept),
- * so a refused "too soon" resend costs nothing.
+ * Codes only the account's owner can ask for, each purpose counted on its own per address (one
+ * account): a password change and an authenticator change (logged in), an admin login (after
+ * the right password). Every other code (the checkout's, registration's: anyone can ask for
+ * them for any address) is counted per requester with a total per address (mail-caps.server.ts,
+ * decision 0022), so a stranger filling those cannot touch these.
+ *
+ * An admin login mails a code each time: its cap is a backstop against a script that has the
+ * password, above any admin logging in by hand (the 60-minute admin session means a login an
+ * hour, a few more on other devices). A new login code brings no new tries (wrong codes count
+ * on the account, 5 lock it), so a lower cap guarded nothing and locked her out of her own codes.
  */
-export const ADDRESS_CODE_CAPS = [
-  { limit: 5, windowMs: HOUR_MS },
-  { limit: 20, windowMs: 24 * HOUR_MS },
-] as const;
-
-/**
- * Codes only the address's owner can ask for: a password change (logged in) and an admin
- * login (after the right password). Each of these counts on its own; every other code (the
- * checkout's, registration's: anyone can ask for them for any address) shares one count.
- * So a stranger who fills the shared count cannot keep an admin from logging in.
- */
-const OWNER_ONLY_PURPOSES: readonly CodePurpose[] = ["admin-2fa", "password-change"];
-
-function capGroup(purpose: CodePurpose): CodePurpose[] {
-  return OWNER_ONLY_PURPOSES.includes(purpose)
-    ? [purpose]
-    : CODE_PURPOSES.filter((p) => !OWNER_ONLY_PURPOSES.includes(p));
-}
+export const OWNER_CODE_CAPS: Partial<Record<CodePurpose, readonly { limit: number; windowMs: number }[]>> = {
+  "admin-2fa": [
+    { limit: 30, windowMs: HOUR_MS },
+    { limit: 100, windowMs: DAY_MS },
+  ],
+  "password-change": [
+    { limit: 5, windowMs: HOUR_MS },
+    { limit: 20, windowMs: DAY_MS },
+  ],
+  "authenticator-change": [
+    { limit: 5, windowMs: HOUR_MS },
+    { limit: 20, windowMs: DAY_MS },
+  ],
+};
 
 /** The one spelling of an address that codes are counted under: trimmed, lower-case. */
 export function codeAddress(email: string): string {
@@ -66,17 +69,28 @@ export type IssueRefusal =
 
 export type IssueResult = { ok: true; code: string; expiresAt: Date } | IssueRefusal;
 
-/** When the address may have its next code of this purpose's group, or null when it may now. */
-function addressCapUntil(purpose: CodePurpose, email: string, at: Date): Date | null {
+/**
+ * When the address may have its next code of this purpose, or null when it may now: an owner's
+ * code by its own count over `verification_codes` (a sliding window, which is why those rows are
+ * kept), any other code by its requester's count and the address's total (mail-caps.server.ts).
+ */
+function addressCapUntil(
+  purpose: CodePurpose,
+  email: string,
+  at: Date,
+  requester: MailRequester | undefined,
+): Date | null {
+  const ownerCaps = OWNER_CODE_CAPS[purpose];
+  if (!ownerCaps) return mailCapUntil("code", email, requester ?? UNKNOWN_REQUESTER);
   let until: Date | null = null;
-  for (const { limit, windowMs } of ADDRESS_CODE_CAPS) {
+  for (const { limit, windowMs } of ownerCaps) {
     const issued = db()
       .select({ createdAt: verificationCodes.createdAt })
       .from(verificationCodes)
       .where(
         and(
           eq(verificationCodes.email, email),
-          inArray(verificationCodes.purpose, capGroup(purpose)),
+          eq(verificationCodes.purpose, purpose),
           gt(verificationCodes.createdAt, new Date(at.getTime() - windowMs)),
         ),
       )
@@ -91,6 +105,9 @@ function addressCapUntil(purpose: CodePurpose, email: string, at: Date): Date | 
   return until;
 }
 
+/** What a code is asked with: `force` skips the 60-second rule; `requester` is who asks (codes anyone can ask for). */
+export type IssueOptions = { force?: boolean; requester?: MailRequester };
+
 /**
  * Whether a new code for (purpose, subject) to this address would be refused, and why:
  * the previous code was issued less than 60 s ago (unless `force`: a changed e-mail
@@ -101,7 +118,7 @@ export function issueRefusal(
   purpose: CodePurpose,
   subject: string,
   email: string,
-  options: { force?: boolean } = {},
+  options: IssueOptions = {},
 ): IssueRefusal | null {
   const at = now();
   const latest = latestCode(purpose, subject);
@@ -109,7 +126,7 @@ export function issueRefusal(
     const wait = latest.createdAt.getTime() + CODE_RESEND_INTERVAL_MS - at.getTime();
     if (wait > 0) return { ok: false, reason: "tooSoon", retryAfterSeconds: Math.ceil(wait / 1000) };
   }
-  const until = addressCapUntil(purpose, codeAddress(email), at);
+  const until = addressCapUntil(purpose, codeAddress(email), at, options.requester);
   return until ? { ok: false, reason: "addressCap", until } : null;
 }
 
@@ -118,7 +135,7 @@ export function issueCode(
   purpose: CodePurpose,
   subject: string,
   email: string,
-  options: { force?: boolean; payload?: Record<string, unknown> } = {},
+  options: IssueOptions & { payload?: Record<string, unknown> } = {},
 ): IssueResult {
   return db().transaction(
     (tx) => {
@@ -128,6 +145,7 @@ export function issueCode(
       const code = randomCode();
       const expiresAt = new Date(at.getTime() + CODE_TTL_MS);
       retireCodes(purpose, subject, tx);
+      if (!OWNER_CODE_CAPS[purpose]) countMail("code", email, options.requester ?? UNKNOWN_REQUESTER);
       tx.insert(verificationCodes)
         .values({
           purpose,
@@ -213,6 +231,27 @@ export function verifyCode(purpose: CodePurpose, subject: string, code: string):
       return { ok: true, email: row.email, payload: row.payload ?? null } as const;
     },
     { behavior: "immediate" },
+  );
+}
+
+/**
+ * The subject (say, the checkout) that asked for the address's first code of this purpose
+ * since `since`, or null when none did.
+ */
+export function firstSubjectSince(purpose: CodePurpose, email: string, since: Date): string | null {
+  return (
+    db()
+      .select({ subject: verificationCodes.subject })
+      .from(verificationCodes)
+      .where(
+        and(
+          eq(verificationCodes.purpose, purpose),
+          eq(verificationCodes.email, codeAddress(email)),
+          gt(verificationCodes.createdAt, since),
+        ),
+      )
+      .orderBy(asc(verificationCodes.createdAt), asc(verificationCodes.id))
+      .get()?.subject ?? null
   );
 }
 

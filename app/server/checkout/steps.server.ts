@@ -10,7 +10,14 @@ import {
   type Checkout,
 } from "./draft.server";
 import { completeItems, priceItems } from "../catalog/pricing.server";
-import { retireCodes, verifyCode, wrongTries, type VerifyResult } from "../auth/codes.server";
+import {
+  firstSubjectSince,
+  retireCodes,
+  verifyCode,
+  wrongTries,
+  type VerifyResult,
+} from "../auth/codes.server";
+import { mailRequester } from "../auth/mail-caps.server";
 import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
 import { confirmedAddressOf } from "../accounts/purchase-history.server";
@@ -119,7 +126,10 @@ function codeTriesLeft(checkout: Checkout, email: string): { left: number; close
 
 /**
  * Sends (or resends) the checkout's e-mail code. Limited per checkout (60 s), per IP address,
- * per e-mail address (every mailed code's cap, and no codes while its wrong tries are used up).
+ * per e-mail address and requester with a total per address (mail-caps.server.ts), and no
+ * codes while the address's wrong tries are used up. The checkout that asked for the address's
+ * first code of the day is not refused by the total: a flood that starts after the guest cannot
+ * take her code away (decision 0022).
  */
 export async function sendCheckoutCode(
   request: Request,
@@ -138,6 +148,7 @@ export async function sendCheckoutCode(
     to: customerEmail,
     topic: `checkout-code:${checkout.id}`,
     force: options.force,
+    requester: { ...mailRequester(request), reserved: askedFirst(checkout, customerEmail) },
     limits: [
       {
         key: originLimitKey(request, "checkout-code"),
@@ -153,6 +164,12 @@ export async function sendCheckoutCode(
     },
     log: "[checkout] code mail failed",
   });
+}
+
+/** Whether this checkout asked for the address's first checkout code of the last day (or would now). */
+function askedFirst(checkout: Checkout, email: string): boolean {
+  const first = firstSubjectSince("checkout", email, new Date(now().getTime() - 24 * 60 * 60 * 1000));
+  return first === null || first === checkout.id;
 }
 
 /**

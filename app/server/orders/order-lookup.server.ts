@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { db } from "../db/client.server";
 import { orders } from "../db/schema";
-import { hitOriginLimit, hitRateLimit } from "../http/rate-limit.server";
+import { hitOriginLimit } from "../http/rate-limit.server";
+import { mailRequester, takeMailAllowance } from "../auth/mail-caps.server";
 import { queueMail, sendQueuedMail } from "../mail/outbox.server";
 import { orderStatusLinkMail } from "../mail/templates/order-status-link.server";
 import { orderStatusUrl } from "./order-status.server";
@@ -21,8 +22,6 @@ export const ORDER_LOOKUP_MESSAGES = {
 } as const;
 
 const HOUR_MS = 60 * 60 * 1000;
-/** Per address: enough for a parent who mistyped a number a few times, too few to try numbers for an address. */
-const PER_ADDRESS_PER_HOUR = 5;
 /** Per client address: a school's or a family's shared connection, not a sweep over numbers and addresses. */
 const PER_ORIGIN_PER_HOUR = 20;
 
@@ -30,7 +29,10 @@ export type OrderLookupResult = { ok: true } | { ok: false; status: 429; message
 
 /**
  * Mails the status link when the number and the address belong to one order. Every request
- * counts against both limits, match or not, so a refusal says nothing either.
+ * counts against both limits, match or not, so a refusal says nothing either. Per e-mail
+ * address, each requester has its own count (mail-caps.server.ts: 5 an hour, enough for a
+ * parent who mistyped a number a few times, too few to try numbers for an address), so a
+ * stranger asking about an address does not use up its owner's (decision 0022).
  */
 export function requestOrderLookup(
   request: Request,
@@ -38,8 +40,7 @@ export function requestOrderLookup(
 ): OrderLookupResult {
   const email = input.email.trim().toLowerCase();
   const perOrigin = hitOriginLimit(request, "order-lookup-ip", PER_ORIGIN_PER_HOUR, HOUR_MS);
-  const perAddress = hitRateLimit(`order-lookup-email:${email}`, PER_ADDRESS_PER_HOUR, HOUR_MS);
-  if (!perOrigin.allowed || !perAddress.allowed)
+  if (!perOrigin.allowed || takeMailAllowance("order-lookup", email, mailRequester(request)))
     return { ok: false, status: 429, message: ORDER_LOOKUP_MESSAGES.tooMany };
 
   // Orders keep their address lower-cased (the checkout stores it so, steps.server.ts).

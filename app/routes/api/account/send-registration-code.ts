@@ -16,7 +16,7 @@ export const loader = jsonApi({
     const pending = session.get("registration");
     const email = typeof body.email === "string" ? body.email.trim().toLowerCase() : null;
     if (pending && pending.email === email) {
-      const resent = await resendRegistrationCode(pending);
+      const resent = await resendRegistrationCode(pending, request);
       if (!resent.ok) return stepRefused(resent);
       return apiJson({ message: "認証コードを再送信しました", email: pending.email }, { status: 202 });
     }

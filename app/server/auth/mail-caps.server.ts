@@ -1,0 +1,129 @@
+import { and, eq, sql } from "drizzle-orm";
+import { now } from "../core/clock.server";
+import { db } from "../db/client.server";
+import { rateLimits } from "../db/schema";
+import { originLimitKey } from "../http/rate-limit.server";
+
+/**
+ * Caps on the mail anyone can have sent to an address without proving it is theirs: checkout
+ * and registration codes, password-reset links, order-lookup links (decision 0022).
+ *
+ * Counted per (address, requester), not per address alone: a cap per address is one bucket a
+ * stranger who knows the address fills for its owner (five checkout codes and the guest could
+ * not verify her own address for an hour, twenty and for the day). The requester is the
+ * caller's address (an IPv6 /64 counts as one). Above those, one total per address keeps the mail to it bounded however many
+ * requesters ask (no mail bomb); a reserved requester (the checkout that asked for the
+ * address's first code of the day) is not refused by the total, so a flood that starts after
+ * the guest does cannot take her code away. Refused requests count nowhere.
+ *
+ * Fixed windows in `rate_limits` (an hour, a UTC day), the counters every other limit uses.
+ */
+
+/** What a stranger can have mailed to an address: each kind has its own per-requester count. */
+export type StrangerMail = "code" | "password-reset" | "order-lookup";
+
+/** Who asks for the mail. `reserved`: not refused by the address's total (see above). */
+export type MailRequester = { key: string; reserved?: boolean };
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Per (address, requester, kind): what one person's own mistakes and slow mail need (the per-address caps of before). */
+export const PER_REQUESTER_MAIL_CAPS = [
+  { limit: 5, windowMs: HOUR_MS },
+  { limit: 20, windowMs: DAY_MS },
+] as const;
+
+/**
+ * Per address, every kind and requester together: six requesters at their hourly cap fill the
+ * hour. Above what before let one address receive from these three (20 codes, 120 reset and 120
+ * lookup links a day), so the bound is no looser than it was.
+ */
+export const ADDRESS_MAIL_TOTALS = [
+  { limit: 30, windowMs: HOUR_MS },
+  { limit: 200, windowMs: DAY_MS },
+] as const;
+
+/** The one spelling an address is counted under. */
+function addressKey(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/**
+ * The requester of a request: the caller's address (the edge always knows it), else one
+ * bucket for every request that came through no edge (a test's): the address's own count,
+ * as before this scheme.
+ */
+export function mailRequester(request: Request | null): MailRequester {
+  return { key: (request && originLimitKey(request, "from")) ?? UNKNOWN_REQUESTER.key };
+}
+
+/** Whoever asks through no edge: one shared bucket. */
+export const UNKNOWN_REQUESTER: MailRequester = { key: "unknown" };
+
+type Counter = { key: string; limit: number; windowMs: number };
+
+function countersFor(kind: StrangerMail, email: string, requester: MailRequester) {
+  const address = addressKey(email);
+  return {
+    own: PER_REQUESTER_MAIL_CAPS.map((cap) => ({ key: `mail:${kind}:${address}:${requester.key}`, ...cap })),
+    total: ADDRESS_MAIL_TOTALS.map((cap) => ({ key: `mail-total:${address}`, ...cap })),
+  };
+}
+
+function windowStartOf(at: number, windowMs: number): number {
+  return Math.floor(at / windowMs) * windowMs;
+}
+
+function countOf({ key, windowMs }: Counter, at: number): number {
+  return (
+    db()
+      .select({ count: rateLimits.count })
+      .from(rateLimits)
+      .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowStartOf(at, windowMs))))
+      .get()?.count ?? 0
+  );
+}
+
+/**
+ * When this requester may have the next mail of `kind` to the address, or null when it may now.
+ * Read-only: `countMail` counts the mail once it is sure to go.
+ */
+export function mailCapUntil(kind: StrangerMail, email: string, requester: MailRequester): Date | null {
+  const at = now().getTime();
+  const { own, total } = countersFor(kind, email, requester);
+  let until: number | null = null;
+  for (const counter of requester.reserved ? own : [...own, ...total]) {
+    if (countOf(counter, at) < counter.limit) continue;
+    const end = windowStartOf(at, counter.windowMs) + counter.windowMs;
+    if (until === null || end > until) until = end;
+  }
+  return until === null ? null : new Date(until);
+}
+
+/** Counts one mail of `kind` to the address for this requester (and in the address's total). */
+export function countMail(kind: StrangerMail, email: string, requester: MailRequester): void {
+  const at = now().getTime();
+  const { own, total } = countersFor(kind, email, requester);
+  for (const { key, windowMs } of [...own, ...total])
+    db()
+      .insert(rateLimits)
+      .values({ key, windowStart: windowStartOf(at, windowMs), count: 1 })
+      .onConflictDoUpdate({
+        target: [rateLimits.key, rateLimits.windowStart],
+        set: { count: sql`${rateLimits.count} + 1` },
+      })
+      .run();
+}
+
+/** Checks and counts in one transaction: null when the mail may go (and is counted), else until when not. */
+export function takeMailAllowance(kind: StrangerMail, email: string, requester: MailRequester): Date | null {
+  return db().transaction(
+    () => {
+      const until = mailCapUntil(kind, email, requester);
+      if (!until) countMail(kind, email, requester);
+      return until;
+    },
+    { behavior: "immediate" },
+  );
+}
