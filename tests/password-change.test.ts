@@ -13,7 +13,7 @@ import { createUser, newSession, requestFrom, roundTrip, userByEmail } from "./h
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 import { callRoute, sessionOf } from "./helpers/route";
 import { action as passwordAction, loader as passwordLoader } from "~/routes/account/password";
-import { commitSession } from "~/server/http/session.server";
+import { commitSession, getSession } from "~/server/http/session.server";
 
 vi.mock("~/server/auth/password.server", async (importOriginal) => {
   const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
@@ -113,6 +113,49 @@ describe("password change", () => {
       status: 429,
       alreadySent: true,
     });
+  });
+});
+
+describe("token after password change", () => {
+  it("token after password change: the device that changed the password carries on under a new session token (its old cookie opens nothing) and every other device is logged out", async () => {
+    setClock(() => T0);
+    const { user, here, elsewhere } = await userAndSessions("new-token@example.jp");
+    let cookie = (await commitSession(here)).split(";")[0] ?? "";
+    const elsewhereCookie = (await commitSession(elsewhere)).split(";")[0] ?? "";
+    const post = async (fields: Record<string, string>) => {
+      const result = await callRoute(
+        passwordAction,
+        requestFrom("198.51.100.91", {
+          url: "http://localhost/account/password",
+          method: "POST",
+          body: new URLSearchParams(fields),
+          headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+        }),
+      );
+      cookie = sessionOf(result) || cookie;
+      return result;
+    };
+    const userOf = async (sessionCookie: string) =>
+      getCurrentUser(
+        await getSession(new Request("http://localhost/account", { headers: { Cookie: sessionCookie } })),
+      );
+
+    await post({ intent: "send" });
+    await post({ intent: "verify", code: latestCode("new-token@example.jp") });
+    // What someone who saw the cookie before the change holds (a shared computer, a stolen copy).
+    const before = cookie;
+    expect(await userOf(before)).toMatchObject({ id: user.id });
+
+    const changed = await post({
+      intent: "change",
+      newPassword: "New-Pass-456",
+      confirmPassword: "New-Pass-456",
+    });
+    expect(changed).toMatchObject({ status: 302, location: "/account" });
+    expect(cookie).not.toBe(before);
+    expect(await userOf(cookie)).toMatchObject({ id: user.id });
+    expect(await userOf(before)).toBeNull();
+    expect(await userOf(elsewhereCookie)).toBeNull();
   });
 });
 

@@ -13,8 +13,8 @@ import { sellerInfo } from "../core/seller.server";
 import type { ShopSession } from "../http/session.server";
 import type { CurrentUser } from "../auth/users.server";
 import {
-  endLogins,
   endPasswordChange,
+  keepLoginAfterPasswordChange,
   notePasswordChangeVerified,
   passwordChangeVerifiedAt,
 } from "../auth/session-login.server";
@@ -22,7 +22,7 @@ import {
 /**
  * Password change in three steps: a code mailed to the account's address, the code
  * entered, then the new password. The new password ends every other session of the
- * user and keeps this one.
+ * user and keeps this one logged in under a new token.
  */
 
 export const PASSWORD_CHANGE_MESSAGES = {
@@ -92,7 +92,7 @@ export function isPasswordChangeVerified(session: ShopSession, user: CurrentUser
   return verifiedAt !== null && now().getTime() - verifiedAt < CODE_TTL_MS;
 }
 
-/** Sets the new password, ends the user's other sessions, and keeps this one logged in. */
+/** Sets the new password, ends the user's other sessions, and keeps this one logged in under a new token. */
 export async function changePassword(
   session: ShopSession,
   user: CurrentUser,
@@ -110,7 +110,7 @@ export async function changePassword(
     .returning({ id: users.id })
     .get();
   if (!updated) return { ok: false, status: 409, message: PASSWORD_CHANGE_MESSAGES.notVerified };
-  endLogins(user.id, session);
+  keepLoginAfterPasswordChange(user.id, session);
   endPasswordChange(session);
   const changedAt = now();
   sendThroughOutbox({

@@ -67,8 +67,22 @@ export function logOut(session: ShopSession, what: "login" | "pending-second-fac
   for (const key of LOGIN_SESSION_KEYS) session.unset(key);
   // The row is deleted at the commit: a copy of the cookie taken before the logout opens nothing.
   renewSession(session);
-  // /payment-complete shows the last order's number and e-mail: not to whoever uses this browser next.
+  // What the visitor was doing shows her name and e-mail (/order-confirmation, /payment,
+  // /payment-complete, the registration's code page): not to whoever uses this browser next.
+  session.unset("checkoutId");
   session.unset("lastOrderId");
+  session.unset("registration");
+}
+
+/**
+ * The password was changed on this session: every other login of the user ends, and this one
+ * carries on under a new token (the next commit), so a copy of its cookie taken before the
+ * change opens nothing either. Answers how many other logins ended.
+ */
+export function keepLoginAfterPasswordChange(userId: number, session: ShopSession): number {
+  const ended = endLogins(userId, session);
+  renewSession(session);
+  return ended;
 }
 
 /**
