@@ -237,7 +237,7 @@ describe("POST /api/admin/login", () => {
       new Request("http://shop.test/api/admin/login", {
         method: "POST",
         body: "{email: 'x'",
-        headers: { "Content-Type": "application/json", "X-Forwarded-For": ip },
+        headers: { "Content-Type": "application/json", "X-Shop-Client-Address": ip },
       }),
     );
     expect(notJson).toMatchObject({

@@ -205,7 +205,7 @@ describe("issue 13, HTTP findings", () => {
     ];
     const post = (ip: string) => {
       const request = formRequest(`/order-form/${slug}`, fields);
-      request.headers.set("X-Forwarded-For", ip);
+      request.headers.set("X-Shop-Client-Address", ip);
       return callRoute(action, request, { contestSlug: slug });
     };
     const count = () => db().select({ id: checkouts.id }).from(checkouts).all().length;
@@ -226,7 +226,7 @@ describe("issue 13, HTTP findings", () => {
     expect((await post("203.0.113.9")).status).toBe(302);
     const draftId = db().select({ id: checkouts.id }).from(checkouts).all().at(-1)!.id;
     const withDraft = formRequest(`/order-form/${slug}`, fields, await cookieWith({ checkoutId: draftId }));
-    withDraft.headers.set("X-Forwarded-For", "203.0.113.8");
+    withDraft.headers.set("X-Shop-Client-Address", "203.0.113.8");
     expect((await callRoute(action, withDraft, { contestSlug: slug })).status).toBe(302);
     expect(db().select().from(checkouts).where(eq(checkouts.id, draftId)).get()?.items).toHaveLength(2);
   });

@@ -9,7 +9,7 @@ import {
 import { AUTO_LOGIN_PASSWORD_LIMITS } from "~/server/checkout/steps.server";
 import { hitRateLimit } from "~/server/http/rate-limit.server";
 import { getSession } from "~/server/http/session.server";
-import { createUser } from "./helpers/accounts";
+import { createUser, loginPost } from "./helpers/accounts";
 import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
 
@@ -18,9 +18,9 @@ describe("password hashing", () => {
     const hash = await hashPassword("Correct-Horse-9");
     expect(hash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(hash).not.toContain("Correct-Horse-9");
-    expect(await verifyPassword("Correct-Horse-9", hash)).toBe(true);
-    expect(await verifyPassword("correct-horse-9", hash)).toBe(false);
-    expect(await verifyPassword("anything", "not-a-hash")).toBe(false);
+    expect(await verifyPassword("Correct-Horse-9", hash, "password-check:203.0.113.1")).toBe(true);
+    expect(await verifyPassword("correct-horse-9", hash, "password-check:203.0.113.1")).toBe(false);
+    expect(await verifyPassword("anything", "not-a-hash", "password-check:203.0.113.1")).toBe(false);
   });
 
   it("salts each hash", async () => {
@@ -118,6 +118,51 @@ describe("hashing under a flood", () => {
     const finishedFirst = accepted.filter((post) => post.endedAt < loggedIn.endedAt).length;
     expect(accepted.length).toBeGreaterThanOrEqual(5);
     expect(finishedFirst).toBeLessThanOrEqual(3);
+  });
+
+  it("login flood: 40 wrong passwords at once from one address fill only that address's place in the check line; a login from another address meanwhile is served at once, not refused and not behind the flood", async () => {
+    await createUser("flood-victim@example.jp", "Victim-Pass-2025");
+    await createUser("bystander@example.jp", "Bystander-Pass-2025");
+    const { action: login } = await import("~/routes/account/login");
+    const attempt = (ip: string, email: string, password: string) =>
+      timed(() => callRoute(login, loginPost(ip, { email, password })));
+    const quiet = await attempt("203.0.113.70", "bystander@example.jp", "Bystander-Pass-2025");
+    expect(quiet.value.status).toBe(302);
+    // Addresses without an account are checked against a decoy hash, made by the first of them.
+    expect((await attempt("203.0.113.72", "first-unknown@example.jp", "x")).value.status).toBe(401);
+
+    // The flood, from one address: wrong passwords for an account and for addresses without one.
+    const flood = Array.from({ length: 40 }, (_, i) =>
+      attempt("198.51.100.66", i % 2 ? "flood-victim@example.jp" : `nobody-${i}@example.jp`, `Guess-${i}`),
+    );
+    const bystander = attempt("203.0.113.71", "bystander@example.jp", "Bystander-Pass-2025");
+    const floodAnswers = await Promise.all(flood);
+    const loggedIn = await bystander;
+
+    const checked = floodAnswers.filter((answer) => answer.value.status !== 429);
+    const refused = floodAnswers.filter((answer) => answer.value.status === 429);
+    console.log(
+      `login flood: login alone ${quiet.ms.toFixed(0)} ms, beside 40 wrong passwords from one address ` +
+        `${loggedIn.ms.toFixed(0)} ms (${loggedIn.value.status}); ${checked.length} of the flood checked, ${refused.length} refused`,
+    );
+    // The other address is logged in, and only the two hashes running when she came finished before
+    // her: order, not wall-clock time (a busy machine slows every hash alike).
+    expect(loggedIn.value.status).toBe(302);
+    expect(checked.filter((answer) => answer.endedAt < loggedIn.endedAt).length).toBeLessThanOrEqual(2);
+    // The flood got two running and its own few waiting; the rest was refused at once, unhashed.
+    expect(checked.length).toBeLessThanOrEqual(6);
+    expect(refused.length).toBeGreaterThanOrEqual(34);
+    // Refused at once: by the address's limit of 30 attempts (counted before any hash), or past its
+    // place in the line (HashingBusy).
+    for (const answer of refused) {
+      expect(answer.ms).toBeLessThan(quiet.ms);
+      expect(Number(answer.value.headers.get("Retry-After"))).toBeGreaterThan(0);
+    }
+    expect(
+      refused.filter(
+        (answer) => answer.value.headers.get("Retry-After") === String(HASHING_BUSY_RETRY_AFTER_SECONDS),
+      ).length,
+    ).toBeGreaterThan(0);
   });
 
   it("the checkout's auto-login password is counted per checkout before it is hashed", async () => {

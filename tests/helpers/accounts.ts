@@ -21,10 +21,10 @@ export function userByEmail(email: string) {
   return db().select().from(users).where(eq(users.email, email)).get();
 }
 
-/** A request as a browser at `ip` would send it (the shop reads the address from X-Forwarded-For). */
+/** A request as a browser at `ip` would send it (the shop reads the address from X-Shop-Client-Address). */
 export function requestFrom(ip: string, init: RequestInit & { url?: string } = {}) {
   const headers = new Headers(init.headers);
-  headers.set("X-Forwarded-For", ip);
+  headers.set("X-Shop-Client-Address", ip);
   headers.set("User-Agent", "Mozilla/5.0 (vitest)");
   return new Request(init.url ?? "http://localhost/login", { ...init, headers });
 }

@@ -9,7 +9,7 @@ type Handler = Parameters<typeof callRoute>[0];
 /**
  * One JSON API call against a route module, as Remix would make it: GET and HEAD reach the
  * loader, everything else the action. `json` is sent as the body with its content type;
- * `token` as `Authorization: Bearer …`; `ip` as the client's address (X-Forwarded-For).
+ * `token` as `Authorization: Bearer …`; `ip` as the client's address (X-Shop-Client-Address).
  */
 export function apiCall(
   route: RouteModule,
@@ -25,7 +25,7 @@ export function apiCall(
   } = {},
 ): Promise<RouteResult> {
   const headers = new Headers(options.headers);
-  headers.set("X-Forwarded-For", options.ip ?? "198.51.100.20");
+  headers.set("X-Shop-Client-Address", options.ip ?? "198.51.100.20");
   if (options.json !== undefined) headers.set("Content-Type", "application/json");
   if (options.token !== undefined) headers.set("Authorization", `Bearer ${options.token}`);
   if (options.cookie) headers.set("Cookie", options.cookie);

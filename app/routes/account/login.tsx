@@ -9,8 +9,8 @@ import { STRONG_PASSWORD_HINT } from "~/lib/password-rules";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { useDeferredValidation } from "~/lib/use-deferred-validation";
 import { checkPassword } from "~/server/auth/password-step.server";
-import { logInCustomer } from "~/server/auth/login.server";
-import { commitSession, getSession } from "~/server/http/session.server";
+import { loginCookies, logInCustomer } from "~/server/auth/login.server";
+import { getSession } from "~/server/http/session.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 
 export const meta: MetaFunction = () => [{ title: "ログイン | コンテスト動画ショップ" }];
@@ -46,7 +46,7 @@ export async function action({ request }: ActionFunctionArgs) {
     );
   }
   if (!login.secondFactor) session.flash("toast", { kind: "success", title: "ログインしました" });
-  return redirect(login.redirectTo, { headers: { "Set-Cookie": await commitSession(session) } });
+  return redirect(login.redirectTo, { headers: await loginCookies(session, step.result) });
 }
 
 export default function Login() {

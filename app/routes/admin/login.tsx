@@ -10,9 +10,10 @@ import { loginSchema } from "~/lib/account-schemas";
 import { formatDateTime } from "~/lib/format";
 import { currentAdmin } from "~/server/auth/admin-session.server";
 import { logInAdmin } from "~/server/auth/admin-login.server";
+import { loginCookies } from "~/server/auth/login.server";
 import { checkPassword } from "~/server/auth/password-step.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
-import { commitSession, getSession } from "~/server/http/session.server";
+import { getSession } from "~/server/http/session.server";
 
 export const meta: MetaFunction = () => [{ title: "管理者ログイン | コンテスト動画ショップ" }];
 
@@ -41,7 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: outcome.status, headers: retryAfterHeaders(outcome) },
     );
   }
-  return redirect("/admin-2fa-verify", { headers: { "Set-Cookie": await commitSession(session) } });
+  return redirect("/admin-2fa-verify", { headers: await loginCookies(session, step.result) });
 }
 
 export default function AdminLogin() {

@@ -5,7 +5,6 @@ import { recordLoginEvent } from "./login-events.server";
 import type { SecondFactorResult } from "./second-factor.server";
 import type { ProtectionSettings } from "./security-dashboard.server";
 import type { ShopSession } from "../http/session.server";
-import { env } from "../core/env.server";
 
 /** The protections as the code enforces them, for the security dashboard's system-health flags. */
 export function protectionSettings(): ProtectionSettings {
@@ -13,8 +12,8 @@ export function protectionSettings(): ProtectionSettings {
   return {
     // Every attempt is scored when recorded (login-events.server.ts).
     riskScoring: true,
-    // Skipped where no proxy tells the client's address (TRUST_PROXY=none).
-    perIpRateLimit: env().TRUST_PROXY !== "none" && policies.every((policy) => policy.perIp.limit > 0),
+    // On in every TRUST_PROXY mode: the server's edge always tells the client's address.
+    perIpRateLimit: policies.every((policy) => policy.perIp.limit > 0),
     // The admin login has no path to a session that skips /admin-2fa-verify.
     adminSecondFactorRequired: true,
     // There is no allow-list of admin addresses; the dashboard says so.

@@ -15,8 +15,7 @@ export type LoginOutcome = (typeof LOGIN_OUTCOMES)[number];
 
 const HOUR_MS = 60 * 60 * 1000;
 const USER_AGENT_MAX = 500;
-/** What a record keeps as the address when none is known (see TRUST_PROXY). */
-/** What a login record says when no address is known (TRUST_PROXY=none): not an address to group by. */
+/** What a login record says when no address is known (a request that did not come through the server's edge): not an address to group by. */
 export const UNKNOWN_ADDRESS = "unknown";
 
 export type RiskFactors = {

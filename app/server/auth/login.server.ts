@@ -6,9 +6,16 @@ import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
 import { recentFailureRun, recordLoginEvent, type LoginKind } from "./login-events.server";
+import {
+  clearDeviceFailureRun,
+  countDeviceFailure,
+  deviceCookieAfterLogin,
+  deviceFailureRun,
+  trustedDevice,
+} from "./device-cookie.server";
 import { decoyHash, unlessHashingBusy, verifyPassword } from "./password.server";
-import { hitOriginLimit } from "../http/rate-limit.server";
-import type { ShopSession } from "../http/session.server";
+import { hitOriginLimit, originLimitKey } from "../http/rate-limit.server";
+import { commitSession, type ShopSession } from "../http/session.server";
 import { logIn } from "./session-login.server";
 
 /**
@@ -22,6 +29,13 @@ import { logIn } from "./session-login.server";
  * silently: the attempt is refused as a wrong password and counted, exactly as a
  * customer's would be, so the answers stay those of any account with the same count.
  * 15 quiet minutes after the latest failure start a fresh run.
+ *
+ * Whose run an attempt counts in (decision 0021, OWASP's device cookies): a browser that has
+ * logged in to the account before carries a device cookie for it, and its wrong passwords count
+ * in that device's own run; every other client's count in the account's run of untrusted
+ * clients (or the unknown address's). A lock of the untrusted clients does not stop a device,
+ * so a stranger who knows an address cannot lock its owner out of her own browser. Only the
+ * owner's browser holds the cookie, so the answers a stranger sees are the same as before.
  */
 
 export type LoginPolicy = {
@@ -95,7 +109,13 @@ export function remainingAttemptsWarning(remaining: number, policy: LoginPolicy)
 export type LoginUser = { id: number; email: string; isAdmin: boolean };
 
 export type LoginResult =
-  | { ok: true; user: LoginUser; requiresSecondFactor: boolean }
+  | {
+      ok: true;
+      user: LoginUser;
+      requiresSecondFactor: boolean;
+      /** The device cookie's Set-Cookie header: this browser is the account's device from now on. */
+      deviceCookie: string;
+    }
   | {
       ok: false;
       reason: "invalid";
@@ -136,16 +156,18 @@ function ownPolicy(user: { isAdmin: boolean }, policy: LoginPolicy): LoginPolicy
   return kind === "admin" ? ADMIN_LOGIN_POLICY : CUSTOMER_LOGIN_POLICY;
 }
 
-/** Counts a failure on the account (atomically), and locks it at its own policy's limit. */
+/**
+ * Counts an untrusted client's failure on the account (atomically). The run it makes is the
+ * lock of the untrusted clients (read at the login with runLockedUntil); it is not written to
+ * lockedUntil, which is the lock every client meets (wrong second-factor codes: only someone
+ * with the password gets to enter one), so the account's own devices and its second factor
+ * carry on while strangers are locked out.
+ */
 function countAccountFailure(userId: number, own: LoginPolicy, at: Date): FailureRun {
   return db().transaction(
     (tx) => {
       const row = tx
-        .select({
-          failedLoginCount: users.failedLoginCount,
-          lastFailedLoginAt: users.lastFailedLoginAt,
-          lockedUntil: users.lockedUntil,
-        })
+        .select({ failedLoginCount: users.failedLoginCount, lastFailedLoginAt: users.lastFailedLoginAt })
         .from(users)
         .where(eq(users.id, userId))
         .get();
@@ -155,12 +177,8 @@ function countAccountFailure(userId: number, own: LoginPolicy, at: Date): Failur
         at,
       );
       const after = { failures: run.failures + 1, lastFailureAt: at };
-      // lockedUntil is the lock as the account's owner meets it (and the dashboard lists); a
-      // lock from wrong second-factor codes still running is kept.
-      const lockedUntil =
-        runLockedUntil(after, own, at) ?? (row?.lockedUntil && row.lockedUntil > at ? row.lockedUntil : null);
       tx.update(users)
-        .set({ failedLoginCount: after.failures, lastFailedLoginAt: at, lockedUntil })
+        .set({ failedLoginCount: after.failures, lastFailedLoginAt: at })
         .where(eq(users.id, userId))
         .run();
       return after;
@@ -175,7 +193,11 @@ function countAccountFailure(userId: number, own: LoginPolicy, at: Date): Failur
  */
 export const SECOND_FACTOR_LOCK = { maxFailures: 5, lockMinutes: 15 } as const;
 
-/** Until when the account is locked (by passwords or by codes), or null. */
+/**
+ * Until when the account is locked for every client, its own devices included (by wrong
+ * second-factor codes), or null. Wrong passwords lock per device or for untrusted clients:
+ * see passwordRun.
+ */
 export function accountLockedUntil(userId: number, at: Date = now()): Date | null {
   const row = db().select({ lockedUntil: users.lockedUntil }).from(users).where(eq(users.id, userId)).get();
   return row?.lockedUntil && row.lockedUntil > at ? row.lockedUntil : null;
@@ -226,6 +248,53 @@ export function clearAccountFailures(userId: number): void {
     .run();
 }
 
+/**
+ * Whose turn a password check waits in (password.server.ts): the client's address, an IPv6 /64,
+ * so a flood from one address queues behind itself only. Requests that did not come through
+ * the server's edge (no address) share one turn.
+ */
+export function passwordCheckCaller(request: Request): string {
+  return originLimitKey(request, "password-check") ?? "password-check:unknown";
+}
+
+/** Where an attempt's wrong passwords count: a trusted device's own run, or the untrusted clients' run on the account. */
+type PasswordCounter = { device: string } | { device: null; userId: number };
+
+/** The run an attempt on an account counts in, as it stands at `at` (see the comment at the top). */
+async function passwordRun(
+  request: Request,
+  account: { id: number; failedLoginCount: number; lastFailedLoginAt: Date | null },
+  lockMinutes: number,
+  at: Date,
+): Promise<{ counter: PasswordCounter; run: FailureRun }> {
+  const device = await trustedDevice(request, account.id);
+  const run = device
+    ? deviceFailureRun(device)
+    : { failures: account.failedLoginCount, lastFailureAt: account.lastFailedLoginAt };
+  return {
+    counter: device ? { device } : { device: null, userId: account.id },
+    run: currentRun(run, lockMinutes, at),
+  };
+}
+
+/** Counts a wrong password where the attempt's counter says. */
+function countPasswordFailure(counter: PasswordCounter, own: LoginPolicy, at: Date): FailureRun {
+  return counter.device !== null
+    ? countDeviceFailure(counter.device, at, own.lockMinutes * 60_000)
+    : countAccountFailure(counter.userId, own, at);
+}
+
+/** A right password ends the run it was tried in (a device's, or the untrusted clients'). */
+function endPasswordRun(counter: PasswordCounter): void {
+  if (counter.device !== null) clearDeviceFailureRun(counter.device);
+  else
+    db()
+      .update(users)
+      .set({ failedLoginCount: 0, lastFailedLoginAt: null })
+      .where(eq(users.id, counter.userId))
+      .run();
+}
+
 const PASSWORD_RECHECK_WRONG = "パスワードが正しくありません";
 
 export type PasswordRecheck =
@@ -236,7 +305,8 @@ export type PasswordRecheck =
 /**
  * The account's own password asked again before a change to how it logs in (the
  * authenticator). A wrong one counts on the account exactly as at its login and is
- * recorded like one, so a logged-in session brings no more guesses than the login does.
+ * recorded like one, so a logged-in session brings no more guesses than the login does (in
+ * the same run: this device's when it carries the account's device cookie).
  */
 export async function recheckPassword(
   request: Request,
@@ -250,21 +320,18 @@ export async function recheckPassword(
   const own = user.isAdmin ? ADMIN_LOGIN_POLICY : CUSTOMER_LOGIN_POLICY;
   const record = (outcome: "failure" | "locked") =>
     recordLoginEvent({ kind: own.kind, email: user.email, userId: user.id, outcome, request });
-  const lockedUntil = accountLockedUntil(user.id, at);
+  const { counter, run } = await passwordRun(request, user, own.lockMinutes, at);
+  const lockedUntil = accountLockedUntil(user.id, at) ?? runLockedUntil(run, own, at);
   if (lockedUntil) {
     record("locked");
     return { ok: false, reason: "locked", status: 423, lockedUntil };
   }
-  if (await verifyPassword(password, user.passwordHash)) {
+  if (await verifyPassword(password, user.passwordHash, passwordCheckCaller(request))) {
     // As at the login: a right password ends the run of wrong ones, not the wrong codes.
-    db()
-      .update(users)
-      .set({ failedLoginCount: 0, lastFailedLoginAt: null })
-      .where(eq(users.id, user.id))
-      .run();
+    endPasswordRun(counter);
     return { ok: true };
   }
-  const after = countAccountFailure(user.id, own, at);
+  const after = countPasswordFailure(counter, own, at);
   record("failure");
   const lockedNow = runLockedUntil(after, own, at);
   if (lockedNow) return { ok: false, reason: "locked", status: 423, lockedUntil: lockedNow };
@@ -314,13 +381,23 @@ export async function attemptLogin(
     };
   }
 
-  const run = currentRun(
-    found
-      ? { failures: found.failedLoginCount, lastFailureAt: found.lastFailedLoginAt }
-      : recentFailureRun(email, policy.lockMinutes * 60_000),
-    policy.lockMinutes,
-    at,
-  );
+  // An account this login may not log in to counts as no device's: its run is the untrusted
+  // clients' (the device cookie of a customer's browser says nothing at the admin login).
+  const { counter, run } = found
+    ? user
+      ? await passwordRun(request, user, policy.lockMinutes, at)
+      : {
+          counter: { device: null, userId: found.id } as PasswordCounter,
+          run: currentRun(
+            { failures: found.failedLoginCount, lastFailureAt: found.lastFailedLoginAt },
+            policy.lockMinutes,
+            at,
+          ),
+        }
+    : {
+        counter: null,
+        run: currentRun(recentFailureRun(email, policy.lockMinutes * 60_000), policy.lockMinutes, at),
+      };
   const shownLock = runLockedUntil(run, policy, at);
   if (shownLock) {
     record("locked");
@@ -330,8 +407,9 @@ export async function attemptLogin(
   const own = found ? ownPolicy(found, policy) : null;
   const silentLock = found && own ? runLockedUntil(run, own, at) : null;
 
+  const caller = passwordCheckCaller(request);
   const passwordOk = await unlessHashingBusy(async () =>
-    verifyPassword(input.password, user?.passwordHash ?? (await decoyHash())),
+    verifyPassword(input.password, user?.passwordHash ?? (await decoyHash(caller)), caller),
   );
   if (typeof passwordOk !== "boolean") {
     // Too many passwords waiting to be checked: refused before the check, so nothing is counted.
@@ -344,11 +422,10 @@ export async function attemptLogin(
       record("locked");
       return locked(user.lockedUntil);
     }
+    if (counter) endPasswordRun(counter);
     db()
       .update(users)
       .set({
-        failedLoginCount: 0,
-        lastFailedLoginAt: null,
         lockedUntil: null,
         // A right password does not forgive wrong second-factor codes (else every login would
         // bring 5 new guesses); only a lock that has run out, or a right code, does.
@@ -361,11 +438,14 @@ export async function attemptLogin(
       ok: true,
       user: { id: user.id, email: user.email, isAdmin: user.isAdmin },
       requiresSecondFactor: user.isAdmin || Boolean(user.totpSecretEncrypted),
+      deviceCookie: await deviceCookieAfterLogin(request, user.id),
     };
   }
 
   const after =
-    found && own ? countAccountFailure(found.id, own, at) : { failures: run.failures + 1, lastFailureAt: at };
+    counter && own
+      ? countPasswordFailure(counter, own, at)
+      : { failures: run.failures + 1, lastFailureAt: at };
   record("failure");
   const lockedNow = runLockedUntil(after, policy, at);
   if (lockedNow) return locked(lockedNow);
@@ -378,6 +458,17 @@ export async function attemptLogin(
     remainingAttempts,
     warning: remainingAttemptsWarning(remainingAttempts, policy),
   };
+}
+
+/**
+ * The Set-Cookie headers after the password step: the session's (first: tests read it so) and,
+ * after a right password, the device cookie that makes this browser the account's device.
+ */
+export async function loginCookies(session: ShopSession, result: LoginResult): Promise<Headers> {
+  const headers = new Headers();
+  headers.append("Set-Cookie", await commitSession(session));
+  if (result.ok) headers.append("Set-Cookie", result.deviceCookie);
+  return headers;
 }
 
 /**

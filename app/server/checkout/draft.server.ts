@@ -127,9 +127,13 @@ export function deleteExpiredDrafts(): number {
 }
 
 /**
- * New drafts per client address per hour. Each order-form post without a draft stores one,
- * so without a limit a script fills the disk; a family or a school behind one address makes a
- * handful. Posts that change an existing draft are not counted.
+ * New drafts per client address (an IPv6 /64) per hour. Each order-form post without a draft
+ * stores one, so without a limit a script fills the disk (decision 0021: *draft flood*). A
+ * family on one home Wi-Fi starts one draft per browser and one more after each order paid, a
+ * handful in an hour; 30 also leaves room for a club's parents ordering together behind one
+ * address. Posts that change an existing draft are not counted, so nobody mid-order is stopped.
+ * The address is always known now (the server's edge sets it), so the limit holds in every
+ * TRUST_PROXY mode.
  */
 export const NEW_DRAFTS_PER_ADDRESS = { limit: 30, windowMs: 60 * 60 * 1000 };
 

@@ -41,23 +41,60 @@ export function deleteOldRateLimitWindows(): number {
 }
 
 /**
- * The client's address for per-origin limits and login records, or null when none is known.
- * remix-serve does not hand the socket's address to the app, so only the proxy in front can
- * tell it, and TRUST_PROXY says which one there is: `fly` (the edge sets Fly-Client-IP itself,
- * replacing any a client sends), N proxies that each append the address they saw to
- * X-Forwarded-For (the client is the Nth entry from the right; entries further left are
- * whatever the client chose to send), or `none` (every header is the client's own word).
+ * The request header the shop's own server entry (server/index.ts) sets on every request to the
+ * caller's address, replacing any value the caller sent: the socket's peer, or what the proxy
+ * TRUST_PROXY names says. IPv4-mapped IPv6 is already IPv4 there.
  */
-export function clientIp(request: Request, trust: TrustProxy = env().TRUST_PROXY): string | null {
-  let address: string | undefined;
-  if (trust === "fly") {
-    address = request.headers.get("Fly-Client-IP")?.trim();
-  } else if (typeof trust === "number") {
-    const entries = request.headers.get("X-Forwarded-For")?.split(",") ?? [];
-    // Fewer entries than trusted proxies: the request did not come through them all.
-    address = entries.length >= trust ? entries[entries.length - trust]?.trim() : undefined;
-  }
+export const CLIENT_ADDRESS_HEADER = "X-Shop-Client-Address";
+
+/**
+ * The client's address for per-origin limits and login records, or null when none is known.
+ * The edge has applied TRUST_PROXY already (it alone sees the socket), so the app reads the one
+ * header it sets and believes no other; null only for a request that did not come through the
+ * edge (a test's, or a value that is not an address).
+ */
+export function clientIp(request: Request): string | null {
+  const address = request.headers.get(CLIENT_ADDRESS_HEADER)?.trim();
   return address && isIP(address) ? address : null;
+}
+
+/** An IPv6 address's eight 16-bit groups (any spelling: compressed, zero-padded, IPv4 tail, zone). */
+function ipv6Groups(address: string): number[] | null {
+  let text = address.toLowerCase().replace(/%.*$/, "");
+  const v4Tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4Tail) {
+    const [a, b, c, d] = v4Tail.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4Tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = "", tail, ...more] = text.split("::");
+  if (more.length > 0) return null;
+  const parse = (part: string) => (part === "" ? [] : part.split(":").map((group) => parseInt(group, 16)));
+  const front = parse(head);
+  const back = tail === undefined ? [] : parse(tail);
+  const zeros = 8 - front.length - back.length;
+  if (tail === undefined ? zeros !== 0 : zeros < 1) return null;
+  const groups = [...front, ...new Array<number>(zeros).fill(0), ...back];
+  return groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? groups : null;
+}
+
+/**
+ * Who a per-origin limit counts: an IPv4 address itself, an IPv6 address's /64 (one home or one
+ * server is given a whole /64 and can pick any address in it, so counting single addresses would
+ * hand it 2^64 buckets), written one way whatever the spelling. A stray IPv4-mapped IPv6 address
+ * (`::ffff:a.b.c.d`) is the IPv4 address it carries: the edge converts them, this makes sure.
+ */
+export function originOf(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const groups = ipv6Groups(address);
+  if (!groups) return address;
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    const [high = 0, low = 0] = groups.slice(6);
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(":")}::/64`;
 }
 
 /**
@@ -67,7 +104,7 @@ export function clientIp(request: Request, trust: TrustProxy = env().TRUST_PROXY
  */
 export function originLimitKey(request: Request, name: string): string | null {
   const address = clientIp(request);
-  return address ? `${name}:${address}` : null;
+  return address ? `${name}:${originOf(address)}` : null;
 }
 
 /** A per-origin limit: counted per client address, allowed without counting when none is known. */
@@ -81,13 +118,14 @@ export function hitOriginLimit(
   return key ? hitRateLimit(key, limit, windowMs) : { allowed: true, retryAfterSeconds: 0 };
 }
 
-/** The line start-up logs, so whoever runs the shop sees which address the limits count. */
+/** The line start-up logs, so whoever runs the shop sees whose address the limits count. */
 export function trustProxyNotice(trust: TrustProxy = env().TRUST_PROXY): string {
+  const limits = "IPアドレスごとの回数制限は有効です（IPv6 は /64 ごと）";
   if (trust === "none")
-    return "TRUST_PROXY=none: 信頼するプロキシがないため、クライアントのIPアドレスは使いません（IPアドレスごとの回数制限は行わず、アカウント・メールアドレスごとの制限のみ有効です）";
+    return `TRUST_PROXY=none: 接続してきた相手（ソケットの接続元）をクライアントとみなします。前にプロキシがある場合は fly または段数を指定してください（${limits}）`;
   if (trust === "fly")
-    return "TRUST_PROXY=fly: クライアントのIPアドレスは Fly-Client-IP から読みます（IPアドレスごとの回数制限は有効です）";
-  return `TRUST_PROXY=${trust}: クライアントのIPアドレスは X-Forwarded-For の右から${trust}番目の値です（IPアドレスごとの回数制限は有効です）`;
+    return `TRUST_PROXY=fly: クライアントのIPアドレスは Fly-Client-IP から読みます（${limits}）`;
+  return `TRUST_PROXY=${trust}: クライアントのIPアドレスは X-Forwarded-For の右から${trust}番目の値です（${limits}）`;
 }
 
 /** The Retry-After header of a refusal that says when to come back (rate limits, busy hashing). */

@@ -2,7 +2,7 @@ import { loginSchema } from "~/lib/account-schemas";
 import { sixDigitCodeSchema } from "~/lib/second-factor-schema";
 import { customerAnswer, customerLoginRefusal } from "~/server/accounts/customer-api.server";
 import { checkApiPassword, lockedAnswer } from "~/server/auth/login-api.server";
-import { logInCustomer } from "~/server/auth/login.server";
+import { loginCookies, logInCustomer } from "~/server/auth/login.server";
 import {
   enterSecondFactorCode,
   ensureLoginCodeSent,
@@ -10,7 +10,7 @@ import {
 } from "~/server/auth/second-factor.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
-import { commitSession, getSession } from "~/server/http/session.server";
+import { getSession } from "~/server/http/session.server";
 
 /** A login body is an e-mail, a password and perhaps a code: a few hundred bytes. */
 const LOGIN_BODY_BYTES = 4 * 1024;
@@ -38,7 +38,7 @@ export const loader = jsonApi({
     const session = await getSession(request);
     const login = logInCustomer(session, { ...values, redirectTo: undefined }, result);
     if (!login.ok) return customerLoginRefusal(login);
-    const headers = async () => ({ "Set-Cookie": await commitSession(session) });
+    const headers = () => loginCookies(session, result);
 
     if (login.secondFactor) {
       if (code === null) {

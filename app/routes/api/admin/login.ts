@@ -1,8 +1,9 @@
 import { logInAdmin } from "~/server/auth/admin-login.server";
+import { loginCookies } from "~/server/auth/login.server";
 import { adminLoginRefusal, checkApiPassword } from "~/server/auth/login-api.server";
 import { ensureLoginCodeSent, secondFactorPrompt } from "~/server/auth/second-factor.server";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
-import { commitSession, getSession } from "~/server/http/session.server";
+import { getSession } from "~/server/http/session.server";
 
 /**
  * /admin-login's password step as JSON: the same schema, lockout, per-address limit and login
@@ -25,7 +26,7 @@ export const loader = jsonApi({
         remainingAttempts: null,
         lockoutUntil: null,
       },
-      { headers: { "Set-Cookie": await commitSession(session) } },
+      { headers: await loginCookies(session, result) },
     );
   },
 });
