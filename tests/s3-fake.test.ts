@@ -10,6 +10,7 @@ import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
@@ -197,6 +198,25 @@ describe("objects", () => {
     expect(fs.readdirSync(path.join(directory, BUCKET, "data"))).toHaveLength(
       fs.readdirSync(path.join(directory, BUCKET, "objects")).length,
     );
+  });
+
+  it("several are deleted by one DeleteObjects (a missing key too), which S3 takes only with a digest of its body", async () => {
+    for (const key of ["batch/a", "batch/b", "batch/c"])
+      await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: key, ContentLength: key.length }));
+    const answer = await s3.send(
+      new DeleteObjectsCommand({
+        Bucket: BUCKET,
+        Delete: { Objects: [{ Key: "batch/a" }, { Key: "batch/c" }, { Key: "batch/never" }] },
+      }),
+    );
+    expect(answer.Deleted?.map((deleted) => deleted.Key)).toEqual(["batch/a", "batch/c", "batch/never"]);
+    const left = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: "batch/" }));
+    expect(left.Contents?.map((object) => object.Key)).toEqual(["batch/b"]);
+    const body = Buffer.from("<Delete><Object><Key>batch/b</Key></Object></Delete>");
+    const undigested = await rawRequest("POST", `/${BUCKET}?delete`, { declared: body.length, send: body });
+    expect(undigested).toMatchObject({ status: 400 });
+    expect((undigested as { body: string }).body).toContain("<Code>InvalidRequest</Code>");
+    expect((await bytesOf("batch/b")).bytes.toString()).toBe("batch/b");
   });
 
   it("honour Range: 206 with Content-Range, open and suffix ranges, 416 past the end and on an empty object", async () => {

@@ -15,6 +15,7 @@ const STATUS = {
   InvalidPart: 400,
   InvalidPartOrder: 400,
   InvalidRange: 416,
+  InvalidRequest: 400,
   InvalidURI: 400,
   KeyTooLongError: 400,
   MalformedXML: 400,

@@ -5,7 +5,7 @@
 import crypto from "node:crypto";
 import { S3Error } from "./errors.mjs";
 import { checkDigest, declaredLength, keptHeaders } from "./objects.mjs";
-import { completedParts, element, xmlDocument } from "./xml.mjs";
+import { completedParts, element, readXmlBody, xmlDocument } from "./xml.mjs";
 
 /** Every part but the last must be at least this big (S3: EntityTooSmall). */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
@@ -112,18 +112,6 @@ export async function listParts(context) {
   );
 }
 
-/** The request's small XML body (S3 takes a CompleteMultipartUpload of up to 10,000 parts). */
-async function readSmallBody(req, limit = 2 * 1024 * 1024) {
-  const pieces = [];
-  let size = 0;
-  for await (const piece of req) {
-    size += piece.length;
-    if (size > limit) throw new S3Error("MalformedXML", "The XML you provided was too large.");
-    pieces.push(piece);
-  }
-  return Buffer.concat(pieces).toString("utf8");
-}
-
 /**
  * S3's checks: the list itself first (part numbers ascending: InvalidPartOrder), then each part
  * named stored with that ETag (InvalidPart) and, but the last, at least 5 MiB (EntityTooSmall).
@@ -168,7 +156,7 @@ export function multipartEtag(parts) {
 export async function completeMultipartUpload(context) {
   const { req, res, store, bucket, key } = context;
   const upload = await namedUpload(context);
-  const named = completedParts(await readSmallBody(req));
+  const named = completedParts((await readXmlBody(req)) ?? "");
   if (!named)
     throw new S3Error(
       "MalformedXML",

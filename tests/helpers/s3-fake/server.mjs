@@ -4,6 +4,7 @@
 import crypto from "node:crypto";
 import { once } from "node:events";
 import http from "node:http";
+import { deleteObjects } from "./delete-objects.mjs";
 import { S3Error } from "./errors.mjs";
 import { listObjectsV2 } from "./listing.mjs";
 import {
@@ -24,7 +25,6 @@ const UNSUPPORTED = [
   "analytics",
   "attributes",
   "cors",
-  "delete",
   "encryption",
   "intelligent-tiering",
   "inventory",
@@ -60,6 +60,7 @@ function operationOf(method, key, query, headers) {
     if (method === "HEAD") return ({ res }) => void res.writeHead(200).end();
     if (method === "GET" && query.has("uploads")) return listMultipartUploads;
     if (method === "GET" && query.get("list-type") === "2") return listObjectsV2;
+    if (method === "POST" && query.has("delete")) return deleteObjects;
     throw notImplemented(`${method} on a bucket${method === "GET" ? " (only ListObjectsV2)" : ""}`);
   }
   if (headers["x-amz-copy-source"] !== undefined) throw notImplemented("CopyObject and UploadPartCopy");

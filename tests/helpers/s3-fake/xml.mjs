@@ -47,3 +47,36 @@ export function completedParts(body) {
   }
   return parts.length > 0 ? parts : null;
 }
+
+/**
+ * A request's XML body, read whole (S3 takes at most 10,000 parts or 1,000 keys: well under
+ * 2 MiB); null when it is bigger, which S3 answers as MalformedXML.
+ */
+export async function readXmlBody(req, limit = 2 * 1024 * 1024) {
+  const pieces = [];
+  let size = 0;
+  for await (const piece of req) {
+    size += piece.length;
+    if (size > limit) return null;
+    pieces.push(piece);
+  }
+  return Buffer.concat(pieces).toString("utf8");
+}
+
+/**
+ * The keys a DeleteObjects request names, and whether it asks for a quiet answer; null when the
+ * body is not that document.
+ * @param {string} body
+ * @returns {{ keys: string[], quiet: boolean } | null}
+ */
+export function keysToDelete(body) {
+  if (!/<Delete[\s>]/.test(body)) return null;
+  const keys = [];
+  for (const [, object] of body.matchAll(/<Object>([\s\S]*?)<\/Object>/g)) {
+    const key = /<Key>([\s\S]*?)<\/Key>/.exec(object);
+    if (!key) return null;
+    keys.push(unescape(key[1]));
+  }
+  const quiet = /<Quiet>\s*true\s*<\/Quiet>/i.test(body);
+  return keys.length > 0 ? { keys, quiet } : null;
+}
