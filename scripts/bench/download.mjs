@@ -1,6 +1,6 @@
 // npm run bench:download — a delivered video downloaded from its download page, from the MEDIA_DIR
 // folder (the shop streams it with Range) and from object storage (the shop counts the download
-// and answers 302 to a signed URL; the bytes come from a local s3rver in a process of its own, on
+// and answers 302 to a signed URL; the bytes come from the tests' fake S3 in a process of its own, on
 // the same disk). Prints each speed next to a plain file copy of the same size on the same disk
 // measured in the same run, the shop's peak RSS, and its CPU time per downloaded GiB
 // (/proc/<pid>/stat utime + stime): with object storage it must be a small fraction of the local

@@ -4,7 +4,7 @@
 // of a chunk, started again on the same database and media folder, and the upload
 // continues from the server's receivedChunks. The stored file must have the SHA-256 of
 // the source. Prints one JSON line; exits 1 when anything differs. With BENCH_STORAGE=s3
-// (or --storage s3) the files go to object storage (a local s3rver): the upload is an S3
+// (or --storage s3) the files go to object storage (the tests' fake S3): the upload is an S3
 // multipart upload, resumed from the parts S3 lists.
 import fs from "node:fs";
 import os from "node:os";

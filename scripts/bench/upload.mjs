@@ -1,5 +1,5 @@
 // npm run bench:upload — uploads a large generated file in 50 MiB chunks to the production
-// build over HTTP, into the MEDIA_DIR folder and into object storage (a local s3rver in a process
+// build over HTTP, into the MEDIA_DIR folder and into object storage (the tests' fake S3 in a process
 // of its own, on the same disk), and prints each speed next to a plain file copy of the same size
 // on the same disk (measured in the same run, since this machine is shared and noisy), the
 // server's peak resident memory (which must stay far below the file size) and its CPU time.
@@ -98,7 +98,7 @@ try {
   }
   if (benchModes().includes("s3"))
     console.log(
-      "  (object storage here is s3rver on the same disk: it writes each part, then the whole object again when the upload completes)",
+      "  (object storage here is the tests' fake S3 on the same disk: it writes each part, then the whole object again when the upload completes)",
     );
   process.exitCode = ok ? 0 : 1;
 } finally {

@@ -70,7 +70,7 @@ export class S3Store implements FileStore {
     this.chunks = new S3Chunks(this);
   }
 
-  /** The SDK client, made once. Flexible checksums only where S3 requires them: R2, MinIO and s3rver do not all take the SDK's default trailers. */
+  /** The SDK client, made once. Flexible checksums only where S3 requires them: R2, MinIO and the tests' fake S3 do not all take the SDK's default trailers. */
   s3(): Promise<S3Client> {
     this.client ??= loadS3().then(
       ({ S3Client }) =>
