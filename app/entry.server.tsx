@@ -1,4 +1,9 @@
-import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import type {
+  AppLoadContext,
+  EntryContext,
+  HandleDataRequestFunction,
+  HandleErrorFunction,
+} from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
@@ -13,18 +18,17 @@ import {
   needsDocumentLoad,
   withSecurityHeaders,
 } from "./server/http/security-headers.server";
-import { makeRequestPathsDecodable } from "./server/http/malformed-url.server";
-import { replayWritesOnReplicas } from "./server/http/fly-replay.server";
+import { isReadOnlyError, shopEdge } from "./server/http/edge.server";
+import { env } from "./server/core/env.server";
 import { cachedPage, keepPage, NONCE_PLACEHOLDER, renderCacheKey } from "./server/http/render-cache.server";
 import { startUp } from "./server/startup.server";
 
 // Start-up work happens when the server loads this module, before the first request:
 // a bad configuration or a failed migration stops the process here.
 await startUp();
-// Before remix-serve's Express sees a request: a malformed %-encoding gets the shop's 404, not a bare 400.
-makeRequestPathsDecodable();
-// On a LiteFS replica, requests that write are answered with fly-replay to the primary.
-replayWritesOnReplicas();
+
+/** What the server entry (server/index.ts) asks of the app: the same modules the routes use. */
+export const edge = shopEdge();
 
 const ABORT_DELAY = 5_000;
 
@@ -41,8 +45,9 @@ export default function handleRequest(
     return renderStreaming(request, responseStatusCode, responseHeaders, remixContext, nonce);
   const html = (page: string, cache: "hit" | "miss") => {
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-    // As caches say (X-Cache): whether this page was drawn for this request.
-    responseHeaders.set("X-Render-Cache", cache);
+    // As caches say (X-Cache), for whoever measures the cache: not by default, since it would tell
+    // anyone whether the address was drawn recently for someone else.
+    if (env().DEBUG_RENDER_CACHE) responseHeaders.set("X-Render-Cache", cache);
     applySecurityHeaders(responseHeaders, headerTarget(request, nonce));
     return new Response(page, { headers: responseHeaders, status: responseStatusCode });
   };
@@ -151,18 +156,32 @@ function renderStreaming(
   });
 }
 
-/** Single-fetch data (client navigations, JS form posts) and their redirects get the same headers. */
+/**
+ * Single-fetch data for a page with its own policy (the payment page), asked from another page:
+ * loaded as a document instead, so its CSP applies. Every other answer's headers are the server
+ * entry's (edge.server.ts).
+ */
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
-  if (needsDocumentLoad(request)) {
-    // Redirect to the page itself as a full document load, so its own CSP applies.
-    const target = headerTarget(request);
-    return withSecurityHeaders(
-      new Response(null, {
-        status: 302,
-        headers: { Location: target.pathname, "X-Remix-Reload-Document": "true" },
-      }),
-      target,
-    );
+  if (!needsDocumentLoad(request)) return response;
+  const target = headerTarget(request);
+  return withSecurityHeaders(
+    new Response(null, {
+      status: 302,
+      headers: { Location: target.pathname, "X-Remix-Reload-Document": "true" },
+    }),
+    target,
+  );
+};
+
+/**
+ * A loader's error. On a LiteFS replica a loader that writes (a session renewed, a download
+ * counted) fails before writing anything: the server entry then answers with a replay to the
+ * primary instead of the error (it reads the mark on the request's context).
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (isReadOnlyError(error) && env().LITEFS_DIR) {
+    context.wroteOnReplica = true;
+    return;
   }
-  return withSecurityHeaders(response, headerTarget(request));
+  if (!request.signal.aborted) console.error(error);
 };

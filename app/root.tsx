@@ -12,7 +12,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ErrorFallback, NotFoundPage } from "~/components/ErrorPages";
+import { ErrorFallback, NotFoundPage, RefusedPage } from "~/components/ErrorPages";
 import { Footer } from "~/components/Footer";
 import { Header } from "~/components/Header";
 import { Toast } from "~/components/Toast";
@@ -90,6 +90,13 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  // The server entry's refusals (a cross-site post, a body too large) say why in their data.
+  if (
+    isRouteErrorResponse(error) &&
+    (error.status === 403 || error.status === 413) &&
+    typeof error.data === "string"
+  )
+    return <RefusedPage status={error.status} message={error.data} />;
   if (!isRouteErrorResponse(error)) console.error(error);
   return <ErrorFallback />;
 }

@@ -43,7 +43,7 @@ test("a LiteFS replica answers requests that write with fly-replay to the primar
   const bucketPort = bucket.port;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"], {
+  child = spawn(process.execPath, ["server-build/index.js"], {
     cwd: root,
     env: {
       ...process.env,

@@ -129,9 +129,14 @@ test.describe("security headers", () => {
       const api = await context.request.get("/api/admin/security-dashboard", { maxRedirects: 0 });
       expect(api.status()).toBe(200);
       expect(api.headers()["cache-control"]).toBe("private, no-store");
-      // Public pages keep their own caching.
-      const about = await context.request.get("/about");
-      expect(about.headers()["cache-control"] ?? "").not.toContain("no-store");
+      // *private pages cached*: a storefront page and its data drawn for her name her in the header.
+      for (const url of ["/about", "/about.data", "/"]) {
+        const page = await context.request.get(url);
+        expect(page.headers()["cache-control"], url).toBe("private, no-store");
+      }
+      // Drawn for nobody in particular (no session cookie), a public page keeps its own caching.
+      const anonymous = await context.request.get("/about", { headers: { Cookie: "" } });
+      expect(anonymous.headers()["cache-control"] ?? "").not.toContain("no-store");
     },
   );
 

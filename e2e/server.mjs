@@ -1,6 +1,6 @@
 // Started by Playwright: a real SMTP server on loopback that stores each received mail
 // as JSON for the tests to read, a fresh database with the demo data, and the
-// production build served by remix-serve. With E2E_STORAGE=s3 (the …-s3 projects) a second
+// production build served by the shop's own server entry (server-build/index.js). With E2E_STORAGE=s3 (the …-s3 projects) a second
 // server of its own keeps its files in object storage: a local s3rver on E2E_S3_BUCKET_PORT.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -74,6 +74,8 @@ const env = {
   ENABLE_TEST_HOOKS: "true",
   // As behind one proxy: specs that need their own per-origin buckets send X-Forwarded-For.
   TRUST_PROXY: "1",
+  // e2e/render-cache.spec.ts reads whether a page was drawn or served from the cache.
+  DEBUG_RENDER_CACHE: "true",
   // Small chunks, so the small files of the upload tests span several of them.
   UPLOAD_CHUNK_BYTES: "65536",
   // A registered seller: receipts are 適格簡易請求書 with this number (e2e/receipt.spec.ts).
@@ -96,7 +98,7 @@ await new Promise((resolve, reject) =>
     code === 0 ? resolve() : reject(new Error(`seed failed (${code})`)),
   ),
 );
-const server = spawn("npx", ["remix-serve", "build/server/index.js"], { cwd: root, env, stdio: "inherit" });
+const server = spawn(process.execPath, ["server-build/index.js"], { cwd: root, env, stdio: "inherit" });
 const stop = () => {
   server.kill("SIGTERM");
   void bucket?.close();

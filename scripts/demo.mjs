@@ -2,6 +2,7 @@
 import { execSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { ensureDependencies, root } from "./ensure-deps.mjs";
 
@@ -43,22 +44,49 @@ const env = {
 
 const run = (command) => execSync(command, { cwd: root, stdio: "inherit", env });
 
+// A port already taken (another demo still running, another program) is said before anything
+// else: otherwise the banner would name a shop that this run is not serving.
+const port = Number(env.PORT);
+const taken = await new Promise((resolve) => {
+  const probe = net.createServer();
+  probe.once("error", (error) => resolve(error.code === "EADDRINUSE"));
+  probe.listen(port, () => probe.close(() => resolve(false)));
+});
+if (taken) {
+  console.error(
+    `ポート ${port} は使用中です。前に起動したデモやサーバーが動いていないか確認してください（別のポートで起動するには PORT=3001 npm run demo）。`,
+  );
+  process.exit(1);
+}
+
 console.log("> データベースを準備し、デモデータを投入しています");
 run("npx tsx scripts/seed.ts");
 console.log("> ビルドしています");
-run("npx remix vite:build");
+run("npm run build");
 
 const admin = JSON.parse(
   fs.readFileSync(path.join(path.dirname(env.DATABASE_PATH), "demo-admin.json"), "utf8"),
 );
-const server = spawn("npx", ["remix-serve", "build/server/index.js"], { cwd: root, env, stdio: "inherit" });
-setTimeout(() => {
-  console.log(`
+// The server is node itself (no npx in between), so a signal sent to the demo reaches it, and
+// the demo ends when it has shut down.
+const server = spawn(process.execPath, ["server-build/index.js"], {
+  cwd: root,
+  env,
+  stdio: ["ignore", "pipe", "inherit"],
+});
+let bannerShown = false;
+server.stdout.on("data", (chunk) => {
+  process.stdout.write(chunk);
+  // The banner once the server listens, never for a server that failed to start.
+  if (!bannerShown && String(chunk).includes("[server] http://")) {
+    bannerShown = true;
+    console.log(`
   ショップ:        ${env.SITE_URL}
   管理画面:        ${env.SITE_URL}/admin-login
   デモ管理者:      ${admin.email} / ${admin.password}
   送信メール:      ${env.MAIL_DIR} に .eml として保存されます（SMTP_URL 未設定のため）
 `);
-}, 1500);
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+  }
+});
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => server.kill(signal));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

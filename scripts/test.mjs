@@ -30,7 +30,7 @@ const steps = [
   // The formatter's rules are part of the code's: `npm run format` fixes what this finds.
   ["フォーマット", "npx prettier --check ."],
   ["Vitest", "npx vitest run"],
-  ["ビルド", "npx remix vite:build"],
+  ["ビルド", "npm run build"],
   ["Playwright", "npx playwright test"],
   // The load test in a shorter form; `npm run test:load` runs it with 50 customers.
   ["負荷テスト（15人が同時に購入）", "npx tsx scripts/load/purchase-load.ts --customers 15"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodablePath } from "~/server/http/malformed-url.server";
+import { decodablePath } from "../server/malformed-url";
 
 describe("issue 19 item 11: a malformed percent-encoding in a path", () => {
   it.each([

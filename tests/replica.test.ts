@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "~/server/db/client.server";
 import { databaseRole, forgetDatabaseRole } from "~/server/db/replica.server";
-import { flyReplayHeaders } from "~/server/http/fly-replay.server";
+import { replayHeaders } from "~/server/http/edge.server";
 
 /** A folder standing in for LiteFS's mount: LiteFS writes `.primary` there on replicas only. */
 const litefs = fs.mkdtempSync(path.join(os.tmpdir(), "litefs-"));
@@ -31,7 +31,7 @@ describe("LiteFS primary detection", () => {
   });
 
   it("the replay names the primary the way fly.io's proxy reads it", () => {
-    expect(flyReplayHeaders("3d8d9e1f2a7b18")["fly-replay"]).toBe("instance=3d8d9e1f2a7b18");
+    expect(replayHeaders("3d8d9e1f2a7b18")["fly-replay"]).toBe("instance=3d8d9e1f2a7b18");
   });
 });
 

@@ -101,43 +101,62 @@ describe("security headers", () => {
     );
   });
 
-  it("wraps resource routes (any Response) and pages (redirects only), returned or thrown", async () => {
-    const { headers } = await load(HTTPS);
-    const routes = {
-      file: { module: { loader: () => new Response("x", { headers: { "Content-Type": "video/mp4" } }) } },
-      missing: {
-        module: {
-          loader: () => {
-            throw new Response("Not Found", { status: 404 });
-          },
-        },
-      },
-      page: {
-        module: {
-          default: () => null,
-          loader: () => new Response(null, { status: 302, headers: { Location: "/login" } }),
-          action: () => ({ ok: true }),
-        },
-      },
-      immutable: { module: { loader: () => Response.redirect("https://shop.example.jp/", 302) } },
+  it("the server entry's secureAnswer gives every answer Remix makes its headers, and static files theirs", async () => {
+    Object.assign(process.env, HTTPS);
+    vi.resetModules();
+    const { secureAnswer } = await import("~/server/http/edge.server");
+    const { staticFileHeaders } = await import("~/server/http/security-headers.server");
+    const request = new Request("https://shop.example.jp/media/a.mp4");
+    const answers = {
+      file: new Response("x", { headers: { "Content-Type": "video/mp4" } }),
+      missing: new Response("Not Found", { status: 404 }),
+      redirect: new Response(null, { status: 302, headers: { Location: "/login" } }),
+      // Immutable headers (a fetch's, Response.redirect's) are copied, not lost.
+      immutable: Response.redirect("https://shop.example.jp/", 302),
     };
-    headers.secureRouteModules(routes);
-    const args = { request: new Request("https://shop.example.jp/media/a.mp4") };
-    const call = async (handler: unknown) => {
-      try {
-        return await (handler as (a: typeof args) => Promise<unknown>)(args);
-      } catch (thrown) {
-        return thrown;
-      }
-    };
-    for (const name of ["file", "missing", "page", "immutable"] as const) {
-      const response = (await call(routes[name].module.loader)) as Response;
-      expect(response.headers.get("X-Content-Type-Options"), name).toBe("nosniff");
-      expect(response.headers.get("Content-Security-Policy"), name).toMatch(/^default-src 'none'/);
-      expect(response.headers.get("Strict-Transport-Security"), name).toBeTruthy();
+    for (const [name, answer] of Object.entries(answers)) {
+      const secured = secureAnswer(request, answer);
+      expect(secured.headers.get("X-Content-Type-Options"), name).toBe("nosniff");
+      expect(secured.headers.get("Content-Security-Policy"), name).toMatch(/^default-src 'none'/);
+      expect(secured.headers.get("Strict-Transport-Security"), name).toBeTruthy();
     }
-    expect(await call((routes.page.module as { action: unknown }).action)).toEqual({ ok: true });
-    expect(routes.page.module.default).toBeTypeOf("function");
+    // A document's own policy (with its nonce, from entry.server) is kept as it is.
+    const page = new Response("<html>", {
+      headers: { "Content-Type": "text/html", "Content-Security-Policy": "script-src 'nonce-abc'" },
+    });
+    expect(
+      secureAnswer(new Request("https://shop.example.jp/"), page).headers.get("Content-Security-Policy"),
+    ).toBe("script-src 'nonce-abc'");
+    const asset = staticFileHeaders("/entry.client-abc.js");
+    expect(asset.get("Content-Security-Policy")).toMatch(/^default-src 'none'/);
+    expect(asset.get("X-Frame-Options")).toBe("DENY");
+    expect(asset.get("Content-Type")).toBeNull();
+  });
+
+  it("private pages cached: a page or its data drawn for a visitor with a session is never kept by a cache; without one it is left alone", async () => {
+    Object.assign(process.env, HTTPS);
+    vi.resetModules();
+    const { secureAnswer } = await import("~/server/http/edge.server");
+    const { sessionCookieName } = await import("~/server/http/session.server");
+    const drawn = (type: string) => new Response("x", { headers: { "Content-Type": type } });
+    const withSession = (url: string) =>
+      new Request(url, { headers: { Cookie: `theme=dark; ${sessionCookieName()}=abc.def` } });
+    for (const [url, type] of [
+      ["https://shop.example.jp/about", "text/html; charset=utf-8"],
+      ["https://shop.example.jp/about.data", "text/x-script"],
+    ] as const) {
+      expect(secureAnswer(withSession(url), drawn(type)).headers.get("Cache-Control"), url).toBe(
+        "private, no-store",
+      );
+      expect(secureAnswer(new Request(url), drawn(type)).headers.get("Cache-Control"), url).toBeNull();
+    }
+    // Files keep their own caching (a cover is the same for everybody).
+    const cover = new Response("x", {
+      headers: { "Content-Type": "image/webp", "Cache-Control": "public, max-age=60" },
+    });
+    expect(
+      secureAnswer(withSession("https://shop.example.jp/media/c.webp"), cover).headers.get("Cache-Control"),
+    ).toBe("public, max-age=60");
   });
 });
 

@@ -14,6 +14,22 @@ export function NotFoundPage() {
   );
 }
 
+/** A request the shop refused before reading it (a post from another site, a body too large), with its reason. */
+export function RefusedPage({ status, message }: { status: number; message: string }) {
+  return (
+    <section role="alert" className="mx-auto flex max-w-xl flex-col items-center px-4 py-20 text-center">
+      <p className="text-6xl font-bold text-zinc-300">{status}</p>
+      <h1 className="mt-4 text-2xl font-bold">
+        {status === 413 ? "送信内容が大きすぎます" : "この操作は受け付けられません"}
+      </h1>
+      <p className="mt-3 text-zinc-600">{message}</p>
+      <Link to="/" className="mt-8 btn-primary">
+        ホームへ戻る
+      </Link>
+    </section>
+  );
+}
+
 /** The full-page fallback for any uncaught error. Both buttons are links, so they work without JS. */
 export function ErrorFallback() {
   const location = useLocation();

@@ -23,7 +23,7 @@ const MiB = 1024 * 1024;
 const GiB = 1024 ** 3;
 const mbps = (bytes, seconds) => bytes / 1e6 / seconds;
 
-if (!fs.existsSync("build/server/index.js")) execSync("npx remix vite:build", { stdio: "inherit" });
+if (!fs.existsSync("server-build/index.js")) execSync("npm run build", { stdio: "inherit" });
 const dir = fs.mkdtempSync(path.join(process.env.BENCH_DIR ?? os.tmpdir(), "bench-download-"));
 const source = path.join(dir, "source.mp4");
 

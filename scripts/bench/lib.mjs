@@ -32,10 +32,11 @@ export async function startServer(
   { build = "build/server/index.js", ready = "/healthz", nodeArgs = [] } = {},
 ) {
   port ??= await freePort();
-  // remix-serve's own script, not through npx, so stopping it stops the server.
-  const child = spawn(process.execPath, [...nodeArgs, "node_modules/@remix-run/serve/dist/cli.js", build], {
+  // The shop's server entry run by node itself, so stopping it stops the server.
+  const child = spawn(process.execPath, [...nodeArgs, "server-build/index.js"], {
     env: {
       ...process.env,
+      REMIX_BUILD: build,
       NODE_ENV: "production",
       PORT: String(port),
       SESSION_SECRET: SECRET,
@@ -98,7 +99,7 @@ export async function timeRequests(url, headers, count = 40) {
  * fills the tables directly before timing anything.
  */
 export async function migratedShop(label) {
-  if (!fs.existsSync("build/server/index.js")) execSync("npx remix vite:build", { stdio: "inherit" });
+  if (!fs.existsSync("server-build/index.js")) execSync("npm run build", { stdio: "inherit" });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${label}-`));
   const env = { DATABASE_PATH: path.join(dir, "shop.db"), MEDIA_DIR: path.join(dir, "media") };
   const server = await startServer(env);

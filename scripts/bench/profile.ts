@@ -16,7 +16,7 @@ type CallFrame = { functionName: string; url: string; lineNumber: number };
 type ProfileNode = { id: number; callFrame: CallFrame; hitCount?: number; children?: number[] };
 type Profile = { nodes: ProfileNode[] };
 
-if (!fs.existsSync("build/server/index.js")) execSync("npx remix vite:build", { stdio: "inherit" });
+if (!fs.existsSync("server-build/index.js")) execSync("npm run build", { stdio: "inherit" });
 const { dir, env, adminId, formPath, postBody } = seededShop();
 const profileDir = path.resolve(".tmp/profile");
 fs.rmSync(profileDir, { recursive: true, force: true });

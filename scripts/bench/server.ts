@@ -24,7 +24,7 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
 const CONNECTIONS = 50;
 const MB = 1024 * 1024;
 
-if (!fs.existsSync("build/server/index.js")) execSync("npx remix vite:build", { stdio: "inherit" });
+if (!fs.existsSync("server-build/index.js")) execSync("npm run build", { stdio: "inherit" });
 // Built every run (about 15 s): the shop's own build deletes build/ and everything in it.
 execSync("npx remix vite:build scripts/bench/minimal-remix-app", { stdio: "ignore" });
 

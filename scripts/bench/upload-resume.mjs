@@ -26,8 +26,8 @@ const SIZE = Number(
 const MODE = storageMode();
 const CHUNK = 50 * 1024 * 1024;
 
-if (!fs.existsSync("build/server/index.js")) {
-  console.error("build/server/index.js がありません。先に npx remix vite:build を実行してください");
+if (!fs.existsSync("server-build/index.js")) {
+  console.error("server-build/index.js がありません。先に npm run build を実行してください");
   process.exit(1);
 }
 const started = performance.now();

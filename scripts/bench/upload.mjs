@@ -25,7 +25,7 @@ const CHUNK = 50 * 1024 * 1024;
 const MiB = 1024 * 1024;
 const mbps = (seconds) => SIZE / 1e6 / seconds;
 
-if (!fs.existsSync("build/server/index.js")) execSync("npx remix vite:build", { stdio: "inherit" });
+if (!fs.existsSync("server-build/index.js")) execSync("npm run build", { stdio: "inherit" });
 // Beside the media folder, so the copy and the upload write to the same disk.
 const dir = fs.mkdtempSync(path.join(process.env.BENCH_DIR ?? os.tmpdir(), "bench-upload-"));
 const source = path.join(dir, "source.mp4");

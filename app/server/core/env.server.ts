@@ -177,6 +177,11 @@ const schema = z
       .default("false")
       .transform((value) => value === "true"),
     SELLER_HOURS: z.string().trim().min(1).default("平日 10:00〜17:00（土日祝・年末年始を除く）"),
+    /** Answers say `X-Render-Cache: hit|miss` (for measuring): off by default, since it tells anyone whether a page was drawn recently for someone. */
+    DEBUG_RENDER_CACHE: z
+      .enum(["true", "false", ""], { message: "true か false を指定してください" })
+      .default("false")
+      .transform((value) => value === "true"),
     /**
      * Which proxy tells the client's address (per-origin limits, login records): `fly` (its edge
      * sets Fly-Client-IP), the number of proxies in front that each append to X-Forwarded-For,
@@ -352,7 +357,7 @@ function splitSecrets(value: string | undefined) {
     .filter(Boolean);
 }
 
-/** `fly`, the number of trusted X-Forwarded-For hops, or `none` (no client address is known). */
+/** `fly`, the number of trusted X-Forwarded-For hops, or `none` (the socket's peer is the caller). */
 export type TrustProxy = "fly" | "none" | number;
 
 export type Env = Omit<
@@ -420,9 +425,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     ENCRYPTION_KEY: ENCRYPTION_KEY ?? sessionSecrets[sessionSecrets.length - 1] ?? DEV_SESSION_SECRET,
     SECURE_COOKIES: rest.SITE_URL.startsWith("https://"),
     // Without a proxy in front, every X-Forwarded-For entry is whatever the client wrote, so
-    // trusting one by default would let any client choose its own per-origin bucket; a wrong
-    // `none` only turns per-origin limits off (per-account and per-e-mail ones still hold), and
-    // start-up says so. fly.io's edge always sets Fly-Client-IP, and FLY_APP_NAME tells it is there.
+    // trusting one by default would let any client choose its own per-origin bucket; with `none`
+    // the caller is the socket's peer (server/index.ts). fly.io's edge always sets Fly-Client-IP,
+    // and FLY_APP_NAME tells it is there.
     TRUST_PROXY: TRUST_PROXY ?? (rest.FLY_APP_NAME ? "fly" : "none"),
     PAYMENT_PROVIDER: PAYMENT_PROVIDER ?? (rest.STRIPE_SECRET_KEY ? "stripe" : "test"),
     S3: storage

@@ -1,7 +1,7 @@
 import { data } from "@remix-run/node";
 
 /** Forms here are a few short fields; anything much larger is not one of ours. */
-const MAX_FORM_BYTES = 64 * 1024;
+export const MAX_FORM_BYTES = 64 * 1024;
 
 /**
  * The highest list index a form of ours posts is under a hundred (50 order lines, the price
@@ -23,8 +23,8 @@ export const MULTIPART_SLACK_BYTES = 64 * 1024;
 
 /**
  * Whether the body's declared Content-Length is over `maxBytes`: such a body is refused with
- * 413 before any of it is read (its rest is thrown away behind the answer: unread-body.server.ts).
- * A body without Content-Length (chunked) is read within its limit.
+ * 413 before any of it is read (the server entry closes the connection behind the answer).
+ * A body without Content-Length (chunked) is read up to its limit.
  */
 export function declaredOver(request: Request, maxBytes: number): boolean {
   const length = Number(request.headers.get("Content-Length") ?? "");
@@ -32,8 +32,9 @@ export function declaredOver(request: Request, maxBytes: number): boolean {
 }
 
 /**
- * The body, or null when it is over the limit: at once when its Content-Length says so;
- * a chunked body is read to its end (and thrown away past the limit, so memory stays small).
+ * The body, or null when it is over the limit: at once when its Content-Length says so, and a
+ * chunked body as soon as it passes the limit (reading stops there; the server entry closes the
+ * connection behind the 413, so nothing more is read).
  */
 async function readBody(
   request: Request,
@@ -45,12 +46,19 @@ async function readBody(
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    // A body that broke off (the caller went away, or the server entry stopped it at the route's
+    // limit and has answered 413 itself) is as good as one too large: nobody is left to answer.
+    const read = await reader.read().catch(() => null);
+    if (read === null) return null;
+    const { done, value } = read;
     if (done) break;
     total += value.byteLength;
-    if (total <= maxBytes) chunks.push(value);
+    if (total > maxBytes) {
+      void reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
   }
-  if (total > maxBytes) return null;
   const body = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {

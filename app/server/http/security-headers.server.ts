@@ -2,14 +2,11 @@ import { redirect, redirectDocument } from "@remix-run/node";
 import crypto from "node:crypto";
 import { env } from "../core/env.server";
 import { storageOrigins } from "../files/store.server";
-import { noteWriteOnReplica } from "./fly-replay.server";
-import { bodyLeftUnread, discardUnreadBody } from "./unread-body.server";
 
 /**
- * Security headers for every response the app makes: documents (entry.server's
- * handleRequest), single-fetch data (handleDataRequest), and every loader/action
- * Response, so resource routes (/media, /download, /api, /healthz) and redirects
- * get them too (see `secureRouteModules`, applied to the server build by vite.config.ts).
+ * Security headers for every answer: documents get theirs with the page's nonce in entry.server;
+ * everything else Remix answers (resource routes, redirects, single-fetch data) gets them from the
+ * server entry (`secureAnswer` in edge.server.ts), and static files from `staticFileHeaders`.
  */
 
 /** Pages that load the card provider's script and frames; only they name its hosts. */
@@ -138,15 +135,11 @@ export function isPrivatePath(pathname: string): boolean {
   return PRIVATE_PATHS.some((pattern) => pattern.test(pathname));
 }
 
-export type HeaderTarget = { pathname: string; nonce?: string; closeConnection?: boolean };
+export type HeaderTarget = { pathname: string; nonce?: string };
 
 /** What the headers of the answer to `request` depend on; a data request counts as its page. */
 export function headerTarget(request: Request, nonce?: string): HeaderTarget {
-  return {
-    pathname: new URL(request.url).pathname.replace(/\.data$/, ""),
-    nonce,
-    closeConnection: bodyLeftUnread(request) && !discardUnreadBody(request),
-  };
+  return { pathname: new URL(request.url).pathname.replace(/\.data$/, ""), nonce };
 }
 
 /** Sets every security header on `headers` (overwriting what a route may have set for CSP). */
@@ -166,13 +159,23 @@ export function applySecurityHeaders(headers: Headers, target: HeaderTarget): vo
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   if (isSecureSite()) headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   if (isPrivatePath(target.pathname)) headers.set("Cache-Control", "private, no-store");
-  if (target.closeConnection) headers.set("Connection", "close");
 }
 
-/** The same Response with the headers applied; copies it when its headers are immutable. */
-export function withSecurityHeaders(response: Response, target: HeaderTarget): Response {
+/**
+ * The headers of a static file (the build's assets, `public/`): the same as any resource's, so a
+ * stylesheet or an image opened on its own can run nothing and be framed by nobody.
+ */
+export function staticFileHeaders(pathname: string): Headers {
+  const headers = new Headers({ "Content-Type": "application/octet-stream" });
+  applySecurityHeaders(headers, { pathname });
+  headers.delete("Content-Type");
+  return headers;
+}
+
+/** The same Response with its headers edited; copied when its headers are immutable (a fetch's, a Response.redirect's). */
+export function withEditedHeaders(response: Response, edit: (headers: Headers) => void): Response {
   try {
-    applySecurityHeaders(response.headers, target);
+    edit(response.headers);
     return response;
   } catch {
     const copy = new Response(response.body, {
@@ -180,9 +183,14 @@ export function withSecurityHeaders(response: Response, target: HeaderTarget): R
       statusText: response.statusText,
       headers: new Headers(response.headers),
     });
-    applySecurityHeaders(copy.headers, target);
+    edit(copy.headers);
     return copy;
   }
+}
+
+/** The same Response with the headers applied. */
+export function withSecurityHeaders(response: Response, target: HeaderTarget): Response {
+  return withEditedHeaders(response, (headers) => applySecurityHeaders(headers, target));
 }
 
 /**
@@ -211,47 +219,5 @@ export function needsDocumentLoad(request: Request): boolean {
     return !referer || !isPaymentPage(new URL(referer).pathname);
   } catch {
     return true;
-  }
-}
-
-type Handler = (args: { request: Request }) => unknown;
-type RouteModule = Record<string, unknown> & { default?: unknown; ErrorBoundary?: unknown };
-type ServerRoutes = Record<string, { module: RouteModule }>;
-
-function wrap(handler: Handler, resource: boolean): Handler {
-  const secure = (value: unknown, request: Request) => {
-    // Resource routes answer the browser directly; a page's loader Response only does when it redirects.
-    if (value instanceof Response && (resource || (value.status >= 300 && value.status < 400))) {
-      return withSecurityHeaders(value, headerTarget(request));
-    }
-    return value;
-  };
-  return async (args) => {
-    try {
-      return secure(await handler(args), args.request);
-    } catch (thrown) {
-      // On a LiteFS replica a loader that writes is sent to the primary instead (fly-replay.server.ts).
-      noteWriteOnReplica(thrown);
-      throw secure(thrown, args.request);
-    }
-  };
-}
-
-/**
- * Wraps every route's loader and action in the server build so the Responses they
- * return or throw carry the headers. Remix sends those straight to the browser
- * (resource routes, document redirects) without passing them through entry.server.
- */
-export function secureRouteModules(routes: ServerRoutes): void {
-  for (const route of Object.values(routes)) {
-    const module = route.module;
-    const resource = module.default == null && module.ErrorBoundary == null;
-    const wrapped: RouteModule = { ...module };
-    // Properties of the handler travel with the wrapper (jsonApi's `methods`, read by the access matrix).
-    if (typeof module.loader === "function")
-      wrapped.loader = Object.assign(wrap(module.loader as Handler, resource), module.loader);
-    if (typeof module.action === "function")
-      wrapped.action = Object.assign(wrap(module.action as Handler, resource), module.action);
-    route.module = wrapped;
   }
 }

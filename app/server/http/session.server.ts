@@ -87,6 +87,20 @@ function sessionCookie() {
   return cookie;
 }
 
+export function sessionCookieName(): string {
+  return sessionCookie().name;
+}
+
+/**
+ * Whether the request carries the shop's session cookie at all (read without a lookup): what is
+ * drawn for such a visitor may hold her own data (her name, e-mail, a checkout), so the server
+ * entry marks it for no cache to keep.
+ */
+export function hasSessionCookie(request: Request): boolean {
+  const name = sessionCookieName();
+  return (request.headers.get("Cookie") ?? "").split(";").some((pair) => pair.trim().startsWith(`${name}=`));
+}
+
 /** The row's key: the token's hash, so the table alone gives nobody a working cookie. */
 function rowId(token: string): string {
   return crypto.createHash("sha256").update(token).digest("base64url");

@@ -189,30 +189,34 @@ export function pendingMailCount(): number {
   );
 }
 
-const globalForOutbox = globalThis as unknown as { __shopOutboxTimer?: NodeJS.Timeout };
+const globalForOutbox = globalThis as unknown as {
+  __shopOutboxTimer?: NodeJS.Timeout;
+  /** The retry pass under way, if any: shutdown lets it finish the mail it is sending. */
+  __shopOutboxPass?: Promise<void>;
+};
 
 /** Starts the retry loop once per process (dev reloads reuse it); it never keeps the process alive. */
 export function startOutboxRetryLoop(intervalMs = RETRY_INTERVAL_MS): void {
   if (globalForOutbox.__shopOutboxTimer) return;
-  let running = false;
   const timer = setInterval(() => {
     // Only the primary writes (LiteFS): a replica's loop waits until it is promoted.
-    if (running || !isPrimary()) return;
-    running = true;
-    retryDueMail()
+    if (globalForOutbox.__shopOutboxPass || !isPrimary()) return;
+    globalForOutbox.__shopOutboxPass = retryDueMail()
       .then(({ sent }) => {
         if (sent > 0) console.log(`[outbox] sent ${sent} queued mail(s)`);
       })
       .catch((error: unknown) => console.error("[outbox] retry pass failed", error))
       .finally(() => {
-        running = false;
+        globalForOutbox.__shopOutboxPass = undefined;
       });
   }, intervalMs);
   timer.unref();
   globalForOutbox.__shopOutboxTimer = timer;
 }
 
-export function stopOutboxRetryLoop(): void {
+/** Stops the loop; resolves once a pass under way has finished (graceful shutdown). */
+export async function stopOutboxRetryLoop(): Promise<void> {
   clearInterval(globalForOutbox.__shopOutboxTimer);
   globalForOutbox.__shopOutboxTimer = undefined;
+  await globalForOutbox.__shopOutboxPass;
 }

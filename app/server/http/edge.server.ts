@@ -1,0 +1,147 @@
+import { env, type TrustProxy } from "../core/env.server";
+import { db, followDatabaseRole } from "../db/client.server";
+import { databaseRole } from "../db/replica.server";
+import { stopOutboxRetryLoop } from "../mail/outbox.server";
+import { stopCleanUpLoop } from "../startup.server";
+import { MULTIPART_SLACK_BYTES, MAX_FORM_BYTES } from "./form.server";
+import { apiError } from "./json-api.server";
+import { hasSessionCookie, sessionCookieName } from "./session.server";
+import {
+  applySecurityHeaders,
+  headerTarget,
+  staticFileHeaders,
+  withEditedHeaders,
+} from "./security-headers.server";
+
+/**
+ * What the server entry (`server/index.ts`, Express) asks of the app. It reaches the app through
+ * the Remix server build (`build.entry.module.edge`), so the edge and the routes share one copy
+ * of every module: one database connection, one configuration, one set of loops.
+ */
+
+/** What Remix's loaders and actions get as `context`, made by the edge for each request. */
+export type ShopLoadContext = {
+  /** Set by the edge when it hands Remix its own refusal page (a cross-site post, a body too large). */
+  refusal?: { status: 403 | 413; message: string };
+  /** Set by `handleError` when a loader tried to write on a LiteFS replica: the answer becomes a replay. */
+  wroteOnReplica?: boolean;
+};
+
+declare module "@remix-run/node" {
+  // Remix's own hook for typing `context` in loaders and actions.
+  interface AppLoadContext {
+    refusal?: ShopLoadContext["refusal"];
+    wroteOnReplica?: ShopLoadContext["wroteOnReplica"];
+  }
+}
+
+/** A write refused because this is a replica: SQLite's answer under `query_only` (and LiteFS's). */
+export function isReadOnlyError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_READONLY" || (typeof code === "string" && code.startsWith("SQLITE_READONLY_"));
+}
+
+/**
+ * The most a request to `pathname` may send. The back-office's addresses take uploads (videos up
+ * to MAX_UPLOAD_BYTES, sent by admins only: each action checks the admin before it reads, and
+ * narrows the limit to what its file may be); the webhook takes Stripe's events (1 MiB at most);
+ * every other address takes a form or a JSON call of a few hundred bytes.
+ */
+export const STRIPE_EVENT_MAX_BYTES = 1024 * 1024;
+const UPLOAD_PATHS = /^\/(admin|api\/video|api\/orders)\//;
+
+export function bodyLimit(pathname: string): number {
+  if (pathname === "/api/stripe/webhook") return STRIPE_EVENT_MAX_BYTES;
+  if (UPLOAD_PATHS.test(pathname)) return env().MAX_UPLOAD_BYTES + MULTIPART_SLACK_BYTES;
+  return MAX_FORM_BYTES;
+}
+
+/**
+ * The headers of an answer Remix made, set where it has not set them: documents get theirs
+ * (with the nonce) in entry.server; resource routes, redirects and single-fetch data here.
+ * Whatever is drawn for a visitor with a session (logged in, or a checkout under way: her name,
+ * e-mail and choices) is never kept by a cache, pages and their `.data` alike.
+ */
+export function secureAnswer(request: Request, response: Response): Response {
+  const documentHeadersSet = response.headers.has("Content-Security-Policy");
+  const drawn = /^text\/(html|x-script)/.test(response.headers.get("Content-Type") ?? "");
+  const forThisVisitorOnly = drawn && hasSessionCookie(request);
+  if (documentHeadersSet && !forThisVisitorOnly) return response;
+  return withEditedHeaders(response, (headers) => {
+    if (!documentHeadersSet) applySecurityHeaders(headers, headerTarget(request));
+    if (forThisVisitorOnly) headers.set("Cache-Control", "private, no-store");
+  });
+}
+
+/** On a LiteFS replica: the primary's host, where requests that write are replayed; null on the primary. */
+export function replayTarget(): string | null {
+  if (!env().LITEFS_DIR) return null;
+  const role = databaseRole();
+  followDatabaseRole(role.primary);
+  return role.primary ? null : role.primaryHost;
+}
+
+/** The answer that makes fly.io's proxy replay the request on the primary (its body is never shown). */
+export function replayHeaders(primaryHost: string): Record<string, string> {
+  return {
+    "fly-replay": `instance=${primaryHost}`,
+    "Content-Type": "text/plain; charset=utf-8",
+    "Cache-Control": "no-store",
+  };
+}
+const REPLAY_BODY = "この操作はプライマリーのサーバーで処理します。";
+
+/**
+ * The end of the process, after the edge has stopped taking requests and let those in flight
+ * finish: the loops stop (a retry pass of the outbox finishes the mail it is sending), the WAL is
+ * folded into the database file and the connection closed, so a restart opens a clean file.
+ */
+export async function shutDown(): Promise<void> {
+  stopCleanUpLoop();
+  await stopOutboxRetryLoop();
+  try {
+    const sqlite = db().$client;
+    if (sqlite.open) {
+      if (databaseRole().primary) sqlite.pragma("wal_checkpoint(TRUNCATE)");
+      sqlite.close();
+    }
+  } catch (error) {
+    console.error("[shutdown] closing the database failed", error);
+  }
+}
+
+export type ShopEdge = {
+  trustProxy: TrustProxy;
+  /** The site's own origin (SITE_URL): posts from another origin are refused. */
+  siteOrigin: string;
+  development: boolean;
+  bodyLimit: typeof bodyLimit;
+  secureAnswer: typeof secureAnswer;
+  staticFileHeaders: typeof staticFileHeaders;
+  replayTarget: typeof replayTarget;
+  replayHeaders: typeof replayHeaders;
+  replayBody: string;
+  shutDown: typeof shutDown;
+  /** The JSON API's own error body, for refusals of its calls. */
+  apiError: typeof apiError;
+  /** Whether a cookie's name is the session cookie's (a call carrying it is authenticated by it). */
+  isSessionCookie: (name: string) => boolean;
+};
+
+export function shopEdge(): ShopEdge {
+  const config = env();
+  return {
+    trustProxy: config.TRUST_PROXY,
+    siteOrigin: new URL(config.SITE_URL).origin,
+    development: config.NODE_ENV === "development",
+    bodyLimit,
+    secureAnswer,
+    staticFileHeaders,
+    replayTarget,
+    replayHeaders,
+    replayBody: REPLAY_BODY,
+    shutDown,
+    apiError,
+    isSessionCookie: (name) => name === sessionCookieName(),
+  };
+}

@@ -1,0 +1,19 @@
+// The server entry (server/index.ts) compiled to server-build/index.js, so production runs plain
+// `node` on it (no tsx, no npx). Its packages stay in node_modules; only our own files are bundled.
+// The Remix build (build/) is the app: the entry loads it at start-up.
+import { build } from "esbuild";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+await build({
+  entryPoints: [path.join(root, "server/index.ts")],
+  outfile: path.join(root, "server-build/index.js"),
+  bundle: true,
+  packages: "external",
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  sourcemap: true,
+  logLevel: "warning",
+});

@@ -1,0 +1,318 @@
+/**
+ * The shop's server: Express with Remix's own adapter (what `remix-serve` is made of), plus what
+ * belongs at the edge and cannot be done from inside Remix (decision 0020): the caller's address,
+ * refusals before anything is read (cross-site posts, bodies over their route's limit), security
+ * headers on every answer (static files too), fly-replay on LiteFS replicas, and a graceful
+ * shutdown. Production runs `node server-build/index.js` (this file compiled by `npm run build`);
+ * `npm run dev` runs it with tsx and Vite in middleware mode, so both share one edge.
+ */
+import http from "node:http";
+import path from "node:path";
+import { createReadableStreamFromReadable, createRequestHandler, installGlobals } from "@remix-run/node";
+import type { ServerBuild } from "@remix-run/node";
+// The adapter's request handler is these two pieces with Remix between them; the edge stands
+// between them too (the body's limit, the answer's headers), so it takes the pieces themselves
+// (the package's index exports only the whole handler; its server module exports them, typed).
+import { createRemixHeaders, sendRemixResponse } from "@remix-run/express/dist/server.js";
+import compression from "compression";
+import express from "express";
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import morgan from "morgan";
+import type { ShopEdge, ShopLoadContext } from "../app/server/http/edge.server";
+import { BodyLimit, DISCARD_MAX_BYTES, DISCARD_MAX_MS, LINGER_MAX_BYTES, LINGER_MAX_MS } from "./body-limit";
+import { callerAddress, CALLER_ADDRESS_HEADER } from "./caller-address";
+import { crossSiteRefusal, ownOrigins } from "./cross-site";
+import { decodablePath } from "./malformed-url";
+
+installGlobals({ nativeFetch: true });
+
+const development = process.env.NODE_ENV === "development";
+/** The Remix build served; another only for the benchmark's minimal app, served the same way. */
+const BUILD_PATH = path.resolve(
+  process.env.REMIX_BUILD ?? path.join(import.meta.dirname, "../build/server/index.js"),
+);
+/** How long requests in flight may take to finish after SIGTERM before their connections are closed. */
+const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
+
+const viteDevServer = development
+  ? await import("vite").then((vite) => vite.createServer({ server: { middlewareMode: true } }))
+  : undefined;
+
+/** The server build: in development Vite's, loaded afresh for each request (hot reload). */
+async function loadBuild(): Promise<ServerBuild> {
+  if (viteDevServer) return (await viteDevServer.ssrLoadModule("virtual:remix/server-build")) as ServerBuild;
+  return (await import(BUILD_PATH)) as ServerBuild;
+}
+
+/** The app's side of the edge, exported by app/entry.server.tsx (one copy of every module). */
+function edgeOf(build: ServerBuild): ShopEdge {
+  return (build.entry.module as unknown as { edge: ShopEdge }).edge;
+}
+
+// Loading the build runs the app's start-up (configuration, migrations): a bad one stops here.
+const firstBuild = await loadBuild();
+let edge = edgeOf(firstBuild);
+let shuttingDown = false;
+
+const app = express();
+app.disable("x-powered-by");
+// Addresses are the edge's own business (TRUST_PROXY), never Express's guess.
+app.set("trust proxy", false);
+
+app.use((req, _res, next) => {
+  req.url = decodablePath(req.url);
+  const address = callerAddress(req, edge.trustProxy);
+  if (address) req.headers[CALLER_ADDRESS_HEADER] = address;
+  else delete req.headers[CALLER_ADDRESS_HEADER];
+  next();
+});
+
+// On a LiteFS replica a request that may write goes to the primary before any of it is read:
+// fly.io's proxy holds the body and sends it there again.
+app.use((req, res, next) => {
+  // Asked on every request: it also moves the database connection along with a promotion or demotion.
+  const primaryHost = edge.replayTarget();
+  if (primaryHost === null || req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS")
+    return next();
+  req.resume();
+  res.writeHead(409, edge.replayHeaders(primaryHost)).end(edge.replayBody);
+});
+
+app.use(compression());
+
+if (viteDevServer) {
+  app.use(viteDevServer.middlewares);
+} else {
+  const staticHeaders = (res: http.ServerResponse, file: string) => {
+    for (const [name, value] of edge.staticFileHeaders(`/${path.basename(file)}`)) res.setHeader(name, value);
+  };
+  // The build's assets have content hashes in their names: cached for a year, never asked again.
+  // Everything else in build/client (public/: the favicon, the licence list) for an hour.
+  const client = path.resolve(path.dirname(BUILD_PATH), "../client");
+  app.use(
+    "/assets",
+    express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", setHeaders: staticHeaders }),
+  );
+  app.use(express.static(client, { maxAge: "1h", setHeaders: staticHeaders }));
+}
+
+app.use(morgan("tiny"));
+
+app.use((req, res, next) => {
+  handleWithRemix(req, res).catch(next);
+});
+
+app.use((error: unknown, req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+  console.error(`[server] ${req.method} ${req.originalUrl}`, error);
+  if (res.headersSent) return next(error);
+  res.status(500).type("text/plain; charset=utf-8").send("エラーが発生しました");
+});
+
+/**
+ * One request through Remix, with the edge around it: a cross-site post is refused, a body is
+ * counted against its route's limit (declared or chunked), the answer gets its headers, and a
+ * body nobody read is thrown away (or the connection closed) behind it.
+ */
+async function handleWithRemix(req: ExpressRequest, res: ExpressResponse): Promise<void> {
+  const build = viteDevServer ? await loadBuild() : firstBuild;
+  if (viteDevServer) edge = edgeOf(build);
+  const handle = handlerFor(build);
+  const pathname = req.path;
+
+  const refusal = crossSiteRefusal(
+    req,
+    pathname,
+    ownOrigins(req, edge.siteOrigin, edge.siteOrigin.startsWith("https:")),
+    edge.isSessionCookie,
+  );
+  if (refusal) {
+    if (pathname.startsWith("/api/")) await send(req, res, edge.apiError(refusal.status, refusal.message));
+    else await refuse(req, res, handle, refusal.status === 415 ? 403 : refusal.status, refusal.message);
+    return;
+  }
+
+  const limit = edge.bodyLimit(pathname.replace(/\.data$/, ""));
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (declared > limit) return refuse(req, res, handle, 413, tooLargeMessage(limit));
+
+  const controller = new AbortController();
+  let counted: BodyLimit | undefined;
+  let body: ReadableStream<Uint8Array> | undefined;
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    counted = new BodyLimit(limit, () => {
+      req.unpipe(counted);
+      req.pause();
+      controller.abort();
+      void refuse(req, res, handle, 413, tooLargeMessage(limit));
+    });
+    req.pipe(counted);
+    body = createReadableStreamFromReadable(counted);
+  }
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const request = new Request(remixUrl(req), {
+    method: req.method,
+    headers: createRemixHeaders(req.headers),
+    signal: controller.signal,
+    ...(body && { body, duplex: "half" }),
+  });
+  const context: ShopLoadContext = {};
+  let response = await handle(request, context);
+  if (res.headersSent || counted?.over) return;
+  const primaryHost = context.wroteOnReplica ? edge.replayTarget() : null;
+  if (primaryHost !== null)
+    response = new Response(edge.replayBody, { status: 409, headers: edge.replayHeaders(primaryHost) });
+  if (counted && !req.complete) keepOrCloseAfter(req, res, counted);
+  await send(req, res, edge.secureAnswer(request, response));
+}
+
+const handlers = new WeakMap<ServerBuild, ReturnType<typeof createRequestHandler>>();
+function handlerFor(build: ServerBuild) {
+  let handler = handlers.get(build);
+  if (!handler) {
+    handler = createRequestHandler(build, development ? "development" : "production");
+    handlers.set(build, handler);
+  }
+  return handler;
+}
+
+/** The URL Remix sees: this host as the caller named it, and the path exactly as sent. */
+function remixUrl(req: ExpressRequest): string {
+  const host = req.headers.host && /^[\w.:[\]-]+$/.test(req.headers.host) ? req.headers.host : "localhost";
+  return `${req.protocol}://${host}${req.originalUrl}`;
+}
+
+function tooLargeMessage(limit: number): string {
+  const size =
+    limit >= 1024 * 1024 * 1024
+      ? `${Math.round(limit / 1024 / 1024 / 1024)} GB`
+      : limit >= 1024 * 1024
+        ? `${Math.round(limit / 1024 / 1024)} MB`
+        : `${Math.round(limit / 1024)} KB`;
+  return `送信内容が大きすぎます（${size} まで）。`;
+}
+
+async function send(req: ExpressRequest, res: ExpressResponse, response: Response): Promise<void> {
+  if (res.headersSent) return;
+  // While shutting down, kept-alive connections end with this answer so the server can close.
+  if (shuttingDown) response.headers.set("Connection", "close");
+  await sendRemixResponse(res, response);
+}
+
+/**
+ * The shop's own page for a request refused at the edge (a cross-site post, a body too large):
+ * drawn by Remix as a GET of a path no route claims, with the refusal in its context (the 404
+ * route throws it, the root error boundary draws it). The caller's cookies are left out: the
+ * page names nobody. A body is not read any further: the connection closes behind the answer.
+ */
+async function refuse(
+  req: ExpressRequest,
+  res: ExpressResponse,
+  handle: ReturnType<typeof createRequestHandler>,
+  status: 403 | 413,
+  message: string,
+): Promise<void> {
+  if (res.headersSent) return;
+  const page = new Request(new URL("/refused", remixUrl(req)), {
+    headers: { Accept: "text/html", "Accept-Language": req.headers["accept-language"] ?? "ja" },
+  });
+  const response = edge.secureAnswer(page, await handle(page, { refusal: { status, message } }));
+  if (res.headersSent) return;
+  const unread = req.method !== "GET" && req.method !== "HEAD" && !req.complete;
+  if (!unread) return sendRemixResponse(res, response);
+  // The caller may still be sending. The whole answer goes out at once, then the connection ends
+  // after a short linger that throws away what is still coming (LINGER_*), as web servers close:
+  // closing at once would reset the connection while the caller's bytes arrive, and a caller that
+  // reads only after sending (most do) would lose the answer in the reset.
+  req.unpipe();
+  const page413 = Buffer.from(await response.text());
+  const headers = Object.fromEntries(response.headers);
+  res.writeHead(response.status, {
+    ...headers,
+    Connection: "close",
+    "Content-Length": page413.length,
+    // Not held back by compression until the end: the caller reads it while the linger runs.
+    "Cache-Control": `${headers["cache-control"] ?? "no-store"}, no-transform`,
+  });
+  res.write(page413);
+  let thrownAway = 0;
+  const end = () => {
+    clearTimeout(timer);
+    req.removeListener("data", count);
+    if (!res.writableEnded) res.end();
+  };
+  const count = (chunk: Buffer) => {
+    thrownAway += chunk.length;
+    if (thrownAway > LINGER_MAX_BYTES) end();
+  };
+  const timer = setTimeout(end, LINGER_MAX_MS);
+  req.on("data", count);
+  req.once("end", end);
+  req.resume();
+}
+
+/**
+ * An answer given before its body was all read (an action that had no use for it): the rest is
+ * read and thrown away behind the answer, within the route's limit and DISCARD_MAX_*, so the
+ * kept-alive connection stays usable for the caller's next request; a rest larger than that, or
+ * one declared so, ends the connection instead.
+ */
+function keepOrCloseAfter(req: ExpressRequest, res: ExpressResponse, counted: BodyLimit): void {
+  const declared = Number(req.headers["content-length"] ?? NaN);
+  // A chunked body may be as long as its route allows.
+  const rest = (Number.isFinite(declared) ? declared : counted.limit) - counted.received;
+  if (rest > DISCARD_MAX_BYTES) {
+    res.setHeader("Connection", "close");
+    return;
+  }
+  const timer = setTimeout(() => req.socket.destroy(), DISCARD_MAX_MS).unref();
+  counted.on("end", () => clearTimeout(timer));
+  counted.on("error", () => clearTimeout(timer));
+  counted.resume();
+}
+
+const port = Number(process.env.PORT ?? 3000);
+const server = http.createServer(app);
+server.on("error", (error: NodeJS.ErrnoException) => {
+  console.error(
+    error.code === "EADDRINUSE"
+      ? `[server] ポート ${port} は使用中です（別のサーバーが動いていませんか）`
+      : `[server] ${error.message}`,
+  );
+  process.exit(1);
+});
+server.listen(port, process.env.HOST ?? undefined, () => {
+  console.log(`[server] http://localhost:${port}`);
+});
+
+/**
+ * SIGTERM (fly.io's stop, `docker stop`) or SIGINT (Ctrl-C): no new connections; requests in
+ * flight finish (SHUTDOWN_GRACE_MS at most, then their connections are closed: an upload cut
+ * there is resumed later, a payment is recorded by its webhook or the recovery at start-up);
+ * then the app stops its loops, lets the outbox finish the mail it is sending, checkpoints and
+ * closes SQLite. Exit 0: the stop was asked for.
+ */
+async function shutDown(signal: string): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.log(`[server] ${signal}: 受付を停止し、処理中のリクエストの完了を待っています`);
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+  const grace = new Promise<"late">((resolve) =>
+    setTimeout(() => resolve("late"), SHUTDOWN_GRACE_MS).unref(),
+  );
+  if ((await Promise.race([closed, grace])) === "late") {
+    console.warn(`[server] ${SHUTDOWN_GRACE_MS} ms 以内に終わらなかった接続を閉じます`);
+    server.closeAllConnections();
+  }
+  clearInterval(idleSweep);
+  await viteDevServer?.close();
+  await edge.shutDown();
+  console.log("[server] 停止しました");
+  process.exit(0);
+}
+// `on`, not `once`: Ctrl-C in a terminal reaches both the demo script and this process, and the
+// second signal must not end the shutdown half-way.
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void shutDown(signal));
