@@ -37,3 +37,28 @@ test("a large upload in 50 MiB chunks survives a SIGKILL of the server mid-chunk
   // received well over 100 MiB after the restart, which holding the file would add whole.
   expect(result.peakRssGrowthMiB).toBeLessThan(120);
 });
+
+test("graceful shutdown: a SIGTERM while a chunk is still coming slowly ends the server with exit 0, and the cut chunk is sent again to the same SHA-256", async () => {
+  test.setTimeout(300_000);
+  const root = path.resolve(import.meta.dirname, "..");
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["scripts/bench/upload-resume.mjs", String(150 * 1024 * 1024), "--sigterm"],
+    {
+      cwd: root,
+      maxBuffer: 1024 * 1024,
+      env: { ...process.env, BENCH_STORAGE: objectStorage() ? "s3" : "local" },
+    },
+  ).catch((error: { stdout?: string; stderr?: string }) => {
+    throw new Error(`upload-resume --sigterm failed:\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
+  });
+  const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as Record<string, unknown>;
+  test.info().annotations.push({ type: "upload-resume --sigterm", description: JSON.stringify(result) });
+  expect(result.signal).toBe("SIGTERM");
+  expect(result.stoppedBy).toBe("exit 0");
+  expect(result.killedMidChunk).toBe(true);
+  // The server waited for it, then closed it: nothing of it was kept as received.
+  expect(result.interruptedChunk).not.toBe("stored");
+  expect(result.resumedFrom).toBe(result.killedDuringChunk);
+  expect(result.sha256Stored).toBe(result.sha256Expected);
+});

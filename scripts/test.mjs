@@ -39,6 +39,11 @@ const steps = [
   // Fuzzing in a shorter form; `npm run test:fuzz` sends 1,000 bodies to each endpoint.
   ["ファズテスト（各フォームに不正な入力100件）", "npx tsx scripts/fuzz/fuzz-forms.ts --runs 100"],
   ["障害テスト（購入中にサーバーを5回強制終了）", "npx tsx scripts/load/crash-restart.ts --restarts 5"],
+  // The same with the stop fly.io and docker send: requests and payments in flight finish, exit 0.
+  [
+    "停止テスト（購入中にサーバーを3回 SIGTERM で停止）",
+    "npx tsx scripts/load/crash-restart.ts --restarts 3 --signal SIGTERM",
+  ],
 ];
 for (const [label, command] of steps) {
   console.log(`\n> ${label}: ${command}`);

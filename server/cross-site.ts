@@ -9,8 +9,8 @@ import type { IncomingMessage } from "node:http";
  * - a page post from another origin, or `null`, is refused (403 with the shop's own page);
  * - a JSON call authenticated by the session cookie (the back-office's and the account's screens)
  *   must come from our origin and be `application/json`, which no form of another site can send
- *   without a CORS preflight this server never grants (415 otherwise). The chunked uploads post
- *   `multipart/form-data` from our own screens, and must name our origin;
+ *   without a CORS preflight this server never grants (415 otherwise). The uploads post
+ *   `multipart/form-data` from our own screens (a foreign origin is refused as above);
  * - a call with an API token (`Authorization: Bearer`) carries no ambient credential: unchanged.
  *   So is a call with no session cookie at all (the Stripe webhook, a script logging in).
  *
@@ -46,7 +46,7 @@ export function crossSiteRefusal(
   if (foreign) return { status: 403, message: CROSS_SITE_MESSAGE };
   const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "application/json") return null;
-  if (type === "multipart/form-data" && MULTIPART_CALLS.test(pathname) && origin !== undefined) return null;
+  if (type === "multipart/form-data" && MULTIPART_CALLS.test(pathname)) return null;
   // A body-less call (DELETE, a POST with nothing to say) has no type to check.
   if (!request.headers["content-length"] && !request.headers["transfer-encoding"]) return null;
   if (request.headers["content-length"] === "0") return null;

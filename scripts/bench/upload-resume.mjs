@@ -5,7 +5,10 @@
 // continues from the server's receivedChunks. The stored file must have the SHA-256 of
 // the source. Prints one JSON line; exits 1 when anything differs. With BENCH_STORAGE=s3
 // (or --storage s3) the files go to object storage (the tests' fake S3): the upload is an S3
-// multipart upload, resumed from the parts S3 lists.
+// multipart upload, resumed from the parts S3 lists. With --sigterm the server is stopped as fly.io
+// and docker stop it, while the chunk is still coming slowly (the client stops sending): it waits
+// for the request (SHUTDOWN_GRACE_MS, 2 s here), closes it, must exit 0, and the chunk cut there
+// must not count as received.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +27,7 @@ const SIZE = Number(
   process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? process.env.UPLOAD_RESUME_BYTES ?? 1024 ** 3,
 );
 const MODE = storageMode();
+const SIGNAL = process.argv.includes("--sigterm") ? "SIGTERM" : "SIGKILL";
 const CHUNK = 50 * 1024 * 1024;
 
 if (!fs.existsSync("server-build/index.js")) {
@@ -39,6 +43,7 @@ const env = {
   DATABASE_PATH: path.join(dir, "shop.db"),
   UPLOAD_CHUNK_BYTES: String(CHUNK),
   MAX_UPLOAD_BYTES: String(16 * 1024 ** 3),
+  SHUTDOWN_GRACE_MS: "2000",
 };
 let server = null;
 try {
@@ -63,10 +68,13 @@ try {
     onRequest: (request) => {
       const write = request.write.bind(request);
       request.write = (bytes, ...rest) => {
+        // After a SIGTERM the client goes quiet (a phone that lost its signal): nothing more is
+        // written and the stream waits for a drain that never comes.
+        if (killedMidChunk && SIGNAL === "SIGTERM") return false;
         sentBytes += bytes.length;
         if (!killedMidChunk && sentBytes > CHUNK / 2) {
           killedMidChunk = true;
-          victim.child.kill("SIGKILL");
+          victim.child.kill(SIGNAL);
         }
         return write(bytes, ...rest);
       };
@@ -80,6 +88,7 @@ try {
       ? resolve()
       : victim.child.once("exit", resolve),
   );
+  const stoppedBy = victim.child.signalCode ?? `exit ${victim.child.exitCode}`;
   server = await startServer(env);
   const idleRss = peakRssMiB(server.child.pid);
 
@@ -95,6 +104,9 @@ try {
     bytes: SIZE,
     chunks: upload.totalChunks,
     chunkSize: upload.chunkSize,
+    signal: SIGNAL,
+    /** How the stopped server ended: a SIGTERM must end in exit 0 (graceful shutdown). */
+    stoppedBy,
     killedDuringChunk: killAt,
     killedMidChunk,
     interruptedChunk: interrupted,
@@ -114,6 +126,7 @@ try {
     result.sha256Equal &&
     result.sameUploadId &&
     killedMidChunk &&
+    (SIGNAL === "SIGKILL" || stoppedBy === "exit 0") &&
     result.resumedFrom === killAt &&
     result.chunks === Math.ceil(SIZE / CHUNK);
   process.exitCode = ok ? 0 : 1;

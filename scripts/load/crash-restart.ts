@@ -1,10 +1,11 @@
 // npm run test:faults — the server is killed with SIGKILL at random moments while customers
-// buy, and restarted, again and again. Afterwards the database must pass integrity_check,
+// buy, and restarted, again and again (with --signal SIGTERM it is stopped as fly.io and docker
+// stop it: it must finish the requests and payments in flight, exit 0, and lose nothing). Afterwards the database must pass integrity_check,
 // no order the shop acknowledged (the customer saw the completion page) may be lost or
 // doubled, and every payment that succeeded must have exactly one order — payments whose
 // order was never written are recovered when the server starts (payment-recovery.server.ts).
 //
-//   npx tsx scripts/load/crash-restart.ts [--restarts 30] [--workers 6]
+//   npx tsx scripts/load/crash-restart.ts [--restarts 30] [--workers 6] [--signal SIGKILL|SIGTERM]
 import { startServer, freePort } from "../bench/lib.mjs";
 import { CONFIRMATION, Checks, prepareShop, purchase, StatusLog, type Purchase } from "./shop-client";
 
@@ -14,6 +15,13 @@ const arg = (name: string, fallback: number) => {
 };
 const RESTARTS = arg("--restarts", 30);
 const WORKERS = arg("--workers", 6);
+const SIGNAL = process.argv.includes("--signal")
+  ? process.argv[process.argv.indexOf("--signal") + 1]
+  : "SIGKILL";
+if (SIGNAL !== "SIGKILL" && SIGNAL !== "SIGTERM")
+  throw new Error("--signal SIGKILL か SIGTERM を指定してください");
+/** How each stopped server ended: a SIGTERM must end in exit 0 (graceful shutdown), never by a signal. */
+const exits: string[] = [];
 
 const shop = await prepareShop();
 const port = await freePort();
@@ -56,8 +64,13 @@ const started = performance.now();
 const workers = Array.from({ length: WORKERS }, () => customerLoop());
 for (let i = 0; i < RESTARTS; i++) {
   await new Promise((r) => setTimeout(r, 500 + Math.random() * 2000));
-  const exited = new Promise((resolve) => server.child.once("exit", resolve));
-  server.child.kill("SIGKILL");
+  const exited = new Promise<void>((resolve) =>
+    server.child.once("exit", (code, signal) => {
+      exits.push(signal ?? `exit ${code}`);
+      resolve();
+    }),
+  );
+  server.child.kill(SIGNAL);
   await exited;
   server = await startServer(shop.env, port);
 }
@@ -134,6 +147,13 @@ for (const p of purchases) {
     if (queued === 1) stillQueued++;
   }
 }
+if (SIGNAL === "SIGTERM") {
+  const unclean = exits.filter((exit) => exit !== "exit 0");
+  checks.check(
+    unclean.length === 0,
+    `a SIGTERM ended the server otherwise than exit 0: ${unclean.join(", ")}`,
+  );
+}
 checks.check(
   log.serverErrors.length === 0,
   `${log.serverErrors.length} answers were 5xx: ${log.serverErrors.slice(0, 5).join(", ")}`,
@@ -142,7 +162,7 @@ const orderCount = (shop.db.prepare("select count(*) as n from orders").get() as
 await shop.close();
 
 console.log(
-  `${RESTARTS} SIGKILLs and restarts in ${seconds.toFixed(1)} s; ${purchases.length} purchases started, ${interrupted} interrupted by a kill`,
+  `${RESTARTS} ${SIGNAL}s and restarts in ${seconds.toFixed(1)} s; ${purchases.length} purchases started, ${interrupted} interrupted by a stop`,
 );
 console.log(
   `${orderCount} orders: ${acknowledged} acknowledged to the customer, ${recovered} made for customers whose page never came back (paid before the kill); ${stillQueued} confirmations still queued for retry; ${log.total} answers ${JSON.stringify(Object.fromEntries(log.counts))}`,
