@@ -7,7 +7,9 @@ import {
   CUSTOMER_LOGIN_POLICY,
   passwordCheckCaller,
 } from "~/server/auth/login.server";
+import { protectionSettings } from "~/server/auth/login-audit.server";
 import { secondFactorState } from "~/server/auth/second-factor.server";
+import { securityDashboard, unlockAccount } from "~/server/auth/security-dashboard.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
@@ -156,6 +158,32 @@ describe("targeted lockout", () => {
     // Nothing stops her code: the strangers' lock is not the account's.
     expect(secondFactorState(pending)).toMatchObject({ status: "pending", lockedUntil: null });
     expect(accountLockedUntil(admin.id)).toBeNull();
+  });
+  it("targeted lockout: the security page lists an account locked for strangers until 15 minutes after the last guess, and unlocking it ends that lock", async () => {
+    setClock(() => T0);
+    const owner = await createUser("listed-28@example.jp", "Owner-Pass-2026");
+    for (let i = 0; i < CUSTOMER_LOGIN_POLICY.maxFailures; i++)
+      await attemptLogin(
+        requestFrom("198.51.100.50"),
+        { email: owner.email, password: `Guess-${i}` },
+        CUSTOMER_LOGIN_POLICY,
+      );
+    const dashboard = securityDashboard("24h", protectionSettings());
+    expect(dashboard.lockedAccounts).toContainEqual(
+      expect.objectContaining({ email: owner.email, lockedUntil: new Date(T0 + 15 * MINUTE).toISOString() }),
+    );
+    expect(dashboard.userAccounts.lockedAccounts).toBeGreaterThanOrEqual(1);
+    expect(unlockAccount(owner.id)).toBe(true);
+    expect(securityDashboard("24h", protectionSettings()).lockedAccounts).not.toContainEqual(
+      expect.objectContaining({ email: owner.email }),
+    );
+    expect(
+      await attemptLogin(
+        requestFrom("198.51.100.50"),
+        { email: owner.email, password: "Owner-Pass-2026" },
+        CUSTOMER_LOGIN_POLICY,
+      ),
+    ).toMatchObject({ ok: true });
   });
 });
 

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { LoginValues } from "~/lib/account-schemas";
 import { formatDateTime } from "~/lib/format";
 import { safeRedirect } from "~/lib/safe-redirect";
@@ -185,6 +185,24 @@ function countAccountFailure(userId: number, own: LoginPolicy, at: Date): Failur
     },
     { behavior: "immediate" },
   );
+}
+
+/**
+ * SQL for the security dashboard: until when (ms) an account is locked for its untrusted
+ * clients (its run of wrong passwords at its own policy's limit), else null. That lock lives in
+ * the run, not in lockedUntil (see countAccountFailure), so the dashboard reads it from here.
+ */
+export function untrustedLockUntilSql(at: Date) {
+  const policyOf = (admin: boolean) => (admin ? ADMIN_LOGIN_POLICY : CUSTOMER_LOGIN_POLICY);
+  const lockMs = (admin: boolean) => policyOf(admin).lockMinutes * 60_000;
+  return sql<number | null>`case
+    when ${users.isAdmin} = 1 and ${users.failedLoginCount} >= ${policyOf(true).maxFailures}
+      and ${users.lastFailedLoginAt} > ${at.getTime() - lockMs(true)}
+      then ${users.lastFailedLoginAt} + ${lockMs(true)}
+    when ${users.isAdmin} = 0 and ${users.failedLoginCount} >= ${policyOf(false).maxFailures}
+      and ${users.lastFailedLoginAt} > ${at.getTime() - lockMs(false)}
+      then ${users.lastFailedLoginAt} + ${lockMs(false)}
+  end`;
 }
 
 /**

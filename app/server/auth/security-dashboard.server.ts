@@ -4,6 +4,7 @@ import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { loginEvents, users } from "../db/schema";
 import { API_TOKEN_OUTCOMES, UNKNOWN_ADDRESS } from "./login-events.server";
+import { untrustedLockUntilSql } from "./login.server";
 
 /** What the protections of this shop are, as the code enforces them; the dashboard reports them, it does not claim them. */
 export type ProtectionSettings = {
@@ -86,11 +87,12 @@ export function securityDashboard(
     .all()
     .map((row) => row.ip);
 
+  const untrustedLock = untrustedLockUntilSql(at);
   const userTotals = database
     .select({
       total: count(),
       active: sql<number>`sum(case when ${users.lastLoginAt} >= ${since.getTime()} then 1 else 0 end)`,
-      locked: sql<number>`sum(case when ${users.lockedUntil} > ${at.getTime()} then 1 else 0 end)`,
+      locked: sql<number>`sum(case when ${users.lockedUntil} > ${at.getTime()} or ${untrustedLock} is not null then 1 else 0 end)`,
       recent: sql<number>`sum(case when ${users.createdAt} >= ${at.getTime() - 24 * 3600_000} then 1 else 0 end)`,
     })
     .from(users)
@@ -126,11 +128,19 @@ export function securityDashboard(
       riskScore: event.riskScore,
     }));
 
+  // Locked for every client (wrong codes: lockedUntil) or for the clients that never logged in to
+  // the account (its run of wrong passwords), whichever ends later.
+  const lockEnd = sql<number>`max(coalesce(${users.lockedUntil}, 0), coalesce(${untrustedLock}, 0))`;
   const lockedAccounts = database
-    .select({ id: users.id, email: users.email, lockedUntil: users.lockedUntil, isAdmin: users.isAdmin })
+    .select({
+      id: users.id,
+      email: users.email,
+      lockedUntil: lockEnd.mapWith(users.lockedUntil),
+      isAdmin: users.isAdmin,
+    })
     .from(users)
-    .where(gt(users.lockedUntil, at))
-    .orderBy(desc(users.lockedUntil))
+    .where(gt(lockEnd, at.getTime()))
+    .orderBy(desc(lockEnd))
     .limit(50)
     .all();
 
