@@ -167,6 +167,85 @@ describe("checkout codes", () => {
   });
 });
 
+describe("wrong checkout codes", () => {
+  const BLOCKED = "このメールアドレスは認証コードの入力に続けて失敗したため";
+
+  function wrong(code: string): string {
+    return code === "000000" ? "111111" : "000000";
+  }
+
+  /** A stranger's checkout for the address, and its 10 wrong codes over two mailed codes (then it starts over). */
+  async function spendWrongCodes(shop: Shop, ip: string, victim: string, clock: { at: number }) {
+    const cookie = await newCheckout(shop);
+    expect((await confirm(ip, cookie, victim)).location).toBe("/email-verification");
+    for (let i = 0; i < 5; i++)
+      await verification(ip, cookie, [
+        ["intent", "verify"],
+        ["code", wrong(lastCode(victim))],
+      ]);
+    clock.at += 61_000;
+    expect((await verification(ip, cookie, [["intent", "resend"]])).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      await verification(ip, cookie, [
+        ["intent", "verify"],
+        ["code", wrong(lastCode(victim))],
+      ]);
+  }
+
+  it("mail cap exhaustion: a stranger entering wrong codes for a guest's address does not close it to her own checkout", async () => {
+    const clock = { at: T0 };
+    setClock(() => clock.at);
+    const shop = seedContest();
+    const victim = uniqueAddress("wrong");
+    const stranger = "203.0.113.88";
+
+    // The attack: ten wrong codes for the address, and the stranger's next checkout is closed to it.
+    await spendWrongCodes(shop, stranger, victim, clock);
+    const closed = await confirm(stranger, await newCheckout(shop), victim);
+    expect(closed.status).toBe(429);
+    expect(JSON.stringify(closed.data)).toContain(BLOCKED);
+
+    // The guest, on her own connection, gets her code and verifies her address.
+    const guest = await newCheckout(shop);
+    expect((await confirm("198.51.100.40", guest, victim)).location).toBe("/email-verification");
+    expect(
+      (
+        await verification("198.51.100.40", guest, [
+          ["intent", "verify"],
+          ["code", lastCode(victim)],
+        ])
+      ).location,
+    ).toBe("/payment");
+  });
+
+  it("mail cap exhaustion: wrong codes from many connections stop at the address's total of 50 a day; the guest who asked first can still verify", async () => {
+    const clock = { at: T0 };
+    setClock(() => clock.at);
+    const shop = seedContest();
+    const victim = uniqueAddress("guessed");
+    const guest = await newCheckout(shop);
+    expect((await confirm("198.51.100.50", guest, victim)).location).toBe("/email-verification");
+    const guestCode = lastCode(victim);
+
+    for (let host = 1; host <= 5; host++)
+      await spendWrongCodes(shop, `203.0.113.${100 + host}`, victim, clock);
+    // The guesses at the address are bounded: a sixth connection's checkout gets no code.
+    const sixth = await confirm("203.0.113.106", await newCheckout(shop), victim);
+    expect(sixth.status).toBe(429);
+    expect(JSON.stringify(sixth.data)).toContain(BLOCKED);
+
+    // The guest's checkout asked first: her code (still within its 10 minutes) is taken.
+    expect(
+      (
+        await verification("198.51.100.50", guest, [
+          ["intent", "verify"],
+          ["code", guestCode],
+        ])
+      ).location,
+    ).toBe("/payment");
+  });
+});
+
 describe("registration codes", () => {
   it("mail cap exhaustion: a stranger registering a person's address over and over does not use up her registration codes", async () => {
     setClock(() => T0);

@@ -43,7 +43,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const submission = parseWithZod(formData, { schema: codeSchema });
   if (submission.status !== "success") return reply("error", "6桁の認証コードを入力してください", 400);
-  const result = verifyCheckoutCode(session, checkout, submission.value.code);
+  const result = verifyCheckoutCode(request, session, checkout, submission.value.code);
   if (!result.ok && result.reason === "restart") {
     // The session now holds the new draft; the page says so once, with the way back.
     session.flash("checkoutRestart", { message: result.message, orderFormUrl });

@@ -262,11 +262,11 @@ export function lastIssuedAt(purpose: CodePurpose, subject: string): Date | null
 
 /**
  * The wrong tries at every code of a purpose for one subject (say, one checkout, across its
- * resends and address changes) or for one address since a time, oldest code first.
+ * resends and address changes), oldest code first.
  */
 export function wrongTries(
   purpose: CodePurpose,
-  of: { subject: string } | { email: string; since: Date },
+  of: { subject: string },
 ): { createdAt: Date; attempts: number }[] {
   return db()
     .select({ createdAt: verificationCodes.createdAt, attempts: verificationCodes.attempts })
@@ -275,12 +275,7 @@ export function wrongTries(
       and(
         eq(verificationCodes.purpose, purpose),
         gt(verificationCodes.attempts, 0),
-        "subject" in of
-          ? eq(verificationCodes.subject, of.subject)
-          : and(
-              eq(verificationCodes.email, codeAddress(of.email)),
-              gt(verificationCodes.createdAt, of.since),
-            ),
+        eq(verificationCodes.subject, of.subject),
       ),
     )
     .orderBy(asc(verificationCodes.createdAt))

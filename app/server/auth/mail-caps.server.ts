@@ -61,14 +61,37 @@ export function mailRequester(request: Request | null): MailRequester {
 /** Whoever asks through no edge: one shared bucket. */
 export const UNKNOWN_REQUESTER: MailRequester = { key: "unknown" };
 
-type Counter = { key: string; limit: number; windowMs: number };
+type Cap = { readonly limit: number; readonly windowMs: number };
 
-function countersFor(kind: StrangerMail, email: string, requester: MailRequester) {
-  const address = addressKey(email);
+/**
+ * A count kept per (address, requester) under a total per address: the mail below, and the
+ * checkout's wrong codes (steps.server.ts), which a stranger could otherwise spend for the guest
+ * the same way. `name` and `totalName` key the counters.
+ */
+export type RequesterCaps = {
+  name: string;
+  perRequester: readonly Cap[];
+  totalName: string;
+  total: readonly Cap[];
+};
+
+function mailCaps(kind: StrangerMail): RequesterCaps {
   return {
-    own: PER_REQUESTER_MAIL_CAPS.map((cap) => ({ key: `mail:${kind}:${address}:${requester.key}`, ...cap })),
-    total: ADDRESS_MAIL_TOTALS.map((cap) => ({ key: `mail-total:${address}`, ...cap })),
+    name: `mail:${kind}`,
+    perRequester: PER_REQUESTER_MAIL_CAPS,
+    totalName: "mail-total",
+    total: ADDRESS_MAIL_TOTALS,
   };
+}
+
+type Counter = Cap & { key: string };
+
+/** The counters a requester is held to: its own, and the address's total unless it is reserved. */
+function countersFor(caps: RequesterCaps, email: string, requester: MailRequester, all = false): Counter[] {
+  const address = addressKey(email);
+  const own = caps.perRequester.map((cap) => ({ key: `${caps.name}:${address}:${requester.key}`, ...cap }));
+  const total = caps.total.map((cap) => ({ key: `${caps.totalName}:${address}`, ...cap }));
+  return requester.reserved && !all ? own : [...own, ...total];
 }
 
 function windowStartOf(at: number, windowMs: number): number {
@@ -86,34 +109,57 @@ function countOf({ key, windowMs }: Counter, at: number): number {
 }
 
 /**
+ * How many more the requester may have now (the fewest any of its counters allows), and, when
+ * none, until when. Read-only.
+ */
+export function requesterCapState(
+  caps: RequesterCaps,
+  email: string,
+  requester: MailRequester,
+): { left: number; until: Date | null } {
+  const at = now().getTime();
+  let left = Infinity;
+  let until: number | null = null;
+  for (const counter of countersFor(caps, email, requester)) {
+    const counterLeft = counter.limit - countOf(counter, at);
+    left = Math.min(left, Math.max(0, counterLeft));
+    if (counterLeft > 0) continue;
+    const end = windowStartOf(at, counter.windowMs) + counter.windowMs;
+    if (until === null || end > until) until = end;
+  }
+  return { left, until: until === null ? null : new Date(until) };
+}
+
+/** Counts `times` for this requester at the address (and in the address's total, reserved or not). */
+export function countForRequester(
+  caps: RequesterCaps,
+  email: string,
+  requester: MailRequester,
+  times = 1,
+): void {
+  const at = now().getTime();
+  for (const { key, windowMs } of countersFor(caps, email, requester, true))
+    db()
+      .insert(rateLimits)
+      .values({ key, windowStart: windowStartOf(at, windowMs), count: times })
+      .onConflictDoUpdate({
+        target: [rateLimits.key, rateLimits.windowStart],
+        set: { count: sql`${rateLimits.count} + ${times}` },
+      })
+      .run();
+}
+
+/**
  * When this requester may have the next mail of `kind` to the address, or null when it may now.
  * Read-only: `countMail` counts the mail once it is sure to go.
  */
 export function mailCapUntil(kind: StrangerMail, email: string, requester: MailRequester): Date | null {
-  const at = now().getTime();
-  const { own, total } = countersFor(kind, email, requester);
-  let until: number | null = null;
-  for (const counter of requester.reserved ? own : [...own, ...total]) {
-    if (countOf(counter, at) < counter.limit) continue;
-    const end = windowStartOf(at, counter.windowMs) + counter.windowMs;
-    if (until === null || end > until) until = end;
-  }
-  return until === null ? null : new Date(until);
+  return requesterCapState(mailCaps(kind), email, requester).until;
 }
 
 /** Counts one mail of `kind` to the address for this requester (and in the address's total). */
 export function countMail(kind: StrangerMail, email: string, requester: MailRequester): void {
-  const at = now().getTime();
-  const { own, total } = countersFor(kind, email, requester);
-  for (const { key, windowMs } of [...own, ...total])
-    db()
-      .insert(rateLimits)
-      .values({ key, windowStart: windowStartOf(at, windowMs), count: 1 })
-      .onConflictDoUpdate({
-        target: [rateLimits.key, rateLimits.windowStart],
-        set: { count: sql`${rateLimits.count} + 1` },
-      })
-      .run();
+  countForRequester(mailCaps(kind), email, requester);
 }
 
 /** Checks and counts in one transaction: null when the mail may go (and is counted), else until when not. */

@@ -17,7 +17,13 @@ import {
   wrongTries,
   type VerifyResult,
 } from "../auth/codes.server";
-import { mailRequester } from "../auth/mail-caps.server";
+import {
+  countForRequester,
+  mailRequester,
+  requesterCapState,
+  type MailRequester,
+  type RequesterCaps,
+} from "../auth/mail-caps.server";
 import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
 import { confirmedAddressOf } from "../accounts/purchase-history.server";
@@ -78,11 +84,27 @@ export function requireVerifiedCustomer(session: ShopSession) {
 
 /**
  * Wrong e-mail codes allowed, summed over every code a checkout was mailed (resends and
- * address changes bring new codes, not new tries), and over every checkout's codes to one
- * address within a day (a new checkout brings none either). Past either, the checkout
- * starts over. Each code still has its own 5 tries (codes.server.ts).
+ * address changes bring new codes, not new tries): past them, the checkout starts over. Each
+ * code still has its own 5 tries (codes.server.ts).
  */
-export const CHECKOUT_CODE_FAILURES = { max: 10, addressWindowMs: 24 * 60 * 60 * 1000 };
+export const CHECKOUT_CODE_FAILURES = { max: 10 };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Wrong checkout codes per address in a UTC day, so a new checkout brings no new tries either:
+ * 10 per requester (the caller's address), as the whole address had before, and 50 from all
+ * requesters together, which bounds the guesses at one address's codes (1 in 20,000 a day).
+ * Counted per requester because a stranger could otherwise spend the address's tries with wrong
+ * codes of his own and keep its guest from verifying for a day; the checkout that asked first
+ * is not closed by the total (decision 0022).
+ */
+export const ADDRESS_WRONG_CODE_CAPS: RequesterCaps = {
+  name: "checkout-wrong-code",
+  perRequester: [{ limit: 10, windowMs: DAY_MS }],
+  totalName: "checkout-wrong-code-total",
+  total: [{ limit: 50, windowMs: DAY_MS }],
+};
 
 export const CHECKOUT_RESTART_MESSAGE =
   "認証コードの入力に続けて失敗したため、このお手続きを中断しました。お手数ですが、注文フォームからもう一度お進みください（お選びいただいた内容はそのまま残っています）。";
@@ -91,35 +113,28 @@ function addressBlockedMessage(until: Date): string {
   return `このメールアドレスは認証コードの入力に続けて失敗したため、${formatDateTime(until)} まで確認にお使いいただけません。別のメールアドレスをお使いいただくか、時間をおいてからお試しください。`;
 }
 
-function totalTries(tries: { attempts: number }[]): number {
-  return tries.reduce((sum, row) => sum + row.attempts, 0);
+/** Who asks for or enters this checkout's code: the caller, reserved when the checkout asked first. */
+function checkoutRequester(request: Request, checkout: Checkout, email: string): MailRequester {
+  return { ...mailRequester(request), reserved: askedFirst(checkout, email) };
+}
+
+/** The wrong codes entered at every code this checkout was mailed. */
+function checkoutWrongTries(checkout: Checkout): number {
+  return wrongTries("checkout", { subject: checkout.id }).reduce((sum, row) => sum + row.attempts, 0);
 }
 
 /**
- * The wrong codes the address may still have today, and (none left) until when it takes no
- * more checkout codes. The day slides: the oldest tries leave it first.
+ * The wrong codes the checkout may still have (the fewer of its own and its requester's at the
+ * address), and why its code step is closed once none are left.
  */
-function addressTries(email: string): { left: number; until: Date | null } {
-  const { max, addressWindowMs } = CHECKOUT_CODE_FAILURES;
-  const tries = wrongTries("checkout", { email, since: new Date(now().getTime() - addressWindowMs) });
-  let total = totalTries(tries);
-  if (total < max) return { left: max - total, until: null };
-  for (const row of tries) {
-    total -= row.attempts;
-    if (total < max) return { left: 0, until: new Date(row.createdAt.getTime() + addressWindowMs) };
-  }
-  return { left: 0, until: null };
-}
-
-/**
- * The wrong codes the checkout may still have (the fewer of its own and its address's), and
- * why its code step is closed once none are left.
- */
-function codeTriesLeft(checkout: Checkout, email: string): { left: number; closed: string | null } {
-  const { max } = CHECKOUT_CODE_FAILURES;
-  const ownLeft = max - totalTries(wrongTries("checkout", { subject: checkout.id }));
+function codeTriesLeft(
+  checkout: Checkout,
+  email: string,
+  requester: MailRequester,
+): { left: number; closed: string | null } {
+  const ownLeft = CHECKOUT_CODE_FAILURES.max - checkoutWrongTries(checkout);
   if (ownLeft <= 0) return { left: 0, closed: CHECKOUT_RESTART_MESSAGE };
-  const { left: addressLeft, until } = addressTries(email);
+  const { left: addressLeft, until } = requesterCapState(ADDRESS_WRONG_CODE_CAPS, email, requester);
   if (until) return { left: 0, closed: addressBlockedMessage(until) };
   return { left: Math.min(ownLeft, addressLeft), closed: null };
 }
@@ -139,7 +154,8 @@ export async function sendCheckoutCode(
   const { customerEmail, customerName } = checkout;
   if (!customerEmail || !customerName)
     return { ok: false, status: 429, message: "メールアドレスを入力してください" };
-  const { closed } = codeTriesLeft(checkout, customerEmail);
+  const requester = checkoutRequester(request, checkout, customerEmail);
+  const { closed } = codeTriesLeft(checkout, customerEmail, requester);
   if (closed) return { ok: false, status: 429, message: closed };
   // A code the SMTP server refuses now is still retried until it expires; the customer is told it did not go out.
   return sendCodeMail({
@@ -148,7 +164,7 @@ export async function sendCheckoutCode(
     to: customerEmail,
     topic: `checkout-code:${checkout.id}`,
     force: options.force,
-    requester: { ...mailRequester(request), reserved: askedFirst(checkout, customerEmail) },
+    requester,
     limits: [
       {
         key: originLimitKey(request, "checkout-code"),
@@ -248,25 +264,32 @@ export type CheckoutCodeResult =
   | { ok: false; reason: "restart"; message: string };
 
 /**
- * Checks the checkout's code. Every wrong code counts against the checkout and its address
- * (`CHECKOUT_CODE_FAILURES`); once either has used its tries, the checkout starts over.
- * better-sqlite3 is synchronous, so nothing runs between the count and the check.
+ * Checks the checkout's code. Every wrong code counts against the checkout and against its
+ * requester at the address (`CHECKOUT_CODE_FAILURES`, `ADDRESS_WRONG_CODE_CAPS`); once either
+ * has used its tries, the checkout starts over. better-sqlite3 is synchronous, so nothing runs
+ * between the count and the check.
  */
 export function verifyCheckoutCode(
+  request: Request,
   session: ShopSession,
   checkout: Checkout,
   code: string,
 ): CheckoutCodeResult {
   const email = checkout.customerEmail ?? "";
-  const before = codeTriesLeft(checkout, email);
+  const requester = checkoutRequester(request, checkout, email);
+  const before = codeTriesLeft(checkout, email, requester);
   if (before.closed) return startOver(session, checkout, before.closed);
+  const wrongBefore = checkoutWrongTries(checkout);
   const result = verifyCode("checkout", checkout.id, code);
   if (result.ok) {
     updateCheckout(checkout.id, { emailVerifiedAt: now(), status: "verified" });
     return result;
   }
   if (result.reason === "expired") return result;
-  const after = codeTriesLeft(checkout, email);
+  // Only a try the code counted (not one at a code already out of tries) counts at the address.
+  const counted = checkoutWrongTries(checkout) - wrongBefore;
+  if (counted > 0) countForRequester(ADDRESS_WRONG_CODE_CAPS, email, requester, counted);
+  const after = codeTriesLeft(checkout, email, requester);
   if (after.closed) return startOver(session, checkout, after.closed);
   // "あと N 回" tells the tries the checkout has left, which may be fewer than the code's own.
   return result.reason === "wrong"

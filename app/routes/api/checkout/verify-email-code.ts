@@ -26,7 +26,7 @@ export const loader = jsonApi({
         verified: true,
         redirectTo: "/payment",
       });
-    const result = verifyCheckoutCode(session, checkout, code);
+    const result = verifyCheckoutCode(request, session, checkout, code);
     const headers = { "Set-Cookie": await commitSession(session) };
     if (result.ok)
       return apiJson({ message: "認証が完了しました", verified: true, redirectTo: "/payment" }, { headers });
