@@ -145,10 +145,11 @@ describe("hashing under a flood", () => {
       `login flood: login alone ${quiet.ms.toFixed(0)} ms, beside 40 wrong passwords from one address ` +
         `${loggedIn.ms.toFixed(0)} ms (${loggedIn.value.status}); ${checked.length} of the flood checked, ${refused.length} refused`,
     );
-    // The other address is logged in, and only the two hashes running when she came finished before
-    // her: order, not wall-clock time (a busy machine slows every hash alike).
+    // The other address is logged in, and took the first slot that came free: only the two hashes
+    // running when she came (and at most one started beside hers) finished before her. Order, not
+    // wall-clock time: a busy machine slows every hash alike, but cannot put her behind the flood.
     expect(loggedIn.value.status).toBe(302);
-    expect(checked.filter((answer) => answer.endedAt < loggedIn.endedAt).length).toBeLessThanOrEqual(2);
+    expect(checked.filter((answer) => answer.endedAt < loggedIn.endedAt).length).toBeLessThanOrEqual(3);
     // The flood got two running and its own few waiting; the rest was refused at once, unhashed.
     expect(checked.length).toBeLessThanOrEqual(6);
     expect(refused.length).toBeGreaterThanOrEqual(34);
