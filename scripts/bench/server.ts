@@ -1,7 +1,8 @@
 // npm run bench:server — the shop's production build under 50 connections, against the framework's
 // own floor measured in the same run: a minimal Remix app (scripts/bench/minimal-remix-app: one
 // root, one index route whose loader returns five items, the shop's future flags) built from the
-// shop's own packages and served by the same remix-serve. Every target runs BENCH_ROUNDS times
+// shop's own packages and served by the shop's own server entry (server-build/index.js, through
+// the neutral edge of its app/entry.server.tsx), as the shop is. Every target runs BENCH_ROUNDS times
 // (default 3), the targets interleaved so the machine's drift falls on all of them alike, and the
 // medians are compared. Budgets (issue 16): storefront pages ≥ 0.7× the minimal app's req/s with
 // p99 ≤ 2× its p99; admin list pages ≥ 0.5×; /healthz ≥ 1.5×; the shop's peak RSS within 64 MB

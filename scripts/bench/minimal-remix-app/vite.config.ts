@@ -4,8 +4,10 @@ import { defineConfig } from "vite";
 
 /**
  * The framework's own floor for `npm run bench:server`: a minimal Remix app (one root, one index
- * route whose loader returns five items) with the shop's future flags, built from the shop's own
- * installed packages and served by the same remix-serve. What the shop costs above this is ours.
+ * route whose loader returns five items, the server entry Remix gives an app without one) with
+ * the shop's future flags, built from the shop's own installed packages and served by the shop's
+ * own server entry (server/index.ts: Express, compression, the request log) through the neutral
+ * `edge` its app/entry.server.tsx exports. What the shop costs above this is ours.
  */
 export default defineConfig({
   root: import.meta.dirname,
