@@ -3,6 +3,7 @@ import { contestSlug } from "~/lib/slug";
 import {
   HASHING_BUSY_MESSAGE,
   HASHING_BUSY_RETRY_AFTER_SECONDS,
+  HashingBusyError,
   hashPassword,
   verifyPassword,
 } from "~/server/auth/password.server";
@@ -10,6 +11,7 @@ import { AUTO_LOGIN_PASSWORD_LIMITS } from "~/server/checkout/steps.server";
 import { hitRateLimit } from "~/server/http/rate-limit.server";
 import { getSession } from "~/server/http/session.server";
 import { createUser, loginPost } from "./helpers/accounts";
+import { fastHashPassword } from "./helpers/fast-password";
 import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
 
@@ -164,6 +166,31 @@ describe("hashing under a flood", () => {
         (answer) => answer.value.headers.get("Retry-After") === String(HASHING_BUSY_RETRY_AFTER_SECONDS),
       ).length,
     ).toBeGreaterThan(0);
+  });
+
+  it("login flood: with the whole check line full (four addresses with four waiting each), a fifth address still gets a place: the longest line gives up its newest; an address past its own four is refused", async () => {
+    // A cheap hash: the line is the same for any cost, and every check below is asked for in one
+    // tick, before any can finish.
+    const hash = await fastHashPassword("Right-Pass-2026");
+    const check = (address: string, password = "wrong") =>
+      verifyPassword(password, hash, `password-check:${address}`).then(
+        (ok) => ({ address, ok, busy: false }),
+        (error: unknown) => {
+          if (!(error instanceof HashingBusyError)) throw error;
+          return { address, ok: false, busy: true };
+        },
+      );
+    const answers = [check("198.51.100.1"), check("198.51.100.1")];
+    for (const n of [1, 2, 3, 4]) for (let i = 0; i < 4; i++) answers.push(check(`198.51.100.${n}`));
+    // The fifth address's check, with the line full, and a fifth waiting check of the second.
+    const newcomer = check("203.0.113.5", "Right-Pass-2026");
+    answers.push(check("198.51.100.2"));
+    const done = await Promise.all(answers);
+    expect(await newcomer).toEqual({ address: "203.0.113.5", ok: true, busy: false });
+    const busy = done.filter((answer) => answer.busy).map((answer) => answer.address);
+    // One place of the first address with the most waiting went to the newcomer; the second
+    // address's fifth was refused by its own bound.
+    expect(busy.sort()).toEqual(["198.51.100.1", "198.51.100.2"]);
   });
 
   it("the checkout's auto-login password is counted per checkout before it is hashed", async () => {

@@ -14,6 +14,8 @@ import { rateLimits } from "../db/schema";
  *
  * Signed with the session secrets (rotation included), so nobody can make one without having
  * logged in; the account and the nonce are plain to whoever holds the cookie, which is the owner.
+ * The account is named by its id, which is never given to another account (AUTOINCREMENT), and
+ * not by its e-mail, which the cookie would then carry in the clear.
  */
 
 /** A browser shared by a household keeps a device entry for each of its last few accounts. */
