@@ -73,6 +73,7 @@ export default defineConfig({
         "**/kept-alive-connections.spec.ts",
         "**/litefs-replica.spec.ts",
         "**/list-index-bomb.spec.ts",
+        "**/server-edge.spec.ts",
       ],
     },
     {

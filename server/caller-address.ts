@@ -2,14 +2,6 @@ import { isIP } from "node:net";
 import type { IncomingMessage } from "node:http";
 import type { TrustProxy } from "../app/server/core/env.server";
 
-/**
- * The header the edge gives every request with the caller's address, replacing whatever the
- * caller sent under that name (as fly.io's edge does with Fly-Client-IP). The app reads it in
- * `clientIp` (rate-limit.server.ts): a header survives the copies Remix makes of a request for
- * each loader, and every rule that counts per address already has the request in hand.
- */
-export const CALLER_ADDRESS_HEADER = "x-shop-client-address";
-
 /** `::ffff:1.2.3.4` (an IPv4 caller on a dual-stack socket) is `1.2.3.4`: one caller, one spelling. */
 export function plainAddress(address: string): string {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);

@@ -20,7 +20,9 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import morgan from "morgan";
 import type { ShopEdge, ShopLoadContext } from "../app/server/http/edge.server";
 import { BodyLimit, DISCARD_MAX_BYTES, DISCARD_MAX_MS, LINGER_MAX_BYTES, LINGER_MAX_MS } from "./body-limit";
-import { callerAddress, CALLER_ADDRESS_HEADER } from "./caller-address";
+import { CLIENT_ADDRESS_HEADER, originOf } from "../app/server/http/client-address.server";
+import { callerAddress } from "./caller-address";
+import { CallerGate } from "./caller-gate";
 import { crossSiteRefusal, ownOrigins } from "./cross-site";
 import { decodablePath } from "./malformed-url";
 
@@ -59,11 +61,12 @@ app.disable("x-powered-by");
 // Addresses are the edge's own business (TRUST_PROXY), never Express's guess.
 app.set("trust proxy", false);
 
+const ADDRESS_HEADER = CLIENT_ADDRESS_HEADER.toLowerCase();
 app.use((req, _res, next) => {
   req.url = decodablePath(req.url);
   const address = callerAddress(req, edge.trustProxy);
-  if (address) req.headers[CALLER_ADDRESS_HEADER] = address;
-  else delete req.headers[CALLER_ADDRESS_HEADER];
+  if (address) req.headers[ADDRESS_HEADER] = address;
+  else delete req.headers[ADDRESS_HEADER];
   next();
 });
 
@@ -98,8 +101,15 @@ if (viteDevServer) {
 
 app.use(morgan("tiny"));
 
+const gate = new CallerGate();
 app.use((req, res, next) => {
-  handleWithRemix(req, res).catch(next);
+  const address = req.headers[ADDRESS_HEADER];
+  const caller = typeof address === "string" ? originOf(address) : "unknown";
+  void gate.enter(caller).then((leave) => {
+    if (!leave) return void busy(req, res).catch(next);
+    res.once("close", leave);
+    handleWithRemix(req, res).catch(next);
+  });
 });
 
 app.use((error: unknown, req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
@@ -165,6 +175,18 @@ async function handleWithRemix(req: ExpressRequest, res: ExpressResponse): Promi
     response = new Response(edge.replayBody, { status: 409, headers: edge.replayHeaders(primaryHost) });
   if (counted && !req.complete) keepOrCloseAfter(req, res, counted);
   await send(req, res, edge.secureAnswer(request, response));
+}
+
+/** A caller with too many requests at once (caller-gate.ts): refused before anything renders. */
+async function busy(req: ExpressRequest, res: ExpressResponse): Promise<void> {
+  const answer = new Response("ただいま混み合っています。しばらくしてから再度お試しください。", {
+    status: 429,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1", "Cache-Control": "no-store" },
+  });
+  // A body still coming is not waited for: the connection ends behind the answer.
+  if (req.method !== "GET" && req.method !== "HEAD" && !req.complete)
+    answer.headers.set("Connection", "close");
+  await send(req, res, edge.secureAnswer(new Request(remixUrl(req)), answer));
 }
 
 const handlers = new WeakMap<ServerBuild, ReturnType<typeof createRequestHandler>>();

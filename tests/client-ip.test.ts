@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseEnv } from "~/server/core/env.server";
-import { clientIp, originLimitKey, originOf, trustProxyNotice } from "~/server/http/rate-limit.server";
+import { originOf } from "~/server/http/client-address.server";
+import { clientIp, originLimitKey, trustProxyNotice } from "~/server/http/rate-limit.server";
 
 // Logins here are about addresses and counts, not hashing cost.
 vi.mock("~/server/auth/password.server", async (importOriginal) => {

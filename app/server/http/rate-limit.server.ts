@@ -4,6 +4,7 @@ import { now } from "../core/clock.server";
 import { env, type TrustProxy } from "../core/env.server";
 import { db } from "../db/client.server";
 import { rateLimits } from "../db/schema";
+import { CLIENT_ADDRESS_HEADER, originOf } from "./client-address.server";
 
 /**
  * A fixed-window counter kept in SQLite, so limits hold across restarts.
@@ -41,13 +42,6 @@ export function deleteOldRateLimitWindows(): number {
 }
 
 /**
- * The request header the shop's own server entry (server/index.ts) sets on every request to the
- * caller's address, replacing any value the caller sent: the socket's peer, or what the proxy
- * TRUST_PROXY names says. IPv4-mapped IPv6 is already IPv4 there.
- */
-export const CLIENT_ADDRESS_HEADER = "X-Shop-Client-Address";
-
-/**
  * The client's address for per-origin limits and login records, or null when none is known.
  * The edge has applied TRUST_PROXY already (it alone sees the socket), so the app reads the one
  * header it sets and believes no other; null only for a request that did not come through the
@@ -56,45 +50,6 @@ export const CLIENT_ADDRESS_HEADER = "X-Shop-Client-Address";
 export function clientIp(request: Request): string | null {
   const address = request.headers.get(CLIENT_ADDRESS_HEADER)?.trim();
   return address && isIP(address) ? address : null;
-}
-
-/** An IPv6 address's eight 16-bit groups (any spelling: compressed, zero-padded, IPv4 tail, zone). */
-function ipv6Groups(address: string): number[] | null {
-  let text = address.toLowerCase().replace(/%.*$/, "");
-  const v4Tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (v4Tail) {
-    const [a, b, c, d] = v4Tail.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, v4Tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = "", tail, ...more] = text.split("::");
-  if (more.length > 0) return null;
-  const parse = (part: string) => (part === "" ? [] : part.split(":").map((group) => parseInt(group, 16)));
-  const front = parse(head);
-  const back = tail === undefined ? [] : parse(tail);
-  const zeros = 8 - front.length - back.length;
-  if (tail === undefined ? zeros !== 0 : zeros < 1) return null;
-  const groups = [...front, ...new Array<number>(zeros).fill(0), ...back];
-  return groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? groups : null;
-}
-
-/**
- * Who a per-origin limit counts: an IPv4 address itself, an IPv6 address's /64 (one home or one
- * server is given a whole /64 and can pick any address in it, so counting single addresses would
- * hand it 2^64 buckets), written one way whatever the spelling. A stray IPv4-mapped IPv6 address
- * (`::ffff:a.b.c.d`) is the IPv4 address it carries: the edge converts them, this makes sure.
- */
-export function originOf(address: string): string {
-  if (isIP(address) !== 6) return address;
-  const groups = ipv6Groups(address);
-  if (!groups) return address;
-  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
-    const [high = 0, low = 0] = groups.slice(6);
-    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
-  }
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.toString(16))
-    .join(":")}::/64`;
 }
 
 /**
