@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { contestSlug } from "~/lib/slug";
 import * as confirmationRoute from "~/routes/checkout/order-confirmation";
 import * as verificationRoute from "~/routes/checkout/email-verification";
-import { startRegistration } from "~/server/accounts/registration.server";
+import { startRegistration, verifyRegistrationCode } from "~/server/accounts/registration.server";
 import { ADDRESS_MAIL_TOTALS, PER_REQUESTER_MAIL_CAPS } from "~/server/auth/mail-caps.server";
 import { ensureLoginCodeSent } from "~/server/auth/second-factor.server";
 import { logIn } from "~/server/auth/session-login.server";
@@ -272,6 +272,61 @@ describe("registration codes", () => {
 
     expect(await register("198.51.100.30")).toMatchObject({ ok: true });
     expect(mailsTo(victim)).toHaveLength(6);
+  });
+});
+
+describe("wrong registration codes", () => {
+  it("mail cap exhaustion: guesses at an address's registration codes stay bounded however many connections ask (10 a day each, 50 in all), and the registration that asked first still completes", async () => {
+    setClock(() => T0);
+    const victim = uniqueAddress("guess-register");
+    const values = {
+      name: "テスト 花子",
+      email: victim,
+      password: "Hanako-2025",
+      confirmPassword: "Hanako-2025",
+      agreesToTerms: "on" as const,
+    };
+    const requestFrom = (ip: string) =>
+      new Request("http://shop.test/register/verify", { method: "POST", headers: fromAddress(ip) });
+    const register = async (ip: string) => {
+      const started = await startRegistration(requestFrom(ip), values, { honeypot: false, fromOrder: false });
+      if (!started.ok) throw new Error(started.message);
+      return started.registration;
+    };
+    const wrong = () => (lastCode(victim) === "000000" ? "111111" : "000000");
+
+    const owner = await register("198.51.100.60");
+    const ownerCode = lastCode(victim);
+
+    // The attack: five connections, two registrations each, five wrong codes at each.
+    for (let host = 1; host <= 5; host++)
+      for (let round = 0; round < 2; round++) {
+        const guessing = await register(`203.0.113.${150 + host}`);
+        for (let i = 0; i < 5; i++)
+          expect(
+            verifyRegistrationCode(guessing, wrong(), requestFrom(`203.0.113.${150 + host}`)),
+          ).toMatchObject({
+            ok: false,
+          });
+      }
+    // A connection past its 10 is closed to the address, and so is a sixth past the 50.
+    const again = await register("203.0.113.151");
+    expect(verifyRegistrationCode(again, wrong(), requestFrom("203.0.113.151"))).toMatchObject({
+      ok: false,
+      status: 429,
+      message: expect.stringContaining("このメールアドレスは認証コードの入力に続けて失敗したため"),
+    });
+    const sixth = await register("203.0.113.156");
+    expect(verifyRegistrationCode(sixth, lastCode(victim), requestFrom("203.0.113.156"))).toMatchObject({
+      ok: false,
+      status: 429,
+    });
+
+    // The owner's registration asked first: her code still makes her account.
+    expect(verifyRegistrationCode(owner, ownerCode, requestFrom("198.51.100.60"))).toEqual({
+      ok: true,
+      email: victim,
+    });
   });
 });
 

@@ -39,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: registrationCodeSchema });
   if (submission.status !== "success")
     return reply("error", submission.error?.code?.[0] ?? "6桁の認証コードを入力してください", 400);
-  const result = verifyRegistrationCode(registration, submission.value.code);
+  const result = verifyRegistrationCode(registration, submission.value.code, request);
   if (!result.ok) return reply("error", result.message, result.status);
   session.unset("registration");
   return redirect(registration.fromOrder ? "/registration-success?from=order" : "/registration-success", {

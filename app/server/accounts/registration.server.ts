@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { RegisterValues } from "~/lib/account-schemas";
-import { CODE_MESSAGES, verifyCode } from "../auth/codes.server";
+import { formatDateTime } from "~/lib/format";
+import { CODE_MESSAGES, firstSubjectSince, verifyCode, wrongTries } from "../auth/codes.server";
 import { sendCodeMail, type CodeLimit, type IssuedCode, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
@@ -11,7 +12,13 @@ import { accountExistsMail } from "../mail/templates/account-exists.server";
 import { registrationCodeMail } from "../mail/templates/registration-code.server";
 import { hashPassword, unlessHashingBusy, type HashingBusy } from "../auth/password.server";
 import { originLimitKey } from "../http/rate-limit.server";
-import { mailRequester, type MailRequester } from "../auth/mail-caps.server";
+import {
+  countForRequester,
+  mailRequester,
+  requesterCapState,
+  type MailRequester,
+  type RequesterCaps,
+} from "../auth/mail-caps.server";
 import { sellerInfo } from "../core/seller.server";
 
 /**
@@ -28,6 +35,8 @@ export const REGISTRATION_MESSAGES = {
   alreadyRegistered: "このメールアドレスはすでに登録されています。ログインしてください。",
   invalidToken: "無効なトークンです",
   invalidLink: "リンクが無効か、有効期限が切れています。お手数ですが、もう一度会員登録をお試しください。",
+  addressClosed: (until: Date) =>
+    `このメールアドレスは認証コードの入力に続けて失敗したため、${formatDateTime(until)} まで確認にお使いいただけません。時間をおいてからお試しください。`,
 } as const;
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -217,9 +226,45 @@ function createAccount(rowId: number, email: string, payload: RegistrationPayloa
     : { ok: false, status: 409, message: REGISTRATION_MESSAGES.alreadyRegistered };
 }
 
-/** The code step: the right code makes the account. */
-export function verifyRegistrationCode(registration: PendingRegistration, code: string): CompleteResult {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Wrong registration codes per address in a UTC day: 10 per requester (the caller's address)
+ * and 50 from all requesters together, so a guesser with many connections, each having codes
+ * mailed, tries at most 50 codes at one address a day (a right guess would make an account
+ * that sees the address's orders). Per requester, so one stranger cannot close the address to
+ * its owner; the registration that asked first is not closed by the total (decision 0022).
+ */
+export const ADDRESS_WRONG_REGISTRATION_CODE_CAPS: RequesterCaps = {
+  name: "registration-wrong-code",
+  perRequester: [{ limit: 10, windowMs: DAY_MS }],
+  totalName: "registration-wrong-code-total",
+  total: [{ limit: 50, windowMs: DAY_MS }],
+};
+
+function wrongCodesAt(registration: PendingRegistration): number {
+  return wrongTries("registration", { subject: registration.id }).reduce((sum, row) => sum + row.attempts, 0);
+}
+
+/**
+ * The code step: the right code makes the account. Wrong codes count per address and requester
+ * (`ADDRESS_WRONG_REGISTRATION_CODE_CAPS`; a request that came through no edge is one requester).
+ */
+export function verifyRegistrationCode(
+  registration: PendingRegistration,
+  code: string,
+  request: Request | null = null,
+): CompleteResult {
+  const first = firstSubjectSince("registration", registration.email, new Date(now().getTime() - DAY_MS));
+  const requester = { ...mailRequester(request), reserved: first === null || first === registration.id };
+  const closed = requesterCapState(ADDRESS_WRONG_REGISTRATION_CODE_CAPS, registration.email, requester).until;
+  if (closed) return { ok: false, status: 429, message: REGISTRATION_MESSAGES.addressClosed(closed) };
+  const wrongBefore = wrongCodesAt(registration);
   const result = verifyCode("registration", registration.id, code);
+  // Only a try the code counted (not one at a code already out of tries) counts at the address.
+  const counted = wrongCodesAt(registration) - wrongBefore;
+  if (counted > 0)
+    countForRequester(ADDRESS_WRONG_REGISTRATION_CODE_CAPS, registration.email, requester, counted);
   if (!result.ok)
     return { ok: false, status: result.reason === "tooManyAttempts" ? 429 : 400, message: result.message };
   const row = currentRow(registration.id);

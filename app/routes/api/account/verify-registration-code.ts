@@ -19,7 +19,7 @@ export const loader = jsonApi({
     const registration = session.get("registration");
     if (!registration || registration.email !== email.toLowerCase())
       return apiError(409, REGISTRATION_API_MESSAGES.noRegistration);
-    const result = verifyRegistrationCode(registration, code);
+    const result = verifyRegistrationCode(registration, code, request);
     if (!result.ok) return apiError(result.status, result.message);
     session.unset("registration");
     return apiJson(
