@@ -366,6 +366,35 @@ function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/**
+ * The run an attempt at a login counts in (passwordRun): an account's, by this device or by the
+ * untrusted clients, or for an address without an account the one read from the login records.
+ */
+async function attemptRun(
+  request: Request,
+  email: string,
+  { found, user }: { found: typeof users.$inferSelect | null; user: typeof users.$inferSelect | null },
+  policy: LoginPolicy,
+  at: Date,
+): Promise<{ counter: PasswordCounter | null; run: FailureRun }> {
+  if (user) return passwordRun(request, user, policy.lockMinutes, at);
+  // An account this login may not log in to is an untrusted client's: the device cookie of a
+  // customer's browser says nothing at the admin login.
+  if (found)
+    return {
+      counter: { device: null, userId: found.id },
+      run: currentRun(
+        { failures: found.failedLoginCount, lastFailureAt: found.lastFailedLoginAt },
+        policy.lockMinutes,
+        at,
+      ),
+    };
+  return {
+    counter: null,
+    run: currentRun(recentFailureRun(email, policy.lockMinutes * 60_000), policy.lockMinutes, at),
+  };
+}
+
 /** Checks an e-mail and password under a policy, records the attempt, and counts failures. */
 export async function attemptLogin(
   request: Request,
@@ -399,23 +428,7 @@ export async function attemptLogin(
     };
   }
 
-  // An account this login may not log in to counts as no device's: its run is the untrusted
-  // clients' (the device cookie of a customer's browser says nothing at the admin login).
-  const { counter, run } = found
-    ? user
-      ? await passwordRun(request, user, policy.lockMinutes, at)
-      : {
-          counter: { device: null, userId: found.id } as PasswordCounter,
-          run: currentRun(
-            { failures: found.failedLoginCount, lastFailureAt: found.lastFailedLoginAt },
-            policy.lockMinutes,
-            at,
-          ),
-        }
-    : {
-        counter: null,
-        run: currentRun(recentFailureRun(email, policy.lockMinutes * 60_000), policy.lockMinutes, at),
-      };
+  const { counter, run } = await attemptRun(request, email, { found, user }, policy, at);
   const shownLock = runLockedUntil(run, policy, at);
   if (shownLock) {
     record("locked");
