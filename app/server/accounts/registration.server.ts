@@ -150,7 +150,7 @@ export async function startRegistration(
     sendRegistrationCode(
       registration.id,
       email,
-      // Per e-mail address and requester, with a total per address: the caps every code anyone can ask for has (sendCodeMail).
+      // Per e-mail address and requester, under a total per address (sendCodeMail, decision 0022).
       mailRequester(request),
       [perIp],
       async () => {

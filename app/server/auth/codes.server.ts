@@ -105,7 +105,7 @@ function addressCapUntil(
   return until;
 }
 
-/** What a code is asked with: `force` skips the 60-second rule; `requester` is who asks (codes anyone can ask for). */
+/** `force` skips the 60-second rule; `requester` is who asks (for codes anyone can ask for). */
 export type IssueOptions = { force?: boolean; requester?: MailRequester };
 
 /**

@@ -11,10 +11,11 @@ import { originLimitKey } from "../http/rate-limit.server";
  * Counted per (address, requester), not per address alone: a cap per address is one bucket a
  * stranger who knows the address fills for its owner (five checkout codes and the guest could
  * not verify her own address for an hour, twenty and for the day). The requester is the
- * caller's address (an IPv6 /64 counts as one). Above those, one total per address keeps the mail to it bounded however many
- * requesters ask (no mail bomb); a reserved requester (the checkout that asked for the
- * address's first code of the day) is not refused by the total, so a flood that starts after
- * the guest does cannot take her code away. Refused requests count nowhere.
+ * caller's address (an IPv6 /64 counts as one). Above those, one total per address keeps the
+ * mail to it bounded however many requesters ask (no mail bomb); a reserved requester (the
+ * checkout that asked for the address's first code of the day) is not refused by the total, so
+ * a flood that starts after the guest does cannot take her code away. Refused requests count
+ * nowhere. The same counting bounds wrong codes (steps.server.ts, registration.server.ts).
  *
  * Fixed windows in `rate_limits` (an hour, a UTC day), the counters every other limit uses.
  */
@@ -28,7 +29,7 @@ export type MailRequester = { key: string; reserved?: boolean };
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** Per (address, requester, kind): what one person's own mistakes and slow mail need (the per-address caps of before). */
+/** Per (address, requester, kind): what one person's slips and slow mail need (the old address caps). */
 export const PER_REQUESTER_MAIL_CAPS = [
   { limit: 5, windowMs: HOUR_MS },
   { limit: 20, windowMs: DAY_MS },
@@ -36,8 +37,8 @@ export const PER_REQUESTER_MAIL_CAPS = [
 
 /**
  * Per address, every kind and requester together: six requesters at their hourly cap fill the
- * hour. Above what before let one address receive from these three (20 codes, 120 reset and 120
- * lookup links a day), so the bound is no looser than it was.
+ * hour. Below what one address could be sent from these three before (20 codes, 120 reset and
+ * 120 lookup links a day), so the bound on its mailbox is no looser than it was.
  */
 export const ADDRESS_MAIL_TOTALS = [
   { limit: 30, windowMs: HOUR_MS },
