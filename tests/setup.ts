@@ -11,7 +11,8 @@ process.env.MAIL_DIR = path.join(dir, "mail");
 process.env.NODE_ENV = "test";
 // Said, as production requires (withStripeShop switches a file to Stripe).
 process.env.PAYMENT_PROVIDER = "test";
-// As deployed behind one proxy: the tests' requests name their client in X-Forwarded-For.
+// As deployed behind one proxy. The app reads the caller from X-Shop-Client-Address, which the
+// server's edge sets in every mode; app-level tests set it themselves (tests/helpers/accounts.ts).
 process.env.TRUST_PROXY = "1";
 // The AWS SDK's notice that its 2027 releases need Node 22 (README, "Deploying"), said once there.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
