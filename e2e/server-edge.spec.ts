@@ -40,7 +40,7 @@ test.beforeAll(async () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "edge-e2e-"));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
     PORT: String(port),
@@ -52,7 +52,7 @@ test.beforeAll(async () => {
     ENCRYPTION_KEY: "edge-e2e-encryption-key-0123456789abcdefghij",
     PAYMENT_PROVIDER: "test",
   };
-  delete (env as Record<string, string | undefined>).TRUST_PROXY;
+  delete env.TRUST_PROXY;
   await new Promise<void>((resolve, reject) =>
     spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/seed.ts"], {
       cwd: root,
@@ -67,7 +67,7 @@ test.beforeAll(async () => {
     stdio: ["ignore", "ignore", "pipe"],
   });
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  shop = { base, port, dbFile: env.DATABASE_PATH, stderr: () => stderr, child };
+  shop = { base, port, dbFile: path.join(work, "shop.db"), stderr: () => stderr, child };
   await expect
     .poll(
       () =>
@@ -291,7 +291,7 @@ test("api csrf: with an admin's cookie, a contest created from another origin or
   });
   const contests = () => query<{ n: number }>("select count(*) as n from contests").n;
   const before = contests();
-  const attempts = [
+  const attempts: Record<string, string>[] = [
     {
       Origin: "https://shop.example.evil",
       "Content-Type": "application/x-www-form-urlencoded",

@@ -33,8 +33,6 @@ const development = process.env.NODE_ENV === "development";
 const BUILD_PATH = path.resolve(
   process.env.REMIX_BUILD ?? path.join(import.meta.dirname, "../build/server/index.js"),
 );
-/** How long requests in flight may take to finish after SIGTERM before their connections are closed. */
-const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
 
 const viteDevServer = development
   ? await import("vite").then((vite) => vite.createServer({ server: { middlewareMode: true } }))
@@ -323,10 +321,10 @@ async function shutDown(signal: string): Promise<void> {
   server.closeIdleConnections();
   const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
   const grace = new Promise<"late">((resolve) =>
-    setTimeout(() => resolve("late"), SHUTDOWN_GRACE_MS).unref(),
+    setTimeout(() => resolve("late"), edge.shutdownGraceMs).unref(),
   );
   if ((await Promise.race([closed, grace])) === "late") {
-    console.warn(`[server] ${SHUTDOWN_GRACE_MS} ms 以内に終わらなかった接続を閉じます`);
+    console.warn(`[server] ${edge.shutdownGraceMs} ms 以内に終わらなかった接続を閉じます`);
     server.closeAllConnections();
   }
   clearInterval(idleSweep);

@@ -135,6 +135,13 @@ const schema = z
       .min(1024, "1024〜1073741824 の整数で指定してください")
       .max(1024 ** 3, "1024〜1073741824 の整数で指定してください")
       .default(50 * 1024 ** 2),
+    /** After SIGTERM or SIGINT, how long requests in flight may take before their connections are closed (server/index.ts). */
+    SHUTDOWN_GRACE_MS: z.coerce
+      .number()
+      .int("0〜600000 の整数（ミリ秒）で指定してください")
+      .min(0, "0〜600000 の整数（ミリ秒）で指定してください")
+      .max(600_000, "0〜600000 の整数（ミリ秒）で指定してください")
+      .default(10_000),
     DOWNLOAD_EXPIRY_DAYS: z.coerce
       .number()
       .int()

@@ -115,6 +115,8 @@ export type ShopEdge = {
   /** The site's own origin (SITE_URL): posts from another origin are refused. */
   siteOrigin: string;
   development: boolean;
+  /** How long requests in flight may take to finish after SIGTERM before their connections are closed. */
+  shutdownGraceMs: number;
   bodyLimit: typeof bodyLimit;
   secureAnswer: typeof secureAnswer;
   staticFileHeaders: typeof staticFileHeaders;
@@ -134,6 +136,7 @@ export function shopEdge(): ShopEdge {
     trustProxy: config.TRUST_PROXY,
     siteOrigin: new URL(config.SITE_URL).origin,
     development: config.NODE_ENV === "development",
+    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     bodyLimit,
     secureAnswer,
     staticFileHeaders,
