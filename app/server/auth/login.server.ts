@@ -440,7 +440,7 @@ export async function attemptLogin(
 
   const caller = passwordCheckCaller(request);
   const passwordOk = await unlessHashingBusy(async () =>
-    verifyPassword(input.password, user?.passwordHash ?? (await decoyHash(caller)), caller),
+    verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()), caller),
   );
   if (typeof passwordOk !== "boolean") {
     // Too many passwords waiting to be checked: refused before the check, so nothing is counted.

@@ -216,12 +216,16 @@ export async function verifyPassword(
 
 /** A hash of a random password: compared against when an e-mail has no account, so timing does not tell. */
 let decoy: Promise<string> | undefined;
-export function decoyHash(caller: string): Promise<string> {
-  // Made in the logins' line, in the turn of the login that needs it first (it is part of one); a
-  // refused attempt is not kept, the next one retries.
-  decoy ??= makeHash("check", caller, crypto.randomBytes(16).toString("hex")).catch((error: unknown) => {
-    decoy = undefined;
-    throw error;
-  });
+const DECOY_CALLER = "password-check:decoy";
+export function decoyHash(): Promise<string> {
+  // Made once, in the logins' line under a turn of its own: everyone's logins for unknown
+  // addresses wait for it, so it must not be refused with the places of whichever caller needed
+  // it first (a flood's). A refused attempt is not kept; the next one retries.
+  decoy ??= makeHash("check", DECOY_CALLER, crypto.randomBytes(16).toString("hex")).catch(
+    (error: unknown) => {
+      decoy = undefined;
+      throw error;
+    },
+  );
   return decoy;
 }
