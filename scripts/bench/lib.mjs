@@ -53,6 +53,8 @@ export async function startServer(
       if ((await fetch(`${base}${ready}`)).ok) {
         const stop = () =>
           new Promise((resolve) => {
+            // Already ended (killed from outside): its exit event has been and will not come again.
+            if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
             child.once("exit", resolve);
             child.kill("SIGTERM");
           });

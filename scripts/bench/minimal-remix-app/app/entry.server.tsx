@@ -16,11 +16,18 @@ import type { ShopEdge } from "../../../../app/server/http/edge.server";
 
 const FORM_MAX_BYTES = 64 * 1024;
 
+/** TRUST_PROXY as the shop reads it: `fly`, a number of proxies, or `none` (the default). */
+function trustProxy(value: string | undefined): ShopEdge["trustProxy"] {
+  if (value === "fly") return "fly";
+  return value && /^\d+$/.test(value) ? Number(value) : "none";
+}
+
 export const edge: ShopEdge = {
-  // The socket's peer, as the entry reads it when nothing stands in front.
-  trustProxy: "none",
+  // The socket's peer when nothing stands in front; bench:server has both apps read Fly-Client-IP.
+  trustProxy: trustProxy(process.env.TRUST_PROXY),
   siteOrigin: new URL(process.env.SITE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).origin,
   development: process.env.NODE_ENV === "development",
+  shutdownGraceMs: Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000),
   bodyLimit: () => FORM_MAX_BYTES,
   secureAnswer: (_request, response) => response,
   staticFileHeaders: () => new Headers(),
