@@ -30,6 +30,12 @@ const node = path.join(nodePackage, "bin", "node");
 if (!fs.existsSync(node)) {
   console.log(`> npm install node@${MAJOR}（.tmp/node${MAJOR} に Node ${MAJOR} を取得しています）`);
   fs.mkdirSync(cache, { recursive: true });
+  // The `node` package fetches its per-platform package in an install script, which npm asks to
+  // have allowed (the repository's own package.json does the same for its packages).
+  fs.writeFileSync(
+    path.join(cache, "package.json"),
+    `${JSON.stringify({ private: true, allowScripts: { node: true } }, null, 2)}\n`,
+  );
   execFileSync(
     "npm",
     ["install", "--prefix", cache, "--no-save", "--no-audit", "--no-fund", `node@${MAJOR}`],
@@ -85,9 +91,16 @@ if (!fs.existsSync(addon)) {
     recursive: true,
     filter: (source) => source !== path.join(root, "node_modules", "better-sqlite3", "build"),
   });
+  // Without npm's settings: run through npm, they arrive as npm_config_* variables, which
+  // node-gyp reads before its own flags (this machine's ~/.npmrc has nodedir=/usr, Node 20's
+  // headers, which gave an addon of the wrong ABI).
+  const gypEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^npm_config_/i.test(key)),
+  );
   execFileSync(node, [nodeGyp(), "rebuild", "--release", `--nodedir=${headers}`, "--jobs=2"], {
     cwd: work,
     stdio: "inherit",
+    env: gypEnv,
   });
   fs.rmSync(sqliteBuild, { recursive: true, force: true });
   fs.renameSync(work, sqliteBuild);
@@ -101,28 +114,40 @@ if (fs.readFileSync(addon).includes("RemoveEnvironmentCleanupHook")) {
   process.exit(1);
 }
 
+const runEnv = {
+  ...process.env,
+  // Node 24 first on PATH: the `npx tsx …` children some tests start run on it too.
+  PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ""}`,
+  NODE_OPTIONS: [
+    process.env.NODE_OPTIONS,
+    `--import=${pathToFileURL(path.join(root, "scripts", "test-node24-hook.mjs")).href}`,
+  ]
+    .filter(Boolean)
+    .join(" "),
+  SHOP_NODE24_SQLITE_ADDON: addon,
+  SHOP_NODE24_ABI: abi,
+};
+// The repository's better-sqlite3 opens a database on Node 24 through the hook, or the run stops here
+// with one clear error instead of every test file failing on it.
+const check = spawnSync(
+  node,
+  ["-e", "const Database = require('better-sqlite3'); new Database(':memory:').prepare('select 1').get();"],
+  { cwd: root, env: runEnv, encoding: "utf8" },
+);
+if (check.status !== 0) {
+  console.error(check.stderr);
+  console.error(
+    `Node ${version} で better-sqlite3 を開けません。rm -rf ${sqliteBuild} で作り直してください。`,
+  );
+  process.exit(1);
+}
+
 console.log(`> vitest run（Node ${version}、better-sqlite3 ${sqliteVersion} ABI ${abi}）`);
 const started = Date.now();
 const result = spawnSync(
   node,
   [path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", ...process.argv.slice(2)],
-  {
-    cwd: root,
-    stdio: "inherit",
-    env: {
-      ...process.env,
-      // Node 24 first on PATH: the `npx tsx …` children some tests start run on it too.
-      PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ""}`,
-      NODE_OPTIONS: [
-        process.env.NODE_OPTIONS,
-        `--import=${pathToFileURL(path.join(root, "scripts", "test-node24-hook.mjs")).href}`,
-      ]
-        .filter(Boolean)
-        .join(" "),
-      SHOP_NODE24_SQLITE_ADDON: addon,
-      SHOP_NODE24_ABI: abi,
-    },
-  },
+  { cwd: root, stdio: "inherit", env: runEnv },
 );
 console.log(
   `> Node ${version}: ${((Date.now() - started) / 1000).toFixed(0)} s, exit ${result.status ?? result.signal}`,
