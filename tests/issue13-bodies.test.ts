@@ -93,7 +93,7 @@ describe("finding 9: oversized bodies", () => {
     expect(thumbnail.pulled()).toBeLessThanOrEqual(MIB);
   });
 
-  it("finding 9: a body without Content-Length (chunked) is still read within the limit, as before", async () => {
+  it("chunked body: a body without Content-Length is read up to its limit and no further (it was read to its end)", async () => {
     const small = new Request("http://shop.test/post", {
       method: "POST",
       body: new ReadableStream<Uint8Array>({
@@ -110,6 +110,8 @@ describe("finding 9: oversized bodies", () => {
     const big = hugePost("application/x-www-form-urlencoded", 4 * MIB, false);
     const thrown = await readForm(big.request).catch((error: unknown) => error);
     expect(thrown).toMatchObject({ init: { status: 413 } });
-    expect(big.pulled()).toBe(4 * MIB);
+    // The limit is 64 KiB; what was pulled is the piece that crossed it and the one the stream
+    // had ready, never the 4 MiB (the server entry closes the connection behind the 413).
+    expect(big.pulled()).toBeLessThanOrEqual(2 * MIB);
   });
 });
