@@ -148,6 +148,14 @@ export async function sendThroughOutbox(outgoing: OutgoingMail): Promise<boolean
   return (await sendQueuedMail(id)) === "sent";
 }
 
+const globalForOutbox = globalThis as unknown as {
+  __shopOutboxTimer?: NodeJS.Timeout;
+  /** The retry pass under way, if any: shutdown lets it finish the mail it is sending. */
+  __shopOutboxPass?: Promise<void>;
+  /** Set by shutdown: a pass under way sends no further mail after the one in flight. */
+  __shopOutboxStopping?: boolean;
+};
+
 /** One pass of the retry loop: sends every due mail it can claim. */
 export async function retryDueMail(): Promise<{ sent: number; failed: number }> {
   const at = now();
@@ -171,6 +179,8 @@ export async function retryDueMail(): Promise<{ sent: number; failed: number }> 
   let sent = 0;
   let failed = 0;
   for (const { id } of due) {
+    // Shutting down: the mail in flight is finished, the rest wait for the next start.
+    if (globalForOutbox.__shopOutboxStopping) break;
     const outcome = await sendQueuedMail(id);
     if (outcome === "sent") sent++;
     if (outcome === "failed") failed++;
@@ -188,12 +198,6 @@ export function pendingMailCount(): number {
       .get()?.n ?? 0
   );
 }
-
-const globalForOutbox = globalThis as unknown as {
-  __shopOutboxTimer?: NodeJS.Timeout;
-  /** The retry pass under way, if any: shutdown lets it finish the mail it is sending. */
-  __shopOutboxPass?: Promise<void>;
-};
 
 /** Starts the retry loop once per process (dev reloads reuse it); it never keeps the process alive. */
 export function startOutboxRetryLoop(intervalMs = RETRY_INTERVAL_MS): void {
@@ -214,9 +218,14 @@ export function startOutboxRetryLoop(intervalMs = RETRY_INTERVAL_MS): void {
   globalForOutbox.__shopOutboxTimer = timer;
 }
 
-/** Stops the loop; resolves once a pass under way has finished (graceful shutdown). */
+/** Stops the loop; resolves once a pass under way has finished the mail it is sending (graceful shutdown). */
 export async function stopOutboxRetryLoop(): Promise<void> {
   clearInterval(globalForOutbox.__shopOutboxTimer);
   globalForOutbox.__shopOutboxTimer = undefined;
-  await globalForOutbox.__shopOutboxPass;
+  globalForOutbox.__shopOutboxStopping = true;
+  try {
+    await globalForOutbox.__shopOutboxPass;
+  } finally {
+    globalForOutbox.__shopOutboxStopping = false;
+  }
 }
