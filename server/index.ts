@@ -182,8 +182,7 @@ async function busy(req: ExpressRequest, res: ExpressResponse): Promise<void> {
     headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1", "Cache-Control": "no-store" },
   });
   // A body still coming is not waited for: the connection ends behind the answer.
-  if (req.method !== "GET" && req.method !== "HEAD" && !req.complete)
-    answer.headers.set("Connection", "close");
+  if (req.method !== "GET" && req.method !== "HEAD" && !req.complete) res.setHeader("Connection", "close");
   await send(req, res, edge.secureAnswer(new Request(remixUrl(req)), answer));
 }
 
@@ -216,7 +215,7 @@ function tooLargeMessage(limit: number): string {
 async function send(req: ExpressRequest, res: ExpressResponse, response: Response): Promise<void> {
   if (res.headersSent) return;
   // While shutting down, kept-alive connections end with this answer so the server can close.
-  if (shuttingDown) response.headers.set("Connection", "close");
+  if (shuttingDown) res.setHeader("Connection", "close");
   await sendRemixResponse(res, response);
 }
 
@@ -240,22 +239,22 @@ async function refuse(
   const response = edge.secureAnswer(page, await handle(page, { refusal: { status, message } }));
   if (res.headersSent) return;
   const unread = req.method !== "GET" && req.method !== "HEAD" && !req.complete;
-  if (!unread) return sendRemixResponse(res, response);
+  if (!unread) return send(req, res, response);
   // The caller may still be sending. The whole answer goes out at once, then the connection ends
   // after a short linger that throws away what is still coming (LINGER_*), as web servers close:
   // closing at once would reset the connection while the caller's bytes arrive, and a caller that
   // reads only after sending (most do) would lose the answer in the reset.
   req.unpipe();
-  const page413 = Buffer.from(await response.text());
+  const html = Buffer.from(await response.text());
   const headers = Object.fromEntries(response.headers);
   res.writeHead(response.status, {
     ...headers,
     Connection: "close",
-    "Content-Length": page413.length,
+    "Content-Length": html.length,
     // Not held back by compression until the end: the caller reads it while the linger runs.
     "Cache-Control": `${headers["cache-control"] ?? "no-store"}, no-transform`,
   });
-  res.write(page413);
+  res.write(html);
   let thrownAway = 0;
   const end = () => {
     clearTimeout(timer);
