@@ -1,13 +1,15 @@
 // npm run bench:profile — where the shop's server spends its time under load. The production build
 // runs with `node --cpu-prof` while 50 connections load each page of the server benchmark in turn
 // (PROFILE_SECONDS each, default 5; PROFILE_ONLY names some: "/about", "GET form"); the profile is summed up as shares of the busy time: by group
-// (inclusive: route matching, React's rendering, loaders and actions, SQLite, Express, garbage
-// collection) and the top functions by self time. The .cpuprofile is kept for Chrome's DevTools.
+// (inclusive: route matching, React's rendering, loaders and actions, SQLite, the edge's headers,
+// garbage collection; the server entry and Express by what they do themselves) and the top
+// functions by self time. The .cpuprofile is kept for Chrome's DevTools.
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { seededShop } from "./bench-shop";
+import { BEHIND_FLY, EACH_REQUEST_ITS_OWN_CALLER } from "./callers";
 import { adminCookie, startServer } from "./lib.mjs";
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 5);
@@ -20,7 +22,10 @@ if (!fs.existsSync("server-build/index.js")) execSync("npm run build", { stdio: 
 const { dir, env, adminId, formPath, postBody } = seededShop();
 const profileDir = path.resolve(".tmp/profile");
 fs.rmSync(profileDir, { recursive: true, force: true });
-const shop = await startServer(env, undefined, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] });
+// Every request a caller of its own, as in a burst of parents (callers.ts).
+const shop = await startServer({ ...env, ...BEHIND_FLY }, undefined, {
+  nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`],
+});
 const admin = await adminCookie(env.DATABASE_PATH, adminId);
 const form = { "Content-Type": "application/x-www-form-urlencoded" };
 const loads: { path: string; method?: "POST"; headers?: Record<string, string>; body?: string }[] = [
@@ -49,9 +54,10 @@ for (const load of profiled) {
     method: load.method ?? "GET",
     headers: load.headers ?? {},
     ...(load.body === undefined ? {} : { body: load.body }),
+    requests: EACH_REQUEST_ITS_OWN_CALLER,
   });
 }
-// remix-serve closes its server on SIGTERM and Node writes the profile as the process ends.
+// The server entry closes its server on SIGTERM and exits; Node writes the profile as it ends.
 await shop.stop();
 fs.rmSync(dir, { recursive: true, force: true });
 
@@ -76,25 +82,49 @@ const ROUTER_FUNCTIONS = new Set([
   "matchPath",
   "compilePath",
 ]);
-const groups: { label: string; matches: (frame: CallFrame) => boolean }[] = [
+/** The server entry (server-build/index.js, server/index.ts compiled) and the Express it is built on. */
+const SERVER_ENTRY =
+  /\/server-build\/|node_modules\/(express|@remix-run\/express|morgan|compression|serve-static|send|finalhandler|on-finished|on-headers)\//;
+/** Node's own code and V8's entries: whoever called them pays for them. */
+const isNodeItself = (f: CallFrame) => f.url === "" || f.url.startsWith("node:");
+// The bundler suffixes same-named functions: loader$12, loader$1D, secureAnswer$1.
+const named = (name: string, f: CallFrame) =>
+  f.url.includes("build/server") && new RegExp(`^(${name})(\\$[\\w$]*)?$`).test(f.functionName);
+
+/** `frames` from the sampled function (first) up to the root. */
+const groups: { label: string; matches: (frames: CallFrame[]) => boolean }[] = [
   {
     label: "route matching (matchRoutes and what it calls)",
-    matches: (f) => f.url.includes("@remix-run/router") && ROUTER_FUNCTIONS.has(f.functionName),
+    matches: (frames) =>
+      frames.some((f) => f.url.includes("@remix-run/router") && ROUTER_FUNCTIONS.has(f.functionName)),
   },
-  { label: "React's rendering (react-dom/server)", matches: (f) => f.url.includes("react-dom") },
+  {
+    label: "React's rendering (react-dom/server)",
+    matches: (frames) => frames.some((f) => f.url.includes("react-dom")),
+  },
   {
     label: "the shop's loaders and actions",
-    matches: (f) =>
-      // The bundler suffixes same-named functions: loader$12, loader$1D, loader$$.
-      f.url.includes("build/server") && /^(loader|action)(\$[\w$]*)?$/.test(f.functionName),
+    matches: (frames) => frames.some((f) => named("loader|action", f)),
   },
-  { label: "SQLite (better-sqlite3)", matches: (f) => f.url.includes("better-sqlite3") },
   {
-    label: "Express and remix-serve (static files, logging)",
-    matches: (f) =>
-      /node_modules\/(express|morgan|compression|serve-static|send|@remix-run\/serve)\//.test(f.url),
+    label: "SQLite (better-sqlite3)",
+    matches: (frames) => frames.some((f) => f.url.includes("better-sqlite3")),
   },
-  { label: "garbage collection", matches: (f) => f.functionName === "(garbage collector)" },
+  {
+    label: "the edge's headers on each answer (edge.secureAnswer, in the app)",
+    matches: (frames) => frames.some((f) => named("secureAnswer", f)),
+  },
+  // Not by its place on the stack: Remix runs under the entry's handler, so everything would count.
+  // A sample is the entry's when the nearest code of ours or a package's is the entry's or Express's.
+  {
+    label:
+      "the server entry and Express, by their own work (the edge's middleware, the body's count, headers, sending, compression, the request log, static files)",
+    matches: (frames) => SERVER_ENTRY.test(frames.find((f) => !isNodeItself(f))?.url ?? ""),
+  },
+  {
+    label: "garbage collection",
+    matches: (frames) => frames.some((f) => f.functionName === "(garbage collector)"),
+  },
 ];
 
 const IDLE = new Set(["(idle)", "(program)"]);
@@ -107,10 +137,13 @@ for (const node of profile.nodes) {
   busy += hits;
   const frames = stackOf(node).map((n) => n.callFrame);
   for (const group of groups)
-    if (frames.some(group.matches)) groupHits.set(group.label, (groupHits.get(group.label) ?? 0) + hits);
+    if (group.matches(frames)) groupHits.set(group.label, (groupHits.get(group.label) ?? 0) + hits);
   const { functionName, url, lineNumber } = node.callFrame;
   const where = url
-    ? `${url.replace(/^.*node_modules\//, "").replace(/^.*\/build\//, "build/")}:${lineNumber + 1}`
+    ? `${url
+        .replace(/^.*node_modules\//, "")
+        .replace(/^.*\/build\//, "build/")
+        .replace(/^.*\/server-build\//, "server-build/")}:${lineNumber + 1}`
     : "";
   const key = `${functionName || "(anonymous)"} ${where}`.trim();
   selfHits.set(key, (selfHits.get(key) ?? 0) + hits);

@@ -17,6 +17,7 @@ import fs from "node:fs";
 import os from "node:os";
 import autocannon from "autocannon";
 import { ADMIN_LIST_ORDERS, seededShop } from "./bench-shop";
+import { BEHIND_FLY, EACH_REQUEST_ITS_OWN_CALLER } from "./callers";
 import { adminCookie, startServer } from "./lib.mjs";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -36,14 +37,9 @@ const { dir, env, adminId, formPath, postBody } = seededShop();
 const jemallocPath = `/usr/lib/${os.arch() === "arm64" ? "aarch64" : "x86_64"}-linux-gnu/libjemalloc.so.2`;
 const jemalloc = fs.existsSync(jemallocPath);
 const allocator: Record<string, string> = jemalloc ? { LD_PRELOAD: jemallocPath } : {};
-// A burst of 50 parents is 50 callers, and the server entry shares itself fairly between callers
-// (a few requests at once each, server/caller-gate.ts): 50 connections from this one loopback
-// address would be one caller held in its line and refused 429. So both servers read the caller
-// from Fly-Client-IP, as on fly.io, and every request names a caller of its own (a parent each:
-// per-address limits such as new drafts count each once).
-const behindFly = { TRUST_PROXY: "fly" };
-const shop = await startServer({ ...env, ...allocator, ...behindFly });
-const minimal = await startServer({ ...allocator, ...behindFly }, undefined, {
+// Every request a caller of its own, as in a burst of parents (callers.ts).
+const shop = await startServer({ ...env, ...allocator, ...BEHIND_FLY });
+const minimal = await startServer({ ...allocator, ...BEHIND_FLY }, undefined, {
   build: "build/minimal-remix-app/server/index.js",
   ready: "/",
 });
@@ -141,13 +137,6 @@ const targets: Target[] = [
   { label: "/healthz", kind: "healthz", server: shop, path: "/healthz" },
 ];
 
-let callers = 0;
-/** The next caller's address: 10.0.0.1, 10.0.0.2, … (16 million before one comes again). */
-function nextCaller(): string {
-  callers = (callers + 1) % 0xffffff || 1;
-  return `10.${callers >> 16}.${(callers >> 8) & 0xff}.${callers & 0xff}`;
-}
-
 async function measure(target: Target, duration = DURATION): Promise<Run> {
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOf(target.server.child.pid))), 100);
@@ -158,14 +147,7 @@ async function measure(target: Target, duration = DURATION): Promise<Run> {
     method: target.method ?? "GET",
     headers: target.headers ?? {},
     ...(target.body === undefined ? {} : { body: target.body }),
-    requests: [
-      {
-        setupRequest: (request) => ({
-          ...request,
-          headers: { ...request.headers, "Fly-Client-IP": nextCaller() },
-        }),
-      },
-    ],
+    requests: EACH_REQUEST_ITS_OWN_CALLER,
   });
   clearInterval(sampler);
   return {
