@@ -12,20 +12,21 @@ export function plainAddress(address: string): string {
  * Who is calling: the socket's peer when nothing stands in front (`none`), else what the trusted
  * proxy says — fly.io's edge sets Fly-Client-IP itself; N proxies each append the address they
  * saw to X-Forwarded-For, so the caller is the Nth entry from the right (entries further left are
- * whatever the caller chose to send). A request that did not come through the proxy (no header, or
- * fewer entries than proxies: a health check, the private network) is its socket's peer.
+ * whatever the caller chose to send). Behind a proxy the socket's peer is the proxy, never the
+ * caller: a request without the proxy's word (fewer entries than proxies, no Fly-Client-IP: it did
+ * not come through them all) has no known address, and per-address limits pass it by rather than
+ * pool everyone into the proxy's one bucket.
  */
 export function callerAddress(request: IncomingMessage, trust: TrustProxy): string | null {
-  let told: string | undefined;
-  if (trust === "fly") {
-    told = headerValue(request, "fly-client-ip");
-  } else if (typeof trust === "number") {
-    const entries = (headerValue(request, "x-forwarded-for") ?? "")
-      .split(",")
-      .filter((entry) => entry.trim());
-    told = entries.length >= trust ? entries[entries.length - trust] : undefined;
+  let address: string | undefined;
+  if (trust === "none") {
+    address = request.socket.remoteAddress;
+  } else if (trust === "fly") {
+    address = headerValue(request, "fly-client-ip")?.trim();
+  } else {
+    const entries = (headerValue(request, "x-forwarded-for") ?? "").split(",");
+    address = entries.length >= trust ? entries[entries.length - trust]?.trim() : undefined;
   }
-  const address = told?.trim() || request.socket.remoteAddress;
   return address && isIP(address) ? plainAddress(address) : null;
 }
 
