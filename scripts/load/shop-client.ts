@@ -56,7 +56,8 @@ export class Browser {
 
 /** A fresh data folder with the demo data, and a real SMTP server that keeps what it receives. */
 export async function prepareShop() {
-  if (!fs.existsSync(path.join(root, "server-build/index.js"))) execSync("npm run build", { cwd: root, stdio: "inherit" });
+  if (!fs.existsSync(path.join(root, "server-build/index.js")))
+    execSync("npm run build", { cwd: root, stdio: "inherit" });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "load-"));
   const dbFile = path.join(dir, "shop.db");
   const smtp = await startSmtpServer();

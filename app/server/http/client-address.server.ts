@@ -51,4 +51,3 @@ export function originOf(address: string): string {
     .map((group) => group.toString(16))
     .join(":")}::/64`;
 }
-
