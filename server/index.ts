@@ -141,7 +141,7 @@ async function handleWithRemix(req: ExpressRequest, res: ExpressResponse): Promi
 
   const limit = edge.bodyLimit(pathname.replace(/\.data$/, ""));
   const declared = Number(req.headers["content-length"] ?? "0");
-  if (declared > limit) return refuse(req, res, handle, 413, tooLargeMessage(limit));
+  if (declared > limit) return refuse(req, res, handle, 413, edge.bodyTooLargeMessage(limit));
 
   const controller = new AbortController();
   let counted: BodyLimit | undefined;
@@ -151,7 +151,7 @@ async function handleWithRemix(req: ExpressRequest, res: ExpressResponse): Promi
       req.unpipe(counted);
       req.pause();
       controller.abort();
-      void refuse(req, res, handle, 413, tooLargeMessage(limit));
+      void refuse(req, res, handle, 413, edge.bodyTooLargeMessage(limit));
     });
     req.pipe(counted);
     body = createReadableStreamFromReadable(counted);
@@ -200,16 +200,6 @@ function handlerFor(build: ServerBuild) {
 function remixUrl(req: ExpressRequest): string {
   const host = req.headers.host && /^[\w.:[\]-]+$/.test(req.headers.host) ? req.headers.host : "localhost";
   return `${req.protocol}://${host}${req.originalUrl}`;
-}
-
-function tooLargeMessage(limit: number): string {
-  const size =
-    limit >= 1024 * 1024 * 1024
-      ? `${Math.round(limit / 1024 / 1024 / 1024)} GB`
-      : limit >= 1024 * 1024
-        ? `${Math.round(limit / 1024 / 1024)} MB`
-        : `${Math.round(limit / 1024)} KB`;
-  return `送信内容が大きすぎます（${size} まで）。`;
 }
 
 async function send(req: ExpressRequest, res: ExpressResponse, response: Response): Promise<void> {

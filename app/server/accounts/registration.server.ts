@@ -1,3 +1,4 @@
+import { DAY_MS } from "~/lib/tokyo-date";
 import crypto from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { RegisterValues } from "~/lib/account-schemas";
@@ -17,7 +18,7 @@ import {
   mailRequester,
   requesterCapState,
   type MailRequester,
-  type RequesterCaps,
+  wrongCodeCaps,
 } from "../auth/mail-caps.server";
 import { sellerInfo } from "../core/seller.server";
 
@@ -226,21 +227,12 @@ function createAccount(rowId: number, email: string, payload: RegistrationPayloa
     : { ok: false, status: 409, message: REGISTRATION_MESSAGES.alreadyRegistered };
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /**
- * Wrong registration codes per address in a UTC day: 10 per requester (the caller's address)
- * and 50 from all requesters together, so a guesser with many connections, each having codes
- * mailed, tries at most 50 codes at one address a day (a right guess would make an account
- * that sees the address's orders). Per requester, so one stranger cannot close the address to
- * its owner; the registration that asked first is not closed by the total (decision 0022).
+ * Wrong registration codes per address in a UTC day, counted as the checkout's are: a guesser with
+ * many connections tries at most 50 codes at one address a day (a right guess would make an
+ * account that sees the address's orders), and one stranger cannot close the address to its owner.
  */
-export const ADDRESS_WRONG_REGISTRATION_CODE_CAPS: RequesterCaps = {
-  name: "registration-wrong-code",
-  perRequester: [{ limit: 10, windowMs: DAY_MS }],
-  totalName: "registration-wrong-code-total",
-  total: [{ limit: 50, windowMs: DAY_MS }],
-};
+export const ADDRESS_WRONG_REGISTRATION_CODE_CAPS = wrongCodeCaps("registration-wrong-code");
 
 function wrongCodesAt(registration: PendingRegistration): number {
   return wrongTries("registration", { subject: registration.id }).reduce((sum, row) => sum + row.attempts, 0);

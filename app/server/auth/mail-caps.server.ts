@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { DAY_MS } from "~/lib/tokyo-date";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { rateLimits } from "../db/schema";
@@ -23,11 +24,25 @@ import { originLimitKey } from "../http/rate-limit.server";
 /** What a stranger can have mailed to an address: each kind has its own per-requester count. */
 export type StrangerMail = "code" | "password-reset" | "order-lookup";
 
+/**
+ * Wrong codes per address in a UTC day, counted the same way for every code a stranger can have
+ * mailed (the checkout's, a registration's): 10 per requester, as the whole address had before,
+ * and 50 from all requesters together, which bounds the guesses at one address's codes; the
+ * checkout or registration that asked first is not closed by the total (decision 0022).
+ */
+export function wrongCodeCaps(name: string): RequesterCaps {
+  return {
+    name,
+    perRequester: [{ limit: 10, windowMs: DAY_MS }],
+    totalName: `${name}-total`,
+    total: [{ limit: 50, windowMs: DAY_MS }],
+  };
+}
+
 /** Who asks for the mail. `reserved`: not refused by the address's total (see above). */
 export type MailRequester = { key: string; reserved?: boolean };
 
 const HOUR_MS = 60 * 60 * 1000;
-const DAY_MS = 24 * HOUR_MS;
 
 /** Per (address, requester, kind): what one person's slips and slow mail need (the old address caps). */
 export const PER_REQUESTER_MAIL_CAPS = [

@@ -22,7 +22,7 @@ import {
   mailRequester,
   requesterCapState,
   type MailRequester,
-  type RequesterCaps,
+  wrongCodeCaps,
 } from "../auth/mail-caps.server";
 import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
@@ -89,22 +89,13 @@ export function requireVerifiedCustomer(session: ShopSession) {
  */
 export const CHECKOUT_CODE_FAILURES = { max: 10 };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /**
- * Wrong checkout codes per address in a UTC day, so a new checkout brings no new tries either:
- * 10 per requester (the caller's address), as the whole address had before, and 50 from all
- * requesters together, which bounds the guesses at one address's codes (1 in 20,000 a day).
- * Counted per requester because a stranger could otherwise spend the address's tries with wrong
- * codes of his own and keep its guest from verifying for a day; the checkout that asked first
- * is not closed by the total (decision 0022).
+ * Wrong checkout codes per address in a UTC day, so a new checkout brings no new tries either
+ * (1 in 20,000 guesses a day at one address's codes): counted per requester because a stranger
+ * could otherwise spend the address's tries with wrong codes of his own and keep its guest from
+ * verifying for a day.
  */
-export const ADDRESS_WRONG_CODE_CAPS: RequesterCaps = {
-  name: "checkout-wrong-code",
-  perRequester: [{ limit: 10, windowMs: DAY_MS }],
-  totalName: "checkout-wrong-code-total",
-  total: [{ limit: 50, windowMs: DAY_MS }],
-};
+export const ADDRESS_WRONG_CODE_CAPS = wrongCodeCaps("checkout-wrong-code");
 
 export const CHECKOUT_RESTART_MESSAGE =
   "認証コードの入力に続けて失敗したため、このお手続きを中断しました。お手数ですが、注文フォームからもう一度お進みください（お選びいただいた内容はそのまま残っています）。";

@@ -1,3 +1,4 @@
+import { formatBytes } from "~/lib/media-schemas";
 import { env, type TrustProxy } from "../core/env.server";
 import { db, followDatabaseRole } from "../db/client.server";
 import { databaseRole } from "../db/replica.server";
@@ -54,6 +55,11 @@ export function bodyLimit(pathname: string): number {
   if (pathname === "/api/stripe/webhook") return STRIPE_EVENT_MAX_BYTES;
   if (UPLOAD_PATHS.test(pathname)) return env().MAX_UPLOAD_BYTES + MULTIPART_SLACK_BYTES;
   return MAX_FORM_BYTES;
+}
+
+/** What a caller whose body passed its address's limit is told (the shop's one way of writing sizes). */
+export function bodyTooLargeMessage(limit: number): string {
+  return `送信内容が大きすぎます（${formatBytes(limit)} まで）。`;
 }
 
 /**
@@ -114,10 +120,10 @@ export type ShopEdge = {
   trustProxy: TrustProxy;
   /** The site's own origin (SITE_URL): posts from another origin are refused. */
   siteOrigin: string;
-  development: boolean;
   /** How long requests in flight may take to finish after SIGTERM before their connections are closed. */
   shutdownGraceMs: number;
   bodyLimit: typeof bodyLimit;
+  bodyTooLargeMessage: typeof bodyTooLargeMessage;
   secureAnswer: typeof secureAnswer;
   staticFileHeaders: typeof staticFileHeaders;
   replayTarget: typeof replayTarget;
@@ -135,9 +141,9 @@ export function shopEdge(): ShopEdge {
   return {
     trustProxy: config.TRUST_PROXY,
     siteOrigin: new URL(config.SITE_URL).origin,
-    development: config.NODE_ENV === "development",
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     bodyLimit,
+    bodyTooLargeMessage,
     secureAnswer,
     staticFileHeaders,
     replayTarget,

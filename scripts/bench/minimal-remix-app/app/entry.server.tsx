@@ -26,9 +26,9 @@ export const edge: ShopEdge = {
   // The socket's peer when nothing stands in front; bench:server has both apps read Fly-Client-IP.
   trustProxy: trustProxy(process.env.TRUST_PROXY),
   siteOrigin: new URL(process.env.SITE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).origin,
-  development: process.env.NODE_ENV === "development",
   shutdownGraceMs: Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000),
   bodyLimit: () => FORM_MAX_BYTES,
+  bodyTooLargeMessage: () => "Payload Too Large",
   secureAnswer: (_request, response) => response,
   staticFileHeaders: () => new Headers(),
   // Never a LiteFS replica, so nothing is ever replayed elsewhere.
