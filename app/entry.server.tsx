@@ -9,7 +9,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { Writable } from "node:stream";
-import { NonceContext } from "./lib/nonce";
+import { NonceContext } from "./lib/hooks/nonce";
 import { htmlResponseStream } from "./server/http/html-stream.server";
 import {
   applySecurityHeaders,

@@ -16,7 +16,7 @@ import { ErrorFallback, NotFoundPage, RefusedPage } from "~/components/ErrorPage
 import { Footer } from "~/components/Footer";
 import { Header } from "~/components/Header";
 import { Toast } from "~/components/Toast";
-import { useNonce } from "~/lib/nonce";
+import { useNonce } from "~/lib/hooks/nonce";
 import { commitSession } from "~/server/http/session.server";
 import { takeToast } from "~/server/http/toast.server";
 import { getCurrentUser } from "~/server/auth/users.server";

@@ -6,7 +6,7 @@ test.beforeEach(async ({ context }) => {
   await context.setExtraHTTPHeaders({ "X-Forwarded-For": randomIp() });
 });
 
-test("issue 19 item 8: registration shows the password's strength and the mismatch with the terms box unticked, every error at once", async ({
+test("registration shows the password's strength and the mismatch with the terms box unticked, every error at once", async ({
   page,
 }) => {
   const email = uniqueEmail("item8");
@@ -45,9 +45,7 @@ test("issue 19 item 8: registration shows the password's strength and the mismat
   await expect(mismatch).toHaveCount(0);
 });
 
-test("issue 19 item 9: the password change says the code was sent, with JS (dialog) and without (page)", async ({
-  page,
-}) => {
+test("the password change says the code was sent, with JS (dialog) and without (page)", async ({ page }) => {
   const email = uniqueEmail("item9");
   await createUserInDb(email, "Old-Pass-2025");
   await page.goto("/login");
@@ -68,7 +66,7 @@ test("issue 19 item 9: the password change says the code was sent, with JS (dial
   }
 });
 
-test("issue 19 item 20: the login page advises a strong password, cautions after 3 failures, then counts down from 5 left", async ({
+test("the login page advises a strong password, cautions after 3 failures, then counts down from 5 left", async ({
   page,
 }) => {
   const email = uniqueEmail("item20");

@@ -53,7 +53,7 @@ function overlaps(page: Page, names: string[]) {
   }, names);
 }
 
-test("issue 19 item 3: the admin's own links sit in the header and cover no control at any width", async ({
+test("the admin's own links sit in the header and cover no control at any width", async ({
   page,
   context,
   baseURL,

@@ -8,7 +8,7 @@ import { issueApiToken } from "./api-tokens";
 import { withDb } from "./db";
 import { mailsTo, uniqueEmail } from "./helpers";
 import { createUser, loginAsAdmin } from "./users";
-import { slugKey } from "../app/lib/slug";
+import { slugKey } from "../app/lib/rules/slug";
 
 /**
  * Every example of docs/api.md, run in the document's order against the production build: the

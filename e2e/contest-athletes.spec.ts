@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { contestSlug } from "../app/lib/slug";
+import { contestSlug } from "../app/lib/rules/slug";
 import { jsEnabled, routerSettled, uniqueEmail } from "./helpers";
 import { withDb } from "./db";
 import { loginAsAdmin } from "./users";

@@ -3,7 +3,7 @@ import { e2eDbFile } from "./work-dir";
 import { expect, test, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import sharp from "sharp";
-import { slugKey } from "../app/lib/slug";
+import { slugKey } from "../app/lib/rules/slug";
 import { e2eDb } from "./db";
 import { jsEnabled, uniqueEmail } from "./helpers";
 import { loginAsAdmin } from "./users";
@@ -42,7 +42,7 @@ async function openOrderForm(page: Page, slug: string) {
   await expect(page.getByRole("heading", { level: 1 })).toContainText("サンプル大会");
 }
 
-test("issue 19 item 12: a contest's sample video shows on its order form, poster first, nothing of the video fetched before the tap; not on another contest's form", async ({
+test("a contest's sample video shows on its order form, poster first, nothing of the video fetched before the tap; not on another contest's form", async ({
   page,
   context,
   browser,

@@ -3,7 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { contestSlug } from "../app/lib/slug";
+import { contestSlug } from "../app/lib/rules/slug";
 import { jsEnabled, routerSettled, uniqueEmail } from "./helpers";
 import { createContest } from "./contests";
 import { withDb } from "./db";

@@ -53,7 +53,7 @@ function startDownloadAt(lineId: number, at: number) {
   db.close();
 }
 
-test("issue 19 item 5: a second download after the 24 hours shows the shop's page (410) with お問い合わせ for the order", async ({
+test("a second download after the 24 hours shows the shop's page (410) with お問い合わせ for the order", async ({
   page,
 }) => {
   const { orderNumber, lineId, pageId } = deliveredOrder({ expiresAt: Date.now() + 7 * 86_400_000 });
@@ -88,7 +88,7 @@ test("issue 19 item 5: a second download after the 24 hours shows the shop's pag
   await expect(page.getByText("についてのお問い合わせ")).toHaveCount(0);
 });
 
-test("issue 19 item 5: a download from an expired download page shows the shop's page (410) with お問い合わせ for the order", async ({
+test("a download from an expired download page shows the shop's page (410) with お問い合わせ for the order", async ({
   page,
 }) => {
   const { orderNumber, lineId, pageId } = deliveredOrder({ expiresAt: Date.now() - 60_000 });

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-test("issue 19 item 21: the home page starts with a banner image whose space is kept before it loads", async ({
+test("the home page starts with a banner image whose space is kept before it loads", async ({
   page,
   request,
 }) => {

@@ -15,7 +15,7 @@ const MALFORMED = [
   "/admin/contest/%E0%A4%A",
 ];
 
-test("issue 19 item 11: a URL with a malformed percent-encoding gets the shop's 404 page, not a bare Bad Request", async ({
+test("a URL with a malformed percent-encoding gets the shop's 404 page, not a bare Bad Request", async ({
   page,
   context,
   baseURL,

@@ -61,7 +61,7 @@ function seedContest() {
         db
           .prepare(
             `insert into order_lines (order_id, line_number, contest_name, category, athlete_id, athlete_number, athlete_name,
-               style, orientation, price, status, production_possible) values (?, ?, ?, ?, ?, ?, ?, ?, ?, 3000, ?, ?)`,
+               style, orientation, price, status, refused) values (?, ?, ?, ?, ?, ?, ?, ?, ?, 3000, ?, ?)`,
           )
           .run(
             orderId,

@@ -1,5 +1,5 @@
 import { expect, test, type APIResponse } from "@playwright/test";
-import { slugKey } from "../app/lib/slug";
+import { slugKey } from "../app/lib/rules/slug";
 import { withDb } from "./db";
 import { uniqueEmail } from "./helpers";
 import { createUser, putSessionCookie } from "./users";

@@ -1,5 +1,5 @@
 import { expect, test, type APIResponse, type Page } from "@playwright/test";
-import { contestSlug } from "../app/lib/slug";
+import { contestSlug } from "../app/lib/rules/slug";
 import { e2eDb } from "./db";
 import { codeFrom, CONTEST, enterCode, fillItem, openOrderForm } from "./flows";
 import { uniqueEmail, waitForMail } from "./helpers";

@@ -7,7 +7,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import Database from "better-sqlite3";
 import { hashPassword } from "../app/server/auth/password.server";
-import { contestSlug } from "../app/lib/slug";
+import { contestSlug } from "../app/lib/rules/slug";
 import { mintSessionCookie } from "../scripts/mint-session.mjs";
 
 /**

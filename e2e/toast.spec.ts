@@ -31,7 +31,7 @@ async function reachable(page: Page, target: Locator): Promise<boolean> {
   );
 }
 
-test("issue 19 item 19: after a save on an admin tab the toast covers neither the tabs nor the saved section, and closes", async ({
+test("after a save on an admin tab the toast covers neither the tabs nor the saved section, and closes", async ({
   page,
   context,
   baseURL,
@@ -73,7 +73,7 @@ test("issue 19 item 19: after a save on an admin tab the toast covers neither th
   }
 });
 
-test("issue 19 item 19: with a dialog open the toast stays visible above its backdrop and can be closed @js-only", async ({
+test("with a dialog open the toast stays visible above its backdrop and can be closed @js-only", async ({
   page,
   context,
   baseURL,

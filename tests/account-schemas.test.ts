@@ -6,8 +6,8 @@ import {
   passwordChangeCodeSchema,
   registerSchema,
   registrationCodeSchema,
-} from "~/lib/account-schemas";
-import { isStrongEnough } from "~/lib/password-rules";
+} from "~/lib/schemas/account-schemas";
+import { isStrongEnough } from "~/lib/rules/password-rules";
 
 function form(entries: [string, string][]) {
   const data = new FormData();
@@ -68,7 +68,7 @@ describe("account form schemas", () => {
     });
   });
 
-  it("issue 19 item 8: registration reports the password's strength and the mismatch with the terms box unticked, every error at once", () => {
+  it("registration reports the password's strength and the mismatch with the terms box unticked, every error at once", () => {
     const unticked = form([
       ["name", ""],
       ["email", "not-an-address"],

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import * as listRoute from "~/routes/api/contests";
 import * as itemRoute from "~/routes/api/contests/item";
-import { toTokyoDateTimeInput } from "~/lib/contest-settings-schemas";
+import { toTokyoDateTimeInput } from "~/lib/schemas/contest-settings-schemas";
 import { contestSettings } from "~/server/catalog/contest-settings.server";
 import { createContest, listStorefrontContests } from "~/server/catalog/contests.server";
 import { setClock } from "~/server/core/clock.server";

@@ -7,7 +7,7 @@ import {
   bulkAthletesSchema,
   displayStatus,
   singleAthleteSchema,
-} from "~/lib/athlete-schemas";
+} from "~/lib/schemas/athlete-schemas";
 import {
   addAthletes,
   applyBulk,

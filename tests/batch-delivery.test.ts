@@ -212,11 +212,7 @@ describe("一括納品", () => {
   it("an order with a line marked お断り is never delivered in a batch, even with every file there", async () => {
     const c = contest(1);
     const declined = order(c, "declined@example.jp", [[1, "vertical"]]);
-    db()
-      .update(orderLines)
-      .set({ productionPossible: true })
-      .where(eq(orderLines.orderId, declined.id))
-      .run();
+    db().update(orderLines).set({ refused: true }).where(eq(orderLines.orderId, declined.id)).run();
     const fine = order(c, "fine@example.jp", [[1, "vertical"]]);
     await upload(c, "1_縦.mp4");
     const plan = deliveryPlan(c.id)!;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addBusinessDays, isBusinessDay } from "~/lib/business-days";
-import { formatDayWithWeekday } from "~/lib/format";
+import { addBusinessDays, isBusinessDay } from "~/server/orders/business-days.server";
+import { formatDayWithWeekday } from "~/lib/rules/format";
 
 /** A moment given in Tokyo time ("2027-04-28T18:00"), as the shop's customers live it. */
 const tokyo = (local: string) => new Date(`${local}:00+09:00`);

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { contestSlug } from "~/lib/slug";
+import { contestSlug } from "~/lib/rules/slug";
 import { db } from "~/server/db/client.server";
 import { checkouts, orders } from "~/server/db/schema";
 import { checkoutUntilConfirmed } from "./helpers/checkout-flow";

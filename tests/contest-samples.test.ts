@@ -34,7 +34,7 @@ function media(
 }
 
 describe("a contest's samples on its order form", () => {
-  it("issue 19 item 12: only that contest's サンプル media, in display order, and only while it is on sale", () => {
+  it("only that contest's サンプル media, in display order, and only while it is on sale", () => {
     const shown = contest(true);
     const other = contest(true);
     const hidden = contest(false);

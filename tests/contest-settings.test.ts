@@ -13,7 +13,7 @@ import {
   publicationSchema,
   tokyoDateTime,
   toTokyoDateTimeInput,
-} from "~/lib/contest-settings-schemas";
+} from "~/lib/schemas/contest-settings-schemas";
 import { orderFormOptions } from "~/server/catalog/pricing.server";
 import { COVER_MAX_BYTES } from "~/server/media/cover.server";
 import { sniffImage } from "~/server/files/sniff.server";

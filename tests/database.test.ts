@@ -10,7 +10,7 @@ import { db, openDatabase, useDatabase } from "~/server/db/client.server";
 import { prepared } from "~/server/db/prepared.server";
 import { athletes, contests, deliveryFiles, orderLines, videoFormats } from "~/server/db/schema";
 import { eq } from "drizzle-orm";
-import { slugKey } from "~/lib/slug";
+import { slugKey } from "~/lib/rules/slug";
 
 describe("database", () => {
   it("migrates a new SQLite file with WAL and foreign keys on", () => {

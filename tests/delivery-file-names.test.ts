@@ -8,8 +8,8 @@ import {
   type DeliveryStyle,
   type FileMatch,
   type MatchAthlete,
-} from "~/lib/delivery-file-names";
-import type { Orientation } from "~/lib/pricing";
+} from "~/server/delivery/file-names.server";
+import type { Orientation } from "~/lib/rules/pricing";
 
 // The athletes of the test contests, by the id the matcher answers with.
 const SATO = 1;
@@ -351,7 +351,7 @@ const table: Row[] = [
   ["50_小林誠_縦.mp4", twoStyles, matched(KOBAYASHI_MAKOTO, "vertical")],
 ];
 
-describe("matching a delivery file by its name (lib/delivery-file-names)", () => {
+describe("matching a delivery file by its name (server/delivery/file-names)", () => {
   it("has a table of at least 60 real-world names", () => {
     expect(table.length).toBeGreaterThanOrEqual(60);
   });

@@ -171,7 +171,7 @@ describe("download page", () => {
     expect(claimDownload(pageId, lines[1]!.id, "horizontal")).toMatchObject({ ok: false, status: 410 });
   });
 
-  it("issue 19 item 4: a download started just before the expiry may be resumed only until the page expires, and an expired page promises nothing", async () => {
+  it("a download started just before the expiry may be resumed only until the page expires, and an expired page promises nothing", async () => {
     const start = Date.UTC(2025, 10, 1);
     setClock(() => start);
     const { pageId, lines } = await delivered();
@@ -183,7 +183,7 @@ describe("download page", () => {
     expect(downloadPage(pageId)?.lines[0]).toMatchObject({ resumableUntil: null });
   });
 
-  it("issue 19 item 5: a refused download shows a browser the download page (410) saying why, with お問い合わせ for its order; a program keeps the short 410", async () => {
+  it("a refused download shows a browser the download page (410) saying why, with お問い合わせ for its order; a program keeps the short 410", async () => {
     const start = Date.UTC(2025, 11, 1, 12);
     setClock(() => start);
     const { pageId, lines, order: made } = await delivered();
@@ -259,7 +259,7 @@ describe("download page", () => {
     });
   });
 
-  it("issue 19 item 5: お問い合わせ takes the order number from the download page's link, and only an order number", async () => {
+  it("お問い合わせ takes the order number from the download page's link, and only an order number", async () => {
     const contact = async (query: string) =>
       (await callRoute(contactLoader, new Request(`http://shop.test/contact${query}`))).data as {
         orderNumber: string | null;
@@ -270,7 +270,7 @@ describe("download page", () => {
       expect((await contact(bad)).orderNumber).toBeNull();
   });
 
-  it("issue 19 item 15: the download page names each line's athlete, so a family with two children can tell the videos apart", async () => {
+  it("the download page names each line's athlete, so a family with two children can tell the videos apart", async () => {
     const { pageId } = await delivered();
     expect(downloadPage(pageId)?.lines.map((line) => line.athleteName)).toEqual(["選手1", "選手2"]);
   });

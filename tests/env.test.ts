@@ -81,7 +81,7 @@ describe("configuration", () => {
     expect(env.SESSION_SECRETS).toEqual(["a".repeat(32), "b".repeat(40)]);
   });
 
-  describe("issue 19 item 16: the test payment provider is chosen explicitly", () => {
+  describe("the test payment provider is chosen explicitly", () => {
     const unset = { DATABASE_PATH: "./data/test.db" };
     const production = {
       ...unset,

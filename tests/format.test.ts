@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, formatYen, formatYenShort, formatYenSign } from "~/lib/format";
-import { contestSlug, slugKey } from "~/lib/slug";
+import { formatDate, formatDateTime, formatYen, formatYenShort, formatYenSign } from "~/lib/rules/format";
+import { contestSlug, slugKey } from "~/lib/rules/slug";
 
 describe("formatting", () => {
   it("shows yen tax-included with separators", () => {

@@ -21,7 +21,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, "notes.txt"), "not an image at all");
 });
 
-describe("issue 19 item 21: the home banner is the shop's photo when configured, else the drawing", () => {
+describe("the home banner is the shop's photo when configured, else the drawing", () => {
   it("checks HOME_BANNER_IMAGE at start-up, naming the variable", () => {
     expect(parseEnv({ HOME_BANNER_IMAGE: photo }).HOME_BANNER_IMAGE).toBe(photo);
     expect(parseEnv({ HOME_BANNER_IMAGE: "" }).HOME_BANNER_IMAGE).toBeUndefined();

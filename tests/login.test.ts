@@ -45,7 +45,7 @@ function eventsFor(email: string) {
 }
 
 describe("customer login lockout", () => {
-  it("issue 19 item 20: after 3 failures a general caution, from 5 left the attempts counted down; the admin's warnings as before", () => {
+  it("after 3 failures a general caution, from 5 left the attempts counted down; the admin's warnings as before", () => {
     const shown = (failures: number, policy: LoginPolicy) =>
       remainingAttemptsWarning(policy.maxFailures - failures, policy);
     expect([1, 2].map((n) => shown(n, CUSTOMER_LOGIN_POLICY))).toEqual([null, null]);

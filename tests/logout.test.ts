@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contestSlug } from "~/lib/slug";
+import { contestSlug } from "~/lib/rules/slug";
 import { action as logoutAction } from "~/routes/account/logout";
 import * as confirmationRoute from "~/routes/checkout/order-confirmation";
 import * as verificationRoute from "~/routes/checkout/email-verification";

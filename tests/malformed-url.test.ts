@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decodablePath } from "../server/malformed-url";
 
-describe("issue 19 item 11: a malformed percent-encoding in a path", () => {
+describe("a malformed percent-encoding in a path", () => {
   it.each([
     ["/%", "/%25"],
     ["/order-form/%E0%A4%A", "/order-form/%25E0%25A4%25A"],

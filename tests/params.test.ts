@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageNumber, positiveId } from "~/lib/params";
+import { pageNumber, positiveId } from "~/lib/rules/params";
 import { notFound, notFoundResponse } from "~/server/http/not-found.server";
 
 describe("positiveId", () => {

@@ -180,7 +180,7 @@ describe("sessions", () => {
 });
 
 describe("password change page", () => {
-  it("issue 19 item 9: without JS the page says the code was sent, once, as the dialog does", async () => {
+  it("without JS the page says the code was sent, once, as the dialog does", async () => {
     setClock(() => T0);
     const { here } = await userAndSessions("item9@example.jp");
     let cookie = (await commitSession(here)).split(";")[0] ?? "";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contestSlug } from "~/lib/slug";
+import { contestSlug } from "~/lib/rules/slug";
 import {
   HASHING_BUSY_MESSAGE,
   HASHING_BUSY_RETRY_AFTER_SECONDS,

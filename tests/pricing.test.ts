@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { itemPrice, matchItem, MAX_ORDER_ITEMS, orderTotal, orientationAt } from "~/lib/pricing";
-import { orderFormSchema } from "~/lib/order-schemas";
+import { itemPrice, matchItem, MAX_ORDER_ITEMS, orderTotal, orientationAt } from "~/lib/rules/pricing";
+import { orderFormSchema } from "~/lib/schemas/order-schemas";
 
 const offer = {
   athletes: [{ id: 1, category: "A部門", verticalPrice: 3000, horizontalPrice: 4500 }],

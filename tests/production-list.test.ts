@@ -49,7 +49,7 @@ function order(
         orientation: item.orientation,
         price: 3000,
         status: options.status ?? "未対応",
-        productionPossible: item.declined ?? false,
+        refused: item.declined ?? false,
       })),
     )
     .run();

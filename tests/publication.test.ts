@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { contestSlug } from "~/lib/slug";
+import { contestSlug } from "~/lib/rules/slug";
 import { setPublication } from "~/server/catalog/publication.server";
 import { setClock } from "~/server/core/clock.server";
 import { callRoute } from "./helpers/route";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { includedTax, receiptPath, receiptPdfPath } from "~/lib/receipt";
-import { RECEIPT_ADDRESSEE_MESSAGES, receiptAddresseeSchema } from "~/lib/receipt-schemas";
+import { includedTax, receiptPath, receiptPdfPath } from "~/lib/rules/receipt";
+import { RECEIPT_ADDRESSEE_MESSAGES, receiptAddresseeSchema } from "~/lib/schemas/receipt-schemas";
 
 describe("the tax included in a receipt (10 %, rounded down once per receipt)", () => {
   it("takes 10/110 of the tax-inclusive total, rounded down", () => {

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { RegisterValues } from "~/lib/account-schemas";
+import type { RegisterValues } from "~/lib/schemas/account-schemas";
 import { setClock } from "~/server/core/clock.server";
 import { CODE_MESSAGES } from "~/server/auth/codes.server";
 import { db } from "~/server/db/client.server";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirect } from "~/lib/safe-redirect";
+import { safeRedirect } from "~/lib/rules/safe-redirect";
 
 describe("safeRedirect (the open-redirect guard for ?redirectTo=)", () => {
   it("keeps paths on this site, with their query and hash", () => {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { csvLine, UTF8_BOM } from "~/lib/csv";
-import { tokyoDayStart } from "~/lib/tokyo-date";
+import { csvLine, UTF8_BOM } from "~/lib/rules/csv";
+import { tokyoDayStart } from "~/lib/rules/tokyo-date";
 import { db } from "~/server/db/client.server";
 import { orderLines, orders } from "~/server/db/schema";
 import { parseSalesFilter, salesCsvRows, salesReport } from "~/server/orders/sales.server";

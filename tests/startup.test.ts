@@ -40,7 +40,7 @@ describe("start-up", () => {
     expect(result.stderr).toContain("ENCRYPTION_KEY");
   });
 
-  it("issue 19 item 16: stops in production with neither Stripe keys nor PAYMENT_PROVIDER=test, naming it", () => {
+  it("stops in production with neither Stripe keys nor PAYMENT_PROVIDER=test, naming it", () => {
     const production = {
       NODE_ENV: "production",
       SESSION_SECRET: "s".repeat(40),

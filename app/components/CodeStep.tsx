@@ -1,7 +1,7 @@
 import { Form, type FormProps } from "@remix-run/react";
 import { useCallback, useState, type ComponentType, type ReactNode, type RefAttributes } from "react";
 import { CodeInput } from "~/components/CodeInput";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "~/lib/hooks/use-hydrated";
 
 /** The server's answer on a code screen; a new `at` clears the boxes (after a failure or a resend). */
 export type CodeNotice = { kind: "error" | "success"; message: string; at: number };

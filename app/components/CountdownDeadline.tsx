@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { formatDateTime } from "~/lib/format";
+import { formatDateTime } from "~/lib/rules/format";
 
 /**
  * Seconds left until `end` (epoch ms), counted down in the browser each second; null before

@@ -1,4 +1,4 @@
-import { formatDateTime, formatYen } from "~/lib/format";
+import { formatDateTime, formatYen } from "~/lib/rules/format";
 
 /**
  * A konbini voucher as the customer needs it at the store: the amount, the confirmation number

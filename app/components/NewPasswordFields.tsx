@@ -1,6 +1,6 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { Field } from "~/components/forms";
-import { PASSWORD_HINT } from "~/lib/password-rules";
+import { PASSWORD_HINT } from "~/lib/rules/password-rules";
 
 /** A new password and its confirmation (password reset, password change), with the password rules as the hint. */
 export function NewPasswordFields<Schema>({

@@ -1,5 +1,5 @@
 import { ProgressBar } from "./ProgressBar";
-import { percentOf, type QueuedFile } from "~/lib/use-upload-queue";
+import { percentOf, type QueuedFile } from "~/lib/hooks/use-upload-queue";
 
 /** Each file of an upload with its state and progress; with `overall`, a bar for the whole batch above them. */
 export function UploadQueue({ queue, overall = false }: { queue: QueuedFile[]; overall?: boolean }) {

@@ -101,8 +101,8 @@ async function deliver(name, template) {
 
   for (const [orderNumber, orderLines] of orders) {
     const downloadUrls = {};
-    // A line marked お断り (productionPossible) is not filmed: it needs no URL.
-    for (const line of orderLines.filter((each) => !each.productionPossible))
+    // A line marked お断り (refused) is not filmed: it needs no URL.
+    for (const line of orderLines.filter((each) => !each.refused))
       downloadUrls[line.id] = urlFor(template, contest, line);
     if (Object.keys(downloadUrls).length === 0) {
       console.log(

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { contestSlug } from "~/lib/slug";
+import { contestSlug } from "~/lib/rules/slug";
 import { callRoute, sessionOf } from "./route";
 import { formRequest, type seedContest } from "./shop";
 import type { ReceivedMail } from "./smtp";

@@ -5,7 +5,7 @@ import type { ComponentType, RefAttributes } from "react";
 import { FormAlert } from "~/components/AuthCard";
 import { CodeStep, type CodeNotice } from "~/components/CodeStep";
 import { NewPasswordFields } from "~/components/NewPasswordFields";
-import { newPasswordSchema, type PasswordChangeStep } from "~/lib/account-schemas";
+import { newPasswordSchema, type PasswordChangeStep } from "~/lib/schemas/account-schemas";
 
 /** What /account/password answers: the step to show next, a message, and the new-password form's validation. */
 export type PasswordChangeReply = {

@@ -5,8 +5,8 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { AuthCard, FormAlert } from "~/components/AuthCard";
 import { Field } from "~/components/forms";
-import { forgotPasswordSchema } from "~/lib/account-schemas";
-import { useDeferredValidation } from "~/lib/use-deferred-validation";
+import { forgotPasswordSchema } from "~/lib/schemas/account-schemas";
+import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 import { readForm } from "~/server/http/form.server";
 import { PASSWORD_RESET_MESSAGES, requestPasswordReset } from "~/server/accounts/password-reset.server";
 

@@ -5,9 +5,9 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { AuthCard, FormAlert } from "~/components/AuthCard";
 import { useLockUntil } from "~/components/CountdownDeadline";
 import { Field } from "~/components/forms";
-import { STRONG_PASSWORD_HINT } from "~/lib/password-rules";
-import { safeRedirect } from "~/lib/safe-redirect";
-import { useDeferredValidation } from "~/lib/use-deferred-validation";
+import { STRONG_PASSWORD_HINT } from "~/lib/rules/password-rules";
+import { safeRedirect } from "~/lib/rules/safe-redirect";
+import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 import { checkPassword } from "~/server/auth/password-step.server";
 import { loginCookies, logInCustomer } from "~/server/auth/login.server";
 import { getSession } from "~/server/http/session.server";

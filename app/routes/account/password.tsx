@@ -9,7 +9,7 @@ import {
   passwordChangeCodeSchema,
   passwordChangeStep,
   type PasswordChangeStep,
-} from "~/lib/account-schemas";
+} from "~/lib/schemas/account-schemas";
 import { readForm } from "~/server/http/form.server";
 import {
   changePassword,

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { formatDate, formatYen } from "~/lib/format";
-import type { OrderProgress } from "~/lib/order-progress";
-import { positiveId } from "~/lib/params";
+import { formatDate, formatYen } from "~/lib/rules/format";
+import type { OrderProgress } from "~/lib/rules/order-progress";
+import { positiveId } from "~/lib/rules/params";
 import { purchaseHistory } from "~/server/accounts/purchase-history.server";
 import { requireUser } from "~/server/auth/users.server";
 

@@ -4,7 +4,7 @@ import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AuthCard } from "~/components/AuthCard";
 import { CodeStep, type CodeNotice } from "~/components/CodeStep";
-import { registrationCodeSchema } from "~/lib/account-schemas";
+import { registrationCodeSchema } from "~/lib/schemas/account-schemas";
 import { readForm } from "~/server/http/form.server";
 import { resendRegistrationCode, verifyRegistrationCode } from "~/server/accounts/registration.server";
 import { commitSession, getSession, type ShopSession } from "~/server/http/session.server";

@@ -7,8 +7,8 @@ import {
   API_TOKEN_LIFETIME_CHOICES,
   API_TOKEN_SCOPE_CHOICES,
   apiTokenCreateSchema,
-} from "~/lib/api-token-schemas";
-import { formatDateTime } from "~/lib/format";
+} from "~/lib/schemas/api-token-schemas";
+import { formatDateTime } from "~/lib/rules/format";
 
 export type ApiTokenListItem = {
   id: number;

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod";
 import { Form, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { newContestSchema } from "~/lib/contest-schemas";
+import { newContestSchema } from "~/lib/schemas/contest-schemas";
 
 /** The one-field form of 新規大会追加, used on its own page (no JS) and in the dialog (JS). */
 export function NewContestFields({

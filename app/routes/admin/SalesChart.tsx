@@ -1,4 +1,4 @@
-import { formatYenSign } from "~/lib/format";
+import { formatYenSign } from "~/lib/rules/format";
 
 /**
  * Sales per day as an SVG bar chart, drawn on the server (no chart library, no JS).

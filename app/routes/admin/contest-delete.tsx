@@ -4,7 +4,7 @@ import { ConfirmPage } from "~/components/ConfirmDialog";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { deleteContest, findContest } from "~/server/catalog/contest-list.server";
 import { redirectWithToast } from "~/server/http/toast.server";
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 import { notFound } from "~/server/http/not-found.server";
 
 export const meta: MetaFunction = () => [{ title: "大会の削除 | 管理画面" }];

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Link, useActionData, useNavigation } from "@remix-run/react";
 import { NewContestFields } from "~/routes/admin/NewContestForm";
-import { newContestSchema } from "~/lib/contest-schemas";
+import { newContestSchema } from "~/lib/schemas/contest-schemas";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { addContest } from "~/server/catalog/contests.server";
 import { redirectWithToast } from "~/server/http/toast.server";

@@ -8,7 +8,7 @@ import { listContestsForAdmin } from "~/server/catalog/contest-list.server";
 import { togglePhoto, toggleVideo } from "~/server/catalog/publication.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { readForm } from "~/server/http/form.server";
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 
 export const meta: MetaFunction = () => [{ title: "大会管理 | 管理画面" }];
 

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatDateTime, formatYenSign } from "~/lib/format";
+import { formatDateTime, formatYenSign } from "~/lib/rules/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { DELETED_CONTESTS, ORDER_LIST_TABS, type OrderTab } from "~/lib/order-tabs";
+import { DELETED_CONTESTS, ORDER_LIST_TABS, type OrderTab } from "~/lib/rules/order-tabs";
 import {
   completeOrder,
   DELIVERED_MESSAGES,
@@ -22,11 +22,15 @@ import {
   orderListQuery,
 } from "~/server/orders/order-list.server";
 import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
-import { orderDeliverySchema } from "~/lib/delivery-schemas";
+import { orderDeliverySchema } from "~/lib/schemas/delivery-schemas";
 import { refuseLine, withdrawRefusal } from "~/server/orders/line-refusals.server";
-import { lineRefusalSchema, lineRefusalWithdrawalSchema, REFUSAL_NOTE_MAX } from "~/lib/line-refusal-schemas";
+import {
+  lineRefusalSchema,
+  lineRefusalWithdrawalSchema,
+  REFUSAL_NOTE_MAX,
+} from "~/lib/schemas/line-refusal-schemas";
 import { redirectWithToast } from "~/server/http/toast.server";
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 
 export const meta: MetaFunction = () => [{ title: "動画注文一覧 | 管理画面" }];
 
@@ -434,7 +438,7 @@ export default function OrderList() {
                           <span role="cell">{line.style}</span>
                           <span role="cell" className="font-semibold">
                             {formatYenSign(line.price)}
-                            {line.productionPossible ? (
+                            {line.refused ? (
                               <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-bold text-red-700">
                                 お断り
                               </span>
@@ -445,7 +449,7 @@ export default function OrderList() {
                             role="cell"
                             className={`col-span-2 min-w-0 ${pending ? "lg:col-span-6" : "lg:col-span-1"}`}
                           >
-                            {line.productionPossible ? (
+                            {line.refused ? (
                               <span className="block rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900">
                                 <span className="font-semibold">お客様へのお知らせ: </span>
                                 <span className="break-words whitespace-pre-line">
@@ -531,7 +535,7 @@ export default function OrderList() {
                                 {group.paymentStatus === "paid" ? "未設定" : "お支払い後に制作"}
                               </span>
                             )}
-                            {pending && group.paymentStatus === "paid" && !line.productionPossible ? (
+                            {pending && group.paymentStatus === "paid" && !line.refused ? (
                               <RefusalControl
                                 lineNumber={line.lineNumber}
                                 lineId={line.id}
@@ -619,7 +623,7 @@ export default function OrderList() {
                         key={line.id}
                         method="post"
                         action={`/admin/orders${link({})}`}
-                        id={line.productionPossible ? `withdraw-${line.id}` : `refuse-${line.id}`}
+                        id={line.refused ? `withdraw-${line.id}` : `refuse-${line.id}`}
                         hidden
                       >
                         <input type="hidden" name="orderId" value={group.id} />

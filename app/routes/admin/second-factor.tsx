@@ -4,9 +4,9 @@ import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { CountdownDeadline, useLockUntil } from "~/components/CountdownDeadline";
-import { formatDateTime } from "~/lib/format";
-import { useHydrated } from "~/lib/use-hydrated";
-import { sixDigitCodeSchema } from "~/lib/second-factor-schema";
+import { formatDateTime } from "~/lib/rules/format";
+import { useHydrated } from "~/lib/hooks/use-hydrated";
+import { sixDigitCodeSchema } from "~/lib/schemas/second-factor-schema";
 import { readForm } from "~/server/http/form.server";
 import { logOut } from "~/server/auth/session-login.server";
 import {

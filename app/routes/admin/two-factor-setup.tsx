@@ -3,8 +3,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useLockUntil } from "~/components/CountdownDeadline";
-import { formatDateTime } from "~/lib/format";
-import { authenticatorConfirmSchema, authenticatorIdentitySchema } from "~/lib/second-factor-schema";
+import { formatDateTime } from "~/lib/rules/format";
+import { authenticatorConfirmSchema, authenticatorIdentitySchema } from "~/lib/schemas/second-factor-schema";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import {
   AUTHENTICATOR_MESSAGES,

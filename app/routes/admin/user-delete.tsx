@@ -7,7 +7,7 @@ import { logOut } from "~/server/auth/session-login.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { deleteUser, findUser } from "~/server/accounts/user-admin.server";
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 import { notFound } from "~/server/http/not-found.server";
 
 export const meta: MetaFunction = () => [{ title: "ユーザーの削除 | 管理画面" }];

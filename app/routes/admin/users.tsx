@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
-import { formatDate, formatDateTime } from "~/lib/format";
+import { formatDate, formatDateTime } from "~/lib/rules/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { listUsers, userListQuery } from "~/server/accounts/user-admin.server";
 

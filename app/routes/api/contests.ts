@@ -1,4 +1,4 @@
-import { newContestSchema } from "~/lib/contest-schemas";
+import { newContestSchema } from "~/lib/schemas/contest-schemas";
 import { apiAdmin, requireApiAdmin } from "~/server/auth/api-access.server";
 import { contestDetails, listContestDetails } from "~/server/catalog/contest-details.server";
 import { addContest, listStorefrontContests } from "~/server/catalog/contests.server";

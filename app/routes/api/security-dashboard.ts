@@ -1,6 +1,6 @@
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { protectionSettings } from "~/server/auth/login-audit.server";
-import { parsePeriod } from "~/lib/security-periods";
+import { parsePeriod } from "~/lib/rules/security-periods";
 import { securityDashboard } from "~/server/auth/security-dashboard.server";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
 

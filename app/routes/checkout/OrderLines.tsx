@@ -1,4 +1,4 @@
-import { formatYen } from "~/lib/format";
+import { formatYen } from "~/lib/rules/format";
 
 export type OrderLineView = {
   category: string;

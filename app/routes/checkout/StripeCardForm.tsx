@@ -1,7 +1,7 @@
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { useMemo, useState, type FormEvent } from "react";
-import { formatYen } from "~/lib/format";
+import { formatYen } from "~/lib/rules/format";
 
 /**
  * Stripe's Payment Element (card with 3-D Secure, and konbini). Loaded only on the payment page, and

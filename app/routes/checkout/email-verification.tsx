@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CodeStep, type CodeNotice } from "~/components/CodeStep";
-import { codeSchema } from "~/lib/order-schemas";
+import { codeSchema } from "~/lib/schemas/order-schemas";
 import { requireCustomer, sendCheckoutCode, verifyCheckoutCode } from "~/server/checkout/steps.server";
 import { sellerInfo } from "~/server/core/seller.server";
 import { commitSession, getSession } from "~/server/http/session.server";

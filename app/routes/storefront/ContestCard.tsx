@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import { formatDateTime } from "~/lib/format";
-import { contestSlug } from "~/lib/slug";
+import { formatDateTime } from "~/lib/rules/format";
+import { contestSlug } from "~/lib/rules/slug";
 
 export type ContestCardData = {
   id: number;

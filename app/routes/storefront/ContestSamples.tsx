@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from "react";
-import { THUMBNAIL_PIXELS } from "~/lib/media-sizes";
+import { THUMBNAIL_PIXELS } from "~/lib/rules/media-sizes";
 
 export type ContestSampleView = {
   id: number;

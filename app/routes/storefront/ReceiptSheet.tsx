@@ -1,5 +1,5 @@
-import { formatYenSign } from "~/lib/format";
-import { receiptLineDescription } from "~/lib/receipt";
+import { formatYenSign } from "~/lib/rules/format";
+import { receiptLineDescription } from "~/lib/rules/receipt";
 import type { Receipt } from "~/server/orders/receipts.server";
 
 /**

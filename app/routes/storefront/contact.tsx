@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { FactTable, StaticPage } from "~/components/StaticPage";
 import { sellerInfo } from "~/server/core/seller.server";
-import { orderLookupSchema } from "~/lib/order-lookup-schemas";
+import { orderLookupSchema } from "~/lib/schemas/order-lookup-schemas";
 
 export const meta: MetaFunction = () => [
   { title: "お問い合わせ | コンテスト動画ショップ" },

@@ -3,8 +3,8 @@ import { redirect } from "@remix-run/node";
 import { claimDownload } from "~/server/orders/downloads.server";
 import { fileStore } from "~/server/files/store.server";
 import { attachmentDisposition } from "~/server/http/content-disposition.server";
-import { positiveId } from "~/lib/params";
-import { downloadRefusedPath } from "~/lib/download-links";
+import { positiveId } from "~/lib/rules/params";
+import { downloadRefusedPath } from "~/lib/rules/download-links";
 
 /** How long a download's signed URL is valid (object storage); coming back within 24 hours gets a fresh one. */
 const DOWNLOAD_URL_LIFETIME_S = 10 * 60;

@@ -2,9 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { RefusalNotice } from "~/components/RefusalNotice";
-import { formatDateTime, formatYen } from "~/lib/format";
-import { contactPath } from "~/lib/download-links";
-import { positiveId } from "~/lib/params";
+import { formatDateTime, formatYen } from "~/lib/rules/format";
+import { contactPath } from "~/lib/rules/download-links";
+import { positiveId } from "~/lib/rules/params";
 import { downloadPage, downloadRefusal } from "~/server/orders/downloads.server";
 
 export const meta: MetaFunction = () => [

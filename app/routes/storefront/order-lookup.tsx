@@ -5,8 +5,8 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { AuthCard, FormAlert } from "~/components/AuthCard";
 import { Field } from "~/components/forms";
-import { orderLookupSchema } from "~/lib/order-lookup-schemas";
-import { useDeferredValidation } from "~/lib/use-deferred-validation";
+import { orderLookupSchema } from "~/lib/schemas/order-lookup-schemas";
+import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 import { readForm } from "~/server/http/form.server";
 import { ORDER_LOOKUP_MESSAGES, requestOrderLookup } from "~/server/orders/order-lookup.server";
 

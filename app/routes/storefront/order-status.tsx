@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { formatDate, formatDateTime, formatDayWithWeekday, formatYen } from "~/lib/format";
-import type { OrderProgress } from "~/lib/order-progress";
-import { receiptPath } from "~/lib/receipt";
+import { formatDate, formatDateTime, formatDayWithWeekday, formatYen } from "~/lib/rules/format";
+import type { OrderProgress } from "~/lib/rules/order-progress";
+import { receiptPath } from "~/lib/rules/receipt";
 import { orderStatusByToken } from "~/server/orders/order-status.server";
 import { paymentProvider } from "~/server/payments/index.server";
 import { KonbiniVoucher } from "~/components/KonbiniVoucher";

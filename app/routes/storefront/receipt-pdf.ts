@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { receiptPath } from "~/lib/receipt";
+import { receiptPath } from "~/lib/rules/receipt";
 import { attachmentDisposition } from "~/server/http/content-disposition.server";
 import { notFoundResponse } from "~/server/http/not-found.server";
 import { receiptPdf } from "~/server/orders/receipt-pdf.server";

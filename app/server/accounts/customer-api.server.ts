@@ -1,4 +1,4 @@
-import { registerSchema } from "~/lib/account-schemas";
+import { registerSchema } from "~/lib/schemas/account-schemas";
 import { apiError, parseApiInput, apiJson } from "../http/json-api.server";
 import { retryAfterHeaders } from "../http/rate-limit.server";
 import { getCurrentUser, type CurrentUser } from "../auth/users.server";

@@ -1,5 +1,5 @@
-import { deviceLabel } from "~/lib/device-label";
-import { formatDateTime } from "~/lib/format";
+import { deviceLabel } from "~/server/accounts/device-label.server";
+import { formatDateTime } from "~/lib/rules/format";
 import { activeSessions, type ShopSession } from "../http/session.server";
 
 /** One logged-in device as the account page lists it. */

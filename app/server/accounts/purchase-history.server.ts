@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, isNull, ne, or, type SQL } from "drizzle-orm";
 import { inArray } from "drizzle-orm";
-import { orderProgress, type OrderProgress } from "~/lib/order-progress";
-import { receiptPath } from "~/lib/receipt";
+import { orderProgress, type OrderProgress } from "~/lib/rules/order-progress";
+import { receiptPath } from "~/lib/rules/receipt";
 import { env } from "../core/env.server";
 import { db, type Db, type Tx } from "../db/client.server";
 import { downloadPages, orderLines, orders, users } from "../db/schema";

@@ -1,8 +1,8 @@
-import { DAY_MS } from "~/lib/tokyo-date";
+import { DAY_MS } from "~/lib/rules/tokyo-date";
 import crypto from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import type { RegisterValues } from "~/lib/account-schemas";
-import { formatDateTime } from "~/lib/format";
+import type { RegisterValues } from "~/lib/schemas/account-schemas";
+import { formatDateTime } from "~/lib/rules/format";
 import { CODE_MESSAGES, firstSubjectSince, verifyCode, wrongTries } from "../auth/codes.server";
 import { sendCodeMail, type CodeLimit, type IssuedCode, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";

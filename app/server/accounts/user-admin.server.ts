@@ -1,5 +1,5 @@
 import { count, desc, eq, sql } from "drizzle-orm";
-import { pageNumber } from "~/lib/params";
+import { pageNumber } from "~/lib/rules/params";
 import { db } from "../db/client.server";
 import { containsPattern } from "../db/sql-like.server";
 import { users } from "../db/schema";

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
-import type { apiTokenCreateSchema } from "~/lib/api-token-schemas";
+import type { apiTokenCreateSchema } from "~/lib/schemas/api-token-schemas";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { apiTokens, users, type ApiTokenScope } from "../db/schema";

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { formatDateTime } from "~/lib/format";
+import { formatDateTime } from "~/lib/rules/format";
 import { now } from "../core/clock.server";
 import { open, seal } from "../core/secret-box.server";
 import { db } from "../db/client.server";

@@ -1,4 +1,4 @@
-import { formatDateTime } from "~/lib/format";
+import { formatDateTime } from "~/lib/rules/format";
 import { now } from "../core/clock.server";
 import { issueCode, issueRefusal, type IssueRefusal } from "./codes.server";
 import type { CodePurpose } from "../db/schema";

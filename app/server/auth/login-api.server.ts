@@ -1,4 +1,4 @@
-import { loginSchema } from "~/lib/account-schemas";
+import { loginSchema } from "~/lib/schemas/account-schemas";
 import { apiError, parseApiInput, readApiBody } from "../http/json-api.server";
 import { retryAfterHeaders } from "../http/rate-limit.server";
 import type { AdminLoginOutcome } from "./admin-login.server";

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import type { LoginValues } from "~/lib/account-schemas";
-import { formatDateTime } from "~/lib/format";
-import { safeRedirect } from "~/lib/safe-redirect";
+import type { LoginValues } from "~/lib/schemas/account-schemas";
+import { formatDateTime } from "~/lib/rules/format";
+import { safeRedirect } from "~/lib/rules/safe-redirect";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { DAY_MS } from "~/lib/tokyo-date";
+import { DAY_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { rateLimits } from "../db/schema";

@@ -2,7 +2,7 @@ import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { loginSchema, type LoginValues } from "~/lib/account-schemas";
+import { loginSchema, type LoginValues } from "~/lib/schemas/account-schemas";
 import { readForm } from "../http/form.server";
 import { ADMIN_LOGIN_POLICY, attemptLogin, CUSTOMER_LOGIN_POLICY, type LoginResult } from "./login.server";
 

@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
-import { formatDateTime } from "~/lib/format";
+import { formatDateTime } from "~/lib/rules/format";
 import { CODE_MESSAGES, CODE_TTL_MS, lastIssuedAt, verifyCode } from "./codes.server";
 import { sendCodeMail, type SendCodeResult } from "./code-mail.server";
 import { now } from "../core/clock.server";

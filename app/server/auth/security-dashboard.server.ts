@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, gte, inArray, notInArray, sql } from "drizzle-orm";
-import { SECURITY_PERIODS, type SecurityPeriod } from "~/lib/security-periods";
+import { SECURITY_PERIODS, type SecurityPeriod } from "~/lib/rules/security-periods";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { loginEvents, users } from "../db/schema";

@@ -5,7 +5,7 @@ import {
   isDeletedField,
   UNCATEGORISED,
   type BulkAthletesInput,
-} from "~/lib/athlete-schemas";
+} from "~/lib/schemas/athlete-schemas";
 import type { athletes } from "../db/schema";
 import { apiError, parseApiInput } from "../http/json-api.server";
 import type { AthleteChangeResult } from "./athletes.server";

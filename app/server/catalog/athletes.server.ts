@@ -5,7 +5,7 @@ import {
   type AthleteRowInput,
   type BulkAthletesInput,
   type NewAthleteInput,
-} from "~/lib/athlete-schemas";
+} from "~/lib/schemas/athlete-schemas";
 import { now } from "../core/clock.server";
 import { db, type Tx } from "../db/client.server";
 import { athletes, categories, type AthleteStatus } from "../db/schema";

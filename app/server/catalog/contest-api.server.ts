@@ -1,6 +1,10 @@
-import { contestFlagsSchema } from "~/lib/contest-schemas";
-import { basicInfoSchema, publicationSchema, toTokyoDateTimeInput } from "~/lib/contest-settings-schemas";
-import { positiveId } from "~/lib/params";
+import { contestFlagsSchema } from "~/lib/schemas/contest-schemas";
+import {
+  basicInfoSchema,
+  publicationSchema,
+  toTokyoDateTimeInput,
+} from "~/lib/schemas/contest-settings-schemas";
+import { positiveId } from "~/lib/rules/params";
 import { requireApiAdmin } from "../auth/api-access.server";
 import { now } from "../core/clock.server";
 import { apiError, parseApiInput } from "../http/json-api.server";

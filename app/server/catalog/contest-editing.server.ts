@@ -1,5 +1,5 @@
 import { findContest } from "./contest-list.server";
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 import { notFound } from "../http/not-found.server";
 
 /** The contest an edit page works on; a 404 (shown as 大会が見つかりません) when there is none. */

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ne } from "drizzle-orm";
-import { slugKey } from "~/lib/slug";
+import { slugKey } from "~/lib/rules/slug";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { contestNameTakenMessage, contestWithSameSlug } from "./contests.server";

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
-import { slugKey } from "~/lib/slug";
+import { slugKey } from "~/lib/rules/slug";
 import { now } from "../core/clock.server";
 import { catalogueCached } from "./catalogue-cache.server";
 import { db, type Db, type Tx } from "../db/client.server";

@@ -7,13 +7,13 @@ import {
   orientationAt,
   orderTotal,
   type Orientation,
-} from "~/lib/pricing";
+} from "~/lib/rules/pricing";
 import { catalogueCached } from "./catalogue-cache.server";
 import { db, type Tx } from "../db/client.server";
 import { athletes, categories, videoFormats, type CheckoutItem, type PricedLine } from "../db/schema";
 
 /**
- * The server's side of the price rule (app/lib/pricing.ts): it reads the athletes' prices and
+ * The server's side of the price rule (app/lib/rules/pricing.ts): it reads the athletes' prices and
  * the contest's formats from the database and prices a checkout. The browser's total is only a
  * preview; what an order costs is decided here, from the current rows.
  */

@@ -1,5 +1,5 @@
 import { eq, or } from "drizzle-orm";
-import type { PublicationChoice } from "~/lib/contest-settings-schemas";
+import type { PublicationChoice } from "~/lib/schemas/contest-settings-schemas";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { contests } from "../db/schema";

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { customerSchema } from "~/lib/order-schemas";
-import { contestSlug } from "~/lib/slug";
-import { MAX_ORDER_ITEMS, ORIENTATION_LABELS } from "~/lib/pricing";
+import { customerSchema } from "~/lib/schemas/order-schemas";
+import { contestSlug } from "~/lib/rules/slug";
+import { MAX_ORDER_ITEMS, ORIENTATION_LABELS } from "~/lib/rules/pricing";
 import { findContestBySlug } from "../catalog/contests.server";
 import { orderFormOptions } from "../catalog/pricing.server";
 import { isOnSale } from "../catalog/publication.server";

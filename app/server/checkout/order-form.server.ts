@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { orderFormSchema } from "~/lib/order-schemas";
-import { MAX_ORDER_ITEMS } from "~/lib/pricing";
+import { orderFormSchema } from "~/lib/schemas/order-schemas";
+import { MAX_ORDER_ITEMS } from "~/lib/rules/pricing";
 import { now } from "../core/clock.server";
 import { catalogueCached } from "../catalog/catalogue-cache.server";
 import type { CheckoutItem } from "../db/schema";
@@ -12,7 +12,7 @@ import { completeItems, orderFormOptions, priceItems } from "../catalog/pricing.
 import { currentCheckout, mayStartDraft, saveDraft } from "./draft.server";
 import type { ShopSession } from "../http/session.server";
 import { notFound } from "../http/not-found.server";
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 
 /** The contest of an order-form URL, only while it is on sale; anything else is a 404. */
 export function orderFormContest(slug: string) {

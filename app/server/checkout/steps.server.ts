@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
-import { contestSlug } from "~/lib/slug";
-import type { CustomerValues } from "~/lib/order-schemas";
-import { formatDateTime } from "~/lib/format";
+import { contestSlug } from "~/lib/rules/slug";
+import type { CustomerValues } from "~/lib/schemas/order-schemas";
+import { formatDateTime } from "~/lib/rules/format";
 import {
   checkoutContest,
   currentCheckout,

@@ -1,6 +1,12 @@
 import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  ORDER_STATUSES,
+  PAYMENT_STATUSES,
+  type OrderStatus,
+  type PaymentStatus,
+} from "../../lib/rules/order-statuses";
 
 /**
  * The shop's whole data model. Money is integer yen, tax included. Times are
@@ -273,16 +279,7 @@ export const checkouts = sqliteTable(
   (t) => [uniqueIndex("checkouts_payment_intent_idx").on(t.paymentIntentId)],
 );
 
-export const ORDER_STATUSES = ["未対応", "completed", "納品済み", "対応済み"] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-/**
- * Whether an order's money is in. A card order is paid when it is made; a konbini order waits
- * (入金待ち) until the store payment is reported, or ends unpaid (期限切れ) when its voucher expires.
- * Only paid orders are made, delivered or counted in sales.
- */
-export const PAYMENT_STATUSES = ["paid", "awaiting", "expired"] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export { ORDER_STATUSES, PAYMENT_STATUSES, type OrderStatus, type PaymentStatus };
 export const PAYMENT_METHODS = ["card", "konbini"] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
@@ -371,10 +368,11 @@ export const orderLines = sqliteTable(
     price: integer("price").notNull(),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("未対応"),
     /**
-     * True when the line is お断り (the shop cannot make it), as the spec names the flag: a
-     * refused line is not waited for by 納品 or 完了 and gets no video.
+     * True when the line is お断り (the shop cannot make it): a refused line is not waited for by
+     * 納品 or 完了 and gets no video. The spec calls this flag productionPossible (true = refused);
+     * named for what it means here, and kept under the spec's name only in the JSON API's answer.
      */
-    productionPossible: integer("production_possible", { mode: "boolean" }).notNull().default(false),
+    refused: integer("refused", { mode: "boolean" }).notNull().default(false),
     /** お断り: the note the customer is sent and shown, and when the line was refused. */
     refusalNote: text("refusal_note"),
     refusedAt: integer("refused_at", { mode: "timestamp_ms" }),

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
-import { matchKey } from "~/lib/delivery-file-names";
+import { matchKey } from "~/server/delivery/file-names.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { deliveryFiles, orderLines, orders } from "../db/schema";

@@ -1,7 +1,7 @@
 import fsp from "node:fs/promises";
 import { and, count, eq, isNull } from "drizzle-orm";
-import { formatBytes } from "~/lib/media-schemas";
-import type { Orientation } from "~/lib/pricing";
+import { formatBytes } from "~/lib/schemas/media-schemas";
+import type { Orientation } from "~/lib/rules/pricing";
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { db, type Tx } from "../db/client.server";

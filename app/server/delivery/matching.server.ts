@@ -5,9 +5,9 @@ import {
   type DeliveryContest,
   type FileMatch,
   type MatchAthlete,
-} from "~/lib/delivery-file-names";
-import { ORDER_TABS } from "~/lib/order-tabs";
-import { ORIENTATION_LABELS, type Orientation } from "~/lib/pricing";
+} from "~/server/delivery/file-names.server";
+import { ORDER_TABS } from "~/lib/rules/order-tabs";
+import { ORIENTATION_LABELS, type Orientation } from "~/lib/rules/pricing";
 import { db, type Tx } from "../db/client.server";
 import { athletes, contests, deliveryFiles, orderLines, orders } from "../db/schema";
 import { pricedFormats } from "../catalog/pricing.server";
@@ -104,7 +104,7 @@ export function deliveryPlan(contestId: number, reader: Reader = db()): Delivery
       style: orderLines.style,
       orderNumber: orders.orderNumber,
       customerName: orders.customerName,
-      declined: orderLines.productionPossible,
+      declined: orderLines.refused,
     })
     .from(orderLines)
     .innerJoin(orders, eq(orders.id, orderLines.orderId))

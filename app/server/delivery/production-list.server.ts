@@ -1,8 +1,8 @@
 import { and, asc, count, eq, inArray, min, sql, type SQL } from "drizzle-orm";
-import { UNCATEGORISED } from "~/lib/athlete-schemas";
-import { formatDateTime } from "~/lib/format";
-import { ORIENTATION_LABELS, type Orientation } from "~/lib/pricing";
-import type { ProductionFilter, ProductionState } from "~/lib/production-list";
+import { UNCATEGORISED } from "~/lib/schemas/athlete-schemas";
+import { formatDateTime } from "~/lib/rules/format";
+import { ORIENTATION_LABELS, type Orientation } from "~/lib/rules/pricing";
+import type { ProductionFilter, ProductionState } from "~/lib/rules/production-list";
 import { contestCategoryNames } from "../catalog/athletes.server";
 import { db } from "../db/client.server";
 import { athletes, orderLines, orders, type OrderStatus } from "../db/schema";
@@ -70,7 +70,7 @@ export function productionList(
       deliveredCount: doneLines.mapWith(Number),
       firstOrderedAt: min(orders.createdAt),
       stopped: sql<number>`max(coalesce(${athletes.videoStatus} = '受注停止', 0))`.mapWith(Number),
-      declined: sql<number>`max(${orderLines.productionPossible})`.mapWith(Number),
+      declined: sql<number>`max(${orderLines.refused})`.mapWith(Number),
     })
     .from(orderLines)
     .innerJoin(orders, eq(orderLines.orderId, orders.id))

@@ -1,4 +1,4 @@
-import { formatBytes } from "~/lib/media-schemas";
+import { formatBytes } from "~/lib/schemas/media-schemas";
 import { env, type TrustProxy } from "../core/env.server";
 import { db, followDatabaseRole } from "../db/client.server";
 import { databaseRole } from "../db/replica.server";

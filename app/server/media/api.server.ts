@@ -1,7 +1,7 @@
 import { requireApiAdmin } from "../auth/api-access.server";
 import { findContest } from "../catalog/contest-list.server";
 import { apiError } from "../http/json-api.server";
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 
 /**
  * The media API's guard: an admin (401 JSON otherwise; a read-only API token only reads),

@@ -3,7 +3,11 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { and, asc, eq, ne } from "drizzle-orm";
-import { THUMBNAIL_PIXELS, THUMBNAIL_SIZE_ERROR_TITLE, thumbnailSizeMessage } from "~/lib/media-schemas";
+import {
+  THUMBNAIL_PIXELS,
+  THUMBNAIL_SIZE_ERROR_TITLE,
+  thumbnailSizeMessage,
+} from "~/lib/schemas/media-schemas";
 import { db, type Tx } from "../db/client.server";
 import { mediaItems } from "../db/schema";
 import { newStoredName, removeStoredFiles } from "../files/storage.server";

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { DELIVERY_MESSAGES } from "~/lib/delivery-schemas";
+import { DELIVERY_MESSAGES } from "~/lib/schemas/delivery-schemas";
 import { and, count, eq, isNull } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db, type Tx } from "../db/client.server";
@@ -86,7 +86,7 @@ export async function deliverOrder(
   const lines = db()
     .select({ id: orderLines.id, athleteId: orderLines.athleteId, orientation: orderLines.orientation })
     .from(orderLines)
-    .where(and(eq(orderLines.orderId, orderId), eq(orderLines.productionPossible, false)))
+    .where(and(eq(orderLines.orderId, orderId), eq(orderLines.refused, false)))
     .all();
   if (lines.length === 0) return { ok: false, status: 409, message: ALL_REFUSED_MESSAGE };
   for (const line of lines) {
@@ -163,11 +163,7 @@ export function recordDelivery(
   tx.update(orderLines)
     .set({ status: "対応済み" })
     .where(
-      and(
-        eq(orderLines.orderId, orderId),
-        eq(orderLines.productionPossible, true),
-        eq(orderLines.status, "未対応"),
-      ),
+      and(eq(orderLines.orderId, orderId), eq(orderLines.refused, true), eq(orderLines.status, "未対応")),
     )
     .run();
   tx.update(orders).set({ status: "納品済み" }).where(eq(orders.id, orderId)).run();
@@ -208,7 +204,7 @@ function deliveryMailFor(
     reader
       .select({ n: count() })
       .from(orderLines)
-      .where(and(eq(orderLines.orderId, orderId), eq(orderLines.productionPossible, false)))
+      .where(and(eq(orderLines.orderId, orderId), eq(orderLines.refused, false)))
       .get()?.n ?? 0;
   return {
     to: order.customerEmail,

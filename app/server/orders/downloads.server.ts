@@ -41,7 +41,7 @@ export function downloadPage(id: string) {
       price: line.price,
       delivered: Boolean(line.videoDownloadUrl || line.deliveryFileId),
       /** お断り: the shop's note; the line has no video. */
-      refusalNote: line.productionPossible ? (line.refusalNote ?? "") : null,
+      refusalNote: line.refused ? (line.refusalNote ?? "") : null,
       downloaded:
         line.downloadStartedAt !== null &&
         at.getTime() - line.downloadStartedAt.getTime() >= RESUME_WINDOW_MS,

@@ -62,7 +62,7 @@ export async function refuseLine(orderId: number, lineId: number, note: string):
       const found = openLine(tx, orderId, lineId);
       if (!found.ok) return found;
       tx.update(orderLines)
-        .set({ productionPossible: true, refusalNote: note, refusedAt: at })
+        .set({ refused: true, refusalNote: note, refusedAt: at })
         .where(eq(orderLines.id, lineId))
         .run();
       const mailId = queueMail(
@@ -90,10 +90,10 @@ export async function withdrawRefusal(orderId: number, lineId: number): Promise<
     (tx) => {
       const found = openLine(tx, orderId, lineId);
       if (!found.ok) return found;
-      if (!found.line.productionPossible)
+      if (!found.line.refused)
         return { ok: false, status: 409, message: "この明細はお断りになっていません。" } as const;
       tx.update(orderLines)
-        .set({ productionPossible: false, refusalNote: null, refusedAt: null })
+        .set({ refused: false, refusalNote: null, refusedAt: null })
         .where(eq(orderLines.id, lineId))
         .run();
       const mailId = queueMail(

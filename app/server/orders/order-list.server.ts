@@ -13,8 +13,8 @@ import {
   type SQL,
 } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { DELETED_CONTESTS, ORDER_TABS, orderTab, type OrderTab } from "~/lib/order-tabs";
-import { pageNumber, positiveId } from "~/lib/params";
+import { DELETED_CONTESTS, ORDER_TABS, orderTab, type OrderTab } from "~/lib/rules/order-tabs";
+import { pageNumber, positiveId } from "~/lib/rules/params";
 import { catalogueVersion } from "../catalog/catalogue-cache.server";
 import { db, type Db } from "../db/client.server";
 import { prepared } from "../db/prepared.server";
@@ -166,7 +166,7 @@ function countOrders(filter: OrderContestFilter): OrderListCounts {
           tabCondition("pending"),
           eq(orderLines.status, "未対応"),
           // A line marked お断り gets no file.
-          eq(orderLines.productionPossible, false),
+          eq(orderLines.refused, false),
         ),
       )
       .get()?.n ?? 0;
@@ -203,7 +203,7 @@ const LINE_COLUMNS = {
   style: orderLines.style,
   price: orderLines.price,
   status: orderLines.status,
-  productionPossible: orderLines.productionPossible,
+  refused: orderLines.refused,
   refusalNote: orderLines.refusalNote,
   videoDownloadUrl: orderLines.videoDownloadUrl,
   deliveryFileId: orderLines.deliveryFileId,

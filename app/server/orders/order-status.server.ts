@@ -1,6 +1,6 @@
 import { asc, desc, eq } from "drizzle-orm";
-import { addBusinessDays } from "~/lib/business-days";
-import { orderProgress, type OrderProgress } from "~/lib/order-progress";
+import { addBusinessDays } from "~/server/orders/business-days.server";
+import { orderProgress, type OrderProgress } from "~/lib/rules/order-progress";
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { db } from "../db/client.server";
@@ -105,7 +105,7 @@ export function orderStatusByToken(token: string): OrderStatusView | null {
       category: line.category,
       style: line.style,
       price: line.price,
-      refusalNote: line.productionPossible ? (line.refusalNote ?? "") : null,
+      refusalNote: line.refused ? (line.refusalNote ?? "") : null,
     })),
     totalAmount: order.totalAmount,
     paymentMethod: PAYMENT_METHOD_LABELS[order.paymentMethod],

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import { formatYenSign } from "~/lib/format";
-import { receiptLineDescription } from "~/lib/receipt";
+import { formatYenSign } from "~/lib/rules/format";
+import { receiptLineDescription } from "~/lib/rules/receipt";
 import { loadPdfKit } from "../core/lazy-modules.server";
 import type { Receipt } from "./receipts.server";
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
-import { formatDateLong } from "~/lib/format";
-import { includedTax, STANDARD_TAX_RATE_PERCENT } from "~/lib/receipt";
+import { formatDateLong } from "~/lib/rules/format";
+import { includedTax, STANDARD_TAX_RATE_PERCENT } from "~/lib/rules/receipt";
 import { now } from "../core/clock.server";
 import { sellerInfo } from "../core/seller.server";
 import { db } from "../db/client.server";

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gte, lt, sql, sum, type SQL } from "drizzle-orm";
-import { DAY_MS, TOKYO_OFFSET_MS, tokyoDay, tokyoDayStart } from "~/lib/tokyo-date";
+import { DAY_MS, TOKYO_OFFSET_MS, tokyoDay, tokyoDayStart } from "~/lib/rules/tokyo-date";
 import { db } from "../db/client.server";
 import { contests, orderLines, orders } from "../db/schema";
 

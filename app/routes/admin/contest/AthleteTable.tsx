@@ -20,9 +20,9 @@ import {
   SALES_STATUSES,
   STATUS_STYLES,
   UNCATEGORISED,
-} from "~/lib/athlete-schemas";
-import { formatYen } from "~/lib/format";
-import { useHydrated } from "~/lib/use-hydrated";
+} from "~/lib/schemas/athlete-schemas";
+import { formatYen } from "~/lib/rules/format";
+import { useHydrated } from "~/lib/hooks/use-hydrated";
 import type { AthleteRow } from "~/server/catalog/athletes.server";
 
 /** What the athlete tab's action answers a script (and, on bad input, a plain form post). */

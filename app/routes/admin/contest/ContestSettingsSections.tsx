@@ -19,9 +19,9 @@ import {
   PUBLICATION_CHOICES,
   priceDescriptionSchema,
   publicationSchema,
-} from "~/lib/contest-settings-schemas";
-import { ORIENTATION_LABELS, orientationAt } from "~/lib/pricing";
-import { useHydrated } from "~/lib/use-hydrated";
+} from "~/lib/schemas/contest-settings-schemas";
+import { ORIENTATION_LABELS, orientationAt } from "~/lib/rules/pricing";
+import { useHydrated } from "~/lib/hooks/use-hydrated";
 
 /** What the settings action answers when a form needs correcting: which form (and which row) it was. */
 export type SettingsActionData = { intent: string; target: number | null; reply: SubmissionResult<string[]> };

@@ -1,8 +1,8 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { UploadQueue } from "~/components/UploadQueue";
-import { formatBytes } from "~/lib/media-schemas";
-import { useHydrated } from "~/lib/use-hydrated";
-import { useUploadQueue } from "~/lib/use-upload-queue";
+import { formatBytes } from "~/lib/schemas/media-schemas";
+import { useHydrated } from "~/lib/hooks/use-hydrated";
+import { useUploadQueue } from "~/lib/hooks/use-upload-queue";
 
 const NOT_VIDEO = "動画ファイル（MP4・MOV・WebM）を選択してください";
 

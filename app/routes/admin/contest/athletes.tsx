@@ -16,7 +16,7 @@ import {
   MAX_ADD_COUNT,
   singleAthleteSchema,
   UNCATEGORISED,
-} from "~/lib/athlete-schemas";
+} from "~/lib/schemas/athlete-schemas";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import {
   addAthletes,
@@ -32,7 +32,7 @@ import { priceColumnNames } from "~/server/catalog/pricing.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
-import { pageNumber, positiveId } from "~/lib/params";
+import { pageNumber, positiveId } from "~/lib/rules/params";
 
 /** The list's own query keys; everything else in a URL (index, purge, select) is dropped when returning to it. */
 function listQuery(search: URLSearchParams) {

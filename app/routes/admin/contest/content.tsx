@@ -7,8 +7,8 @@ import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { VideoPlayer } from "~/components/VideoPlayer";
 import { ProgressBar } from "~/components/ProgressBar";
 import { UploadQueue } from "~/components/UploadQueue";
-import { useUploadQueue } from "~/lib/use-upload-queue";
-import { formatDateTime } from "~/lib/format";
+import { useUploadQueue } from "~/lib/hooks/use-upload-queue";
+import { formatDateTime } from "~/lib/rules/format";
 import {
   CONTENT_CATEGORY_LABELS,
   contentActionSchema,
@@ -18,7 +18,7 @@ import {
   THUMBNAIL_SIZE_ERROR_TITLE,
   thumbnailSizeMessage,
   UPLOAD_MESSAGES,
-} from "~/lib/media-schemas";
+} from "~/lib/schemas/media-schemas";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
 import { env } from "~/server/core/env.server";
@@ -35,8 +35,8 @@ import {
 } from "~/server/media/library.server";
 import { discardUpload, listPendingUploads, receiveFormUpload } from "~/server/media/uploads.server";
 import { redirectWithToast } from "~/server/http/toast.server";
-import { positiveId } from "~/lib/params";
-import { useHydrated } from "~/lib/use-hydrated";
+import { positiveId } from "~/lib/rules/params";
+import { useHydrated } from "~/lib/hooks/use-hydrated";
 
 export const meta: MetaFunction = () => [{ title: "コンテンツ管理 | 管理画面" }];
 

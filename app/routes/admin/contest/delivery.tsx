@@ -10,10 +10,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { FieldError } from "~/components/forms";
-import { deliveryActionSchema, fileMatchSchema } from "~/lib/delivery-schemas";
-import { formatBytes } from "~/lib/media-schemas";
-import { positiveId } from "~/lib/params";
-import { useHydrated } from "~/lib/use-hydrated";
+import { deliveryActionSchema, fileMatchSchema } from "~/lib/schemas/delivery-schemas";
+import { formatBytes } from "~/lib/schemas/media-schemas";
+import { positiveId } from "~/lib/rules/params";
+import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
 import { env } from "~/server/core/env.server";

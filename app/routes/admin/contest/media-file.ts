@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { fileStore } from "~/server/files/store.server";
 import { mediaFile } from "~/server/media/library.server";
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 import { notFound } from "~/server/http/not-found.server";
 
 /**

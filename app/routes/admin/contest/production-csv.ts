@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { csvLine, UTF8_BOM } from "~/lib/csv";
-import { tokyoDay } from "~/lib/tokyo-date";
+import { csvLine, UTF8_BOM } from "~/lib/rules/csv";
+import { tokyoDay } from "~/lib/rules/tokyo-date";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
 import { now } from "~/server/core/clock.server";

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { formatDate } from "~/lib/format";
-import { describeProductionFilter, productionQuery, type ProductionState } from "~/lib/production-list";
-import { useHydrated } from "~/lib/use-hydrated";
+import { formatDate } from "~/lib/rules/format";
+import { describeProductionFilter, productionQuery, type ProductionState } from "~/lib/rules/production-list";
+import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
 import {

@@ -23,7 +23,7 @@ import {
   priceDescriptionSchema,
   publicationSchema,
   toTokyoDateTimeInput,
-} from "~/lib/contest-settings-schemas";
+} from "~/lib/schemas/contest-settings-schemas";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { now } from "~/server/core/clock.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
@@ -42,7 +42,7 @@ import {
 import { setPublication } from "~/server/catalog/publication.server";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 
 export const meta: MetaFunction = () => [{ title: "大会設定 | 管理画面" }];
 

@@ -1,4 +1,4 @@
-import { newPasswordSchema } from "~/lib/account-schemas";
+import { newPasswordSchema } from "~/lib/schemas/account-schemas";
 import { requireCustomerSession, stepRefused } from "~/server/accounts/customer-api.server";
 import { changePassword, PASSWORD_CHANGE_MESSAGES } from "~/server/accounts/password-change.server";
 import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";

@@ -1,5 +1,5 @@
-import { loginSchema } from "~/lib/account-schemas";
-import { sixDigitCodeSchema } from "~/lib/second-factor-schema";
+import { loginSchema } from "~/lib/schemas/account-schemas";
+import { sixDigitCodeSchema } from "~/lib/schemas/second-factor-schema";
 import { customerAnswer, customerLoginRefusal } from "~/server/accounts/customer-api.server";
 import { checkApiPassword, lockedAnswer } from "~/server/auth/login-api.server";
 import { loginCookies, logInCustomer } from "~/server/auth/login.server";

@@ -1,6 +1,6 @@
 import { requireCustomerSession } from "~/server/accounts/customer-api.server";
 import { purchaseHistory } from "~/server/accounts/purchase-history.server";
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
 
 /**

@@ -1,4 +1,4 @@
-import { passwordChangeCodeSchema } from "~/lib/account-schemas";
+import { passwordChangeCodeSchema } from "~/lib/schemas/account-schemas";
 import { requireCustomerSession } from "~/server/accounts/customer-api.server";
 import { verifyPasswordChangeCode } from "~/server/accounts/password-change.server";
 import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";

@@ -1,4 +1,4 @@
-import { loginSchema, registrationCodeSchema } from "~/lib/account-schemas";
+import { loginSchema, registrationCodeSchema } from "~/lib/schemas/account-schemas";
 import { REGISTRATION_API_MESSAGES } from "~/server/accounts/customer-api.server";
 import { verifyRegistrationCode } from "~/server/accounts/registration.server";
 import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";

@@ -1,4 +1,4 @@
-import { loginSchema } from "~/lib/account-schemas";
+import { loginSchema } from "~/lib/schemas/account-schemas";
 import { lockedAnswer } from "~/server/auth/login-api.server";
 import { pendingLoginFor, resendSecondFactor } from "~/server/auth/second-factor.server";
 import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";

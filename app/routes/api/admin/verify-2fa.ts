@@ -1,5 +1,5 @@
-import { loginSchema } from "~/lib/account-schemas";
-import { sixDigitCodeSchema } from "~/lib/second-factor-schema";
+import { loginSchema } from "~/lib/schemas/account-schemas";
+import { sixDigitCodeSchema } from "~/lib/schemas/second-factor-schema";
 import { lockedAnswer } from "~/server/auth/login-api.server";
 import { enterSecondFactorCode, pendingLoginFor } from "~/server/auth/second-factor.server";
 import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";

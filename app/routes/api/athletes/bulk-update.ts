@@ -1,4 +1,4 @@
-import { BULK_DONE } from "~/lib/athlete-schemas";
+import { BULK_DONE } from "~/lib/schemas/athlete-schemas";
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { bulkUpdateInput, refusalAnswer } from "~/server/catalog/athlete-api.server";
 import { applyBulk, contestOfSelection } from "~/server/catalog/athletes.server";

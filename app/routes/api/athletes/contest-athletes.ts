@@ -1,5 +1,5 @@
-import { newAthleteSchema } from "~/lib/athlete-schemas";
-import { positiveId } from "~/lib/params";
+import { newAthleteSchema } from "~/lib/schemas/athlete-schemas";
+import { positiveId } from "~/lib/rules/params";
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { athleteAnswer, refusalAnswer } from "~/server/catalog/athlete-api.server";
 import { contestAthletes, createAthlete } from "~/server/catalog/athletes.server";

@@ -1,5 +1,5 @@
-import { athleteRowSchema, IS_DELETED_ALONE, isDeletedField } from "~/lib/athlete-schemas";
-import { positiveId } from "~/lib/params";
+import { athleteRowSchema, IS_DELETED_ALONE, isDeletedField } from "~/lib/schemas/athlete-schemas";
+import { positiveId } from "~/lib/rules/params";
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { athleteAnswer, refusalAnswer } from "~/server/catalog/athlete-api.server";
 import { applySingle, findAthlete, updateAthlete } from "~/server/catalog/athletes.server";

@@ -1,4 +1,4 @@
-import { authenticatorConfirmSchema } from "~/lib/second-factor-schema";
+import { authenticatorConfirmSchema } from "~/lib/schemas/second-factor-schema";
 import { requireApiAdminSession } from "~/server/auth/api-access.server";
 import { confirmAuthenticatorWithSecret } from "~/server/auth/authenticator-setup.server";
 import { authenticatorRefusal } from "~/server/auth/login-api.server";

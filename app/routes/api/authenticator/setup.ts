@@ -1,4 +1,4 @@
-import { authenticatorIdentitySchema } from "~/lib/second-factor-schema";
+import { authenticatorIdentitySchema } from "~/lib/schemas/second-factor-schema";
 import { requireApiAdminSession } from "~/server/auth/api-access.server";
 import {
   AUTHENTICATOR_MESSAGES,

@@ -1,4 +1,4 @@
-import { loginSchema } from "~/lib/account-schemas";
+import { loginSchema } from "~/lib/schemas/account-schemas";
 import { checkoutAwaitingCode, stepRefused } from "~/server/accounts/customer-api.server";
 import { sendCheckoutCode } from "~/server/checkout/steps.server";
 import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";

@@ -1,4 +1,4 @@
-import { orderLookupSchema } from "~/lib/order-lookup-schemas";
+import { orderLookupSchema } from "~/lib/schemas/order-lookup-schemas";
 import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
 import { getSession } from "~/server/http/session.server";
 import { confirmOrderByMail } from "~/server/orders/confirmation-mail.server";

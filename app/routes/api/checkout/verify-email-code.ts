@@ -1,5 +1,5 @@
-import { loginSchema } from "~/lib/account-schemas";
-import { codeSchema } from "~/lib/order-schemas";
+import { loginSchema } from "~/lib/schemas/account-schemas";
+import { codeSchema } from "~/lib/schemas/order-schemas";
 import { checkoutAwaitingCode } from "~/server/accounts/customer-api.server";
 import { verifyCheckoutCode } from "~/server/checkout/steps.server";
 import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";

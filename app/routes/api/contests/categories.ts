@@ -1,4 +1,4 @@
-import { categoryAddSchema } from "~/lib/contest-settings-schemas";
+import { categoryAddSchema } from "~/lib/schemas/contest-settings-schemas";
 import { nameRefused, requireApiContest } from "~/server/catalog/contest-api.server";
 import { addCategory, listCategories } from "~/server/catalog/contest-settings.server";
 import { jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";

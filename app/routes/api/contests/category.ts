@@ -1,4 +1,4 @@
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 import { requireApiContest } from "~/server/catalog/contest-api.server";
 import { deleteCategory } from "~/server/catalog/contest-settings.server";
 import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";

@@ -1,4 +1,4 @@
-import { filledPriceItems, priceDescriptionSchema } from "~/lib/contest-settings-schemas";
+import { filledPriceItems, priceDescriptionSchema } from "~/lib/schemas/contest-settings-schemas";
 import { requireApiContest } from "~/server/catalog/contest-api.server";
 import { priceDescriptionOf, savePriceDescription } from "~/server/catalog/contest-settings.server";
 import { jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";

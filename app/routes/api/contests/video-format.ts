@@ -1,5 +1,5 @@
-import { formatOrderSchema, formatRenameSchema } from "~/lib/contest-settings-schemas";
-import { positiveId } from "~/lib/params";
+import { formatOrderSchema, formatRenameSchema } from "~/lib/schemas/contest-settings-schemas";
+import { positiveId } from "~/lib/rules/params";
 import { nameRefused, requireApiContest } from "~/server/catalog/contest-api.server";
 import {
   deleteFormat,

@@ -1,4 +1,4 @@
-import { formatAddSchema } from "~/lib/contest-settings-schemas";
+import { formatAddSchema } from "~/lib/schemas/contest-settings-schemas";
 import { nameRefused, requireApiContest } from "~/server/catalog/contest-api.server";
 import { addFormat, listFormats } from "~/server/catalog/contest-settings.server";
 import { jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";

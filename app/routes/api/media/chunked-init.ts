@@ -1,4 +1,4 @@
-import { chunkedInitSchema } from "~/lib/media-schemas";
+import { chunkedInitSchema } from "~/lib/schemas/media-schemas";
 import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { requireMediaApi } from "~/server/media/api.server";
 import { initChunkedUpload } from "~/server/media/uploads.server";

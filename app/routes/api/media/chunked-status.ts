@@ -1,4 +1,4 @@
-import { uploadIdSchema } from "~/lib/media-schemas";
+import { uploadIdSchema } from "~/lib/schemas/media-schemas";
 import { apiError, jsonApi, parseApiInput, apiJson } from "~/server/http/json-api.server";
 import { requireMediaApi } from "~/server/media/api.server";
 import { uploadStatus } from "~/server/media/uploads.server";

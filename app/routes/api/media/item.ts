@@ -1,8 +1,8 @@
-import { mediaOrderSchema } from "~/lib/media-schemas";
+import { mediaOrderSchema } from "~/lib/schemas/media-schemas";
 import { apiError, jsonApi, readApiInput, type ApiArgs, apiJson } from "~/server/http/json-api.server";
 import { requireMediaApi } from "~/server/media/api.server";
 import { deleteMedia, findContentMedia, listContentMedia, moveMedia } from "~/server/media/library.server";
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 
 async function mediaOf({ request, params }: ApiArgs) {
   const contestId = await requireMediaApi(request, params);

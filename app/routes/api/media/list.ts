@@ -1,7 +1,7 @@
 import { apiAdmin } from "~/server/auth/api-access.server";
 import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
 import { listContestMedia } from "~/server/media/public-catalogue.server";
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 
 /** A contest's media: what the storefront shows, or (to an admin) everything. */
 export const loader = jsonApi({

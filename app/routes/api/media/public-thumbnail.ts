@@ -3,7 +3,7 @@ import { fileStore } from "~/server/files/store.server";
 import { jsonApi } from "~/server/http/json-api.server";
 import { isPubliclyServable } from "~/server/media/public-catalogue.server";
 import { thumbnailFile } from "~/server/media/library.server";
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 import { notFound } from "~/server/http/not-found.server";
 
 /**

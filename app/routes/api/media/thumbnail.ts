@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { thumbnailJsonSchema } from "~/lib/media-schemas";
+import { thumbnailJsonSchema } from "~/lib/schemas/media-schemas";
 import {
   apiError,
   jsonApi,
@@ -17,7 +17,7 @@ import {
   removeThumbnail,
   setThumbnail,
 } from "~/server/media/library.server";
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 
 async function mediaOf({ request, params }: ApiArgs) {
   const contestId = await requireMediaApi(request, params);

@@ -1,4 +1,4 @@
-import { orderDeliverySchema } from "~/lib/delivery-schemas";
+import { orderDeliverySchema } from "~/lib/schemas/delivery-schemas";
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { DELIVERED_MESSAGES, deliverOrder } from "~/server/orders/delivery.server";

@@ -22,7 +22,8 @@ export const loader = jsonApi({
           category: line.category,
           athleteNumber: line.athleteNumber,
           style: line.style,
-          productionPossible: line.productionPossible,
+          // The spec's name for a refused line (true = お断り): the API's published field.
+          productionPossible: line.refused,
           price: line.price,
           status: line.status,
           videoDownloadUrl: line.videoDownloadUrl,

@@ -1,4 +1,4 @@
-import { positiveId } from "~/lib/params";
+import { positiveId } from "~/lib/rules/params";
 import { deleteUser } from "~/server/accounts/user-admin.server";
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { logOut } from "~/server/auth/session-login.server";

@@ -1,4 +1,4 @@
-import { formatDateTime } from "~/lib/format";
+import { formatDateTime } from "~/lib/rules/format";
 import { renderMail } from "../layout.server";
 
 /** The delivery: a link to the order's download page, valid until its expiry. */

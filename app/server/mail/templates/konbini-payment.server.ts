@@ -1,4 +1,4 @@
-import { formatDateTime, formatDayWithWeekday, formatYen } from "~/lib/format";
+import { formatDateTime, formatDayWithWeekday, formatYen } from "~/lib/rules/format";
 import { renderMail } from "../layout.server";
 import { KONBINI_STORES } from "../../payments/types";
 

@@ -1,4 +1,4 @@
-import { formatDayWithWeekday, formatYen } from "~/lib/format";
+import { formatDayWithWeekday, formatYen } from "~/lib/rules/format";
 import { renderMail } from "../layout.server";
 
 type Line = { category: string; athleteNumber: number; athleteName: string; style: string; price: number };

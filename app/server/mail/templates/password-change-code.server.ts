@@ -1,4 +1,4 @@
-import { formatDateTime } from "~/lib/format";
+import { formatDateTime } from "~/lib/rules/format";
 import { renderMail } from "../layout.server";
 
 /** The code that confirms a password change is asked for by the owner of the address. */

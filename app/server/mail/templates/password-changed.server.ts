@@ -1,4 +1,4 @@
-import { formatDateTime } from "~/lib/format";
+import { formatDateTime } from "~/lib/rules/format";
 import { renderMail } from "../layout.server";
 
 /** Tells the owner the password changed, so a change they did not make does not go unnoticed. */

@@ -1,4 +1,4 @@
-import { formatDateTime } from "~/lib/format";
+import { formatDateTime } from "~/lib/rules/format";
 import { renderMail } from "../layout.server";
 
 /** The one-time link that sets a new password (30 minutes). */

@@ -1,4 +1,4 @@
-import { formatDateTime } from "~/lib/format";
+import { formatDateTime } from "~/lib/rules/format";
 import { renderMail } from "../layout.server";
 
 /** The code (and the same as a link) that proves the address before the account is made. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NAME_WITHOUT_SLUG_MESSAGE, slugKey } from "./slug";
+import { NAME_WITHOUT_SLUG_MESSAGE, slugKey } from "../rules/slug";
 
 /** 新規大会追加: one field, the name, trimmed and non-blank. */
 export const newContestSchema = z.object({

@@ -7,9 +7,9 @@
  * video to another. Pure: the contest's styles and athletes are passed in, and the same code runs
  * on the server and on the matching screen in the browser.
  */
-import { ORIENTATION_LABELS, type Orientation } from "./pricing";
+import { ORIENTATION_LABELS, type Orientation } from "../../lib/rules/pricing";
 
-/** The contest's styles in display order: the first format is vertical, the second horizontal (app/lib/pricing.ts orientationAt). */
+/** The contest's styles in display order: the first format is vertical, the second horizontal (app/lib/rules/pricing.ts orientationAt). */
 export type DeliveryStyle = { name: string; orientation: Orientation };
 export type MatchAthlete = { id: number; athleteNumber: number; name: string };
 export type DeliveryContest = { styles: DeliveryStyle[]; numberLabel: string; athletes: MatchAthlete[] };

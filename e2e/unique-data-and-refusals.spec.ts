@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { slugKey } from "../app/lib/slug";
+import { slugKey } from "../app/lib/rules/slug";
 import { jsEnabled, uniqueEmail, waitForMail } from "./helpers";
 import { withDb } from "./db";
 import { loginAsAdmin } from "./users";
@@ -7,7 +7,7 @@ import { loginAsAdmin } from "./users";
 const TAKEN = (name: string) =>
   `「${name}」と同じURLになるため、この大会名は使えません。別の大会名を入力してください。`;
 
-test("issue 19 item 1: 新規大会追加 closes on success and refuses a second contest of the same name", async ({
+test("新規大会追加 closes on success and refuses a second contest of the same name", async ({
   page,
   context,
   baseURL,
@@ -80,11 +80,7 @@ function seedContestWithAthletes(name: string, howMany: number): number {
 
 const athleteRow = (page: Page, name: string) => page.getByRole("row", { name, exact: true });
 
-test("issue 19 item 6: two athletes of one contest cannot share a number", async ({
-  page,
-  context,
-  baseURL,
-}) => {
+test("two athletes of one contest cannot share a number", async ({ page, context, baseURL }) => {
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("athlete-number-admin"));
   const contestId = seedContestWithAthletes(`番号重複テスト ${test.info().project.name} ${Date.now()}`, 3);
   await page.goto(`/admin/contest/${contestId}`);
@@ -164,7 +160,7 @@ function seedPaidOrder(label: string) {
   });
 }
 
-test("issue 19 item 17: お断り of an order line with a note to the customer, its undo, and delivery without it", async ({
+test("お断り of an order line with a note to the customer, its undo, and delivery without it", async ({
   page,
   context,
   baseURL,
@@ -219,7 +215,7 @@ test("issue 19 item 17: お断り of an order line with a note to the customer, 
   await customer.close();
 });
 
-test("issue 19 item 18: the order list's URL inputs use the row's width on phone and desktop", async ({
+test("the order list's URL inputs use the row's width on phone and desktop", async ({
   page,
   context,
   baseURL,

@@ -1,17 +1,17 @@
 import { parseWithZod } from "@conform-to/zod";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { newContestSchema } from "~/lib/contest-schemas";
-import { basicInfoSchema } from "~/lib/contest-settings-schemas";
+import { newContestSchema } from "~/lib/schemas/contest-schemas";
+import { basicInfoSchema } from "~/lib/schemas/contest-settings-schemas";
 import { updateBasicInfo } from "~/server/catalog/contest-settings.server";
 import { addContest, createContest, findContestBySlug } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
 import { contests } from "~/server/db/schema";
-import { slugKey } from "~/lib/slug";
+import { slugKey } from "~/lib/rules/slug";
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 
-describe("issue 19 item 1: two contests never share a slug", () => {
+describe("two contests never share a slug", () => {
   it("refuses a second contest of the same name, or of a name with the same slug", () => {
     const name = `重複テスト大会 ${unique()}`;
     const first = addContest(name);

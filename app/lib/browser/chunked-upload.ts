@@ -1,4 +1,4 @@
-import { DEFAULT_CHUNK_BYTES, UPLOAD_MESSAGES } from "./media-schemas";
+import { DEFAULT_CHUNK_BYTES, UPLOAD_MESSAGES } from "../schemas/media-schemas";
 
 /** Browser side of the chunked upload: init → chunks (one at a time) → complete. */
 

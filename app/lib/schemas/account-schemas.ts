@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { newPasswordProblem, PASSWORD_MAX, PASSWORD_MESSAGES } from "./password-rules";
+import { newPasswordProblem, PASSWORD_MAX, PASSWORD_MESSAGES } from "../rules/password-rules";
 
 /**
  * The account forms (register, registration code, login, password change), shared by

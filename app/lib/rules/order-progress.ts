@@ -1,4 +1,4 @@
-import type { OrderStatus, PaymentStatus } from "~/server/db/schema";
+import type { OrderStatus, PaymentStatus } from "./order-statuses";
 import { ORDER_TABS } from "./order-tabs";
 
 /**

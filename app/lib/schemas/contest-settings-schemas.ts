@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { NAME_WITHOUT_SLUG_MESSAGE, slugKey } from "./slug";
-import { TOKYO_OFFSET_MS } from "./tokyo-date";
+import { NAME_WITHOUT_SLUG_MESSAGE, slugKey } from "../rules/slug";
+import { TOKYO_OFFSET_MS } from "../rules/tokyo-date";
 
 /**
  * The forms of the 大会設定 tab. Each is posted on its own with an `intent`, so a

@@ -1,4 +1,4 @@
-import type { OrderStatus } from "~/server/db/schema";
+import type { OrderStatus } from "./order-statuses";
 
 /** The delivery statuses of a paid order: not yet delivered, and delivered or closed. */
 export const ORDER_TABS = {

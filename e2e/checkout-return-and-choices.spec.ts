@@ -14,7 +14,7 @@ async function payWithTestCard(page: Page, amount: string) {
   await expect(page).toHaveURL(/\/payment-complete$/);
 }
 
-test("issue 19 item 2: from the payment page the parent goes back, changes the videos and pays the new total without a new code", async ({
+test("from the payment page the parent goes back, changes the videos and pays the new total without a new code", async ({
   page,
 }) => {
   const email = uniqueEmail("back-videos");
@@ -43,7 +43,7 @@ test("issue 19 item 2: from the payment page the parent goes back, changes the v
   expect(made?.lines).toHaveLength(1);
 });
 
-test("issue 19 item 2: a changed address on the way back is asked for its own code", async ({ page }) => {
+test("a changed address on the way back is asked for its own code", async ({ page }) => {
   const email = uniqueEmail("back-first");
   const other = uniqueEmail("back-second");
   await checkoutTwoVideosUntilPayment(page, email, "戻る 花子");
@@ -70,7 +70,7 @@ test("issue 19 item 2: a changed address on the way back is asked for its own co
   expect(ordersFor(email)).toHaveLength(0);
 });
 
-test("issue 19 item 13: a logged-in customer with a confirmed address pays without a mailed code; an auto-login account's unconfirmed address still gets one", async ({
+test("a logged-in customer with a confirmed address pays without a mailed code; an auto-login account's unconfirmed address still gets one", async ({
   page,
   context,
   baseURL,
@@ -102,7 +102,7 @@ test("issue 19 item 13: a logged-in customer with a confirmed address pays witho
   await waitForMail(autoMade.email);
 });
 
-test("issue 19 item 7: a button press saves the choices on the server (with or without JS), and they come back when the parent returns", async ({
+test("a button press saves the choices on the server (with or without JS), and they come back when the parent returns", async ({
   page,
 }) => {
   await openOrderForm(page);
@@ -116,7 +116,7 @@ test("issue 19 item 7: a button press saves the choices on the server (with or w
   await expect(page.getByRole("group", { name: "商品2" })).toBeVisible();
 });
 
-test("issue 19 item 7: with JS, choices made since the last button press come back when the parent returns, and not after the order @js-only", async ({
+test("with JS, choices made since the last button press come back when the parent returns, and not after the order @js-only", async ({
   page,
 }) => {
   const email = uniqueEmail("restore");
@@ -156,9 +156,7 @@ test("issue 19 item 7: with JS, choices made since the last button press come ba
   await expect(page.getByRole("group", { name: "商品2" })).toHaveCount(0);
 });
 
-test("issue 19 item 14: the number list is grouped by category and shows each style's price", async ({
-  page,
-}) => {
+test("the number list is grouped by category and shows each style's price", async ({ page }) => {
   await openOrderForm(page);
   const list = page.getByRole("group", { name: "商品1" }).getByLabel("エントリー番号");
   expect(

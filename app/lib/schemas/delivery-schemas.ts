@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_ATHLETE_NUMBER } from "./athlete-schemas";
-import { ORIENTATIONS } from "./pricing";
+import { ORIENTATIONS } from "../rules/pricing";
 
 /** The 納品ファイル tab's forms. Each posts an intent; the file ones name the delivery file. */
 

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { contestSlug } from "~/lib/slug";
+import { contestSlug } from "~/lib/rules/slug";
 import { PAYMENT_PROCESSING_MESSAGE, TOTAL_CHANGED_MESSAGE } from "~/server/checkout/payment.server";
 import { db } from "~/server/db/client.server";
 import { athletes, categories, checkouts, orders } from "~/server/db/schema";
-import { athletePrices } from "~/lib/pricing";
+import { athletePrices } from "~/lib/rules/pricing";
 import { orderFormOptions, priceItems } from "~/server/catalog/pricing.server";
 import { paymentProvider, testProvider } from "~/server/payments/index.server";
 import { logIn } from "~/server/auth/session-login.server";
@@ -85,8 +85,8 @@ function checkoutOf(contestId: number) {
 
 const mailsTo = (email: string) => smtp.received.filter((m) => m.to.includes(email)).length;
 
-describe("issue 19 item 2: back from the payment page", () => {
-  it("issue 19 item 2: changing the videos after the payment page reprices the one payment; the verified address is not asked again", async () => {
+describe("back from the payment page", () => {
+  it("changing the videos after the payment page reprices the one payment; the verified address is not asked again", async () => {
     const shop = seedContest();
     const { cookie, email } = await checkoutUntilVerified(
       shop,
@@ -134,7 +134,7 @@ describe("issue 19 item 2: back from the payment page", () => {
     expect(made[0]?.totalAmount).toBe(4500);
   });
 
-  it("issue 19 item 2: a changed address is asked again, and the payment page waits for its code", async () => {
+  it("a changed address is asked again, and the payment page waits for its code", async () => {
     const shop = seedContest();
     const { cookie } = await checkoutUntilVerified(
       shop,
@@ -188,7 +188,7 @@ describe("issue 19 item 2: back from the payment page", () => {
     expect(db().select().from(orders).where(eq(orders.customerEmail, victim)).all()).toHaveLength(1);
   });
 
-  it("issue 19 item 2: a payment still processing is not started a second time", async () => {
+  it("a payment still processing is not started a second time", async () => {
     const shop = seedContest();
     const { cookie } = await checkoutUntilVerified(
       shop,
@@ -228,8 +228,8 @@ async function loggedInCheckout(shop: Shop, userId: number) {
 
 const uniqueAddress = (label: string) => `${label}${Math.random().toString(36).slice(2, 8)}@example.jp`;
 
-describe("issue 19 item 13: a logged-in customer's confirmed address", () => {
-  it("issue 19 item 13: a registered customer's own confirmed address goes to payment without a code", async () => {
+describe("a logged-in customer's confirmed address", () => {
+  it("a registered customer's own confirmed address goes to payment without a code", async () => {
     const shop = seedContest();
     const user = await createUser(uniqueAddress("member"), "Kodomo-2025-ok");
     const cookie = await loggedInCheckout(shop, user.id);
@@ -243,7 +243,7 @@ describe("issue 19 item 13: a logged-in customer's confirmed address", () => {
     expect(checkoutOf(shop.contestId)).toMatchObject({ status: "verified", customerEmail: user.email });
   });
 
-  it("issue 19 item 13: another address, an auto-login account's unconfirmed address and a guest naming a member's address all get the code", async () => {
+  it("another address, an auto-login account's unconfirmed address and a guest naming a member's address all get the code", async () => {
     // The member orders for another address: that address gets its code.
     const member = await createUser(uniqueAddress("member"), "Kodomo-2025-ok");
     const other = uniqueAddress("grandma");
@@ -270,8 +270,8 @@ describe("issue 19 item 13: a logged-in customer's confirmed address", () => {
   });
 });
 
-describe("issue 19 item 14: the order form's choices", () => {
-  it("issue 19 item 14: categories with nothing on sale are not offered, and each athlete's choice carries its prices", async () => {
+describe("the order form's choices", () => {
+  it("categories with nothing on sale are not offered, and each athlete's choice carries its prices", async () => {
     const shop = seedContest();
     db()
       .insert(categories)

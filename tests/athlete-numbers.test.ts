@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { AthleteRowInput } from "~/lib/athlete-schemas";
+import type { AthleteRowInput } from "~/lib/schemas/athlete-schemas";
 import { addAthletes, applyBulk, applySingle, updateAthlete } from "~/server/catalog/athletes.server";
 import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
@@ -29,7 +29,7 @@ function input(row: typeof athletes.$inferSelect, changes: Partial<AthleteRowInp
 
 const numberOf = (id: number) => db().select().from(athletes).where(eq(athletes.id, id)).get()?.athleteNumber;
 
-describe("issue 19 item 6: two athletes of one contest cannot share a number", () => {
+describe("two athletes of one contest cannot share a number", () => {
   it("row edit: a number an active athlete of the contest has is refused under the field", () => {
     const { contestId, rows } = contestWithAthletes(3);
     const [first, second] = rows;

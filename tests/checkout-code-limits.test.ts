@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { contestSlug } from "~/lib/slug";
+import { contestSlug } from "~/lib/rules/slug";
 import { action as adminLoginAction } from "~/routes/admin/login";
 import { loader as secondFactorLoader } from "~/routes/admin/second-factor";
 import { loader as emailStatusLoader } from "~/routes/api/email-status";

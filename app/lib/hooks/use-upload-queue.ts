@@ -1,7 +1,7 @@
 import { useRevalidator } from "@remix-run/react";
 import { useRef, useState, type DragEvent, type FormEvent } from "react";
-import { uploadInChunks, UploadFailed, type UploadPurpose } from "./chunked-upload";
-import { formatBytes, UPLOAD_MESSAGES } from "./media-schemas";
+import { uploadInChunks, UploadFailed, type UploadPurpose } from "../browser/chunked-upload";
+import { formatBytes, UPLOAD_MESSAGES } from "../schemas/media-schemas";
 
 export type QueuedFile = {
   key: string;

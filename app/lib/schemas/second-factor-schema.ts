@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PASSWORD_MAX, PASSWORD_MESSAGES } from "./password-rules";
+import { PASSWORD_MAX, PASSWORD_MESSAGES } from "../rules/password-rules";
 
 /** The login's second factor and the authenticator setup: exactly six digits. */
 export const sixDigitCodeSchema = z.object({

@@ -21,7 +21,7 @@ async function cookieWith(values: Record<string, unknown>): Promise<string> {
   return (await commitSession(session)).split(";")[0] ?? "";
 }
 
-describe("issue 13, HTTP findings", () => {
+describe("HTTP hardening (findings of the first security review)", () => {
   it("finding 13: bad percent-escapes in the order-form slug are a 404, not a 500", async () => {
     const { loader, action } = await orderForm();
     for (const slug of ["%", "%E0%A4%A", "%ZZ", "a%"]) {

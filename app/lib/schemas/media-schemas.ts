@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { THUMBNAIL_PIXELS } from "./media-sizes";
+import { THUMBNAIL_PIXELS } from "../rules/media-sizes";
 
 export { THUMBNAIL_PIXELS };
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { lineRefusalSchema } from "~/lib/line-refusal-schemas";
+import { lineRefusalSchema } from "~/lib/schemas/line-refusal-schemas";
 import { db } from "~/server/db/client.server";
 import { orderLines, orders } from "~/server/db/schema";
 import { completeOrder, deliverOrder } from "~/server/orders/delivery.server";
@@ -56,13 +56,13 @@ function order() {
 const line = (id: number) => db().select().from(orderLines).where(eq(orderLines.id, id)).get()!;
 const mailsTo = (email: string) => smtp.received.filter((m) => m.to.includes(email));
 
-describe("issue 19 item 17: お断り of an order line, with a note to the customer", () => {
+describe("お断り of an order line, with a note to the customer", () => {
   it("marks the line, mails the customer the note and the refund to follow, and shows it on the status page", async () => {
     const { order: o, lines, email } = order();
     const note = "当日の撮影に不具合があり、この演技の動画をご用意できませんでした。";
     expect(await refuseLine(o.id, lines[0]!.id, note)).toEqual({ ok: true, mail: "sent" });
     expect(line(lines[0]!.id)).toMatchObject({
-      productionPossible: true,
+      refused: true,
       refusalNote: note,
       status: "未対応",
     });
@@ -88,7 +88,7 @@ describe("issue 19 item 17: お断り of an order line, with a note to the custo
     expect(line(lines[0]!.id)).toMatchObject({
       status: "対応済み",
       videoDownloadUrl: null,
-      productionPossible: true,
+      refused: true,
     });
     expect(line(lines[1]!.id)).toMatchObject({ status: "納品済み" });
     const delivery = mailsTo(email).find((m) => m.subject.includes("動画のご用意ができました"));
@@ -111,7 +111,7 @@ describe("issue 19 item 17: お断り of an order line, with a note to the custo
       message: "すべての明細がお断りのため、納品する動画がありません。「完了」で対応済みにしてください。",
     });
     expect(completeOrder(o.id)).toBe(true);
-    expect(line(lines[0]!.id)).toMatchObject({ status: "対応済み", productionPossible: true });
+    expect(line(lines[0]!.id)).toMatchObject({ status: "対応済み", refused: true });
   });
 
   it("undo: the line is back in production and the customer is told", async () => {
@@ -119,7 +119,7 @@ describe("issue 19 item 17: お断り of an order line, with a note to the custo
     await refuseLine(o.id, lines[1]!.id, "撮影できませんでした。");
     expect(await withdrawRefusal(o.id, lines[1]!.id)).toEqual({ ok: true, mail: "sent" });
     expect(line(lines[1]!.id)).toMatchObject({
-      productionPossible: false,
+      refused: false,
       refusalNote: null,
       refusedAt: null,
     });
@@ -169,10 +169,10 @@ describe("issue 19 item 17: お断り of an order line, with a note to the custo
         refusalMessage: "お客様へのお知らせを入力してください",
       },
     });
-    expect(line(lines[0]!.id).productionPossible).toBe(false);
+    expect(line(lines[0]!.id).refused).toBe(false);
     const done = await callRoute(action, post("撮影できませんでした。"));
     expect(done.status).toBe(303);
-    expect(line(lines[0]!.id).productionPossible).toBe(true);
+    expect(line(lines[0]!.id).refused).toBe(true);
     // Without an admin session nothing changes.
     const anonymous = await callRoute(
       action,
@@ -184,6 +184,6 @@ describe("issue 19 item 17: お断り of an order line, with a note to the custo
       ]),
     );
     expect(anonymous.status).not.toBe(303);
-    expect(line(lines[1]!.id).productionPossible).toBe(false);
+    expect(line(lines[1]!.id).refused).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from "react";
-import type { ClientValidators } from "./client-validators";
+import type { ClientValidators } from "../schemas/client-validators";
 
 /**
  * Browser-side validation for a storefront form, loaded when the customer first touches
@@ -18,7 +18,7 @@ export function useDeferredValidation<Name extends keyof ClientValidators>(name:
   const load = useCallback(() => {
     if (started.current) return;
     started.current = true;
-    import("./client-validators").then(
+    import("../schemas/client-validators").then(
       ({ clientValidators }) => setValidate(() => clientValidators[name]),
       // Offline or a stale deployment: the server still validates every post.
       () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { newPasswordProblem, PASSWORD_MAX, PASSWORD_MESSAGES } from "./password-rules";
-import { MAX_ORDER_ITEMS } from "./pricing";
+import { newPasswordProblem, PASSWORD_MAX, PASSWORD_MESSAGES } from "../rules/password-rules";
+import { MAX_ORDER_ITEMS } from "../rules/pricing";
 
 /** Shared by the browser (conform) and the server: the order form, the customer step, the code step. */
 

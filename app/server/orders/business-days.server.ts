@@ -1,5 +1,5 @@
 import holidayJp from "@holiday-jp/holiday_jp";
-import { DAY_MS, tokyoDay } from "./tokyo-date";
+import { DAY_MS, tokyoDay } from "../../lib/rules/tokyo-date";
 
 /**
  * The shop's business days, for the delivery date promised on the order status page. Counted

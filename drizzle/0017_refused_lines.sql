@@ -1,0 +1,1 @@
+ALTER TABLE `order_lines` RENAME COLUMN `production_possible` TO `refused`;
