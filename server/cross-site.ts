@@ -20,7 +20,7 @@ import type { IncomingMessage } from "node:http";
 export type CrossSiteRefusal = { status: 403 | 415; message: string };
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-/** The back-office's file uploads, posted as multipart by its own screens (app/lib/chunked-upload.ts). */
+/** The back-office's file uploads, posted as multipart by its own screens (app/lib/browser/chunked-upload.ts). */
 const MULTIPART_CALLS = /^\/api\/video\/contests\/[^/]+\/media(\/chunked-upload|\/[^/]+\/thumbnail)?$/;
 
 export const CROSS_SITE_MESSAGE =

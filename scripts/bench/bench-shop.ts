@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { contestSlug } from "../../app/lib/slug";
+import { contestSlug } from "../../app/lib/rules/slug";
 
 export const ADMIN_LIST_ORDERS = 2_000;
 

@@ -11,7 +11,7 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { adminCookie, startServer } from "./lib.mjs";
 import { Browser, prepareShop, purchase, root, StatusLog } from "../load/shop-client";
-import { contestSlug } from "../../app/lib/slug";
+import { contestSlug } from "../../app/lib/rules/slug";
 
 const BUDGET = { jsKb: 100, performance: 95, cls: 0.02, accessibility: 95 };
 

@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { adminCookie, startServer } from "../bench/lib.mjs";
 import { mintSessionCookie } from "../mint-session.mjs";
 import { Browser, Checks, prepareShop, purchase, root, StatusLog } from "../load/shop-client";
-import { contestSlug } from "../../app/lib/slug";
+import { contestSlug } from "../../app/lib/rules/slug";
 
 type Kind =
   | "admin"

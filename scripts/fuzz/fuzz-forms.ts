@@ -12,7 +12,7 @@ import http from "node:http";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { adminCookie, startServer } from "../bench/lib.mjs";
-import { contestSlug } from "../../app/lib/slug";
+import { contestSlug } from "../../app/lib/rules/slug";
 import { Browser, Checks, prepareShop, StatusLog, root } from "../load/shop-client";
 
 const runsAt = process.argv.indexOf("--runs");

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { contestSlug } from "../../app/lib/slug";
+import { contestSlug } from "../../app/lib/rules/slug";
 import { startSmtpServer, type ReceivedMail } from "../../tests/helpers/smtp";
 
 export const root = path.resolve(import.meta.dirname, "..", "..");
