@@ -4,7 +4,7 @@ import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { downloadPages, orderLines, orders } from "~/server/db/schema";
 import { claimDownload, downloadPage } from "~/server/orders/downloads.server";
-import { baseOrderNumber, completeOrder, deliverOrder } from "~/server/orders/delivery.server";
+import { baseOrderNumber, completeOrder, deliverOrder } from "~/server/delivery/order-delivery.server";
 import { listOrderGroups } from "~/server/orders/order-list.server";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 import { callRoute } from "./helpers/route";
@@ -290,7 +290,7 @@ describe("after delivery, for the admin", () => {
     setClock(() => start + 25 * 3600_000);
     expect(claimDownload(result.pageId, lines[0]!.id, "vertical")).toMatchObject({ ok: false, status: 410 });
     const { resetLineDownload, extendDownloadPage, resendDeliveryMail } =
-      await import("~/server/orders/delivery.server");
+      await import("~/server/delivery/order-delivery.server");
     expect(resetLineDownload(o.id, lines[0]!.id)).toBe(true);
     expect(resetLineDownload(o.id + 999, lines[0]!.id)).toBe(false);
     expect(claimDownload(result.pageId, lines[0]!.id, "vertical")).toMatchObject({ ok: true });

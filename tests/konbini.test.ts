@@ -127,12 +127,12 @@ describe("konbini with the test provider (テストモード)", () => {
 
   it("an unpaid order is neither delivered, nor on the production list, nor in sales; the admin finds it under 入金待ち", async () => {
     const { shop, order } = await konbiniOrder();
-    const { deliverOrder, completeOrder } = await import("~/server/orders/delivery.server");
+    const { deliverOrder, completeOrder } = await import("~/server/delivery/order-delivery.server");
     const refused = await deliverOrder(order.id, new Map([[0, "https://example.com/v.mp4"]]));
     expect(refused).toMatchObject({ ok: false, status: 409 });
     expect(completeOrder(order.id)).toBe(false);
 
-    const { productionList } = await import("~/server/delivery/production-list.server");
+    const { productionList } = await import("~/server/production/production-list.server");
     expect(productionList(shop.contestId)).toHaveLength(0);
     const { salesReport } = await import("~/server/orders/sales.server");
     const filter = { contest: order.contestName, from: null, to: null };

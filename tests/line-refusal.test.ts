@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { lineRefusalSchema } from "~/lib/schemas/line-refusal-schemas";
 import { db } from "~/server/db/client.server";
 import { orderLines, orders } from "~/server/db/schema";
-import { completeOrder, deliverOrder } from "~/server/orders/delivery.server";
+import { completeOrder, deliverOrder } from "~/server/delivery/order-delivery.server";
 import { downloadPage } from "~/server/orders/downloads.server";
 import { refuseLine, withdrawRefusal } from "~/server/orders/line-refusals.server";
 import { orderListCounts } from "~/server/orders/order-list.server";

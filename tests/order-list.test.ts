@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
 import { contests, orderLines, orders, type OrderStatus } from "~/server/db/schema";
-import { completeOrder } from "~/server/orders/delivery.server";
+import { completeOrder } from "~/server/delivery/order-delivery.server";
 import {
   ORDER_GROUPS_PAGE_SIZE,
   listOrderGroups,

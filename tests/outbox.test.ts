@@ -106,7 +106,7 @@ describe("mail outbox", () => {
   });
 
   it("納品 with SMTP down delivers the order and queues its mail; a second 納品 does not queue another; the retry sends it once", async () => {
-    const { deliverOrder } = await import("~/server/orders/delivery.server");
+    const { deliverOrder } = await import("~/server/delivery/order-delivery.server");
     const email = `deliver${Date.now()}@example.jp`;
     const orderNumber = String(Date.now() % 100_000_000);
     const order = db()

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { productionList, productionTotals } from "~/server/delivery/production-list.server";
+import { productionList, productionTotals } from "~/server/production/production-list.server";
 import { db } from "~/server/db/client.server";
 import { athletes, contests, orderLines, orders, type OrderStatus } from "~/server/db/schema";
 import { callRoute } from "./helpers/route";

@@ -33,7 +33,7 @@ import { attachmentDisposition } from "~/server/http/content-disposition.server"
 import { documentPolicy } from "~/server/http/security-headers.server";
 import { receiveCover } from "~/server/media/cover.server";
 import { cleanupStaleUploads } from "~/server/media/uploads.server";
-import { deliverOrder } from "~/server/orders/delivery.server";
+import { deliverOrder } from "~/server/delivery/order-delivery.server";
 import { createUser } from "./helpers/accounts";
 import { callRoute } from "./helpers/route";
 import { commitSession, getSession } from "~/server/http/session.server";

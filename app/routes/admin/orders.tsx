@@ -12,7 +12,7 @@ import {
   resendDeliveryMail,
   resetLineDownload,
   type AttachedVideo,
-} from "~/server/orders/delivery.server";
+} from "~/server/delivery/order-delivery.server";
 import { readForm } from "~/server/http/form.server";
 import {
   listOrderGroups,

@@ -4,7 +4,7 @@ import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { deliveryFiles, orderLines, orders } from "../db/schema";
 import { sendQueuedMail } from "../mail/outbox.server";
-import { recordDelivery, resendDeliveryMail, type LineDelivery } from "../orders/delivery.server";
+import { recordDelivery, resendDeliveryMail, type LineDelivery } from "./order-delivery.server";
 import { retireFile } from "./delivery-files.server";
 import { deliveryPlan, type OpenOrder, type WaitingFile } from "./matching.server";
 

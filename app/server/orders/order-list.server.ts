@@ -21,7 +21,7 @@ import { prepared } from "../db/prepared.server";
 import { versionCache } from "../db/version-cache.server";
 import { containsPattern } from "../db/sql-like.server";
 import { contests, downloadPages, orderLines, orders } from "../db/schema";
-import { baseOrderNumber } from "./delivery.server";
+import { baseOrderNumber } from "../delivery/order-delivery.server";
 
 export const ORDER_GROUPS_PAGE_SIZE = 20;
 

@@ -5,7 +5,7 @@ import { checkouts, contests, orderLines, orders, users } from "../db/schema";
 import { orderConfirmationMail } from "../mail/templates/order-confirmation.server";
 import { konbiniVoucherMail, paymentReceivedMail } from "../mail/templates/konbini-payment.server";
 import { queueMail, sendQueuedMail } from "../mail/outbox.server";
-import { baseOrderNumber } from "./delivery.server";
+import { baseOrderNumber } from "../delivery/order-delivery.server";
 import { orderStatusUrl, promisedDeliveryDay } from "./order-status.server";
 import { holdEarlierOrders } from "../accounts/purchase-history.server";
 import type { PaymentIntentState } from "../payments/types";

@@ -11,7 +11,7 @@ import {
   productionFlags,
   productionList,
   productionTotals,
-} from "~/server/delivery/production-list.server";
+} from "~/server/production/production-list.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `制作リスト ${data?.contest.name ?? ""} | 管理画面` },

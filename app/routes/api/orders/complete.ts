@@ -1,6 +1,6 @@
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
-import { completeOrder } from "~/server/orders/delivery.server";
+import { completeOrder } from "~/server/delivery/order-delivery.server";
 import { orderByNumber } from "~/server/orders/orders.server";
 
 /** 完了: the order moves to 対応済み without a delivery or a mail, as in the order list. */
