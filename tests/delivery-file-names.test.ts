@@ -360,6 +360,18 @@ describe("matching a delivery file by its name (server/delivery/file-names)", ()
     expect(matchDeliveryFile(file, contest)).toEqual(expected);
   });
 
+  // Bug 2 of issue 29: `03-tate(1).mp4` was 要確認 with 「ゼッケン番号が複数あります（3・1）」.
+  it("reads a copy suffix (N) right after the name as no number, with or without the space", () => {
+    for (const name of ["03-tate(1).mp4", "03-tate (1).mp4", "03-tate（１）.mp4", "03_縦(2).mov"])
+      expect(matchDeliveryFile(name, twoStyles), name).toEqual(matched(SENSHU_3, "vertical"));
+    expect(matchDeliveryFile("12_横(1).mp4", twoStyles)).toEqual(matched(YAMADA_HANAKO, "horizontal"));
+    expect(parseDeliveryFileName("03-tate(1).mp4", TATE_YOKO)).toMatchObject({
+      athleteNumber: 3,
+      orientation: "vertical",
+    });
+    // With nothing else there, the copy's number is still the only number the name has.
+    expect(matchDeliveryFile("(12).mp4", verticalOnly)).toEqual(matched(YAMADA_HANAKO, "vertical"));
+  });
   it("reads a name without the athletes: number, style (the only one when none is written) and the words left", () => {
     expect(parseDeliveryFileName("12_山田花子_縦.mp4", TATE_YOKO)).toEqual({
       athleteNumber: 12,

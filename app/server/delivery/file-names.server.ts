@@ -133,8 +133,11 @@ const DATE_COMPACT =
   /(^|\D)(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:[_-]?\d{6}(?:\d{3})?)?(?!\d)/g;
 /** A time of day with separators (19-30-45, 19.30.45). */
 const TIME_OF_DAY = /(^|\D)(?:[01]?\d|2[0-3])([-:.])[0-5]\d\2[0-5]\d(?!\d)/g;
-/** The copy number a computer adds to a duplicate (`12_縦 (1).mp4`): a number only when there is no other. */
-const COPY_SUFFIX = /\s\((\d{1,3})\)$/;
+/**
+ * The copy number a computer adds to a duplicate (`12_縦 (1).mp4`, and without the space when a
+ * file was copied by a tool or renamed by hand: `03-tate(1).mp4`): a number only when there is no other.
+ */
+const COPY_SUFFIX = /\s*\((\d{1,3})\)$/;
 /** What a Mac adds to a duplicate (`12_縦 のコピー 2.mp4`, `12_縦 copy 2.mp4`): never a number. */
 const COPY_WORDS = /\s*(?:のコピー|コピー|copy)(?:\s+\d{1,3})?$/;
 /** A rate or length with decimals (29.97fps, 2.5s, 1.5mbps): neither half is a number. */
