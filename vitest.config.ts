@@ -4,6 +4,26 @@ import { defineConfig } from "vitest/config";
 /** The storage tests, which also run against object storage (decision 0019). */
 const STORAGE_TESTS = ["tests/storage*.test.ts"];
 
+/**
+ * The tests about lockouts, codes, sessions and per-address counts: they hash passwords at a tiny
+ * cost (tests/setup-fast-password.ts), as they log in and register many times and hashing cost is
+ * not what they check. Every other file, tests/password.test.ts among them, hashes for real.
+ */
+const FAST_PASSWORD_TESTS = [
+  "tests/address-limits.test.ts",
+  "tests/api-accounts.test.ts",
+  "tests/api-admin-login.test.ts",
+  "tests/authenticator-setup.test.ts",
+  "tests/checkout-code-limits.test.ts",
+  "tests/login.test.ts",
+  "tests/mail-caps.test.ts",
+  "tests/password-change.test.ts",
+  "tests/password-reset.test.ts",
+  "tests/registration.test.ts",
+  "tests/second-factor.test.ts",
+  "tests/sessions.test.ts",
+];
+
 export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
@@ -13,8 +33,20 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: "forks",
     projects: [
-      // Every test, with the stored files in the MEDIA_DIR folder (the default).
-      { extends: true, test: { name: "local", include: ["tests/**/*.test.ts"] } },
+      // Every other test, with the stored files in the MEDIA_DIR folder (the default).
+      {
+        extends: true,
+        test: { name: "local", include: ["tests/**/*.test.ts"], exclude: FAST_PASSWORD_TESTS },
+      },
+      // The same, with the cheap password hashing (the setup files add up: tests/setup.ts first).
+      {
+        extends: true,
+        test: {
+          name: "fast-password",
+          include: FAST_PASSWORD_TESTS,
+          setupFiles: ["tests/setup-fast-password.ts"],
+        },
+      },
       // The storage tests again, against the fake S3 (tests/helpers/s3-fake) the run starts.
       {
         extends: true,

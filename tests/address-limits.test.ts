@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ADMIN_LOCKED_MESSAGE } from "~/server/auth/admin-login.server";
 import {
   accountLockedUntil,
@@ -26,20 +26,8 @@ vi.hoisted(() => {
   process.env.TRUST_PROXY = "none";
 });
 
-// These tests are about who is counted where, not hashing cost (tests/password.test.ts floods the real one).
-vi.mock("~/server/auth/password.server", async (importOriginal) => {
-  const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return {
-    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
-    hashPassword: fastHashPassword,
-    decoyHash: fastDecoyHash,
-  };
-});
-
 const T0 = Date.UTC(2026, 10, 27, 3, 0, 0);
 const MINUTE = 60_000;
-afterEach(() => setClock(null));
-
 const customerLogin = () => import("~/routes/account/login");
 const adminLogin = () => import("~/routes/admin/login");
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { adminAttemptsWarning, ADMIN_LOCKED_MESSAGE, logInAdmin } from "~/server/auth/admin-login.server";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
@@ -7,8 +7,6 @@ import { hashPassword } from "~/server/auth/password.server";
 import { getSession } from "~/server/http/session.server";
 import { checkPassword } from "~/server/auth/password-step.server";
 import { loginPost } from "./helpers/accounts";
-
-afterEach(() => setClock(null));
 
 let n = 0;
 async function account(isAdmin: boolean) {

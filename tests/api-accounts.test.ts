@@ -20,15 +20,6 @@ import { callRoute, sessionOf } from "./helpers/route";
 import { sessionCookie } from "./helpers/shop";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
-vi.mock("~/server/auth/password.server", async (importOriginal) => {
-  const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return {
-    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
-    hashPassword: fastHashPassword,
-    decoyHash: fastDecoyHash,
-  };
-});
-
 const smtp = smtpServerForThisFile();
 
 const PASSWORD = "Customer-Pass-1234";

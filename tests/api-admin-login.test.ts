@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { authenticator } from "otplib";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as authCheckRoute from "~/routes/api/auth-check";
 import * as logoutRoute from "~/routes/api/logout";
 import * as loginRoute from "~/routes/api/admin/login";
@@ -19,22 +19,11 @@ import { createUser, userByEmail } from "./helpers/accounts";
 import { callRoute, sessionOf, type RouteResult } from "./helpers/route";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
-vi.mock("~/server/auth/password.server", async (importOriginal) => {
-  const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return {
-    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
-    hashPassword: fastHashPassword,
-    decoyHash: fastDecoyHash,
-  };
-});
-
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
 const MINUTE = 60_000;
 const PASSWORD = "Admin-Pass-1234";
 
 const smtp = smtpServerForThisFile();
-afterEach(() => setClock(null));
-
 let n = 0;
 /** An address and a client address of the test's own, so no two tests share a count. */
 function fresh(label: string) {

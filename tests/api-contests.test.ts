@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as listRoute from "~/routes/api/contests";
 import * as itemRoute from "~/routes/api/contests/item";
 import { toTokyoDateTimeInput } from "~/lib/schemas/contest-settings-schemas";
@@ -11,8 +11,6 @@ import { athletes, contests, orders } from "~/server/db/schema";
 import { adminWithToken, apiCall } from "./helpers/api";
 import { callRoute } from "./helpers/route";
 import { adminCookie, formRequest } from "./helpers/shop";
-
-afterEach(() => setClock(null));
 
 let n = 0;
 /** A name of its own per test: contests' slugs are unique. */

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { authenticator } from "otplib";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { action as adminLoginAction } from "~/routes/admin/login";
 import { action as secondFactorAction, loader as secondFactorLoader } from "~/routes/admin/second-factor";
 import { action as setupAction, loader as setupLoader } from "~/routes/admin/two-factor-setup";
@@ -14,23 +14,12 @@ import { createUser, requestFrom, userByEmail } from "./helpers/accounts";
 import { callRoute, sessionOf, type RouteResult } from "./helpers/route";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
-vi.mock("~/server/auth/password.server", async (importOriginal) => {
-  const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return {
-    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
-    hashPassword: fastHashPassword,
-    decoyHash: fastDecoyHash,
-  };
-});
-
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
 const MINUTE = 60_000;
 const PASSWORD = "Admin-Pass-1234";
 const IP = "198.51.100.90";
 
 const smtp = smtpServerForThisFile();
-afterEach(() => setClock(null));
-
 /** An admin session as the admin's browser holds it after a completed second factor. */
 async function adminCookie(user: { id: number }, at = T0) {
   const session = await getSession(new Request("http://localhost/"));

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import {
@@ -27,8 +27,6 @@ import { claimDownload } from "~/server/orders/downloads.server";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 const smtp = smtpServerForThisFile();
-afterEach(() => setClock(null));
-
 let serial = 0;
 
 /** A contest selling 縦 and 横 with athletes 1..n (演奏順 as its number label). */

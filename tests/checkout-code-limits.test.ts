@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contestSlug } from "~/lib/rules/slug";
 import { action as adminLoginAction } from "~/routes/admin/login";
 import { loader as secondFactorLoader } from "~/routes/admin/second-factor";
@@ -16,18 +16,7 @@ import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
-vi.mock("~/server/auth/password.server", async (importOriginal) => {
-  const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return {
-    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
-    hashPassword: fastHashPassword,
-    decoyHash: fastDecoyHash,
-  };
-});
-
 const smtp = smtpServerForThisFile();
-afterEach(() => setClock(null));
-
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -3,16 +3,6 @@ import { parseEnv } from "~/server/core/env.server";
 import { originOf } from "~/server/http/client-address.server";
 import { clientIp, originLimitKey, trustProxyNotice } from "~/server/http/rate-limit.server";
 
-// Logins here are about addresses and counts, not hashing cost.
-vi.mock("~/server/auth/password.server", async (importOriginal) => {
-  const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return {
-    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
-    hashPassword: fastHashPassword,
-    decoyHash: fastDecoyHash,
-  };
-});
-
 const request = (headers: Record<string, string>) => new Request("http://shop.test/login", { headers });
 
 describe("the client's address for per-address limits", () => {

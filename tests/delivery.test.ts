@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { downloadPages, orderLines, orders } from "~/server/db/schema";
@@ -13,8 +13,6 @@ import { loader as downloadPageLoader } from "~/routes/storefront/download-page"
 import { loader as contactLoader } from "~/routes/storefront/contact";
 
 const smtp = smtpServerForThisFile();
-afterEach(() => setClock(null));
-
 let n = 0;
 function order(email = `d${++n}@example.jp`) {
   const orderNumber = String(20_000_000 + ++n);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
@@ -12,8 +12,6 @@ import { formRequest, seedContest } from "./helpers/shop";
 import { createUser } from "./helpers/accounts";
 
 const orderForm = () => import("~/routes/storefront/order-form");
-
-afterEach(() => setClock(null));
 
 async function cookieWith(values: Record<string, unknown>): Promise<string> {
   const session = await getSession(new Request("http://shop.test/"));

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { loginEvents } from "~/server/db/schema";
@@ -18,15 +18,6 @@ import { createUser, loginPost, newSession, requestFrom, userByEmail } from "./h
 import { checkPassword } from "~/server/auth/password-step.server";
 import type { ShopSession } from "~/server/http/session.server";
 
-vi.mock("~/server/auth/password.server", async (importOriginal) => {
-  const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return {
-    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
-    hashPassword: fastHashPassword,
-    decoyHash: fastDecoyHash,
-  };
-});
-
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
 const MINUTE = 60_000;
 
@@ -37,8 +28,6 @@ const SHORT: LoginPolicy = {
   warnAtRemaining: 2,
   finalWarningAtRemaining: 1,
 };
-
-afterEach(() => setClock(null));
 
 function eventsFor(email: string) {
   return db().select().from(loginEvents).where(eq(loginEvents.email, email)).orderBy(loginEvents.id).all();

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contestSlug } from "~/lib/rules/slug";
 import * as confirmationRoute from "~/routes/checkout/order-confirmation";
 import * as verificationRoute from "~/routes/checkout/email-verification";
@@ -12,18 +12,7 @@ import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
-vi.mock("~/server/auth/password.server", async (importOriginal) => {
-  const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return {
-    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
-    hashPassword: fastHashPassword,
-    decoyHash: fastDecoyHash,
-  };
-});
-
 const smtp = smtpServerForThisFile();
-afterEach(() => setClock(null));
-
 // At the start of an hour (and well inside a UTC day), so one test's requests share their windows.
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
 const MINUTE = 60_000;

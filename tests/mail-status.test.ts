@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { MAIL_CHECK_FAILED, mailServiceStatus, smtpHost } from "~/server/mail/status.server";
 import { startSmtpServer } from "./helpers/smtp";
@@ -11,8 +11,6 @@ beforeAll(async () => {
   process.env.SMTP_URL = smtp.url;
   process.env.MAIL_FROM = "shop@example.jp";
 });
-afterEach(() => setClock(null));
-
 describe("mail service status", () => {
   it("asks the SMTP server, keeps the answer 60 s, and says only that the check failed", async () => {
     setClock(() => T0);

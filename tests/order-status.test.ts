@@ -1,16 +1,27 @@
 import { eq } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
-import { downloadPages, orderLines, orders, type OrderStatus, type PaymentStatus } from "~/server/db/schema";
+import {
+  checkouts,
+  contests,
+  downloadPages,
+  orderLines,
+  orders,
+  type OrderStatus,
+  type PaymentStatus,
+} from "~/server/db/schema";
+import { recordPayment } from "~/server/orders/orders.server";
 import { orderStatusByToken, orderStatusUrl } from "~/server/orders/order-status.server";
 import { orderConfirmationMail } from "~/server/mail/templates/order-confirmation.server";
 import { purchaseHistory } from "~/server/accounts/purchase-history.server";
 import { applySecurityHeaders } from "~/server/http/security-headers.server";
+import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 import { callRoute } from "./helpers/route";
+import { seedContest } from "./helpers/shop";
 
-afterEach(() => setClock(null));
-
+// recordPayment mails the confirmation at once.
+smtpServerForThisFile();
 let sequence = 0;
 
 function insertOrder(values: {
@@ -75,6 +86,46 @@ function insertOrder(values: {
   return order;
 }
 
+/** An order made the shop's way (recordPayment) from a verified checkout of `contestId`. */
+function paidOrder(shop: ReturnType<typeof seedContest>, contestId: number | null) {
+  const id = `label-checkout-${++sequence}`;
+  db()
+    .insert(checkouts)
+    .values({
+      id,
+      contestId,
+      items: [],
+      customerEmail: "label@example.jp",
+      customerName: "番号 花子",
+      emailVerifiedAt: new Date(),
+      status: "verified",
+      pricedLines: [
+        {
+          category: "A部門",
+          athleteId: shop.onSale.id,
+          athleteNumber: 1,
+          athleteName: "選手",
+          formatId: shop.vertical.id,
+          style: "縦",
+          orientation: "vertical",
+          price: 3000,
+        },
+      ],
+    })
+    .run();
+  const made = recordPayment({
+    id: `pi_${id}`,
+    status: "succeeded",
+    amount: 3000,
+    currency: "jpy",
+    checkoutId: id,
+    clientSecret: null,
+    konbini: null,
+  });
+  if (!made.ok) throw new Error("no order");
+  return made.order;
+}
+
 describe("order status", () => {
   it("answers null for a malformed or unknown token", () => {
     insertOrder({});
@@ -117,13 +168,23 @@ describe("order status", () => {
     ]);
   });
 
-  it("制作中 without a payment time falls back to the order's time; the number label defaults", () => {
+  it("制作中 without a payment time falls back to the order's time", () => {
     const order = insertOrder({ createdAt: new Date("2026-06-03T01:00:00Z"), paidAt: null });
     expect(orderStatusByToken(order.statusToken)).toMatchObject({
-      numberLabel: "ゼッケン番号",
       paymentMethod: "クレジットカード",
       expectedDeliveryDay: "2026-06-08",
     });
+  });
+
+  it("the number label is the contest's, copied when the order is made; ゼッケン番号 when there is no contest", () => {
+    const shop = seedContest();
+    db().update(contests).set({ bibNumberLabel: "演技順" }).where(eq(contests.id, shop.contestId)).run();
+    const ofContest = paidOrder(shop, shop.contestId);
+    const withoutContest = paidOrder(shop, null);
+    // Renaming the label later leaves the order as it was made.
+    db().update(contests).set({ bibNumberLabel: "出演番号" }).where(eq(contests.id, shop.contestId)).run();
+    expect(orderStatusByToken(ofContest.statusToken)?.numberLabel).toBe("演技順");
+    expect(orderStatusByToken(withoutContest.statusToken)?.numberLabel).toBe("ゼッケン番号");
   });
 
   it("入金待ち: the voucher's confirmation number, deadline and hosted page; no promised day", () => {

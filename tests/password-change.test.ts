@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { logIn } from "~/server/auth/session-login.server";
 import {
@@ -15,21 +15,10 @@ import { callRoute, sessionOf } from "./helpers/route";
 import { action as passwordAction, loader as passwordLoader } from "~/routes/account/password";
 import { commitSession, getSession } from "~/server/http/session.server";
 
-vi.mock("~/server/auth/password.server", async (importOriginal) => {
-  const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return {
-    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
-    hashPassword: fastHashPassword,
-    decoyHash: fastDecoyHash,
-  };
-});
-
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
 const DAY = 24 * 60 * 60_000;
 
 const smtp = smtpServerForThisFile();
-afterEach(() => setClock(null));
-
 async function userAndSessions(email: string) {
   const row = await createUser(email, "Old-Pass-123");
   const user: CurrentUser = { id: row.id, email: row.email, name: row.name, isAdmin: false };

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { checkouts, mailLinks, orders, users } from "~/server/db/schema";
@@ -16,20 +16,9 @@ import { callRoute, type RouteResult } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
-vi.mock("~/server/auth/password.server", async (importOriginal) => {
-  const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return {
-    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
-    hashPassword: fastHashPassword,
-    decoyHash: fastDecoyHash,
-  };
-});
-
 const MINUTE = 60_000;
 
 const smtp = smtpServerForThisFile();
-afterEach(() => setClock(null));
-
 let ipCounter = 0;
 /** A fresh client address per test, so the per-origin limit of one test does not reach the next. */
 function freshIp() {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contestSlug } from "~/lib/rules/slug";
 import { setPublication } from "~/server/catalog/publication.server";
 import { setClock } from "~/server/core/clock.server";
@@ -7,8 +7,6 @@ import { seedContest } from "./helpers/shop";
 
 const home = () => import("~/routes/storefront/home");
 const orderForm = () => import("~/routes/storefront/order-form");
-
-afterEach(() => setClock(null));
 
 type HomeData = { contests: { id: number; onSale: boolean; salesStartAt: Date | null }[] };
 

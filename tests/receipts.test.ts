@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { extractText, getDocumentProxy } from "unpdf";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { env } from "~/server/core/env.server";
 import { db } from "~/server/db/client.server";
@@ -79,8 +79,6 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
   const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true });
   return text;
 }
-
-afterEach(() => setClock(null));
 
 describe("receipts", () => {
   it("are refused for an order not paid (konbini awaiting or expired), and unknown tokens find nothing", () => {

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RegisterValues } from "~/lib/schemas/account-schemas";
 import { setClock } from "~/server/core/clock.server";
 import { CODE_MESSAGES } from "~/server/auth/codes.server";
@@ -16,15 +16,6 @@ import {
 import { createUser, requestFrom, userByEmail } from "./helpers/accounts";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
-vi.mock("~/server/auth/password.server", async (importOriginal) => {
-  const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return {
-    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
-    hashPassword: fastHashPassword,
-    decoyHash: fastDecoyHash,
-  };
-});
-
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
 let ipCounter = 0;
 
@@ -32,8 +23,6 @@ const smtp = smtpServerForThisFile();
 beforeAll(() => {
   process.env.SITE_URL = "https://shop.example.jp";
 });
-afterEach(() => setClock(null));
-
 function values(email: string, overrides: Partial<RegisterValues> = {}): RegisterValues {
   return {
     name: "山田 花子",

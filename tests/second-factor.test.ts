@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { authenticator } from "otplib";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { action as adminLoginAction } from "~/routes/admin/login";
 import { action as secondFactorAction, loader as secondFactorLoader } from "~/routes/admin/second-factor";
 import { setClock } from "~/server/core/clock.server";
@@ -11,22 +11,11 @@ import { createUser, requestFrom, userByEmail } from "./helpers/accounts";
 import { callRoute, sessionOf } from "./helpers/route";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
-vi.mock("~/server/auth/password.server", async (importOriginal) => {
-  const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return {
-    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
-    hashPassword: fastHashPassword,
-    decoyHash: fastDecoyHash,
-  };
-});
-
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
 const MINUTE = 60_000;
 const PASSWORD = "Admin-Pass-1234";
 
 const smtp = smtpServerForThisFile();
-afterEach(() => setClock(null));
-
 function post(url: string, fields: Record<string, string>, cookie = "", ip = "198.51.100.80") {
   return requestFrom(ip, {
     url: `http://localhost${url}`,

@@ -1,11 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { loginEvents, users } from "~/server/db/schema";
 import { protectionSettings } from "~/server/auth/login-audit.server";
 import { securityDashboard, unlockAccount } from "~/server/auth/security-dashboard.server";
-
-afterEach(() => setClock(null));
 
 describe("security dashboard", () => {
   it("computes the spec's figures from the recorded login attempts of the period", () => {

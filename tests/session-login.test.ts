@@ -1,12 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { logIn, logOut, LOGIN_SESSION_KEYS } from "~/server/auth/session-login.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { createUser, newSession, roundTrip } from "./helpers/accounts";
 
 const T0 = Date.UTC(2025, 5, 1, 3, 0, 0);
-
-afterEach(() => setClock(null));
 
 describe("logIn and logOut", () => {
   it("logOut leaves no login key behind, nor the checkout, the last order or the registration (they name the visitor)", async () => {

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { logIn } from "~/server/auth/session-login.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { setClock } from "~/server/core/clock.server";
@@ -10,17 +10,6 @@ import { commitSession, deleteExpiredSessions, getSession } from "~/server/http/
 import { redirectWithToast } from "~/server/http/toast.server";
 import { createUser, newSession, requestFrom } from "./helpers/accounts";
 import { callRoute, sessionOf } from "./helpers/route";
-
-vi.mock("~/server/auth/password.server", async (importOriginal) => {
-  const { fastDecoyHash, fastHashPassword } = await import("./helpers/fast-password");
-  return {
-    ...(await importOriginal<typeof import("~/server/auth/password.server")>()),
-    hashPassword: fastHashPassword,
-    decoyHash: fastDecoyHash,
-  };
-});
-
-afterEach(() => setClock(null));
 
 const PASSWORD = "Secret-Pass1";
 

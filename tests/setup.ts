@@ -3,6 +3,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterEach } from "vitest";
+// The clock reads no configuration, so it may load before the variables below are set.
+import { setClock } from "~/server/core/clock.server";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-test-"));
 process.env.DATABASE_PATH = path.join(dir, "shop.db");
@@ -16,6 +19,9 @@ process.env.PAYMENT_PROVIDER = "test";
 process.env.TRUST_PROXY = "1";
 // The AWS SDK's notice that its 2027 releases need Node 22 (README, "Deploying"), said once there.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
+
+// Every test starts on the real clock, whatever the one before it set.
+afterEach(() => setClock(null));
 
 // The "s3" project (vitest.config.ts): stored files go to the run's fake S3, under a prefix of this file's own.
 if (process.env.SHOP_TEST_STORAGE === "s3") {

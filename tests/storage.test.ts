@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { action as initAction } from "~/routes/api/media/chunked-init";
 import { action as chunkAction } from "~/routes/api/media/chunked-upload";
 import { action as completeAction } from "~/routes/api/media/chunked-complete";
@@ -32,7 +32,7 @@ import { S3Store } from "~/server/files/s3-store.server";
 import { attachmentDisposition } from "~/server/http/content-disposition.server";
 import { documentPolicy } from "~/server/http/security-headers.server";
 import { receiveCover } from "~/server/media/cover.server";
-import { cleanupStaleUploads } from "~/server/media/uploads.server";
+import { cleanupStaleUploads } from "~/server/media/upload-cleanup.server";
 import { deliverOrder } from "~/server/delivery/order-delivery.server";
 import { createUser } from "./helpers/accounts";
 import { callRoute } from "./helpers/route";
@@ -58,8 +58,6 @@ beforeAll(async () => {
   admin = (await commitSession(session)).split(";")[0] ?? "";
   contestId = createContest("保存先テスト大会");
 });
-afterEach(() => setClock(null));
-
 /** An MP4 as far as magic bytes go (an ftyp box), then deterministic filler. */
 function fakeMp4(size: number, seed: string): Buffer {
   const head = Buffer.from("000000186674797069736f6d0000020069736f6d6d703431", "hex");
