@@ -272,3 +272,34 @@ test("納品ファイル: a file that is not a video is refused by name (issue 1
   await expect.poll(() => deliveryMails(families.c).length, { timeout: 15_000 }).toBe(1);
   await context.close();
 });
+
+// Bug 1 of issue 29: with JavaScript the tab refused IMG_2207.MOV before sending it, because
+// Chromium reports no type for a .MOV and the check asked for video/*. Without JavaScript the
+// server reads the bytes and took it; now both take it.
+test("*MOV without a type*: IMG_2207.MOV, which Chromium reports with no type, is uploaded like any video", async ({
+  browser,
+  baseURL,
+}) => {
+  const { contestId } = seedContest();
+  const context = await browser.newContext({ javaScriptEnabled: jsEnabled() });
+  await loginAsAdmin(context, baseURL ?? "", uniqueEmail("ikkatsu-admin"));
+  const admin = await context.newPage();
+  await admin.goto(`/admin/contest/${contestId}/delivery`);
+
+  // A QuickTime file's first bytes, as an iPhone writes them.
+  const buffer = Buffer.alloc(4096);
+  buffer.writeUInt32BE(0x14, 0);
+  buffer.write("ftypqt  ", 4, "latin1");
+  const input = admin.getByLabel("納品する動画ファイル（複数選択できます）");
+  await input.setInputFiles([{ name: "IMG_2207.MOV", mimeType: "", buffer }]);
+  if (jsEnabled()) expect(await input.evaluate((el: HTMLInputElement) => el.files?.[0]?.type)).toBe("");
+  await expect(admin.getByText("動画ファイル（MP4・MOV・WebM）を選択してください")).toHaveCount(0);
+  await admin.getByRole("button", { name: "アップロード", exact: true }).click();
+  if (jsEnabled()) await expect(admin.getByText("全体 1/1 件・100%")).toBeVisible();
+  else await expect(admin.getByText("アップロード完了")).toBeVisible();
+  await expect(admin.getByText("動画ファイル（MP4・MOV・WebM）を選択してください")).toHaveCount(0);
+  // A camera's name has no athlete number: the file waits for a hand match.
+  const unmatched = admin.getByRole("region", { name: /照合できないファイル/ });
+  await expect(unmatched.getByRole("listitem").filter({ hasText: "IMG_2207.MOV" })).toBeVisible();
+  await context.close();
+});

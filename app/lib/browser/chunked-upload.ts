@@ -1,4 +1,5 @@
 import { DEFAULT_CHUNK_BYTES, UPLOAD_MESSAGES } from "../schemas/media-schemas";
+import { videoTypeOf } from "../rules/video-files";
 
 /** Browser side of the chunked upload: init → chunks (one at a time) → complete. */
 
@@ -79,7 +80,9 @@ export async function uploadInChunks(options: {
   const { contestId, file, category = "sample", purpose = "media", onProgress } = options;
   const base = `/api/video/contests/${contestId}/media`;
   const key = resumeKey(contestId, file, purpose);
-  const mediaType = file.type.startsWith("video/") ? "video" : "image";
+  // A .MOV may come with no type from the system: the name says it is a video (lib/rules/video-files).
+  const contentType = videoTypeOf(file) ?? file.type;
+  const mediaType = contentType.startsWith("video/") ? "video" : "image";
   const hint = storage()?.getItem(key) ?? undefined;
 
   const initResponse = await fetch(`${base}/chunked-init`, {
@@ -89,7 +92,7 @@ export async function uploadInChunks(options: {
     body: JSON.stringify({
       fileName: file.name,
       fileSize: file.size,
-      contentType: file.type,
+      contentType,
       mediaType,
       // The spec's count; the server answers its own chunk size and count, which are used below.
       totalChunks: Math.ceil(file.size / DEFAULT_CHUNK_BYTES),

@@ -3,6 +3,7 @@ import { UploadQueue } from "~/components/UploadQueue";
 import { formatBytes } from "~/lib/schemas/media-schemas";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { useUploadQueue } from "~/lib/hooks/use-upload-queue";
+import { VIDEO_ACCEPT, videoTypeOf } from "~/lib/rules/video-files";
 
 const NOT_VIDEO = "動画ファイル（MP4・MOV・WebM）を選択してください";
 
@@ -26,7 +27,8 @@ export function DeliveryUploadPanel({
     contestId,
     purpose: "delivery",
     maxUploadBytes,
-    accepts: (file) => file.type.startsWith("video/"),
+    // By the name when the system reports no type (a .MOV in Chromium), as the server takes it by its bytes.
+    accepts: (file) => videoTypeOf(file) !== null,
     notAccepted: NOT_VIDEO,
     noFile: "納品する動画ファイルを選択してください",
   });
@@ -70,7 +72,7 @@ export function DeliveryUploadPanel({
             id="delivery-files"
             name="files"
             type="file"
-            accept="video/*"
+            accept={VIDEO_ACCEPT}
             multiple
             disabled={uploading}
             aria-invalid={error ? true : undefined}

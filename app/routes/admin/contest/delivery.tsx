@@ -14,6 +14,7 @@ import { deliveryActionSchema, fileMatchSchema } from "~/lib/schemas/delivery-sc
 import { formatBytes } from "~/lib/schemas/media-schemas";
 import { positiveId } from "~/lib/rules/params";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
+import { VIDEO_ACCEPT } from "~/lib/rules/video-files";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
 import { env } from "~/server/core/env.server";
@@ -642,7 +643,7 @@ function ReplaceForm({
           id={`replace-${fileId}`}
           type="file"
           name="files"
-          accept="video/*"
+          accept={VIDEO_ACCEPT}
           required={hydrated}
           className="max-w-full text-xs"
         />
