@@ -5,10 +5,10 @@ import {
   matchKey,
   parseDeliveryFileName,
   type DeliveryContest,
-  type DeliveryStyle,
   type FileMatch,
-  type MatchAthlete,
 } from "~/server/delivery/file-names.server";
+import type { MatchAthlete } from "~/server/delivery/file-names/athlete-names.server";
+import type { DeliveryStyle } from "~/server/delivery/file-names/styles.server";
 import type { Orientation } from "~/lib/rules/pricing";
 
 // The athletes of the test contests, by the id the matcher answers with.

@@ -4,8 +4,8 @@ import {
   matchKey,
   type DeliveryContest,
   type FileMatch,
-  type MatchAthlete,
 } from "~/server/delivery/file-names.server";
+import type { MatchAthlete } from "~/server/delivery/file-names/athlete-names.server";
 import { ORDER_TABS } from "~/lib/rules/order-tabs";
 import { ORIENTATION_LABELS, type Orientation } from "~/lib/rules/pricing";
 import { db, type Tx } from "../db/client.server";
