@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { AthleteRowInput } from "~/lib/schemas/athlete-schemas";
-import { addAthletes, applyBulk, applySingle, updateAthlete } from "~/server/catalog/athletes.server";
+import { applyBulk, applySingle } from "~/server/catalog/athlete-bulk.server";
+import { addAthletes, updateAthlete } from "~/server/catalog/athlete-edits.server";
 import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
 import { athletes } from "~/server/db/schema";

@@ -8,13 +8,9 @@ import {
   displayStatus,
   singleAthleteSchema,
 } from "~/lib/schemas/athlete-schemas";
-import {
-  addAthletes,
-  applyBulk,
-  applySingle,
-  listAthletes,
-  updateAthlete,
-} from "~/server/catalog/athletes.server";
+import { applyBulk, applySingle } from "~/server/catalog/athlete-bulk.server";
+import { addAthletes, updateAthlete } from "~/server/catalog/athlete-edits.server";
+import { listAthletes } from "~/server/catalog/athletes.server";
 import { orderFormOptions, priceColumnNames } from "~/server/catalog/pricing.server";
 import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";

@@ -8,7 +8,7 @@ import {
 } from "~/lib/schemas/athlete-schemas";
 import type { athletes } from "../db/schema";
 import { apiError, parseApiInput } from "../http/json-api.server";
-import type { AthleteChangeResult } from "./athletes.server";
+import type { AthleteChangeResult } from "./athlete-edits.server";
 
 /**
  * The JSON API's side of the athletes (docs/api.md "Athletes"): how an athlete is answered, and

@@ -88,7 +88,8 @@ export type AthleteStatus = (typeof ATHLETE_STATUSES)[number];
 
 /**
  * Two active athletes of one contest never share a number: the rule is `rowRefusal` (the row
- * edit and the API's create) and `applyBulk` in catalog/athletes.server.ts, backed by the
+ * edit and the API's create, catalog/athlete-edits.server.ts) and `applyBulk`
+ * (catalog/athlete-bulk.server.ts), both through catalog/athlete-numbers.server.ts, backed by the
  * triggers of migration 0011 (not an index, as older data may hold a pair; a migration that
  * rebuilds this table must re-create them).
  */

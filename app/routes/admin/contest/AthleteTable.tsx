@@ -23,17 +23,8 @@ import {
 } from "~/lib/schemas/athlete-schemas";
 import { formatYen } from "~/lib/rules/format";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
+import type { AthleteActionResult } from "~/server/catalog/athlete-tab.server";
 import type { AthleteRow } from "~/server/catalog/athletes.server";
-
-/** What the athlete tab's action answers a script (and, on bad input, a plain form post). */
-export type AthleteActionResult = {
-  kind: "add" | "row" | "bulk" | "single";
-  ok: boolean;
-  id?: number;
-  ids?: number[];
-  message?: string;
-  reply?: SubmissionResult<string[]>;
-};
 
 export type TableContext = {
   contestId: number;

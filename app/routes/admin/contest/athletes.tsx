@@ -3,69 +3,17 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import {
-  AthleteTable,
-  type AthleteActionResult,
-  type TableContext,
-} from "~/routes/admin/contest/AthleteTable";
-import {
-  addAthletesSchema,
-  athleteRowSchema,
-  BULK_DONE,
-  bulkAthletesSchema,
-  MAX_ADD_COUNT,
-  singleAthleteSchema,
-  UNCATEGORISED,
-} from "~/lib/schemas/athlete-schemas";
+import { AthleteTable, type TableContext } from "~/routes/admin/contest/AthleteTable";
+import { listQuery, listUrl, FIRST_PAGE } from "~/routes/admin/contest/athletes/list-address";
+import { addAthletesSchema, MAX_ADD_COUNT, UNCATEGORISED } from "~/lib/schemas/athlete-schemas";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import {
-  addAthletes,
-  applyBulk,
-  applySingle,
-  contestCategoryNames,
-  findAthleteOfContest,
-  listAthletes,
-  updateAthlete,
-  type AthleteView,
-} from "~/server/catalog/athletes.server";
+import { athleteTabStep, type AthleteActionResult } from "~/server/catalog/athlete-tab.server";
+import { contestCategoryNames, findAthleteOfContest, listAthletes } from "~/server/catalog/athletes.server";
 import { priceColumnNames } from "~/server/catalog/pricing.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
-import { pageNumber, positiveId } from "~/lib/rules/params";
-
-/** The list's own query keys; everything else in a URL (index, purge, select) is dropped when returning to it. */
-function listQuery(search: URLSearchParams) {
-  const view: AthleteView = search.get("view") === "deleted" ? "deleted" : "active";
-  const page = pageNumber(search.get("page"), 100_000);
-  const q = (search.get("q") ?? "").trim().slice(0, 100);
-  const categoryParam = (search.get("category") ?? "").trim().slice(0, 100);
-  return {
-    view,
-    page,
-    q,
-    categoryParam,
-    category: categoryParam === "" ? null : categoryParam === UNCATEGORISED ? "" : categoryParam,
-  };
-}
-
-function listUrl(
-  contestId: number,
-  query: { view: AthleteView; page: number; q: string; categoryParam: string },
-  overrides: Record<string, string> = {},
-) {
-  const params = new URLSearchParams();
-  if (query.view === "deleted") params.set("view", "deleted");
-  if (query.q) params.set("q", query.q);
-  if (query.categoryParam) params.set("category", query.categoryParam);
-  if (query.page > 1) params.set("page", String(query.page));
-  for (const [key, value] of Object.entries(overrides)) {
-    if (value) params.set(key, value);
-    else params.delete(key);
-  }
-  const search = params.toString();
-  return `/admin/contest/${contestId}${search ? `?${search}` : ""}`;
-}
+import { positiveId } from "~/lib/rules/params";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdminPage(request);
@@ -88,12 +36,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-const SINGLE_DONE = {
-  delete: "選手を削除しました（削除済みから復元できます）。",
-  restore: "選手を復元しました。",
-  purge: "選手を完全に削除しました。",
-} as const;
-
 /**
  * Every change of the tab posts here. A plain form post gets 303 back to the list with a
  * toast, or the form again with its messages and a 4xx. The page's scripts post with
@@ -103,104 +45,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   await requireAdminPage(request);
   const contest = requireEditableContest(params);
   const form = await readForm(request);
-  const viaScript = form.get("reply") === "fetcher";
-  const back = listUrl(contest.id, listQuery(new URL(request.url).searchParams));
-  const intent = String(form.get("intent") ?? "");
-
-  const fail = (result: Omit<AthleteActionResult, "ok">, status: number) =>
-    data<AthleteActionResult>({ ...result, ok: false }, { status });
-  const done = (result: Omit<AthleteActionResult, "ok">, toastTitle: string) =>
-    viaScript
-      ? data<AthleteActionResult>({ ...result, ok: true })
-      : redirectWithToast(
-          request,
-          back,
-          { kind: "success", title: toastTitle, description: result.message },
-          { status: 303 },
-        );
-
-  if (intent === "add") {
-    const submission = parseWithZod(form, { schema: addAthletesSchema });
-    if (submission.status !== "success") return fail({ kind: "add", reply: submission.reply() }, 400);
-    const added = addAthletes(contest.id, submission.value.count);
-    return redirectWithToast(
-      request,
-      listUrl(contest.id, { view: "active", page: 1, q: "", categoryParam: "" }),
-      {
-        kind: "success",
-        title: "追加完了",
-        description: `${submission.value.count}人の選手を追加しました（${added.first}〜${added.last}）。`,
-      },
-      { status: 303 },
-    );
-  }
-
-  if (intent === "update") {
-    const submission = parseWithZod(form, { schema: athleteRowSchema });
-    const id = positiveId(form.get("id")) ?? 0;
-    if (submission.status !== "success")
-      return fail(
-        { kind: "row", id, message: "入力内容を確認してください。", reply: submission.reply() },
-        400,
-      );
-    const result = updateAthlete(contest.id, submission.value);
-    if (!result.ok) {
-      const reply = submission.reply(
-        result.field
-          ? { fieldErrors: { [result.field]: [result.message] } }
-          : { formErrors: [result.message] },
-      );
-      return fail({ kind: "row", id, message: result.message, reply }, result.status);
-    }
-    return done({ kind: "row", id, message: `${submission.value.name}を保存しました。` }, "保存完了");
-  }
-
-  if (intent.startsWith("bulk-")) {
-    const submission = parseWithZod(form, { schema: bulkAthletesSchema });
-    if (submission.status !== "success") {
-      const message =
-        Object.values(submission.error ?? {})
-          .flat()
-          .filter(Boolean)[0] ?? "入力内容を確認してください。";
-      return fail({ kind: "bulk", message, reply: submission.reply() }, 400);
-    }
-    const result = applyBulk(contest.id, submission.value);
-    if (!result.ok)
-      return fail(
-        { kind: "bulk", message: result.message, reply: submission.reply({ formErrors: [result.message] }) },
-        result.status,
-      );
-    // The reply clears any earlier messages of the bulk form when scripts show this outcome.
-    return done(
-      {
-        kind: "bulk",
-        ids: submission.value.ids,
-        message: BULK_DONE[submission.value.intent](result.count),
-        reply: submission.reply(),
-      },
-      "一括操作完了",
-    );
-  }
-
-  const submission = parseWithZod(form, { schema: singleAthleteSchema });
-  if (submission.status !== "success") {
-    const message =
-      Object.values(submission.error ?? {})
-        .flat()
-        .filter(Boolean)[0] ?? "操作を選んでください";
-    return fail({ kind: "single", id: positiveId(form.get("id")) ?? 0, message }, 400);
-  }
-  const result = applySingle(contest.id, submission.value.intent, submission.value.id);
-  if (!result.ok)
-    return fail({ kind: "single", id: submission.value.id, message: result.message }, result.status);
-  return done(
-    { kind: "single", id: submission.value.id, message: SINGLE_DONE[submission.value.intent] },
-    submission.value.intent === "delete"
-      ? "削除完了"
-      : submission.value.intent === "restore"
-        ? "復元完了"
-        : "完全削除完了",
-  );
+  const outcome = athleteTabStep(contest.id, form);
+  if (!outcome.done) return data<AthleteActionResult>(outcome.result, { status: outcome.status });
+  if (form.get("reply") === "fetcher" && !outcome.toFirstPage)
+    return data<AthleteActionResult>(outcome.result);
+  const back = outcome.toFirstPage
+    ? listUrl(contest.id, FIRST_PAGE)
+    : listUrl(contest.id, listQuery(new URL(request.url).searchParams));
+  return redirectWithToast(request, back, { kind: "success", ...outcome.toast }, { status: 303 });
 }
 
 export default function AthleteManagement() {

@@ -1,7 +1,8 @@
 import { BULK_DONE } from "~/lib/schemas/athlete-schemas";
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { bulkUpdateInput, refusalAnswer } from "~/server/catalog/athlete-api.server";
-import { applyBulk, contestOfSelection } from "~/server/catalog/athletes.server";
+import { applyBulk } from "~/server/catalog/athlete-bulk.server";
+import { contestOfSelection } from "~/server/catalog/athletes.server";
 import { apiError, jsonApi, readApiBody, apiJson } from "~/server/http/json-api.server";
 
 /**

@@ -2,7 +2,8 @@ import { newAthleteSchema } from "~/lib/schemas/athlete-schemas";
 import { positiveId } from "~/lib/rules/params";
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { athleteAnswer, refusalAnswer } from "~/server/catalog/athlete-api.server";
-import { contestAthletes, createAthlete } from "~/server/catalog/athletes.server";
+import { createAthlete } from "~/server/catalog/athlete-edits.server";
+import { contestAthletes } from "~/server/catalog/athletes.server";
 import { findContest } from "~/server/catalog/contest-list.server";
 import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 

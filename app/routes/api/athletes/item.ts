@@ -2,7 +2,9 @@ import { athleteRowSchema, IS_DELETED_ALONE, isDeletedField } from "~/lib/schema
 import { positiveId } from "~/lib/rules/params";
 import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { athleteAnswer, refusalAnswer } from "~/server/catalog/athlete-api.server";
-import { applySingle, findAthlete, updateAthlete } from "~/server/catalog/athletes.server";
+import { applySingle } from "~/server/catalog/athlete-bulk.server";
+import { updateAthlete } from "~/server/catalog/athlete-edits.server";
+import { findAthlete } from "~/server/catalog/athletes.server";
 import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
 
 function athleteOf(params: { id?: string }) {
