@@ -154,3 +154,39 @@ test("the 制作リスト: one row per athlete and style, filtered by category a
   expect(lines[1]).toMatch(/^1,山田 花,幼児部門,縦,縦,2,0,\d{4}\/\d{2}\/\d{2} \d{2}:\d{2},未納品,$/);
   expect(lines[2]).toMatch(/^3,佐藤 美緒,幼児部門,横,横,1,0,.*,未納品,お断り$/);
 });
+
+// Bugs 6 and 7 of issue 29: on a 390 px phone the table was cut at the right edge with no sign
+// that it scrolls, and the badges' legend was named by an aria-label on a <p>, which assistive
+// technology ignores.
+test("*production list on a phone*: the table scrolls inside a box that says so, and the badges' legend is announced", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const { contestId } = seedContest();
+  await loginAsAdmin(context, baseURL ?? "", uniqueEmail("production-admin"));
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/admin/contest/${contestId}/production`);
+
+  const box = page.getByRole("region", { name: "制作リストの表" });
+  await expect(box.getByRole("table")).toBeVisible();
+  await expect(page.getByText("横にスクロールできます")).toBeVisible();
+  await expect(box).toHaveAccessibleDescription(/横にスクロールできます/);
+  // The table is wider than the phone: the box scrolls, the page does not, and the keyboard reaches it.
+  expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await box.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect.poll(() => box.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+
+  const legend = page.getByRole("list", { name: "目印の説明" });
+  await expect(legend.getByRole("listitem")).toHaveCount(2);
+  await expect(legend.getByRole("listitem").first()).toHaveText(/受注停止\s*選手の動画が受注停止/);
+  await page.screenshot({ path: test.info().outputPath("production-390x844.png"), fullPage: true });
+
+  // On a wide screen the whole table fits: no hint.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(page.getByText("横にスクロールできます")).toBeHidden();
+  expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(false);
+  await page.screenshot({ path: test.info().outputPath("production-1280x800.png"), fullPage: true });
+});

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/lib/rules/format";
-import { describeProductionFilter, productionQuery, type ProductionState } from "~/lib/rules/production-list";
+import { describeProductionFilter, productionQuery } from "~/lib/rules/production-list";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
@@ -12,6 +12,7 @@ import {
   productionList,
   productionTotals,
 } from "~/server/production/production-list.server";
+import { FlagLegend, ProductionTable, type ProductionTableRow } from "./production/ProductionTable";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `制作リスト ${data?.contest.name ?? ""} | 管理画面` },
@@ -33,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     filter,
     unknownCategory,
     totals: productionTotals(rows),
-    rows: rows.map((row) => ({
+    rows: rows.map((row): ProductionTableRow => ({
       key: `${row.athleteId ?? `${row.athleteNumber}-${row.athleteName}`}-${row.orientation}`,
       athleteNumber: row.athleteNumber,
       athleteName: row.athleteName,
@@ -46,20 +47,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       flags: productionFlags(row),
     })),
   };
-}
-
-const STATE_STYLES: Record<ProductionState, string> = {
-  未納品: "border-zinc-300 bg-white text-zinc-800",
-  一部納品: "border-amber-300 bg-amber-50 text-amber-900",
-  納品済み: "border-emerald-300 bg-emerald-50 text-emerald-800",
-};
-
-function FlagBadge({ flag }: { flag: string }) {
-  return (
-    <span className="inline-block rounded border border-red-300 bg-red-100 px-1.5 py-0.5 text-xs font-bold whitespace-nowrap text-red-800">
-      {flag}
-    </span>
-  );
 }
 
 export default function ProductionList() {
@@ -146,19 +133,7 @@ export default function ProductionList() {
           <span className="font-semibold text-zinc-900">{totals.open}件</span>
           <span className="text-zinc-500 print:hidden">・{filterText}</span>
         </p>
-        <p
-          className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-zinc-700"
-          aria-label="目印の説明"
-        >
-          <span className="inline-flex items-center gap-1.5">
-            <FlagBadge flag="受注停止" />
-            選手の動画が受注停止
-          </span>
-          <span className="inline-flex items-center gap-1.5">
-            <FlagBadge flag="お断り" />
-            注文一覧でお断りの明細あり
-          </span>
-        </p>
+        <FlagLegend />
       </div>
 
       {rows.length === 0 ? (
@@ -168,76 +143,11 @@ export default function ProductionList() {
             : "この大会の注文はまだありません"}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-xl bg-white shadow-sm print:overflow-visible print:rounded-none print:shadow-none">
-          <table className="w-full min-w-[40rem] text-left text-sm print:min-w-0 print:text-[10pt] print:[print-color-adjust:exact]">
-            <caption className="sr-only">
-              {contest.name} の制作リスト（{filterText}）
-            </caption>
-            <thead className="table-header-group border-b border-zinc-200 text-zinc-600 print:border-zinc-500 print:text-zinc-900">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap print:px-2 print:py-1">
-                  {contest.bibNumberLabel}
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium print:px-2 print:py-1">
-                  選手名
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap print:px-2 print:py-1">
-                  部門
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap print:px-2 print:py-1">
-                  スタイル
-                </th>
-                <th
-                  scope="col"
-                  className="px-3 py-2 text-right font-medium whitespace-nowrap print:px-2 print:py-1"
-                >
-                  注文数
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap print:px-2 print:py-1">
-                  最初の注文日
-                </th>
-                <th scope="col" className="px-3 py-2 font-medium print:px-2 print:py-1">
-                  状態
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-zinc-100 print:divide-zinc-300">
-              {rows.map((row) => (
-                <tr
-                  key={row.key}
-                  className={`break-inside-avoid ${row.flags.length > 0 ? "bg-red-50" : ""}`}
-                  data-flagged={row.flags.length > 0 || undefined}
-                >
-                  <td className="px-3 py-2 font-semibold tabular-nums print:px-2 print:py-1">
-                    {row.athleteNumber}
-                  </td>
-                  <td className="min-w-40 px-3 py-2 print:min-w-0 print:px-2 print:py-1">
-                    <span className="mr-2">{row.athleteName}</span>
-                    {row.flags.map((flag) => (
-                      <span key={flag} className="mr-1">
-                        <FlagBadge flag={flag} />
-                      </span>
-                    ))}
-                  </td>
-                  <td className="px-3 py-2 whitespace-nowrap print:px-2 print:py-1">{row.category}</td>
-                  <td className="px-3 py-2 whitespace-nowrap print:px-2 print:py-1">{row.style}</td>
-                  <td className="px-3 py-2 text-right tabular-nums print:px-2 print:py-1">{row.lineCount}</td>
-                  <td className="px-3 py-2 whitespace-nowrap tabular-nums print:px-2 print:py-1">
-                    {row.firstOrderedOn}
-                  </td>
-                  <td className="px-3 py-2 print:px-2 print:py-1">
-                    <span
-                      className={`inline-block rounded-full border px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${STATE_STYLES[row.state]}`}
-                    >
-                      {row.state}
-                      {row.state === "一部納品" ? ` ${row.deliveredCount}/${row.lineCount}` : ""}
-                    </span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ProductionTable
+          rows={rows}
+          numberLabel={contest.bibNumberLabel}
+          caption={`${contest.name} の制作リスト（${filterText}）`}
+        />
       )}
     </div>
   );
