@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { ConfigError, parseEnv } from "~/server/core/env.server";
+import { ConfigError } from "~/server/core/env/config-report.server";
+import { parseEnv } from "~/server/core/env.server";
 
 const good = { DATABASE_PATH: "./data/test.db", PAYMENT_PROVIDER: "test" };
 
