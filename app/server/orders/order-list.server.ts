@@ -240,6 +240,10 @@ const downloadPagesQuery = (connection: Db) =>
     .where(idsIn(downloadPages.orderId))
     .prepare();
 
+/** One order of the list with its lines and its download page, as the order list shows it. */
+export type OrderGroup = ReturnType<typeof listOrderGroups>["groups"][number];
+export type OrderGroupLine = OrderGroup["lines"][number];
+
 /**
  * Orders of a tab (and of a contest), newest first, with their lines; searchable by order
  * number, e-mail or name. Without a search (the list as an admin works through it) the
