@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createContest, listStorefrontContests } from "~/server/catalog/contests.server";
 import { db, openDatabase, useDatabase } from "~/server/db/client.server";
 import { prepared } from "~/server/db/prepared.server";
-import { athletes, contests, deliveryFiles, orderLines, videoFormats } from "~/server/db/schema";
+import { athletes, contests, deliveryFiles, orderLines, orders, videoFormats } from "~/server/db/schema";
 import { eq } from "drizzle-orm";
 import { slugKey } from "~/lib/rules/slug";
 
@@ -206,6 +206,29 @@ describe("migration 0011: issue 19 item 6: athlete numbers unique among a contes
     expect(() => migrated.update(athletes).set({ athleteNumber: 5 }).where(eq(athletes.id, 2)).run()).toThrow(
       "athlete number taken",
     );
+    migrated.$client.close();
+  });
+});
+
+describe("migration 0018: the number label resolved once when the order is made", () => {
+  it("gives the orders that stored '' the default label and leaves the others' own", () => {
+    const file = databaseMigratedUpTo(17);
+    const sqlite = new Database(file);
+    sqlite.exec(`
+      insert into orders (id, order_number, checkout_id, payment_intent_id, contest_name, bib_number_label,
+        customer_email, customer_name, total_amount, status_token) values
+        (1, '10000001', 'c1', 'pi_1', '旧大会', '', 'a@example.jp', '甲', 3000, 'token1'),
+        (2, '10000002', 'c2', 'pi_2', '旧大会', '演奏順', 'b@example.jp', '乙', 3000, 'token2');
+    `);
+    sqlite.close();
+
+    const migrated = openDatabase(file);
+    expect(
+      migrated.select({ id: orders.id, label: orders.bibNumberLabel }).from(orders).orderBy(orders.id).all(),
+    ).toEqual([
+      { id: 1, label: "ゼッケン番号" },
+      { id: 2, label: "演奏順" },
+    ]);
     migrated.$client.close();
   });
 });

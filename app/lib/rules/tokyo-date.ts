@@ -18,4 +18,5 @@ export function tokyoDay(instant: number | Date): string {
   return new Date(new Date(instant).getTime() + TOKYO_OFFSET_MS).toISOString().slice(0, 10);
 }
 
-export const DAY_MS = 24 * 3600_000;
+export const HOUR_MS = 3600_000;
+export const DAY_MS = 24 * HOUR_MS;

@@ -4,6 +4,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { formatYen, formatYenShort } from "~/lib/rules/format";
+import { numberLabelOf } from "~/lib/rules/number-label";
 import type { OrderFormValues } from "~/lib/schemas/order-schemas";
 import { athletePrices, itemPrice, MAX_ORDER_ITEMS, orderTotal } from "~/lib/rules/pricing";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
@@ -26,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const contest = orderFormContest(params.contestSlug ?? "");
   const session = await getSession(request);
   return {
-    contest: { id: contest.id, name: contest.name, bibNumberLabel: contest.bibNumberLabel || "ゼッケン番号" },
+    contest: { id: contest.id, name: contest.name, bibNumberLabel: numberLabelOf(contest) },
     ...orderFormPage(session, contest),
     samples: contestSamples(contest.id),
   };

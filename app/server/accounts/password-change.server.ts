@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { HOUR_MS } from "~/lib/rules/tokyo-date";
 import { CODE_MESSAGES, CODE_TTL_MS, verifyCode } from "../auth/codes.server";
 import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
 import { now } from "../core/clock.server";
@@ -33,8 +34,6 @@ export const PASSWORD_CHANGE_MESSAGES = {
   tooMany: "送信回数の上限に達しました。しばらく時間をおいてから再度お試しください。",
   changed: "パスワードを変更しました",
 } as const;
-
-const HOUR_MS = 60 * 60 * 1000;
 
 export type StepFailure = { ok: false; status: 400 | 409 | 429; message: string };
 

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { HOUR_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { sellerInfo } from "../core/seller.server";
@@ -8,7 +9,7 @@ import { hashPassword, unlessHashingBusy, type HashingBusy } from "../auth/passw
 import { endLogins } from "../auth/session-login.server";
 import { hitOriginLimit } from "../http/rate-limit.server";
 import { mailRequester, takeMailAllowance } from "../auth/mail-caps.server";
-import { queueMail, sendQueuedMail, sendThroughOutbox } from "../mail/outbox.server";
+import { queueMail, sendQueuedMailNow, sendThroughOutbox } from "../mail/outbox.server";
 import { passwordChangedMail } from "../mail/templates/password-changed.server";
 import { adminPasswordResetRefusedMail, passwordResetMail } from "../mail/templates/password-reset.server";
 import { checkMailLink, issueMailLink, takeMailLink, type MailLinkProblem } from "./mail-links.server";
@@ -41,7 +42,6 @@ export const PASSWORD_RESET_MESSAGES = {
   used: "このリンクはすでに使用されています。",
 } as const;
 
-const HOUR_MS = 60 * 60 * 1000;
 /** Per client address, every e-mail address together. Per e-mail address: mail-caps.server.ts. */
 const PER_ORIGIN_PER_HOUR = 20;
 
@@ -84,10 +84,7 @@ export function requestPasswordReset(request: Request, rawEmail: string): ResetR
     );
   });
   // Not awaited: the answer must not wait on the mail server only when the address has an account.
-  if (mailId !== null)
-    void sendQueuedMail(mailId).catch((error: unknown) =>
-      console.error("[password-reset] link mail failed", error),
-    );
+  if (mailId !== null) void sendQueuedMailNow(mailId, "password reset link mail");
   return { ok: true };
 }
 

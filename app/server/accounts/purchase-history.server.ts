@@ -115,7 +115,7 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
     progress: orderProgress(row),
     statusPath: orderStatusPath(row.statusToken),
     orderedAt: row.createdAt,
-    numberLabel: row.bibNumberLabel || "ゼッケン番号",
+    numberLabel: row.bibNumberLabel,
     totalAmount: row.totalAmount,
     receiptUrl: row.paymentStatus === "paid" ? receiptPath(row.statusToken) : null,
     lines: lines

@@ -1,4 +1,4 @@
-import { DAY_MS } from "~/lib/rules/tokyo-date";
+import { DAY_MS, HOUR_MS } from "~/lib/rules/tokyo-date";
 import crypto from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { RegisterValues } from "~/lib/schemas/account-schemas";
@@ -40,7 +40,6 @@ export const REGISTRATION_MESSAGES = {
     `このメールアドレスは認証コードの入力に続けて失敗したため、${formatDateTime(until)} まで確認にお使いいただけません。時間をおいてからお試しください。`,
 } as const;
 
-const HOUR_MS = 60 * 60 * 1000;
 const PER_IP_PER_HOUR = 10;
 
 export type PendingRegistration = { id: string; email: string; fromOrder: boolean };

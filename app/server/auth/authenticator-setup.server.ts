@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { formatDateTime } from "~/lib/rules/format";
+import { HOUR_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { open, seal } from "../core/secret-box.server";
 import { db } from "../db/client.server";
@@ -32,8 +33,6 @@ import type { CurrentUser } from "./users.server";
 
 /** A setup not confirmed within 15 minutes has to be started again (with the password and a code). */
 export const PENDING_SETUP_TTL_MS = 15 * 60 * 1000;
-
-const HOUR_MS = 60 * 60 * 1000;
 
 export const AUTHENTICATOR_MESSAGES = {
   codeSent: "認証コードを送信しました。メールをご確認ください。",

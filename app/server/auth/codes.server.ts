@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
+import { DAY_MS, HOUR_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { db, type Db, type Tx } from "../db/client.server";
 import { verificationCodes, type CodePurpose } from "../db/schema";
@@ -10,9 +11,6 @@ import { countMail, mailCapUntil, UNKNOWN_REQUESTER, type MailRequester } from "
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const CODE_MAX_ATTEMPTS = 5;
 export const CODE_RESEND_INTERVAL_MS = 60 * 1000;
-
-const HOUR_MS = 60 * 60 * 1000;
-const DAY_MS = 24 * HOUR_MS;
 
 /**
  * Codes only the account's owner can ask for, each purpose counted on its own per address (one

@@ -1,4 +1,5 @@
 import { and, count, countDistinct, desc, eq, gt, gte, max } from "drizzle-orm";
+import { HOUR_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { loginEvents, LOGIN_OUTCOMES } from "../db/schema";
@@ -13,7 +14,6 @@ import { clientIp } from "../http/rate-limit.server";
 export type LoginKind = "customer" | "admin";
 export type LoginOutcome = (typeof LOGIN_OUTCOMES)[number];
 
-const HOUR_MS = 60 * 60 * 1000;
 const USER_AGENT_MAX = 500;
 /** What a login record says when no address is known (a request that did not come through the server's edge): not an address to group by. */
 export const UNKNOWN_ADDRESS = "unknown";

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { DAY_MS } from "~/lib/rules/tokyo-date";
+import { DAY_MS, HOUR_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { rateLimits } from "../db/schema";
@@ -41,8 +41,6 @@ export function wrongCodeCaps(name: string): RequesterCaps {
 
 /** Who asks for the mail. `reserved`: not refused by the address's total (see above). */
 export type MailRequester = { key: string; reserved?: boolean };
-
-const HOUR_MS = 60 * 60 * 1000;
 
 /** Per (address, requester, kind): what one person's slips and slow mail need (the old address caps). */
 export const PER_REQUESTER_MAIL_CAPS = [

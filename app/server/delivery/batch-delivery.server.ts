@@ -3,7 +3,7 @@ import { matchKey } from "~/server/delivery/file-names.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { deliveryFiles, orderLines, orders } from "../db/schema";
-import { sendQueuedMail } from "../mail/outbox.server";
+import { sendQueuedMailNow } from "../mail/outbox.server";
 import { recordDelivery, resendDeliveryMail, type LineDelivery } from "./order-delivery.server";
 import { retireFile } from "./delivery-files.server";
 import { deliveryPlan, type OpenOrder, type WaitingFile } from "./matching.server";
@@ -113,14 +113,7 @@ export function deliverContest(contestId: number): BatchDeliveryResult | null {
 
 /** One SMTP conversation at a time, so a batch of 150 does not open 150 connections at once. */
 async function sendInTurn(mailIds: number[]): Promise<void> {
-  for (const id of mailIds) {
-    try {
-      if ((await sendQueuedMail(id)) === "failed")
-        console.error(`[delivery] delivery mail ${id} queued for retry`);
-    } catch (error) {
-      console.error(`[delivery] delivery mail ${id} failed`, error);
-    }
-  }
+  for (const id of mailIds) await sendQueuedMailNow(id, "delivery mail");
 }
 
 /** 納品メールを再送信 for an order of this contest whose file was replaced (the customer may fetch the corrected video). */

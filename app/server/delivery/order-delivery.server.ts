@@ -6,7 +6,7 @@ import { db, type Tx } from "../db/client.server";
 import { deliveryFiles, downloadPages, orderLines, orders, type OrderStatus } from "../db/schema";
 import { env } from "../core/env.server";
 import { deliveryMail } from "../mail/templates/delivery.server";
-import { queueMail, sendQueuedMail, sendThroughOutbox, type OutgoingMail } from "../mail/outbox.server";
+import { queueMail, sendQueuedMailNow, sendThroughOutbox, type OutgoingMail } from "../mail/outbox.server";
 
 /** A line number without its -N suffix: the order it belongs to. */
 export function baseOrderNumber(lineNumber: string): string {
@@ -124,9 +124,8 @@ export async function deliverOrder(
     { behavior: "immediate" },
   );
   if (mailId === null) return { ok: true, mail: "already-sent", pageId };
-  const outcome = await sendQueuedMail(mailId);
-  if (outcome === "failed") console.error(`[delivery] mail for order ${orderId} queued for retry`);
-  return { ok: true, mail: outcome === "failed" ? "queued" : "sent", pageId };
+  const mail = await sendQueuedMailNow(mailId, `delivery mail for order ${orderId}`);
+  return { ok: true, mail, pageId };
 }
 
 /**

@@ -141,6 +141,22 @@ export async function sendQueuedMail(id: number): Promise<SendOutcome> {
   return "sent";
 }
 
+/**
+ * Sends a mail queued with its cause now, and logs (one way, naming `what`) when it could not go:
+ * the mail stays in the outbox and the retry loop sends it, so the caller's work stands either way.
+ * Never rejects, so a caller that does not wait for the mail server can leave it running (`void`).
+ * "queued": left to the retry loop; "sent": sent now, or already in another sender's hands.
+ */
+export async function sendQueuedMailNow(id: number, what: string): Promise<"sent" | "queued"> {
+  try {
+    if ((await sendQueuedMail(id)) !== "failed") return "sent";
+    console.error(`[mail] ${what} (mail ${id}) not sent now, queued for retry`);
+  } catch (error) {
+    console.error(`[mail] ${what} (mail ${id}) failed, queued for retry`, error);
+  }
+  return "queued";
+}
+
 /** Queues a mail and tries it at once; true when the SMTP server took it. Retried later otherwise. */
 export async function sendThroughOutbox(outgoing: OutgoingMail): Promise<boolean> {
   const id = queueMail(outgoing);

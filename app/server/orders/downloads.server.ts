@@ -29,7 +29,7 @@ export function downloadPage(id: string) {
     createdAt: page.createdAt,
     expiresAt: page.expiresAt,
     expired,
-    bibNumberLabel: order.bibNumberLabel || "ゼッケン番号",
+    bibNumberLabel: order.bibNumberLabel,
     lines: lines.map((line) => ({
       id: line.id,
       contestName: line.contestName,

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db, type Tx } from "../db/client.server";
 import { orderLines, orders } from "../db/schema";
-import { queueMail, sendQueuedMail } from "../mail/outbox.server";
+import { queueMail, sendQueuedMailNow } from "../mail/outbox.server";
 import { lineRefusalWithdrawnMail, lineRefusedMail } from "../mail/templates/line-refusal.server";
 import { orderStatusUrl } from "./order-status.server";
 
@@ -42,16 +42,14 @@ function mailInput(order: typeof orders.$inferSelect, line: typeof orderLines.$i
     customerName: order.customerName,
     orderNumber: order.orderNumber,
     contestName: order.contestName,
-    lineLabel: `${order.bibNumberLabel || "ゼッケン番号"} ${line.athleteNumber} ${line.athleteName}・${line.style}`,
+    lineLabel: `${order.bibNumberLabel} ${line.athleteNumber} ${line.athleteName}・${line.style}`,
     statusUrl: orderStatusUrl(order.statusToken),
   };
 }
 
 async function send(mailId: number | null): Promise<"sent" | "queued"> {
   if (mailId === null) return "queued";
-  const outcome = await sendQueuedMail(mailId);
-  if (outcome === "failed") console.error("[line-refusal] mail queued for retry");
-  return outcome === "failed" ? "queued" : "sent";
+  return sendQueuedMailNow(mailId, "line refusal mail");
 }
 
 /** Marks a line お断り with the note for the customer (a changed note replaces the earlier one) and mails them. */

@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
+import { HOUR_MS } from "~/lib/rules/tokyo-date";
 import { db } from "../db/client.server";
 import { orders } from "../db/schema";
 import { hitOriginLimit } from "../http/rate-limit.server";
 import { mailRequester, takeMailAllowance } from "../auth/mail-caps.server";
-import { queueMail, sendQueuedMail } from "../mail/outbox.server";
+import { queueMail, sendQueuedMailNow } from "../mail/outbox.server";
 import { orderStatusLinkMail } from "../mail/templates/order-status-link.server";
 import { orderStatusUrl } from "./order-status.server";
 
@@ -21,7 +22,6 @@ export const ORDER_LOOKUP_MESSAGES = {
   tooMany: "お申し込みの回数が上限に達しました。しばらく時間をおいてから再度お試しください。",
 } as const;
 
-const HOUR_MS = 60 * 60 * 1000;
 /** Per client address: a school's or a family's shared connection, not a sweep over numbers and addresses. */
 const PER_ORIGIN_PER_HOUR = 20;
 
@@ -68,9 +68,6 @@ export function requestOrderLookup(
     }),
   });
   // Not awaited: the answer must not wait on the mail server only when the order exists.
-  if (mailId !== null)
-    void sendQueuedMail(mailId).catch((error: unknown) =>
-      console.error("[order-lookup] status link mail failed", error),
-    );
+  if (mailId !== null) void sendQueuedMailNow(mailId, "order status link mail");
   return { ok: true };
 }

@@ -97,7 +97,7 @@ export function orderStatusByToken(token: string): OrderStatusView | null {
     orderNumber: order.orderNumber,
     createdAt: order.createdAt,
     contestName: order.contestName,
-    numberLabel: order.bibNumberLabel || "ゼッケン番号",
+    numberLabel: order.bibNumberLabel,
     lines: lines.map((line) => ({
       id: line.id,
       athleteNumber: line.athleteNumber,

@@ -1,10 +1,11 @@
 import { eq, or } from "drizzle-orm";
+import { numberLabelOf } from "~/lib/rules/number-label";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { checkouts, contests, orderLines, orders, users } from "../db/schema";
 import { orderConfirmationMail } from "../mail/templates/order-confirmation.server";
 import { konbiniVoucherMail, paymentReceivedMail } from "../mail/templates/konbini-payment.server";
-import { queueMail, sendQueuedMail } from "../mail/outbox.server";
+import { queueMail, sendQueuedMailNow } from "../mail/outbox.server";
 import { baseOrderNumber } from "../delivery/order-delivery.server";
 import { orderStatusUrl, promisedDeliveryDay } from "./order-status.server";
 import { holdEarlierOrders } from "../accounts/purchase-history.server";
@@ -199,7 +200,7 @@ export function recordPayment(intent: PaymentIntentState): CreateOrderResult {
           paymentIntentId: intent.id,
           contestId: checkout.contestId,
           contestName: contest?.name ?? "",
-          bibNumberLabel: contest?.bibNumberLabel ?? "",
+          bibNumberLabel: numberLabelOf(contest),
           customerEmail: checkout.customerEmail,
           customerName: checkout.customerName,
           userId: owner?.id ?? null,
@@ -281,33 +282,13 @@ export function recordPayment(intent: PaymentIntentState): CreateOrderResult {
       console.error(
         `[payments] 期限切れにした注文 ${result.order.orderNumber} の支払い ${intent.id} が後から確認されました。入金済みとして制作対象に戻しました`,
       );
-    if (result.confirmationMailId) void sendOrderConfirmation(result.order, result.confirmationMailId);
-    if (result.addressMailId) void sendAddressConfirmation(result.addressMailId);
+    // The confirmation goes to the verified address of the order, never to one a client names;
+    // when SMTP is down the order stands and the outbox retries the mails.
+    if (result.confirmationMailId)
+      void sendQueuedMailNow(result.confirmationMailId, `confirmation mail for ${result.order.orderNumber}`);
+    if (result.addressMailId) void sendQueuedMailNow(result.addressMailId, "earlier-orders mail");
   }
   return result;
-}
-
-/**
- * The confirmation goes to the verified address of the order, never to one a client names.
- * When SMTP is down the order stands and the outbox retries the mail.
- */
-async function sendOrderConfirmation(order: Order, mailId: number): Promise<void> {
-  try {
-    if ((await sendQueuedMail(mailId)) === "failed")
-      console.error(`[orders] confirmation mail for ${order.orderNumber} queued for retry`);
-  } catch (error) {
-    console.error(`[orders] confirmation mail for ${order.orderNumber} failed`, error);
-  }
-}
-
-/** The earlier-orders link; the outbox retries it when SMTP is down. */
-async function sendAddressConfirmation(mailId: number): Promise<void> {
-  try {
-    if ((await sendQueuedMail(mailId)) === "failed")
-      console.error("[orders] earlier-orders mail queued for retry");
-  } catch (error) {
-    console.error("[orders] earlier-orders mail failed", error);
-  }
 }
 
 /** An order by its number, or by one of its lines' numbers (`12345678-2`), as the JSON calls name orders. */

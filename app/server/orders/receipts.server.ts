@@ -124,7 +124,7 @@ export function receiptByToken(token: string): ReceiptState {
       lines: lines.map((line) => ({
         contestName: line.contestName,
         category: line.category,
-        numberLabel: order.bibNumberLabel || "ゼッケン番号",
+        numberLabel: order.bibNumberLabel,
         athleteNumber: line.athleteNumber,
         athleteName: line.athleteName,
         style: line.style,

@@ -25,7 +25,6 @@ export function konbiniVoucherMail(
     voucherUrl: string | null;
   },
 ) {
-  const label = input.bibNumberLabel || "ゼッケン番号";
   return renderMail(
     `コンビニでのお支払いのご案内（注文番号 ${input.orderNumber}）`,
     `${input.customerName} 様`,
@@ -41,7 +40,7 @@ export function konbiniVoucherMail(
             (line, index) =>
               [
                 `商品${index + 1}`,
-                `${line.category} / ${label} ${line.athleteNumber} ${line.athleteName}（${line.style}）${formatYen(line.price)}`,
+                `${line.category} / ${input.bibNumberLabel} ${line.athleteNumber} ${line.athleteName}（${line.style}）${formatYen(line.price)}`,
               ] as [string, string],
           ),
           ["お支払い金額", formatYen(input.totalAmount)],

@@ -16,7 +16,6 @@ export function orderConfirmationMail(input: {
   /** The promised delivery day ("2027-05-07", Tokyo). */
   promisedDay: string;
 }) {
-  const label = input.bibNumberLabel || "ゼッケン番号";
   return renderMail(
     `ご注文ありがとうございます（注文番号 ${input.orderNumber}）`,
     `${input.customerName} 様`,
@@ -30,7 +29,10 @@ export function orderConfirmationMail(input: {
       },
       ...input.lines.map((line, index) => ({
         table: [
-          [`商品${index + 1}`, `${line.category} / ${label} ${line.athleteNumber} ${line.athleteName}`],
+          [
+            `商品${index + 1}`,
+            `${line.category} / ${input.bibNumberLabel} ${line.athleteNumber} ${line.athleteName}`,
+          ],
           ["スタイル", line.style],
           ["価格", formatYen(line.price)],
         ] as [string, string][],
