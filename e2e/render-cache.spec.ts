@@ -4,7 +4,7 @@ import { withDb } from "./db";
 import { uniqueEmail } from "./helpers";
 import { createUser, putSessionCookie } from "./users";
 
-// The render cache (app/server/http/render-cache.server.ts, decision 0018): a page every visitor
+// The render cache (app/server/http/render-cache.server.ts, decision 0028): a page every visitor
 // gets alike is drawn once and served again; each answer has its own CSP nonce, and a page whose
 // data changed is drawn afresh.
 

@@ -1,4 +1,4 @@
-// The patch of @remix-run/router (patches/, decision 0018): the server keeps each route table's
+// The patch of @remix-run/router (patches/, decision 0023): the server keeps each route table's
 // flattened, ranked branches and each pattern's RegExp instead of rebuilding them on every match.
 // The browser's copy (the ES module) is not patched, which makes it the reference here.
 import { createRequire } from "node:module";
@@ -41,7 +41,7 @@ function pathsOf(routes: Route[], parent = ""): string[] {
 const summary = (matches: ReturnType<typeof reference.matchRoutes>) =>
   matches?.map((match) => [match.route.id, match.params, match.pathname, match.pathnameBase]) ?? null;
 
-describe("router patch (decision 0018)", () => {
+describe("router patch (decision 0023)", () => {
   it("matches every path of the shop's table exactly as the unpatched router does, on the first match and after", () => {
     const routes = shopRoutes();
     const paths = [
@@ -108,7 +108,7 @@ describe("router patch (decision 0018)", () => {
   });
 });
 
-describe("route trees of a build made once (decision 0018)", () => {
+describe("route trees of a build made once (decision 0023)", () => {
   type Element = { props?: { router?: { routes: unknown }; children?: unknown } };
   const routerIn = (node: unknown): { routes: unknown } | undefined => {
     if (!node || typeof node !== "object") return undefined;
@@ -159,7 +159,7 @@ describe("route trees of a build made once (decision 0018)", () => {
   });
 });
 
-describe("a loader's request handed on as it is (decision 0018)", () => {
+describe("a loader's request handed on as it is (decision 0023)", () => {
   type Loader = (args: { request: Request }) => unknown;
   type DataModule = {
     callRouteLoader: (args: {

@@ -5,7 +5,7 @@
  * admin uploads, receipts when one is asked for, mail by the outbox, a QR code when an admin sets
  * up an authenticator app, Stripe when a payment starts. The AWS SDK (~25 MB) only when the shop
  * keeps its files in object storage and stores, removes or lists one (serving a file signs its URL
- * without it: app/server/files/s3-signature.server.ts). See decisions 0018 and 0019.
+ * without it: app/server/files/s3-signature.server.ts). See decisions 0024 and 0019.
  */
 function onFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
   let loading: Promise<T> | undefined;

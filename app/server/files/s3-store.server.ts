@@ -55,7 +55,7 @@ const SDK_LOGGER = {
  * Stored files as objects of an S3-compatible bucket (R2, S3, Tigris, MinIO), keyed by
  * STORAGE_URL's prefix + the stored name. Chunked uploads are S3 multipart uploads with one part
  * per chunk; reading a file is a redirect to a signed URL, so its bytes never pass through Node.
- * The AWS SDK is loaded on first use (decision 0018) by what stores, removes or lists files (an
+ * The AWS SDK is loaded on first use (decision 0024) by what stores, removes or lists files (an
  * admin's upload, a clean-up with something to delete), never by serving one.
  */
 export class S3Store implements FileStore {

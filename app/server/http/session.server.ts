@@ -115,7 +115,7 @@ const renewedTokens = new WeakMap<ShopSession, string>();
 
 /**
  * A page's loaders (root, layouts, the page) run side by side on one Request object (decision
- * 0018's server-runtime patch keeps it one), and each asks for the session: they share one read,
+ * 0023's server-runtime patch keeps it one), and each asks for the session: they share one read,
  * so the row is looked up once, and what one loader takes from it (the toast) is not written back
  * by another's commit. Only for GET and HEAD: an action's reads stay separate, as they always were.
  */
