@@ -21,7 +21,7 @@ import { contests, deliveryFiles, mediaItems, mediaUploads } from "~/server/db/s
 import { parseEnv } from "~/server/core/env.server";
 import { listContestMedia } from "~/server/media/public-catalogue.server";
 import { listContentMedia } from "~/server/media/library.server";
-import { cleanupStaleUploads } from "~/server/media/uploads.server";
+import { cleanupStaleUploads } from "~/server/media/upload-cleanup.server";
 import { createUser } from "./helpers/accounts";
 import { callRoute } from "./helpers/route";
 import { sessionCookie } from "./helpers/shop";

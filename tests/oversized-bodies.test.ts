@@ -4,8 +4,9 @@ import path from "node:path";
 import { readForm } from "~/server/http/form.server";
 import { readJsonBody } from "~/server/http/json-body.server";
 import { spoolMultipartForm } from "~/server/files/multipart.server";
-import { receiveChunk, receiveFormUpload } from "~/server/media/uploads.server";
-import { readThumbnailForm } from "~/server/media/library.server";
+import { receiveChunk } from "~/server/media/chunk-receiving.server";
+import { receiveFormUpload } from "~/server/media/form-upload.server";
+import { readThumbnailForm } from "~/server/media/thumbnails.server";
 
 const MIB = 1024 * 1024;
 

@@ -12,7 +12,7 @@ import { deleteOldRateLimitWindows, trustProxyNotice } from "./http/rate-limit.s
 import { paymentProviderNotice } from "./payments/index.server";
 import { deleteUnneededDeliveryFiles } from "./delivery/file-cleanup.server";
 import { reconcileKonbiniPayments } from "./orders/order-payment.server";
-import { cleanupStaleUploads } from "./media/uploads.server";
+import { cleanupStaleUploads } from "./media/upload-cleanup.server";
 import { listingSweepDue } from "./files/store.server";
 
 /**

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -28,12 +27,11 @@ import {
   findContentMedia,
   listContentMedia,
   moveMediaBy,
-  readThumbnailForm,
-  removeThumbnail,
-  setThumbnail,
   type ContentMediaItem,
 } from "~/server/media/library.server";
-import { discardUpload, listPendingUploads, receiveFormUpload } from "~/server/media/uploads.server";
+import { receiveThumbnailForm, removeThumbnail } from "~/server/media/thumbnails.server";
+import { discardUpload, listPendingUploads } from "~/server/media/upload-sessions.server";
+import { receiveFormUpload } from "~/server/media/form-upload.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { positiveId } from "~/lib/rules/params";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
@@ -70,19 +68,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const mediaId = positiveId(query.get("mediaId"));
       if (!mediaId || !findContentMedia(contest.id, mediaId))
         return data<ActionResult>({ formError: "メディアが見つかりません" }, { status: 404 });
-      const form = await readThumbnailForm(request);
-      if (!form.ok)
-        return data<ActionResult>(
-          { thumbnailError: { mediaId, title: form.title, message: form.message } },
-          { status: form.status },
-        );
-      if (!form.file)
-        return data<ActionResult>(
-          { thumbnailError: { mediaId, title: "エラー", message: "画像ファイルを選択してください" } },
-          { status: 400 },
-        );
-      const result = await setThumbnail(contest.id, mediaId, form.file);
-      fs.rmSync(form.file, { force: true });
+      const result = await receiveThumbnailForm(contest.id, mediaId, request);
       if (!result.ok)
         return data<ActionResult>(
           { thumbnailError: { mediaId, title: result.title, message: result.message } },

@@ -2,7 +2,7 @@ import { uploadIdSchema } from "~/lib/schemas/media-schemas";
 import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { requireMediaApi } from "~/server/media/api.server";
 import { toContentItem } from "~/server/media/library.server";
-import { completeChunkedUpload } from "~/server/media/uploads.server";
+import { completeChunkedUpload } from "~/server/media/upload-completion.server";
 import { toDeliveryFileJson } from "~/server/delivery/delivery-files.server";
 
 /** Checks the whole file (size, magic bytes), stores it under the shop's name and answers the new media item (or delivery file). */

@@ -1,7 +1,7 @@
 import { chunkedInitSchema } from "~/lib/schemas/media-schemas";
 import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { requireMediaApi } from "~/server/media/api.server";
-import { initChunkedUpload } from "~/server/media/uploads.server";
+import { initChunkedUpload } from "~/server/media/upload-sessions.server";
 
 /** Starts (or resumes) a chunked upload: {uploadId, chunkSize, totalChunks, receivedChunks}. */
 export const loader = jsonApi({

@@ -1,7 +1,7 @@
 import { uploadIdSchema } from "~/lib/schemas/media-schemas";
 import { apiError, jsonApi, parseApiInput, apiJson } from "~/server/http/json-api.server";
 import { requireMediaApi } from "~/server/media/api.server";
-import { uploadStatus } from "~/server/media/uploads.server";
+import { uploadStatus } from "~/server/media/upload-sessions.server";
 
 /** GET ?uploadId=…: how far an upload got, so a reloaded page resumes from the server's count. */
 export const loader = jsonApi({

@@ -1,6 +1,6 @@
 import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
 import { requireMediaApi } from "~/server/media/api.server";
-import { receiveChunk } from "~/server/media/uploads.server";
+import { receiveChunk } from "~/server/media/chunk-receiving.server";
 
 /** One chunk (multipart: uploadId, chunkIndex, chunk), streamed into the upload's file. */
 export const loader = jsonApi({

@@ -2,7 +2,7 @@ import { apiAdmin } from "~/server/auth/api-access.server";
 import { fileStore } from "~/server/files/store.server";
 import { jsonApi } from "~/server/http/json-api.server";
 import { isPubliclyServable } from "~/server/media/public-catalogue.server";
-import { thumbnailFile } from "~/server/media/library.server";
+import { thumbnailFile } from "~/server/media/thumbnails.server";
 import { positiveId } from "~/lib/rules/params";
 import { notFound } from "~/server/http/not-found.server";
 

@@ -1,30 +1,14 @@
-import fs from "node:fs";
 import { thumbnailJsonSchema } from "~/lib/schemas/media-schemas";
-import {
-  apiError,
-  jsonApi,
-  parseApiInput,
-  readApiBody,
-  type ApiArgs,
-  apiJson,
-} from "~/server/http/json-api.server";
-import { requireMediaApi } from "~/server/media/api.server";
+import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
+import { requireContentMediaApi } from "~/server/media/api.server";
 import {
   decodeDataUrl,
-  findContentMedia,
   MAX_THUMBNAIL_BYTES,
   readThumbnailForm,
   removeThumbnail,
   setThumbnail,
-} from "~/server/media/library.server";
-import { positiveId } from "~/lib/rules/params";
-
-async function mediaOf({ request, params }: ApiArgs) {
-  const contestId = await requireMediaApi(request, params);
-  const mediaId = positiveId(params.mediaId);
-  if (!mediaId || !findContentMedia(contestId, mediaId)) throw apiError(404, "メディアが見つかりません");
-  return { contestId, mediaId };
-}
+  THUMBNAIL_TOO_BIG,
+} from "~/server/media/thumbnails.server";
 
 /** The image of the POST: a multipart `thumbnail` file (a temporary path), or the spec's JSON base64 data URL. */
 async function postedImage(request: Request): Promise<Buffer | string> {
@@ -38,14 +22,10 @@ async function postedImage(request: Request): Promise<Buffer | string> {
     return form.file;
   }
   // base64 is 4/3 of the bytes, plus the JSON around it.
-  const body = await readApiBody(
-    request,
-    Math.ceil((MAX_THUMBNAIL_BYTES * 4) / 3) + 4096,
-    "画像が大きすぎます（10 MB まで）",
-  );
+  const body = await readApiBody(request, Math.ceil((MAX_THUMBNAIL_BYTES * 4) / 3) + 4096, THUMBNAIL_TOO_BIG);
   const { data } = parseApiInput(thumbnailJsonSchema, body);
   const bytes = decodeDataUrl(data);
-  if (bytes === "too-big") throw apiError(413, "画像が大きすぎます（10 MB まで）");
+  if (bytes === "too-big") throw apiError(413, THUMBNAIL_TOO_BIG);
   if (!bytes)
     throw apiError(422, "画像データ（data URL）の形式が正しくありません", {
       fields: { data: ["画像データ（data URL）の形式が正しくありません"] },
@@ -59,15 +39,14 @@ async function postedImage(request: Request): Promise<Buffer | string> {
  */
 export const loader = jsonApi({
   async POST(args) {
-    const { contestId, mediaId } = await mediaOf(args);
+    const { contestId, mediaId } = await requireContentMediaApi(args);
     const image = await postedImage(args.request);
     const result = await setThumbnail(contestId, mediaId, image);
-    if (typeof image === "string") fs.rmSync(image, { force: true });
     if (!result.ok) return apiError(result.status, result.message, { title: result.title });
     return apiJson({ thumbnailUrl: result.thumbnailUrl });
   },
   async DELETE(args) {
-    const { contestId, mediaId } = await mediaOf(args);
+    const { contestId, mediaId } = await requireContentMediaApi(args);
     await removeThumbnail(contestId, mediaId);
     return apiJson({ thumbnailUrl: null });
   },

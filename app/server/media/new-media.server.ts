@@ -1,0 +1,120 @@
+import fsp from "node:fs/promises";
+import { and, eq, max, ne } from "drizzle-orm";
+import type { CONTENT_CATEGORIES } from "~/lib/schemas/media-schemas";
+import { now } from "../core/clock.server";
+import { loadSharp } from "../core/lazy-modules.server";
+import { db } from "../db/client.server";
+import { mediaItems } from "../db/schema";
+import { newStoredName } from "../files/storage.server";
+import { readHead, sniffMedia, type SniffedMedia } from "../files/sniff.server";
+import { fileStore } from "../files/store.server";
+import { uploadFailure, type UploadFailure } from "./upload-rows.server";
+
+/** A contest's media item as stored: a video or image of its コンテンツ tab. */
+export type StoredMedia = typeof mediaItems.$inferSelect;
+
+/** What the upload said about the file: its name, what it should be, and which list it joins. */
+export type MediaMeta = {
+  originalName: string;
+  expectedType: "video" | "image" | null;
+  category: (typeof CONTENT_CATEGORIES)[number];
+};
+
+export const NEW_MEDIA_ERRORS = {
+  notMedia:
+    "対応していないファイル形式です。動画（MP4・MOV・WebM）か画像（JPEG・PNG・WebP・GIF）を選択してください",
+  unreadableImage: "画像を読み取れませんでした。別の画像を選択してください",
+} as const;
+
+/** The category a content upload names; anything else is a sample, as the form's default. */
+export const contentCategoryOf = (category: string | null): MediaMeta["category"] =>
+  category === "others" ? "others" : "sample";
+
+/** What a file's first bytes say it is, checked against what the upload said it would be. */
+export function checkMedia(
+  head: Buffer,
+  expectedType: MediaMeta["expectedType"],
+): SniffedMedia | UploadFailure {
+  const kind = sniffMedia(head);
+  if (!kind) return uploadFailure(415, NEW_MEDIA_ERRORS.notMedia);
+  if (expectedType && kind.mediaType !== expectedType)
+    return uploadFailure(415, `ファイルの中身が${expectedType === "video" ? "動画" : "画像"}ではありません`);
+  return kind;
+}
+
+/** An image's size, read by decoding it; null when it has no picture behind its magic bytes. */
+export async function imageSize(
+  file: string,
+): Promise<{ width: number | null; height: number | null } | null> {
+  const sharp = await loadSharp();
+  try {
+    const metadata = await sharp(file).metadata();
+    return { width: metadata.width ?? null, height: metadata.height ?? null };
+  } catch {
+    return null;
+  }
+}
+
+/** Appends a stored file to the contest's content, after the last item. */
+export function insertMediaItem(
+  contestId: number,
+  stored: {
+    storedName: string;
+    kind: SniffedMedia;
+    size: number;
+    width: number | null;
+    height: number | null;
+  },
+  meta: MediaMeta,
+): StoredMedia {
+  return db().transaction(
+    (tx) => {
+      const last = tx
+        .select({ value: max(mediaItems.displayOrder) })
+        .from(mediaItems)
+        .where(and(eq(mediaItems.contestId, contestId), ne(mediaItems.category, "cover-image")))
+        .get();
+      return tx
+        .insert(mediaItems)
+        .values({
+          contestId,
+          storedName: stored.storedName,
+          originalName: meta.originalName,
+          category: meta.category,
+          mediaType: stored.kind.mediaType,
+          contentType: stored.kind.contentType,
+          size: stored.size,
+          width: stored.width,
+          height: stored.height,
+          displayOrder: (last?.value ?? -1) + 1,
+          uploadedAt: now(),
+        })
+        .returning()
+        .get();
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * Turns a complete file in the scratch folder (the plain form's) into a media item: checks
+ * what its bytes are, stores it under a name the shop chooses and appends it to the contest's
+ * content. The file is removed when it is refused.
+ */
+export async function storeUploadedFile(
+  contestId: number,
+  file: string,
+  meta: MediaMeta,
+): Promise<{ ok: true; item: StoredMedia } | UploadFailure> {
+  const kind = checkMedia(readHead(file), meta.expectedType);
+  const size = (await fsp.stat(file)).size;
+  const dimensions =
+    "ok" in kind ? null : kind.mediaType === "image" ? await imageSize(file) : { width: null, height: null };
+  if ("ok" in kind || !dimensions) {
+    await fsp.rm(file, { force: true });
+    return "ok" in kind ? kind : uploadFailure(415, NEW_MEDIA_ERRORS.unreadableImage);
+  }
+  const storedName = newStoredName("media", kind.extension);
+  await (await fileStore()).putFile(storedName, file, kind.contentType);
+  return { ok: true, item: insertMediaItem(contestId, { storedName, kind, size, ...dimensions }, meta) };
+}

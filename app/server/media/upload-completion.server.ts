@@ -1,0 +1,119 @@
+import { eq } from "drizzle-orm";
+import { db } from "../db/client.server";
+import { mediaUploads } from "../db/schema";
+import {
+  DELIVERY_FILE_MESSAGES,
+  recordDeliveryFile,
+  type DeliveryFile,
+} from "../delivery/delivery-files.server";
+import { SNIFF_BYTES, sniffMedia, type SniffedMedia } from "../files/sniff.server";
+import { fileStore } from "../files/store.server";
+import {
+  checkMedia,
+  contentCategoryOf,
+  imageSize,
+  insertMediaItem,
+  NEW_MEDIA_ERRORS,
+  type MediaMeta,
+  type StoredMedia,
+} from "./new-media.server";
+import {
+  dropUpload,
+  findUpload,
+  reconcile,
+  recordedEtags,
+  storeUploadOf,
+  UPLOAD_ERRORS,
+  uploadFailure,
+  withUploadLock,
+  type UploadFailure,
+  type UploadRow,
+} from "./upload-rows.server";
+
+type Completed = { ok: true; item: StoredMedia } | { ok: true; deliveryFile: DeliveryFile } | UploadFailure;
+
+/**
+ * POST …/media/chunked-complete: every chunk stored, the size right, the bytes a video or
+ * image. A delivery upload becomes a delivery file of the contest instead of a media item.
+ */
+export async function completeChunkedUpload(contestId: number, uploadId: string): Promise<Completed> {
+  return withUploadLock(uploadId, async () => {
+    const found = findUpload(contestId, uploadId);
+    if (!found) return uploadFailure(404, UPLOAD_ERRORS.notFound);
+    try {
+      const row = await reconcile(found);
+      const upload = storeUploadOf(row);
+      if (row.receivedChunks < row.totalChunks || !upload)
+        return uploadFailure(
+          409,
+          `まだすべてのチャンクを受信していません（${row.receivedChunks}/${row.totalChunks}）`,
+        );
+      const recorded = recordedEtags(row.id);
+      const etags = Array.from({ length: row.totalChunks }, (_, index) => recorded.get(index + 1) ?? null);
+      const store = await fileStore();
+      if (!(await store.chunks.complete(upload, etags))) {
+        // The store does not hold what the shop counted: the file is sent again from the start.
+        await dropUpload(row);
+        return uploadFailure(409, UPLOAD_ERRORS.sizeMismatch);
+      }
+      db().delete(mediaUploads).where(eq(mediaUploads.id, row.id)).run();
+      if ((await store.stat(upload.storedName))?.size !== row.fileSize) {
+        await store.remove(upload.storedName);
+        return uploadFailure(409, UPLOAD_ERRORS.sizeMismatch);
+      }
+      return await adoptStoredUpload(contestId, row, upload.storedName);
+    } catch (error) {
+      console.error("[uploads] completing an upload failed", error);
+      return uploadFailure(503, UPLOAD_ERRORS.storeUnavailable);
+    }
+  });
+}
+
+/**
+ * A completed chunked upload, already stored under the name its first chunk gave it: its whole
+ * first bytes are checked again (a name from a chunk 0 sent again with other bytes must not
+ * stand), and it becomes a media item, or a delivery file. A refused file is deleted.
+ */
+async function adoptStoredUpload(contestId: number, row: UploadRow, storedName: string): Promise<Completed> {
+  const store = await fileStore();
+  const head = await store.readHead(storedName, SNIFF_BYTES);
+  const named = (kind: SniffedMedia) => storedName.endsWith(`.${kind.extension}`);
+  if (row.purpose === "delivery") {
+    const kind = sniffMedia(head);
+    if (!kind || kind.mediaType !== "video" || !named(kind)) {
+      await store.remove(storedName);
+      return uploadFailure(415, DELIVERY_FILE_MESSAGES.notVideo);
+    }
+    return {
+      ok: true,
+      deliveryFile: recordDeliveryFile(
+        contestId,
+        { storedName, contentType: kind.contentType, size: row.fileSize },
+        row.originalName,
+      ),
+    };
+  }
+  const meta: MediaMeta = {
+    originalName: row.originalName,
+    expectedType: row.mediaType,
+    category: contentCategoryOf(row.category),
+  };
+  const kind = checkMedia(head, meta.expectedType);
+  if ("ok" in kind || !named(kind)) {
+    await store.remove(storedName);
+    return "ok" in kind ? kind : uploadFailure(415, NEW_MEDIA_ERRORS.notMedia);
+  }
+  // Images pass through this server once, to be measured (object storage: a scratch copy).
+  const dimensions =
+    kind.mediaType === "image"
+      ? await store.withLocalCopy(storedName, imageSize)
+      : { width: null, height: null };
+  if (!dimensions) {
+    await store.remove(storedName);
+    return uploadFailure(415, NEW_MEDIA_ERRORS.unreadableImage);
+  }
+  return {
+    ok: true,
+    item: insertMediaItem(contestId, { storedName, kind, size: row.fileSize, ...dimensions }, meta),
+  };
+}
