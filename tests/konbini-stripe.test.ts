@@ -146,7 +146,7 @@ describe("konbini with Stripe (real SDK against a local API)", () => {
       .where(eq(orders.paymentIntentId, overdue.intent.id))
       .run();
 
-    const { reconcileKonbiniPayments } = await import("~/server/orders/order-payment.server");
+    const { reconcileKonbiniPayments } = await import("~/server/orders/konbini.server");
     const counts = await reconcileKonbiniPayments();
     expect(counts.paid).toBeGreaterThanOrEqual(1);
     expect(counts.expired).toBeGreaterThanOrEqual(1);

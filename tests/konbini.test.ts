@@ -40,7 +40,7 @@ const orderNow = (id: number) => db().select().from(orders).where(eq(orders.id, 
 
 describe("konbini with the test provider (テストモード)", () => {
   it("the voucher deadline is 23:59:59 Japan time on the day N days later, as Stripe's", async () => {
-    const { konbiniDeadline } = await import("~/server/payments/test-provider.server");
+    const { konbiniDeadline } = await import("~/server/orders/konbini.server");
     // Monday 2026-11-23 10:00 JST (01:00 UTC) with 2 days → Wednesday 23:59:59 JST.
     expect(konbiniDeadline(new Date("2026-11-23T01:00:00Z"), 2).toISOString()).toBe(
       "2026-11-25T14:59:59.000Z",
@@ -113,7 +113,7 @@ describe("konbini with the test provider (テストモード)", () => {
       .run();
     db().update(orders).set({ paymentDueAt: past }).where(eq(orders.id, order.id)).run();
     expect((await playStore(order.statusToken, "paid")).status).toBe(409);
-    const { reconcileKonbiniPayments } = await import("~/server/orders/order-payment.server");
+    const { reconcileKonbiniPayments } = await import("~/server/orders/konbini.server");
     expect((await reconcileKonbiniPayments()).expired).toBeGreaterThanOrEqual(1);
     expect(orderNow(order.id).paymentStatus).toBe("expired");
   });

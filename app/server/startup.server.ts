@@ -11,7 +11,7 @@ import { deleteExpiredSessions } from "./http/session.server";
 import { deleteOldRateLimitWindows, trustProxyNotice } from "./http/rate-limit.server";
 import { paymentProviderNotice } from "./payments/index.server";
 import { deleteUnneededDeliveryFiles } from "./delivery/file-cleanup.server";
-import { reconcileKonbiniPayments } from "./orders/order-payment.server";
+import { reconcileKonbiniPayments } from "./orders/konbini.server";
 import { cleanupStaleUploads } from "./media/upload-cleanup.server";
 import { listingSweepDue } from "./files/store.server";
 

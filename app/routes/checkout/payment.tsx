@@ -13,6 +13,7 @@ import { requireVerifiedCustomer } from "~/server/checkout/steps.server";
 import { env } from "~/server/core/env.server";
 import { completePayment, preparePayment, TOTAL_CHANGED_MESSAGE } from "~/server/checkout/payment.server";
 import { paymentProvider, testProvider } from "~/server/payments/index.server";
+import { startTestKonbini } from "~/server/orders/konbini.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
 import { KONBINI_STORES } from "~/server/payments/types";
@@ -78,7 +79,7 @@ export async function action({ request }: ActionFunctionArgs) {
       status: prepared.message === TOTAL_CHANGED_MESSAGE ? 409 : 400,
     });
   if (konbini) {
-    await testProvider.startKonbini(prepared.intent.id);
+    await startTestKonbini(prepared.intent.id);
   } else if ("cardNumber" in submission.value) {
     const confirmed = await testProvider.confirmCard(prepared.intent.id, submission.value.cardNumber);
     if (!confirmed.ok) {

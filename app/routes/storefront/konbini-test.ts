@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod";
 import { konbiniTestSchema } from "~/lib/schemas/payment-schemas";
-import { simulateKonbini } from "~/server/orders/order-payment.server";
+import { simulateKonbini } from "~/server/orders/konbini.server";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 

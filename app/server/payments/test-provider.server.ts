@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 import { and, eq, gte } from "drizzle-orm";
 import { db } from "../db/client.server";
 import { testPaymentIntents } from "../db/schema";
-import { env } from "../core/env.server";
 import { now } from "../core/clock.server";
 import type { PaymentIntentState, PaymentProvider } from "./types";
 
@@ -37,18 +36,6 @@ function toState(row: typeof testPaymentIntents.$inferSelect): PaymentIntentStat
   };
 }
 
-const TOKYO_OFFSET_MS = 9 * 3600_000;
-const DAY_MS = 24 * 3600_000;
-
-/**
- * Stripe's konbini deadline: 23:59:59 Japan time on the day `days` after the voucher is made
- * (made on Monday with 2 days, it expires on Wednesday at 23:59:59 JST). Japan has no summer time.
- */
-export function konbiniDeadline(from: Date, days: number): Date {
-  const tokyoDay = Math.floor((from.getTime() + TOKYO_OFFSET_MS) / DAY_MS);
-  return new Date((tokyoDay + days + 1) * DAY_MS - TOKYO_OFFSET_MS - 1000);
-}
-
 function row(id: string) {
   return db().select().from(testPaymentIntents).where(eq(testPaymentIntents.id, id)).get();
 }
@@ -64,7 +51,7 @@ export const testProvider: PaymentProvider & {
     id: string,
     cardNumber: string,
   ): Promise<{ ok: true; intent: PaymentIntentState } | { ok: false; message: string }>;
-  startKonbini(id: string): Promise<PaymentIntentState | null>;
+  startKonbini(id: string, expiresAt: Date): Promise<PaymentIntentState | null>;
   payAtStore(id: string): Promise<PaymentIntentState | null>;
 } = {
   mode: "test",
@@ -127,8 +114,11 @@ export const testProvider: PaymentProvider & {
     return { ok: true, intent: setStatus(id, { status: "succeeded", lastError: null }) };
   },
 
-  /** Konbini chosen: a voucher with an 11-digit confirmation number, payable until the deadline. */
-  async startKonbini(id) {
+  /**
+   * Konbini chosen: a voucher with an 11-digit confirmation number, payable until `expiresAt`
+   * (konbini's deadline, konbiniDeadline in orders/konbini.server.ts, as Stripe computes its own).
+   */
+  async startKonbini(id, expiresAt) {
     const found = row(id);
     if (!found) return null;
     if (found.status !== "requires_payment_method") return toState(found);
@@ -136,7 +126,7 @@ export const testProvider: PaymentProvider & {
       status: "requires_action",
       lastError: null,
       konbiniConfirmationNumber: String(crypto.randomInt(10_000_000_000, 100_000_000_000)),
-      konbiniExpiresAt: konbiniDeadline(now(), env().KONBINI_EXPIRES_AFTER_DAYS),
+      konbiniExpiresAt: expiresAt,
     });
   },
 

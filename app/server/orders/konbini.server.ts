@@ -1,12 +1,39 @@
 import { and, asc, eq } from "drizzle-orm";
+import { DAY_MS, TOKYO_OFFSET_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
+import { env } from "../core/env.server";
 import { db } from "../db/client.server";
 import { orders } from "../db/schema";
-import { queueMail, sendQueuedMail } from "../mail/outbox.server";
+import { queueMail, sendQueuedMailNow } from "../mail/outbox.server";
 import { paymentExpiredMail } from "../mail/templates/konbini-payment.server";
 import { paymentProvider, testProvider } from "../payments/index.server";
+import type { PaymentIntentState } from "../payments/types";
 import { recordPayment, type Order } from "./orders.server";
 import { orderByStatusToken, orderStatusUrl } from "./order-status.server";
+
+/*
+ * コンビニ払い: the customer gets a voucher, pays it at a store before its deadline, or the order
+ * ends 期限切れ. Its rules live here: the deadline, the expiry (at the provider first, then the
+ * order), the hourly check that catches a lost webhook, and テストモード's till. Making the order
+ * 入金待ち and then paid is recordPayment's (orders.server.ts), as for every payment report.
+ */
+
+/**
+ * Stripe's konbini deadline: 23:59:59 Japan time on the day `days` after the voucher is made
+ * (made on Monday with 2 days, it expires on Wednesday at 23:59:59 JST). Japan has no summer time.
+ */
+export function konbiniDeadline(from: Date, days: number): Date {
+  const tokyoDay = Math.floor((from.getTime() + TOKYO_OFFSET_MS) / DAY_MS);
+  return new Date((tokyoDay + days + 1) * DAY_MS - TOKYO_OFFSET_MS - 1000);
+}
+
+/**
+ * テストモード: コンビニ払い chosen on the payment page. The test provider makes the voucher with the
+ * deadline Stripe would give it (KONBINI_EXPIRES_AFTER_DAYS, as Stripe's expires_after_days).
+ */
+export function startTestKonbini(paymentIntentId: string): Promise<PaymentIntentState | null> {
+  return testProvider.startKonbini(paymentIntentId, konbiniDeadline(now(), env().KONBINI_EXPIRES_AFTER_DAYS));
+}
 
 /**
  * A konbini order whose voucher was not paid in time ends as 期限切れ: nothing is made, the
@@ -41,10 +68,7 @@ export function expireOrderPayment(paymentIntentId: string): boolean {
   );
   if (!expired) return false;
   console.log(`[payments] 注文 ${expired.order.orderNumber} はお支払い期限を過ぎたため期限切れにしました`);
-  if (expired.mailId)
-    void sendQueuedMail(expired.mailId).catch((error: unknown) =>
-      console.error(`[orders] expiry mail for ${expired.order.orderNumber} failed`, error),
-    );
+  if (expired.mailId) void sendQueuedMailNow(expired.mailId, `expiry mail for ${expired.order.orderNumber}`);
   return true;
 }
 
