@@ -1,5 +1,11 @@
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import type { InputHTMLAttributes, ReactNode } from "react";
+import {
+  getCollectionProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  type FieldMetadata,
+} from "@conform-to/react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 
 /**
  * A field's first error, under the field, linked to it by `id` (conform's `errorId`, which the
@@ -28,6 +34,28 @@ export function FieldError({
 type InputType =
   "text" | "email" | "password" | "number" | "tel" | "url" | "date" | "datetime-local" | "search";
 
+/** What every field variant takes: the label, conform's metadata, an optional hint, FieldError's `announce`. */
+type FieldBase<Schema> = {
+  label: ReactNode;
+  meta: FieldMetadata<Schema>;
+  hint?: ReactNode;
+  announce?: boolean;
+};
+
+/** The hint's id, which the control's aria-describedby names beside conform's errorId. */
+function hintIdOf<Schema>(meta: FieldMetadata<Schema>, hint: ReactNode) {
+  return hint ? `${meta.id}-hint` : undefined;
+}
+
+function FieldHint({ id, hint }: { id?: string; hint: ReactNode }) {
+  if (!hint) return null;
+  return (
+    <p id={id} className="mt-1 text-xs text-zinc-500">
+      {hint}
+    </p>
+  );
+}
+
 /**
  * A labelled input with its hint and error, over conform's metadata: the label names the input,
  * the hint and the error are announced with it, and the server's reply refills the value.
@@ -41,15 +69,11 @@ export function Field<Schema>({
   hint,
   inputProps,
   announce = false,
-}: {
-  label: ReactNode;
-  meta: FieldMetadata<Schema>;
+}: FieldBase<Schema> & {
   type: InputType;
-  hint?: ReactNode;
   inputProps?: InputHTMLAttributes<HTMLInputElement>;
-  announce?: boolean;
 }) {
-  const hintId = hint ? `${meta.id}-hint` : undefined;
+  const hintId = hintIdOf(meta, hint);
   return (
     <div>
       <label htmlFor={meta.id} className="field-label">
@@ -60,13 +84,185 @@ export function Field<Schema>({
         className="field-input"
         {...inputProps}
       />
-      {hint ? (
-        <p id={hintId} className="mt-1 text-xs text-zinc-500">
-          {hint}
-        </p>
-      ) : null}
+      <FieldHint id={hintId} hint={hint} />
       <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
     </div>
+  );
+}
+
+/** One choice of a select or a radio group: the posted value and what the admin or customer reads. */
+export type FieldOption = { value: string; label: ReactNode };
+
+/**
+ * Field for a `<select>`: the options in order (an "all"/"unchanged" choice is an option with
+ * value ""). `selectProps` is spread last, so a screen may replace the class or add onChange.
+ */
+export function SelectField<Schema>({
+  label,
+  meta,
+  options,
+  hint,
+  selectProps,
+  announce = false,
+}: FieldBase<Schema> & {
+  options: readonly FieldOption[];
+  selectProps?: SelectHTMLAttributes<HTMLSelectElement>;
+}) {
+  const hintId = hintIdOf(meta, hint);
+  return (
+    <div>
+      <label htmlFor={meta.id} className="field-label">
+        {label}
+      </label>
+      <select {...getSelectProps(meta, { ariaDescribedBy: hintId })} className="field-input" {...selectProps}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <FieldHint id={hintId} hint={hint} />
+      <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
+    </div>
+  );
+}
+
+/**
+ * Field for a `<textarea>`, with the same label, hint and error as Field; `textareaProps` carries
+ * rows, placeholder and the like.
+ */
+export function TextareaField<Schema>({
+  label,
+  meta,
+  hint,
+  textareaProps,
+  announce = false,
+}: FieldBase<Schema> & { textareaProps?: TextareaHTMLAttributes<HTMLTextAreaElement> }) {
+  const hintId = hintIdOf(meta, hint);
+  return (
+    <div>
+      <label htmlFor={meta.id} className="field-label">
+        {label}
+      </label>
+      <textarea
+        {...getTextareaProps(meta, { ariaDescribedBy: hintId })}
+        className="field-input"
+        {...textareaProps}
+      />
+      <FieldHint id={hintId} hint={hint} />
+      <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
+    </div>
+  );
+}
+
+/**
+ * Field for a file picker. `inputProps` carries accept and multiple. The chosen file is never
+ * refilled after a refused post (browsers do not allow it), so the error says to choose again.
+ */
+export function FileField<Schema>({
+  label,
+  meta,
+  hint,
+  inputProps,
+  announce = false,
+}: FieldBase<Schema> & { inputProps?: InputHTMLAttributes<HTMLInputElement> }) {
+  const hintId = hintIdOf(meta, hint);
+  return (
+    <div>
+      <label htmlFor={meta.id} className="field-label">
+        {label}
+      </label>
+      <input
+        {...getInputProps(meta, { type: "file", ariaDescribedBy: hintId })}
+        className="field-input"
+        {...inputProps}
+      />
+      <FieldHint id={hintId} hint={hint} />
+      <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
+    </div>
+  );
+}
+
+/**
+ * A checkbox with its label to the right (the label is the sentence the box agrees to, so it is
+ * read after the box, and a tap on it ticks the box). `inputProps` may add onChange or replace
+ * the box's class; `className` is the row's.
+ */
+export function CheckboxField<Schema>({
+  label,
+  meta,
+  hint,
+  inputProps,
+  className = "flex items-start gap-3",
+  labelClassName = "text-sm leading-relaxed text-zinc-800",
+  announce = false,
+}: FieldBase<Schema> & {
+  inputProps?: InputHTMLAttributes<HTMLInputElement>;
+  className?: string;
+  labelClassName?: string;
+}) {
+  const hintId = hintIdOf(meta, hint);
+  return (
+    <div>
+      <div className={className}>
+        <input
+          {...getInputProps(meta, { type: "checkbox", ariaDescribedBy: hintId })}
+          className="mt-0.5 h-5 w-5 shrink-0 accent-brand-600"
+          {...inputProps}
+        />
+        <label htmlFor={meta.id} className={labelClassName}>
+          {label}
+        </label>
+      </div>
+      <FieldHint id={hintId} hint={hint} />
+      <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
+    </div>
+  );
+}
+
+/**
+ * A radio group as a fieldset whose legend names it (a screen reader reads the legend before each
+ * choice), each choice a bordered tile that shows when it is picked; each radio carries conform's
+ * aria-invalid/aria-describedby (the error and the hint). `inputProps` is spread on
+ * every radio (onChange reads `event.currentTarget.value`); `optionsClassName` lays the tiles out.
+ */
+export function RadioGroupField<Schema>({
+  label,
+  meta,
+  options,
+  hint,
+  inputProps,
+  optionsClassName = "grid grid-cols-2 gap-3",
+  announce = false,
+}: FieldBase<Schema> & {
+  options: readonly FieldOption[];
+  inputProps?: InputHTMLAttributes<HTMLInputElement>;
+  optionsClassName?: string;
+}) {
+  const hintId = hintIdOf(meta, hint);
+  const labels = new Map(options.map((option) => [option.value, option.label]));
+  const radios = getCollectionProps(meta, {
+    type: "radio",
+    options: options.map((option) => option.value),
+    ariaDescribedBy: hintId,
+  });
+  return (
+    <fieldset>
+      <legend className="field-label">{label}</legend>
+      <div className={optionsClassName}>
+        {radios.map(({ key, ...radio }) => (
+          <label
+            key={key}
+            className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-zinc-300 px-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+          >
+            <input {...radio} className="h-4 w-4 accent-brand-600" {...inputProps} />
+            <span>{labels.get(radio.value)}</span>
+          </label>
+        ))}
+      </div>
+      <FieldHint id={hintId} hint={hint} />
+      <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
+    </fieldset>
   );
 }
 
@@ -86,5 +282,83 @@ export function SubmitRow({
         {busy ? busyLabel : children}
       </button>
     </div>
+  );
+}
+
+const noticeStyles = {
+  error: "border-red-200 bg-red-50 text-red-800",
+  warning: "border-amber-300 bg-amber-50 text-amber-900",
+  success: "border-emerald-200 bg-emerald-50 text-emerald-800",
+} as const;
+
+function FormBox({
+  id,
+  role,
+  tone,
+  children,
+}: {
+  id?: string;
+  role: "alert" | "status";
+  tone: keyof typeof noticeStyles;
+  children: ReactNode;
+}) {
+  return (
+    <div
+      id={id}
+      role={role}
+      className={`rounded-lg border px-4 py-3 text-sm leading-relaxed font-medium ${noticeStyles[tone]}`}
+    >
+      {children}
+    </div>
+  );
+}
+
+/**
+ * The errors for the whole form (the server's refusal, or the schema's form-level check), above
+ * its fields. `id` is conform's form errorId, which the form's aria-describedby names; role="alert"
+ * has it read out when it appears after a post. `detail` is a second, plainer line (a lockout's
+ * end, a warning about the attempts left). Renders nothing when there is no error.
+ */
+export function FormError({
+  id,
+  errors,
+  detail,
+}: {
+  id?: string;
+  errors?: readonly string[] | null;
+  detail?: ReactNode;
+}) {
+  if (!errors?.length) return null;
+  return (
+    <FormBox id={id} role="alert" tone="error">
+      {detail ? (
+        <>
+          <p>{errors.join(" ")}</p>
+          <p className="mt-1 font-normal">{detail}</p>
+        </>
+      ) : (
+        errors.join(" ")
+      )}
+    </FormBox>
+  );
+}
+
+/**
+ * A message for the whole form that is not an error: "sent" after a post (role="status", read
+ * out politely), or a warning to read before posting (role="alert", as it must not be missed).
+ */
+export function FormNotice({
+  id,
+  kind,
+  children,
+}: {
+  id?: string;
+  kind: "success" | "warning";
+  children: ReactNode;
+}) {
+  return (
+    <FormBox id={id} role={kind === "success" ? "status" : "alert"} tone={kind}>
+      {children}
+    </FormBox>
   );
 }

@@ -1,12 +1,14 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { AuthCard, FormAlert } from "~/components/AuthCard";
+import { Form, useActionData } from "@remix-run/react";
+import { AuthCard } from "~/components/AuthCard";
 import { useLockUntil } from "~/components/CountdownDeadline";
-import { Field } from "~/components/forms";
+import { Field, FormError } from "~/components/forms";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
+import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { loginSchema } from "~/lib/schemas/account-schemas";
+import { validateWith } from "~/lib/schemas/validate-with";
 import { formatDateTime } from "~/lib/rules/format";
 import { currentAdmin } from "~/server/auth/admin-session.server";
 import { logInAdmin } from "~/server/auth/admin-login.server";
@@ -47,13 +49,11 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function AdminLogin() {
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const busy = useIsPending();
+  const [form, fields] = useShopForm({
     id: "admin-login",
     lastResult: actionData?.result,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    onValidate: validateWith(loginSchema),
   });
   const lockedUntil = actionData?.lockedUntil ?? null;
   const locked = useLockUntil(lockedUntil);
@@ -62,16 +62,14 @@ export default function AdminLogin() {
     <AuthCard title="管理者ログイン" lead="管理画面へのログインには、パスワードと2段階認証が必要です。">
       <Form method="post" {...getFormProps(form)} className="space-y-5">
         {locked && lockedUntil !== null ? (
-          <FormAlert id={form.errorId}>
-            <p>{form.errors?.[0]}</p>
-            <p className="mt-1 font-normal">ロック解除予定: {formatDateTime(lockedUntil)}</p>
-          </FormAlert>
-        ) : form.errors ? (
-          <FormAlert id={form.errorId}>
-            <p>{form.errors.join(" ")}</p>
-            {actionData?.warning ? <p className="mt-1 font-normal">{actionData.warning}</p> : null}
-          </FormAlert>
-        ) : null}
+          <FormError
+            id={form.errorId}
+            errors={form.errors?.slice(0, 1)}
+            detail={`ロック解除予定: ${formatDateTime(lockedUntil)}`}
+          />
+        ) : (
+          <FormError id={form.errorId} errors={form.errors} detail={actionData?.warning} />
+        )}
         <Field
           label="メールアドレス"
           meta={fields.email}
@@ -84,8 +82,8 @@ export default function AdminLogin() {
           type="password"
           inputProps={{ autoComplete: "current-password" }}
         />
-        <button type="submit" className="btn-primary w-full" disabled={navigation.state !== "idle" || locked}>
-          {navigation.state !== "idle" ? "ログイン中..." : "ログイン"}
+        <button type="submit" className="btn-primary w-full" disabled={busy || locked}>
+          {busy ? "ログイン中..." : "ログイン"}
         </button>
       </Form>
     </AuthCard>
