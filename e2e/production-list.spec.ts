@@ -175,6 +175,7 @@ test("*production list on a phone*: the table scrolls inside a box that says so,
   // The table is wider than the phone: the box scrolls, the page does not, and the keyboard reaches it.
   expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: test.info().outputPath("production-390x844.png"), fullPage: true });
   await box.focus();
   await page.keyboard.press("ArrowRight");
   await expect.poll(() => box.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
@@ -182,9 +183,9 @@ test("*production list on a phone*: the table scrolls inside a box that says so,
   const legend = page.getByRole("list", { name: "目印の説明" });
   await expect(legend.getByRole("listitem")).toHaveCount(2);
   await expect(legend.getByRole("listitem").first()).toHaveText(/受注停止\s*選手の動画が受注停止/);
-  await page.screenshot({ path: test.info().outputPath("production-390x844.png"), fullPage: true });
 
   // On a wide screen the whole table fits: no hint.
+  await box.blur();
   await page.setViewportSize({ width: 1280, height: 800 });
   await expect(page.getByText("横にスクロールできます")).toBeHidden();
   expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(false);
