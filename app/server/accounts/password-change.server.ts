@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { HOUR_MS } from "~/lib/rules/tokyo-date";
 import { CODE_MESSAGES, CODE_TTL_MS, verifyCode } from "../auth/codes.server";
 import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
+import { LIMIT_MESSAGES } from "../auth/limit-messages.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
@@ -31,7 +32,7 @@ export const PASSWORD_CHANGE_MESSAGES = {
   sendFailed: "認証コードの送信に失敗しました",
   wrongCode: "認証コードが正しくありません",
   notVerified: "認証の有効期限が切れました。もう一度認証コードを取得してください。",
-  tooMany: "送信回数の上限に達しました。しばらく時間をおいてから再度お試しください。",
+  tooMany: LIMIT_MESSAGES.tooManySends,
   changed: "パスワードを変更しました",
 } as const;
 

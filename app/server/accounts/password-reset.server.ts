@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import { HOUR_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { sellerInfo } from "../core/seller.server";
@@ -7,9 +6,9 @@ import { db } from "../db/client.server";
 import { users } from "../db/schema";
 import { hashPassword, unlessHashingBusy, type HashingBusy } from "../auth/password.server";
 import { endLogins } from "../auth/session-login.server";
-import { hitOriginLimit } from "../http/rate-limit.server";
-import { mailRequester, takeMailAllowance } from "../auth/mail-caps.server";
-import { queueMail, sendQueuedMailNow, sendThroughOutbox } from "../mail/outbox.server";
+import { LIMIT_MESSAGES } from "../auth/limit-messages.server";
+import { requestMailedLink, type MailedLinkRequest } from "../mail/mailed-link-request.server";
+import { queueMail, sendThroughOutbox } from "../mail/outbox.server";
 import { passwordChangedMail } from "../mail/templates/password-changed.server";
 import { adminPasswordResetRefusedMail, passwordResetMail } from "../mail/templates/password-reset.server";
 import { checkMailLink, issueMailLink, takeMailLink, type MailLinkProblem } from "./mail-links.server";
@@ -34,7 +33,7 @@ import { confirmAddress } from "./purchase-history.server";
 export const PASSWORD_RESET_MESSAGES = {
   requested:
     "ご入力のメールアドレスにアカウントがある場合は、パスワード再設定用のリンクをお送りしました。メールをご確認のうえ、30分以内にリンクを開いてください。",
-  tooMany: "お申し込みの回数が上限に達しました。しばらく時間をおいてから再度お試しください。",
+  tooMany: LIMIT_MESSAGES.tooManyRequests,
   done: "パスワードを再設定しました",
   doneDescription: "新しいパスワードでログインしてください。すべての端末でログアウトされています。",
   unknown: "このリンクは無効です。メールのリンクを最後まで正しく開いたかご確認ください。",
@@ -42,50 +41,42 @@ export const PASSWORD_RESET_MESSAGES = {
   used: "このリンクはすでに使用されています。",
 } as const;
 
-/** Per client address, every e-mail address together. Per e-mail address: mail-caps.server.ts. */
-const PER_ORIGIN_PER_HOUR = 20;
-
-export type ResetRequestResult = { ok: true } | { ok: false; status: 429; message: string };
-
 /**
- * Asks for a reset link. The limits count every request, account or not, so a refusal says
- * nothing about the address either; the e-mail address's count is the requester's own, so a
- * stranger asking for links to it does not use up its owner's (decision 0022). The mail is
- * queued and sent after the answer.
+ * Asks for a reset link, under the limits every mailed link has (mailed-link-request.server.ts).
+ * An admin's address is mailed a notice that says it is not reset by mail.
  */
-export function requestPasswordReset(request: Request, rawEmail: string): ResetRequestResult {
-  const email = rawEmail.trim().toLowerCase();
-  const perOrigin = hitOriginLimit(request, "password-reset-ip", PER_ORIGIN_PER_HOUR, HOUR_MS);
-  if (!perOrigin.allowed || takeMailAllowance("password-reset", email, mailRequester(request)))
-    return { ok: false, status: 429, message: PASSWORD_RESET_MESSAGES.tooMany };
-
-  const user = db()
-    .select({ id: users.id, name: users.name, isAdmin: users.isAdmin })
-    .from(users)
-    .where(eq(users.email, email))
-    .get();
-  if (!user) return { ok: true };
-  const mailId = db().transaction((tx) => {
-    if (user.isAdmin)
-      return queueMail({ to: email, mail: adminPasswordResetRefusedMail({ name: user.name }) }, tx);
-    const { token, expiresAt } = issueMailLink("password-reset", user.id, tx);
-    return queueMail(
-      {
-        to: email,
-        topic: `password-reset:${user.id}`,
-        expiresAt,
-        mail: passwordResetMail({
-          name: user.name,
-          link: `${env().SITE_URL}/reset-password?token=${token}`,
-          expiresAt,
-        }),
-      },
-      tx,
-    );
+export function requestPasswordReset(request: Request, rawEmail: string): MailedLinkRequest {
+  return requestMailedLink(request, {
+    kind: "password-reset",
+    email: rawEmail,
+    what: "password reset link mail",
+    queue: (email) => {
+      const user = db()
+        .select({ id: users.id, name: users.name, isAdmin: users.isAdmin })
+        .from(users)
+        .where(eq(users.email, email))
+        .get();
+      if (!user) return null;
+      return db().transaction((tx) => {
+        if (user.isAdmin)
+          return queueMail({ to: email, mail: adminPasswordResetRefusedMail({ name: user.name }) }, tx);
+        const { token, expiresAt } = issueMailLink("password-reset", user.id, tx);
+        return queueMail(
+          {
+            to: email,
+            topic: `password-reset:${user.id}`,
+            expiresAt,
+            mail: passwordResetMail({
+              name: user.name,
+              link: `${env().SITE_URL}/reset-password?token=${token}`,
+              expiresAt,
+            }),
+          },
+          tx,
+        );
+      });
+    },
   });
-  // Not awaited: the answer must not wait on the mail server only when the address has an account.
-  if (mailId !== null) void sendQueuedMailNow(mailId, "password reset link mail");
-  return { ok: true };
 }
 
 export type ResetLinkState = { ok: true } | { ok: false; problem: MailLinkProblem; message: string };

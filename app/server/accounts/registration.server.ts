@@ -5,6 +5,7 @@ import type { RegisterValues } from "~/lib/schemas/account-schemas";
 import { formatDateTime } from "~/lib/rules/format";
 import { CODE_MESSAGES, firstSubjectSince, verifyCode, wrongTries } from "../auth/codes.server";
 import { sendCodeMail, type CodeLimit, type IssuedCode, type SendCodeResult } from "../auth/code-mail.server";
+import { LIMIT_MESSAGES } from "../auth/limit-messages.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users, verificationCodes } from "../db/schema";
@@ -32,7 +33,7 @@ import { sellerInfo } from "../core/seller.server";
 export const REGISTRATION_MESSAGES = {
   failed: "認証に失敗しました",
   sendFailed: "認証コードの送信に失敗しました",
-  tooMany: "送信回数の上限に達しました。しばらく時間をおいてから再度お試しください。",
+  tooMany: LIMIT_MESSAGES.tooManySends,
   alreadyRegistered: "このメールアドレスはすでに登録されています。ログインしてください。",
   invalidToken: "無効なトークンです",
   invalidLink: "リンクが無効か、有効期限が切れています。お手数ですが、もう一度会員登録をお試しください。",

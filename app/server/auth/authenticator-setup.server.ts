@@ -15,6 +15,7 @@ import {
 } from "../mail/templates/authenticator-changed.server";
 import { loginCodeMail } from "../mail/templates/login-code.server";
 import { sendCodeMail, type SendCodeResult } from "./code-mail.server";
+import { LIMIT_MESSAGES } from "./limit-messages.server";
 import { recordLoginEvent } from "./login-events.server";
 import { accountLockedUntil, clearAccountFailures, recheckPassword } from "./login.server";
 import { checkSecondFactor } from "./second-factor.server";
@@ -37,7 +38,7 @@ export const PENDING_SETUP_TTL_MS = 15 * 60 * 1000;
 export const AUTHENTICATOR_MESSAGES = {
   codeSent: "認証コードを送信しました。メールをご確認ください。",
   codeNotSent: "認証コードの送信に失敗しました",
-  tooManyCodes: "送信回数の上限に達しました。しばらく時間をおいてから再度お試しください。",
+  tooManyCodes: LIMIT_MESSAGES.tooManySends,
   useApp: "認証アプリに表示されている6桁のコードを入力してください",
   codeExpired: "認証コードが無効または期限切れです。「認証コードを送信」から新しいコードを取得してください。",
   setupExpired:

@@ -25,6 +25,7 @@ import {
   wrongCodeCaps,
 } from "../auth/mail-caps.server";
 import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
+import { LIMIT_MESSAGES } from "../auth/limit-messages.server";
 import { now } from "../core/clock.server";
 import { confirmedAddressOf } from "../accounts/purchase-history.server";
 import { endPaymentForAddressChange } from "./payment.server";
@@ -161,7 +162,7 @@ export async function sendCheckoutCode(
         key: originLimitKey(request, "checkout-code"),
         limit: 30,
         windowMs: 60 * 60 * 1000,
-        message: "送信回数の上限に達しました。しばらくしてから再度お試しください。",
+        message: LIMIT_MESSAGES.tooManySends,
       },
     ],
     mail: ({ code, expiresAt }) => checkoutCodeMail({ name: customerName, code, expiresAt }),
@@ -197,7 +198,7 @@ async function autoLoginPasswordHash(request: Request, checkout: Checkout, passw
     return {
       ok: false as const,
       status: 429 as const,
-      message: "送信回数の上限に達しました。しばらく時間をおいてから再度お試しください。",
+      message: LIMIT_MESSAGES.tooManySends,
       retryAfterSeconds: limited.retryAfterSeconds,
     };
   return unlessHashingBusy(() => hashPassword(password));
