@@ -20,7 +20,8 @@ import {
   storeDeliveryFile,
 } from "~/server/delivery/delivery-files.server";
 import { deleteUnneededDeliveryFiles, KEEP_AFTER_EXPIRY_MS } from "~/server/delivery/file-cleanup.server";
-import { deliveryPlan, deliveryScreen } from "~/server/delivery/matching.server";
+import { deliveryPlan } from "~/server/delivery/delivery-plan.server";
+import { deliveryScreen } from "~/server/delivery/delivery-screen.server";
 import { mediaDir } from "./helpers/media-dir";
 import { pendingMailCount } from "~/server/mail/outbox.server";
 import { claimDownload } from "~/server/orders/downloads.server";

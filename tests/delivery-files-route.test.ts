@@ -5,7 +5,7 @@ import { action, loader } from "~/routes/admin/contest/delivery";
 import { db } from "~/server/db/client.server";
 import { deliveryFiles, orderLines, orders } from "~/server/db/schema";
 import { deliverContest } from "~/server/delivery/batch-delivery.server";
-import { deliveryScreen } from "~/server/delivery/matching.server";
+import { deliveryScreen } from "~/server/delivery/delivery-screen.server";
 import { mediaDir } from "./helpers/media-dir";
 import { createUser } from "./helpers/accounts";
 import { callRoute } from "./helpers/route";

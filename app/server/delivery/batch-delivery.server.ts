@@ -6,7 +6,9 @@ import { deliveryFiles, orderLines, orders } from "../db/schema";
 import { sendQueuedMailNow } from "../mail/outbox.server";
 import { recordDelivery, resendDeliveryMail, type LineDelivery } from "./order-delivery.server";
 import { retireFile } from "./delivery-files.server";
-import { deliveryPlan, type OpenOrder, type WaitingFile } from "./matching.server";
+import { deliveryPlan } from "./delivery-plan.server";
+import type { WaitingFile } from "./plan/files.server";
+import type { OpenOrder } from "./plan/open-orders.server";
 
 export type BatchDeliveryResult = {
   delivered: OpenOrder[];

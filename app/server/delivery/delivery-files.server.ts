@@ -10,7 +10,7 @@ import { CONTENT_TYPES, readHead, sniffVideo } from "../files/sniff.server";
 import { spoolMultipartForm } from "../files/multipart.server";
 import { cleanFileName, newStoredName, removeStoredFiles } from "../files/storage.server";
 import { fileStore } from "../files/store.server";
-import { deliveryPlan } from "./matching.server";
+import { deliveryPlan } from "./delivery-plan.server";
 
 export type DeliveryFile = typeof deliveryFiles.$inferSelect;
 export type DeliveryFileFailure = { ok: false; status: 400 | 404 | 409 | 413 | 415; message: string };

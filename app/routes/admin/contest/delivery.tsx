@@ -25,7 +25,7 @@ import {
   removeWaitingFile,
   replaceFile,
 } from "~/server/delivery/delivery-files.server";
-import { deliveryScreen, type DeliveryScreen, type ScreenFile } from "~/server/delivery/matching.server";
+import { deliveryScreen, type DeliveryScreen, type ScreenFile } from "~/server/delivery/delivery-screen.server";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { DeliveryUploadPanel } from "./DeliveryUploadPanel";
