@@ -4,18 +4,9 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { fileResponse } from "./file-response.server";
-import { fileSink } from "./multipart.server";
-import type {
-  ChunkedUpload,
-  ChunkedUploads,
-  ChunkSink,
-  FileStore,
-  ListedObject,
-  ServeOptions,
-  StoredObject,
-  StoredPart,
-} from "./store.server";
-import { chunkLength, isStoredName } from "./store.server";
+import { LocalChunks } from "./local-chunks.server";
+import type { FileStore, ListedObject, ServeOptions, StoredObject } from "./store.server";
+import { isStoredName } from "./store.server";
 
 /**
  * Stored files in one folder (MEDIA_DIR), the default: what one server with one volume needs.
@@ -24,7 +15,7 @@ import { chunkLength, isStoredName } from "./store.server";
  */
 export class LocalStore implements FileStore {
   readonly kind = "local" as const;
-  readonly chunks: ChunkedUploads;
+  readonly chunks: LocalChunks;
   private readonly dir: string;
 
   constructor(mediaDir: string) {
@@ -125,105 +116,5 @@ export class LocalStore implements FileStore {
 
   async respond(request: Request, name: string, options: ServeOptions): Promise<Response> {
     return fileResponse(request, this.pathOf(name), options);
-  }
-}
-
-class LocalChunks implements ChunkedUploads {
-  constructor(private readonly store: LocalStore) {}
-
-  /** Upload ids are 32 hex characters the shop made, so a part path cannot leave the uploads folder. */
-  private partPath(storeUploadId: string): string {
-    if (!/^[a-f0-9]{32}$/.test(storeUploadId)) throw new Error("invalid upload id");
-    return path.join(this.store.scratchDir(), `${storeUploadId}.part`);
-  }
-
-  async begin(uploadId: string): Promise<string> {
-    await fsp.mkdir(this.store.scratchDir(), { recursive: true });
-    await (await fsp.open(this.partPath(uploadId), "w")).close();
-    return uploadId;
-  }
-
-  async sink(upload: ChunkedUpload, index: number, length: number): Promise<ChunkSink> {
-    await fsp.mkdir(this.store.scratchDir(), { recursive: true });
-    // Created again if something removed it: its chunks are then counted from what it holds.
-    const handle = await fsp.open(
-      this.partPath(upload.storeUploadId),
-      fs.constants.O_RDWR | fs.constants.O_CREAT,
-    );
-    const sink = fileSink(handle, index * upload.chunkSize, length);
-    let closed = false;
-    const close = async () => {
-      if (closed) return;
-      closed = true;
-      await handle.close().catch(() => undefined);
-    };
-    return {
-      write: (bytes) => sink.write(bytes),
-      end: () => sink.end(),
-      received: () => sink.received(),
-      tooBig: () => sink.tooBig(),
-      async finish() {
-        try {
-          await handle.datasync();
-        } finally {
-          await close();
-        }
-        return null;
-      },
-      abort: close,
-    };
-  }
-
-  async parts(upload: ChunkedUpload): Promise<StoredPart[] | null> {
-    let size: number;
-    try {
-      size = (await fsp.stat(this.partPath(upload.storeUploadId))).size;
-    } catch {
-      return null;
-    }
-    const whole = size >= upload.fileSize ? upload.totalChunks : Math.floor(size / upload.chunkSize);
-    return Array.from({ length: whole }, (_, index) => ({
-      partNumber: index + 1,
-      size: chunkLength(upload, index),
-      etag: null,
-    }));
-  }
-
-  async complete(upload: ChunkedUpload): Promise<boolean> {
-    const part = this.partPath(upload.storeUploadId);
-    let size: number;
-    try {
-      size = (await fsp.stat(part)).size;
-    } catch {
-      return false;
-    }
-    if (size < upload.fileSize) return false;
-    // A longer file can only be left-over bytes of an earlier, longer try: trim them.
-    if (size > upload.fileSize) await fsp.truncate(part, upload.fileSize);
-    await this.store.putFile(upload.storedName, part, "");
-    return true;
-  }
-
-  async abort(upload: Pick<ChunkedUpload, "storeUploadId">): Promise<void> {
-    await fsp.rm(this.partPath(upload.storeUploadId), { force: true });
-  }
-
-  async *list(): AsyncIterable<{ storedName: string; storeUploadId: string; startedAt: Date }> {
-    let names: string[];
-    try {
-      names = await fsp.readdir(this.store.scratchDir());
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const id = /^([a-f0-9]{32})\.part$/.exec(name)?.[1];
-      if (!id) continue;
-      try {
-        const stat = await fsp.stat(path.join(this.store.scratchDir(), name));
-        yield { storedName: "", storeUploadId: id, startedAt: stat.mtime };
-      } catch {
-        // gone meanwhile
-      }
-    }
   }
 }

@@ -1,55 +1,20 @@
 import crypto from "node:crypto";
-import { once } from "node:events";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { PassThrough, Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "../core/env.server";
 import { loadS3 } from "../core/lazy-modules.server";
-import { presignGetUrl } from "./s3-signature.server";
-import type {
-  ChunkedUpload,
-  ChunkedUploads,
-  ChunkSink,
-  FileStore,
-  ListedObject,
-  ServeOptions,
-  StoredObject,
-  StoredPart,
-} from "./store.server";
+import { S3Chunks } from "./s3-chunks.server";
+import { isNotFound, makeS3Client, OBJECT_CACHE_CONTROL, statusOf } from "./s3-client.server";
+import { redirectToObject, signedObjectUrl, type SignedResponseHeaders } from "./s3-links.server";
+import type { FileStore, ListedObject, ServeOptions, StoredObject } from "./store.server";
 import { isStoredName } from "./store.server";
 
 /** Files up to this size are sent in one PUT; bigger ones as a multipart upload of parts this big. */
 const SINGLE_PUT_BYTES = 64 * 1024 * 1024;
-
-/**
- * Signed URLs of public media are signed at the start of a window of this length and live an hour:
- * one URL for everyone during the window (browsers and the redirect can cache it), still valid
- * 50 minutes after it was handed out (a video player seeks with it).
- */
-const SIGNING_WINDOW_MS = 10 * 60_000;
-const MEDIA_URL_LIFETIME_S = 3600;
-
-/** Every stored name is immutable (a new file gets a new name), so the objects may be cached for good. */
-const OBJECT_CACHE_CONTROL = "public, max-age=31536000, immutable";
-
-/**
- * The SDK's warnings, except the one it writes whenever a streamed request fails (the shop ends an
- * UploadPart on purpose when a chunk has the wrong size). Failed commands are not logged here: a
- * 404 is often the expected answer, and the callers log the failures that matter.
- */
-const SDK_LOGGER = {
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: unknown, ...rest: unknown[]) => {
-    if (typeof message === "string" && message.includes("non-retryable streaming request")) return;
-    console.warn("[s3]", message, ...rest);
-  },
-  error: () => undefined,
-};
 
 /**
  * Stored files as objects of an S3-compatible bucket (R2, S3, Tigris, MinIO), keyed by
@@ -60,7 +25,7 @@ const SDK_LOGGER = {
  */
 export class S3Store implements FileStore {
   readonly kind = "s3" as const;
-  readonly chunks: ChunkedUploads;
+  readonly chunks: S3Chunks;
   private client: Promise<S3Client> | undefined;
 
   constructor(
@@ -70,23 +35,9 @@ export class S3Store implements FileStore {
     this.chunks = new S3Chunks(this);
   }
 
-  /** The SDK client, made once. Flexible checksums only where S3 requires them: R2, MinIO and the tests' fake S3 do not all take the SDK's default trailers. */
+  /** The SDK client, made once (s3-client.server.ts). */
   s3(): Promise<S3Client> {
-    this.client ??= loadS3().then(
-      ({ S3Client }) =>
-        new S3Client({
-          region: this.config.region,
-          endpoint: this.config.endpoint,
-          forcePathStyle: this.config.forcePathStyle,
-          credentials: {
-            accessKeyId: this.config.accessKeyId,
-            secretAccessKey: this.config.secretAccessKey,
-          },
-          requestChecksumCalculation: "WHEN_REQUIRED",
-          responseChecksumValidation: "WHEN_REQUIRED",
-          logger: SDK_LOGGER,
-        }),
-    );
+    this.client ??= makeS3Client(this.config);
     return this.client;
   }
 
@@ -115,52 +66,23 @@ export class S3Store implements FileStore {
    */
   async copyFile(name: string, file: string, contentType: string, sha256: string): Promise<void> {
     const size = (await fsp.stat(file)).size;
-    const s3 = await this.s3();
-    const { PutObjectCommand, CreateMultipartUploadCommand } = await loadS3();
-    const common = {
-      Bucket: this.bucket,
-      Key: this.key(name),
-      ContentType: contentType || undefined,
-      CacheControl: OBJECT_CACHE_CONTROL,
-      Metadata: { sha256 },
-    };
-    if (size <= SINGLE_PUT_BYTES) {
-      await s3.send(
-        new PutObjectCommand({ ...common, Body: fs.createReadStream(file), ContentLength: size }),
-      );
-      return;
-    }
-    const { UploadId } = await s3.send(new CreateMultipartUploadCommand(common));
-    const upload = {
-      uploadId: "",
-      storedName: name,
-      storeUploadId: UploadId ?? "",
-      chunkSize: SINGLE_PUT_BYTES,
-      fileSize: size,
-      totalChunks: Math.ceil(size / SINGLE_PUT_BYTES),
-    };
-    try {
-      const etags: string[] = [];
-      for (let index = 0; index < upload.totalChunks; index++) {
-        const start = index * SINGLE_PUT_BYTES;
-        const end = Math.min(size, start + SINGLE_PUT_BYTES);
-        etags.push(
-          await this.uploadPart(
-            upload,
-            index,
-            fs.createReadStream(file, { start, end: end - 1 }),
-            end - start,
-          ),
-        );
-      }
-      if (!(await this.chunks.complete(upload, etags))) throw new Error(`the bucket refused ${name}`);
-    } catch (error) {
-      await this.chunks.abort(upload);
-      throw error;
-    }
+    const headers = objectHeaders(contentType, sha256);
+    if (size <= SINGLE_PUT_BYTES) return this.put(name, fs.createReadStream(file), size, headers);
+    await this.chunks.sendFile(name, file, size, SINGLE_PUT_BYTES, headers);
   }
 
   async putBytes(name: string, bytes: Buffer, contentType: string): Promise<void> {
+    const sha256 = crypto.createHash("sha256").update(bytes).digest("hex");
+    await this.put(name, bytes, bytes.length, objectHeaders(contentType, sha256));
+  }
+
+  /** One PUT of the whole object. */
+  private async put(
+    name: string,
+    body: Readable | Buffer,
+    length: number,
+    headers: ObjectHeaders,
+  ): Promise<void> {
     const { PutObjectCommand } = await loadS3();
     await (
       await this.s3()
@@ -168,11 +90,9 @@ export class S3Store implements FileStore {
       new PutObjectCommand({
         Bucket: this.bucket,
         Key: this.key(name),
-        Body: bytes,
-        ContentLength: bytes.length,
-        ContentType: contentType || undefined,
-        CacheControl: OBJECT_CACHE_CONTROL,
-        Metadata: { sha256: crypto.createHash("sha256").update(bytes).digest("hex") },
+        ...headers,
+        Body: body,
+        ContentLength: length,
       }),
     );
   }
@@ -272,260 +192,29 @@ export class S3Store implements FileStore {
     } while (token);
   }
 
-  async respond(request: Request, name: string, options: ServeOptions): Promise<Response> {
-    const { publicBaseUrl } = this.config;
-    if (options.audience === "public" && publicBaseUrl)
-      return redirectTo(`${publicBaseUrl}/${encodeKey(this.key(name))}`, options.cacheControl);
-    const lifetime = options.urlLifetimeSeconds ?? MEDIA_URL_LIFETIME_S;
-    // Media URLs are signed per window, so the browser's cache of the object and of this redirect
-    // holds for the window; a download's is signed now and lives only minutes.
-    const windowed = options.urlLifetimeSeconds === undefined;
-    // The bucket checks a signature against the real time, not the shop's clock (which tests move).
-    const signedAt = Date.now();
-    const signingDate = new Date(
-      windowed ? Math.floor(signedAt / SIGNING_WINDOW_MS) * SIGNING_WINDOW_MS : signedAt,
-    );
-    const url = this.signedUrl(name, lifetime, signingDate, {
-      ResponseContentType: options.contentType,
-      ResponseCacheControl: options.cacheControl,
-      ResponseContentDisposition: options.disposition,
-    });
-    const scope = options.audience === "public" ? "public" : "private";
-    return redirectTo(url, windowed ? `${scope}, max-age=${SIGNING_WINDOW_MS / 1000}` : "private, no-store");
+  async respond(_request: Request, name: string, options: ServeOptions): Promise<Response> {
+    return redirectToObject(this.config, this.key(name), options);
   }
 
-  /**
-   * A GET URL for the object signed for `lifetime` seconds; the response headers it names are
-   * S3's to send. Signed without the SDK (s3-signature.server.ts): serving never loads it.
-   */
-  signedUrl(
-    name: string,
-    lifetime: number,
-    signingDate: Date,
-    headers: {
-      ResponseContentType?: string;
-      ResponseCacheControl?: string;
-      ResponseContentDisposition?: string;
-    } = {},
-  ): string {
-    return presignGetUrl(this.config, this.key(name), {
-      expiresIn: lifetime,
-      signingDate,
-      responseHeaders: {
-        "response-cache-control": headers.ResponseCacheControl,
-        "response-content-disposition": headers.ResponseContentDisposition,
-        "response-content-type": headers.ResponseContentType,
-      },
-    });
+  /** A GET URL for the object signed for `lifetime` seconds (s3-links.server.ts). */
+  signedUrl(name: string, lifetime: number, signingDate: Date, headers: SignedResponseHeaders = {}): string {
+    return signedObjectUrl(this.config, this.key(name), lifetime, signingDate, headers);
   }
 
   /** Listing needs the SDK: costly until this process has loaded it (it stored, removed or listed something). */
   listingIsCostly(): boolean {
     return this.client === undefined;
   }
-
-  async uploadPart(
-    upload: ChunkedUpload,
-    index: number,
-    body: Readable | Buffer,
-    length: number,
-    signal?: AbortSignal,
-  ) {
-    const { UploadPartCommand } = await loadS3();
-    const answer = await (
-      await this.s3()
-    ).send(
-      new UploadPartCommand({
-        Bucket: this.bucket,
-        Key: this.key(upload.storedName),
-        UploadId: upload.storeUploadId,
-        PartNumber: index + 1,
-        Body: body,
-        ContentLength: length,
-      }),
-      { abortSignal: signal },
-    );
-    return answer.ETag ?? "";
-  }
 }
 
-class S3Chunks implements ChunkedUploads {
-  constructor(private readonly store: S3Store) {}
+type ObjectHeaders = ReturnType<typeof objectHeaders>;
 
-  async begin(_uploadId: string, storedName: string, contentType: string): Promise<string> {
-    const { CreateMultipartUploadCommand } = await loadS3();
-    const { UploadId } = await (
-      await this.store.s3()
-    ).send(
-      new CreateMultipartUploadCommand({
-        Bucket: this.store.bucket,
-        Key: this.store.key(storedName),
-        ContentType: contentType || undefined,
-        CacheControl: OBJECT_CACHE_CONTROL,
-      }),
-    );
-    if (!UploadId) throw new Error("the bucket gave no upload id");
-    return UploadId;
-  }
-
-  /**
-   * The chunk's bytes flow into UploadPart as they arrive, all but the last one: S3 takes a part
-   * as soon as Content-Length bytes are in, so holding the last byte back until the chunk has
-   * ended with exactly its length means a short or over-long chunk never replaces a stored part.
-   */
-  async sink(upload: ChunkedUpload, index: number, length: number): Promise<ChunkSink> {
-    const body = new PassThrough({ highWaterMark: 1024 * 1024 });
-    const controller = new AbortController();
-    const sent = this.store.uploadPart(upload, index, body, length, controller.signal);
-    // Rejections are read in finish/abort; until then a failure only has to stop the writes.
-    const failed = sent.then(
-      () => null,
-      (error: unknown) => error,
-    );
-    let received = 0;
-    let last: Buffer | null = null;
-    const feed = async (bytes: Buffer) => {
-      if (bytes.length === 0) return;
-      if (!body.write(bytes)) {
-        const outcome = await Promise.race([once(body, "drain").then(() => null), failed]);
-        if (outcome) throw outcome;
-      }
-    };
-    return {
-      async write(bytes) {
-        const from = received;
-        received += bytes.length;
-        const keep = Math.max(0, Math.min(bytes.length, length - from));
-        if (keep === 0) return;
-        const upTo = from + keep === length ? keep - 1 : keep;
-        await feed(bytes.subarray(0, upTo));
-        if (upTo < keep) last = Buffer.from(bytes.subarray(upTo, keep));
-      },
-      async end() {},
-      received: () => received,
-      tooBig: () => received > length,
-      async finish() {
-        body.end(last ?? undefined);
-        return await sent;
-      },
-      async abort() {
-        controller.abort();
-        body.destroy();
-        await failed;
-      },
-    };
-  }
-
-  async parts(upload: ChunkedUpload): Promise<StoredPart[] | null> {
-    const { ListPartsCommand } = await loadS3();
-    const s3 = await this.store.s3();
-    const parts: StoredPart[] = [];
-    let marker: string | undefined;
-    try {
-      do {
-        const page = await s3.send(
-          new ListPartsCommand({
-            Bucket: this.store.bucket,
-            Key: this.store.key(upload.storedName),
-            UploadId: upload.storeUploadId,
-            PartNumberMarker: marker,
-          }),
-        );
-        for (const part of page.Parts ?? [])
-          parts.push({ partNumber: part.PartNumber ?? 0, size: part.Size ?? 0, etag: part.ETag ?? null });
-        marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
-      } while (marker);
-    } catch (error) {
-      if (isNotFound(error)) return null;
-      throw error;
-    }
-    return parts.sort((a, b) => a.partNumber - b.partNumber);
-  }
-
-  async complete(upload: ChunkedUpload, etags: (string | null)[]): Promise<boolean> {
-    const { CompleteMultipartUploadCommand } = await loadS3();
-    try {
-      await (
-        await this.store.s3()
-      ).send(
-        new CompleteMultipartUploadCommand({
-          Bucket: this.store.bucket,
-          Key: this.store.key(upload.storedName),
-          UploadId: upload.storeUploadId,
-          MultipartUpload: {
-            Parts: etags.map((etag, index) => ({ PartNumber: index + 1, ETag: etag ?? "" })),
-          },
-        }),
-      );
-      return true;
-    } catch (error) {
-      // The parts are not what the shop recorded (InvalidPart), or the upload is gone: start again.
-      if (isNotFound(error) || statusOf(error) === 400) return false;
-      throw error;
-    }
-  }
-
-  async abort(upload: Pick<ChunkedUpload, "storedName" | "storeUploadId">): Promise<void> {
-    const { AbortMultipartUploadCommand } = await loadS3();
-    try {
-      await (
-        await this.store.s3()
-      ).send(
-        new AbortMultipartUploadCommand({
-          Bucket: this.store.bucket,
-          Key: this.store.key(upload.storedName),
-          UploadId: upload.storeUploadId,
-        }),
-      );
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
-  }
-
-  async *list(): AsyncIterable<{ storedName: string; storeUploadId: string; startedAt: Date }> {
-    const { ListMultipartUploadsCommand } = await loadS3();
-    const s3 = await this.store.s3();
-    const { prefix } = this.store.config;
-    let keyMarker: string | undefined;
-    let idMarker: string | undefined;
-    do {
-      const page = await s3.send(
-        new ListMultipartUploadsCommand({
-          Bucket: this.store.bucket,
-          Prefix: prefix,
-          KeyMarker: keyMarker,
-          UploadIdMarker: idMarker,
-        }),
-      );
-      for (const upload of page.Uploads ?? []) {
-        const storedName = (upload.Key ?? "").slice(prefix.length);
-        if (!isStoredName(storedName) || !upload.UploadId) continue;
-        yield { storedName, storeUploadId: upload.UploadId, startedAt: upload.Initiated ?? new Date(0) };
-      }
-      keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
-      idMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
-    } while (keyMarker);
-  }
+/** What every stored object carries: its type, the cache rule of immutable names, its SHA-256 (backups list it). */
+function objectHeaders(contentType: string, sha256: string) {
+  return { ContentType: contentType || undefined, CacheControl: OBJECT_CACHE_CONTROL, Metadata: { sha256 } };
 }
 
-function statusOf(error: unknown): number | undefined {
-  return (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
-}
-
-function isNotFound(error: unknown): boolean {
-  const name = (error as { name?: string } | null)?.name;
-  return statusOf(error) === 404 || name === "NotFound" || name === "NoSuchKey" || name === "NoSuchUpload";
-}
-
-/** A key in a URL path: each segment percent-encoded, the slashes kept. */
-function encodeKey(key: string): string {
-  return key.split("/").map(encodeURIComponent).join("/");
-}
-
-function redirectTo(url: string, cacheControl: string): Response {
-  return new Response(null, { status: 302, headers: { Location: url, "Cache-Control": cacheControl } });
-}
-
+/** A file's SHA-256, as the objects' metadata records it (backups and the migration compare it). */
 export async function sha256OfFile(file: string): Promise<string> {
   const hash = crypto.createHash("sha256");
   for await (const piece of fs.createReadStream(file, {
