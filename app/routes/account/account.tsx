@@ -66,25 +66,26 @@ export default function Account() {
             <dt className="text-xs font-semibold text-zinc-500">メールアドレス</dt>
             <dd className="mt-1 break-all">{email}</dd>
           </div>
-          <div className="flex items-center justify-between gap-4 px-5 py-4">
-            <div>
-              <dt className="text-xs font-semibold text-zinc-500">パスワード</dt>
-              <dd className="mt-1 tracking-widest" aria-label="非表示">
-                ••••••••
-              </dd>
-            </div>
-            <Link
-              to="/account/password"
-              className="btn-secondary min-h-10 px-4 py-1.5 text-sm"
-              aria-label="パスワードを変更"
-              onClick={(event) => {
-                if (!dialog.current?.showModal) return;
-                event.preventDefault();
-                dialog.current.showModal();
-              }}
-            >
-              変更
-            </Link>
+          {/* Only dt and dd inside a dl's row: the change link is a second dd, set beside the first. */}
+          <div className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 px-5 py-4">
+            <dt className="text-xs font-semibold text-zinc-500">パスワード</dt>
+            <dd className="col-start-1 mt-1 tracking-widest" aria-label="非表示">
+              ••••••••
+            </dd>
+            <dd className="col-start-2 row-span-2 row-start-1">
+              <Link
+                to="/account/password"
+                className="btn-secondary min-h-10 px-4 py-1.5 text-sm"
+                aria-label="パスワードを変更"
+                onClick={(event) => {
+                  if (!dialog.current?.showModal) return;
+                  event.preventDefault();
+                  dialog.current.showModal();
+                }}
+              >
+                変更
+              </Link>
+            </dd>
           </div>
         </dl>
       </section>
