@@ -11,7 +11,7 @@ import {
   type OrderStatus,
   type PaymentStatus,
 } from "~/server/db/schema";
-import { recordPayment } from "~/server/orders/orders.server";
+import { recordPayment } from "~/server/orders/record-payment.server";
 import { orderStatusByToken, orderStatusUrl } from "~/server/orders/order-status.server";
 import { orderConfirmationMail } from "~/server/mail/templates/order-confirmation.server";
 import { purchaseHistory } from "~/server/accounts/purchase-history.server";

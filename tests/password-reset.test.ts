@@ -8,7 +8,7 @@ import { logIn } from "~/server/auth/session-login.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { verifyPassword } from "~/server/auth/password.server";
 import { checkPassword } from "~/server/auth/password-step.server";
-import { recordPayment } from "~/server/orders/orders.server";
+import { recordPayment } from "~/server/orders/record-payment.server";
 import { purchaseHistory } from "~/server/accounts/purchase-history.server";
 import { PASSWORD_RESET_MESSAGES, requestPasswordReset } from "~/server/accounts/password-reset.server";
 import { createUser, loginPost, newSession, requestFrom, roundTrip, userByEmail } from "./helpers/accounts";

@@ -1,7 +1,7 @@
 // A second process for the race test: its own SQLite connection to the same file,
 // making orders for the given payments through the webhook or the browser's path.
 import fs from "node:fs";
-import { recordPayment } from "~/server/orders/orders.server";
+import { recordPayment } from "~/server/orders/record-payment.server";
 import type { PaymentIntentState } from "~/server/payments/types";
 import { handleStripeWebhook } from "~/server/checkout/stripe-webhook.server";
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { orders } from "../db/schema";
-import { recordPayment } from "../orders/orders.server";
+import { recordPayment } from "../orders/record-payment.server";
 import { paymentProvider } from "../payments/index.server";
 
 /** How far back start-up looks for paid payments without an order. */

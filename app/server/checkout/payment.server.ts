@@ -4,7 +4,7 @@ import { updateCheckout } from "./draft.server";
 import { logIn } from "../auth/session-login.server";
 import { db } from "../db/client.server";
 import { checkouts, users } from "../db/schema";
-import { recordPayment } from "../orders/orders.server";
+import { recordPayment } from "../orders/record-payment.server";
 import { paymentProvider, type PaymentIntentState } from "../payments/index.server";
 import type { ShopSession, Toast } from "../http/session.server";
 

@@ -3,7 +3,7 @@ import { db } from "../db/client.server";
 import { processedEvents } from "../db/schema";
 import { env } from "../core/env.server";
 import { loadStripe } from "../core/lazy-modules.server";
-import { recordPayment } from "../orders/orders.server";
+import { recordPayment } from "../orders/record-payment.server";
 import { expireOrderPayment } from "../orders/konbini.server";
 import { intentState } from "../payments/stripe-provider.server";
 import { eq } from "drizzle-orm";

@@ -8,7 +8,8 @@ import { queueMail, sendQueuedMailNow } from "../mail/outbox.server";
 import { paymentExpiredMail } from "../mail/templates/konbini-payment.server";
 import { paymentProvider, testProvider } from "../payments/index.server";
 import type { PaymentIntentState } from "../payments/types";
-import { recordPayment, type Order } from "./orders.server";
+import type { Order } from "./orders.server";
+import { recordPayment } from "./record-payment.server";
 import { orderByStatusToken, orderStatusUrl } from "./order-status.server";
 
 /*
