@@ -1,7 +1,8 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { UploadQueue } from "~/components/UploadQueue";
 import { formatBytes } from "~/lib/schemas/media-schemas";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useUploadQueue } from "~/lib/hooks/use-upload-queue";
 import { VIDEO_ACCEPT, videoTypeOf } from "~/lib/rules/video-files";
 
@@ -22,7 +23,6 @@ export function DeliveryUploadPanel({
   serverError: string | null;
 }) {
   const hydrated = useHydrated();
-  const navigation = useNavigation();
   const { inputRef, queue, uploading, fieldError, dragging, choose, start, dropZone } = useUploadQueue({
     contestId,
     purpose: "delivery",
@@ -33,7 +33,8 @@ export function DeliveryUploadPanel({
     noFile: "納品する動画ファイルを選択してください",
   });
   const error = fieldError ?? serverError;
-  const submitting = navigation.state === "submitting" && navigation.formAction?.includes("intent=upload");
+  // The plain form on its way (without JavaScript the browser posts it; with it, start() sends the files).
+  const submitting = useIsPending({ state: "submitting", formAction: "?intent=upload" });
 
   return (
     <section aria-labelledby="delivery-upload-title" className="rounded-2xl bg-white p-4 shadow-sm sm:p-6">

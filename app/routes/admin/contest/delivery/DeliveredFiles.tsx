@@ -1,0 +1,40 @@
+import type { DeliveryScreen } from "~/server/delivery/delivery-screen.server";
+import type { DeliveryTabError } from "~/server/delivery/delivery-tab.server";
+import { ReplaceForm } from "./ReplaceForm";
+
+/** Files already serving orders, folded away: each may still be replaced by a corrected video. */
+export function DeliveredFiles({
+  files,
+  numberLabel,
+  actionData,
+}: {
+  files: DeliveryScreen["delivered"];
+  numberLabel: string;
+  actionData: DeliveryTabError | undefined;
+}) {
+  if (files.length === 0) return null;
+  return (
+    <details className="rounded-2xl bg-white p-4 shadow-sm sm:p-5">
+      <summary className="cursor-pointer font-bold">納品済みのファイル（{files.length} 件）</summary>
+      <ul className="mt-3 divide-y divide-zinc-100 text-sm">
+        {files.map((file) => (
+          <li key={file.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-2">
+            <span className="min-w-0 flex-1 break-all">{file.originalName}</span>
+            <span>
+              {file.athlete
+                ? `${numberLabel} ${file.athlete.athleteNumber} ${file.athlete.name}`
+                : "（選手なし）"}
+              ・{file.style}
+            </span>
+            <span className="text-zinc-600">{file.lineCount} 明細</span>
+            <ReplaceForm
+              fileId={file.id}
+              fileName={file.originalName}
+              error={actionData?.fileId === file.id ? (actionData.error ?? null) : null}
+            />
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

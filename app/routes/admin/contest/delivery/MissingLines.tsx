@@ -1,0 +1,69 @@
+import { Link } from "@remix-run/react";
+import type { DeliveryScreen } from "~/server/delivery/delivery-screen.server";
+
+/** Order lines with no file yet, and the orders left waiting or declined because of them. */
+export function MissingLines({
+  contestId,
+  numberLabel,
+  missing,
+  incomplete,
+  declined,
+}: { contestId: number; numberLabel: string } & Pick<DeliveryScreen, "missing" | "incomplete" | "declined">) {
+  return (
+    <section aria-labelledby="missing-title">
+      <h2 id="missing-title" className="text-lg font-bold">
+        ファイル未設定の明細
+      </h2>
+      {missing.length === 0 ? (
+        <p className="mt-2 text-sm text-zinc-600">未対応の注文の明細には、すべてファイルがあります。</p>
+      ) : (
+        <div className="mt-2 overflow-x-auto rounded-xl bg-white shadow-sm">
+          <table className="w-full text-sm">
+            <thead className="border-b border-zinc-200 text-left text-xs text-zinc-500">
+              <tr>
+                <th className="px-3 py-2">{numberLabel}</th>
+                <th className="px-3 py-2">選手名</th>
+                <th className="px-3 py-2">スタイル</th>
+                <th className="px-3 py-2">注文</th>
+              </tr>
+            </thead>
+            <tbody>
+              {missing.map((line) => (
+                <tr
+                  key={`${line.athleteId ?? line.athleteName}:${line.athleteNumber}:${line.orientation}`}
+                  className="border-b border-zinc-100 last:border-0"
+                >
+                  <td className="px-3 py-2 font-semibold">{line.athleteNumber}</td>
+                  <td className="px-3 py-2">
+                    {line.athleteName}
+                    {line.athleteId === null ? (
+                      <span className="ml-2 text-xs text-red-700">（選手が削除されています）</span>
+                    ) : null}
+                  </td>
+                  <td className="px-3 py-2">{line.style}</td>
+                  <td className="px-3 py-2 font-mono text-xs">{line.orderNumbers.join("、")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {incomplete.length > 0 ? (
+        <p className="mt-2 text-sm text-zinc-600">
+          ファイル待ちの注文（未対応のまま残ります）:{" "}
+          <span className="font-mono text-xs">{incomplete.map((order) => order.orderNumber).join("、")}</span>
+        </p>
+      ) : null}
+      {declined.length > 0 ? (
+        <p className="mt-2 text-sm text-red-800">
+          お断りの明細を含む注文は一括納品しません。
+          <Link to={`/admin/orders?contest=${contestId}`} className="underline">
+            注文一覧
+          </Link>
+          で対応してください:{" "}
+          <span className="font-mono text-xs">{declined.map((order) => order.orderNumber).join("、")}</span>
+        </p>
+      ) : null}
+    </section>
+  );
+}
