@@ -71,7 +71,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </a>
         {/* Drawn anew for each navigation (even to the page shown): a menu (<details>) opened before it is closed, as a page load would. */}
         {backOffice ? null : <Header key={location.key} user={rootData?.user ?? null} />}
-        <Toast toast={rootData?.toast ?? null} />
+        <Toast toast={rootData?.toast ?? null} place={backOffice ? "backOffice" : "shop"} />
         <main id="main" className="flex-1">
           {children}
         </main>

@@ -9,12 +9,20 @@ const STYLES: Record<ToastData["kind"], string> = {
 };
 
 /**
- * Where toasts sit: the bottom of a phone's screen (above its safe area), the bottom right corner
- * of a wider one. At the top they covered the admin tabs and the section just saved, which a
- * save scrolls to.
+ * Where toasts sit. In the back office: the bottom of a phone's screen (above its safe area), the
+ * bottom right corner of a wider one; at the top they covered the admin tabs and the section just
+ * saved, which a save scrolls to. In the shop, a phone's toast sits just under the sticky header
+ * (h-14 and its border) instead: at the bottom it covered the button a page ends with (the pay
+ * button, 「ホームへ戻る」, the order form's bar) and the footer's links for 5 s, and without JS until
+ * closed. Under the header's layer (z-30), so a menu opened from the header lies over the toast.
  */
-const PLACE =
-  "pointer-events-none fixed inset-x-3 bottom-[calc(env(safe-area-inset-bottom)+0.75rem)] z-50 sm:inset-x-auto sm:right-4 sm:bottom-[calc(env(safe-area-inset-bottom)+1rem)] sm:w-[420px] print:hidden";
+const CORNER =
+  "pointer-events-none fixed sm:inset-x-auto sm:top-auto sm:right-4 sm:bottom-[calc(env(safe-area-inset-bottom)+1rem)] sm:w-[420px] print:hidden";
+const PLACES = {
+  backOffice: `${CORNER} inset-x-3 bottom-[calc(env(safe-area-inset-bottom)+0.75rem)] z-50`,
+  shop: `${CORNER} inset-x-3 top-16 z-20`,
+};
+type Place = keyof typeof PLACES;
 
 /**
  * The one toast of this page view, rendered by the server (so it shows without JS). Its close
@@ -22,14 +30,18 @@ const PLACE =
  * 5 s (the `toast-life` animation in tailwind.css, paused while pointed at or focused). The region
  * is always in the page, so screen readers announce a toast that arrives after a JS form post.
  */
-export function Toast({ toast }: { toast: ToastData | null }) {
+export function Toast({ toast, place }: { toast: ToastData | null; place: Place }) {
   // A new toast (even with the same words, after a second save) is a new element with its own time.
   const [shown, setShown] = useState({ toast, serial: 0 });
   if (shown.toast !== toast) setShown({ toast, serial: shown.serial + 1 });
-  return <div className={PLACE}>{toast ? <ToastCard key={shown.serial} toast={toast} /> : null}</div>;
+  return (
+    <div className={PLACES[place]}>
+      {toast ? <ToastCard key={shown.serial} toast={toast} place={place} /> : null}
+    </div>
+  );
 }
 
-function ToastCard({ toast }: { toast: ToastData }) {
+function ToastCard({ toast, place }: { toast: ToastData; place: Place }) {
   const [gone, setGone] = useState(false);
   const dialog = useOpenModalDialog();
   if (gone) return null;
@@ -60,7 +72,7 @@ function ToastCard({ toast }: { toast: ToastData }) {
   );
   // A modal dialog puts the rest of the page under its backdrop and makes it inert: the toast
   // goes into the dialog (still fixed to the screen's corner) to stay visible and closable.
-  return dialog ? createPortal(<div className={PLACE}>{card}</div>, dialog) : card;
+  return dialog ? createPortal(<div className={PLACES[place]}>{card}</div>, dialog) : card;
 }
 
 /** The modal <dialog> open on top, if any (JS only: a dialog opens with showModal()). */
