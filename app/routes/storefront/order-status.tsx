@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { contactPath } from "~/lib/rules/download-links";
 import { formatDate, formatDateTime, formatDayWithWeekday, formatYen } from "~/lib/rules/format";
 import type { OrderProgress } from "~/lib/rules/order-progress";
 import { receiptPath } from "~/lib/rules/receipt";
@@ -144,13 +145,17 @@ export default function OrderStatusPage() {
         </h2>
         <ul className="mt-3 divide-y divide-zinc-200 overflow-hidden rounded-xl border border-zinc-200 bg-white">
           {order.lines.map((line) => (
+            // Two columns, so the price keeps its line beside the name however long the name
+            // is (a long name breaks inside its own column); a refusal note spans both.
             <li
               key={line.id}
-              className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-4 py-3"
+              className="grid grid-cols-[minmax(0,1fr)_auto] items-baseline gap-x-4 gap-y-1 px-4 py-3"
             >
-              <div className="min-w-0">
+              <div>
                 <p className="font-semibold break-words">
-                  {label} {line.athleteNumber} {line.athleteName}
+                  {label} {line.athleteNumber}{" "}
+                  {/* A name that does not fit moves to the next line whole, not broken between its letters. */}
+                  <span className="inline-block">{line.athleteName}</span>
                 </p>
                 <p className="text-sm text-zinc-600">
                   {line.category}・{line.style}
@@ -158,7 +163,7 @@ export default function OrderStatusPage() {
               </div>
               <p className="text-sm font-semibold whitespace-nowrap">{formatYen(line.price)}</p>
               {line.refusalNote !== null ? (
-                <div className="w-full">
+                <div className="col-span-2">
                   <RefusalNotice note={line.refusalNote} />
                 </div>
               ) : null}
@@ -183,7 +188,8 @@ export default function OrderStatusPage() {
 
       <p className="mt-8 text-sm leading-relaxed text-zinc-600">
         ご不明な点は、注文番号を添えて
-        <Link to="/contact" className="text-brand-700 underline">
+        {/* The form arrives with the order number filled in, as from the download page. */}
+        <Link to={contactPath(order.orderNumber)} className="text-brand-700 underline">
           お問い合わせ
         </Link>
         ください。このページのURLはご本人さま専用です。ほかの方と共有しないでください。
