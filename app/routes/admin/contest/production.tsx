@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { formatDate } from "~/lib/rules/format";
 import { describeProductionFilter, productionQuery } from "~/lib/rules/production-list";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
@@ -12,6 +12,7 @@ import {
   productionList,
   productionTotals,
 } from "~/server/production/production-list.server";
+import { ProductionFilter } from "./production/ProductionFilter";
 import { FlagLegend, ProductionTable, type ProductionTableRow } from "./production/ProductionTable";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -82,49 +83,7 @@ export default function ProductionList() {
         </div>
       </div>
 
-      <Form
-        method="get"
-        role="search"
-        aria-label="制作リストの絞り込み"
-        className="flex flex-wrap items-end gap-x-5 gap-y-3 rounded-xl bg-white p-4 shadow-sm print:hidden"
-      >
-        <div className="min-w-0 basis-48">
-          <label htmlFor="production-category" className="field-label">
-            部門
-          </label>
-          <select
-            id="production-category"
-            name="category"
-            defaultValue={filter.category ?? ""}
-            className="field-input"
-          >
-            <option value="">すべての部門</option>
-            {categories.map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <label className="flex min-h-11 items-center gap-2 text-sm font-semibold text-zinc-800">
-          <input
-            type="checkbox"
-            name="open"
-            value="1"
-            defaultChecked={filter.openOnly}
-            className="size-5 accent-brand-600"
-          />
-          未納品のみ
-        </label>
-        <button type="submit" className="btn-secondary">
-          絞り込み
-        </button>
-        {unknownCategory ? (
-          <p role="alert" className="field-error basis-full">
-            指定された部門はこの大会にないため、すべての部門を表示しています。
-          </p>
-        ) : null}
-      </Form>
+      <ProductionFilter categories={categories} filter={filter} unknownCategory={unknownCategory} />
 
       <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2">
         <p className="text-sm text-zinc-700" data-testid="production-totals">
