@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { SubmitRow } from "~/components/forms";
+import { FieldError, SubmitRow } from "~/components/forms";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { formatDateTime } from "~/lib/rules/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { COVER_MAX_BYTES, currentCover, receiveCover, RECOMMENDED_COVER } from "~/server/media/cover.server";
@@ -40,8 +41,8 @@ type Preview = { url: string; name: string; width: number | null; height: number
 export default function ContestCover() {
   const { cover, maxBytes, recommended } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const uploading = navigation.state === "submitting";
+  const uploading = useIsPending({ state: "submitting" });
+  const busy = useIsPending();
   const [preview, setPreview] = useState<Preview | null>(null);
   const previewUrl = preview?.url;
   useEffect(
@@ -52,8 +53,8 @@ export default function ContestCover() {
   );
   // The chosen file is gone once the upload has replaced the cover.
   useEffect(() => {
-    if (navigation.state === "idle" && !actionData) setPreview(null);
-  }, [cover?.id, navigation.state, actionData]);
+    if (!busy && !actionData) setPreview(null);
+  }, [cover?.id, busy, actionData]);
 
   const offSize = cover && (cover.width !== recommended.width || cover.height !== recommended.height);
   return (
@@ -130,11 +131,11 @@ export default function ContestCover() {
                 setPreview({ url, name: file.name, width: null, height: null });
               }}
             />
-            {actionData?.error ? (
-              <p id="cover-file-error" role="alert" className="field-error">
-                {actionData.error}
-              </p>
-            ) : null}
+            <FieldError
+              id="cover-file-error"
+              errors={actionData?.error ? [actionData.error] : null}
+              announce
+            />
           </div>
           {preview ? (
             <figure aria-label="選択した画像のプレビュー">

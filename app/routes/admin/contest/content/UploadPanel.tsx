@@ -1,0 +1,110 @@
+import { Form } from "@remix-run/react";
+import { useState, type FormEvent } from "react";
+import { FormError } from "~/components/forms";
+import { UploadDropZone, UploadingNotice } from "~/components/UploadDropZone";
+import { UploadQueue } from "~/components/UploadQueue";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
+import { useUploadQueue } from "~/lib/hooks/use-upload-queue";
+import {
+  CONTENT_CATEGORY_LABELS,
+  formatBytes,
+  isMediaFile,
+  UPLOAD_MESSAGES,
+} from "~/lib/schemas/media-schemas";
+
+/**
+ * The tab's upload form: videos and images, one category for the batch. With JavaScript the files
+ * go in chunks through the API (resumable, each with its progress); the plain form post is the fallback.
+ */
+export function UploadPanel({
+  contestId,
+  maxUploadBytes,
+  serverError,
+  hydrated,
+}: {
+  contestId: number;
+  maxUploadBytes: number;
+  serverError: string | null;
+  hydrated: boolean;
+}) {
+  const [category, setCategory] = useState("sample");
+  const [failure, setFailure] = useState<string | null>(null);
+  const queue = useUploadQueue({
+    contestId,
+    purpose: "media",
+    category,
+    maxUploadBytes,
+    accepts: isMediaFile,
+    notAccepted: UPLOAD_MESSAGES.onlyMedia,
+    noFile: UPLOAD_MESSAGES.noFile,
+  });
+  const { uploading, start } = queue;
+  const error = queue.fieldError ?? serverError;
+  // The plain form on its way (without JavaScript the browser posts it; with it, start() sends the files).
+  const submitting = useIsPending({ state: "submitting", formAction: "?intent=upload" });
+  const send = async (event: FormEvent<HTMLFormElement>) => {
+    setFailure(null);
+    if ((await start(event)) > 0) setFailure(UPLOAD_MESSAGES.general);
+  };
+
+  return (
+    <section aria-labelledby="upload-title" className="rounded-2xl bg-white p-4 shadow-sm sm:p-6">
+      <h2 id="upload-title" className="text-lg font-bold">
+        動画・画像のアップロード
+      </h2>
+      <p className="mt-1 text-sm text-zinc-600">
+        動画（MP4・MOV・WebM）と画像（JPEG・PNG・WebP・GIF）に対応しています。1 ファイル{" "}
+        {formatBytes(maxUploadBytes)} まで。
+      </p>
+      <Form
+        method="post"
+        action="?intent=upload"
+        encType="multipart/form-data"
+        onSubmit={hydrated ? send : undefined}
+        className="mt-4 space-y-4"
+        noValidate
+      >
+        <UploadDropZone
+          queue={queue}
+          hydrated={hydrated}
+          dropHint="ここに動画・画像ファイルをドロップ、または"
+          label="アップロードするファイル"
+          inputId="media-files"
+          name="file"
+          accept="video/*,image/*"
+          multiple={hydrated}
+          error={error}
+          onChoose={() => setFailure(null)}
+        />
+        <div className="flex flex-wrap items-end gap-4">
+          <div>
+            <label htmlFor="media-category" className="field-label">
+              カテゴリ
+            </label>
+            <select
+              id="media-category"
+              name="category"
+              value={category}
+              onChange={(event) => setCategory(event.currentTarget.value)}
+              disabled={uploading}
+              className="field-input"
+            >
+              <option value="sample">{CONTENT_CATEGORY_LABELS.sample}（ショップに表示）</option>
+              <option value="others">{CONTENT_CATEGORY_LABELS.others}（管理用）</option>
+            </select>
+          </div>
+          <button type="submit" className="btn-primary" disabled={uploading || submitting}>
+            {uploading || submitting ? "アップロード中..." : "アップロード"}
+          </button>
+        </div>
+      </Form>
+      <UploadQueue queue={queue.queue} />
+      {failure ? (
+        <div className="mt-4">
+          <FormError errors={[failure]} />
+        </div>
+      ) : null}
+      <UploadingNotice uploading={uploading} />
+    </section>
+  );
+}
