@@ -1,12 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { ADMIN_LOCKED_MESSAGE } from "~/server/auth/admin-login.server";
-import {
-  accountLockedUntil,
-  ADMIN_LOGIN_POLICY,
-  attemptLogin,
-  CUSTOMER_LOGIN_POLICY,
-  passwordCheckCaller,
-} from "~/server/auth/login.server";
+import { accountLockedUntil } from "~/server/auth/account-lock.server";
+import { attemptLogin } from "~/server/auth/login.server";
+import { ADMIN_LOGIN_POLICY, CUSTOMER_LOGIN_POLICY } from "~/server/auth/login-policies.server";
+import { passwordCheckCaller } from "~/server/auth/password-runs.server";
 import { protectionSettings } from "~/server/auth/login-audit.server";
 import { secondFactorState } from "~/server/auth/second-factor.server";
 import { securityDashboard, unlockAccount } from "~/server/auth/security-dashboard.server";

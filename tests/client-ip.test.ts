@@ -77,6 +77,7 @@ describe("per-address limits by TRUST_PROXY", () => {
     vi.resetModules();
     return {
       login: await import("~/server/auth/login.server"),
+      policies: await import("~/server/auth/login-policies.server"),
       registration: await import("~/server/accounts/registration.server"),
       accounts: await import("./helpers/accounts"),
     };
@@ -85,8 +86,9 @@ describe("per-address limits by TRUST_PROXY", () => {
     new Request("http://shop.test/admin-login", { method: "POST", headers });
 
   it("finding 4, now: with TRUST_PROXY=none (the default off fly.io) the per-address limit holds on the address the edge names, whatever X-Forwarded-For a client invents; another address and the admin herself carry on", async () => {
-    const { login, accounts } = await shopWith("none");
-    const { attemptLogin, ADMIN_LOGIN_POLICY } = login;
+    const { login, policies, accounts } = await shopWith("none");
+    const { attemptLogin } = login;
+    const { ADMIN_LOGIN_POLICY } = policies;
     const owner = "owner-f4@example.jp";
     await accounts.createUser(owner, "Right-Password-1", { isAdmin: true });
     const from = (address: string, invented: string) =>

@@ -3,16 +3,15 @@ import { describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { loginEvents } from "~/server/db/schema";
-import { ADMIN_LOGIN_POLICY } from "~/server/auth/admin-login.server";
 import { riskScore } from "~/server/auth/login-events.server";
+import { attemptLogin, logInCustomer } from "~/server/auth/login.server";
 import {
-  attemptLogin,
+  ADMIN_LOGIN_POLICY,
   CUSTOMER_LOGIN_POLICY,
-  logInCustomer,
   LOGIN_MESSAGES,
   type LoginPolicy,
   remainingAttemptsWarning,
-} from "~/server/auth/login.server";
+} from "~/server/auth/login-policies.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { createUser, loginPost, newSession, requestFrom, userByEmail } from "./helpers/accounts";
 import { checkPassword } from "~/server/auth/password-step.server";

@@ -1,9 +1,7 @@
-import { ADMIN_LOGIN_POLICY, type LoginResult } from "./login.server";
+import type { LoginResult } from "./login.server";
+import { ADMIN_LOGIN_POLICY } from "./login-policies.server";
 import { logIn } from "./session-login.server";
 import type { ShopSession } from "../http/session.server";
-
-// The policy lives beside the customer's: an admin account is locked by it at either login.
-export { ADMIN_LOGIN_POLICY };
 
 export const ADMIN_LOCKED_MESSAGE = "管理者アカウントがロックされています。15分後に再試行してください";
 

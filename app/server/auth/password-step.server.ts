@@ -4,7 +4,8 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { loginSchema, type LoginValues } from "~/lib/schemas/account-schemas";
 import { readForm } from "../http/form.server";
-import { ADMIN_LOGIN_POLICY, attemptLogin, CUSTOMER_LOGIN_POLICY, type LoginResult } from "./login.server";
+import { attemptLogin, type LoginResult } from "./login.server";
+import { ADMIN_LOGIN_POLICY, CUSTOMER_LOGIN_POLICY } from "./login-policies.server";
 
 /**
  * The password step of both logins, through remix-auth's FormStrategy: the strategy reads the

@@ -190,7 +190,7 @@ const NO_CALLER = "password-check:none";
 
 /**
  * Whether a password matches its stored hash. `caller` is whose turn it waits in: every login
- * names the client's address key (passwordCheckCaller in login.server.ts). Throws
+ * names the client's address key (passwordCheckCaller in password-runs.server.ts). Throws
  * HashingBusyError when that caller, or the line as a whole, has too many checks waiting.
  */
 export async function verifyPassword(

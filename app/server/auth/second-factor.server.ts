@@ -13,10 +13,11 @@ import {
   clearAccountFailures,
   countSecondFactorFailure,
   SECOND_FACTOR_LOCK,
-} from "./login.server";
+} from "./account-lock.server";
 import { open } from "../core/secret-box.server";
 import type { ShopSession } from "../http/session.server";
 import { totpStep } from "./totp.server";
+import type { FactorCheck, PendingUser, SecondFactorResult } from "./second-factor-result.server";
 
 /**
  * The step between a right password and a logged-in session, for admins (and any user
@@ -24,8 +25,6 @@ import { totpStep } from "./totp.server";
  * session, never in the browser's storage. The step lasts 10 minutes.
  */
 export const SECOND_FACTOR_TTL_MS = CODE_TTL_MS;
-
-export type PendingUser = typeof users.$inferSelect;
 
 function pendingUser(session: ShopSession): PendingUser | null {
   const pending = pendingLoginOf(session);
@@ -150,19 +149,6 @@ export function pendingLoginFor(session: ShopSession, email: string): "same" | "
   if (state.status !== "pending") return "none";
   return state.email === email.trim().toLowerCase() ? "same" : "other";
 }
-
-/** What checking an account's current second factor answers. */
-export type FactorCheck =
-  | { ok: true }
-  /** A wrong code (or a used authenticator step): counted on the account. */
-  | { ok: false; reason: "wrong"; message: string; warning: string | null }
-  /** Nothing left to check: the mailed code has expired (or none was sent). */
-  | { ok: false; reason: "expired"; message: string }
-  /** The account is locked (423); `counted` when this very attempt was the failure that locked it. */
-  | { ok: false; reason: "locked"; message: string; lockedUntil: Date; counted: boolean };
-
-export type SecondFactorResult =
-  { ok: true; user: PendingUser; redirectTo: string } | Exclude<FactorCheck, { ok: true }>;
 
 export function secondFactorLockedMessage(lockedUntil: Date): string {
   return `認証コードの入力に続けて失敗したため、アカウントを一時的にロックしました。${formatDateTime(lockedUntil)} 以降に、もう一度ログインしてください。`;

@@ -4,7 +4,7 @@ import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { loginEvents, users } from "../db/schema";
 import { API_TOKEN_OUTCOMES, UNKNOWN_ADDRESS } from "./login-events.server";
-import { untrustedLockUntilSql } from "./login.server";
+import { untrustedLockUntilSql } from "./login-policies.server";
 
 /** What the protections of this shop are, as the code enforces them; the dashboard reports them, it does not claim them. */
 export type ProtectionSettings = {
