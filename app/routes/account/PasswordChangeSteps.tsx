@@ -1,11 +1,12 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { FormProps } from "@remix-run/react";
 import type { ComponentType, RefAttributes } from "react";
-import { FormAlert } from "~/components/AuthCard";
+import { FormError, FormNotice } from "~/components/forms";
 import { CodeStep, type CodeNotice } from "~/components/CodeStep";
 import { NewPasswordFields } from "~/components/NewPasswordFields";
 import { newPasswordSchema, type PasswordChangeStep } from "~/lib/schemas/account-schemas";
+import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { validateWith } from "~/lib/schemas/validate-with";
 
 /** What /account/password answers: the step to show next, a message, and the new-password form's validation. */
 export type PasswordChangeReply = {
@@ -84,10 +85,12 @@ function Via({ via }: { via: "page" | "dialog" }) {
 
 function Notice({ notice, id }: { notice: PasswordChangeReply["notice"]; id?: string }) {
   if (!notice) return null;
-  return (
-    <FormAlert id={id} kind={notice.kind === "error" ? "error" : "success"}>
+  return notice.kind === "error" ? (
+    <FormError id={id} errors={[notice.message]} />
+  ) : (
+    <FormNotice id={id} kind="success">
       {notice.message}
-    </FormAlert>
+    </FormNotice>
   );
 }
 
@@ -135,19 +138,17 @@ function ChangeStep({
   busy,
   via,
 }: StepProps & { result: SubmissionResult<string[]> | null }) {
-  const [form, fields] = useForm({
+  const [form, fields] = useShopForm({
     id: `new-password-${via}`,
     lastResult: result,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: newPasswordSchema }),
+    onValidate: validateWith(newPasswordSchema),
   });
   return (
     <FormComponent method="post" action={ACTION} {...getFormProps(form)} className="space-y-4">
       <Via via={via} />
       <input type="hidden" name="intent" value="change" />
       <Notice notice={notice} />
-      {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
+      <FormError id={form.errorId} errors={form.errors} />
       <NewPasswordFields password={fields.newPassword} confirmation={fields.confirmPassword} />
       <button type="submit" className="btn-primary w-full" disabled={busy}>
         パスワードを変更

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard, LinkProblemCard } from "~/components/AuthCard";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
@@ -10,6 +10,7 @@ import {
   EARLIER_ORDERS_MESSAGES,
   joinEarlierOrders,
 } from "~/server/accounts/purchase-history.server";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "以前のご注文の追加 | コンテスト動画ショップ" }];
 
@@ -40,7 +41,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function EarlierOrders() {
   const { token, orderCount, problem: linkProblem } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
+  const busy = useIsPending();
   const problem = actionData?.problem ?? linkProblem;
 
   if (problem || !token) {
@@ -64,7 +65,7 @@ export default function EarlierOrders() {
     >
       <Form method="post">
         <input type="hidden" name="token" value={token} />
-        <button type="submit" className="btn-primary w-full" disabled={navigation.state !== "idle"}>
+        <button type="submit" className="btn-primary w-full" disabled={busy}>
           以前のご注文をアカウントに追加する
         </button>
       </Form>

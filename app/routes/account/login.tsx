@@ -1,13 +1,16 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AuthCard, FormAlert } from "~/components/AuthCard";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { AuthCard } from "~/components/AuthCard";
 import { useLockUntil } from "~/components/CountdownDeadline";
-import { Field } from "~/components/forms";
+import { Field, FormError } from "~/components/forms";
+import { MailHelpLinks } from "~/components/MailHelpLinks";
 import { STRONG_PASSWORD_HINT } from "~/lib/rules/password-rules";
 import { safeRedirect } from "~/lib/rules/safe-redirect";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
+import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { checkPassword } from "~/server/auth/password-step.server";
 import { loginCookies, logInCustomer } from "~/server/auth/login.server";
 import { getSession } from "~/server/http/session.server";
@@ -52,18 +55,15 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Login() {
   const { redirectTo } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const validation = useDeferredValidation("login");
-  const [form, fields] = useForm({
+  const [form, fields] = useShopForm({
     id: "login",
     lastResult: actionData?.result,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
     onValidate: validation.validate,
   });
   const lockedUntil = actionData?.lockedUntil ?? null;
   const locked = useLockUntil(lockedUntil);
-  const busy = navigation.state !== "idle";
+  const busy = useIsPending();
 
   return (
     <AuthCard
@@ -76,25 +76,12 @@ export default function Login() {
               新規会員登録
             </Link>
           </p>
-          <p>
-            <Link to="/email-support" className="text-brand-700 underline">
-              メールが届かない場合
-            </Link>
-            ・
-            <Link to="/contact" className="text-brand-700 underline">
-              お問い合わせ
-            </Link>
-          </p>
+          <MailHelpLinks contact />
         </>
       }
     >
       <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="space-y-5">
-        {form.errors ? (
-          <FormAlert id={form.errorId}>
-            <p>{form.errors.join(" ")}</p>
-            {actionData?.warning ? <p className="mt-1 font-normal">{actionData.warning}</p> : null}
-          </FormAlert>
-        ) : null}
+        <FormError id={form.errorId} errors={form.errors} detail={actionData?.warning} />
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
         <Field
           label="メールアドレス"

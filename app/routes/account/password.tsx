@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard } from "~/components/AuthCard";
 import { PasswordChangeSteps, type PasswordChangeReply } from "~/routes/account/PasswordChangeSteps";
 import {
@@ -21,6 +21,7 @@ import {
 import { commitSession } from "~/server/http/session.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
 import { requireUser } from "~/server/auth/users.server";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "パスワードの変更 | コンテスト動画ショップ" }];
 
@@ -121,7 +122,7 @@ export default function AccountPassword() {
   const reply = useActionData<typeof action>();
   const shown: PasswordChangeReply | undefined =
     reply ?? (notice ? { step, notice, result: null, done: false } : undefined);
-  const navigation = useNavigation();
+  const busy = useIsPending();
   return (
     <AuthCard
       title="パスワードの変更"
@@ -138,7 +139,7 @@ export default function AccountPassword() {
         email={email}
         reply={shown}
         FormComponent={Form}
-        busy={navigation.state !== "idle"}
+        busy={busy}
         via="page"
       />
     </AuthCard>

@@ -1,13 +1,15 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard } from "~/components/AuthCard";
 import { CodeStep, type CodeNotice } from "~/components/CodeStep";
 import { registrationCodeSchema } from "~/lib/schemas/account-schemas";
 import { readForm } from "~/server/http/form.server";
 import { resendRegistrationCode, verifyRegistrationCode } from "~/server/accounts/registration.server";
 import { commitSession, getSession, type ShopSession } from "~/server/http/session.server";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
+import { MailHelpLinks } from "~/components/MailHelpLinks";
 
 export const meta: MetaFunction = () => [{ title: "認証コードの入力 | コンテスト動画ショップ" }];
 
@@ -50,7 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function RegisterVerify() {
   const { email } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
+  const busy = useIsPending();
 
   return (
     <AuthCard
@@ -64,15 +66,7 @@ export default function RegisterVerify() {
       footer={
         <>
           <p>メールは通常すぐに届きますが、5〜10分ほどかかる場合があります。コードの有効期限は10分です。</p>
-          <p>
-            <Link to="/email-support" className="text-brand-700 underline">
-              メールが届かない場合
-            </Link>
-            ・
-            <Link to="/register" className="text-brand-700 underline">
-              メールアドレスを修正する
-            </Link>
-          </p>
+          <MailHelpLinks after={[{ to: "/register", label: "メールアドレスを修正する" }]} />
         </>
       }
     >
@@ -81,7 +75,7 @@ export default function RegisterVerify() {
         label="認証コード（6桁）"
         notice={result}
         submitLabel="登録を完了する"
-        busy={navigation.state !== "idle"}
+        busy={busy}
       />
     </AuthCard>
   );

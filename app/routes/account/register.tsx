@@ -1,13 +1,16 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AuthCard, FormAlert } from "~/components/AuthCard";
-import { Field, FieldError } from "~/components/forms";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { AuthCard } from "~/components/AuthCard";
+import { CheckboxField, Field, FormError } from "~/components/forms";
+import { MailHelpLinks } from "~/components/MailHelpLinks";
 import { registerSchema } from "~/lib/schemas/account-schemas";
 import { PASSWORD_HINT } from "~/lib/rules/password-rules";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
+import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { readForm } from "~/server/http/form.server";
 import { startRegistrationFrom } from "~/server/accounts/registration.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
@@ -41,16 +44,9 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Register() {
   const { fromOrder } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
   const validation = useDeferredValidation("register");
-  const [form, fields] = useForm({
-    id: "register",
-    lastResult,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: validation.validate,
-  });
-  const busy = navigation.state !== "idle";
+  const [form, fields] = useShopForm({ id: "register", lastResult, onValidate: validation.validate });
+  const busy = useIsPending();
 
   return (
     <AuthCard
@@ -64,16 +60,12 @@ export default function Register() {
               ログイン
             </Link>
           </p>
-          <p>
-            <Link to="/email-support" className="text-brand-700 underline">
-              メールが届かない場合
-            </Link>
-          </p>
+          <MailHelpLinks />
         </>
       }
     >
       <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="space-y-5">
-        {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
+        <FormError id={form.errorId} errors={form.errors} />
         {fromOrder ? <input type="hidden" name="from" value="order" /> : null}
         <Field label="お名前" meta={fields.name} type="text" inputProps={{ autoComplete: "name" }} />
         <Field
@@ -109,13 +101,10 @@ export default function Register() {
           />
         </div>
 
-        <div>
-          <div className="flex items-start gap-3">
-            <input
-              {...getInputProps(fields.agreesToTerms, { type: "checkbox" })}
-              className="mt-0.5 h-5 w-5 shrink-0 accent-brand-600"
-            />
-            <label htmlFor={fields.agreesToTerms.id} className="text-sm leading-relaxed text-zinc-800">
+        <CheckboxField
+          meta={fields.agreesToTerms}
+          label={
+            <>
               <a
                 href="/terms"
                 target="_blank"
@@ -134,10 +123,9 @@ export default function Register() {
                 プライバシーポリシー
               </a>
               に同意します
-            </label>
-          </div>
-          <FieldError id={fields.agreesToTerms.errorId} errors={fields.agreesToTerms.errors} />
-        </div>
+            </>
+          }
+        />
 
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? "送信中..." : "認証コードを送信"}

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DoneMark } from "~/components/icons";
+import { MailHelpLinks } from "~/components/MailHelpLinks";
 
 export const meta: MetaFunction = () => [{ title: "会員登録が完了しました | コンテスト動画ショップ" }];
 
@@ -36,11 +37,7 @@ export default function RegistrationSuccess() {
           </Link>
         </div>
       </div>
-      <p className="mt-6 text-sm">
-        <Link to="/email-support" className="text-brand-700 underline">
-          メールが届かない場合
-        </Link>
-      </p>
+      <MailHelpLinks className="mt-6 text-sm" />
     </div>
   );
 }

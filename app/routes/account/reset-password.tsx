@@ -1,9 +1,9 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AuthCard, FormAlert, LinkProblemCard } from "~/components/AuthCard";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { AuthCard, LinkProblemCard } from "~/components/AuthCard";
 import { NewPasswordFields } from "~/components/NewPasswordFields";
 import { resetPasswordSchema } from "~/lib/schemas/account-schemas";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
@@ -15,6 +15,9 @@ import {
   PASSWORD_RESET_MESSAGES,
   resetPassword,
 } from "~/server/accounts/password-reset.server";
+import { FormError } from "~/components/forms";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
+import { useShopForm } from "~/lib/hooks/use-shop-form";
 
 export const meta: MetaFunction = () => [{ title: "新しいパスワードの設定 | コンテスト動画ショップ" }];
 
@@ -53,17 +56,14 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ResetPassword() {
   const { token, problem: linkProblem } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const validation = useDeferredValidation("resetPassword");
-  const [form, fields] = useForm({
+  const [form, fields] = useShopForm({
     id: "reset-password",
     lastResult: actionData?.result,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
     onValidate: validation.validate,
   });
   const problem = actionData?.problem ?? linkProblem;
-  const busy = navigation.state !== "idle";
+  const busy = useIsPending();
 
   if (problem || !token) {
     return (
@@ -85,7 +85,7 @@ export default function ResetPassword() {
       lead="新しいパスワードを入力してください。設定後、すべての端末でログアウトされます。"
     >
       <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="space-y-5">
-        {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
+        <FormError id={form.errorId} errors={form.errors} />
         <input type="hidden" name="token" value={token} />
         <NewPasswordFields password={fields.password} confirmation={fields.confirmPassword} />
         <button type="submit" className="btn-primary w-full" disabled={busy}>

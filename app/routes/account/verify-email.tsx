@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import { Link, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { verifyRegistrationLink } from "~/server/accounts/registration.server";
 import { DoneMark, ProblemMark } from "~/components/icons";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "メールアドレスの確認 | コンテスト動画ショップ" }];
 
@@ -20,7 +21,8 @@ export function loader({ request }: LoaderFunctionArgs) {
 
 export default function VerifyEmail() {
   const result = useLoaderData<typeof loader>();
-  const navigation = useNavigation();
+  // Reached by a link within the shop, the page stays on the old screen while the loader checks the token: say so.
+  const checking = useIsPending({ state: "loading", to: "/verify-email" });
   const navigate = useNavigate();
 
   useEffect(() => {
@@ -29,7 +31,7 @@ export default function VerifyEmail() {
     return () => window.clearTimeout(timer);
   }, [result.ok, navigate]);
 
-  if (navigation.state === "loading" && navigation.location.pathname === "/verify-email") {
+  if (checking) {
     return (
       <Frame>
         <div role="status" className="flex flex-col items-center gap-4 py-6">

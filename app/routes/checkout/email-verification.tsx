@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CodeStep, type CodeNotice } from "~/components/CodeStep";
 import { codeSchema } from "~/lib/schemas/order-schemas";
 import { requireCustomer, sendCheckoutCode, verifyCheckoutCode } from "~/server/checkout/steps.server";
@@ -10,6 +10,7 @@ import { commitSession, getSession } from "~/server/http/session.server";
 import { redirectToPage } from "~/server/http/security-headers.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { readForm } from "~/server/http/form.server";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "メールアドレスの確認 | コンテスト動画ショップ" }];
 
@@ -59,7 +60,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function EmailVerification() {
   const { restart, email, supportEmail } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
+  const busy = useIsPending();
 
   if (restart)
     return (
@@ -94,7 +95,7 @@ export default function EmailVerification() {
         id="code"
         notice={result}
         submitLabel="認証する"
-        busy={navigation.state !== "idle"}
+        busy={busy}
         className="mt-6 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
       />
       <section className="mt-6 space-y-2 text-sm text-zinc-600">

@@ -1,10 +1,11 @@
 import type { MetaFunction } from "@remix-run/node";
-import { useLoaderData, useNavigation } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import defaultBanner from "~/assets/home-banner.svg?url&no-inline";
 import { ContestCard } from "~/routes/storefront/ContestCard";
 import { listStorefrontContests } from "~/server/catalog/contests.server";
 import { env } from "~/server/core/env.server";
 import { homeBanner } from "~/server/media/home-banner.server";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
 
 export const meta: MetaFunction = () => [
   { title: "コンテスト動画ショップ | 大会・発表会の動画販売" },
@@ -24,7 +25,7 @@ export function loader() {
 
 export default function Home() {
   const { contests, banner } = useLoaderData<typeof loader>();
-  const loading = useNavigation().state === "loading";
+  const loading = useIsPending({ state: "loading" });
   return (
     <div className="mx-auto max-w-6xl px-4 py-6 sm:py-10">
       <section className="overflow-hidden rounded-2xl bg-zinc-900 text-white">
