@@ -1,12 +1,13 @@
-import { and, asc, count, desc, eq, isNull, ne, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, isNull, ne, or, type SQL } from "drizzle-orm";
 import { inArray } from "drizzle-orm";
 import { orderProgress, type OrderProgress } from "~/lib/rules/order-progress";
 import { receiptPath } from "~/lib/rules/receipt";
 import { env } from "../core/env.server";
 import { db, type Db, type Tx } from "../db/client.server";
-import { downloadPages, orderLines, orders, users } from "../db/schema";
+import { downloadPages, orders, users } from "../db/schema";
 import { earlierOrdersMail } from "../mail/templates/earlier-orders.server";
 import { queueMail } from "../mail/outbox.server";
+import { boughtLine, isDelivered, linesOfOrders, type BoughtLine } from "../orders/order-lines.server";
 import { orderStatusPath } from "../orders/order-status.server";
 import { checkMailLink, dropMailLinks, issueMailLink, takeMailLink } from "./mail-links.server";
 
@@ -33,15 +34,7 @@ function ordersOf(email: string, tx: Tx | Db = db()): SQL | undefined {
 
 export const ORDERS_PER_PAGE = 10;
 
-export type HistoryLine = {
-  id: number;
-  contestName: string;
-  category: string;
-  athleteNumber: number;
-  /** So a family with two children can tell the videos apart. */
-  athleteName: string;
-  style: string;
-  price: number;
+export type HistoryLine = BoughtLine & {
   /** The order's download page, once this line is delivered: downloads go through it (once each, before expiry). */
   downloadUrl: string | null;
 };
@@ -83,20 +76,7 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
     .limit(perPage)
     .offset((current - 1) * perPage)
     .all();
-  const lines =
-    rows.length === 0
-      ? []
-      : db()
-          .select()
-          .from(orderLines)
-          .where(
-            inArray(
-              orderLines.orderId,
-              rows.map((row) => row.id),
-            ),
-          )
-          .orderBy(asc(orderLines.id))
-          .all();
+  const lines = linesOfOrders(rows.map((row) => row.id));
   const pages =
     rows.length === 0
       ? []
@@ -121,14 +101,8 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
     lines: lines
       .filter((line) => line.orderId === row.id)
       .map((line) => ({
-        id: line.id,
-        contestName: line.contestName,
-        category: line.category,
-        athleteNumber: line.athleteNumber,
-        athleteName: line.athleteName,
-        style: line.style,
-        price: line.price,
-        downloadUrl: line.videoDownloadUrl || line.deliveryFileId ? downloadPageUrl(pages, row.id) : null,
+        ...boughtLine(line),
+        downloadUrl: isDelivered(line) ? downloadPageUrl(pages, row.id) : null,
       })),
   }));
   return { orders: history, page: current, pageCount, total };

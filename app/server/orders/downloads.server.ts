@@ -1,7 +1,8 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { deliveryFiles, downloadPages, orderLines, orders } from "../db/schema";
+import { boughtLine, isDelivered, linesOfOrder, refusalNoteOf } from "./order-lines.server";
 
 /** A started download may be resumed for 24 hours without counting again (a phone's connection drops). */
 export const RESUME_WINDOW_MS = 24 * 3600_000;
@@ -15,12 +16,6 @@ export function downloadPage(id: string) {
   if (!page) return null;
   const order = db().select().from(orders).where(eq(orders.id, page.orderId)).get();
   if (!order) return null;
-  const lines = db()
-    .select()
-    .from(orderLines)
-    .where(eq(orderLines.orderId, order.id))
-    .orderBy(asc(orderLines.id))
-    .all();
   const at = now();
   const expired = page.expiresAt <= at;
   return {
@@ -30,18 +25,12 @@ export function downloadPage(id: string) {
     expiresAt: page.expiresAt,
     expired,
     bibNumberLabel: order.bibNumberLabel,
-    lines: lines.map((line) => ({
-      id: line.id,
-      contestName: line.contestName,
-      category: line.category,
-      athleteNumber: line.athleteNumber,
-      athleteName: line.athleteName,
-      style: line.style,
+    lines: linesOfOrder(order.id).map((line) => ({
+      ...boughtLine(line),
       orientation: line.orientation,
-      price: line.price,
-      delivered: Boolean(line.videoDownloadUrl || line.deliveryFileId),
+      delivered: isDelivered(line),
       /** お断り: the shop's note; the line has no video. */
-      refusalNote: line.refused ? (line.refusalNote ?? "") : null,
+      refusalNote: refusalNoteOf(line),
       downloaded:
         line.downloadStartedAt !== null &&
         at.getTime() - line.downloadStartedAt.getTime() >= RESUME_WINDOW_MS,

@@ -1,10 +1,11 @@
-import { asc, desc, eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { addBusinessDays } from "~/server/orders/business-days.server";
 import { orderProgress, type OrderProgress } from "~/lib/rules/order-progress";
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { db } from "../db/client.server";
-import { downloadPages, orderLines, orders, type PaymentMethod } from "../db/schema";
+import { downloadPages, orders, type PaymentMethod } from "../db/schema";
+import { boughtLine, linesOfOrder, refusalNoteOf, type BoughtLine } from "./order-lines.server";
 
 /**
  * The order status page (注文状況): where one order stands, opened by the unguessable token
@@ -34,16 +35,8 @@ export type OrderStatusView = {
   createdAt: Date;
   contestName: string;
   numberLabel: string;
-  lines: {
-    id: number;
-    athleteNumber: number;
-    athleteName: string;
-    category: string;
-    style: string;
-    price: number;
-    /** お断り: the shop's note to the customer (the line is not made). */
-    refusalNote: string | null;
-  }[];
+  /** `refusalNote`: お断り, the shop's note to the customer (the line is not made). */
+  lines: (BoughtLine & { refusalNote: string | null })[];
   totalAmount: number;
   paymentMethod: string;
   progress: OrderProgress;
@@ -76,12 +69,6 @@ export function orderByStatusToken(token: string) {
 export function orderStatusByToken(token: string): OrderStatusView | null {
   const order = orderByStatusToken(token);
   if (!order) return null;
-  const lines = db()
-    .select()
-    .from(orderLines)
-    .where(eq(orderLines.orderId, order.id))
-    .orderBy(asc(orderLines.id))
-    .all();
   const progress = orderProgress(order);
   const page =
     progress === "納品済み"
@@ -98,15 +85,7 @@ export function orderStatusByToken(token: string): OrderStatusView | null {
     createdAt: order.createdAt,
     contestName: order.contestName,
     numberLabel: order.bibNumberLabel,
-    lines: lines.map((line) => ({
-      id: line.id,
-      athleteNumber: line.athleteNumber,
-      athleteName: line.athleteName,
-      category: line.category,
-      style: line.style,
-      price: line.price,
-      refusalNote: line.refused ? (line.refusalNote ?? "") : null,
-    })),
+    lines: linesOfOrder(order.id).map((line) => ({ ...boughtLine(line), refusalNote: refusalNoteOf(line) })),
     totalAmount: order.totalAmount,
     paymentMethod: PAYMENT_METHOD_LABELS[order.paymentMethod],
     progress,

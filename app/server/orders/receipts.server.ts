@@ -1,10 +1,11 @@
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { formatDateLong } from "~/lib/rules/format";
 import { includedTax, STANDARD_TAX_RATE_PERCENT } from "~/lib/rules/receipt";
 import { now } from "../core/clock.server";
 import { sellerInfo } from "../core/seller.server";
 import { db } from "../db/client.server";
-import { orderLines, orders } from "../db/schema";
+import { orders } from "../db/schema";
+import { boughtLine, linesOfOrder, type BoughtLine } from "./order-lines.server";
 import { orderByStatusToken } from "./order-status.server";
 
 /**
@@ -32,15 +33,7 @@ export const RECEIPT_MESSAGES = {
 /** What a receipt is for, as a Japanese receipt says it (但し…として). */
 export const RECEIPT_PURPOSE = "動画制作代として";
 
-export type ReceiptLine = {
-  contestName: string;
-  category: string;
-  numberLabel: string;
-  athleteNumber: number;
-  athleteName: string;
-  style: string;
-  price: number;
-};
+export type ReceiptLine = BoughtLine & { numberLabel: string };
 
 export type Receipt = {
   title: "領収書";
@@ -99,12 +92,6 @@ export function receiptByToken(token: string): ReceiptState {
       total: order.totalAmount,
       paidOn: formatDateLong(paidAt(order)),
     };
-  const lines = db()
-    .select()
-    .from(orderLines)
-    .where(eq(orderLines.orderId, order.id))
-    .orderBy(asc(orderLines.id))
-    .all();
   const seller = sellerInfo();
   const reissue = order.receiptIssueCount > 1;
   return {
@@ -121,14 +108,9 @@ export function receiptByToken(token: string): ReceiptState {
       paidOn: formatDateLong(paidAt(order)),
       addressee: order.receiptAddressee,
       purpose: RECEIPT_PURPOSE,
-      lines: lines.map((line) => ({
-        contestName: line.contestName,
-        category: line.category,
+      lines: linesOfOrder(order.id).map((line) => ({
+        ...boughtLine(line),
         numberLabel: order.bibNumberLabel,
-        athleteNumber: line.athleteNumber,
-        athleteName: line.athleteName,
-        style: line.style,
-        price: line.price,
       })),
       total: order.totalAmount,
       taxRatePercent: STANDARD_TAX_RATE_PERCENT,
