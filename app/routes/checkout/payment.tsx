@@ -8,6 +8,7 @@ import { Field } from "~/components/forms";
 import { FormErrors } from "~/components/FormErrors";
 import { OrderLines } from "~/routes/checkout/OrderLines";
 import { formatYen } from "~/lib/rules/format";
+import { numberLabelOf } from "~/lib/rules/number-label";
 import { testCardSchema, testKonbiniSchema } from "~/lib/schemas/payment-schemas";
 import { requireVerifiedCustomer } from "~/server/checkout/steps.server";
 import { env } from "~/server/core/env.server";
@@ -30,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     name: customer.name,
     email: customer.email,
     contestName: customer.contest.name,
-    numberLabel: customer.contest.bibNumberLabel || "ゼッケン番号",
+    numberLabel: numberLabelOf(customer.contest),
     lines: customer.lines,
     total: customer.total,
     orderFormUrl: customer.orderFormUrl,
