@@ -1,12 +1,12 @@
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { matchKey } from "~/server/delivery/file-names.server";
 import { now } from "../core/clock.server";
-import { db } from "../db/client.server";
+import { db, type Tx } from "../db/client.server";
 import { deliveryFiles, orderLines, orders } from "../db/schema";
 import { sendQueuedMailNow } from "../mail/outbox.server";
 import { recordDelivery, resendDeliveryMail, type LineDelivery } from "./order-delivery.server";
 import { retireFile } from "./delivery-files.server";
-import { deliveryPlan } from "./delivery-plan.server";
+import { deliveryPlan, type DeliveryPlan } from "./delivery-plan.server";
 import type { WaitingFile } from "./plan/files.server";
 import type { OpenOrder } from "./plan/open-orders.server";
 
@@ -33,71 +33,9 @@ export function deliverContest(contestId: number): BatchDeliveryResult | null {
     (tx) => {
       const plan = deliveryPlan(contestId, tx);
       if (!plan) return null;
-      // A file put to use is known for sure from then on: a later rename of the athlete does not move it.
-      const settled = new Set<number>();
-      const settle = (file: WaitingFile) => {
-        if (file.match.kind !== "matched" || settled.has(file.id)) return;
-        const { athleteId, orientation } = file.match;
-        tx.update(deliveryFiles).set({ athleteId, orientation }).where(eq(deliveryFiles.id, file.id)).run();
-        settled.add(file.id);
-      };
-      const waitingById = new Map(plan.waiting.map((file) => [file.id, file]));
-      const replaced = new Map<number, string>();
-      for (const file of plan.toUse) {
-        if (file.match.kind !== "matched" || !file.replaces) continue;
-        settle(file);
-        const moved = tx
-          .update(orderLines)
-          .set({ deliveryFileId: file.id, downloadStartedAt: null })
-          .where(eq(orderLines.deliveryFileId, file.replaces.fileId))
-          .returning({ orderId: orderLines.orderId })
-          .all();
-        retireFile(tx, file.replaces.fileId, at);
-        const orderIds = [...new Set(moved.map((line) => line.orderId))];
-        if (orderIds.length === 0) continue;
-        tx.update(orders).set({ deliveryChangedAt: at }).where(inArray(orders.id, orderIds)).run();
-        for (const order of tx
-          .select({ id: orders.id, orderNumber: orders.orderNumber })
-          .from(orders)
-          .where(inArray(orders.id, orderIds))
-          .all())
-          replaced.set(order.id, order.orderNumber);
-      }
-
-      const mailIds: number[] = [];
-      if (plan.ready.length > 0) {
-        const lines = tx
-          .select({
-            id: orderLines.id,
-            orderId: orderLines.orderId,
-            athleteId: orderLines.athleteId,
-            orientation: orderLines.orientation,
-          })
-          .from(orderLines)
-          .where(
-            and(
-              inArray(
-                orderLines.orderId,
-                plan.ready.map((order) => order.id),
-              ),
-              isNotNull(orderLines.athleteId),
-            ),
-          )
-          .all();
-        for (const order of plan.ready) {
-          const deliveries = new Map<number, LineDelivery>();
-          for (const line of lines) {
-            if (line.orderId !== order.id || line.athleteId === null) continue;
-            const fileId = plan.fileForKey.get(matchKey(line.athleteId, line.orientation));
-            if (fileId === undefined) continue;
-            deliveries.set(line.id, { fileId });
-            const waiting = waitingById.get(fileId);
-            if (waiting) settle(waiting);
-          }
-          const { mailId } = recordDelivery(tx, order.id, deliveries, at);
-          if (mailId !== null) mailIds.push(mailId);
-        }
-      }
+      const settle = settler(tx);
+      const replaced = putReplacementsToUse(tx, plan, settle, at);
+      const mailIds = deliverReadyOrders(tx, plan, settle, at);
       return {
         delivered: plan.ready,
         incomplete: plan.incomplete,
@@ -111,6 +49,102 @@ export function deliverContest(contestId: number): BatchDeliveryResult | null {
   void sendInTurn(result.mailIds);
   const { mailIds, ...summary } = result;
   return { ...summary, mails: mailIds.length };
+}
+
+/**
+ * Records a waiting file's match on the file, once: a file put to use is known for sure from
+ * then on, so a later rename of the athlete does not move it.
+ */
+function settler(tx: Tx) {
+  const settled = new Set<number>();
+  return (file: WaitingFile) => {
+    if (file.match.kind !== "matched" || settled.has(file.id)) return;
+    const { athleteId, orientation } = file.match;
+    tx.update(deliveryFiles).set({ athleteId, orientation }).where(eq(deliveryFiles.id, file.id)).run();
+    settled.add(file.id);
+  };
+}
+
+/**
+ * Each corrected file takes over the lines of the delivered file it replaces, whose downloads
+ * start afresh; the old file is retired and its orders marked changed. Answers those orders
+ * (id → order number), which are not mailed unless the admin asks.
+ */
+function putReplacementsToUse(
+  tx: Tx,
+  plan: DeliveryPlan,
+  settle: (file: WaitingFile) => void,
+  at: Date,
+): Map<number, string> {
+  const replaced = new Map<number, string>();
+  for (const file of plan.toUse) {
+    if (file.match.kind !== "matched" || !file.replaces) continue;
+    settle(file);
+    const moved = tx
+      .update(orderLines)
+      .set({ deliveryFileId: file.id, downloadStartedAt: null })
+      .where(eq(orderLines.deliveryFileId, file.replaces.fileId))
+      .returning({ orderId: orderLines.orderId })
+      .all();
+    retireFile(tx, file.replaces.fileId, at);
+    const orderIds = [...new Set(moved.map((line) => line.orderId))];
+    if (orderIds.length === 0) continue;
+    tx.update(orders).set({ deliveryChangedAt: at }).where(inArray(orders.id, orderIds)).run();
+    for (const order of tx
+      .select({ id: orders.id, orderNumber: orders.orderNumber })
+      .from(orders)
+      .where(inArray(orders.id, orderIds))
+      .all())
+      replaced.set(order.id, order.orderNumber);
+  }
+  return replaced;
+}
+
+/**
+ * Every ready order delivered through recordDelivery, each line with the file of its athlete
+ * and style (a waiting file used is settled). Answers the ids of the delivery mails queued.
+ */
+function deliverReadyOrders(
+  tx: Tx,
+  plan: DeliveryPlan,
+  settle: (file: WaitingFile) => void,
+  at: Date,
+): number[] {
+  const mailIds: number[] = [];
+  if (plan.ready.length === 0) return mailIds;
+  const waitingById = new Map(plan.waiting.map((file) => [file.id, file]));
+  const lines = tx
+    .select({
+      id: orderLines.id,
+      orderId: orderLines.orderId,
+      athleteId: orderLines.athleteId,
+      orientation: orderLines.orientation,
+    })
+    .from(orderLines)
+    .where(
+      and(
+        inArray(
+          orderLines.orderId,
+          plan.ready.map((order) => order.id),
+        ),
+        isNotNull(orderLines.athleteId),
+      ),
+    )
+    .all();
+  for (const order of plan.ready) {
+    const deliveries = new Map<number, LineDelivery>();
+    for (const line of lines) {
+      if (line.orderId !== order.id || line.athleteId === null) continue;
+      const fileId = plan.fileForKey.get(matchKey(line.athleteId, line.orientation));
+      if (fileId === undefined) continue;
+      deliveries.set(line.id, { fileId });
+      const waiting = waitingById.get(fileId);
+      if (waiting) settle(waiting);
+    }
+    const { mailId } = recordDelivery(tx, order.id, deliveries, at);
+    if (mailId !== null) mailIds.push(mailId);
+  }
+  return mailIds;
 }
 
 /** One SMTP conversation at a time, so a batch of 150 does not open 150 connections at once. */
