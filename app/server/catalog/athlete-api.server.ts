@@ -13,7 +13,8 @@ import type { AthleteChangeResult } from "./athlete-edits.server";
 /**
  * The JSON API's side of the athletes (docs/api.md "Athletes"): how an athlete is answered, and
  * how the spec's bodies (`athleteIds`, `updates`) become the contest editor's own inputs, so
- * the calls run the screen's schemas and domain functions (athletes.server.ts) unchanged.
+ * the calls run the screen's schemas and domain functions (athletes, athlete-edits and
+ * athlete-bulk .server.ts) unchanged.
  */
 
 /** An athlete with the spec's fields; an empty category reads 未分類, as everywhere in the shop. */

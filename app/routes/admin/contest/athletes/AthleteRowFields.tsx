@@ -161,31 +161,62 @@ export function AthleteRowFields({
           stored={athlete.photoStatus}
         />
       </EditCell>
-      <td className="px-2 py-2 align-top">
-        <fetcher.Form
-          method="post"
-          id={formId}
-          noValidate
-          onSubmit={onSubmit}
-          className="flex flex-wrap gap-2"
-        >
-          <input type="hidden" name="id" value={athlete.id} />
-          <FetcherReply />
-          <RowButton intent="update" tone="save" label={`${label}を保存`}>
-            {saving ? "保存中..." : "保存"}
-          </RowButton>
-          <RowButton intent="delete" tone="danger" label={`${label}を削除`} formNoValidate>
-            削除
-          </RowButton>
-        </fetcher.Form>
-        {highlighted ? (
-          <p role="status" className="mt-1 text-xs font-semibold text-emerald-700">
-            保存しました
-          </p>
-        ) : null}
-        <FieldError errors={error ? [error] : null} announce className="text-xs" />
-      </td>
+      <RowActionsCell
+        athleteId={athlete.id}
+        formId={formId}
+        label={label}
+        fetcher={fetcher}
+        onSubmit={onSubmit}
+        saving={saving}
+        highlighted={highlighted}
+        error={error}
+      />
     </tr>
+  );
+}
+
+/**
+ * The row's own form (its inputs join it by the form attribute) with 保存 and 削除, the 2-second
+ * 保存しました after a save with JS, and the reason a save or a delete failed.
+ */
+function RowActionsCell({
+  athleteId,
+  formId,
+  label,
+  fetcher,
+  onSubmit,
+  saving,
+  highlighted,
+  error,
+}: {
+  athleteId: number;
+  formId: string;
+  label: string;
+  fetcher: ReturnType<typeof useFetcher<AthleteActionResult>>;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  saving: boolean;
+  highlighted: boolean;
+  error: string | null;
+}) {
+  return (
+    <td className="px-2 py-2 align-top">
+      <fetcher.Form method="post" id={formId} noValidate onSubmit={onSubmit} className="flex flex-wrap gap-2">
+        <input type="hidden" name="id" value={athleteId} />
+        <FetcherReply />
+        <RowButton intent="update" tone="save" label={`${label}を保存`}>
+          {saving ? "保存中..." : "保存"}
+        </RowButton>
+        <RowButton intent="delete" tone="danger" label={`${label}を削除`} formNoValidate>
+          削除
+        </RowButton>
+      </fetcher.Form>
+      {highlighted ? (
+        <p role="status" className="mt-1 text-xs font-semibold text-emerald-700">
+          保存しました
+        </p>
+      ) : null}
+      <FieldError errors={error ? [error] : null} announce className="text-xs" />
+    </td>
   );
 }
 

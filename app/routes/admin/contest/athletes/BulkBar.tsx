@@ -51,14 +51,7 @@ export function BulkBar({
 }) {
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
-  // Checked on submit only, as the rows are: the ids are the rows' checkboxes, ticked one by one.
-  const [form, fields] = useShopForm({
-    id: "bulk",
-    lastResult,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
-    onValidate: validateWith(bulkAthletesSchema),
-  });
+  const [form, fields] = useBulkForm(lastResult);
   // The fields' own errors stand under them; the selection has no field of its own in the bar.
   const barError = [form.errors, fields.ids.errors].flat().find((m): m is string => Boolean(m));
   const pending = fetcher.state !== "idle";
@@ -106,72 +99,9 @@ export function BulkBar({
         </p>
       </div>
       {deletedView ? (
-        <div className="mt-3 flex flex-wrap items-center gap-3">
-          <button
-            type="submit"
-            name="intent"
-            value="bulk-restore"
-            className="btn-secondary"
-            disabled={pending}
-          >
-            選択した選手を復元
-          </button>
-          <div className="js-hidden">
-            <CheckboxField
-              label="完全に削除することを確認しました（取り消せません）"
-              meta={fields.confirm}
-              className="flex items-center gap-2"
-              labelClassName="text-sm"
-              inputProps={{ value: "yes", className: "h-4 w-4 accent-red-600" }}
-            />
-          </div>
-          <button
-            type="submit"
-            name="intent"
-            value="bulk-purge"
-            onClick={askPurgeSelected}
-            className="btn bg-red-600 text-white hover:bg-red-700"
-            disabled={pending}
-          >
-            選択した選手を完全に削除
-          </button>
-        </div>
+        <DeletedViewActions fields={fields} pending={pending} onPurgeClick={askPurgeSelected} />
       ) : (
-        <div className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto_auto] lg:items-end">
-          <Field
-            label={`${priceNames[0]}の価格`}
-            meta={fields.verticalVideoPrice}
-            type="number"
-            inputProps={PRICE_INPUT}
-          />
-          <Field
-            label={`${priceNames[1]}の価格`}
-            meta={fields.horizontalVideoPrice}
-            type="number"
-            inputProps={PRICE_INPUT}
-          />
-          <SelectField label="動画ステータス" meta={fields.videoStatus} options={STATUS_CHOICES} />
-          <SelectField label="写真ステータス" meta={fields.photoStatus} options={STATUS_CHOICES} />
-          <button
-            type="submit"
-            name="intent"
-            value="bulk-update"
-            className="col-span-2 btn-primary sm:col-span-2 lg:col-span-1"
-            disabled={pending}
-          >
-            一括更新
-          </button>
-          <button
-            type="submit"
-            name="intent"
-            value="bulk-delete"
-            formNoValidate
-            className="col-span-2 btn border border-red-300 bg-white text-red-700 hover:bg-red-50 sm:col-span-2 lg:col-span-1"
-            disabled={pending}
-          >
-            選択した選手を削除
-          </button>
-        </div>
+        <ActiveViewFields fields={fields} pending={pending} priceNames={priceNames} />
       )}
       {barError ? (
         <div className="mt-3">
@@ -179,5 +109,108 @@ export function BulkBar({
         </div>
       ) : null}
     </fetcher.Form>
+  );
+}
+
+/** The bar's form, checked on submit only, as the rows are: the ids are the rows' checkboxes, ticked one by one. */
+function useBulkForm(lastResult: SubmissionResult<string[]> | null) {
+  return useShopForm({
+    id: "bulk",
+    lastResult,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
+    onValidate: validateWith(bulkAthletesSchema),
+  });
+}
+
+type BulkFields = ReturnType<typeof useBulkForm>[1];
+
+/** 一括更新 (prices and statuses; a field left at 変更しない keeps each athlete's own) and 削除. */
+function ActiveViewFields({
+  fields,
+  pending,
+  priceNames,
+}: {
+  fields: BulkFields;
+  pending: boolean;
+  priceNames: [string, string];
+}) {
+  return (
+    <div className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto_auto] lg:items-end">
+      <Field
+        label={`${priceNames[0]}の価格`}
+        meta={fields.verticalVideoPrice}
+        type="number"
+        inputProps={PRICE_INPUT}
+      />
+      <Field
+        label={`${priceNames[1]}の価格`}
+        meta={fields.horizontalVideoPrice}
+        type="number"
+        inputProps={PRICE_INPUT}
+      />
+      <SelectField label="動画ステータス" meta={fields.videoStatus} options={STATUS_CHOICES} />
+      <SelectField label="写真ステータス" meta={fields.photoStatus} options={STATUS_CHOICES} />
+      <button
+        type="submit"
+        name="intent"
+        value="bulk-update"
+        className="col-span-2 btn-primary sm:col-span-2 lg:col-span-1"
+        disabled={pending}
+      >
+        一括更新
+      </button>
+      <button
+        type="submit"
+        name="intent"
+        value="bulk-delete"
+        formNoValidate
+        className="col-span-2 btn border border-red-300 bg-white text-red-700 hover:bg-red-50 sm:col-span-2 lg:col-span-1"
+        disabled={pending}
+      >
+        選択した選手を削除
+      </button>
+    </div>
+  );
+}
+
+/**
+ * 復元 and 完全に削除. Without JS the purge needs the confirmation box ticked; with JS the box is
+ * hidden and `onPurgeClick` asks in a dialog instead.
+ */
+function DeletedViewActions({
+  fields,
+  pending,
+  onPurgeClick,
+}: {
+  fields: BulkFields;
+  pending: boolean;
+  onPurgeClick: (event: MouseEvent<HTMLButtonElement>) => void;
+}) {
+  return (
+    <div className="mt-3 flex flex-wrap items-center gap-3">
+      <button type="submit" name="intent" value="bulk-restore" className="btn-secondary" disabled={pending}>
+        選択した選手を復元
+      </button>
+      <div className="js-hidden">
+        <CheckboxField
+          label="完全に削除することを確認しました（取り消せません）"
+          meta={fields.confirm}
+          className="flex items-center gap-2"
+          labelClassName="text-sm"
+          inputProps={{ value: "yes", className: "h-4 w-4 accent-red-600" }}
+        />
+      </div>
+      <button
+        type="submit"
+        name="intent"
+        value="bulk-purge"
+        onClick={onPurgeClick}
+        className="btn bg-red-600 text-white hover:bg-red-700"
+        disabled={pending}
+      >
+        選択した選手を完全に削除
+      </button>
+    </div>
   );
 }
