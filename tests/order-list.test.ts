@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
-import { contests, orderLines, orders, type OrderStatus } from "~/server/db/schema";
+import { contests, downloadPages, orderLines, orders, type OrderStatus } from "~/server/db/schema";
 import { completeOrder } from "~/server/delivery/order-delivery.server";
 import {
   ORDER_GROUPS_PAGE_SIZE,
@@ -13,8 +13,9 @@ import {
   orderListCounts,
   type OrderContestFilter,
 } from "~/server/orders/order-list.server";
+import { DOWNLOAD_PAGE_EXTENSION_DAYS } from "~/server/orders/order-list-actions.server";
 import { callRoute } from "./helpers/route";
-import { adminCookie } from "./helpers/shop";
+import { adminCookie, formRequest } from "./helpers/shop";
 
 const ordersRoute = () => import("~/routes/admin/orders");
 
@@ -339,5 +340,84 @@ describe("the order list's summary kept in memory", () => {
     // A contest write changes the catalogue's count, not the orders': the name is still fresh.
     db().update(contests).set({ name: "改名後の大会" }).where(eq(contests.id, renamed.id)).run();
     expect(orderListContests(all).contests).toContainEqual({ id: renamed.id, name: "改名後の大会" });
+  });
+});
+
+describe("the order list's buttons, each posting its intent to the list's action", () => {
+  const post = async (fields: [string, string][]) => {
+    const { action } = await ordersRoute();
+    return callRoute(action, formRequest("/admin/orders?tab=handled&page=1", fields, admin));
+  };
+  const orderNow = (id: number) => db().select().from(orders).where(eq(orders.id, id)).get()!;
+  const linesOf = (id: number) => db().select().from(orderLines).where(eq(orderLines.orderId, id)).all();
+
+  it("完了 closes an open order and comes back to the same list", async () => {
+    const open = order(null);
+    const done = await post([
+      ["orderId", String(open.id)],
+      ["intent", "complete"],
+    ]);
+    expect(done).toMatchObject({ status: 303, location: "/admin/orders?tab=handled&page=1" });
+    expect(orderNow(open.id).status).toBe("対応済み");
+  });
+
+  it("期限を延長 adds DOWNLOAD_PAGE_EXTENSION_DAYS to the download page, the number its label shows", async () => {
+    const delivered = order(null, "納品済み");
+    const expiresAt = new Date(Date.now() + 30 * 86_400_000);
+    db()
+      .insert(downloadPages)
+      .values({ id: `list-page-${delivered.id}`, orderId: delivered.id, expiresAt })
+      .run();
+    expect(
+      (
+        await post([
+          ["orderId", String(delivered.id)],
+          ["intent", "extend"],
+        ])
+      ).status,
+    ).toBe(303);
+    const page = db().select().from(downloadPages).where(eq(downloadPages.orderId, delivered.id)).get()!;
+    expect(page.expiresAt.getTime() - expiresAt.getTime()).toBe(DOWNLOAD_PAGE_EXTENSION_DAYS * 86_400_000);
+    expect(DOWNLOAD_PAGE_EXTENSION_DAYS).toBe(7);
+    expect(((await loadOrders("?tab=handled")).data as { extensionDays: number }).extensionDays).toBe(7);
+  });
+
+  it("リセット names its line in the intent; a bare reset-line or an unknown intent changes nothing", async () => {
+    const delivered = order(null, "納品済み", ["納品済み", "納品済み"]);
+    const [first, second] = linesOf(delivered.id);
+    db()
+      .update(orderLines)
+      .set({ downloadStartedAt: new Date() })
+      .where(eq(orderLines.orderId, delivered.id))
+      .run();
+    for (const intent of ["reset-line", "reset-line-", "delete", "__proto__"])
+      expect(
+        (
+          await post([
+            ["orderId", String(delivered.id)],
+            ["intent", intent],
+          ])
+        ).status,
+      ).toBe(303);
+    expect(linesOf(delivered.id).every((line) => line.downloadStartedAt !== null)).toBe(true);
+    await post([
+      ["orderId", String(delivered.id)],
+      ["intent", `reset-line-${second!.id}`],
+    ]);
+    const after = linesOf(delivered.id);
+    expect(after.find((line) => line.id === first!.id)!.downloadStartedAt).not.toBeNull();
+    expect(after.find((line) => line.id === second!.id)!.downloadStartedAt).toBeNull();
+  });
+
+  it("a post without a known order is sent back to the list, nothing done", async () => {
+    const open = order(null);
+    for (const orderId of ["", "0", "abc"])
+      expect(
+        await post([
+          ["orderId", orderId],
+          ["intent", "complete"],
+        ]),
+      ).toMatchObject({ status: 303 });
+    expect(orderNow(open.id).status).toBe("未対応");
   });
 });
