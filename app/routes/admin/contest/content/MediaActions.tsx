@@ -4,22 +4,18 @@ import type { ContentMediaItem } from "~/server/media/library.server";
 const outlineButton = "rounded-lg border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100";
 const deleteButton = "rounded-lg border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50";
 
-/** What can be done with an item: move it, play or open it, drop its thumbnail, delete it. */
-export function MediaActions({
-  item,
-  first,
-  last,
-  hydrated,
-  onPlay,
-  onDelete,
-}: {
+/** An item in the list, where it stands, and what its buttons open (the page's player and delete dialog). */
+export type MediaActionsProps = {
   item: ContentMediaItem;
   first: boolean;
   last: boolean;
   hydrated: boolean;
   onPlay: () => void;
   onDelete: () => void;
-}) {
+};
+
+/** What can be done with an item: move it, play or open it, drop its thumbnail, delete it. */
+export function MediaActions({ item, first, last, hydrated, onPlay, onDelete }: MediaActionsProps) {
   return (
     <div className="mt-3 flex flex-wrap items-center gap-2">
       <MoveButtons item={item} first={first} last={last} />
