@@ -90,8 +90,11 @@ export function Field<Schema>({
   );
 }
 
-/** One choice of a select or a radio group: the posted value and what the admin or customer reads. */
-export type FieldOption = { value: string; label: ReactNode };
+/**
+ * One choice of a select or a radio group: the posted value and what the admin or customer reads.
+ * A radio may say more under its name (`description`), read after the name, not as part of it.
+ */
+export type FieldOption = { value: string; label: ReactNode; description?: ReactNode };
 
 /**
  * Field for a `<select>`: the options in order (an "all"/"unchanged" choice is an option with
@@ -220,11 +223,16 @@ export function CheckboxField<Schema>({
   );
 }
 
+/** A radio choice drawn as a bordered tile that shows when it is picked. */
+const RADIO_TILE =
+  "rounded-lg border border-zinc-300 px-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50";
+
 /**
  * A radio group as a fieldset whose legend names it (a screen reader reads the legend before each
  * choice), each choice a bordered tile that shows when it is picked; each radio carries conform's
  * aria-invalid/aria-describedby (the error and the hint). `inputProps` is spread on
- * every radio (onChange reads `event.currentTarget.value`); `optionsClassName` lays the tiles out.
+ * every radio (onChange reads `event.currentTarget.value`); `optionsClassName` lays the choices
+ * out and `optionClassName` draws a choice without a description (a plain list for a short admin choice).
  */
 export function RadioGroupField<Schema>({
   label,
@@ -233,14 +241,16 @@ export function RadioGroupField<Schema>({
   hint,
   inputProps,
   optionsClassName = "grid grid-cols-2 gap-3",
+  optionClassName = `flex min-h-11 cursor-pointer items-center gap-2 ${RADIO_TILE}`,
   announce = false,
 }: FieldBase<Schema> & {
   options: readonly FieldOption[];
   inputProps?: InputHTMLAttributes<HTMLInputElement>;
   optionsClassName?: string;
+  optionClassName?: string;
 }) {
   const hintId = hintIdOf(meta, hint);
-  const labels = new Map(options.map((option) => [option.value, option.label]));
+  const byValue = new Map(options.map((option) => [option.value, option]));
   const radios = getCollectionProps(meta, {
     type: "radio",
     options: options.map((option) => option.value),
@@ -250,15 +260,38 @@ export function RadioGroupField<Schema>({
     <fieldset>
       <legend className="field-label">{label}</legend>
       <div className={optionsClassName}>
-        {radios.map(({ key, ...radio }) => (
-          <label
-            key={key}
-            className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-zinc-300 px-3 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
-          >
-            <input {...radio} className="h-4 w-4 accent-brand-600" {...inputProps} />
-            <span>{labels.get(radio.value)}</span>
-          </label>
-        ))}
+        {radios.map(({ key, ...radio }) => {
+          const option = byValue.get(radio.value);
+          const descriptionId = option?.description ? `${radio.id}-description` : undefined;
+          const describedBy = [radio["aria-describedby"], descriptionId].filter(Boolean).join(" ");
+          const input = (
+            <input
+              {...radio}
+              aria-describedby={describedBy || undefined}
+              className="h-4 w-4 shrink-0 accent-brand-600"
+              {...inputProps}
+            />
+          );
+          if (!descriptionId)
+            return (
+              <label key={key} className={optionClassName}>
+                {input}
+                <span>{option?.label}</span>
+              </label>
+            );
+          // The description stays outside the label, so the choice's name is its label alone.
+          return (
+            <div key={key} className={`${RADIO_TILE} pb-2`}>
+              <label className="flex min-h-11 cursor-pointer items-center gap-2 font-semibold">
+                {input}
+                <span>{option?.label}</span>
+              </label>
+              <p id={descriptionId} className="text-xs text-zinc-600">
+                {option?.description}
+              </p>
+            </div>
+          );
+        })}
       </div>
       <FieldHint id={hintId} hint={hint} />
       <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />

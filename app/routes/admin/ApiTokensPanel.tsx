@@ -1,8 +1,10 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
-import { Form, useNavigation } from "@remix-run/react";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { Form } from "@remix-run/react";
 import { useState } from "react";
-import { FieldError } from "~/components/forms";
+import { Field, RadioGroupField, SelectField } from "~/components/forms";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
+import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { validateWith } from "~/lib/schemas/validate-with";
 import {
   API_TOKEN_LIFETIME_CHOICES,
   API_TOKEN_SCOPE_CHOICES,
@@ -44,15 +46,13 @@ export function ApiTokensPanel({
   lastResult: SubmissionResult<string[]> | undefined;
   now: string;
 }) {
-  const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useShopForm({
     id: "api-token-create",
     lastResult,
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: apiTokenCreateSchema }),
+    onValidate: validateWith(apiTokenCreateSchema),
     defaultValue: { scope: "write", lifetime: "90" },
   });
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "token-create";
+  const busy = useIsPending({ intent: "token-create" });
   return (
     <div className="space-y-6">
       <p className="text-sm text-zinc-700">
@@ -67,52 +67,26 @@ export function ApiTokensPanel({
       <Form method="post" {...getFormProps(form)} className="space-y-4 rounded-xl border border-zinc-200 p-4">
         <h2 className="font-semibold">新しいトークンを発行</h2>
         <input type="hidden" name="intent" value="token-create" />
-        <div>
-          <label htmlFor={fields.name.id} className="field-label">
-            名前（用途）
-          </label>
-          <input
-            {...getInputProps(fields.name, { type: "text" })}
-            placeholder="例: 編集チームの納品スクリプト"
-            className="field-input sm:max-w-md"
-          />
-          <FieldError id={fields.name.errorId} errors={fields.name.errors} />
-        </div>
-        <fieldset>
-          <legend className="field-label">権限</legend>
-          <div className="space-y-1">
-            {API_TOKEN_SCOPE_CHOICES.map(([value, label]) => (
-              <label key={value} className="flex items-center gap-2 text-sm">
-                <input
-                  type="radio"
-                  name={fields.scope.name}
-                  value={value}
-                  defaultChecked={fields.scope.initialValue === value}
-                />
-                {label}
-              </label>
-            ))}
-          </div>
-          <FieldError id={fields.scope.errorId} errors={fields.scope.errors} />
-        </fieldset>
-        <div>
-          <label htmlFor={fields.lifetime.id} className="field-label">
-            有効期限
-          </label>
-          <select
-            id={fields.lifetime.id}
-            name={fields.lifetime.name}
-            defaultValue={fields.lifetime.initialValue}
-            className="field-input sm:w-72"
-          >
-            {API_TOKEN_LIFETIME_CHOICES.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-          <FieldError id={fields.lifetime.errorId} errors={fields.lifetime.errors} />
-        </div>
+        <Field
+          label="名前（用途）"
+          meta={fields.name}
+          type="text"
+          inputProps={{ placeholder: "例: 編集チームの納品スクリプト", className: "field-input sm:max-w-md" }}
+        />
+        <RadioGroupField
+          label="権限"
+          meta={fields.scope}
+          options={API_TOKEN_SCOPE_CHOICES.map(([value, label]) => ({ value, label }))}
+          optionsClassName="space-y-1"
+          optionClassName="flex items-center gap-2 text-sm"
+          inputProps={{ className: undefined }}
+        />
+        <SelectField
+          label="有効期限"
+          meta={fields.lifetime}
+          options={API_TOKEN_LIFETIME_CHOICES.map(([value, label]) => ({ value, label }))}
+          selectProps={{ className: "field-input sm:w-72" }}
+        />
         <button type="submit" className="btn-primary" disabled={busy}>
           {busy ? "発行中..." : "トークンを発行"}
         </button>

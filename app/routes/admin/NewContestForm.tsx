@@ -1,8 +1,9 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { Form, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { newContestSchema } from "~/lib/schemas/contest-schemas";
+import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { validateWith } from "~/lib/schemas/validate-with";
 
 /** The one-field form of 新規大会追加, used on its own page (no JS) and in the dialog (JS). */
 export function NewContestFields({
@@ -14,10 +15,13 @@ export function NewContestFields({
   pending: boolean;
   fetcher?: ReturnType<typeof useFetcher>;
 }) {
-  const [form, fields] = useForm({
+  // Checked on submit only: the field has focus when the dialog opens, and leaving it to close the
+  // dialog should not flash an error.
+  const [form, fields] = useShopForm({
     lastResult,
     shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: newContestSchema }),
+    shouldRevalidate: "onSubmit",
+    onValidate: validateWith(newContestSchema),
   });
   const FormComponent = fetcher ? fetcher.Form : Form;
   return (

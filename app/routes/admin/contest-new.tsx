@@ -2,13 +2,14 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useActionData, useNavigation } from "@remix-run/react";
+import { Link, useActionData } from "@remix-run/react";
 import { NewContestFields } from "~/routes/admin/NewContestForm";
 import { newContestSchema } from "~/lib/schemas/contest-schemas";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { addContest } from "~/server/catalog/contests.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { readForm } from "~/server/http/form.server";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "新規大会追加 | 管理画面" }];
 
@@ -38,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function NewContest() {
   const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
+  const pending = useIsPending();
   return (
     <section className="mx-auto max-w-md px-4 py-10">
       <p className="text-sm">
@@ -48,7 +49,7 @@ export default function NewContest() {
       </p>
       <div className="mt-3 rounded-2xl bg-white p-6 shadow-sm">
         <h1 className="mb-4 text-xl font-bold">新規大会追加</h1>
-        <NewContestFields lastResult={lastResult ?? null} pending={navigation.state !== "idle"} />
+        <NewContestFields lastResult={lastResult ?? null} pending={pending} />
       </div>
     </section>
   );

@@ -9,6 +9,7 @@ import { togglePhoto, toggleVideo } from "~/server/catalog/publication.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { readForm } from "~/server/http/form.server";
 import { positiveId } from "~/lib/rules/params";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "大会管理 | 管理画面" }];
 
@@ -40,6 +41,8 @@ export default function ContestManagement() {
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<{ id: number; name: string } | null>(null);
   const busyId = navigation.formData?.get("contestId");
+  // A link to this list is on its way (not the reload after a post here, which keeps the rows shown).
+  const reloading = useIsPending({ state: "loading", to: "/admin" });
 
   return (
     <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
@@ -67,7 +70,7 @@ export default function ContestManagement() {
         「{deleting?.name}」と、その選手・部門・動画形式・メディアをすべて削除します。注文は削除されません。
       </ConfirmDialog>
 
-      {navigation.state === "loading" && navigation.location.pathname === "/admin" && !navigation.formData ? (
+      {reloading ? (
         <p role="status" className="mt-6 text-zinc-500">
           読み込み中...
         </p>

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { CountdownDeadline, useLockUntil } from "~/components/CountdownDeadline";
 import { formatDateTime } from "~/lib/rules/format";
@@ -17,6 +17,7 @@ import {
   secondFactorState,
 } from "~/server/auth/second-factor.server";
 import { commitSession, getSession } from "~/server/http/session.server";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "2段階認証 | コンテスト動画ショップ" }];
 
@@ -94,7 +95,7 @@ export default function AdminSecondFactor() {
   const lockedUntil = result?.lockedUntil ?? loaded.lockedUntil;
   const locked = useLockUntil(lockedUntil);
   const message = result ?? (loaded.pageMessage ? { kind: "error", message: loaded.pageMessage } : null);
-  const navigation = useNavigation();
+  const busy = useIsPending();
   const navigate = useNavigate();
   const [code, setCode] = useState("");
   const hydrated = useHydrated();
@@ -160,7 +161,7 @@ export default function AdminSecondFactor() {
           name="intent"
           value="verify"
           className="btn-primary w-full"
-          disabled={locked || navigation.state !== "idle" || (hydrated && code.length !== 6)}
+          disabled={locked || busy || (hydrated && code.length !== 6)}
         >
           認証する
         </button>
@@ -171,7 +172,7 @@ export default function AdminSecondFactor() {
             value="resend"
             formNoValidate
             className="btn-secondary w-full"
-            disabled={locked || navigation.state !== "idle"}
+            disabled={locked || busy}
           >
             認証コードを再送信
           </button>

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useLockUntil } from "~/components/CountdownDeadline";
 import { formatDateTime } from "~/lib/rules/format";
 import { authenticatorConfirmSchema, authenticatorIdentitySchema } from "~/lib/schemas/second-factor-schema";
@@ -20,6 +20,7 @@ import {
 } from "~/server/auth/authenticator-setup.server";
 import { commitSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "2段階認証の設定 | 管理画面" }];
 
@@ -201,9 +202,8 @@ function IdentityStep({
   lockedUntil: number | null;
   lockedMessage: string | null;
 }) {
-  const navigation = useNavigation();
   const locked = useLockUntil(lockedUntil);
-  const busy = navigation.state !== "idle";
+  const busy = useIsPending();
   const message =
     reply?.message != null
       ? { kind: reply.kind, text: reply.message }
@@ -315,7 +315,7 @@ function IdentityStep({
 
 /** The new secret, shown once to the screen that started the setup; its first code confirms it. */
 function ScanStep({ setup, error }: { setup: SetupScreen; error: string | null }) {
-  const navigation = useNavigation();
+  const busy = useIsPending();
   return (
     <ol className="mt-5 list-decimal space-y-5 pl-5">
       <li>
@@ -357,13 +357,7 @@ function ScanStep({ setup, error }: { setup: SetupScreen; error: string | null }
               {error}
             </p>
           ) : null}
-          <button
-            type="submit"
-            name="intent"
-            value="confirm"
-            className="btn-primary w-full"
-            disabled={navigation.state !== "idle"}
-          >
+          <button type="submit" name="intent" value="confirm" className="btn-primary w-full" disabled={busy}>
             確認して有効にする
           </button>
         </Form>
