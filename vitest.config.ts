@@ -15,6 +15,7 @@ const FAST_PASSWORD_TESTS = [
   "tests/api-admin-login.test.ts",
   "tests/authenticator-setup.test.ts",
   "tests/checkout-code-limits.test.ts",
+  "tests/client-ip.test.ts",
   "tests/login.test.ts",
   "tests/mail-caps.test.ts",
   "tests/password-change.test.ts",

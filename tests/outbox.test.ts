@@ -38,8 +38,8 @@ beforeAll(async () => {
   process.env.SMTP_URL = smtp?.url;
 });
 afterAll(() => smtpDown());
+// The clock is put back by tests/setup.ts.
 afterEach(async () => {
-  setClock(null);
   if (!smtp) await smtpUp();
 });
 
