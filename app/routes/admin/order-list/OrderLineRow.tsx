@@ -36,7 +36,8 @@ export function OrderLineRow(props: LineRowProps) {
       <span role="cell">{line.contestName}</span>
       <span role="cell">{line.category}</span>
       <span role="cell">
-        {group.bibNumberLabel || "選手名"} {line.athleteNumber}
+        {/* The label the order copied when it was made (numberLabelOf): never empty since migration 0018. */}
+        {group.bibNumberLabel} {line.athleteNumber}
         <span className="block text-xs text-zinc-500">{line.athleteName}</span>
       </span>
       <span role="cell">{line.style}</span>
