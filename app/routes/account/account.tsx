@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { PasswordChangeSteps, type PasswordChangeReply } from "~/routes/account/PasswordChangeSteps";
 import { loggedInDevices, type LoggedInDevice } from "~/server/accounts/devices.server";
 import { endLogins } from "~/server/auth/session-login.server";
@@ -154,7 +155,7 @@ function PasswordChangeDialogSteps({ email, onDone }: { email: string; onDone: (
 
 /** Where this account is logged in, and a way to end every login but this one (a lost phone, a shared PC). */
 function LoggedInDevices({ devices }: { devices: LoggedInDevice[] }) {
-  const busy = useNavigation().formData?.get("intent") === "log-out-elsewhere";
+  const busy = useIsPending({ intent: "log-out-elsewhere" });
   const others = devices.filter((device) => !device.current).length;
   return (
     <section
