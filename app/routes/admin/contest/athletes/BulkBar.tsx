@@ -136,7 +136,9 @@ function ActiveViewFields({
   priceNames: [string, string];
 }) {
   return (
-    <div className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto_auto] lg:items-end">
+    // Top-aligned so a field's error under it moves nothing else; the buttons drop by a label's
+    // height (field-label: text-sm and mb-1) to stand level with the inputs.
+    <div className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto_auto] lg:items-start">
       <Field
         label={`${priceNames[0]}の価格`}
         meta={fields.verticalVideoPrice}
@@ -155,7 +157,7 @@ function ActiveViewFields({
         type="submit"
         name="intent"
         value="bulk-update"
-        className="col-span-2 btn-primary sm:col-span-2 lg:col-span-1"
+        className="col-span-2 btn-primary sm:col-span-2 lg:col-span-1 lg:mt-6"
         disabled={pending}
       >
         一括更新
@@ -165,7 +167,7 @@ function ActiveViewFields({
         name="intent"
         value="bulk-delete"
         formNoValidate
-        className="col-span-2 btn border border-red-300 bg-white text-red-700 hover:bg-red-50 sm:col-span-2 lg:col-span-1"
+        className="col-span-2 btn border border-red-300 bg-white text-red-700 hover:bg-red-50 sm:col-span-2 lg:col-span-1 lg:mt-6"
         disabled={pending}
       >
         選択した選手を削除
