@@ -1,4 +1,5 @@
 import { formatDateTime, formatYenSign } from "~/lib/rules/format";
+import { VIDEO_ACCEPT } from "~/lib/rules/video-files";
 import type { DeliverError, RefusalError } from "~/server/orders/order-list-actions.server";
 import type { OrderGroup, OrderGroupLine } from "~/server/orders/order-list.server";
 import { RefusalControl } from "./RefusalControl";
@@ -106,7 +107,7 @@ function LineVideo({ group, line, pending, deliverError }: LineRowProps) {
           <input
             type="file"
             name={`file-${line.id}`}
-            accept="video/*"
+            accept={VIDEO_ACCEPT}
             className="mt-0.5 block w-full text-xs"
             aria-label={`${line.lineNumber} の動画ファイル`}
           />
