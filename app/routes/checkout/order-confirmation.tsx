@@ -1,11 +1,10 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
-import { Field } from "~/components/forms";
-import { FormErrors } from "~/components/FormErrors";
+import { CheckboxField, Field, FormError } from "~/components/forms";
 import { FinalConfirmationNotice, OrderLines } from "~/routes/checkout/OrderLines";
 import { customerSchema } from "~/lib/schemas/order-schemas";
 import { PASSWORD_HINT, PASSWORD_MIN } from "~/lib/rules/password-rules";
@@ -16,6 +15,8 @@ import { commitSession, getSession } from "~/server/http/session.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { readForm } from "~/server/http/form.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
+import { useShopForm } from "~/lib/hooks/use-shop-form";
 
 export const meta: MetaFunction = () => [{ title: "注文内容の確認 | コンテスト動画ショップ" }];
 
@@ -63,17 +64,17 @@ export default function OrderConfirmation() {
   const { contestName, numberLabel, lines, total, orderFormUrl, customer, loggedIn, verifiedEmail } =
     useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
-  const navigation = useNavigation();
+  const busy = useIsPending();
+  // "送信中..." only while the post is on its way, not while the next step's page loads.
+  const sending = useIsPending({ state: "submitting" });
   const validation = useDeferredValidation("customer");
-  const [form, fields] = useForm({
+  const [form, fields] = useShopForm({
     lastResult,
     defaultValue: {
       email: customer.email,
       name: customer.name,
       autoLogin: customer.autoLogin ? "on" : undefined,
     },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
     onValidate: validation.validate,
   });
   const [autoLogin, setAutoLogin] = useState(customer.autoLogin);
@@ -92,41 +93,36 @@ export default function OrderConfirmation() {
 
       <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="mt-8 space-y-5">
         <h2 className="text-lg font-bold">お客様情報</h2>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <div>
-          <label htmlFor={fields.email.id} className="field-label">
-            メールアドレス
-          </label>
-          <input
-            {...getInputProps(fields.email, { type: "email" })}
-            autoComplete="email"
-            inputMode="email"
-            className="field-input"
-            onInput={(event) => setTypedEmail(event.currentTarget.value)}
-          />
-          <p className="mt-1 text-xs text-zinc-500">
-            {codeNeeded
+        <FormError id={form.errorId} errors={form.errors} />
+        <Field
+          label="メールアドレス"
+          meta={fields.email}
+          type="email"
+          hint={
+            codeNeeded
               ? "確認コードとダウンロードURLをこのアドレスにお送りします。"
-              : "確認済みのアドレスです。ダウンロードURLをこのアドレスにお送りします（変更すると確認コードを改めてお送りします）。"}
-          </p>
-          {fields.email.errors ? (
-            <p id={fields.email.errorId} className="field-error">
-              {fields.email.errors[0]}
-            </p>
-          ) : null}
-        </div>
+              : "確認済みのアドレスです。ダウンロードURLをこのアドレスにお送りします（変更すると確認コードを改めてお送りします）。"
+          }
+          inputProps={{
+            autoComplete: "email",
+            inputMode: "email",
+            onInput: (event) => setTypedEmail(event.currentTarget.value),
+          }}
+        />
         <Field label="お名前" meta={fields.name} type="text" inputProps={{ autoComplete: "name" }} />
 
         {loggedIn ? null : (
           <div className="rounded-xl border border-zinc-200 bg-white p-4">
-            <label className="flex items-center gap-3 font-semibold">
-              <input
-                {...getInputProps(fields.autoLogin, { type: "checkbox" })}
-                className="h-5 w-5 accent-brand-600"
-                onChange={(event) => setAutoLogin(event.currentTarget.checked)}
-              />
-              次回から自動ログイン
-            </label>
+            <CheckboxField
+              label="次回から自動ログイン"
+              meta={fields.autoLogin}
+              className="flex items-center gap-3"
+              labelClassName="font-semibold"
+              inputProps={{
+                className: "h-5 w-5 accent-brand-600",
+                onChange: (event) => setAutoLogin(event.currentTarget.checked),
+              }}
+            />
             <p className="mt-1 text-sm text-zinc-600">
               お支払い後にアカウントを作成し、購入履歴からいつでも動画を確認できます。
             </p>
@@ -155,12 +151,8 @@ export default function OrderConfirmation() {
           <Link to={orderFormUrl} className="btn-secondary">
             戻る
           </Link>
-          <button type="submit" className="btn-primary" disabled={navigation.state !== "idle"}>
-            {navigation.state === "submitting"
-              ? "送信中..."
-              : codeNeeded
-                ? "確認コードを送信して次へ"
-                : "お支払いへ進む"}
+          <button type="submit" className="btn-primary" disabled={busy}>
+            {sending ? "送信中..." : codeNeeded ? "確認コードを送信して次へ" : "お支払いへ進む"}
           </button>
         </div>
       </Form>

@@ -1,11 +1,10 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { lazy, Suspense } from "react";
-import { Field } from "~/components/forms";
-import { FormErrors } from "~/components/FormErrors";
+import { Field, FormError } from "~/components/forms";
 import { OrderLines } from "~/routes/checkout/OrderLines";
 import { formatYen } from "~/lib/rules/format";
 import { numberLabelOf } from "~/lib/rules/number-label";
@@ -18,6 +17,9 @@ import { startTestKonbini } from "~/server/orders/konbini.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
 import { KONBINI_STORES } from "~/server/payments/types";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
+import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { validateWith } from "~/lib/schemas/validate-with";
 
 const StripeCardForm = lazy(() => import("~/routes/checkout/StripeCardForm"));
 
@@ -177,13 +179,12 @@ function useLastResultOf(method: "card" | "konbini") {
 
 function TestCardForm({ total }: { total: number }) {
   const lastResult = useLastResultOf("card");
-  const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const busy = useIsPending();
+  const paying = useIsPending({ state: "submitting" });
+  const [form, fields] = useShopForm({
     id: "card-payment",
     lastResult,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: testCardSchema }),
+    onValidate: validateWith(testCardSchema),
   });
   return (
     <Form
@@ -200,7 +201,7 @@ function TestCardForm({ total }: { total: number }) {
       <p className="text-sm text-zinc-600">
         テスト用カード 4242 4242 4242 4242 で決済が成功します。実際の請求は発生しません。
       </p>
-      <FormErrors id={form.errorId} errors={form.errors} />
+      <FormError id={form.errorId} errors={form.errors} />
       <input type="hidden" name="shownTotal" value={total} />
       <Field
         label="カード名義"
@@ -228,8 +229,8 @@ function TestCardForm({ total }: { total: number }) {
           inputProps={{ inputMode: "numeric", autoComplete: "cc-csc", placeholder: "123" }}
         />
       </div>
-      <button type="submit" className="btn-primary w-full text-lg" disabled={navigation.state !== "idle"}>
-        {navigation.state === "submitting" ? "決済処理中..." : `${formatYen(total)}を支払う`}
+      <button type="submit" className="btn-primary w-full text-lg" disabled={busy}>
+        {paying ? "決済処理中..." : `${formatYen(total)}を支払う`}
       </button>
     </Form>
   );
@@ -239,12 +240,15 @@ function TestCardForm({ total }: { total: number }) {
 function TestKonbiniForm({ total, days, stores }: { total: number; days: number; stores: string }) {
   const lastResult = useLastResultOf("konbini");
   const navigation = useNavigation();
-  const [form] = useForm({
+  const pending = useIsPending();
+  const submitting = useIsPending({ state: "submitting" });
+  const [form] = useShopForm({
     id: "konbini-payment",
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: testKonbiniSchema }),
+    onValidate: validateWith(testKonbiniSchema),
   });
-  const busy = navigation.state === "submitting" && navigation.formData?.get("method") === "konbini";
+  // The card form posts to the same action: only this form's post says 手続き中.
+  const busy = submitting && navigation.formData?.get("method") === "konbini";
   return (
     <Form
       method="post"
@@ -262,10 +266,10 @@ function TestKonbiniForm({ total, days, stores }: { total: number; days: number;
         でお支払いいただけます（{formatYen(total)}）。ご注文後に確認番号とお支払い期限（{days}
         日後の23:59）をお知らせします。お支払いを確認してから動画の制作を始めます。
       </p>
-      <FormErrors id={form.errorId} errors={form.errors} />
+      <FormError id={form.errorId} errors={form.errors} />
       <input type="hidden" name="method" value="konbini" />
       <input type="hidden" name="shownTotal" value={total} />
-      <button type="submit" className="btn-secondary w-full text-lg" disabled={navigation.state !== "idle"}>
+      <button type="submit" className="btn-secondary w-full text-lg" disabled={pending}>
         {busy ? "手続き中..." : "コンビニ払いで注文する"}
       </button>
     </Form>

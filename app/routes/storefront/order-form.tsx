@@ -1,7 +1,7 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { formatYen, formatYenShort } from "~/lib/rules/format";
 import { numberLabelOf } from "~/lib/rules/number-label";
@@ -15,9 +15,11 @@ import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/check
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
 import { positiveId } from "~/lib/rules/params";
-import { FormErrors } from "~/components/FormErrors";
+import { FormError } from "~/components/forms";
 import { contestSamples } from "~/server/media/public-catalogue.server";
 import { ContestSamples } from "./ContestSamples";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
+import { useShopForm } from "~/lib/hooks/use-shop-form";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.contest.name ?? "ご注文"} | 注文フォーム | コンテスト動画ショップ` },
@@ -82,7 +84,7 @@ export default function OrderForm() {
   const draft = refused ?? restoredItems ?? loaded.draft;
   // A new draft from the server, or the restored choices, start the form afresh.
   const formKey = `${draftVersion}${restoredItems ? "-restored" : ""}`;
-  const navigation = useNavigation();
+  const busy = useIsPending();
   const [edited, setEdited] = useState<{ formKey: string; items: CheckoutItem[] } | null>(null);
   const live = edited?.formKey === formKey ? edited.items : draft;
   const savedCount = loaded.draft.length;
@@ -92,9 +94,9 @@ export default function OrderForm() {
     if (saved) setRestored({ version: draftVersion, items: saved });
   }, [contest.id, draftVersion, savedCount, refused]);
   const validation = useDeferredValidation("orderForm");
-  const [form, fields] = useForm<OrderFormValues>({
+  const [form, fields] = useShopForm<OrderFormValues>({
     id: `order-form-${formKey}`,
-    lastResult: navigation.state === "idle" ? lastResult : null,
+    lastResult: busy ? null : lastResult,
     // Conform needs the list's length to hand out each item's errors.
     defaultValue: {
       items: draft.map((item) => ({
@@ -104,6 +106,7 @@ export default function OrderForm() {
       })),
     },
     shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
     onValidate: validation.validate,
   });
   // Items come from the server's draft; conform only carries the validation result.
@@ -111,7 +114,6 @@ export default function OrderForm() {
   const itemCount = draft.length;
   // A preview only: the server prices the order again from the athletes' current prices.
   const total = orderTotal(live.map((item) => itemPrice(options, item)));
-  const busy = navigation.state !== "idle";
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-6 sm:py-10">
@@ -157,15 +159,8 @@ export default function OrderForm() {
           saveOrderFormChoices(contest.id, draftVersion, items);
         }}
       >
-        <FormErrors id={form.errorId} errors={form.errors} />
-        {fields.items.errors ? (
-          <p
-            role="alert"
-            className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 font-medium text-red-800"
-          >
-            {fields.items.errors.join(" ")}
-          </p>
-        ) : null}
+        <FormError id={form.errorId} errors={form.errors} />
+        <FormError errors={fields.items.errors} />
 
         {draft.map((item, index) => {
           const current = live[index] ?? item;

@@ -1,10 +1,9 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { FormAlert } from "~/components/AuthCard";
-import { Field } from "~/components/forms";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Field, FormError, FormNotice } from "~/components/forms";
 import { formatYen } from "~/lib/rules/format";
 import { receiptPath, receiptPdfPath } from "~/lib/rules/receipt";
 import { RECEIPT_ADDRESSEE_MAX, receiptAddresseeSchema } from "~/lib/schemas/receipt-schemas";
@@ -13,6 +12,8 @@ import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { readForm } from "~/server/http/form.server";
 import { issueReceipt, receiptByToken, reissueReceipt } from "~/server/orders/receipts.server";
 import { ReceiptSheet } from "./ReceiptSheet";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
+import { useShopForm } from "~/lib/hooks/use-shop-form";
 
 // The token in the address is the order's secret: never indexed; no Referer leaves the site
 // (the Referrer-Policy and no-store are set for /orders/… with the security headers).
@@ -100,16 +101,13 @@ function IssueForm({
   state: { orderNumber: string; total: number; paidOn: string };
   actionData: ActionData;
 }) {
-  const navigation = useNavigation();
   const validation = useDeferredValidation("receiptAddressee");
-  const [form, fields] = useForm({
+  const [form, fields] = useShopForm({
     id: "receipt-addressee",
     lastResult: actionData?.result,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
     onValidate: validation.validate,
   });
-  const busy = navigation.state !== "idle";
+  const busy = useIsPending();
   return (
     <div className="mx-auto w-full max-w-lg px-4 py-8 sm:py-12">
       <h1 className="text-2xl font-bold">領収書の発行</h1>
@@ -127,7 +125,7 @@ function IssueForm({
         onFocus={validation.load}
         className="mt-6 space-y-5 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
       >
-        {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
+        <FormError id={form.errorId} errors={form.errors} />
         <Field
           label="宛名"
           meta={fields.addressee}
@@ -135,7 +133,9 @@ function IssueForm({
           hint={`会社名やお名前を${RECEIPT_ADDRESSEE_MAX}文字以内で入力してください（「様」は自動で付きます）。空欄のまま発行すると宛名は空白になり、手書きでご記入いただけます。`}
           inputProps={{ autoComplete: "name", placeholder: "例: 株式会社サンプル" }}
         />
-        <FormAlert kind="warning">宛名は発行後に変更できません。お間違いのないようご確認ください。</FormAlert>
+        <FormNotice kind="warning">
+          宛名は発行後に変更できません。お間違いのないようご確認ください。
+        </FormNotice>
         <button type="submit" name="intent" value="issue" className="btn-primary w-full" disabled={busy}>
           {busy ? "発行中..." : "領収書を発行する"}
         </button>
@@ -154,12 +154,11 @@ function IssuedReceipt({
   message: string | null;
 }) {
   const hydrated = useHydrated();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
+  const busy = useIsPending();
   return (
     <div className="mx-auto w-full max-w-4xl px-3 py-6 sm:px-4 sm:py-10 print:p-0">
       <div className="mb-5 space-y-4 print:hidden">
-        {message ? <FormAlert>{message}</FormAlert> : null}
+        <FormError errors={message ? [message] : null} />
         <div className="flex flex-wrap items-center gap-3">
           {hydrated ? (
             <button type="button" onClick={() => window.print()} className="btn-primary">
