@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { fieldRefusal } from "~/lib/schemas/field-refusal";
 import { formatDateTime } from "~/lib/rules/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { COVER_MAX_BYTES, currentCover, receiveCover, RECOMMENDED_COVER } from "~/server/media/cover.server";
@@ -22,7 +21,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   await requireAdminPage(request);
   const contest = requireEditableContest(params);
   const result = await receiveCover(request, contest.id);
-  if (!result.ok) return data({ reply: fieldRefusal("cover", result.message) }, { status: result.status });
+  if (!result.ok) return data({ error: result.message }, { status: result.status });
   return redirectWithToast(
     request,
     `/admin/contest/${contest.id}/cover`,
@@ -88,7 +87,7 @@ export default function ContestCover() {
         key={cover?.id ?? "none"}
         maxBytes={maxBytes}
         recommended={recommended}
-        refusal={actionData?.reply ?? null}
+        refusal={actionData?.error ?? null}
       />
     </div>
   );

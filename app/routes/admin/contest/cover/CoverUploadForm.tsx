@@ -1,9 +1,9 @@
-import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { FileField, SubmitRow } from "~/components/forms";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { fieldRefusal } from "~/lib/schemas/field-refusal";
 
 type Preview = { url: string; name: string; width: number | null; height: number | null };
 
@@ -20,11 +20,14 @@ export function CoverUploadForm({
 }: {
   maxBytes: number;
   recommended: { width: number; height: number };
-  refusal: SubmissionResult<string[]> | null;
+  /** The server's message when it refused the last post. */
+  refusal: string | null;
 }) {
+  // conform's reply to the refused post: a new one for each refusal, so conform shows it.
+  const lastResult = useMemo(() => (refusal === null ? null : fieldRefusal("cover", refusal)), [refusal]);
   const [form, fields] = useShopForm<{ cover: File }>({
     id: "cover-upload",
-    lastResult: refusal,
+    lastResult,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onSubmit",
   });
