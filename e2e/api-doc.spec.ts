@@ -207,7 +207,9 @@ async function send(
   jars: Map<string, Map<string, string>>,
 ): Promise<Response> {
   const { request } = example;
-  const headers = new Headers(request.headers.map(([name, value]) => [name, expand(value, variables)]));
+  const headers = new Headers(
+    request.headers.map(([name, value]): [string, string] => [name, expand(value, variables)]),
+  );
   let body: BodyInit | undefined;
   if (request.body) {
     body = request.body.expand ? expand(request.body.text, variables) : request.body.text;
