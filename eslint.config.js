@@ -3,6 +3,59 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/*
+ * The shop's "only one way" rules that a linter can check (issue 29). no-restricted-syntax and
+ * no-restricted-imports are replaced, not merged, by a later block that matches the same file, so
+ * each block below lists every restriction that applies to its files.
+ */
+
+/** Busy states come from useIsPending, so every screen means the same by "busy". */
+const navigationStateComparison = [
+  {
+    selector: "BinaryExpression > MemberExpression[property.name='state'][object.name='navigation']",
+    message: "navigation.state を比較せず、useIsPending（~/lib/hooks/use-is-pending）を使ってください。",
+  },
+  {
+    selector:
+      "BinaryExpression > MemberExpression[property.name='state'][object.type='CallExpression'][object.callee.name='useNavigation']",
+    message: "useNavigation().state を比較せず、useIsPending（~/lib/hooks/use-is-pending）を使ってください。",
+  },
+];
+
+/** One 404 (body and status) for pages and resource routes: notFound()/notFoundResponse(). */
+const handMade404 = [
+  {
+    selector:
+      "NewExpression[callee.name='Response'] > ObjectExpression > Property[key.name='status'] > Literal[value=404]",
+    message: "404 は ~/server/http/not-found.server の notFound() / notFoundResponse() で返してください。",
+  },
+];
+
+/** Rules read the time from the clock module, so tests can set it (setClock) and all agree. */
+const wallClock = [
+  {
+    selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+    message: "サーバーのルールでは new Date() ではなく ~/server/core/clock.server の時計を使ってください。",
+  },
+  {
+    selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+    message: "サーバーのルールでは Date.now() ではなく ~/server/core/clock.server の時計を使ってください。",
+  },
+];
+
+/** Forms get the house defaults through useShopForm. */
+const conformUseForm = {
+  name: "@conform-to/react",
+  importNames: ["useForm"],
+  message: "conform の useForm ではなく useShopForm（~/lib/hooks/use-shop-form）を使ってください。",
+};
+
+/** app/lib runs in the browser and the server alike; arrows run downward, never up into the server. */
+const serverFromLib = {
+  group: ["~/server", "~/server/*", "**/server/*"],
+  message: "app/lib から app/server を import しないでください（必要な型や定数は app/lib に置きます）。",
+};
+
 export default tseslint.config(
   { ignores: ["build/", "node_modules/", "test-results/", "playwright-report/", ".tmp/", "data/"] },
   js.configs.recommended,
@@ -16,5 +69,40 @@ export default tseslint.config(
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/lib/hooks/use-is-pending.ts", "app/server/http/not-found.server.ts"],
+    rules: { "no-restricted-syntax": ["error", ...navigationStateComparison, ...handMade404] },
+  },
+  {
+    files: ["app/server/**/*.ts"],
+    ignores: [
+      // The clock itself.
+      "app/server/core/clock.server.ts",
+      "app/server/http/not-found.server.ts",
+      // Machine time, not shop time: how old a cached page is, when S3 signs a link (S3 checks the
+      // signature against its own real clock), when the store's listing was last swept, how long a
+      // replica call took. A test's clock must not move them.
+      "app/server/http/render-cache.server.ts",
+      "app/server/files/s3-links.server.ts",
+      "app/server/files/store.server.ts",
+      "app/server/db/replica.server.ts",
+    ],
+    rules: { "no-restricted-syntax": ["error", ...navigationStateComparison, ...handMade404, ...wallClock] },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/lib/hooks/use-shop-form.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [conformUseForm] }] },
+  },
+  {
+    files: ["app/lib/**/*.{ts,tsx}"],
+    ignores: ["app/lib/hooks/use-shop-form.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [conformUseForm], patterns: [serverFromLib] }] },
+  },
+  {
+    files: ["app/lib/hooks/use-shop-form.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [serverFromLib] }] },
   },
 );

@@ -64,29 +64,3 @@ export function LinkProblemCard({
     </AuthCard>
   );
 }
-
-/** A message for the whole form (the server's answer), announced to screen readers. */
-export function FormAlert({
-  id,
-  kind = "error",
-  children,
-}: {
-  id?: string;
-  kind?: "error" | "warning" | "success";
-  children: ReactNode;
-}) {
-  const styles = {
-    error: "border-red-200 bg-red-50 text-red-800",
-    warning: "border-amber-300 bg-amber-50 text-amber-900",
-    success: "border-emerald-200 bg-emerald-50 text-emerald-800",
-  }[kind];
-  return (
-    <div
-      id={id}
-      role={kind === "success" ? "status" : "alert"}
-      className={`rounded-lg border px-4 py-3 text-sm leading-relaxed font-medium ${styles}`}
-    >
-      {children}
-    </div>
-  );
-}

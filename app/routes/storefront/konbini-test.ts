@@ -4,6 +4,7 @@ import { konbiniTestSchema } from "~/lib/schemas/payment-schemas";
 import { simulateKonbini } from "~/server/orders/konbini.server";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
+import { notFoundResponse } from "~/server/http/not-found.server";
 
 /**
  * テストモード only: the status page's buttons that play the store's till (paid) or the voucher's
@@ -24,5 +25,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export function loader() {
-  return new Response("Not Found", { status: 404 });
+  return notFoundResponse();
 }
