@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { VIDEO_ACCEPT, videoTypeOf } from "~/lib/rules/video-files";
+import { isMediaFile, MEDIA_ACCEPT } from "~/lib/schemas/media-schemas";
 
 describe("which chosen file is a video, in the browser (lib/rules/video-files)", () => {
   it("takes the type the system reports for a video", () => {
@@ -24,5 +25,14 @@ describe("which chosen file is a video, in the browser (lib/rules/video-files)",
 
   it("lets the file picker show the extensions it takes", () => {
     expect(VIDEO_ACCEPT.split(",")).toEqual(expect.arrayContaining(["video/*", ".mov", ".mp4", ".webm"]));
+  });
+
+  // The same bug on the メディア tab: its check asked the type alone for video/* or image/*.
+  it("the メディア tab takes a typeless .MOV too, images by their type, and nothing else", () => {
+    expect(isMediaFile({ name: "IMG_2207.MOV", type: "" })).toBe(true);
+    expect(isMediaFile({ name: "poster.png", type: "image/png" })).toBe(true);
+    expect(isMediaFile({ name: "notes.txt", type: "" })).toBe(false);
+    expect(isMediaFile({ name: "score.pdf", type: "application/pdf" })).toBe(false);
+    expect(MEDIA_ACCEPT.split(",")).toEqual(expect.arrayContaining(["video/*", ".mov", "image/*"]));
   });
 });

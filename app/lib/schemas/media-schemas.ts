@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { THUMBNAIL_PIXELS } from "../rules/media-sizes";
+import { VIDEO_ACCEPT, videoTypeOf } from "../rules/video-files";
 
 export { THUMBNAIL_PIXELS };
 
@@ -111,10 +112,16 @@ export const contentActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("discard-upload"), uploadId: z.string().regex(/^[a-f0-9]{32}$/) }),
 ]);
 
-/** What the browser may pick: the spec accepts video/* and image/* only. */
-export function isMediaFile(file: { type: string }): boolean {
-  return /^(video|image)\//.test(file.type);
+/**
+ * What the browser may pick: the spec accepts video/* and image/* only. A video whose system
+ * reports no type (Chromium's .MOV) is known by its name, as on the 納品ファイル tab.
+ */
+export function isMediaFile(file: { name: string; type: string }): boolean {
+  return file.type.startsWith("image/") || videoTypeOf(file) !== null;
 }
+
+/** The upload input's accept: the videos by type and by extension, and images. */
+export const MEDIA_ACCEPT = `${VIDEO_ACCEPT},image/*`;
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

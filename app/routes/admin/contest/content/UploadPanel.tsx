@@ -9,6 +9,7 @@ import {
   CONTENT_CATEGORY_LABELS,
   formatBytes,
   isMediaFile,
+  MEDIA_ACCEPT,
   UPLOAD_MESSAGES,
 } from "~/lib/schemas/media-schemas";
 
@@ -71,7 +72,7 @@ export function UploadPanel({
           label="アップロードするファイル"
           inputId="media-files"
           name="file"
-          accept="video/*,image/*"
+          accept={MEDIA_ACCEPT}
           multiple={hydrated}
           error={error}
           onChoose={() => setFailure(null)}
