@@ -2,7 +2,7 @@ import { getFormProps, type FormMetadata } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthCard } from "~/components/AuthCard";
-import { FormError, FormNotice } from "~/components/forms";
+import { FormError, FormNotice } from "~/components/form-messages";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 
 /**

@@ -1,7 +1,7 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import type { FormProps } from "@remix-run/react";
 import type { ComponentType, RefAttributes } from "react";
-import { FormError, FormNotice } from "~/components/forms";
+import { FormError, FormNotice } from "~/components/form-messages";
 import { CodeStep, type CodeNotice } from "~/components/CodeStep";
 import { NewPasswordFields } from "~/components/NewPasswordFields";
 import { newPasswordSchema, type PasswordChangeStep } from "~/lib/schemas/account-schemas";

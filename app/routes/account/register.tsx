@@ -4,7 +4,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard } from "~/components/AuthCard";
-import { CheckboxField, Field, FormError } from "~/components/forms";
+import { CheckboxField, Field } from "~/components/forms";
+import { FormError } from "~/components/form-messages";
 import { MailHelpLinks } from "~/components/MailHelpLinks";
 import { registerSchema } from "~/lib/schemas/account-schemas";
 import { PASSWORD_HINT } from "~/lib/rules/password-rules";

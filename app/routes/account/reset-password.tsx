@@ -15,7 +15,7 @@ import {
   PASSWORD_RESET_MESSAGES,
   resetPassword,
 } from "~/server/accounts/password-reset.server";
-import { FormError } from "~/components/forms";
+import { FormError } from "~/components/form-messages";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 

@@ -4,7 +4,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
-import { CheckboxField, Field, FormError } from "~/components/forms";
+import { CheckboxField, Field } from "~/components/forms";
+import { FormError } from "~/components/form-messages";
 import { FinalConfirmationNotice, OrderLines } from "~/routes/checkout/OrderLines";
 import { customerSchema } from "~/lib/schemas/order-schemas";
 import { PASSWORD_HINT, PASSWORD_MIN } from "~/lib/rules/password-rules";

@@ -4,7 +4,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { lazy, Suspense } from "react";
-import { Field, FormError } from "~/components/forms";
+import { Field } from "~/components/forms";
+import { FormError } from "~/components/form-messages";
 import { OrderLines } from "~/routes/checkout/OrderLines";
 import { formatYen } from "~/lib/rules/format";
 import { numberLabelOf } from "~/lib/rules/number-label";

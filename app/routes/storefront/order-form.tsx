@@ -15,7 +15,7 @@ import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/check
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
 import { positiveId } from "~/lib/rules/params";
-import { FormError } from "~/components/forms";
+import { FormError } from "~/components/form-messages";
 import { contestSamples } from "~/server/media/public-catalogue.server";
 import { ContestSamples } from "./ContestSamples";
 import { useIsPending } from "~/lib/hooks/use-is-pending";

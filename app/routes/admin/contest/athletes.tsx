@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { FormError } from "~/components/forms";
+import { FormError } from "~/components/form-messages";
 import { positiveId } from "~/lib/rules/params";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { athleteTabStep, type AthleteActionResult } from "~/server/catalog/athlete-tab.server";

@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
-import { FormError } from "~/components/forms";
+import { FormError } from "~/components/form-messages";
 import { VideoPlayer } from "~/components/VideoPlayer";
 import { contentActionSchema } from "~/lib/schemas/media-schemas";
 import { requireAdminPage } from "~/server/auth/admin-session.server";

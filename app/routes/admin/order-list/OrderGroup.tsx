@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { FormError } from "~/components/forms";
+import { FormError } from "~/components/form-messages";
 import { formatDateTime, formatYenSign } from "~/lib/rules/format";
 import type { DeliverError, RefusalError } from "~/server/orders/order-list-actions.server";
 import type { OrderGroup as Group } from "~/server/orders/order-list.server";

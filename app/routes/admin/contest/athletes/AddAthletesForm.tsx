@@ -11,26 +11,33 @@ export function AddAthletesForm({ lastResult }: { lastResult: SubmissionResult<s
   const [form, fields] = useShopForm({
     id: "add-athletes",
     lastResult,
+    // Checked when the admin presses 選手を追加, not when leaving the one field beside its button.
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onSubmit",
     onValidate: validateWith(addAthletesSchema),
   });
   const pending = useIsPending({ intent: "add" });
   return (
     <Form method="post" {...getFormProps(form)} className="rounded-xl bg-white p-4 shadow-sm">
-      <div className="flex flex-wrap items-start gap-3">
-        <div className="w-40">
-          <Field
-            label="追加する人数"
-            meta={fields.count}
-            type="number"
-            announce
-            inputProps={{ min: 1, max: MAX_ADD_COUNT, step: 1, inputMode: "numeric", placeholder: "例: 30" }}
-          />
-        </div>
-        {/* Level with the input: below the label's line (field-label: text-sm and mb-1). */}
-        <button type="submit" name="intent" value="add" className="mt-6 btn-primary" disabled={pending}>
-          {pending ? "追加中..." : "選手を追加"}
-        </button>
-      </div>
+      <Field
+        label="追加する人数"
+        meta={fields.count}
+        type="number"
+        announce
+        inputProps={{
+          min: 1,
+          max: MAX_ADD_COUNT,
+          step: 1,
+          inputMode: "numeric",
+          placeholder: "例: 30",
+          className: "field-input w-40",
+        }}
+        beside={
+          <button type="submit" name="intent" value="add" className="btn-primary" disabled={pending}>
+            {pending ? "追加中..." : "選手を追加"}
+          </button>
+        }
+      />
       <p className="mt-2 text-xs text-zinc-500">
         一度に{MAX_ADD_COUNT}人まで。番号は現在の最大番号の次から振られ、名前は「選手{"{番号}"}
         」、価格は各形式5,000円、ステータスは確認中で追加されます。

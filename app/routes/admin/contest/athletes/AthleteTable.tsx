@@ -1,6 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { useState } from "react";
-import { FormError, FormNotice } from "~/components/forms";
+import { FormError, FormNotice } from "~/components/form-messages";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
 import type { AthleteActionResult } from "~/server/catalog/athlete-tab.server";
 import type { AthleteRow as AthleteRowData } from "~/server/catalog/athletes.server";

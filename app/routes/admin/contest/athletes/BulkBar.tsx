@@ -1,7 +1,8 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Link, type useFetcher } from "@remix-run/react";
 import { useRef, type MouseEvent } from "react";
-import { CheckboxField, Field, FormError, SelectField } from "~/components/forms";
+import { CheckboxField, Field, SelectField } from "~/components/forms";
+import { FormError } from "~/components/form-messages";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { bulkAthletesSchema, MAX_PRICE, SALES_STATUSES } from "~/lib/schemas/athlete-schemas";

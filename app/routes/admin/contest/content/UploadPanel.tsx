@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
-import { FormError } from "~/components/forms";
+import { FormError } from "~/components/form-messages";
 import { UploadDropZone, UploadingNotice } from "~/components/UploadDropZone";
 import { UploadQueue } from "~/components/UploadQueue";
 import { useIsPending } from "~/lib/hooks/use-is-pending";

@@ -1,6 +1,7 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { Field, FormError, SelectField } from "~/components/forms";
+import { Field, SelectField } from "~/components/forms";
+import { FormError } from "~/components/form-messages";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { fileMatchSchema } from "~/lib/schemas/delivery-schemas";
 import { validateWith } from "~/lib/schemas/validate-with";

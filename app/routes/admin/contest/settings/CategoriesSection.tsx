@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
-import { FormError } from "~/components/forms";
+import { FormError } from "~/components/form-messages";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { categoryAddSchema } from "~/lib/schemas/contest-settings-schemas";

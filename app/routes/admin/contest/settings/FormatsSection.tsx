@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { Form } from "@remix-run/react";
-import { FormError } from "~/components/forms";
+import { FormError } from "~/components/form-messages";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { ORIENTATION_LABELS, orientationAt } from "~/lib/rules/pricing";

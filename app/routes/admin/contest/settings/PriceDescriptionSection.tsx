@@ -1,7 +1,8 @@
 import { getFormProps } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useRef, useState } from "react";
-import { FieldError, FormError, SubmitRow, TextareaField } from "~/components/forms";
+import { FieldError, SubmitRow, TextareaField } from "~/components/forms";
+import { FormError } from "~/components/form-messages";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
