@@ -14,6 +14,7 @@ import { deleteUnneededDeliveryFiles } from "./delivery/file-cleanup.server";
 import { reconcileKonbiniPayments } from "./orders/konbini.server";
 import { cleanupStaleUploads } from "./media/upload-cleanup.server";
 import { listingSweepDue } from "./files/store.server";
+import { HOUR_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
@@ -57,7 +58,7 @@ export async function startUp(): Promise<void> {
   startCleanUpLoop();
 }
 
-const CLEAN_UP_INTERVAL_MS = 60 * 60 * 1000;
+const CLEAN_UP_INTERVAL_MS = HOUR_MS;
 const globalForCleanUp = globalThis as { __shopCleanUpTimer?: NodeJS.Timeout };
 
 /**

@@ -3,6 +3,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db, type Db, type Tx } from "../db/client.server";
 import { mailLinks, type MailLinkPurpose } from "../db/schema";
+import { DAY_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * One-time links mailed to an account's own address: the password reset and the link that
@@ -15,7 +16,7 @@ import { mailLinks, type MailLinkPurpose } from "../db/schema";
 export const MAIL_LINK_TTL_MS: Record<MailLinkPurpose, number> = {
   "password-reset": 30 * 60 * 1000,
   // Mailed right after a purchase and read whenever the customer reads mail; opening it also needs the account's login.
-  "address-confirmation": 7 * 24 * 60 * 60 * 1000,
+  "address-confirmation": 7 * DAY_MS,
 };
 
 /** Long enough for any token we mail; anything longer is not one (and is not hashed). */

@@ -2,9 +2,10 @@ import { redirect } from "@remix-run/node";
 import { now } from "../core/clock.server";
 import { commitSession, getSession, type ShopSession } from "../http/session.server";
 import { getCurrentUser, type CurrentUser } from "./users.server";
+import { HOUR_MS } from "~/lib/rules/tokyo-date";
 
 /** The admin session lasts 60 minutes from the completed second factor. */
-export const ADMIN_SESSION_MS = 60 * 60 * 1000;
+export const ADMIN_SESSION_MS = HOUR_MS;
 
 export type AdminContext = { admin: CurrentUser; session: ShopSession };
 

@@ -5,6 +5,7 @@ import type { apiTokenCreateSchema } from "~/lib/schemas/api-token-schemas";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { apiTokens, users, type ApiTokenScope } from "../db/schema";
+import { DAY_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * Admin API tokens: what a script sends as `Authorization: Bearer …` to act as an admin
@@ -39,7 +40,7 @@ export function createApiToken(
 ): NewApiToken {
   const token = `${TOKEN_PREFIX}${crypto.randomBytes(32).toString("base64url")}`;
   const days = LIFETIME_DAYS[options.lifetime];
-  const expiresAt = days === null ? null : new Date(now().getTime() + days * 24 * 60 * 60 * 1000);
+  const expiresAt = days === null ? null : new Date(now().getTime() + days * DAY_MS);
   const row = db()
     .insert(apiTokens)
     .values({

@@ -5,6 +5,7 @@ import { db } from "../db/client.server";
 import { checkouts, contests, type CheckoutItem } from "../db/schema";
 import type { ShopSession } from "../http/session.server";
 import { hitOriginLimit } from "../http/rate-limit.server";
+import { HOUR_MS, DAY_MS } from "~/lib/rules/tokyo-date";
 
 export type Checkout = typeof checkouts.$inferSelect;
 
@@ -104,9 +105,9 @@ export function updateCheckout(id: string, values: Partial<typeof checkouts.$inf
 }
 
 /** An unpaid draft is kept this long after its last change: a customer back within the week finds it. */
-export const DRAFT_EXPIRY_MS = 7 * 24 * 60 * 60 * 1000;
+export const DRAFT_EXPIRY_MS = 7 * DAY_MS;
 /** A draft whose payment was started waits longer, in case the payment still succeeds and must find it. */
-export const STARTED_PAYMENT_EXPIRY_MS = 30 * 24 * 60 * 60 * 1000;
+export const STARTED_PAYMENT_EXPIRY_MS = 30 * DAY_MS;
 
 /** Deletes unpaid checkouts past their expiry (run by the start-up clean-up loop). Returns how many. */
 export function deleteExpiredDrafts(): number {
@@ -135,7 +136,7 @@ export function deleteExpiredDrafts(): number {
  * The address is always known now (the server's edge sets it), so the limit holds in every
  * TRUST_PROXY mode.
  */
-export const NEW_DRAFTS_PER_ADDRESS = { limit: 30, windowMs: 60 * 60 * 1000 };
+export const NEW_DRAFTS_PER_ADDRESS = { limit: 30, windowMs: HOUR_MS };
 
 /** Whether this session may start a new draft now: always when it has one, else within the address's limit. */
 export function mayStartDraft(session: ShopSession, request: Request): boolean {

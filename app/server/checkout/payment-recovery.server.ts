@@ -4,9 +4,10 @@ import { db } from "../db/client.server";
 import { orders } from "../db/schema";
 import { recordPayment } from "../orders/record-payment.server";
 import { paymentProvider } from "../payments/index.server";
+import { DAY_MS } from "~/lib/rules/tokyo-date";
 
 /** How far back start-up looks for paid payments without an order. */
-const LOOKBACK_MS = 7 * 24 * 60 * 60 * 1000;
+const LOOKBACK_MS = 7 * DAY_MS;
 
 /**
  * A payment can succeed and its order still be missing: the server died between the

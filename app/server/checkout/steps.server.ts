@@ -33,6 +33,7 @@ import { checkoutCodeMail } from "../mail/templates/checkout-code.server";
 import { hashPassword, unlessHashingBusy } from "../auth/password.server";
 import { hitOriginLimit, hitRateLimit, originLimitKey } from "../http/rate-limit.server";
 import type { ShopSession } from "../http/session.server";
+import { HOUR_MS, DAY_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * The steps after the order form: confirmation, e-mail code, payment. Each step's
@@ -161,7 +162,7 @@ export async function sendCheckoutCode(
       {
         key: originLimitKey(request, "checkout-code"),
         limit: 30,
-        windowMs: 60 * 60 * 1000,
+        windowMs: HOUR_MS,
         message: LIMIT_MESSAGES.tooManySends,
       },
     ],
@@ -176,7 +177,7 @@ export async function sendCheckoutCode(
 
 /** Whether this checkout asked for the address's first checkout code of the last day (or would now). */
 function askedFirst(checkout: Checkout, email: string): boolean {
-  const first = firstSubjectSince("checkout", email, new Date(now().getTime() - 24 * 60 * 60 * 1000));
+  const first = firstSubjectSince("checkout", email, new Date(now().getTime() - DAY_MS));
   return first === null || first === checkout.id;
 }
 
@@ -185,7 +186,7 @@ function askedFirst(checkout: Checkout, email: string): boolean {
  * password hash, which anyone can ask for here without an account, so the limits come first;
  * a customer going back and forth on this page sends a few.
  */
-export const AUTO_LOGIN_PASSWORD_LIMITS = { perCheckout: 10, perAddress: 30, windowMs: 60 * 60 * 1000 };
+export const AUTO_LOGIN_PASSWORD_LIMITS = { perCheckout: 10, perAddress: 30, windowMs: HOUR_MS };
 
 /** The auto-login password's hash, once its limits allow it; else the 429 to answer. */
 async function autoLoginPasswordHash(request: Request, checkout: Checkout, password: string) {

@@ -6,6 +6,7 @@ import { db } from "../db/client.server";
 import { prepared } from "../db/prepared.server";
 import { rateLimits } from "../db/schema";
 import { CLIENT_ADDRESS_HEADER, originOf } from "./client-address.server";
+import { DAY_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * A fixed-window counter kept in SQLite, so limits hold across restarts.
@@ -37,7 +38,7 @@ export function hitRateLimit(
 }
 
 /** Counters are kept this long: longer than any window a limit uses (an hour today, a day at most). */
-const WINDOWS_KEPT_MS = 2 * 24 * 60 * 60 * 1000;
+const WINDOWS_KEPT_MS = 2 * DAY_MS;
 
 /** For the hourly clean-up: counters of windows long over, which no limit reads any more. */
 export function deleteOldRateLimitWindows(): number {

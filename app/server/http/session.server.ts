@@ -7,6 +7,7 @@ import { db } from "../db/client.server";
 import { prepared } from "../db/prepared.server";
 import { sessions, type SESSION_KINDS } from "../db/schema";
 import { clientIp } from "./rate-limit.server";
+import { DAY_MS } from "~/lib/rules/tokyo-date";
 
 export type Toast = {
   kind: "success" | "error" | "info";
@@ -17,7 +18,7 @@ export type Toast = {
 /** How long a login lasts: 30 days from the login, whatever happens meanwhile. */
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
 /** A session nobody is logged in to (a checkout under way, a toast) lasts a week after its last use, like the drafts. */
-const GUEST_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
+const GUEST_IDLE_MS = 7 * DAY_MS;
 /** "Last seen" is written at most this often, so reading a page does not always mean a write. */
 const LAST_SEEN_PRECISION_MS = 60 * 1000;
 

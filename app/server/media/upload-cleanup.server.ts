@@ -5,9 +5,10 @@ import { db } from "../db/client.server";
 import { mediaUploads } from "../db/schema";
 import { fileStore } from "../files/store.server";
 import { dropUpload, isFresh } from "./upload-rows.server";
+import { HOUR_MS } from "~/lib/rules/tokyo-date";
 
 /** Scratch files and store uploads no row owns (left by a crash) go after this. */
-const ORPHAN_AGE_MS = 60 * 60 * 1000;
+const ORPHAN_AGE_MS = HOUR_MS;
 
 /**
  * Removes uploads nobody has added to for 24 hours (S3: aborts their multipart uploads), store

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { db } from "../db/client.server";
 import { mediaUploadParts, mediaUploads } from "../db/schema";
 import { chunkLength, fileStore, type ChunkedUpload } from "../files/store.server";
+import { DAY_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * A chunked upload's row: what the browser said it would send, how far it got, and (once its
@@ -10,7 +11,7 @@ import { chunkLength, fileStore, type ChunkedUpload } from "../files/store.serve
 export type UploadRow = typeof mediaUploads.$inferSelect;
 
 /** An upload nobody has added to for this long is abandoned: its row and stored parts go. */
-export const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
+export const STALE_UPLOAD_MS = DAY_MS;
 
 export type UploadFailure = { ok: false; status: 400 | 404 | 409 | 413 | 415 | 503; message: string };
 export type UploadState = {
