@@ -56,6 +56,31 @@ function FieldHint({ id, hint }: { id?: string; hint: ReactNode }) {
   );
 }
 
+/** The frame every labelled control shares: the label above, the hint and the error under it. */
+function FieldFrame<Schema>({
+  label,
+  meta,
+  hint,
+  hintId,
+  announce,
+  children,
+}: Required<Pick<FieldBase<Schema>, "label" | "meta" | "announce">> & {
+  hint?: ReactNode;
+  hintId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <label htmlFor={meta.id} className="field-label">
+        {label}
+      </label>
+      {children}
+      <FieldHint id={hintId} hint={hint} />
+      <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
+    </div>
+  );
+}
+
 /**
  * A labelled input with its hint and error, over conform's metadata: the label names the input,
  * the hint and the error are announced with it, and the server's reply refills the value.
@@ -85,10 +110,7 @@ export function Field<Schema>({
     />
   );
   return (
-    <div>
-      <label htmlFor={meta.id} className="field-label">
-        {label}
-      </label>
+    <FieldFrame label={label} meta={meta} hint={hint} hintId={hintId} announce={announce}>
       {beside ? (
         <div className="flex flex-wrap items-start gap-3">
           {input}
@@ -97,9 +119,7 @@ export function Field<Schema>({
       ) : (
         input
       )}
-      <FieldHint id={hintId} hint={hint} />
-      <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -126,10 +146,7 @@ export function SelectField<Schema>({
 }) {
   const hintId = hintIdOf(meta, hint);
   return (
-    <div>
-      <label htmlFor={meta.id} className="field-label">
-        {label}
-      </label>
+    <FieldFrame label={label} meta={meta} hint={hint} hintId={hintId} announce={announce}>
       <select {...getSelectProps(meta, { ariaDescribedBy: hintId })} className="field-input" {...selectProps}>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -137,9 +154,7 @@ export function SelectField<Schema>({
           </option>
         ))}
       </select>
-      <FieldHint id={hintId} hint={hint} />
-      <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -156,18 +171,13 @@ export function TextareaField<Schema>({
 }: FieldBase<Schema> & { textareaProps?: TextareaHTMLAttributes<HTMLTextAreaElement> }) {
   const hintId = hintIdOf(meta, hint);
   return (
-    <div>
-      <label htmlFor={meta.id} className="field-label">
-        {label}
-      </label>
+    <FieldFrame label={label} meta={meta} hint={hint} hintId={hintId} announce={announce}>
       <textarea
         {...getTextareaProps(meta, { ariaDescribedBy: hintId })}
         className="field-input"
         {...textareaProps}
       />
-      <FieldHint id={hintId} hint={hint} />
-      <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -184,18 +194,13 @@ export function FileField<Schema>({
 }: FieldBase<Schema> & { inputProps?: InputHTMLAttributes<HTMLInputElement> }) {
   const hintId = hintIdOf(meta, hint);
   return (
-    <div>
-      <label htmlFor={meta.id} className="field-label">
-        {label}
-      </label>
+    <FieldFrame label={label} meta={meta} hint={hint} hintId={hintId} announce={announce}>
       <input
         {...getInputProps(meta, { type: "file", ariaDescribedBy: hintId })}
         className="field-input"
         {...inputProps}
       />
-      <FieldHint id={hintId} hint={hint} />
-      <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
-    </div>
+    </FieldFrame>
   );
 }
 
