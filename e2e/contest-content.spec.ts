@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import { e2eDbFile } from "./work-dir";
 import { expect, test, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
@@ -355,7 +356,9 @@ test("*MOV without a type* on the メディア tab: a typeless IMG_2207.MOV is u
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("content-mov"));
   const contestId = createContest("mov");
   await openContent(page, contestId);
-  const bytes = fs.readFileSync(FIXTURE());
+  // The small fixture as it is (not padded past object storage's part size): the bytes are handed
+  // to the page as an array, and what is tested is the browser's check, not the chunking.
+  const bytes = fs.readFileSync(path.resolve(import.meta.dirname, "fixtures", "sample-recital.mp4"));
   const input = page.getByLabel("アップロードするファイル");
   if (jsEnabled()) {
     // Playwright would give the file a type from its name: made here as Chromium hands it over.
