@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import {
-  checkouts,
   contests,
   downloadPages,
   orderLines,
@@ -11,7 +10,6 @@ import {
   type OrderStatus,
   type PaymentStatus,
 } from "~/server/db/schema";
-import { recordPayment } from "~/server/orders/record-payment.server";
 import { orderStatusByToken, orderStatusUrl } from "~/server/orders/order-status.server";
 import { orderConfirmationMail } from "~/server/mail/templates/order-confirmation.server";
 import { purchaseHistory } from "~/server/accounts/purchase-history.server";
@@ -19,6 +17,7 @@ import { applySecurityHeaders } from "~/server/http/security-headers.server";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 import { callRoute } from "./helpers/route";
 import { seedContest } from "./helpers/shop";
+import { payVerifiedCheckout } from "./helpers/checkout-flow";
 
 // recordPayment mails the confirmation at once.
 smtpServerForThisFile();
@@ -88,42 +87,11 @@ function insertOrder(values: {
 
 /** An order made the shop's way (recordPayment) from a verified checkout of `contestId`. */
 function paidOrder(shop: ReturnType<typeof seedContest>, contestId: number | null) {
-  const id = `label-checkout-${++sequence}`;
-  db()
-    .insert(checkouts)
-    .values({
-      id,
-      contestId,
-      items: [],
-      customerEmail: "label@example.jp",
-      customerName: "番号 花子",
-      emailVerifiedAt: new Date(),
-      status: "verified",
-      pricedLines: [
-        {
-          category: "A部門",
-          athleteId: shop.onSale.id,
-          athleteNumber: 1,
-          athleteName: "選手",
-          formatId: shop.vertical.id,
-          style: "縦",
-          orientation: "vertical",
-          price: 3000,
-        },
-      ],
-    })
-    .run();
-  const made = recordPayment({
-    id: `pi_${id}`,
-    status: "succeeded",
-    amount: 3000,
-    currency: "jpy",
-    checkoutId: id,
-    clientSecret: null,
-    konbini: null,
-  });
-  if (!made.ok) throw new Error("no order");
-  return made.order;
+  return payVerifiedCheckout(shop, {
+    contestId,
+    customerEmail: "label@example.jp",
+    customerName: "番号 花子",
+  }).order;
 }
 
 describe("order status", () => {

@@ -3,18 +3,18 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
-import { checkouts, mailLinks, orders, users } from "~/server/db/schema";
+import { mailLinks, orders, users } from "~/server/db/schema";
 import { logIn } from "~/server/auth/session-login.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { verifyPassword } from "~/server/auth/password.server";
 import { checkPassword } from "~/server/auth/password-step.server";
-import { recordPayment } from "~/server/orders/record-payment.server";
 import { purchaseHistory } from "~/server/accounts/purchase-history.server";
 import { PASSWORD_RESET_MESSAGES, requestPasswordReset } from "~/server/accounts/password-reset.server";
 import { createUser, loginPost, newSession, requestFrom, roundTrip, userByEmail } from "./helpers/accounts";
 import { callRoute, type RouteResult } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
+import { payVerifiedCheckout } from "./helpers/checkout-flow";
 
 const MINUTE = 60_000;
 
@@ -273,46 +273,13 @@ describe("forgotten password", () => {
 
 /** A checkout that was verified with the six-digit code and chose the auto-login account, paid now. */
 function payAutoLoginCheckout(email: string) {
-  const shop = seedContest();
-  const id = crypto.randomBytes(16).toString("base64url");
-  db()
-    .insert(checkouts)
-    .values({
-      id,
-      contestId: shop.contestId,
-      items: [],
-      customerEmail: email,
-      customerName: "購入 太郎",
-      autoLogin: true,
-      // The account's password is not what these tests are about; the route tests log in through the session.
-      pendingPasswordHash: "scrypt$unused",
-      emailVerifiedAt: new Date(),
-      status: "verified",
-      pricedLines: [
-        {
-          category: "A部門",
-          athleteId: shop.onSale.id,
-          athleteNumber: 1,
-          athleteName: "選手",
-          formatId: shop.vertical.id,
-          style: "縦",
-          orientation: "vertical",
-          price: 3000,
-        },
-      ],
-    })
-    .run();
-  const made = recordPayment({
-    id: `pi_${id}`,
-    status: "succeeded",
-    amount: 3000,
-    currency: "jpy",
-    checkoutId: id,
-    clientSecret: null,
-    konbini: null,
+  return payVerifiedCheckout(seedContest(), {
+    customerEmail: email,
+    customerName: "購入 太郎",
+    autoLogin: true,
+    // The account's password is not what these tests are about; the route tests log in through the session.
+    pendingPasswordHash: "scrypt$unused",
   });
-  if (!made.ok) throw new Error("no order");
-  return made;
 }
 
 function guestOrder(email: string) {

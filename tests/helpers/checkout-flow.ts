@@ -1,4 +1,8 @@
+import crypto from "node:crypto";
 import { expect } from "vitest";
+import { db } from "~/server/db/client.server";
+import { checkouts } from "~/server/db/schema";
+import { recordPayment } from "~/server/orders/record-payment.server";
 import { contestSlug } from "~/lib/rules/slug";
 import { callRoute, sessionOf } from "./route";
 import { formRequest, type seedContest } from "./shop";
@@ -60,4 +64,50 @@ export async function checkoutUntilVerified(shop: Shop, lines: Line[], received:
   );
   expect(verified.location).toBe("/payment");
   return { cookie, email };
+}
+
+/**
+ * An order made the shop's way: a checkout of one vertical line of `shop.onSale`, verified with the
+ * mailed code, then paid (recordPayment, as the payment report does). `checkout` overrides the
+ * checkout's columns (its contest, the auto-login account's choice and password hash).
+ */
+export function payVerifiedCheckout(
+  shop: Shop,
+  checkout: Partial<typeof checkouts.$inferInsert> & { customerEmail: string; customerName: string },
+) {
+  const id = crypto.randomBytes(16).toString("base64url");
+  db()
+    .insert(checkouts)
+    .values({
+      id,
+      contestId: shop.contestId,
+      items: [],
+      emailVerifiedAt: new Date(),
+      status: "verified",
+      pricedLines: [
+        {
+          category: "A部門",
+          athleteId: shop.onSale.id,
+          athleteNumber: 1,
+          athleteName: "選手",
+          formatId: shop.vertical.id,
+          style: "縦",
+          orientation: "vertical",
+          price: 3000,
+        },
+      ],
+      ...checkout,
+    })
+    .run();
+  const made = recordPayment({
+    id: `pi_${id}`,
+    status: "succeeded",
+    amount: 3000,
+    currency: "jpy",
+    checkoutId: id,
+    clientSecret: null,
+    konbini: null,
+  });
+  if (!made.ok) throw new Error("no order");
+  return made;
 }
