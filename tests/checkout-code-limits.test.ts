@@ -11,7 +11,7 @@ import { logIn } from "~/server/auth/session-login.server";
 import { setClock } from "~/server/core/clock.server";
 import { commitSession } from "~/server/http/session.server";
 import { createUser, newSession, requestFrom } from "./helpers/accounts";
-import { checkoutUntilConfirmed } from "./helpers/checkout-flow";
+import { checkoutUntilConfirmed, newCheckout } from "./helpers/checkout-flow";
 import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
@@ -75,23 +75,6 @@ function verificationPage(cookie: string) {
     verificationRoute.loader,
     new Request("http://shop.test/email-verification", { headers: { Cookie: cookie } }),
   );
-}
-
-/** A second checkout of the same contest in a new session, stopped before its address. */
-async function newCheckout(shop: Shop): Promise<string> {
-  const slug = contestSlug(shop.name);
-  const orderForm = await import("~/routes/storefront/order-form");
-  const created = await callRoute(
-    orderForm.action,
-    formRequest(`/order-form/${encodeURIComponent(slug)}`, [
-      ["intent", "next"],
-      ["items[0].category", "A部門"],
-      ["items[0].athleteId", String(shop.onSale.id)],
-      ["items[0].formatId", String(shop.vertical.id)],
-    ]),
-    { contestSlug: slug },
-  );
-  return sessionOf(created);
 }
 
 describe("checkout codes (finding 6)", () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { contestSlug } from "~/lib/rules/slug";
 import * as confirmationRoute from "~/routes/checkout/order-confirmation";
 import * as verificationRoute from "~/routes/checkout/email-verification";
 import { startRegistration, verifyRegistrationCode } from "~/server/accounts/registration.server";
@@ -8,9 +7,10 @@ import { ensureLoginCodeSent } from "~/server/auth/second-factor.server";
 import { logIn } from "~/server/auth/session-login.server";
 import { setClock } from "~/server/core/clock.server";
 import { createUser, newSession } from "./helpers/accounts";
-import { callRoute, sessionOf } from "./helpers/route";
-import { formRequest, seedContest } from "./helpers/shop";
+import { callRoute } from "./helpers/route";
+import { seedContest } from "./helpers/shop";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
+import { newCheckout } from "./helpers/checkout-flow";
 
 const smtp = smtpServerForThisFile();
 // At the start of an hour (and well inside a UTC day), so one test's requests share their windows.
@@ -38,23 +38,6 @@ function lastCode(address: string): string {
 
 function uniqueAddress(name: string): string {
   return `${name}-${Math.random().toString(36).slice(2, 8)}@example.jp`;
-}
-
-/** A checkout of the contest in a new browser session, stopped before its address. */
-async function newCheckout(shop: Shop): Promise<string> {
-  const slug = contestSlug(shop.name);
-  const orderForm = await import("~/routes/storefront/order-form");
-  const created = await callRoute(
-    orderForm.action,
-    formRequest(`/order-form/${encodeURIComponent(slug)}`, [
-      ["intent", "next"],
-      ["items[0].category", "A部門"],
-      ["items[0].athleteId", String(shop.onSale.id)],
-      ["items[0].formatId", String(shop.vertical.id)],
-    ]),
-    { contestSlug: slug },
-  );
-  return sessionOf(created);
 }
 
 function post(path: string, ip: string, cookie: string, fields: [string, string][]) {

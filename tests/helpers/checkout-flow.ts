@@ -111,3 +111,20 @@ export function payVerifiedCheckout(
   if (!made.ok) throw new Error("no order");
   return made;
 }
+
+/** A checkout of the contest in a new browser session, stopped before its address (the order form posted once). */
+export async function newCheckout(shop: Shop): Promise<string> {
+  const slug = contestSlug(shop.name);
+  const orderForm = await import("~/routes/storefront/order-form");
+  const created = await callRoute(
+    orderForm.action,
+    formRequest(`/order-form/${encodeURIComponent(slug)}`, [
+      ["intent", "next"],
+      ["items[0].category", "A部門"],
+      ["items[0].athleteId", String(shop.onSale.id)],
+      ["items[0].formatId", String(shop.vertical.id)],
+    ]),
+    { contestSlug: slug },
+  );
+  return sessionOf(created);
+}
