@@ -4,7 +4,7 @@ import { db } from "~/server/db/client.server";
 import { orders } from "~/server/db/schema";
 import { checkoutUntilVerified } from "./helpers/checkout-flow";
 import { callRoute } from "./helpers/route";
-import { formRequest, seedContest } from "./helpers/shop";
+import { adminCookie, formRequest, seedContest } from "./helpers/shop";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
 const smtp = smtpServerForThisFile();
@@ -26,14 +26,20 @@ async function konbiniOrder() {
   return { shop, email, order };
 }
 
-async function statusPage(token: string) {
+async function statusPage(token: string, cookie?: string) {
   const page = await import("~/routes/storefront/order-status");
-  return callRoute(page.loader, new Request(`http://shop.test/orders/${token}`), { token });
+  const headers = cookie ? { Cookie: cookie } : undefined;
+  return callRoute(page.loader, new Request(`http://shop.test/orders/${token}`, { headers }), { token });
 }
 
-async function playStore(token: string, event: string) {
+/** テストモード's till and deadline, pressed by a logged-in admin (or, given a cookie, by whoever holds it). */
+async function playStore(token: string, event: string, cookie?: string) {
   const route = await import("~/routes/storefront/konbini-test");
-  return callRoute(route.action, formRequest(`/orders/${token}/konbini-test`, [["event", event]]), { token });
+  return callRoute(
+    route.action,
+    formRequest(`/orders/${token}/konbini-test`, [["event", event]], cookie ?? (await adminCookie())),
+    { token },
+  );
 }
 
 const orderNow = (id: number) => db().select().from(orders).where(eq(orders.id, id)).get()!;
@@ -73,8 +79,46 @@ describe("konbini with the test provider (テストモード)", () => {
     expect(page.status).toBe(200);
     expect(page.data).toMatchObject({
       order: { progress: "入金待ち", voucher: { confirmationNumber: order.konbiniConfirmationNumber } },
+      // The till's buttons are the admin's: the customer's page does not offer them.
+      konbiniTest: false,
+    });
+    expect((await statusPage(order.statusToken, await adminCookie())).data).toMatchObject({
       konbiniTest: true,
     });
+  });
+
+  it("the voucher mail gives the voucher page's steps: no phone number, the stores, the deadline, production after payment, cancellation if unpaid", async () => {
+    const { email, order } = await konbiniOrder();
+    await vi.waitFor(() =>
+      expect(mailsTo(email).some((m) => m.subject.includes("コンビニでのお支払いのご案内"))).toBe(true),
+    );
+    const mail = mailsTo(email).find((m) => m.subject.includes("コンビニでのお支払いのご案内"))!;
+    const { konbiniSteps } = await import("~/lib/rules/konbini-steps");
+    const { formatDateTime } = await import("~/lib/rules/format");
+    const steps = konbiniSteps({ hostedVoucher: false, due: formatDateTime(order.paymentDueAt!) });
+    for (const step of steps) expect(mail.text).toContain(step);
+    expect(mail.text).not.toContain("電話番号");
+    expect(steps.join("")).toContain("ファミリーマート・ローソン・ミニストップ・セイコーマート");
+    expect(steps.join("")).toContain("確認番号");
+    expect(steps.join("")).toContain("お支払い後、制作を開始します");
+    expect(steps.join("")).toContain("自動的に取り消されます");
+  });
+
+  it("konbini test payment by a stranger holding the status link: refused (to /admin-login), the order still waits", async () => {
+    const { order } = await konbiniOrder();
+    const customer = await adminCookie({ isAdmin: false });
+    for (const cookie of ["", customer]) {
+      for (const event of ["paid", "expired"]) {
+        const tried = await playStore(order.statusToken, event, cookie);
+        expect(tried.status).toBe(302);
+        expect(tried.location).toBe("/admin-login");
+      }
+    }
+    expect(orderNow(order.id)).toMatchObject({ paymentStatus: "awaiting", paidAt: null });
+    expect((await statusPage(order.statusToken, customer)).data).toMatchObject({ konbiniTest: false });
+    // The admin's press still plays the till.
+    expect((await playStore(order.statusToken, "paid")).status).toBe(302);
+    expect(orderNow(order.id).paymentStatus).toBe("paid");
   });
 
   it("the store payment (through the webhook's code) makes it paid once: 制作中, one mail; a second press is a 409", async () => {

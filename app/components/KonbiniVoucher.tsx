@@ -1,8 +1,10 @@
 import { formatDateTime, formatYen } from "~/lib/rules/format";
+import { HOSTED_VOUCHER_LABEL, konbiniSteps } from "~/lib/rules/konbini-steps";
 
 /**
  * A konbini voucher as the customer needs it at the store: the amount, the confirmation number
- * and the deadline in Japan time; with Stripe, its hosted voucher with every store's steps.
+ * and the deadline in Japan time, then the steps the voucher mail gives (konbiniSteps); with
+ * Stripe, its hosted voucher with every store's payment number and steps.
  */
 export function KonbiniVoucher({
   confirmationNumber,
@@ -37,18 +39,17 @@ export function KonbiniVoucher({
           {formatDateTime(dueAt)}（日本時間）
         </dd>
       </dl>
+      <h3 className="mt-4 text-sm font-bold text-zinc-800">お支払い方法</h3>
+      <ol className="mt-2 list-decimal space-y-1 pl-5 text-sm text-zinc-700" data-testid="konbini-steps">
+        {konbiniSteps({ hostedVoucher: voucherUrl !== null, due: formatDateTime(dueAt) }).map((step) => (
+          <li key={step}>{step}</li>
+        ))}
+      </ol>
       {voucherUrl ? (
         <a href={voucherUrl} target="_blank" rel="noopener noreferrer" className="mt-4 btn-primary w-full">
-          払込票を開く（店舗ごとのお支払い方法）
+          {HOSTED_VOUCHER_LABEL}
         </a>
-      ) : (
-        <p className="mt-3 text-sm text-zinc-700">
-          店頭の端末またはレジで「インターネット代金支払い」を選び、確認番号をお伝えください。
-        </p>
-      )}
-      <p className="mt-3 text-xs text-zinc-600">
-        期限までにお支払いがない場合、ご注文は自動的に取り消されます（料金はかかりません）。
-      </p>
+      ) : null}
     </section>
   );
 }

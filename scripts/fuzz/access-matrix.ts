@@ -64,6 +64,8 @@ const RULES: [RegExp, Kind][] = [
     /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|payment\/return)$/,
     "checkout",
   ],
+  // テストモード's store till and voucher deadline for an order: the admin's, not the status link holder's.
+  [/^\/orders\/[^/]+\/konbini-test$/, "admin"],
   // An order's receipt (page and PDF) under its status page token: whoever holds the link, nobody else.
   [/^\/orders\/[^/]+\/receipt(\.pdf)?$/, "order-link"],
   // The order status page is opened like a download page: by its unguessable token, by whoever holds it.

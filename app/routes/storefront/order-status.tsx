@@ -7,6 +7,7 @@ import type { OrderProgress } from "~/lib/rules/order-progress";
 import { receiptPath } from "~/lib/rules/receipt";
 import { orderStatusByToken } from "~/server/orders/order-status.server";
 import { paymentProvider } from "~/server/payments/index.server";
+import { currentAdmin } from "~/server/auth/admin-session.server";
 import { KonbiniVoucher } from "~/components/KonbiniVoucher";
 import { RefusalNotice } from "~/components/RefusalNotice";
 import { KonbiniTestActions } from "~/components/KonbiniTestActions";
@@ -20,13 +21,17 @@ export const meta: MetaFunction = () => [
 // this site by the security headers, see referrerPolicy in security-headers.server.ts).
 const HEADERS = { "Cache-Control": "no-store" };
 
-export function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ request, params }: LoaderFunctionArgs) {
   const order = orderStatusByToken(params.token ?? "");
   // The same answer for a malformed token as for an unknown one: nothing to learn by guessing.
   if (!order)
     return data({ order: null, token: null, konbiniTest: false }, { status: 404, headers: HEADERS });
-  // テストモード: the page offers to play the store payment and the deadline (KonbiniTestActions).
-  const konbiniTest = paymentProvider().mode === "test" && order.progress === "入金待ち";
+  // テストモード: the page offers a logged-in admin to play the store payment and the deadline
+  // (KonbiniTestActions); the link alone pays nothing (the action asks for the admin too).
+  const konbiniTest =
+    paymentProvider().mode === "test" &&
+    order.progress === "入金待ち" &&
+    (await currentAdmin(request)) !== null;
   return data({ order, token: params.token ?? null, konbiniTest }, { headers: HEADERS });
 }
 

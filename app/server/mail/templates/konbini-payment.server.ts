@@ -1,6 +1,6 @@
 import { formatDateTime, formatDayWithWeekday, formatYen } from "~/lib/rules/format";
+import { HOSTED_VOUCHER_LABEL, konbiniSteps } from "~/lib/rules/konbini-steps";
 import { renderMail } from "../layout.server";
-import { KONBINI_STORES } from "../../payments/types";
 
 type Line = { category: string; athleteNumber: number; athleteName: string; style: string; price: number };
 
@@ -15,6 +15,7 @@ type KonbiniOrder = {
 /**
  * Sent instead of the card order's confirmation when the customer chose to pay at a store:
  * the order and the voucher (what to give at the till, by when). To the verified address only.
+ * The steps are the voucher page's (konbiniSteps), so the mail and the page never disagree.
  */
 export function konbiniVoucherMail(
   input: KonbiniOrder & {
@@ -47,23 +48,17 @@ export function konbiniVoucherMail(
         ],
       },
       ...(input.confirmationNumber ? [{ text: "確認番号" }, { highlight: input.confirmationNumber }] : []),
+      { table: [["お支払い期限", `${formatDateTime(input.dueAt)}（日本時間）`]] },
       {
-        table: [
-          ["お支払い期限", `${formatDateTime(input.dueAt)}（日本時間）`],
-          ["お支払いできる店舗", KONBINI_STORES],
-        ],
+        text: [
+          "【お支払い方法】",
+          ...konbiniSteps({ hostedVoucher: input.voucherUrl !== null, due: formatDateTime(input.dueAt) }).map(
+            (step, index) => `${index + 1}. ${step}`,
+          ),
+        ].join("\n"),
       },
-      ...(input.voucherUrl
-        ? [{ link: input.voucherUrl, label: "払込票（店舗ごとのお支払い方法）" }]
-        : [
-            {
-              text: "店頭の端末またはレジで「インターネット代金支払い」を選び、確認番号とご登録の電話番号をお伝えください。",
-            },
-          ]),
+      ...(input.voucherUrl ? [{ link: input.voucherUrl, label: HOSTED_VOUCHER_LABEL }] : []),
       { link: input.statusUrl, label: "注文状況の確認" },
-      {
-        text: "お支払いを確認しましたらメールでお知らせし、動画の制作を始めます。\n期限までにお支払いがない場合、ご注文は自動的に取り消されます（料金はかかりません）。",
-      },
     ],
   );
 }
