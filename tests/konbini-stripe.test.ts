@@ -73,6 +73,13 @@ describe("konbini with Stripe (real SDK against a local API)", () => {
     const voucherMail = mailsTo(email).find((m) => m.subject.includes("コンビニでのお支払いのご案内"))!;
     expect(voucherMail.text).toContain(order!.konbiniConfirmationNumber!);
     expect(voucherMail.text).toContain(`/orders/${order!.statusToken}`);
+    // Stripe's steps: each store's payment number is on its hosted voucher, linked; no phone number.
+    const { HOSTED_VOUCHER_LABEL, konbiniSteps } = await import("~/lib/rules/konbini-steps");
+    const { formatDateTime } = await import("~/lib/rules/format");
+    for (const step of konbiniSteps({ hostedVoucher: true, due: formatDateTime(dueAt) }))
+      expect(voucherMail.text).toContain(step);
+    expect(voucherMail.text).toContain(`${HOSTED_VOUCHER_LABEL}: ${order!.konbiniVoucherUrl}`);
+    expect(voucherMail.text).not.toContain("電話番号");
   });
 
   it("a signed payment_intent.succeeded that arrives twice marks the order paid once, with one mail", async () => {

@@ -41,25 +41,3 @@ export function OrderLines({
     </div>
   );
 }
-
-/** The facts Japanese law asks to show on the final confirmation screen (特定商取引法 第12条の6). */
-export function FinalConfirmationNotice() {
-  return (
-    <section
-      aria-label="ご注文前にご確認ください"
-      className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm leading-relaxed text-amber-950"
-    >
-      <h2 className="font-bold">ご注文前にご確認ください</h2>
-      <dl className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-[8rem_1fr]">
-        <dt className="font-semibold">お支払い方法</dt>
-        <dd>クレジットカード</dd>
-        <dt className="font-semibold">お支払い時期</dt>
-        <dd>ご注文確定時（カード決済の完了時）</dd>
-        <dt className="font-semibold">お届け時期</dt>
-        <dd>ご注文から2〜3営業日以内にメールでダウンロードURLをお送りします</dd>
-        <dt className="font-semibold">キャンセル・返品</dt>
-        <dd>デジタル商品のため、ご注文確定後のキャンセル・返品はできません</dd>
-      </dl>
-    </section>
-  );
-}

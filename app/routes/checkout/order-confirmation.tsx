@@ -6,7 +6,8 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { CheckboxField, Field } from "~/components/forms";
 import { FormError } from "~/components/form-messages";
-import { FinalConfirmationNotice, OrderLines } from "~/routes/checkout/OrderLines";
+import { OrderLines } from "~/routes/checkout/OrderLines";
+import { FinalConfirmationNotice } from "~/components/PaymentTermsText";
 import { customerSchema } from "~/lib/schemas/order-schemas";
 import { PASSWORD_HINT, PASSWORD_MIN } from "~/lib/rules/password-rules";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
@@ -16,6 +17,7 @@ import { commitSession, getSession } from "~/server/http/session.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { readForm } from "~/server/http/form.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
+import { shopPaymentTerms } from "~/server/core/payment-terms.server";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 
@@ -40,6 +42,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       name: checkout.customerName ?? user?.name ?? "",
       autoLogin: checkout.autoLogin,
     },
+    // The final-confirmation box (特定商取引法 第12条の6), for the methods /payment offers.
+    paymentTerms: shopPaymentTerms(),
   };
 }
 
@@ -62,8 +66,17 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function OrderConfirmation() {
-  const { contestName, numberLabel, lines, total, orderFormUrl, customer, loggedIn, verifiedEmail } =
-    useLoaderData<typeof loader>();
+  const {
+    contestName,
+    numberLabel,
+    lines,
+    total,
+    orderFormUrl,
+    customer,
+    loggedIn,
+    verifiedEmail,
+    paymentTerms,
+  } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const busy = useIsPending();
   // "送信中..." only while the post is on its way, not while the next step's page loads.
@@ -146,7 +159,7 @@ export default function OrderConfirmation() {
           </div>
         )}
 
-        <FinalConfirmationNotice />
+        <FinalConfirmationNotice terms={paymentTerms} />
 
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
           <Link to={orderFormUrl} className="btn-secondary">

@@ -17,7 +17,9 @@ import { paymentProvider, testProvider } from "~/server/payments/index.server";
 import { startTestKonbini } from "~/server/orders/konbini.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
-import { KONBINI_STORES } from "~/server/payments/types";
+import { KONBINI_STORES } from "~/lib/rules/konbini-steps";
+import { disabledMethodRefusal, shopPaymentTerms } from "~/server/core/payment-terms.server";
+import { TermLines } from "~/components/PaymentTermsText";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { validateWith } from "~/lib/schemas/validate-with";
@@ -40,12 +42,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     orderFormUrl: customer.orderFormUrl,
   };
   const konbini = { days: env().KONBINI_EXPIRES_AFTER_DAYS, stores: KONBINI_STORES };
+  // Only the methods the shop offers (PAYMENT_METHODS), said as the legal texts say them.
+  const terms = shopPaymentTerms();
   if (!prepared.ok)
-    return data({ summary, konbini, error: prepared.message, payment: null }, { status: 400 });
+    return data({ summary, konbini, terms, error: prepared.message, payment: null }, { status: 400 });
   const mode = paymentProvider().mode;
   return {
     summary,
     konbini,
+    terms,
     error: null,
     payment:
       mode === "stripe"
@@ -71,6 +76,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = konbini
     ? parseWithZod(form, { schema: testKonbiniSchema })
     : parseWithZod(form, { schema: testCardSchema });
+  const refusal = disabledMethodRefusal(konbini ? "konbini" : "card");
+  if (refusal)
+    return data(submission.reply({ formErrors: [refusal], hideFields: ["cardNumber", "cvc"] }), {
+      status: 400,
+    });
   if (submission.status !== "success")
     return data(submission.reply({ hideFields: ["cardNumber", "cvc"] }), { status: 400 });
   if (paymentProvider().mode !== "test")
@@ -103,7 +113,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Payment() {
-  const { summary, konbini, error, payment } = useLoaderData<typeof loader>();
+  const { summary, konbini, terms, error, payment } = useLoaderData<typeof loader>();
   return (
     <div className="mx-auto max-w-2xl px-4 py-6 sm:py-10">
       <h1 className="text-2xl font-bold">お支払い</h1>
@@ -129,10 +139,10 @@ export default function Payment() {
       ) : payment?.mode === "stripe" ? (
         <section className="mt-8">
           <h2 className="text-lg font-bold">お支払い方法</h2>
-          <p className="mt-1 text-sm text-zinc-600">
-            クレジットカード、またはコンビニ払い（{konbini.stores}）をお選びいただけます。コンビニ払いは
-            {konbini.days}日後の23:59までにお支払いください。
-          </p>
+          <div className="mt-1 text-sm text-zinc-600">
+            <p>{terms.methodDetails.join("、または")}でお支払いいただけます。</p>
+            <TermLines lines={terms.paymentTiming} />
+          </div>
           <Suspense fallback={<p className="mt-3 text-zinc-600">お支払いの準備中です...</p>}>
             <StripeCardForm
               clientSecret={payment.clientSecret}
@@ -143,14 +153,16 @@ export default function Payment() {
           </Suspense>
           <noscript>
             <p className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm">
-              カードでのお支払いには JavaScript を有効にしてください。
+              お支払いには JavaScript を有効にしてください。
             </p>
           </noscript>
         </section>
       ) : (
         <>
-          <TestCardForm total={summary.total} />
-          <TestKonbiniForm total={summary.total} days={konbini.days} stores={konbini.stores} />
+          {terms.methods.includes("card") ? <TestCardForm total={summary.total} /> : null}
+          {terms.methods.includes("konbini") ? (
+            <TestKonbiniForm total={summary.total} days={konbini.days} stores={konbini.stores} />
+          ) : null}
         </>
       )}
 

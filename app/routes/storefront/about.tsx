@@ -1,6 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { StaticPage } from "~/components/StaticPage";
+import { TermLines } from "~/components/PaymentTermsText";
+import { shopPaymentTerms } from "~/server/core/payment-terms.server";
 import { sellerInfo } from "~/server/core/seller.server";
 
 export const meta: MetaFunction = () => [
@@ -13,11 +15,11 @@ export const meta: MetaFunction = () => [
 ];
 
 export function loader() {
-  return { seller: sellerInfo() };
+  return { seller: sellerInfo(), terms: shopPaymentTerms() };
 }
 
 export default function AboutPage() {
-  const { seller } = useLoaderData<typeof loader>();
+  const { seller, terms } = useLoaderData<typeof loader>();
   return (
     <StaticPage
       title="当サイトについて"
@@ -65,12 +67,13 @@ export default function AboutPage() {
           ：お名前とメールアドレスをご入力ください。ご入力のメールアドレスに6桁の確認コードをお送りしますので、画面に入力してください。
         </li>
         <li>
-          <strong>お支払い</strong>：クレジットカード（Visa、Mastercard、JCB、American
-          Express）でお支払いください。お支払いが完了した時点でご注文が確定し、ご注文確認メールをお送りします。
+          <strong>お支払い</strong>：{terms.methodDetails.join("、または")}
+          でお支払いください。ご注文確認メールをお送りします。
+          <TermLines lines={terms.paymentTiming} />
         </li>
         <li>
-          <strong>動画のお届け</strong>
-          ：ご注文から2〜3営業日以内に、ダウンロード用のURLをメールでお送りします。
+          <strong>動画のお届け</strong>：
+          <TermLines lines={terms.delivery} />
         </li>
         <li>
           <strong>ダウンロード</strong>
@@ -104,18 +107,21 @@ export default function AboutPage() {
       </p>
 
       <h2>お支払いと料金</h2>
+      <p>{terms.offer}</p>
       <p>
-        お支払いはクレジットカードのみ承っております。表示価格はすべて消費税込みで、商品代金以外の手数料や送料はかかりません（インターネット接続料金・通信料金はお客様のご負担となります）。
-      </p>
-      <p>
-        カード決済は {seller.paymentProvider}{" "}
-        の決済サービスを利用しており、カード番号は当店のサーバーを通らず、当店が保存することもありません。
+        お支払いには {seller.paymentProvider}{" "}
+        の決済サービスを利用しており、お支払いに必要な情報は同社が直接受け取ります（当店のサーバーを通らず、当店が保存することもありません）。
       </p>
 
       <h2>ご注文前にご確認ください</h2>
       <ul>
         <li>
           デジタル商品のため、ご注文確定後のキャンセル・返品はお受けできません。選手名・形式をよくご確認のうえご注文ください。
+        </li>
+        {terms.unpaid ? <li>{terms.unpaid}</li> : null}
+        <li>
+          {terms.refusal}
+          {terms.defects}
         </li>
         <li>
           購入された動画は、ご家族などでの私的なご視聴に限ってご利用いただけます。SNS・動画共有サイトへの投稿や、第三者への配布・販売はご遠慮ください。

@@ -2,6 +2,8 @@ import type { ReactNode } from "react";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { FactTable, StaticPage } from "~/components/StaticPage";
+import { TermLines } from "~/components/PaymentTermsText";
+import { shopPaymentTerms } from "~/server/core/payment-terms.server";
 import { sellerInfo } from "~/server/core/seller.server";
 import { orderLookupSchema } from "~/lib/schemas/order-lookup-schemas";
 
@@ -18,7 +20,11 @@ export function loader({ request }: LoaderFunctionArgs) {
   // ?order= comes from a link of the shop (the download page): the order number filled in for
   // the mail. Anything that is not an order number is left out, the page stays the same.
   const order = orderLookupSchema.shape.orderNumber.safeParse(new URL(request.url).searchParams.get("order"));
-  return { seller: sellerInfo(), orderNumber: order.success ? order.data : null };
+  return {
+    seller: sellerInfo(),
+    terms: shopPaymentTerms(),
+    orderNumber: order.success ? order.data : null,
+  };
 }
 
 /** The mail to write, with the order number already in its subject and body. */
@@ -35,7 +41,7 @@ function mailtoAbout(email: string, orderNumber: string): string {
 }
 
 export default function ContactPage() {
-  const { seller, orderNumber } = useLoaderData<typeof loader>();
+  const { seller, terms, orderNumber } = useLoaderData<typeof loader>();
   const mailDomain = seller.email.split("@")[1] ?? seller.email;
   const mailLink = <a href={`mailto:${seller.email}`}>{seller.email}</a>;
 
@@ -98,7 +104,7 @@ export default function ContactPage() {
         </li>
       </ul>
       <p>
-        ご注文前のご質問の場合は、大会名と選手名をお知らせください。なお、安全のため、クレジットカード番号やパスワードは
+        ご注文前のご質問の場合は、大会名と選手名をお知らせください。なお、安全のため、カード番号やパスワードは
         <strong>絶対にメールに記載しないでください</strong>
         。当店からお尋ねすることもありません。
       </p>
@@ -113,8 +119,10 @@ export default function ContactPage() {
       <h2>よくあるご質問</h2>
       <div className="space-y-3">
         <Faq question="動画はいつ届きますか？">
+          <TermLines lines={terms.delivery} />
           <p>
-            ご注文から2〜3営業日以内に、ダウンロード用のURLをメールでお送りします。大会の規模や編集の状況によりお時間をいただく場合は、メールでお知らせします。
+            {terms.businessDays}
+            大会の規模や編集の状況によりお時間をいただく場合は、メールでお知らせします。
           </p>
         </Faq>
         <Faq question="ダウンロードの期限や回数に制限はありますか？">
@@ -138,13 +146,12 @@ export default function ContactPage() {
         <Faq question="注文後にキャンセルや形式の変更はできますか？">
           <p>
             デジタル商品のため、ご注文確定後のキャンセル・返品・変更はお受けしておりません。ご注文の前に、選手名・ゼッケン番号・形式をよくご確認ください。ただし、ご注文と異なる動画が届いた場合やファイルに不具合がある場合は、再納品いたします。
+            {terms.unpaid}
           </p>
         </Faq>
         <Faq question="支払方法は何が使えますか？">
-          <p>
-            クレジットカード（Visa、Mastercard、JCB、American
-            Express）をご利用いただけます。表示価格は税込で、商品代金以外の手数料はかかりません。
-          </p>
+          <TermLines lines={terms.methodDetails} />
+          <p>{terms.offer}</p>
         </Faq>
         <Faq question="購入した動画を SNS に投稿してもよいですか？">
           <p>

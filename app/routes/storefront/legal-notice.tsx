@@ -1,6 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { FactTable, StaticPage } from "~/components/StaticPage";
+import { TermLines } from "~/components/PaymentTermsText";
+import { shopPaymentTerms } from "~/server/core/payment-terms.server";
 import { sellerInfo } from "~/server/core/seller.server";
 
 export const meta: MetaFunction = () => [
@@ -13,7 +15,7 @@ export const meta: MetaFunction = () => [
 ];
 
 export function loader() {
-  return { seller: sellerInfo() };
+  return { seller: sellerInfo(), terms: shopPaymentTerms() };
 }
 
 /** A phone number becomes a tel: link; the default "disclosed on request" sentence stays text. */
@@ -23,7 +25,7 @@ function phoneValue(phone: string) {
 }
 
 export default function LegalNoticePage() {
-  const { seller } = useLoaderData<typeof loader>();
+  const { seller, terms } = useLoaderData<typeof loader>();
   return (
     <StaticPage title="特定商取引法に基づく表記" updated="2025年4月1日">
       <FactTable
@@ -38,18 +40,16 @@ export default function LegalNoticePage() {
           ["URL", <a href={seller.siteUrl}>{seller.siteUrl}</a>],
           ["販売価格", "各商品ページ・注文画面に税込価格で表示しています。"],
           ["商品代金以外の必要料金", "なし。インターネット接続料金・通信料金はお客様のご負担となります。"],
-          ["支払方法", "クレジットカード（Visa, Mastercard, JCB, American Express）"],
-          ["支払時期", "ご注文時にお支払いが確定します。"],
-          ["引渡時期", "ご注文から2〜3営業日以内にダウンロードURLをメールでお送りします。"],
+          ["支払方法", <TermLines lines={terms.methodDetails} />],
+          ["支払時期", <TermLines lines={terms.paymentTiming} />],
+          ["引渡時期", <TermLines lines={[...terms.delivery, terms.businessDays]} />],
           [
             "引渡方法",
             "メールでお知らせするダウンロードページから、動画ファイル（MP4 形式）をダウンロードしていただきます。各動画のダウンロードは1回限りです。",
           ],
           ["ダウンロード有効期限", `ダウンロードURLをお送りしてから${seller.downloadExpiryDays}日間`],
-          [
-            "返品・キャンセル",
-            "デジタル商品のため、ご注文確定後のキャンセル・返品はお受けできません。ファイルに不具合がある場合は再納品いたします。",
-          ],
+          ["返品・キャンセル", <TermLines lines={[...terms.cancellation, terms.defects]} />],
+          ["返金", <TermLines lines={[terms.refusal, ...terms.refundWays]} />],
           ["動作環境", "MP4 形式の動画が再生できるスマートフォン・パソコン"],
         ]}
       />

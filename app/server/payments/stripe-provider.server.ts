@@ -71,21 +71,24 @@ export const stripeProvider: PaymentProvider = {
   mode: "stripe",
 
   async createIntent({ checkoutId, amount, email, replaces }) {
-    // JPY is a zero-decimal currency: the amount is whole yen. Card and konbini only: the shop's
-    // order flow knows these two (a konbini order waits as 入金待ち until Stripe reports the payment).
+    // JPY is a zero-decimal currency: the amount is whole yen. Of card and konbini (the two the
+    // shop's order flow knows), those PAYMENT_METHODS enables, as the payment page and legal texts say;
+    // a konbini order waits as 入金待ち until Stripe reports the payment.
     const intent = await (
       await stripeClient()
     ).paymentIntents.create(
       {
         amount,
         currency: "jpy",
-        allowed_payment_method_types: ["card", "konbini"],
-        payment_method_options: {
-          konbini: {
-            expires_after_days: env().KONBINI_EXPIRES_AFTER_DAYS,
-            product_description: KONBINI_PRODUCT_DESCRIPTION,
-          },
-        },
+        allowed_payment_method_types: [...env().PAYMENT_METHODS],
+        payment_method_options: env().PAYMENT_METHODS.includes("konbini")
+          ? {
+              konbini: {
+                expires_after_days: env().KONBINI_EXPIRES_AFTER_DAYS,
+                product_description: KONBINI_PRODUCT_DESCRIPTION,
+              },
+            }
+          : {},
         receipt_email: email,
         metadata: { checkoutId },
       },
