@@ -6,6 +6,7 @@ import { env } from "./core/env.server";
 import { startOutboxRetryLoop } from "./mail/outbox.server";
 import { hashPassword } from "./auth/password.server";
 import { recoverUnrecordedPayments } from "./checkout/payment-recovery.server";
+import { resendRequestedRefunds } from "./refunds/refund-sending.server";
 import { deleteExpiredDrafts } from "./checkout/draft.server";
 import { deleteExpiredSessions } from "./http/session.server";
 import { deleteOldRateLimitWindows, trustProxyNotice } from "./http/rate-limit.server";
@@ -51,9 +52,11 @@ export async function startUp(): Promise<void> {
   }
   // In the background: with Stripe this asks the network, and the shop should answer meanwhile.
   if (primary)
-    void recoverUnrecordedPayments().catch((error: unknown) =>
-      console.error("[payments] reconciliation failed", error),
-    );
+    void recoverUnrecordedPayments()
+      .catch((error: unknown) => console.error("[payments] reconciliation failed", error))
+      // Refunds written but never answered (the server stopped, the provider was unreachable).
+      .then(() => resendRequestedRefunds())
+      .catch((error: unknown) => console.error("[refunds] resending failed", error));
   startOutboxRetryLoop();
   startCleanUpLoop();
 }

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
-import { orders } from "../db/schema";
+import { orders, strayPayments } from "../db/schema";
 import { recordPayment } from "../orders/record-payment.server";
 import { paymentProvider } from "../payments/index.server";
 import { DAY_MS } from "~/lib/rules/tokyo-date";
@@ -21,8 +21,17 @@ export async function recoverUnrecordedPayments(): Promise<number> {
   for (const intent of intents) {
     if (db().select({ id: orders.id }).from(orders).where(eq(orders.paymentIntentId, intent.id)).get())
       continue;
+    // Already in the ledger of stray payments: the admin has it (and its mail) once.
+    if (
+      db()
+        .select({ id: strayPayments.id })
+        .from(strayPayments)
+        .where(eq(strayPayments.paymentIntentId, intent.id))
+        .get()
+    )
+      continue;
     try {
-      // A refused or second payment is logged for the admin by recordPayment itself.
+      // A refused or second payment goes to the ledger of stray payments through recordPayment itself.
       const made = recordPayment(intent);
       if (made.ok && made.created) recovered++;
     } catch (error) {

@@ -5,7 +5,8 @@ import { env } from "../core/env.server";
 import { loadStripe } from "../core/lazy-modules.server";
 import { recordPayment } from "../orders/record-payment.server";
 import { expireOrderPayment } from "../orders/konbini.server";
-import { intentState } from "../payments/stripe-provider.server";
+import { intentState, refundState } from "../payments/stripe-provider.server";
+import { recordProviderRefund } from "../refunds/refund-sending.server";
 import { eq } from "drizzle-orm";
 
 /** Stripe's own default: a signature older than 5 minutes is a replay. */
@@ -20,9 +21,10 @@ export type WebhookOutcome = {
  * Checks the signature over the raw body, ignores an event id seen before, and records the
  * payment events (once, however often they arrive): payment_intent.succeeded makes the order or
  * marks a waiting konbini order paid, requires_action with a konbini voucher makes the waiting
- * order, canceled or payment_failed ends a waiting konbini order as 期限切れ. A payment that
- * does not pay for its checkout (another currency or amount) makes no order: it is logged
- * for the admin and answered 200 like a duplicate, since Stripe retrying it would change nothing.
+ * order, canceled or payment_failed ends a waiting konbini order as 期限切れ; the refund events
+ * record a refund's progress. A payment that does not pay for its checkout (another currency or
+ * amount, no checkout, a second payment) makes no order: it is written in the ledger of stray
+ * payments and answered 200, since Stripe retrying it would change nothing.
  */
 export async function handleStripeWebhook(
   rawBody: string,
@@ -62,6 +64,14 @@ export async function handleStripeWebhook(
     case "payment_intent.payment_failed":
       // A konbini voucher that expired unpaid. A card decline has no order and changes nothing.
       expireOrderPayment(event.data.object.id);
+      break;
+    case "refund.created":
+    case "refund.updated":
+    case "refund.failed":
+    case "charge.refund.updated":
+      // A refund's progress (a konbini refund ends when the customer's bank transfer is made),
+      // or one made at Stripe's dashboard, written down so the order's totals stay true.
+      recordProviderRefund(refundState(event.data.object));
       break;
   }
   // Recorded only once handled: an event that failed half-way is retried by Stripe.

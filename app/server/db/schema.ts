@@ -7,6 +7,7 @@ import {
   type OrderStatus,
   type PaymentStatus,
 } from "../../lib/rules/order-statuses";
+import { REFUND_STATUSES } from "../../lib/rules/refunds";
 
 /**
  * The shop's whole data model. Money is integer yen, tax included. Times are
@@ -681,3 +682,101 @@ export const ordersVersion = sqliteTable("orders_version", {
   id: integer("id").primaryKey(),
   version: integer("version").notNull().default(0),
 });
+
+/**
+ * 返金: money given back for an order (chosen lines at their paid prices, or a typed amount) or
+ * for a stray payment (the whole of it). Written before the provider is asked, under the order's
+ * lock, so a double click, a replayed post or two admins at once refund once and never more
+ * than was paid (`requestKey` is the form's own key; the provider's idempotency key is the row's id).
+ */
+
+export const refunds = sqliteTable(
+  "refunds",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** One of these two: the order refunded, or the stray payment given back. */
+    orderId: integer("order_id").references(() => orders.id),
+    strayPaymentId: integer("stray_payment_id").references(() => strayPayments.id),
+    paymentIntentId: text("payment_intent_id").notNull(),
+    /** The order lines this refund pays back (each at its paid price); empty for a typed amount. */
+    lineIds: text("line_ids", { mode: "json" })
+      .$type<number[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull().default("jpy"),
+    /** card goes back to the card; konbini is paid by bank transfer once the customer gives an account. */
+    method: text("method", { enum: ["card", "konbini"] }),
+    /** The admin's reason, shown to the customer in the mail and on the order status page. */
+    reason: text("reason").notNull(),
+    /** The form's one-time key: a replayed post finds its refund instead of making another. */
+    requestKey: text("request_key").notNull(),
+    providerRefundId: text("provider_refund_id"),
+    /**
+     * requested: written, the provider not yet reached (retried); processing: accepted, money on its
+     * way (a konbini refund waits for the customer's bank account); succeeded; failed (not counted).
+     */
+    status: text("status", { enum: REFUND_STATUSES }).notNull().default("requested"),
+    failureReason: text("failure_reason"),
+    /** Null for a refund made at the provider's dashboard and reported by its webhook. */
+    adminUserId: integer("admin_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    succeededAt: integer("succeeded_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("refunds_request_key_idx").on(t.requestKey),
+    uniqueIndex("refunds_provider_refund_idx").on(t.providerRefundId),
+    index("refunds_order_idx").on(t.orderId),
+    index("refunds_stray_payment_idx").on(t.strayPaymentId),
+    // The sales report: refunds per day (when asked) and contest, failed ones left out.
+    index("refunds_created_idx").on(t.createdAt, t.status),
+  ],
+);
+
+/**
+ * A succeeded payment that did not become an order (a second payment for a checkout that has
+ * its order, a payment without a usable checkout, another amount or currency). Recorded once per
+ * payment, listed in the back-office with a one-click full refund, and mailed to the admins.
+ */
+export const STRAY_PAYMENT_REASONS = ["second_payment", "no_checkout", "amount", "currency"] as const;
+export type StrayPaymentReason = (typeof STRAY_PAYMENT_REASONS)[number];
+
+export const strayPayments = sqliteTable(
+  "stray_payments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    paymentIntentId: text("payment_intent_id").notNull(),
+    reason: text("reason", { enum: STRAY_PAYMENT_REASONS }).notNull(),
+    /** In the payment's currency's smallest unit (yen for jpy). */
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    checkoutId: text("checkout_id"),
+    /** The order the checkout already has (a second payment), when there is one. */
+    orderId: integer("order_id").references(() => orders.id),
+    /** The checkout's verified address, when there is one: a konbini refund's instructions go there. */
+    customerEmail: text("customer_email"),
+    detail: text("detail").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("stray_payments_intent_idx").on(t.paymentIntentId),
+    index("stray_payments_created_idx").on(t.createdAt),
+  ],
+);
+
+/** The test provider's own refunds (what Stripe keeps on its side), keyed as Stripe keys requests. */
+export const testRefunds = sqliteTable(
+  "test_refunds",
+  {
+    id: text("id").primaryKey(),
+    paymentIntentId: text("payment_intent_id").notNull(),
+    amount: integer("amount").notNull(),
+    /** As Stripe: a card refund succeeds; a konbini one requires_action until the customer's account is given. */
+    status: text("status", { enum: ["requires_action", "succeeded", "failed"] }).notNull(),
+    method: text("method", { enum: ["card", "konbini"] }).notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    shopRefundId: integer("shop_refund_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("test_refunds_idempotency_idx").on(t.idempotencyKey)],
+);

@@ -5,6 +5,11 @@ import { checkouts, orders } from "../db/schema";
 import { queueMail, sendQueuedMailNow } from "../mail/outbox.server";
 import { paymentReceivedMail } from "../mail/templates/konbini-payment.server";
 import type { KonbiniVoucher, PaymentIntentState } from "../payments/types";
+import {
+  recordStrayPayment,
+  sendStrayPaymentMails,
+  STRAY_PAYMENTS_PATH,
+} from "../refunds/stray-payments.server";
 import type { Order } from "./orders.server";
 import { createOrder, type PaidCheckout } from "./order-creation.server";
 import { orderStatusUrl, promisedDeliveryDay } from "./order-status.server";
@@ -12,8 +17,11 @@ import { orderStatusUrl, promisedDeliveryDay } from "./order-status.server";
 /** The shop sells in yen only (Stripe names currencies in lower case). */
 export const SHOP_CURRENCY = "jpy";
 
-/** A succeeded payment that must not become its checkout's order; the admin is told, nothing is refunded. */
-export type PaymentRefusal = { ok: false; reason: "currency" | "amount"; detail: string };
+/**
+ * A payment that must not become its checkout's order: a succeeded one is written in the ledger
+ * of stray payments for the admin to refund; nothing is refunded automatically.
+ */
+export type PaymentRefusal = { ok: false; reason: "currency" | "amount" | "no_checkout"; detail: string };
 
 export type CreateOrderResult =
   | {
@@ -68,25 +76,56 @@ export function paymentMismatch(
  * - A succeeded payment for an order that waits (or that the shop's clock already expired:
  *   the money is in, so the customer gets the video) marks it paid and mails the customer.
  * Lines and total come from the checkout's priced snapshot, which the payment was made for.
- * A payment that does not pay for it (paymentMismatch), or a second payment for a checkout
- * that already has its order, makes no order and is logged at error level for the admin:
- * nothing is refunded automatically, the admin decides at the provider.
+ * A succeeded payment that does not pay for it (paymentMismatch), has no usable checkout, or
+ * is a second payment for a checkout that already has its order makes no order: it is written
+ * in the ledger of stray payments (stray-payments.server.ts), the admins are mailed, and the
+ * admin refunds it from the back-office; nothing is refunded automatically.
  */
 export function recordPayment(intent: PaymentIntentState): CreateOrderResult {
   const voucher = reportedVoucher(intent);
+  let strayMailIds: number[] = [];
   const result = db().transaction(
-    (tx) => {
+    (tx): CreateOrderResult => {
       const existing = orderOfPayment(tx, intent);
-      if (existing) return recordForExistingOrder(tx, existing, intent, voucher);
+      if (existing) {
+        const recorded = recordForExistingOrder(tx, existing, intent, voucher);
+        // Only money that came in is stray: a second voucher is not paid (and may never be).
+        if (recorded.ok && recorded.secondPayment && !voucher)
+          strayMailIds = recordStrayPayment(tx, {
+            intent,
+            reason: "second_payment",
+            detail: `注文 ${existing.orderNumber} は決済 ${existing.paymentIntentId} で作成済みです`,
+            orderId: existing.id,
+            customerEmail: existing.customerEmail,
+          });
+        return recorded;
+      }
       const checkout = paidCheckout(tx, intent);
+      const refuse = (refusal: PaymentRefusal): PaymentRefusal => {
+        if (!voucher)
+          strayMailIds = recordStrayPayment(tx, {
+            intent,
+            reason: refusal.reason,
+            detail: refusal.detail,
+            customerEmail: checkout?.customerEmail ?? null,
+          });
+        return refusal;
+      };
+      if (!checkout)
+        return refuse({
+          ok: false,
+          reason: "no_checkout",
+          detail: `注文手続き ${intent.checkoutId ?? "（なし）"} が見つからないか、メールアドレスの確認が済んでいません`,
+        });
       const total = checkout.pricedLines.reduce((sum, line) => sum + line.price, 0);
       const refusal = paymentMismatch(intent, total);
-      if (refusal) return refusal;
+      if (refusal) return refuse(refusal);
       return { ok: true as const, created: true, ...createOrder(tx, { intent, checkout, total, voucher }) };
     },
     { behavior: "immediate" },
   );
   reportRecordedPayment(intent, result);
+  sendStrayPaymentMails(strayMailIds);
   return result;
 }
 
@@ -168,13 +207,12 @@ function markStorePaymentIn(tx: Tx, existing: Order): CreateOrderResult {
   };
 }
 
-/** The checkout the payment was made for; a payment without one is a fault, not an order. */
-function paidCheckout(tx: Tx, intent: PaymentIntentState): PaidCheckout {
+/** The checkout the payment was made for; a payment without a usable one is stray, not an order. */
+function paidCheckout(tx: Tx, intent: PaymentIntentState): PaidCheckout | null {
   const checkout = intent.checkoutId
     ? tx.select().from(checkouts).where(eq(checkouts.id, intent.checkoutId)).get()
     : undefined;
-  if (!checkout?.pricedLines || !checkout.customerEmail || !checkout.customerName)
-    throw new Error(`payment ${intent.id} has no usable checkout`);
+  if (!checkout?.pricedLines || !checkout.customerEmail || !checkout.customerName) return null;
   return {
     ...checkout,
     pricedLines: checkout.pricedLines,
@@ -190,11 +228,11 @@ function paidCheckout(tx: Tx, intent: PaymentIntentState): PaidCheckout {
 function reportRecordedPayment(intent: PaymentIntentState, result: CreateOrderResult): void {
   if (!result.ok) {
     console.error(
-      `[payments] 決済 ${intent.id}（checkout ${intent.checkoutId ?? "なし"}）からは注文を作成しませんでした: ${result.detail}。返金はしていません。決済サービスの管理画面で確認し、必要なら返金してください`,
+      `[payments] 決済 ${intent.id}（checkout ${intent.checkoutId ?? "なし"}）からは注文を作成しませんでした: ${result.detail}。返金はしていません。管理画面の ${STRAY_PAYMENTS_PATH} で確認し、必要なら返金してください`,
     );
   } else if (result.secondPayment) {
     console.error(
-      `[payments] 注文 ${result.order.orderNumber} は決済 ${result.order.paymentIntentId} で作成済みですが、同じ注文手続き（checkout ${result.order.checkoutId}）の 2 回目の決済 ${intent.id}（${intent.amount} 円）も成功しました。返金はしていません。決済サービスの管理画面で確認し、必要なら返金してください`,
+      `[payments] 注文 ${result.order.orderNumber} は決済 ${result.order.paymentIntentId} で作成済みですが、同じ注文手続き（checkout ${result.order.checkoutId}）の 2 回目の決済 ${intent.id}（${intent.amount} 円）も届きました。返金はしていません。管理画面の ${STRAY_PAYMENTS_PATH} で確認し、必要なら返金してください`,
     );
   } else {
     if (result.lateAfterExpiry)

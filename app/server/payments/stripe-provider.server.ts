@@ -4,8 +4,10 @@ import { loadStripe } from "../core/lazy-modules.server";
 import {
   KONBINI_PRODUCT_DESCRIPTION,
   type KonbiniVoucher,
+  type PaidMethod,
   type PaymentIntentState,
   type PaymentProvider,
+  type ProviderRefund,
 } from "./types";
 
 let client: Stripe | undefined;
@@ -55,6 +57,39 @@ export function intentState(intent: Stripe.PaymentIntent): PaymentIntentState {
     clientSecret: intent.client_secret,
     konbini: konbiniVoucher(intent),
   };
+}
+
+/** A refund as the shop reads it, from the API or from a refund webhook event's payload. */
+export function refundState(refund: Stripe.Refund, method?: PaidMethod): ProviderRefund {
+  const shopRefundId = Number(refund.metadata?.shopRefundId);
+  return {
+    id: refund.id,
+    status:
+      refund.status === "succeeded"
+        ? "succeeded"
+        : refund.status === "failed" || refund.status === "canceled"
+          ? "failed"
+          : "processing",
+    amount: refund.amount,
+    currency: refund.currency,
+    paymentIntentId:
+      typeof refund.payment_intent === "string" ? refund.payment_intent : (refund.payment_intent?.id ?? null),
+    // A refund with instructions_email is konbini's (no other method of the shop's has one).
+    method: method ?? (refund.instructions_email ? "konbini" : "card"),
+    shopRefundId: Number.isSafeInteger(shopRefundId) && shopRefundId > 0 ? shopRefundId : null,
+    failureReason: refund.failure_reason ?? null,
+  };
+}
+
+/** How a succeeded intent was paid: its charge's payment method (Stripe keeps it on the charge). */
+async function paidMethod(paymentIntentId: string): Promise<PaidMethod> {
+  const intent = await (
+    await stripeClient()
+  ).paymentIntents.retrieve(paymentIntentId, { expand: ["latest_charge"] });
+  const charge = intent.latest_charge;
+  return typeof charge === "object" && charge?.payment_method_details?.type === "konbini"
+    ? "konbini"
+    : "card";
 }
 
 /** Whether Stripe refused the request itself (its errors come from the SDK, loaded by then). */
@@ -133,5 +168,23 @@ export const stripeProvider: PaymentProvider = {
       if (intent.status === "succeeded") succeeded.push(intentState(intent));
     }
     return succeeded;
+  },
+
+  async createRefund({ paymentIntentId, amount, shopRefundId, customerEmail }) {
+    const method = await paidMethod(paymentIntentId);
+    const refund = await (
+      await stripeClient()
+    ).refunds.create(
+      {
+        payment_intent: paymentIntentId,
+        amount,
+        metadata: { shopRefundId: String(shopRefundId) },
+        // Konbini has no way back to the payer: Stripe mails this address to ask for a bank account.
+        ...(method === "konbini" && customerEmail ? { instructions_email: customerEmail } : {}),
+      },
+      // One refund per row of the shop's refunds, however often the shop retries asking.
+      { idempotencyKey: `shop-refund-${shopRefundId}` },
+    );
+    return refundState(refund, method);
   },
 };

@@ -4,6 +4,7 @@ import { db } from "../db/client.server";
 import { testPaymentIntents } from "../db/schema";
 import { now } from "../core/clock.server";
 import type { PaymentIntentState, PaymentProvider } from "./types";
+import { createTestRefund } from "./test-refunds.server";
 
 /**
  * The built-in test provider (テストモード), used only when chosen (PAYMENT_PROVIDER=test, or no Stripe key outside production).
@@ -96,6 +97,8 @@ export const testProvider: PaymentProvider & {
       .all()
       .map(toState);
   },
+
+  createRefund: createTestRefund,
 
   async confirmCard(id, cardNumber) {
     const found = row(id);

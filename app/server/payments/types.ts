@@ -20,6 +20,26 @@ export type PaymentIntentState = {
   konbini: KonbiniVoucher | null;
 };
 
+/** How a payment was made, which decides how its refund reaches the customer. */
+export type PaidMethod = "card" | "konbini";
+
+/**
+ * A refund as the provider reports it, mapped onto the shop's states: `processing` covers
+ * Stripe's pending and requires_action (a konbini refund waits for the customer's bank account),
+ * `failed` its failed and canceled.
+ */
+export type ProviderRefund = {
+  id: string;
+  status: "processing" | "succeeded" | "failed";
+  amount: number;
+  currency: string;
+  paymentIntentId: string | null;
+  method: PaidMethod;
+  /** The shop's `refunds.id`, carried in the provider's metadata; null for one made at its dashboard. */
+  shopRefundId: number | null;
+  failureReason: string | null;
+};
+
 export interface PaymentProvider {
   readonly mode: "stripe" | "test";
   /** `replaces`: the ended intent this one follows, so a retried creation is not answered with it. */
@@ -39,6 +59,18 @@ export interface PaymentProvider {
   cancelIntent(id: string): Promise<PaymentIntentState | null>;
   /** Payments that succeeded since a moment: the shop reconciles them with its orders at start-up. */
   succeededSince(since: Date): Promise<PaymentIntentState[]>;
+  /**
+   * Gives back `amount` of a succeeded payment, once per `shopRefundId` however often it is asked
+   * (the provider's idempotency key). A card refund goes back to the card; konbini has no native
+   * refund, so the provider mails `customerEmail` to ask for a bank account (Stripe's
+   * instructions_email) and the refund stays processing until it is paid.
+   */
+  createRefund(input: {
+    paymentIntentId: string;
+    amount: number;
+    shopRefundId: number;
+    customerEmail: string | null;
+  }): Promise<ProviderRefund>;
 }
 
 /** Stripe's konbini product description may hold at most 22 characters. */

@@ -1,0 +1,112 @@
+import { and, eq } from "drizzle-orm";
+import { formatYenShort } from "~/lib/rules/format";
+import { refundTotals } from "~/lib/rules/refunds";
+import { db, type Tx } from "../db/client.server";
+import { orderLines, orders, refunds } from "../db/schema";
+import { sendRefund, type RefundRow } from "./refund-sending.server";
+
+/**
+ * 返金 of an order, from the back-office: chosen lines at their paid prices, or a typed amount,
+ * never more than what is left of what was paid. The check and the row are one immediate
+ * transaction, so two admins at once cannot both take the last of it, and the form's one-time
+ * key (`requestKey`) makes a double click or a replayed post find the refund it already made.
+ */
+
+export type OrderRefundRequest = {
+  orderId: number;
+  /** Chosen lines; empty when `amount` is typed instead. */
+  lineIds: number[];
+  amount: number | null;
+  reason: string;
+  requestKey: string;
+  adminUserId: number;
+};
+
+export type OrderRefundResult =
+  | { ok: true; refund: RefundRow; replayed: boolean }
+  | { ok: false; status: 404 | 409 | 422; message: string };
+
+export async function refundOrder(request: OrderRefundRequest): Promise<OrderRefundResult> {
+  const written = db().transaction((tx) => writeRefund(tx, request), { behavior: "immediate" });
+  if (!written.ok) return written;
+  // A replayed post answers what the first one did; a refund still unsent is sent again (same key).
+  const refund = await sendRefund(written.refund.id);
+  return { ok: true, refund, replayed: written.replayed };
+}
+
+function writeRefund(tx: Tx, request: OrderRefundRequest): OrderRefundResult {
+  const earlier = tx.select().from(refunds).where(eq(refunds.requestKey, request.requestKey)).get();
+  if (earlier) {
+    if (earlier.orderId !== request.orderId)
+      return {
+        ok: false,
+        status: 409,
+        message: "この返金の申請は別の注文のものです。画面を再読み込みしてください。",
+      };
+    return { ok: true, refund: earlier, replayed: true };
+  }
+  const order = tx.select().from(orders).where(eq(orders.id, request.orderId)).get();
+  if (!order) return { ok: false, status: 404, message: "注文が見つかりません。" };
+  if (order.paymentStatus !== "paid")
+    return { ok: false, status: 409, message: "入金が確認された注文だけを返金できます。" };
+  const made = tx.select().from(refunds).where(eq(refunds.orderId, order.id)).all();
+  const { net: left } = refundTotals(order.totalAmount, made);
+  const amount = refundAmount(tx, request, made, order.id);
+  if (typeof amount === "string") return { ok: false, status: 422, message: amount };
+  if (amount > left)
+    return {
+      ok: false,
+      status: 409,
+      message:
+        left > 0
+          ? `返金できるのは残りの ${formatYenShort(left)} までです。`
+          : "この注文は全額返金済み（または返金手続き中）です。",
+    };
+  const refund = tx
+    .insert(refunds)
+    .values({
+      orderId: order.id,
+      paymentIntentId: order.paymentIntentId,
+      lineIds: request.lineIds,
+      amount,
+      method: order.paymentMethod,
+      reason: request.reason,
+      requestKey: request.requestKey,
+      adminUserId: request.adminUserId,
+    })
+    .returning()
+    .get();
+  return { ok: true, refund, replayed: false };
+}
+
+/** The amount asked for: the chosen lines' paid prices (each refunded once), or the typed amount. */
+function refundAmount(
+  tx: Tx,
+  request: OrderRefundRequest,
+  made: RefundRow[],
+  orderId: number,
+): number | string {
+  if (request.lineIds.length === 0) {
+    if (request.amount === null || request.amount < 1)
+      return "返金する明細を選ぶか、返金額を入力してください。";
+    return request.amount;
+  }
+  let sum = 0;
+  for (const lineId of new Set(request.lineIds)) {
+    const line = tx
+      .select()
+      .from(orderLines)
+      .where(and(eq(orderLines.id, lineId), eq(orderLines.orderId, orderId)))
+      .get();
+    if (!line) return "選んだ明細がこの注文にありません。画面を再読み込みしてください。";
+    if (made.some((refund) => refund.status !== "failed" && refund.lineIds.includes(lineId)))
+      return `明細 ${line.lineNumber} は返金済み（または返金手続き中）です。`;
+    sum += line.price;
+  }
+  return sum;
+}
+
+/** An order's refunds, newest first: the order page's history and every total after refunds. */
+export function refundsOfOrder(orderId: number): RefundRow[] {
+  return db().select().from(refunds).where(eq(refunds.orderId, orderId)).all().reverse();
+}

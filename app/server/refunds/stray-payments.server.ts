@@ -1,0 +1,143 @@
+import { desc, eq } from "drizzle-orm";
+import { formatYenShort } from "~/lib/rules/format";
+import { countsAsRefund } from "~/lib/rules/refunds";
+import { env } from "../core/env.server";
+import { db, type Tx } from "../db/client.server";
+import { refunds, strayPayments, users, type StrayPaymentReason } from "../db/schema";
+import { queueMail, sendQueuedMailNow } from "../mail/outbox.server";
+import { strayPaymentMail } from "../mail/templates/stray-payment.server";
+import type { PaymentIntentState } from "../payments/types";
+import { sendRefund, type RefundRow } from "./refund-sending.server";
+
+/**
+ * The ledger of stray payments: money that came in without becoming an order. Each is written
+ * once (unique per payment), whichever path reports it, in the transaction that decided it is
+ * stray; each admin is mailed once; the back-office lists them with a one-click full refund.
+ */
+
+export const STRAY_PAYMENT_REASON_LABELS: Record<StrayPaymentReason, string> = {
+  second_payment: "同じ注文手続きの2回目の決済",
+  no_checkout: "注文手続きが見つからない決済",
+  amount: "金額が注文の合計と違う決済",
+  currency: "円以外の通貨の決済",
+};
+
+/** The page where the admin sees them (its address is made here, and only here). */
+export const STRAY_PAYMENTS_PATH = "/admin/stray-payments";
+
+export function strayAmountLabel(amount: number, currency: string): string {
+  return currency.toLowerCase() === "jpy" ? formatYenShort(amount) : `${amount} ${currency.toUpperCase()}`;
+}
+
+/** Writes a stray payment and queues the admins' mails; answers the mail ids to send (none if already written). */
+export function recordStrayPayment(
+  tx: Tx,
+  input: {
+    intent: PaymentIntentState;
+    reason: StrayPaymentReason;
+    detail: string;
+    orderId?: number | null;
+    customerEmail?: string | null;
+  },
+): number[] {
+  const row = tx
+    .insert(strayPayments)
+    .values({
+      paymentIntentId: input.intent.id,
+      reason: input.reason,
+      amount: input.intent.amount,
+      currency: input.intent.currency,
+      checkoutId: input.intent.checkoutId,
+      orderId: input.orderId ?? null,
+      customerEmail: input.customerEmail ?? null,
+      detail: input.detail,
+    })
+    .onConflictDoNothing()
+    .returning()
+    .get();
+  if (!row) return [];
+  const admins = tx
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(eq(users.isAdmin, true))
+    .all();
+  const mail = strayPaymentMail({
+    paymentIntentId: row.paymentIntentId,
+    amountLabel: strayAmountLabel(row.amount, row.currency),
+    reasonLabel: STRAY_PAYMENT_REASON_LABELS[row.reason],
+    detail: row.detail,
+    ledgerUrl: `${env().SITE_URL}${STRAY_PAYMENTS_PATH}`,
+  });
+  return admins.flatMap((admin) => {
+    const id = queueMail(
+      { to: admin.email, dedupeKey: `stray-payment:${row.paymentIntentId}:${admin.id}`, mail },
+      tx,
+    );
+    return id === null ? [] : [id];
+  });
+}
+
+export function sendStrayPaymentMails(mailIds: number[]): void {
+  for (const id of mailIds) void sendQueuedMailNow(id, "stray payment mail");
+}
+
+export type StrayPaymentRow = typeof strayPayments.$inferSelect & { refund: RefundRow | null };
+
+/** The ledger, newest first, each with its refund (the latest that counts, else the latest failed one). */
+export function strayPaymentList(): StrayPaymentRow[] {
+  const rows = db()
+    .select()
+    .from(strayPayments)
+    .orderBy(desc(strayPayments.createdAt), desc(strayPayments.id))
+    .all();
+  const refundRows = db()
+    .select()
+    .from(refunds)
+    .all()
+    .filter((refund) => refund.strayPaymentId !== null);
+  return rows.map((row) => {
+    const own = refundRows.filter((refund) => refund.strayPaymentId === row.id).reverse();
+    return { ...row, refund: own.find((refund) => countsAsRefund(refund.status)) ?? own[0] ?? null };
+  });
+}
+
+export type StrayRefundResult =
+  { ok: true; refund: RefundRow; replayed: boolean } | { ok: false; status: 404 | 409; message: string };
+
+/** One click: the whole payment back. Once: a payment with a refund that counts is refused. */
+export async function refundStrayPayment(input: {
+  strayPaymentId: number;
+  requestKey: string;
+  adminUserId: number;
+}): Promise<StrayRefundResult> {
+  const written = db().transaction(
+    (tx): StrayRefundResult => {
+      const earlier = tx.select().from(refunds).where(eq(refunds.requestKey, input.requestKey)).get();
+      if (earlier?.strayPaymentId === input.strayPaymentId)
+        return { ok: true, refund: earlier, replayed: true };
+      const stray = tx.select().from(strayPayments).where(eq(strayPayments.id, input.strayPaymentId)).get();
+      if (!stray)
+        return { ok: false, status: 404, message: "決済が見つかりません。画面を再読み込みしてください。" };
+      const made = tx.select().from(refunds).where(eq(refunds.strayPaymentId, stray.id)).all();
+      if (earlier || made.some((refund) => countsAsRefund(refund.status)))
+        return { ok: false, status: 409, message: "この決済は返金済み（または返金手続き中）です。" };
+      const refund = tx
+        .insert(refunds)
+        .values({
+          strayPaymentId: stray.id,
+          paymentIntentId: stray.paymentIntentId,
+          amount: stray.amount,
+          currency: stray.currency,
+          reason: STRAY_PAYMENT_REASON_LABELS[stray.reason],
+          requestKey: input.requestKey,
+          adminUserId: input.adminUserId,
+        })
+        .returning()
+        .get();
+      return { ok: true, refund, replayed: false };
+    },
+    { behavior: "immediate" },
+  );
+  if (!written.ok) return written;
+  return { ...written, refund: await sendRefund(written.refund.id) };
+}
