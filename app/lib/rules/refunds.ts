@@ -17,7 +17,9 @@ export function countsAsRefund(status: RefundStatus): boolean {
 }
 
 export function lineRefundState(lineId: number, refunds: readonly RefundOfOrder[]): LineRefundState | null {
-  const covering = refunds.filter((refund) => countsAsRefund(refund.status) && refund.lineIds.includes(lineId));
+  const covering = refunds.filter(
+    (refund) => countsAsRefund(refund.status) && refund.lineIds.includes(lineId),
+  );
   if (covering.length === 0) return null;
   return covering.some((refund) => refund.status === "succeeded") ? "返金済み" : "返金手続き中";
 }
