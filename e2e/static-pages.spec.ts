@@ -1,4 +1,10 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Locator } from "@playwright/test";
+import { fillItem, openOrderForm } from "./flows";
+
+/** A legal text's fact (what a term says), by its label. */
+function fact(scope: Locator, label: string): Locator {
+  return scope.locator(`xpath=.//dt[normalize-space()="${label}"]/following-sibling::dd[1]`);
+}
 
 const PAGES = [
   { path: "/about", heading: "当サイトについて" },
@@ -40,8 +46,40 @@ test("the 特定商取引法 notice has every field the law asks for, filled fro
     await expect(page.getByRole("term").filter({ hasText: field }).first()).toBeVisible();
   }
   await expect(page.getByText("株式会社コンテストビデオ（デモ）")).toBeVisible();
-  await expect(page.getByText("2〜3営業日以内にダウンロードURLをメールでお送りします")).toBeVisible();
+  await expect(page.getByText(/3営業日以内にダウンロードURLをメールでお送りします/).first()).toBeVisible();
   await expect(page.getByText(/デジタル商品のため/).first()).toBeVisible();
+});
+
+// PAYMENT_METHODS is unset in the e2e server: both methods, each with its own timing.
+test("with both payment methods, 特定商取引法に基づく表記 names both, each with its timing, and the refund policy", async ({
+  page,
+}) => {
+  await page.goto("/legal-notice");
+  const main = page.getByRole("main");
+  await expect(fact(main, "支払方法")).toContainText("クレジットカード（Visa");
+  await expect(fact(main, "支払方法")).toContainText("コンビニ払い（ファミリーマート");
+  await expect(fact(main, "支払時期")).toContainText("クレジットカード：ご注文時（カード決済の完了時）");
+  await expect(fact(main, "支払時期")).toContainText("コンビニ払い：ご注文後にお知らせするお支払い期限");
+  await expect(fact(main, "引渡時期")).toContainText("コンビニ払い：お支払いの確認後に制作を始め");
+  await expect(fact(main, "返品・キャンセル")).toContainText("自動的に取り消されます");
+  await expect(fact(main, "返金")).toContainText("ご利用のクレジットカードへ返金します");
+  await expect(fact(main, "返金")).toContainText("銀行口座へお振り込みします");
+});
+
+test("with both payment methods, the final-confirmation box (特定商取引法 第12条の6) names both, each with its timing", async ({
+  page,
+}) => {
+  await openOrderForm(page);
+  await fillItem(page, 1, "キッズ部門", /^1 /, "縦");
+  await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
+  await expect(page).toHaveURL(/\/order-confirmation$/);
+  const box = page.getByRole("region", { name: "ご注文前にご確認ください" });
+  await expect(fact(box, "お支払い方法")).toContainText("クレジットカード（Visa");
+  await expect(fact(box, "お支払い方法")).toContainText("コンビニ払い（ファミリーマート");
+  await expect(fact(box, "お支払い時期")).toContainText("クレジットカード：ご注文時（カード決済の完了時）");
+  await expect(fact(box, "お支払い時期")).toContainText("日後の23:59（日本時間）");
+  await expect(fact(box, "お届け時期")).toContainText("コンビニ払い：お支払いの確認後に制作を始め");
+  await expect(fact(box, "キャンセル・返品")).toContainText("自動的に取り消されます");
 });
 
 test("the privacy policy names the purposes of use and the foreign processors", async ({ page }) => {
