@@ -15,6 +15,8 @@ type Intent = {
   livemode: false;
   allowed_payment_method_types: string[];
   payment_method_options: Record<string, Record<string, string>>;
+  /** Set once paid: the charge whose payment_method_details say how (card or konbini). */
+  latest_charge: string | null;
   next_action: null | {
     type: "konbini_display_details";
     konbini_display_details: {
@@ -25,16 +27,94 @@ type Intent = {
   };
 };
 
+type Refund = {
+  id: string;
+  object: "refund";
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  charge: string | null;
+  status: "succeeded" | "pending" | "requires_action" | "failed" | "canceled";
+  metadata: Record<string, string>;
+  instructions_email?: string;
+  failure_reason?: string;
+  next_action?: { type: "display_details"; display_details: { email_sent: { email_sent_to: string } } };
+  created: number;
+};
+
 /**
  * A local HTTP server that speaks the part of Stripe's API the shop uses
  * (create, retrieve, update, cancel and list PaymentIntents, idempotency keys, konbini's
- * next_action with its voucher), so the real
- * `stripe` SDK can be pointed at it with STRIPE_API_URL.
+ * next_action with its voucher; refunds, with Stripe's rules: never more than the payment left
+ * unrefunded, a konbini refund only with instructions_email and then requires_action until the
+ * customer's bank account is given), so the real `stripe` SDK can be pointed at it with
+ * STRIPE_API_URL.
  */
 export async function startFakeStripe() {
   const intents = new Map<string, Intent>();
   const idempotent = new Map<string, string>();
-  const requests: { method: string; path: string; body: URLSearchParams }[] = [];
+  const refunds = new Map<string, Refund>();
+  /** How each paid intent was paid, by its latest_charge id. */
+  const chargeMethods = new Map<string, "card" | "konbini">();
+  const requests: { method: string; path: string; body: URLSearchParams; idempotencyKey: string | null }[] =
+    [];
+
+  function createRefund(
+    body: URLSearchParams,
+    idempotencyKey: string | null,
+    send: (status: number, payload: unknown) => void,
+  ) {
+    const replayed = idempotencyKey ? idempotent.get(idempotencyKey) : undefined;
+    if (replayed) return send(200, refunds.get(replayed));
+    const refused = (message: string) => send(400, { error: { type: "invalid_request_error", message } });
+    const intent = intents.get(body.get("payment_intent") ?? "");
+    if (!intent) return refused("No such payment_intent");
+    if (intent.status !== "succeeded" || !intent.latest_charge)
+      return refused("This PaymentIntent does not have a successful charge to refund.");
+    const refunded = [...refunds.values()]
+      .filter(
+        (refund) =>
+          refund.payment_intent === intent.id && refund.status !== "failed" && refund.status !== "canceled",
+      )
+      .reduce((sum, refund) => sum + refund.amount, 0);
+    const amount = body.has("amount") ? Number(body.get("amount")) : intent.amount - refunded;
+    if (amount > intent.amount - refunded)
+      return refused(
+        `Refund amount (¥${amount}) is greater than unrefunded amount on charge (¥${intent.amount - refunded})`,
+      );
+    const konbini = chargeMethods.get(intent.latest_charge) === "konbini";
+    const email = body.get("instructions_email");
+    if (konbini && !email) return refused("instructions_email is required to refund a konbini payment.");
+    const metadata: Record<string, string> = {};
+    for (const [key, value] of body) {
+      const found = /^metadata\[(.+)\]$/.exec(key);
+      if (found?.[1]) metadata[found[1]] = value;
+    }
+    const id = `re_${crypto.randomBytes(12).toString("hex")}`;
+    const refund: Refund = {
+      id,
+      object: "refund",
+      amount,
+      currency: intent.currency,
+      payment_intent: intent.id,
+      charge: intent.latest_charge,
+      status: konbini ? "requires_action" : "succeeded",
+      metadata,
+      ...(email ? { instructions_email: email } : {}),
+      ...(konbini && email
+        ? {
+            next_action: {
+              type: "display_details" as const,
+              display_details: { email_sent: { email_sent_to: email } },
+            },
+          }
+        : {}),
+      created: Math.floor(Date.now() / 1000),
+    };
+    refunds.set(id, refund);
+    if (idempotencyKey) idempotent.set(idempotencyKey, id);
+    return send(200, refund);
+  }
 
   const server = http.createServer((req, res) => {
     let raw = "";
@@ -42,7 +122,9 @@ export async function startFakeStripe() {
     req.on("end", () => {
       const body = new URLSearchParams(raw);
       const [path = "", query = ""] = (req.url ?? "").split("?");
-      requests.push({ method: req.method ?? "", path, body });
+      const idempotencyKey =
+        typeof req.headers["idempotency-key"] === "string" ? req.headers["idempotency-key"] : null;
+      requests.push({ method: req.method ?? "", path, body, idempotencyKey });
       const send = (status: number, payload: unknown) => {
         res.writeHead(status, {
           "Content-Type": "application/json",
@@ -81,6 +163,7 @@ export async function startFakeStripe() {
           livemode: false,
           allowed_payment_method_types: allowedTypes,
           payment_method_options: methodOptions,
+          latest_charge: null,
           next_action: null,
         };
         intents.set(id, intent);
@@ -103,6 +186,7 @@ export async function startFakeStripe() {
           data,
         });
       }
+      if (req.method === "POST" && path === "/v1/refunds") return createRefund(body, idempotencyKey, send);
       const match = /^\/v1\/payment_intents\/([^/]+?)(\/cancel)?$/.exec(path);
       const intent = match?.[1] ? intents.get(match[1]) : undefined;
       if (match && !intent)
@@ -113,7 +197,22 @@ export async function startFakeStripe() {
             message: "No such payment_intent",
           },
         });
-      if (intent && req.method === "GET") return send(200, intent);
+      if (intent && req.method === "GET") {
+        // expand[]=latest_charge: the charge with how it was paid (the shop asks before a refund).
+        const expand = new URLSearchParams(query)
+          .getAll("expand[0]")
+          .concat(new URLSearchParams(query).getAll("expand[]"));
+        if (expand.includes("latest_charge") && intent.latest_charge)
+          return send(200, {
+            ...intent,
+            latest_charge: {
+              id: intent.latest_charge,
+              object: "charge",
+              payment_method_details: { type: chargeMethods.get(intent.latest_charge) ?? "card" },
+            },
+          });
+        return send(200, intent);
+      }
       if (intent && req.method === "POST" && match?.[2]) {
         // As Stripe: only an intent that is not final can be canceled.
         if (intent.status === "succeeded" || intent.status === "canceled")
@@ -151,6 +250,8 @@ export async function startFakeStripe() {
       const intent = intents.get(id);
       if (!intent) throw new Error(`no intent ${id}`);
       intent.status = "succeeded";
+      intent.latest_charge = `ch_${crypto.randomBytes(12).toString("hex")}`;
+      chargeMethods.set(intent.latest_charge, "card");
       return intent;
     },
     /**
@@ -183,7 +284,18 @@ export async function startFakeStripe() {
       if (!intent) throw new Error(`no intent ${id}`);
       intent.status = "succeeded";
       intent.next_action = null;
+      intent.latest_charge = `ch_${crypto.randomBytes(12).toString("hex")}`;
+      chargeMethods.set(intent.latest_charge, "konbini");
       return intent;
+    },
+    refunds,
+    /** The customer gave a bank account and the transfer went out: a konbini refund succeeds. */
+    completeRefund(id: string) {
+      const refund = refunds.get(id);
+      if (!refund) throw new Error(`no refund ${id}`);
+      refund.status = "succeeded";
+      delete refund.next_action;
+      return refund;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
