@@ -142,8 +142,11 @@ test("入金待ち shows the konbini voucher; 期限切れ says nothing will be 
   await expect(page.locator('[aria-current="step"]')).toContainText("入金待ち");
   await expect(page.getByRole("heading", { name: "コンビニでのお支払いをお待ちしています" })).toBeVisible();
   await expect(page.getByTestId("konbini-number")).toHaveText("12345678901");
-  // 2030-06-07 14:59 UTC is 23:59 in Tokyo.
-  await expect(page.getByText("2030/06/07 23:59")).toBeVisible();
+  // 2030-06-07 14:59 UTC is 23:59 in Tokyo: the deadline, and the steps that name it.
+  await expect(page.getByTestId("konbini-due")).toHaveText("2030/06/07 23:59（日本時間）");
+  await expect(page.getByTestId("konbini-steps")).toContainText(
+    "お支払い期限（2030/06/07 23:59（日本時間））まで",
+  );
   await expect(page.getByTestId("expected-delivery")).toHaveCount(0);
 
   const db = writableDb();
