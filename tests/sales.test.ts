@@ -4,7 +4,8 @@ import { csvLine, UTF8_BOM } from "~/lib/rules/csv";
 import { tokyoDayStart } from "~/lib/rules/tokyo-date";
 import { db } from "~/server/db/client.server";
 import { orderLines, orders } from "~/server/db/schema";
-import { parseSalesFilter, salesCsvRows, salesReport } from "~/server/orders/sales.server";
+import { SALES_CSV_HEADER, salesCsvRows } from "~/server/orders/sales-csv.server";
+import { parseSalesFilter, salesReport } from "~/server/orders/sales.server";
 
 let counter = 0;
 function order(contestName: string, createdAt: string, prices: number[]) {
@@ -54,7 +55,9 @@ const filter = (contest: string | null, from: string | null, to: string | null) 
 describe("sales totals", () => {
   it("sums everything with no filter", () => {
     expect(salesReport(filter(null, null, null))).toMatchObject({
-      total: 15500,
+      gross: 15500,
+      refunds: 0,
+      net: 15500,
       orderCount: 4,
       lineCount: 5,
     });
@@ -63,30 +66,32 @@ describe("sales totals", () => {
   it("counts days in Tokyo time, inclusive at both ends", () => {
     // June in Tokyo: the 00:00 order of 6/1 and the 23:59 order of 6/30, not their neighbours.
     expect(salesReport(filter(null, "2025-06-01", "2025-06-30"))).toMatchObject({
-      total: 6500,
+      gross: 6500,
       orderCount: 2,
     });
     expect(salesReport(filter(null, "2025-05-31", "2025-05-31"))).toMatchObject({
-      total: 1000,
+      gross: 1000,
       orderCount: 1,
     });
-    expect(salesReport(filter(null, "2025-07-01", null))).toMatchObject({ total: 8000 });
-    expect(salesReport(filter(null, null, "2025-05-31"))).toMatchObject({ total: 1000 });
+    expect(salesReport(filter(null, "2025-07-01", null))).toMatchObject({ gross: 8000 });
+    expect(salesReport(filter(null, null, "2025-05-31"))).toMatchObject({ gross: 1000 });
   });
 
   it("filters by exact contest name", () => {
-    expect(salesReport(filter("夏の大会", null, null))).toMatchObject({ total: 12000, orderCount: 2 });
-    expect(salesReport(filter("夏", null, null))).toMatchObject({ total: 0, orderCount: 0 });
+    expect(salesReport(filter("夏の大会", null, null))).toMatchObject({ gross: 12000, orderCount: 2 });
+    expect(salesReport(filter("夏", null, null))).toMatchObject({ gross: 0, orderCount: 0 });
   });
 
   it("gives a per-day series with empty days filled, and a per-contest breakdown", () => {
     const report = salesReport(filter(null, "2025-05-31", "2025-06-02"));
     expect(report.perDay).toEqual([
-      { day: "2025-05-31", total: 1000, orders: 1 },
-      { day: "2025-06-01", total: 2500, orders: 1 },
-      { day: "2025-06-02", total: 0, orders: 0 },
+      { day: "2025-05-31", gross: 1000, refunds: 0, net: 1000, orders: 1 },
+      { day: "2025-06-01", gross: 2500, refunds: 0, net: 2500, orders: 1 },
+      { day: "2025-06-02", gross: 0, refunds: 0, net: 0, orders: 0 },
     ]);
-    expect(report.perContest).toEqual([{ contestName: "春の大会", total: 3500, orders: 2 }]);
+    expect(report.perContest).toEqual([
+      { contestName: "春の大会", gross: 3500, refunds: 0, net: 3500, orders: 2 },
+    ]);
   });
 
   it("ignores malformed dates instead of failing", () => {
@@ -103,6 +108,7 @@ describe("sales CSV", () => {
     const rows = [...salesCsvRows(filter("春の大会", null, null))];
     expect(rows).toHaveLength(3);
     expect(rows.map((r) => r[8])).toEqual(["1000", "2000", "500"]);
+    expect(rows.every((r) => r.length === SALES_CSV_HEADER.length)).toBe(true);
   });
 
   it("quotes what needs quoting, defuses spreadsheet formulas, and starts with a BOM", () => {

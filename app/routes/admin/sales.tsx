@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useLocation } from "@remix-run/react";
 import { SalesChart } from "~/routes/admin/SalesChart";
+import { SalesContestTable, SalesDayTable } from "~/routes/admin/sales/SalesTables";
 import { formatYenSign } from "~/lib/rules/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { parseSalesFilter, salesContestNames, salesReport } from "~/server/orders/sales.server";
@@ -60,11 +61,21 @@ export default function Sales() {
 
       <div className="mt-5 grid gap-4 sm:grid-cols-3">
         <div className="rounded-xl bg-white p-5 shadow-sm sm:col-span-1">
-          <p className="text-sm text-zinc-500">合計金額</p>
+          <p className="text-sm text-zinc-500">純売上（売上 − 返金）</p>
           <p className="mt-1 text-3xl font-bold" data-testid="sales-total">
-            {formatYenSign(report.total)}
+            {formatYenSign(report.net)}
             <span className="ml-1 text-base font-normal text-zinc-500">（税込）</span>
           </p>
+          <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 text-sm text-zinc-600">
+            <dt>売上</dt>
+            <dd className="text-right" data-testid="sales-gross">
+              {formatYenSign(report.gross)}
+            </dd>
+            <dt>返金</dt>
+            <dd className="text-right" data-testid="sales-refunds">
+              {report.refunds > 0 ? `−${formatYenSign(report.refunds)}` : formatYenSign(0)}
+            </dd>
+          </dl>
         </div>
         <div className="rounded-xl bg-white p-5 shadow-sm">
           <p className="text-sm text-zinc-500">注文数</p>
@@ -79,6 +90,9 @@ export default function Sales() {
           </p>
         </div>
       </div>
+      <p className="mt-2 text-xs text-zinc-500">
+        売上は注文日、返金は返金した日に計上しています（返金できなかったものは含みません）。
+      </p>
 
       <div className="mt-5 rounded-xl bg-white p-5 shadow-sm">
         <div className="flex flex-wrap items-center justify-between gap-2">
@@ -90,36 +104,12 @@ export default function Sales() {
         <div className="mt-3">
           <SalesChart days={report.perDay} />
         </div>
+        <SalesDayTable days={report.perDay} />
       </div>
 
       <div className="mt-5 overflow-x-auto rounded-xl bg-white p-5 shadow-sm">
         <h2 className="font-semibold">大会別</h2>
-        <table className="mt-3 w-full text-left text-sm">
-          <thead className="border-b border-zinc-200 text-zinc-500">
-            <tr>
-              <th className="py-2 pr-3 font-medium">大会名</th>
-              <th className="py-2 pr-3 text-right font-medium">注文数</th>
-              <th className="py-2 text-right font-medium">売上（税込）</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-zinc-100">
-            {report.perContest.length === 0 ? (
-              <tr>
-                <td colSpan={3} className="py-4 text-center text-zinc-500">
-                  該当する注文はありません
-                </td>
-              </tr>
-            ) : (
-              report.perContest.map((row) => (
-                <tr key={row.contestName}>
-                  <td className="py-2 pr-3">{row.contestName || "（大会名なし）"}</td>
-                  <td className="py-2 pr-3 text-right">{row.orders}</td>
-                  <td className="py-2 text-right font-semibold">{formatYenSign(row.total)}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+        <SalesContestTable contests={report.perContest} />
       </div>
     </section>
   );

@@ -1,7 +1,8 @@
-import { and, asc, count, eq, gte, lt, sql, sum, type SQL } from "drizzle-orm";
+import { and, count, eq, gte, inArray, lt, sql, sum, type SQL } from "drizzle-orm";
+import { countsAsRefund, REFUND_STATUSES } from "~/lib/rules/refunds";
 import { DAY_MS, TOKYO_OFFSET_MS, tokyoDay, tokyoDayStart } from "~/lib/rules/tokyo-date";
 import { db } from "../db/client.server";
-import { contests, orderLines, orders } from "../db/schema";
+import { contests, orders, refunds } from "../db/schema";
 
 export type SalesFilter = { contest: string | null; from: string | null; to: string | null };
 
@@ -25,7 +26,7 @@ export function parseSalesFilter(params: URLSearchParams): SalesFilter & { inval
  * Paid orders in the filter: by exact contest name, and by Tokyo days from–to inclusive. A konbini
  * order counts once its money is in (on its order day); one waiting or expired is no sale.
  */
-function conditions(filter: SalesFilter): SQL | undefined {
+export function salesConditions(filter: SalesFilter): SQL | undefined {
   const parts: SQL[] = [eq(orders.paymentStatus, "paid")];
   if (filter.contest) parts.push(eq(orders.contestName, filter.contest));
   const from = filter.from ? tokyoDayStart(filter.from) : null;
@@ -35,59 +36,107 @@ function conditions(filter: SalesFilter): SQL | undefined {
   return and(...parts);
 }
 
-// Tokyo day number of an order (UTC+9), as an integer: grouping by it is far cheaper than formatting dates.
+/** Tokyo day number of an instant column (UTC+9), as an integer: grouping by it is far cheaper than formatting dates. */
 // Literals, not parameters: better-sqlite3 binds numbers as REAL, which would make this a fraction.
-const tokyoDayNumber = sql<number>`(${orders.createdAt} + ${sql.raw(String(TOKYO_OFFSET_MS))}) / ${sql.raw(String(DAY_MS))}`;
+const tokyoDayNumber = (column: typeof orders.createdAt | typeof refunds.createdAt) =>
+  sql<number>`(${column} + ${sql.raw(String(TOKYO_OFFSET_MS))}) / ${sql.raw(String(DAY_MS))}`;
+const orderDay = tokyoDayNumber(orders.createdAt);
+const refundDay = tokyoDayNumber(refunds.createdAt);
+
+const COUNTED_REFUND_STATUSES = REFUND_STATUSES.filter(countsAsRefund);
 
 /**
- * The 売上集計 figures. One grouped query over the orders in the filter (by Tokyo day
- * and contest, from a covering index); the totals, the per-day series and the
- * per-contest breakdown are sums of its few rows.
+ * Refunds of orders in the filter. A refund belongs to the Tokyo day it was made (refunds.createdAt),
+ * not to its order's day: that is when the money left the shop, so a refund of an order of another
+ * month lowers the month it was made in, and a month already reported is not changed by later refunds. Only
+ * refunds that count are in (requested, processing, succeeded: the money is promised; a failed one
+ * moved nothing). Refunds of stray payments are not here (they have no order to join): that money
+ * never was a sale.
+ */
+export function refundConditions(filter: SalesFilter): SQL | undefined {
+  const parts: SQL[] = [inArray(refunds.status, COUNTED_REFUND_STATUSES)];
+  if (filter.contest) parts.push(eq(orders.contestName, filter.contest));
+  const from = filter.from ? tokyoDayStart(filter.from) : null;
+  const to = filter.to ? tokyoDayStart(filter.to) : null;
+  if (from !== null) parts.push(gte(refunds.createdAt, new Date(from)));
+  if (to !== null) parts.push(lt(refunds.createdAt, new Date(to + DAY_MS)));
+  return and(...parts);
+}
+
+export type SalesFigures = { gross: number; refunds: number; net: number; orders: number };
+export type SalesDay = SalesFigures & { day: string };
+export type SalesContest = SalesFigures & { contestName: string };
+
+const noFigures = (): SalesFigures => ({ gross: 0, refunds: 0, net: 0, orders: 0 });
+
+function add(into: SalesFigures, gross: number, refunded: number, orderCount: number) {
+  into.gross += gross;
+  into.refunds += refunded;
+  into.net += gross - refunded;
+  into.orders += orderCount;
+}
+
+/**
+ * The 売上集計 figures: 売上 (gross: paid orders on their order day), 返金 (refunds on the day they
+ * were made) and 純売上 (net: the one less the other), in total, per day and per contest. Two grouped
+ * queries, each from its covering index (orders_sales_idx, refunds_created_idx; a refund reaches its
+ * order's contest by the order's key); the totals and series are sums of their few rows.
  */
 export function salesReport(filter: SalesFilter) {
-  const groups = db()
+  const sales = db()
     .select({
-      day: tokyoDayNumber,
+      day: orderDay,
       contestName: orders.contestName,
       total: sum(orders.totalAmount).mapWith(Number),
       orders: count(),
       lines: sum(orders.lineCount).mapWith(Number),
     })
     .from(orders)
-    .where(conditions(filter))
-    .groupBy(tokyoDayNumber, orders.contestName)
+    .where(salesConditions(filter))
+    .groupBy(orderDay, orders.contestName)
+    .all();
+  const refunded = db()
+    .select({ day: refundDay, contestName: orders.contestName, total: sum(refunds.amount).mapWith(Number) })
+    .from(refunds)
+    .innerJoin(orders, eq(refunds.orderId, orders.id))
+    .where(refundConditions(filter))
+    .groupBy(refundDay, orders.contestName)
     .all();
 
-  const byDay = new Map<string, { day: string; total: number; orders: number }>();
-  const byContest = new Map<string, { contestName: string; total: number; orders: number }>();
-  let total = 0;
-  let orderCount = 0;
+  const totals = noFigures();
   let lineCount = 0;
-  for (const group of groups) {
-    total += group.total;
-    orderCount += group.orders;
-    lineCount += group.lines;
+  const byDay = new Map<string, SalesDay>();
+  const byContest = new Map<string, SalesContest>();
+  const tally = (group: { day: number; contestName: string }, gross: number, refund: number, n: number) => {
+    add(totals, gross, refund, n);
     const day = tokyoDay(group.day * DAY_MS - TOKYO_OFFSET_MS);
-    const dayRow = byDay.get(day) ?? { day, total: 0, orders: 0 };
-    dayRow.total += group.total;
-    dayRow.orders += group.orders;
+    const dayRow = byDay.get(day) ?? { day, ...noFigures() };
+    add(dayRow, gross, refund, n);
     byDay.set(day, dayRow);
-    const contestRow = byContest.get(group.contestName) ?? {
-      contestName: group.contestName,
-      total: 0,
-      orders: 0,
-    };
-    contestRow.total += group.total;
-    contestRow.orders += group.orders;
+    const contestRow = byContest.get(group.contestName) ?? { contestName: group.contestName, ...noFigures() };
+    add(contestRow, gross, refund, n);
     byContest.set(group.contestName, contestRow);
+  };
+  for (const group of sales) {
+    lineCount += group.lines;
+    tally(group, group.total, 0, group.orders);
   }
+  for (const group of refunded) tally(group, 0, group.total, 0);
   const perDay = [...byDay.values()].sort((a, b) => a.day.localeCompare(b.day));
-  const perContest = [...byContest.values()].sort((a, b) => b.total - a.total);
-  return { total, orderCount, lineCount, perDay: fillDays(perDay, filter), perContest };
+  const perContest = [...byContest.values()].sort((a, b) => b.net - a.net);
+  return {
+    gross: totals.gross,
+    refunds: totals.refunds,
+    net: totals.net,
+    orderCount: totals.orders,
+    lineCount,
+    perDay: fillDays(perDay, filter),
+    perContest,
+  };
 }
 
 /** Days without sales are shown as zero, so the chart's gaps are real gaps (up to a year). */
-function fillDays(rows: { day: string; total: number; orders: number }[], filter: SalesFilter) {
+function fillDays(rows: SalesDay[], filter: SalesFilter): SalesDay[] {
   const first = filter.from ?? rows[0]?.day;
   const last = filter.to ?? rows.at(-1)?.day;
   if (!first || !last) return rows;
@@ -95,10 +144,10 @@ function fillDays(rows: { day: string; total: number; orders: number }[], filter
   const end = tokyoDayStart(last);
   if (start === null || end === null || end < start || (end - start) / DAY_MS > 366) return rows;
   const byDay = new Map(rows.map((row) => [row.day, row]));
-  const filled = [];
+  const filled: SalesDay[] = [];
   for (let at = start; at <= end; at += DAY_MS) {
     const day = tokyoDay(at);
-    filled.push(byDay.get(day) ?? { day, total: 0, orders: 0 });
+    filled.push(byDay.get(day) ?? { day, ...noFigures() });
   }
   return filled;
 }
@@ -111,67 +160,3 @@ export function salesContestNames(): string[] {
     a.localeCompare(b, "ja"),
   );
 }
-
-/** The filtered order lines for the CSV download, streamed in pages so memory stays flat. */
-export function* salesCsvRows(filter: SalesFilter): Generator<string[]> {
-  const where = conditions(filter);
-  const pageSize = 2000;
-  let afterId = 0;
-  for (;;) {
-    const rows = db()
-      .select({
-        id: orderLines.id,
-        lineNumber: orderLines.lineNumber,
-        orderNumber: orders.orderNumber,
-        createdAt: orders.createdAt,
-        contestName: orderLines.contestName,
-        category: orderLines.category,
-        athleteNumber: orderLines.athleteNumber,
-        athleteName: orderLines.athleteName,
-        style: orderLines.style,
-        price: orderLines.price,
-        status: orderLines.status,
-        customerName: orders.customerName,
-        customerEmail: orders.customerEmail,
-      })
-      .from(orderLines)
-      .innerJoin(orders, eq(orderLines.orderId, orders.id))
-      .where(and(where, sql`${orderLines.id} > ${afterId}`))
-      .orderBy(asc(orderLines.id))
-      .limit(pageSize)
-      .all();
-    for (const row of rows) {
-      yield [
-        row.orderNumber,
-        row.lineNumber,
-        new Date(row.createdAt).toLocaleString("ja-JP", { timeZone: "Asia/Tokyo" }),
-        row.contestName,
-        row.category,
-        String(row.athleteNumber),
-        row.athleteName,
-        row.style,
-        String(row.price),
-        row.status,
-        row.customerName,
-        row.customerEmail,
-      ];
-    }
-    if (rows.length < pageSize) return;
-    afterId = rows.at(-1)?.id ?? afterId;
-  }
-}
-
-export const SALES_CSV_HEADER = [
-  "注文番号",
-  "明細番号",
-  "注文日時",
-  "大会名",
-  "部門",
-  "選手番号",
-  "選手名",
-  "スタイル",
-  "価格（税込）",
-  "状態",
-  "お名前",
-  "メールアドレス",
-];

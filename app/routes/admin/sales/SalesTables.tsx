@@ -1,0 +1,81 @@
+import { formatYenSign } from "~/lib/rules/format";
+
+type Figures = { gross: number; refunds: number; net: number; orders: number };
+
+const refundText = (amount: number) => (amount > 0 ? `−${formatYenSign(amount)}` : "—");
+
+function FigureCells({ row }: { row: Figures }) {
+  return (
+    <>
+      <td className="py-2 pr-3 text-right">{row.orders}</td>
+      <td className="py-2 pr-3 text-right">{formatYenSign(row.gross)}</td>
+      <td className="py-2 pr-3 text-right text-zinc-600">{refundText(row.refunds)}</td>
+      <td className="py-2 text-right font-semibold">{formatYenSign(row.net)}</td>
+    </>
+  );
+}
+
+function FigureHeads({ first }: { first: string }) {
+  return (
+    <thead className="border-b border-zinc-200 text-zinc-500">
+      <tr>
+        <th className="py-2 pr-3 font-medium">{first}</th>
+        <th className="py-2 pr-3 text-right font-medium">注文数</th>
+        <th className="py-2 pr-3 text-right font-medium">売上</th>
+        <th className="py-2 pr-3 text-right font-medium">返金</th>
+        <th className="py-2 text-right font-medium">純売上（税込）</th>
+      </tr>
+    </thead>
+  );
+}
+
+/**
+ * The chart's figures as numbers, folded away (a <details>, so it opens without JS): only the days
+ * with a sale or a refund, the chart already showing the empty ones.
+ */
+export function SalesDayTable({ days }: { days: (Figures & { day: string })[] }) {
+  const active = days.filter((day) => day.gross > 0 || day.refunds > 0);
+  if (active.length === 0) return null;
+  return (
+    <details className="mt-3 text-sm">
+      <summary className="cursor-pointer text-zinc-700">日別の内訳（{active.length}日）</summary>
+      <div className="overflow-x-auto">
+        <table className="mt-2 w-full min-w-[28rem] text-left">
+          <FigureHeads first="日付" />
+          <tbody className="divide-y divide-zinc-100">
+            {active.map((row) => (
+              <tr key={row.day}>
+                <td className="py-2 pr-3 whitespace-nowrap">{row.day}</td>
+                <FigureCells row={row} />
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
+export function SalesContestTable({ contests }: { contests: (Figures & { contestName: string })[] }) {
+  return (
+    <table className="mt-3 w-full min-w-[28rem] text-left text-sm">
+      <FigureHeads first="大会名" />
+      <tbody className="divide-y divide-zinc-100">
+        {contests.length === 0 ? (
+          <tr>
+            <td colSpan={5} className="py-4 text-center text-zinc-500">
+              該当する注文はありません
+            </td>
+          </tr>
+        ) : (
+          contests.map((row) => (
+            <tr key={row.contestName}>
+              <td className="py-2 pr-3">{row.contestName || "（大会名なし）"}</td>
+              <FigureCells row={row} />
+            </tr>
+          ))
+        )}
+      </tbody>
+    </table>
+  );
+}
