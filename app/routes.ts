@@ -90,6 +90,7 @@ function admin() {
         route("media/:mediaId", "routes/admin/contest/media-file.ts"),
       ]),
       route("orders", "routes/admin/orders.tsx"),
+      route("orders/:orderNumber", "routes/admin/order.tsx"),
       route("sales", "routes/admin/sales.tsx"),
       route("sales.csv", "routes/admin/sales-csv.ts"),
       route("users", "routes/admin/users.tsx", { index: true }),
