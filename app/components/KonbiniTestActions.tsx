@@ -2,7 +2,8 @@ import { Form } from "@remix-run/react";
 
 /**
  * テストモード only (PAYMENT_PROVIDER=test): plays what a store and the deadline do to a waiting
- * konbini order, so the whole flow can be tried and tested without a network.
+ * konbini order, so the whole flow can be tried and tested without a network. Shown to a logged-in
+ * admin only (the status page's loader), as the action accepts only the admin's press.
  */
 export function KonbiniTestActions({ statusToken }: { statusToken: string }) {
   return (

@@ -41,7 +41,7 @@ export function FinalConfirmationNotice({ terms }: { terms: PaymentTerms }) {
         </dd>
         <dt className="font-semibold">キャンセル・返品</dt>
         <dd>
-          <TermLines lines={[...terms.cancellation, `${terms.refusal}${terms.defects}`]} />
+          <TermLines lines={[...terms.cancellation, terms.refundSummary]} />
         </dd>
       </dl>
     </section>

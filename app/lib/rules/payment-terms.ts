@@ -55,6 +55,8 @@ export type PaymentTerms = {
   refundWays: string[];
   /** A defective video: re-delivered, or refunded when that cannot be done. */
   defects: string;
+  /** お断り and defects in one sentence, for the final-confirmation box (the terms say the rest). */
+  refundSummary: string;
   /** What the payment service receives for each method (privacy policy). */
   sharedWithProvider: string[];
   /** A sentence for the pages that explain ordering: what can be used and what it costs. */
@@ -113,6 +115,8 @@ export function paymentTerms(settings: PaymentTermsSettings): PaymentTerms {
     }),
     defects:
       "ファイルが破損している、再生できない、ご注文と異なる選手または形式の動画が納品された等、商品に当店の責めに帰すべき不具合がある場合は、不具合のない商品を再納品します。再納品が困難な場合は、当該商品の代金を返金します。",
+    refundSummary:
+      "ご注文の動画を当店の事情で制作できない場合はその分のお支払い額を返金し、商品に不具合がある場合は再納品または返金します（詳しくは利用規約 第9条）。",
     sharedWithProvider: perMethod(methods, {
       card: `カード番号・有効期限・セキュリティコードは、お客様が決済画面に入力され、${paymentProvider}が直接取得します（当店のサーバーを経由せず、当店が取得・保存することはありません）。`,
       konbini:

@@ -27,7 +27,7 @@ function phoneValue(phone: string) {
 export default function LegalNoticePage() {
   const { seller, terms } = useLoaderData<typeof loader>();
   return (
-    <StaticPage title="特定商取引法に基づく表記" updated="2025年4月1日">
+    <StaticPage title="特定商取引法に基づく表記" updated="2026年11月27日">
       <FactTable
         rows={[
           ["販売業者", seller.name],
