@@ -6,6 +6,7 @@ import type { OrderProgress } from "~/lib/rules/order-progress";
 import { positiveId } from "~/lib/rules/params";
 import { purchaseHistory } from "~/server/accounts/purchase-history.server";
 import { requireUser } from "~/server/auth/users.server";
+import { LineRefundBadge } from "~/components/OrderRefunds";
 
 const PROGRESS_TONES: Record<OrderProgress, string> = {
   入金待ち: "bg-amber-100 text-amber-900",
@@ -58,6 +59,15 @@ export default function PurchaseHistory() {
                 <p className="text-sm text-zinc-600">
                   ご注文日 {formatDate(order.orderedAt)}・合計{" "}
                   <span className="font-semibold text-zinc-900">{formatYen(order.totalAmount)}</span>
+                  {order.refunds.refunded + order.refunds.inProgress > 0 ? (
+                    <>
+                      ・返金 −{formatYen(order.refunds.refunded + order.refunds.inProgress)}
+                      {order.refunds.inProgress > 0 ? "（手続き中を含む）" : ""}・お支払い額（返金後）{" "}
+                      <span className="font-semibold text-zinc-900" data-testid="history-net">
+                        {formatYen(order.refunds.net)}
+                      </span>
+                    </>
+                  ) : null}
                 </p>
                 <p className="flex w-full flex-wrap items-center gap-x-3 gap-y-1 text-sm">
                   <span
@@ -100,7 +110,7 @@ export default function PurchaseHistory() {
                       価格
                     </th>
                     <th scope="col" className="px-4 py-2 font-semibold sm:pr-5">
-                      ダウンロード
+                      ダウンロード・状況
                     </th>
                   </tr>
                 </thead>
@@ -123,22 +133,8 @@ export default function PurchaseHistory() {
                       <Cell label="価格" className="sm:text-right sm:whitespace-nowrap">
                         {formatYen(line.price)}
                       </Cell>
-                      <Cell label="ダウンロード" className="sm:pr-5 sm:whitespace-nowrap">
-                        {line.downloadUrl ? (
-                          <a
-                            href={line.downloadUrl}
-                            target="_blank"
-                            rel="noopener noreferrer"
-                            className="inline-flex items-center gap-1 font-semibold whitespace-nowrap text-brand-700 underline"
-                          >
-                            ダウンロード
-                            <span className="sr-only">（新しいタブで開きます）</span>
-                          </a>
-                        ) : (
-                          <span className="inline-block rounded-full bg-orange-100 px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap text-orange-800">
-                            納品待ち
-                          </span>
-                        )}
+                      <Cell label="ダウンロード・状況" className="sm:pr-5 sm:whitespace-nowrap">
+                        <LineState line={line} />
                       </Cell>
                     </tr>
                   ))}
@@ -151,6 +147,42 @@ export default function PurchaseHistory() {
 
       {pageCount > 1 ? <Pagination page={page} pageCount={pageCount} /> : null}
     </div>
+  );
+}
+
+type ShownLine = ReturnType<typeof useLoaderData<typeof loader>>["orders"][number]["lines"][number];
+
+/**
+ * Where a line stands: its download once delivered; お断り and its refund (返金済み /
+ * 返金手続き中) otherwise, never 納品待ち for a video that will not come; 納品待ち else.
+ */
+function LineState({ line }: { line: ShownLine }) {
+  const waiting = !line.downloadUrl && !line.refused && !line.refundState;
+  return (
+    <span className="flex flex-wrap items-center gap-1.5" data-testid="line-state">
+      {line.downloadUrl ? (
+        <a
+          href={line.downloadUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="inline-flex items-center gap-1 font-semibold whitespace-nowrap text-brand-700 underline"
+        >
+          ダウンロード
+          <span className="sr-only">（新しいタブで開きます）</span>
+        </a>
+      ) : null}
+      {line.refused ? (
+        <span className="inline-block rounded-full bg-red-100 px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap text-red-800">
+          お断り
+        </span>
+      ) : null}
+      {line.refundState ? <LineRefundBadge state={line.refundState} amount={line.refundedAmount} /> : null}
+      {waiting ? (
+        <span className="inline-block rounded-full bg-orange-100 px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap text-orange-800">
+          納品待ち
+        </span>
+      ) : null}
+    </span>
   );
 }
 

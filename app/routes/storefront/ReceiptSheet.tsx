@@ -56,6 +56,12 @@ export function ReceiptSheet({ receipt }: { receipt: Receipt }) {
         <p>但し {receipt.purpose}</p>
         <p>上記正に領収いたしました。</p>
         <p data-testid="receipt-tax">{taxLine}</p>
+        {receipt.refunds.map((refund, index) => (
+          // The refund in words too: the amount above is what is left after it.
+          <p key={index} data-testid="receipt-refund-sentence">
+            {refund.sentence}
+          </p>
+        ))}
       </div>
 
       <table className="mt-8 w-full border-collapse text-sm">
@@ -73,7 +79,10 @@ export function ReceiptSheet({ receipt }: { receipt: Receipt }) {
         <tbody>
           {receipt.lines.map((line, index) => (
             <tr key={index} className="border-b border-zinc-300 align-top">
-              <td className="py-2 pr-3 pl-1">{receiptLineDescription(line)}</td>
+              <td className="py-2 pr-3 pl-1">
+                {receiptLineDescription(line)}
+                {line.refunded ? <span className="ml-1 text-xs font-bold">（返金済み）</span> : null}
+              </td>
               <td className="py-2 pr-1 text-right whitespace-nowrap tabular-nums">
                 {formatYenSign(line.price)}
               </td>
@@ -81,6 +90,27 @@ export function ReceiptSheet({ receipt }: { receipt: Receipt }) {
           ))}
         </tbody>
         <tfoot>
+          {receipt.refunds.length > 0 ? (
+            <>
+              <tr>
+                <th scope="row" className="pt-2 pl-1 text-left font-normal">
+                  小計
+                </th>
+                <td className="pt-2 pr-1 text-right tabular-nums">{formatYenSign(receipt.paid)}</td>
+              </tr>
+              {receipt.refunds.map((refund, index) => (
+                <tr key={index}>
+                  <th scope="row" className="pt-1 pl-1 text-left font-normal">
+                    返金（{refund.on}
+                    {refund.done ? "" : "・手続き中"}）
+                  </th>
+                  <td className="pt-1 pr-1 text-right tabular-nums" data-testid="receipt-refund">
+                    −{formatYenSign(refund.amount)}
+                  </td>
+                </tr>
+              ))}
+            </>
+          ) : null}
           <tr className="font-bold">
             <th scope="row" className="pt-2 pl-1 text-left">
               合計

@@ -10,6 +10,7 @@ import { paymentProvider } from "~/server/payments/index.server";
 import { currentAdmin } from "~/server/auth/admin-session.server";
 import { KonbiniVoucher } from "~/components/KonbiniVoucher";
 import { RefusalNotice } from "~/components/RefusalNotice";
+import { LineRefundBadge, RefundDetails, RefundTotalRows } from "~/components/OrderRefunds";
 import { KonbiniTestActions } from "~/components/KonbiniTestActions";
 
 export const meta: MetaFunction = () => [
@@ -167,9 +168,15 @@ export default function OrderStatusPage() {
                 </p>
               </div>
               <p className="text-sm font-semibold whitespace-nowrap">{formatYen(line.price)}</p>
+              {line.refundState ? (
+                <p className="col-span-2">
+                  <LineRefundBadge state={line.refundState} amount={line.refundedAmount} />
+                </p>
+              ) : null}
               {line.refusalNote !== null ? (
                 <div className="col-span-2">
-                  <RefusalNotice note={line.refusalNote} />
+                  {/* Once refunded, the note no longer promises a refund to come. */}
+                  <RefusalNotice note={line.refusalNote} refunded={line.refundState !== null} />
                 </div>
               ) : null}
             </li>
@@ -180,9 +187,12 @@ export default function OrderStatusPage() {
               {formatYen(order.totalAmount)}
             </p>
           </li>
+          <RefundTotalRows refunds={order.refunds} />
         </ul>
-        {token && (order.progress === "制作中" || order.progress === "納品済み") ? (
-          // A paid order has its 領収書 (issued on its own page, the addressee asked once).
+        <RefundDetails refunds={order.refunds.refunds} arrival={order.refunds.arrival} />
+        {token && (order.progress === "制作中" || order.progress === "納品済み") && order.refunds.net > 0 ? (
+          // A paid order has its 領収書 (issued on its own page, the addressee asked once); one
+          // refunded whole has none.
           <p className="mt-3 text-right text-sm">
             <Link to={receiptPath(token)} className="font-semibold text-brand-700 underline">
               領収書を発行する・表示する

@@ -14,7 +14,8 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const token = params.token ?? "";
   const state = receiptByToken(token);
   if (state.kind === "not-found") return notFoundResponse();
-  if (state.kind === "unpaid")
+  // Not paid yet, or given back whole: there is no receipt to download; the reason, as on the page.
+  if (state.kind === "unpaid" || state.kind === "refunded")
     return new Response(state.message, {
       status: 409,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store" },

@@ -23,7 +23,8 @@ export const meta: MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-const STATUS = { "not-found": 404, unpaid: 409, "not-issued": 200, issued: 200 } as const;
+// A fully refunded order is refused as an unpaid one is: there is nothing received to certify.
+const STATUS = { "not-found": 404, unpaid: 409, refunded: 409, "not-issued": 200, issued: 200 } as const;
 
 export function loader({ params }: LoaderFunctionArgs) {
   const state = receiptByToken(params.token ?? "");
@@ -72,6 +73,7 @@ export default function ReceiptPage() {
       </div>
     );
   }
+  if (state.kind === "refunded") return <FullyRefunded state={state} token={token} />;
   if (state.kind === "unpaid") {
     return (
       <div className="mx-auto max-w-lg px-4 py-16 text-center">
@@ -90,7 +92,14 @@ export default function ReceiptPage() {
     );
   }
   if (state.kind === "not-issued") return <IssueForm state={state} actionData={actionData} />;
-  return <IssuedReceipt receipt={state.receipt} token={token} message={actionData?.message ?? null} />;
+  return (
+    <IssuedReceipt
+      receipt={state.receipt}
+      laterRefund={state.laterRefund}
+      token={token}
+      message={actionData?.message ?? null}
+    />
+  );
 }
 
 type ActionData = ReturnType<typeof useActionData<typeof action>>;
@@ -99,7 +108,7 @@ function IssueForm({
   state,
   actionData,
 }: {
-  state: { orderNumber: string; total: number; paidOn: string };
+  state: { orderNumber: string; total: number; refunded: number; paidOn: string };
   actionData: ActionData;
 }) {
   const validation = useDeferredValidation("receiptAddressee");
@@ -118,7 +127,14 @@ function IssueForm({
         <dt className="text-zinc-500">お支払い日</dt>
         <dd>{state.paidOn}</dd>
         <dt className="text-zinc-500">金額</dt>
-        <dd className="font-semibold">{formatYen(state.total)}</dd>
+        <dd className="font-semibold">
+          {formatYen(state.total)}
+          {state.refunded > 0 ? (
+            <span className="block text-xs font-normal text-zinc-600">
+              返金 {formatYen(state.refunded)} を差し引いた金額です
+            </span>
+          ) : null}
+        </dd>
       </dl>
       <Form
         method="post"
@@ -147,10 +163,12 @@ function IssueForm({
 
 function IssuedReceipt({
   receipt,
+  laterRefund,
   token,
   message,
 }: {
   receipt: Extract<ReturnType<typeof receiptByToken>, { kind: "issued" }>["receipt"];
+  laterRefund: string | null;
   token: string;
   message: string | null;
 }) {
@@ -160,6 +178,7 @@ function IssuedReceipt({
     <div className="mx-auto w-full max-w-4xl px-3 py-6 sm:px-4 sm:py-10 print:p-0">
       <div className="mb-5 space-y-4 print:hidden">
         <FormError errors={message ? [message] : null} />
+        {laterRefund ? <FormNotice kind="warning">{laterRefund}</FormNotice> : null}
         <div className="flex flex-wrap items-center gap-3">
           {hydrated ? (
             <button type="button" onClick={() => window.print()} className="btn-primary">
@@ -195,6 +214,36 @@ function IssuedReceipt({
           </button>
         </Form>
       </section>
+    </div>
+  );
+}
+
+/** Given back whole: no receipt (one for 0円 would certify nothing), the refunds instead. */
+function FullyRefunded({
+  state,
+  token,
+}: {
+  state: Extract<ReturnType<typeof receiptByToken>, { kind: "refunded" }>;
+  token: string;
+}) {
+  return (
+    <div className="mx-auto max-w-lg px-4 py-16 text-center">
+      <h1 className="text-2xl font-bold">領収書を発行できません</h1>
+      <p className="mt-2 text-sm text-zinc-600">注文番号 {state.orderNumber}</p>
+      <p
+        role="alert"
+        className="mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-left text-amber-950"
+      >
+        {state.message}
+      </p>
+      <ul className="mt-4 space-y-1 text-left text-sm text-zinc-700" data-testid="receipt-refunds">
+        {state.refunds.map((refund, index) => (
+          <li key={index}>{refund.sentence}</li>
+        ))}
+      </ul>
+      <Link to={`/orders/${token}`} className="mt-8 btn-secondary">
+        ご注文の状況を見る
+      </Link>
     </div>
   );
 }

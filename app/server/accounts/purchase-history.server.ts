@@ -7,6 +7,13 @@ import { db, type Db, type Tx } from "../db/client.server";
 import { downloadPages, orders, users } from "../db/schema";
 import { earlierOrdersMail } from "../mail/templates/earlier-orders.server";
 import { queueMail } from "../mail/outbox.server";
+import {
+  lineRefund,
+  orderRefunds,
+  refundRowsOfOrders,
+  type LineRefund,
+  type RefundAmounts,
+} from "../orders/customer-refunds.server";
 import { boughtLine, isDelivered, linesOfOrders, type BoughtLine } from "../orders/order-lines.server";
 import { orderStatusPath } from "../orders/order-status.server";
 import { checkMailLink, dropMailLinks, issueMailLink, takeMailLink } from "./mail-links.server";
@@ -34,10 +41,13 @@ function ordersOf(email: string, tx: Tx | Db = db()): SQL | undefined {
 
 export const ORDERS_PER_PAGE = 10;
 
-export type HistoryLine = BoughtLine & {
-  /** The order's download page, once this line is delivered: downloads go through it (once each, before expiry). */
-  downloadUrl: string | null;
-};
+export type HistoryLine = BoughtLine &
+  LineRefund & {
+    /** The order's download page, once this line is delivered: downloads go through it (once each, before expiry). */
+    downloadUrl: string | null;
+    /** お断り: the shop will not make it (so it is not 納品待ち). */
+    refused: boolean;
+  };
 
 export type HistoryOrder = {
   orderNumber: string;
@@ -47,6 +57,8 @@ export type HistoryOrder = {
   orderedAt: Date;
   numberLabel: string;
   totalAmount: number;
+  /** Refunded (and on its way) and what the order comes to after them. */
+  refunds: RefundAmounts;
   /** The order's 領収書, once it is paid (a konbini order awaiting payment has none yet). */
   receiptUrl: string | null;
   lines: HistoryLine[];
@@ -66,6 +78,7 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
       createdAt: orders.createdAt,
       bibNumberLabel: orders.bibNumberLabel,
       totalAmount: orders.totalAmount,
+      paymentMethod: orders.paymentMethod,
       status: orders.status,
       paymentStatus: orders.paymentStatus,
       statusToken: orders.statusToken,
@@ -77,6 +90,7 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
     .offset((current - 1) * perPage)
     .all();
   const lines = linesOfOrders(rows.map((row) => row.id));
+  const refundRows = refundRowsOfOrders(rows.map((row) => row.id));
   const pages =
     rows.length === 0
       ? []
@@ -90,21 +104,29 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
             ),
           )
           .all();
-  const history: HistoryOrder[] = rows.map((row) => ({
-    orderNumber: row.orderNumber,
-    progress: orderProgress(row),
-    statusPath: orderStatusPath(row.statusToken),
-    orderedAt: row.createdAt,
-    numberLabel: row.bibNumberLabel,
-    totalAmount: row.totalAmount,
-    receiptUrl: row.paymentStatus === "paid" ? receiptPath(row.statusToken) : null,
-    lines: lines
-      .filter((line) => line.orderId === row.id)
-      .map((line) => ({
-        ...boughtLine(line),
-        downloadUrl: isDelivered(line) ? downloadPageUrl(pages, row.id) : null,
-      })),
-  }));
+  const history: HistoryOrder[] = rows.map((row) => {
+    const ownRefunds = refundRows.get(row.id) ?? [];
+    const { refunded, inProgress, net } = orderRefunds(row, ownRefunds);
+    return {
+      orderNumber: row.orderNumber,
+      progress: orderProgress(row),
+      statusPath: orderStatusPath(row.statusToken),
+      orderedAt: row.createdAt,
+      numberLabel: row.bibNumberLabel,
+      totalAmount: row.totalAmount,
+      refunds: { refunded, inProgress, net },
+      // A fully refunded order has nothing to give a receipt for (its receipt page says so).
+      receiptUrl: row.paymentStatus === "paid" && net > 0 ? receiptPath(row.statusToken) : null,
+      lines: lines
+        .filter((line) => line.orderId === row.id)
+        .map((line) => ({
+          ...boughtLine(line),
+          downloadUrl: isDelivered(line) ? downloadPageUrl(pages, row.id) : null,
+          refused: line.refused,
+          ...lineRefund(line, ownRefunds),
+        })),
+    };
+  });
   return { orders: history, page: current, pageCount, total };
 }
 

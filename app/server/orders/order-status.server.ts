@@ -5,6 +5,13 @@ import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { db } from "../db/client.server";
 import { downloadPages, orders, type PaymentMethod } from "../db/schema";
+import {
+  lineRefund,
+  orderRefunds,
+  refundRowsOfOrder,
+  type LineRefund,
+  type OrderRefunds,
+} from "./customer-refunds.server";
 import { boughtLine, linesOfOrder, refusalNoteOf, type BoughtLine } from "./order-lines.server";
 
 /**
@@ -35,9 +42,11 @@ export type OrderStatusView = {
   createdAt: Date;
   contestName: string;
   numberLabel: string;
-  /** `refusalNote`: お断り, the shop's note to the customer (the line is not made). */
-  lines: (BoughtLine & { refusalNote: string | null })[];
+  /** `refusalNote`: お断り, the shop's note to the customer (the line is not made); its refund, if any. */
+  lines: (BoughtLine & { refusalNote: string | null } & LineRefund)[];
   totalAmount: number;
+  /** The refunds made, and what the order comes to after them. */
+  refunds: OrderRefunds;
   paymentMethod: string;
   progress: OrderProgress;
   /** 入金待ち: what the customer takes to the store, and until when. */
@@ -80,13 +89,19 @@ export function orderStatusByToken(token: string): OrderStatusView | null {
           .limit(1)
           .get()
       : undefined;
+  const refundRows = refundRowsOfOrder(order.id);
   return {
     orderNumber: order.orderNumber,
     createdAt: order.createdAt,
     contestName: order.contestName,
     numberLabel: order.bibNumberLabel,
-    lines: linesOfOrder(order.id).map((line) => ({ ...boughtLine(line), refusalNote: refusalNoteOf(line) })),
+    lines: linesOfOrder(order.id).map((line) => ({
+      ...boughtLine(line),
+      refusalNote: refusalNoteOf(line),
+      ...lineRefund(line, refundRows),
+    })),
     totalAmount: order.totalAmount,
+    refunds: orderRefunds(order, refundRows),
     paymentMethod: PAYMENT_METHOD_LABELS[order.paymentMethod],
     progress,
     voucher:

@@ -127,9 +127,13 @@ export async function receiptPdf(receipt: Receipt): Promise<Uint8Array<ArrayBuff
     MARGIN,
     amountTop + 108,
   );
+  // Each refund in words: the amount above is what is left after them.
+  receipt.refunds.forEach((refund, index) => {
+    doc.text(refund.sentence, MARGIN, amountTop + 126 + index * 18);
+  });
 
   // The items.
-  let y = amountTop + 146;
+  let y = amountTop + 146 + receipt.refunds.length * 18;
   doc.font("jp-bold").fontSize(10);
   doc.text("内訳", MARGIN, y);
   y += 18;
@@ -149,7 +153,7 @@ export async function receiptPdf(receipt: Receipt): Promise<Uint8Array<ArrayBuff
     .lineTo(MARGIN + CONTENT, y)
     .stroke();
   for (const line of receipt.lines) {
-    const description = receiptLineDescription(line);
+    const description = `${receiptLineDescription(line)}${line.refunded ? "（返金済み）" : ""}`;
     doc.font("jp").fontSize(9.5);
     const height = doc.heightOfString(description, { width: CONTENT - 110 });
     if (y + height + 12 > A4.height - 200) {
@@ -164,6 +168,20 @@ export async function receiptPdf(receipt: Receipt): Promise<Uint8Array<ArrayBuff
       .lineTo(MARGIN + CONTENT, y)
       .strokeColor(RULE)
       .stroke();
+  }
+  if (receipt.refunds.length > 0) {
+    // What was paid, then each refund, so 合計 reads as what is left.
+    doc.font("jp").fontSize(9.5);
+    doc.text("小計", MARGIN + 4, y + 6, { lineBreak: false });
+    doc.text(formatYenSign(receipt.paid), MARGIN, y + 6, { width: CONTENT - 4, align: "right" });
+    y += 16;
+    for (const refund of receipt.refunds) {
+      doc.text(`返金（${refund.on}${refund.done ? "" : "・手続き中"}）`, MARGIN + 4, y + 6, {
+        lineBreak: false,
+      });
+      doc.text(`−${formatYenSign(refund.amount)}`, MARGIN, y + 6, { width: CONTENT - 4, align: "right" });
+      y += 16;
+    }
   }
   doc.font("jp-bold").fontSize(10);
   doc.text("合計", MARGIN + 4, y + 6, { lineBreak: false });

@@ -5,8 +5,17 @@ import { now } from "../core/clock.server";
 import { sellerInfo } from "../core/seller.server";
 import { db } from "../db/client.server";
 import { orders } from "../db/schema";
+import { refundRowsOfOrder } from "./customer-refunds.server";
 import { boughtLine, linesOfOrder, type BoughtLine } from "./order-lines.server";
 import { orderByStatusToken } from "./order-status.server";
+import {
+  amountKept,
+  lineRefundedOn,
+  RECEIPT_REFUND_MESSAGES,
+  receiptRefund,
+  refundsAsOf,
+  type ReceiptRefund,
+} from "./receipt-refunds.server";
 
 /**
  * 領収書 (receipts) of paid orders, reached with the order's status page token.
@@ -33,7 +42,11 @@ export const RECEIPT_MESSAGES = {
 /** What a receipt is for, as a Japanese receipt says it (但し…として). */
 export const RECEIPT_PURPOSE = "動画制作代として";
 
-export type ReceiptLine = BoughtLine & { numberLabel: string };
+export type ReceiptLine = BoughtLine & {
+  numberLabel: string;
+  /** Refunded by this copy's date: marked 返金済み (its price stays what was paid). */
+  refunded: boolean;
+};
 
 export type Receipt = {
   title: "領収書";
@@ -51,9 +64,14 @@ export type Receipt = {
   addressee: string;
   purpose: string;
   lines: ReceiptLine[];
+  /** What was paid: the lines' sum. */
+  paid: number;
+  /** Refunds made by this copy's date (see receipt-refunds.server.ts), oldest first. */
+  refunds: ReceiptRefund[];
+  /** 領収金額: what was paid less those refunds. */
   total: number;
   taxRatePercent: number;
-  /** The consumption tax included in the total, rounded down once for the whole receipt. */
+  /** The consumption tax included in the total (after refunds), rounded down once for the whole receipt. */
   tax: number;
   seller: { name: string; address: string; invoiceNumber: string | null };
 };
@@ -61,17 +79,26 @@ export type Receipt = {
 export type ReceiptState =
   | { kind: "not-found" }
   | { kind: "unpaid"; orderNumber: string; message: string }
-  | { kind: "not-issued"; orderNumber: string; total: number; paidOn: string }
-  | { kind: "issued"; receipt: Receipt };
+  /** Given back whole: no receipt, and the refunds that did it. */
+  | { kind: "refunded"; orderNumber: string; message: string; refunds: ReceiptRefund[] }
+  /** `total`: what the receipt will say, after `refunded`. */
+  | { kind: "not-issued"; orderNumber: string; total: number; refunded: number; paidOn: string }
+  /** `laterRefund`: a first issue made before a refund, told so on the page (not on the sheet). */
+  | { kind: "issued"; receipt: Receipt; laterRefund: string | null };
 
 export type IssueResult = { ok: true; reissue: boolean } | { ok: false; status: 404 | 409; message: string };
 
 type OrderRow = NonNullable<ReturnType<typeof orderByStatusToken>>;
 
-/** Only a paid order has a receipt: a konbini voucher not yet paid, or expired, has none. */
+/**
+ * Only a paid order has a receipt: a konbini voucher not yet paid, or expired, has none; nor has
+ * an order refunded whole (a receipt for 0円 would certify nothing).
+ */
 function refusal(order: OrderRow): string | null {
   if (order.paymentStatus === "awaiting") return RECEIPT_MESSAGES.awaitingPayment;
   if (order.paymentStatus === "expired") return RECEIPT_MESSAGES.expired;
+  if (amountKept(order.totalAmount, refundRowsOfOrder(order.id)) <= 0)
+    return RECEIPT_REFUND_MESSAGES.fullyRefunded;
   return null;
 }
 
@@ -84,18 +111,37 @@ export function receiptByToken(token: string): ReceiptState {
   const order = orderByStatusToken(token);
   if (!order) return { kind: "not-found" };
   const refused = refusal(order);
+  const rows = refundRowsOfOrder(order.id);
+  if (refused === RECEIPT_REFUND_MESSAGES.fullyRefunded)
+    return {
+      kind: "refunded",
+      orderNumber: order.orderNumber,
+      message: refused,
+      refunds: refundsAsOf(rows, null).map(receiptRefund),
+    };
   if (refused) return { kind: "unpaid", orderNumber: order.orderNumber, message: refused };
-  if (order.receiptIssueCount === 0 || order.receiptAddressee === null || !order.receiptIssuedAt)
+  if (order.receiptIssueCount === 0 || order.receiptAddressee === null || !order.receiptIssuedAt) {
+    const total = amountKept(order.totalAmount, rows);
     return {
       kind: "not-issued",
       orderNumber: order.orderNumber,
-      total: order.totalAmount,
+      total,
+      refunded: order.totalAmount - total,
       paidOn: formatDateLong(paidAt(order)),
     };
+  }
   const seller = sellerInfo();
   const reissue = order.receiptIssueCount > 1;
+  // The original shows what was refunded by its day; a 再発行, dated today, everything.
+  const shown = refundsAsOf(rows, reissue ? null : order.receiptIssuedAt);
+  const later = refundsAsOf(rows, null).filter((row) => !shown.includes(row));
+  const total = amountKept(order.totalAmount, shown);
   return {
     kind: "issued",
+    laterRefund:
+      later.length > 0
+        ? RECEIPT_REFUND_MESSAGES.laterRefund(later.map((row) => receiptRefund(row).sentence))
+        : null,
     receipt: {
       title: "領収書",
       qualifiedInvoice: seller.invoiceNumber !== null,
@@ -111,10 +157,13 @@ export function receiptByToken(token: string): ReceiptState {
       lines: linesOfOrder(order.id).map((line) => ({
         ...boughtLine(line),
         numberLabel: order.bibNumberLabel,
+        refunded: lineRefundedOn(line.id, shown),
       })),
-      total: order.totalAmount,
+      paid: order.totalAmount,
+      refunds: shown.map(receiptRefund),
+      total,
       taxRatePercent: STANDARD_TAX_RATE_PERCENT,
-      tax: includedTax(order.totalAmount),
+      tax: includedTax(total),
       seller: { name: seller.name, address: seller.address, invoiceNumber: seller.invoiceNumber },
     },
   };

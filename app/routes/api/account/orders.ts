@@ -2,11 +2,14 @@ import { requireCustomerSession } from "~/server/accounts/customer-api.server";
 import { purchaseHistory } from "~/server/accounts/purchase-history.server";
 import { positiveId } from "~/lib/rules/params";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
+import { apiRefundStatus } from "~/server/orders/customer-refunds.server";
 
 /**
  * 購入履歴 as JSON: the same orders as the screen (the account's own, by its address), 10 orders a
  * page (`?page=`), each order line with the spec's user-order fields. `videoDownloadUrl` is the
  * order's download page once the line is delivered, as the screen's download button opens it.
+ * A line's お断り (`productionPossible`, the admin list's name) and refund (`refundStatus`,
+ * `refundedAmount`) and the order's amount after refunds say what the screen's states say.
  */
 export const loader = jsonApi({
   async GET({ request }) {
@@ -30,6 +33,12 @@ export const loader = jsonApi({
         athleteName: line.athleteName,
         style: line.style,
         price: line.price,
+        productionPossible: line.refused,
+        refundStatus: apiRefundStatus(line.refundState),
+        refundedAmount: line.refundedAmount,
+        orderTotalAmount: order.totalAmount,
+        orderRefundedAmount: order.refunds.refunded + order.refunds.inProgress,
+        orderNetAmount: order.refunds.net,
         videoDownloadUrl: line.downloadUrl,
         statusUrl: order.statusPath,
         receiptUrl: order.receiptUrl,
