@@ -93,6 +93,7 @@ function admin() {
       route("orders/:orderNumber", "routes/admin/order.tsx"),
       route("sales", "routes/admin/sales.tsx"),
       route("sales.csv", "routes/admin/sales-csv.ts"),
+      route("stray-payments", "routes/admin/stray-payments.tsx"),
       route("users", "routes/admin/users.tsx", { index: true }),
       route("users/:id/delete", "routes/admin/user-delete.tsx"),
       route("security", "routes/admin/security.tsx"),

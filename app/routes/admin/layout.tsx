@@ -1,11 +1,15 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
+import { unrefundedStrayPaymentCount } from "~/server/orders/stray-payment-ledger.server";
 
-/** Every /admin page sits behind this check, on the server. */
+/**
+ * Every /admin page sits behind this check, on the server. The stray payments not yet refunded
+ * are counted here (one small indexed query), so money waiting to go back shows on every page.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { admin } = await requireAdminPage(request);
-  return { email: admin.email };
+  return { email: admin.email, unrefundedStrayPayments: unrefundedStrayPaymentCount() };
 }
 
 const TABS = [
@@ -13,6 +17,7 @@ const TABS = [
   ["/admin/orders", "動画注文一覧"],
   ["/admin/sales", "売上集計"],
   ["/admin/users", "ユーザー管理"],
+  ["/admin/stray-payments", "注文にならなかった決済"],
 ] as const;
 
 /**
@@ -26,7 +31,7 @@ const ACCOUNT_LINKS = [
 ] as const;
 
 export default function AdminLayout() {
-  const { email } = useLoaderData<typeof loader>();
+  const { email, unrefundedStrayPayments } = useLoaderData<typeof loader>();
   return (
     <div className="min-h-dvh bg-zinc-100 print:min-h-0 print:bg-white">
       <header className="border-b border-zinc-200 bg-zinc-900 text-white print:hidden">
@@ -79,6 +84,12 @@ export default function AdminLayout() {
                   }
                 >
                   {label}
+                  {to === "/admin/stray-payments" && unrefundedStrayPayments > 0 ? (
+                    <span className="ml-1.5 rounded-full bg-red-600 px-1.5 py-0.5 text-xs font-bold text-white">
+                      {unrefundedStrayPayments}
+                      <span className="sr-only">件 未返金</span>
+                    </span>
+                  ) : null}
                 </NavLink>
               </li>
             ))}
