@@ -1,4 +1,5 @@
 import { formatYenSign } from "~/lib/rules/format";
+import { signedYen } from "~/routes/admin/sales/SalesTables";
 
 type ChartDay = { day: string; gross: number; refunds: number; net: number; orders: number };
 
@@ -37,7 +38,7 @@ export function SalesChart({ days }: { days: ChartDay[] }) {
       >
         {days.map((d, i) => {
           const x = left + i * slot + (slot - bar) / 2;
-          const title = `${d.day}: 売上 ${formatYenSign(d.gross)}（${d.orders}件）${d.refunds > 0 ? ` − 返金 ${formatYenSign(d.refunds)} ＝ 純売上 ${formatYenSign(d.net)}` : ""}`;
+          const title = `${d.day}: 売上 ${formatYenSign(d.gross)}（${d.orders}件）${d.refunds > 0 ? ` − 返金 ${formatYenSign(d.refunds)} ＝ 純売上 ${signedYen(d.net)}` : ""}`;
           return (
             <g key={d.day}>
               <title>{title}</title>

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useLocation } from "@remix-run/react";
 import { SalesChart } from "~/routes/admin/SalesChart";
-import { SalesContestTable, SalesDayTable } from "~/routes/admin/sales/SalesTables";
+import { SalesContestTable, SalesDayTable, signedYen } from "~/routes/admin/sales/SalesTables";
 import { formatYenSign } from "~/lib/rules/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { parseSalesFilter, salesContestNames, salesReport } from "~/server/orders/sales.server";
@@ -63,7 +63,7 @@ export default function Sales() {
         <div className="rounded-xl bg-white p-5 shadow-sm sm:col-span-1">
           <p className="text-sm text-zinc-500">純売上（売上 − 返金）</p>
           <p className="mt-1 text-3xl font-bold" data-testid="sales-total">
-            {formatYenSign(report.net)}
+            {signedYen(report.net)}
             <span className="ml-1 text-base font-normal text-zinc-500">（税込）</span>
           </p>
           <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 text-sm text-zinc-600">

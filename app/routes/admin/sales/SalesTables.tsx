@@ -4,13 +4,18 @@ type Figures = { gross: number; refunds: number; net: number; orders: number };
 
 const refundText = (amount: number) => (amount > 0 ? `−${formatYenSign(amount)}` : "—");
 
+/** A net below zero (a day or month with more refunds than sales) as −¥5,000, not ¥-5,000. */
+export function signedYen(amount: number): string {
+  return amount < 0 ? `−${formatYenSign(-amount)}` : formatYenSign(amount);
+}
+
 function FigureCells({ row }: { row: Figures }) {
   return (
     <>
       <td className="py-2 pr-3 text-right">{row.orders}</td>
       <td className="py-2 pr-3 text-right">{formatYenSign(row.gross)}</td>
       <td className="py-2 pr-3 text-right text-zinc-600">{refundText(row.refunds)}</td>
-      <td className="py-2 text-right font-semibold">{formatYenSign(row.net)}</td>
+      <td className="py-2 text-right font-semibold">{signedYen(row.net)}</td>
     </>
   );
 }
