@@ -8,6 +8,7 @@ import {
   type PaymentStatus,
 } from "../../lib/rules/order-statuses";
 import { REFUND_STATUSES } from "../../lib/rules/refunds";
+import { PAYMENT_METHODS, type PaymentMethod } from "../../lib/rules/payment-terms";
 
 /**
  * The shop's whole data model. Money is integer yen, tax included. Times are
@@ -282,8 +283,7 @@ export const checkouts = sqliteTable(
 );
 
 export { ORDER_STATUSES, PAYMENT_STATUSES, type OrderStatus, type PaymentStatus };
-export const PAYMENT_METHODS = ["card", "konbini"] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export { PAYMENT_METHODS, type PaymentMethod };
 
 /** The order status page's token: 128 random bits, as a download page's id. */
 export function newStatusToken(): string {
@@ -706,7 +706,7 @@ export const refunds = sqliteTable(
     amount: integer("amount").notNull(),
     currency: text("currency").notNull().default("jpy"),
     /** card goes back to the card; konbini is paid by bank transfer once the customer gives an account. */
-    method: text("method", { enum: ["card", "konbini"] }),
+    method: text("method", { enum: PAYMENT_METHODS }),
     /** The admin's reason, shown to the customer in the mail and on the order status page. */
     reason: text("reason").notNull(),
     /** The form's one-time key: a replayed post finds its refund instead of making another. */
@@ -773,7 +773,7 @@ export const testRefunds = sqliteTable(
     amount: integer("amount").notNull(),
     /** As Stripe: a card refund succeeds; a konbini one requires_action until the customer's account is given. */
     status: text("status", { enum: ["requires_action", "succeeded", "failed"] }).notNull(),
-    method: text("method", { enum: ["card", "konbini"] }).notNull(),
+    method: text("method", { enum: PAYMENT_METHODS }).notNull(),
     idempotencyKey: text("idempotency_key").notNull(),
     shopRefundId: integer("shop_refund_id"),
     createdAt: createdAt(),

@@ -1,10 +1,10 @@
 import type Stripe from "stripe";
+import type { PaymentMethod } from "~/lib/rules/payment-terms";
 import { env } from "../core/env.server";
 import { loadStripe } from "../core/lazy-modules.server";
 import {
   KONBINI_PRODUCT_DESCRIPTION,
   type KonbiniVoucher,
-  type PaidMethod,
   type PaymentIntentState,
   type PaymentProvider,
   type ProviderRefund,
@@ -60,7 +60,7 @@ export function intentState(intent: Stripe.PaymentIntent): PaymentIntentState {
 }
 
 /** A refund as the shop reads it, from the API or from a refund webhook event's payload. */
-export function refundState(refund: Stripe.Refund, method?: PaidMethod): ProviderRefund {
+export function refundState(refund: Stripe.Refund, method?: PaymentMethod): ProviderRefund {
   const shopRefundId = Number(refund.metadata?.shopRefundId);
   return {
     id: refund.id,
@@ -82,7 +82,7 @@ export function refundState(refund: Stripe.Refund, method?: PaidMethod): Provide
 }
 
 /** How a succeeded intent was paid: its charge's payment method (Stripe keeps it on the charge). */
-async function paidMethod(paymentIntentId: string): Promise<PaidMethod> {
+async function paidMethod(paymentIntentId: string): Promise<PaymentMethod> {
   const intent = await (
     await stripeClient()
   ).paymentIntents.retrieve(paymentIntentId, { expand: ["latest_charge"] });

@@ -1,3 +1,5 @@
+import type { PaymentMethod } from "~/lib/rules/payment-terms";
+
 /** A konbini payment's voucher: the customer pays it at a store before it expires. */
 export type KonbiniVoucher = {
   /** The number the customer gives at the store (10–11 digits); Stripe's first store's, the test provider's own. */
@@ -20,9 +22,6 @@ export type PaymentIntentState = {
   konbini: KonbiniVoucher | null;
 };
 
-/** How a payment was made, which decides how its refund reaches the customer. */
-export type PaidMethod = "card" | "konbini";
-
 /**
  * A refund as the provider reports it, mapped onto the shop's states: `processing` covers
  * Stripe's pending and requires_action (a konbini refund waits for the customer's bank account),
@@ -34,7 +33,8 @@ export type ProviderRefund = {
   amount: number;
   currency: string;
   paymentIntentId: string | null;
-  method: PaidMethod;
+  /** How the payment was made, which decides how its refund reaches the customer. */
+  method: PaymentMethod;
   /** The shop's `refunds.id`, carried in the provider's metadata; null for one made at its dashboard. */
   shopRefundId: number | null;
   failureReason: string | null;
@@ -75,6 +75,3 @@ export interface PaymentProvider {
 
 /** Stripe's konbini product description may hold at most 22 characters. */
 export const KONBINI_PRODUCT_DESCRIPTION = "コンテスト動画";
-
-/** The stores a konbini voucher is paid at (Stripe's konbini). */
-export const KONBINI_STORES = "ファミリーマート・ローソン・ミニストップ・セイコーマート";

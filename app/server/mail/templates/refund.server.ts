@@ -1,4 +1,5 @@
 import { formatYen } from "~/lib/rules/format";
+import type { PaymentMethod } from "~/lib/rules/payment-terms";
 import { renderMail } from "../layout.server";
 
 type RefundNotice = {
@@ -6,7 +7,7 @@ type RefundNotice = {
   orderNumber: string;
   contestName: string;
   amount: number;
-  method: "card" | "konbini";
+  method: PaymentMethod;
   reason: string;
   /** e.g. 「ゼッケン番号 12 山田 花子・縦」, one per refunded line; empty for a typed amount. */
   lineLabels: string[];
