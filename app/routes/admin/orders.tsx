@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -22,34 +23,50 @@ export const meta: MetaFunction = () => [{ title: "動画注文一覧 | 管理�
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdminPage(request);
-  const { tab, q, page, contest } = orderListQuery(new URL(request.url).searchParams);
+  const { tab, q, page, contest, refund } = orderListQuery(new URL(request.url).searchParams);
   return {
     tab,
     q,
     page,
     contest,
+    refund,
+    // お断り's refund key: one per drawing of the list, made the line's own by its id.
+    refundKey: crypto.randomUUID(),
     contestParam: orderContestParam(contest),
     contestOptions: orderListContests(contest),
     counts: orderListCounts(contest),
     extensionDays: DOWNLOAD_PAGE_EXTENSION_DAYS,
-    ...listOrderGroups({ tab, q, page, contest }),
+    ...listOrderGroups({ tab, q, page, contest, refund }),
   };
 }
 
 /** Every button of the list posts here; the steps, one per intent, are in order-list-actions.server.ts. */
 export async function action({ request }: ActionFunctionArgs) {
-  await requireAdminPage(request);
+  const { admin } = await requireAdminPage(request);
   const back = `/admin/orders${new URL(request.url).search}`;
-  const outcome = await runOrderListPost(request);
+  const outcome = await runOrderListPost(request, admin.id);
   if ("toast" in outcome) return redirectWithToast(request, back, outcome.toast, { status: 303 });
   return data(outcome.error, { status: outcome.status });
 }
 
 export default function OrderList() {
-  const { tab, q, page, contest, contestParam, contestOptions, counts, extensionDays, pages, total, groups } =
-    useLoaderData<typeof loader>();
+  const {
+    tab,
+    q,
+    page,
+    contest,
+    refund,
+    refundKey,
+    contestParam,
+    contestOptions,
+    counts,
+    extensionDays,
+    pages,
+    total,
+    groups,
+  } = useLoaderData<typeof loader>();
   const error = useActionData<typeof action>();
-  const place = { tab, contestParam, q, page };
+  const place = { tab, contestParam, q, page, refund };
   // Which order's form is on its way (its post and the reload after it), for that order's aria-busy.
   const busyOrder = useNavigation().formData?.get("orderId");
 
@@ -62,7 +79,7 @@ export default function OrderList() {
 
       {groups.length === 0 ? (
         <p className="mt-6 rounded-xl border border-dashed border-zinc-300 bg-white py-12 text-center text-zinc-600">
-          {ORDER_LIST_TABS[tab]}の注文はありません
+          {refund ? `${ORDER_LIST_TABS[tab]}で返金のある` : ORDER_LIST_TABS[tab]}の注文はありません
         </p>
       ) : (
         <ul className="mt-4 space-y-4">
@@ -76,6 +93,7 @@ export default function OrderList() {
               deliverError={error && "urls" in error ? error : null}
               refusalError={error && "refusalMessage" in error ? error : null}
               extensionDays={extensionDays}
+              refundKey={refundKey}
             />
           ))}
         </ul>

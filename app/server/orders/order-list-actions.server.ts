@@ -17,8 +17,10 @@ import {
 } from "../delivery/order-delivery.server";
 import { readForm } from "../http/form.server";
 import type { Toast } from "../http/session.server";
+import type { OrderRefundResult } from "../refunds/order-refunds.server";
 import { parseDeliveryForm } from "./delivery-form.server";
 import { refuseLine, withdrawRefusal } from "./line-refusals.server";
+import { refundToast } from "./order-page-steps.server";
 
 /**
  * What the order list's 期限を延長 button adds to a download page: a week more for a customer who
@@ -28,8 +30,14 @@ export const DOWNLOAD_PAGE_EXTENSION_DAYS = 7;
 
 /** A refused 納品: the order's form shows the message and keeps the typed URLs. */
 export type DeliverError = { orderId: number; message: string; urls: Record<string, string> };
-/** A refused お断り form: its line keeps the typed note and shows why. */
-export type RefusalError = { orderId: number; lineId: number; refusalMessage: string; note: string };
+/** A refused お断り form: its line keeps the typed note and the refund's tick, and shows why. */
+export type RefusalError = {
+  orderId: number;
+  lineId: number;
+  refusalMessage: string;
+  note: string;
+  refund: boolean;
+};
 
 /**
  * The order list's answer to a post: back to the list with a toast, or the list again with the
@@ -44,6 +52,8 @@ type OrderListPost = {
   files: Map<number, AttachedVideo>;
   /** The line a リセット button names in its intent (`reset-line-{lineId}`). */
   lineId: number | null;
+  /** The admin posting: who a refund made with お断り is recorded as made by. */
+  adminUserId: number;
 };
 
 type Step = (post: OrderListPost) => OrderListOutcome | Promise<OrderListOutcome>;
@@ -56,7 +66,7 @@ const failed = (description: string): OrderListOutcome => ({
  * Reads a post of the order list and runs the step its button names. 納品 with attached videos
  * is multipart (files streamed to disk); everything else is a small form.
  */
-export async function runOrderListPost(request: Request): Promise<OrderListOutcome> {
+export async function runOrderListPost(request: Request, adminUserId: number): Promise<OrderListOutcome> {
   const multipart = request.headers.get("Content-Type")?.startsWith("multipart/form-data");
   const parsed = multipart
     ? await parseDeliveryForm(request)
@@ -68,7 +78,7 @@ export async function runOrderListPost(request: Request): Promise<OrderListOutco
   const { name, lineId } = intentOf(String(form.get("intent") ?? ""));
   const step = Object.hasOwn(STEPS, name) ? STEPS[name] : undefined;
   if (!step) return failed("操作が正しくありません。");
-  return step({ orderId, form, files, lineId });
+  return step({ orderId, form, files, lineId, adminUserId });
 }
 
 /**
@@ -80,11 +90,12 @@ function intentOf(intent: string): { name: string; lineId: number | null } {
   return resetLine ? { name: "reset-line", lineId: Number(resetLine[1]) } : { name: intent, lineId: null };
 }
 
-/** お断り of one line, with the note the customer is mailed. */
-async function refuseLineStep({ orderId, form }: OrderListPost): Promise<OrderListOutcome> {
+/** お断り of one line, with the note the customer is mailed, and its refund when ticked. */
+async function refuseLineStep({ orderId, form, adminUserId }: OrderListPost): Promise<OrderListOutcome> {
   const submission = lineRefusalSchema.safeParse(Object.fromEntries(form));
   const lineId = positiveId(form.get("lineId")) ?? 0;
   const note = String(form.get("note") ?? "").slice(0, REFUSAL_NOTE_MAX * 2);
+  const ticked = form.get("refund") === "on";
   if (!submission.success)
     return {
       status: 400,
@@ -92,23 +103,53 @@ async function refuseLineStep({ orderId, form }: OrderListPost): Promise<OrderLi
         orderId,
         lineId,
         note,
+        refund: ticked,
         refusalMessage: submission.error.issues[0]?.message ?? "入力内容を確認してください",
       },
     };
-  const result = await refuseLine(orderId, submission.data.lineId, submission.data.note);
+  const { refund, refundKey } = submission.data;
+  const result = await refuseLine(
+    orderId,
+    submission.data.lineId,
+    submission.data.note,
+    refund && refundKey ? { requestKey: refundKey, adminUserId } : undefined,
+  );
   if (!result.ok)
-    return { status: result.status, error: { orderId, lineId, note, refusalMessage: result.message } };
+    return {
+      status: result.status,
+      error: { orderId, lineId, note, refund: ticked, refusalMessage: result.message },
+    };
+  if (result.refund) return { toast: refusalRefundToast(result.refund, result.mail) };
   return {
     toast:
       result.mail === "sent"
         ? { kind: "success", title: "お断りにしました", description: "お客様にメールでお知らせしました。" }
-        : {
-            kind: "error",
-            title: "メール送信に失敗しました",
-            description:
-              "お断りにしましたが、お客様へのメール送信に失敗しました。メールサーバーが復旧ししだい自動で再送します。",
-          },
+        : { kind: "error", title: "メール送信に失敗しました", description: MAIL_QUEUED },
   };
+}
+
+const MAIL_QUEUED =
+  "お断りにしましたが、お客様へのメール送信に失敗しました。メールサーバーが復旧ししだい自動で再送します。";
+
+/** お断り with its refund: what the provider made of the refund, and the mail's fate when it failed. */
+function refusalRefundToast(refund: OrderRefundResult, mail: "sent" | "queued"): Toast {
+  if (!refund.ok)
+    return {
+      kind: "error",
+      title: "お断りにしましたが、返金できませんでした",
+      description: `${refund.message} 注文ページから返金してください。`,
+    };
+  const made = refundToast(refund.refund);
+  if (made.kind === "error") return { ...made, title: `お断りにしました。${made.title}` };
+  if (mail === "queued")
+    return { kind: "error", title: "メール送信に失敗しました", description: MAIL_QUEUED };
+  return refund.refund.status === "succeeded"
+    ? {
+        kind: "success",
+        title: "お断りにして返金しました",
+        description: "お客様にメールでお知らせしました。",
+      }
+    : { ...made, title: `お断りにしました。${made.title}` };
 }
 
 /** Undoes a line's お断り; the customer is mailed that it will be made after all. */

@@ -20,8 +20,10 @@ import { db, type Db } from "../db/client.server";
 import { prepared } from "../db/prepared.server";
 import { versionCache } from "../db/version-cache.server";
 import { containsPattern } from "../db/sql-like.server";
-import { contests, downloadPages, orderLines, orders } from "../db/schema";
+import { contests, downloadPages, orderLines, orders, refunds } from "../db/schema";
 import { baseOrderNumber } from "../delivery/order-delivery.server";
+import { lineRefundState } from "~/lib/rules/refunds";
+import { orderRefundMark } from "./order-page.server";
 
 export const ORDER_GROUPS_PAGE_SIZE = 20;
 
@@ -63,11 +65,13 @@ export function orderContestParam(filter: OrderContestFilter): string {
 /**
  * The list's query parameters (the screen's address, the JSON call's query string): `tab`
  * (pending, handled or awaiting; anything else is pending), `contest` (see orderContestFilter),
- * `q` (order number, e-mail or name) and `page`. Nothing here is refused: a list is still shown.
+ * `q` (order number, e-mail or name), `refund` (1: only orders with a refund that counts, 返金あり)
+ * and `page`. Nothing here is refused: a list is still shown.
  */
 export function orderListQuery(params: URLSearchParams) {
   return {
     tab: orderTab(params.get("tab")),
+    refund: params.get("refund") === "1",
     q: (params.get("q") ?? "").trim().slice(0, 254),
     page: pageNumber(params.get("page"), 100_000),
     contest: orderContestFilter(params.get("contest")),
@@ -90,6 +94,15 @@ function tabCondition(tab: OrderTab) {
   if (tab === "awaiting") return ne(orders.paymentStatus, "paid");
   return and(eq(orders.paymentStatus, "paid"), inArray(orders.status, [...ORDER_TABS[tab]]));
 }
+
+/** 返金あり: orders with a refund asked for or made (a failed one does not count), by refunds_order_idx. */
+const hasRefund = () =>
+  exists(
+    db()
+      .select({ one: sql`1` })
+      .from(refunds)
+      .where(and(eq(refunds.orderId, orders.id), ne(refunds.status, "failed"))),
+  );
 
 /**
  * What the contest select offers: contests with at least one order, newest contest first,
@@ -233,6 +246,17 @@ const linesQuery = (connection: Db) =>
     .where(idsIn(orderLines.orderId))
     .orderBy(orderLines.id)
     .prepare();
+const refundsQuery = (connection: Db) =>
+  connection
+    .select({
+      orderId: refunds.orderId,
+      status: refunds.status,
+      amount: refunds.amount,
+      lineIds: refunds.lineIds,
+    })
+    .from(refunds)
+    .where(idsIn(refunds.orderId))
+    .prepare();
 const downloadPagesQuery = (connection: Db) =>
   connection
     .select({ orderId: downloadPages.orderId, id: downloadPages.id, expiresAt: downloadPages.expiresAt })
@@ -254,6 +278,8 @@ export function listOrderGroups(options: {
   q: string;
   page: number;
   contest?: OrderContestFilter;
+  /** 返金あり only. */
+  refund?: boolean;
 }) {
   const contest = options.contest ?? { kind: "all" };
   const search = options.q
@@ -263,12 +289,21 @@ export function listOrderGroups(options: {
         sql`${orders.customerName} like ${containsPattern(options.q)} escape '\\'`,
       )
     : undefined;
-  const where = and(contestCondition(contest.kind, contestIdOf(contest)), tabCondition(options.tab), search);
+  const refunded = options.refund ? hasRefund() : undefined;
+  const where = and(
+    contestCondition(contest.kind, contestIdOf(contest)),
+    tabCondition(options.tab),
+    refunded,
+    search,
+  );
   const countTotal = () => db().select({ n: count() }).from(orders).where(where).get()?.n ?? 0;
   // A search's total is counted each time (its words are the admin's); a tab's is kept.
   const total = options.q
     ? countTotal()
-    : orderSummary.cached(`total:${options.tab}:${orderContestParam(contest)}`, countTotal);
+    : orderSummary.cached(
+        `total:${options.tab}:${orderContestParam(contest)}:${options.refund ? "refund" : ""}`,
+        countTotal,
+      );
   const page = {
     limit: ORDER_GROUPS_PAGE_SIZE,
     offset: (options.page - 1) * ORDER_GROUPS_PAGE_SIZE,
@@ -277,21 +312,35 @@ export function listOrderGroups(options: {
   const pageQuery = (connection: Db) =>
     groupsQuery(
       connection,
-      and(contestCondition(contest.kind, sql.placeholder("contestId")), tabCondition(options.tab), search),
+      and(
+        contestCondition(contest.kind, sql.placeholder("contestId")),
+        tabCondition(options.tab),
+        refunded,
+        search,
+      ),
     );
-  const groups = (
-    search ? pageQuery(db()) : prepared(`order-list:${options.tab}:${contest.kind}`, pageQuery)
-  ).all(page);
+  const statement = search
+    ? pageQuery(db())
+    : prepared(`order-list:${options.tab}:${contest.kind}:${options.refund ? "refund" : ""}`, pageQuery);
+  const groups = statement.all(page);
   const ids = JSON.stringify(groups.map((group) => group.id));
   const lines = groups.length ? prepared("order-list:lines", linesQuery).all({ ids }) : [];
   const pages = groups.length ? prepared("order-list:download-pages", downloadPagesQuery).all({ ids }) : [];
+  const made = groups.length ? prepared("order-list:refunds", refundsQuery).all({ ids }) : [];
   return {
     total,
     pages: Math.max(1, Math.ceil(total / ORDER_GROUPS_PAGE_SIZE)),
-    groups: groups.map((group) => ({
-      ...group,
-      lines: lines.filter((line) => line.orderId === group.id),
-      downloadPage: pages.find((page) => page.orderId === group.id) ?? null,
-    })),
+    groups: groups.map((group) => {
+      const its = made.filter((refund) => refund.orderId === group.id);
+      return {
+        ...group,
+        // 返金済み / 一部返金 / 返金手続き中 on the order, and each line's own.
+        refundMark: orderRefundMark(group.totalAmount, its),
+        lines: lines
+          .filter((line) => line.orderId === group.id)
+          .map((line) => ({ ...line, refundState: lineRefundState(line.id, its) })),
+        downloadPage: pages.find((page) => page.orderId === group.id) ?? null,
+      };
+    }),
   };
 }

@@ -1,8 +1,9 @@
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { FormError } from "~/components/form-messages";
 import { formatDateTime, formatYenSign } from "~/lib/rules/format";
 import type { DeliverError, RefusalError } from "~/server/orders/order-list-actions.server";
 import type { OrderGroup as Group } from "~/server/orders/order-list.server";
+import { RefundBadge } from "../order/OrderLines";
 import { OrderGroupActions } from "./OrderGroupActions";
 import { LINE_COLUMNS, lineGridClass, OrderLineRow } from "./OrderLineRow";
 import { LineRefusalForms } from "./RefusalControl";
@@ -19,6 +20,7 @@ export function OrderGroup({
   deliverError,
   refusalError,
   extensionDays,
+  refundKey,
 }: {
   group: Group;
   /** The list shows the 未対応 tab. */
@@ -32,6 +34,8 @@ export function OrderGroup({
   /** The list's refused お断り, if any (shown by its line). */
   refusalError: RefusalError | null;
   extensionDays: number;
+  /** The list's refund key for お断り's refund (see RefusalControl). */
+  refundKey: string;
 }) {
   const groupError = deliverError?.orderId === group.id ? deliverError : null;
   const paidAndOpen = pending && group.paymentStatus === "paid";
@@ -42,7 +46,12 @@ export function OrderGroup({
       data-order={group.orderNumber}
     >
       <div className="flex flex-wrap items-baseline justify-between gap-2 border-b border-zinc-100 px-4 py-3">
-        <h2 className="font-bold">注文番号 {group.orderNumber}</h2>
+        <h2 className="flex flex-wrap items-center gap-2 font-bold">
+          <Link to={`/admin/orders/${group.orderNumber}`} className="text-brand-700 underline">
+            注文番号 {group.orderNumber}
+          </Link>
+          {group.refundMark ? <RefundBadge label={group.refundMark} /> : null}
+        </h2>
         <p className="text-sm text-zinc-600">
           {formatDateTime(new Date(group.createdAt))}・{group.customerName}（
           <span className="break-all">{group.customerEmail}</span>）・
@@ -77,6 +86,7 @@ export function OrderGroup({
               refusalError={
                 refusalError?.orderId === group.id && refusalError.lineId === line.id ? refusalError : null
               }
+              refundKey={refundKey}
             />
           ))}
         </div>

@@ -2,6 +2,7 @@ import { formatDateTime, formatYenSign } from "~/lib/rules/format";
 import { VIDEO_ACCEPT } from "~/lib/rules/video-files";
 import type { DeliverError, RefusalError } from "~/server/orders/order-list-actions.server";
 import type { OrderGroup, OrderGroupLine } from "~/server/orders/order-list.server";
+import { RefundBadge } from "../order/OrderLines";
 import { RefusalControl } from "./RefusalControl";
 
 /** The line table's headings; an open order's table has no 動画 column (its video cell takes the row). */
@@ -21,11 +22,13 @@ type LineRowProps = {
   deliverError: DeliverError | null;
   /** This line's refused お断り. */
   refusalError: RefusalError | null;
+  /** The list's refund key for お断り's refund. */
+  refundKey: string;
 };
 
 /** One line of an order: what was bought, and its video (to give, given, or refused). */
 export function OrderLineRow(props: LineRowProps) {
-  const { group, line, pending, refusalError } = props;
+  const { group, line, pending, refusalError, refundKey } = props;
   return (
     <div
       role="row"
@@ -47,12 +50,24 @@ export function OrderLineRow(props: LineRowProps) {
         {line.refused ? (
           <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-bold text-red-700">お断り</span>
         ) : null}
+        {line.refundState ? (
+          <span className="ml-2">
+            <RefundBadge label={line.refundState} />
+          </span>
+        ) : null}
       </span>
       {/* With the order still open the video cell takes the row's whole width, so a pasted URL can be read. */}
       <span role="cell" className={`col-span-2 min-w-0 ${pending ? "lg:col-span-6" : "lg:col-span-1"}`}>
         <LineVideo {...props} />
         {pending && group.paymentStatus === "paid" && !line.refused ? (
-          <RefusalControl lineNumber={line.lineNumber} lineId={line.id} error={refusalError} />
+          <RefusalControl
+            lineNumber={line.lineNumber}
+            lineId={line.id}
+            price={line.price}
+            // A line already refunded (from its order page) is not refunded again.
+            refundKey={line.refundState ? null : `${refundKey}:${line.id}`}
+            error={refusalError}
+          />
         ) : null}
       </span>
     </div>
@@ -69,7 +84,8 @@ function LineVideo({ group, line, pending, deliverError }: LineRowProps) {
       <span className="block rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900">
         <span className="font-semibold">お客様へのお知らせ: </span>
         <span className="break-words whitespace-pre-line">{line.refusalNote || "（なし）"}</span>
-        {pending && group.paymentStatus === "paid" ? (
+        {/* A refunded line stays refused: its money is on its way back. */}
+        {pending && group.paymentStatus === "paid" && !line.refundState ? (
           <button
             type="submit"
             form={`withdraw-${line.id}`}

@@ -3,7 +3,7 @@ import { DELETED_CONTESTS, ORDER_LIST_TABS, type OrderTab } from "~/lib/rules/or
 import type { orderListContests } from "~/server/orders/order-list.server";
 import { orderListHref, type OrderListPlace } from "./order-list-link";
 
-/** The tabs (未対応・対応済み・入金待ち) and the contest filter with the search, above the list. */
+/** The tabs (未対応・対応済み・入金待ち) and the contest filter, 返金あり and the search, above the list. */
 export function OrderListFilters({
   place,
   contestOptions,
@@ -11,7 +11,7 @@ export function OrderListFilters({
   place: OrderListPlace;
   contestOptions: ReturnType<typeof orderListContests>;
 }) {
-  const { tab, contestParam, q } = place;
+  const { tab, contestParam, q, refund } = place;
   return (
     <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
       <nav aria-label="対応状況" className="flex gap-1 rounded-lg bg-zinc-200 p-1 text-sm">
@@ -63,6 +63,20 @@ export function OrderListFilters({
             placeholder="注文番号・メール・お名前"
             className="field-input min-w-0 flex-1 sm:w-64 sm:flex-none"
           />
+          <label className="flex shrink-0 cursor-pointer items-center gap-1.5 text-sm font-semibold text-zinc-800">
+            <input
+              type="checkbox"
+              name="refund"
+              value="1"
+              // Remounted when the filter changes, as the select is.
+              key={String(refund)}
+              defaultChecked={refund}
+              // With JavaScript the list follows at once; without it, 検索 sends it.
+              onChange={(event) => event.currentTarget.form?.requestSubmit()}
+              className="h-4 w-4 accent-brand-600"
+            />
+            返金あり
+          </label>
           <button type="submit" className="btn-secondary shrink-0">
             検索
           </button>

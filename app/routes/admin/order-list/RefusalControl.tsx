@@ -1,21 +1,28 @@
 import { Form } from "@remix-run/react";
 import { FieldError } from "~/components/forms";
+import { formatYenShort } from "~/lib/rules/format";
 import { REFUSAL_NOTE_MAX } from "~/lib/schemas/line-refusal-schemas";
 import type { RefusalError } from "~/server/orders/order-list-actions.server";
 import type { OrderGroup } from "~/server/orders/order-list.server";
 
 /**
  * お断り for one line: a note for the customer (mailed, and shown on their status and download
- * pages) and a button. Its inputs belong to the line's own form by the form attribute. Open
- * again with the typed note when the server refused it.
+ * pages), the line's refund in the same step (ticked by default; its one-time key made when the
+ * list was drawn, so a double click refunds once) and a button. Its inputs belong to the line's
+ * own form by the form attribute. Open again with the typed note when the server refused it.
  */
 export function RefusalControl({
   lineId,
   lineNumber,
+  price,
+  refundKey,
   error,
 }: {
   lineId: number;
   lineNumber: string;
+  price: number;
+  /** null when the line is already refunded: nothing to offer. */
+  refundKey: string | null;
   error: RefusalError | null;
 }) {
   const formId = `refuse-${lineId}`;
@@ -40,8 +47,24 @@ export function RefusalControl({
           className="field-input w-full text-sm"
         />
         <FieldError id={`${formId}-error`} errors={error ? [error.refusalMessage] : null} announce />
+        {refundKey ? (
+          <>
+            <label className="flex items-start gap-2 text-zinc-800">
+              <input
+                type="checkbox"
+                name="refund"
+                form={formId}
+                // Ticked unless the admin unticked it before a refused post.
+                defaultChecked={error ? error.refund : true}
+                className="mt-0.5 h-4 w-4 shrink-0 accent-brand-600"
+              />
+              <span>この明細の代金（{formatYenShort(price)}）を返金する</span>
+            </label>
+            <input type="hidden" name="refundKey" form={formId} value={refundKey} />
+          </>
+        ) : null}
         <p className="text-zinc-600">
-          お客様にメールでお知らせします。返金はショップから別途ご連絡する旨も記載されます。
+          お客様にメールでお知らせします。返金する場合はメールにその旨を記載し、返金のお知らせも別にお送りします。返金しない場合は、返金はショップから別途ご連絡する旨を記載します。
         </p>
         <button
           type="submit"

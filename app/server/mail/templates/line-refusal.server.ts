@@ -1,3 +1,4 @@
+import { formatYenShort } from "~/lib/rules/format";
 import { renderMail } from "../layout.server";
 
 type RefusedLine = {
@@ -9,8 +10,11 @@ type RefusedLine = {
   statusUrl: string;
 };
 
-/** お断り: one video of the order cannot be made; the admin's note, and the refund to follow. */
-export function lineRefusedMail(input: RefusedLine & { note: string }) {
+/**
+ * お断り: one video of the order cannot be made; the admin's note, and its refund: made in the same
+ * step (`refundedAmount`, its 返金のお知らせ follows), or to be arranged by the shop.
+ */
+export function lineRefusedMail(input: RefusedLine & { note: string; refundedAmount: number | null }) {
   return renderMail(`動画制作のお断りについて（注文番号 ${input.orderNumber}）`, `${input.customerName} 様`, [
     {
       text: `ご注文いただいた「${input.contestName}」の動画のうち、以下の1本は誠に申し訳ございませんが制作することができなくなりました。`,
@@ -23,7 +27,10 @@ export function lineRefusedMail(input: RefusedLine & { note: string }) {
     },
     { text: `ショップからのお知らせ:\n${input.note}` },
     {
-      text: "この動画の代金の返金につきましては、あらためてショップよりご連絡いたします。ほかの動画は通常どおり制作してお届けします。ご迷惑をおかけし、誠に申し訳ございません。",
+      text:
+        input.refundedAmount === null
+          ? "この動画の代金の返金につきましては、あらためてショップよりご連絡いたします。ほかの動画は通常どおり制作してお届けします。ご迷惑をおかけし、誠に申し訳ございません。"
+          : `この動画の代金（${formatYenShort(input.refundedAmount)}）は返金いたします。返金の方法と時期は、別途お送りする「返金のお知らせ」メールでご案内します。ほかの動画は通常どおり制作してお届けします。ご迷惑をおかけし、誠に申し訳ございません。`,
     },
     { link: input.statusUrl, label: "注文状況を確認する" },
   ]);
