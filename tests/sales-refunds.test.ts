@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { csvLine } from "~/lib/rules/csv";
 import { tokyoDay } from "~/lib/rules/tokyo-date";
 import type { RefundStatus } from "~/lib/rules/refunds";
 import { db } from "~/server/db/client.server";
@@ -192,6 +193,8 @@ describe("sales CSV with refunds", () => {
     expect(refundRow[column("状態")]).toBe("返金済み");
     expect(refundRow[column("返金（税込）")]).toBe("5000");
     expect(refundRow[column("純売上（税込）")]).toBe("-5000");
+    // Written as a number a spreadsheet adds up, not defused into text as a formula would be.
+    expect(csvLine(refundRow)).toMatch(/,5000,-5000\r\n$/);
     const total = (name: string) => rows.reduce((sum, row) => sum + Number(row[column(name)]), 0);
     const report = salesReport(filter(contest, null, null));
     expect([total("売上（税込）"), total("返金（税込）"), total("純売上（税込）")]).toEqual([

@@ -136,6 +136,8 @@ describe("sales CSV", () => {
     expect(fields[6]).toBe("'＠SUM(1+1)");
     expect(fields[7]).toBe("'－1");
     expect(line).toContain(`"'＝HYPERLINK(""http://evil.example"",""x"")"`);
+    // A plain negative number (a refund's 純売上) stays a number; anything more after a minus is defused.
+    expect(csvLine(["-5000", "-1+1", "-5000)", "－5000"])).toBe("-5000,'-1+1,'-5000),'－5000\r\n");
     // Full-width characters later in a value stay as they are.
     expect(csvLine(["山田＝太郎", "Ａ＋"])).toBe("山田＝太郎,Ａ＋\r\n");
   });

@@ -5,9 +5,12 @@
  */
 const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
+/** A plain negative number (a refund in the sales CSV): a spreadsheet reads it as the number it is, never a formula. */
+const NEGATIVE_NUMBER = /^-\d+(\.\d+)?$/;
+
 /** One CSV field: quoted when it holds a comma, quote or line break; a formula start is defused for spreadsheets. */
 export function csvField(value: string): string {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  const safe = FORMULA_START.test(value) && !NEGATIVE_NUMBER.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
