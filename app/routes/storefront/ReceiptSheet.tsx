@@ -81,7 +81,9 @@ export function ReceiptSheet({ receipt }: { receipt: Receipt }) {
             <tr key={index} className="border-b border-zinc-300 align-top">
               <td className="py-2 pr-3 pl-1">
                 {receiptLineDescription(line)}
-                {line.refunded ? <span className="ml-1 text-xs font-bold">（返金済み）</span> : null}
+                {line.refunded ? (
+                  <span className="ml-1 text-xs font-bold whitespace-nowrap">（返金済み）</span>
+                ) : null}
               </td>
               <td className="py-2 pr-1 text-right whitespace-nowrap tabular-nums">
                 {formatYenSign(line.price)}
