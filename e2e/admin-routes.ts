@@ -46,11 +46,30 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   { method: "GET", path: "/admin/orders", kind: "page" },
   { method: "GET", path: "/admin/orders?tab=handled&q=1", kind: "page" },
   { method: "GET", path: "/admin/orders?contest=1", kind: "page" },
-  ...["complete", "deliver", "resend", "extend", "reset-line-1"].map((intent) => ({
+  { method: "GET", path: "/admin/orders?refund=1", kind: "page" },
+  ...["complete", "deliver", "resend", "extend", "reset-line-1", "refuse-line", "withdraw-refusal"].map(
+    (intent) => ({
+      method: "POST" as const,
+      path: "/admin/orders",
+      kind: "page" as const,
+      form: {
+        orderId: "1",
+        intent,
+        "url-1": "https://example.com/x.mp4",
+        lineId: "1",
+        note: "侵入テスト",
+        refund: "on",
+        refundKey: "intruder",
+      },
+    }),
+  ),
+  // One order's page (an unknown number is the shop's 404), its refund form and its refunds' buttons.
+  { method: "GET", path: "/admin/orders/99999999", kind: "page", adminStatus: 404 },
+  ...["review", "refund", "edit", "resend-refund", "complete-test-refund"].map((intent) => ({
     method: "POST" as const,
-    path: "/admin/orders",
+    path: "/admin/orders/99999999",
     kind: "page" as const,
-    form: { orderId: "1", intent, "url-1": "https://example.com/x.mp4" },
+    form: { intent, requestKey: "intruder", amount: "1", reason: "侵入テスト", refundId: "1" },
   })),
   { method: "GET", path: "/admin/contest/1/settings", kind: "page" },
   ...[
