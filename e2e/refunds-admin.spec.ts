@@ -126,6 +126,7 @@ test("a konbini refund: 返金手続き中 until the customer's bank transfer (�
   await expect(page).toHaveURL(/\/payment-complete$/);
   const orderNumber = (await page.getByTestId("order-number").textContent())?.trim() ?? "";
   await page.getByRole("link", { name: "注文状況を確認する" }).click();
+  await expect(page).toHaveURL(/\/orders\/[0-9a-f]{32}$/);
   const statusPath = new URL(page.url()).pathname;
 
   const adminContext = await browser.newContext({ javaScriptEnabled: jsEnabled() });
