@@ -128,6 +128,12 @@ describe("GET /api/video/orders", () => {
         style: line.style,
         productionPossible: false,
         price: 3000,
+        // Nothing refunded (tests/refunds-customer.test.ts has a refunded order).
+        refundStatus: null,
+        refundedAmount: 0,
+        orderTotalAmount: 6000,
+        orderRefundedAmount: 0,
+        orderNetAmount: 6000,
         status: "未対応",
         videoDownloadUrl: null,
         orderDate: o.createdAt.toISOString(),

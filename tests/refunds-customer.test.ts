@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { extractText, getDocumentProxy } from "unpdf";
 import { describe, expect, it } from "vitest";
 import * as ordersRoute from "~/routes/api/account/orders";
+import * as adminListRoute from "~/routes/api/orders/list";
 import { loader as statusLoader } from "~/routes/storefront/order-status";
 import { loader as receiptLoader } from "~/routes/storefront/receipt";
 import { loader as pdfLoader } from "~/routes/storefront/receipt-pdf";
@@ -19,7 +20,7 @@ import { recordProviderRefund } from "~/server/refunds/refund-sending.server";
 import * as loginRoute from "~/routes/api/account/login";
 import { formatDateLong } from "~/lib/rules/format";
 import { createUser } from "./helpers/accounts";
-import { apiCall } from "./helpers/api";
+import { adminWithToken, apiCall } from "./helpers/api";
 import { paidTestOrder, refundAdmin } from "./helpers/refund-orders";
 import { callRoute, sessionOf } from "./helpers/route";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
@@ -172,6 +173,27 @@ describe("a refund as the parent sees it", () => {
       orderRefundedAmount: 4000,
       orderNetAmount: 0,
     });
+  });
+
+  it("GET /api/video/orders (the admin's list) carries the same per line and per order", async () => {
+    const { order, lines } = await refusedAndRefunded();
+    const { token } = adminWithToken("read");
+    const answer = await apiCall(adminListRoute, "GET", `/api/video/orders?q=${order.orderNumber}`, {
+      token,
+    });
+    expect(answer.status).toBe(200);
+    const entries = (answer.data as { orderLines: Record<string, unknown>[] }).orderLines;
+    const order_ = { orderTotalAmount: 8000, orderRefundedAmount: 5000, orderNetAmount: 3000 };
+    expect(entries).toEqual([
+      expect.objectContaining({ id: lines[0]!.id, refundStatus: null, refundedAmount: 0, ...order_ }),
+      expect.objectContaining({
+        id: lines[1]!.id,
+        productionPossible: true,
+        refundStatus: "succeeded",
+        refundedAmount: 5000,
+        ...order_,
+      }),
+    ]);
   });
 
   it("a receipt issued after the refund says 3,000円 received, its tax, the refund, and the PDF says the same", async () => {

@@ -2,6 +2,8 @@ import { requireApiAdmin } from "~/server/auth/api-access.server";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
 import { postOrderDraft } from "~/server/checkout/order-api.server";
 import { listOrderGroups, ORDER_GROUPS_PAGE_SIZE, orderListQuery } from "~/server/orders/order-list.server";
+import { refundTotals } from "~/lib/rules/refunds";
+import { apiRefundStatus, refundRowsOfOrders } from "~/server/orders/customer-refunds.server";
 
 /**
  * 動画注文一覧 as the spec's list of order lines: the screen's query (tab, contest, q, page),
@@ -12,9 +14,12 @@ export const loader = jsonApi({
     await requireApiAdmin(request);
     const query = orderListQuery(new URL(request.url).searchParams);
     const { groups, total, pages } = listOrderGroups(query);
+    const refundRows = refundRowsOfOrders(groups.map((order) => order.id));
     return apiJson({
-      orderLines: groups.flatMap((order) =>
-        order.lines.map((line) => ({
+      orderLines: groups.flatMap((order) => {
+        // The order's amounts after refunds, as its customer's pages and receipt count them.
+        const { refunded, inProgress, net } = refundTotals(order.totalAmount, refundRows.get(order.id) ?? []);
+        return order.lines.map((line) => ({
           id: line.id,
           // The line's number: the order's, with -N (完了 and 納品 take either).
           orderNumber: line.lineNumber,
@@ -25,14 +30,19 @@ export const loader = jsonApi({
           // The spec's name for a refused line (true = お断り): the API's published field.
           productionPossible: line.refused,
           price: line.price,
+          refundStatus: apiRefundStatus(line.refundState),
+          refundedAmount: line.refundState ? line.price : 0,
+          orderTotalAmount: order.totalAmount,
+          orderRefundedAmount: refunded + inProgress,
+          orderNetAmount: net,
           status: line.status,
           videoDownloadUrl: line.videoDownloadUrl,
           orderDate: order.createdAt.toISOString(),
           customerEmail: order.customerEmail,
           customerName: order.customerName,
           paymentStatus: order.paymentStatus,
-        })),
-      ),
+        }));
+      }),
       tab: query.tab,
       page: query.page,
       pageSize: ORDER_GROUPS_PAGE_SIZE,
