@@ -61,11 +61,11 @@ test("a stray second payment listed and refunded from the ledger", async ({ page
   if (jsEnabled()) {
     const dialog = ledger.getByRole("dialog", { name: "この決済を全額返金しますか？" });
     await expect(dialog).toContainText(second);
-    await dialog.getByRole("button", { name: `${amount}を全額返金する` }).click();
+    await dialog.getByRole("button", { name: `${amount}を返金する` }).click();
   } else {
     await expect(ledger).toHaveURL(/\?confirm=\d+$/);
     await expect(ledger.getByRole("heading", { name: "この決済を全額返金しますか？" })).toBeVisible();
-    await ledger.getByRole("button", { name: `${amount}を全額返金する` }).click();
+    await ledger.getByRole("button", { name: `${amount}を返金する` }).click();
   }
   await expect(ledger.getByRole("status").filter({ hasText: "返金しました" })).toBeVisible();
   await expect(ledger).toHaveURL(/\/admin\/stray-payments$/);

@@ -109,6 +109,11 @@ describe("sales CSV", () => {
     expect(rows).toHaveLength(3);
     expect(rows.map((r) => r[8])).toEqual(["1000", "2000", "500"]);
     expect(rows.every((r) => r.length === SALES_CSV_HEADER.length)).toBe(true);
+    // 注文日時 as toLocaleString writes it in Tokyo: 2025-05-31 14:59:59.999 UTC is 23:59:59 there.
+    expect(rows[0]![2]).toBe(
+      new Date("2025-05-31T14:59:59.999Z").toLocaleString("ja-JP", { timeZone: "Asia/Tokyo" }),
+    );
+    expect(rows[0]![2]).toBe("2025/5/31 23:59:59");
   });
 
   it("quotes what needs quoting, defuses spreadsheet formulas, and starts with a BOM", () => {

@@ -1,6 +1,7 @@
-// npm run bench:admin — the sales page and the user list with 200,000 order lines and
-// 10,000 users, timed over HTTP against the production build; the baseline is /healthz
-// (a request that touches the database once) timed in the same run on the same server.
+// npm run bench:admin — the sales page, its CSV, the ledger of stray payments and the user list
+// with 200,000 order lines, 2,500 refunds (one order in twenty, made three days after it; one in
+// a hundred failed) and 10,000 users, timed over HTTP against the production build; the baseline
+// is /healthz (a request that touches the database once) timed in the same run on the same server.
 import Database from "better-sqlite3";
 import { adminCookie, migratedShop, startServer, timeRequests } from "./lib.mjs";
 
@@ -37,6 +38,9 @@ db.transaction(() => {
   const line = db.prepare(
     "insert into order_lines (order_id, line_number, contest_name, category, athlete_number, athlete_name, style, orientation, price) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
+  const refund = db.prepare(
+    "insert into refunds (order_id, payment_intent_id, line_ids, amount, method, reason, request_key, status, created_at) values (?, ?, '[]', 4000, 'card', 'ベンチ', ?, ?, ?)",
+  );
   const start = Date.UTC(2025, 0, 1);
   for (let i = 0; i < ORDERS; i++) {
     const contest = contests[i % contests.length];
@@ -52,6 +56,14 @@ db.transaction(() => {
       LINES_PER_ORDER,
       start + i * 600_000,
     ).lastInsertRowid;
+    if (i % 20 === 0)
+      refund.run(
+        id,
+        `pi_bench_${i}`,
+        `bench-refund-${i}`,
+        i % 100 === 0 ? "failed" : "succeeded",
+        start + i * 600_000 + 3 * 86_400_000,
+      );
     for (let n = 1; n <= LINES_PER_ORDER; n++)
       line.run(
         id,
@@ -68,7 +80,7 @@ db.transaction(() => {
 })();
 db.close();
 console.log(
-  `seeded ${USERS} users, ${ORDERS} orders, ${ORDERS * LINES_PER_ORDER} order lines in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+  `seeded ${USERS} users, ${ORDERS} orders, ${ORDERS * LINES_PER_ORDER} order lines, ${ORDERS / 20} refunds in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
 );
 
 const server = await startServer(serverEnv);
@@ -81,6 +93,11 @@ try {
       "売上集計 (contest + month)",
       `/admin/sales?contest=${encodeURIComponent(contests[1])}&from=2025-03-01&to=2025-03-31`,
     ],
+    [
+      "売上集計 CSV (contest + month)",
+      `/admin/sales.csv?contest=${encodeURIComponent(contests[1])}&from=2025-03-01&to=2025-03-31`,
+    ],
+    ["注文にならなかった決済", "/admin/stray-payments"],
     ["ユーザー管理 (page 1)", "/admin/users"],
     ["ユーザー管理 (search)", "/admin/users?q=user99"],
     ["ユーザー管理 (page 150)", "/admin/users?page=150"],

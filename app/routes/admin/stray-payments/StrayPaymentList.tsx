@@ -27,7 +27,7 @@ export function StrayPaymentList({ entries, action }: { entries: Entry[]; action
         open={confirming !== null}
         title="この決済を全額返金しますか？"
         action={action}
-        confirmLabel={`${confirming?.amountLabel ?? ""}を全額返金する`}
+        confirmLabel={`${confirming?.amountLabel ?? ""}を返金する`}
         onCancel={() => setConfirming(null)}
         fields={{
           intent: "refund",
@@ -54,7 +54,7 @@ export function StrayPaymentList({ entries, action }: { entries: Entry[]; action
               </div>
               <EntryActions entry={entry} action={action} onRefund={() => setConfirming(entry)} />
             </div>
-            <dl className="mt-3 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+            <dl className="mt-3 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[7rem_1fr]">
               <dt className="text-zinc-500">決済日時</dt>
               <dd>{formatDateTime(entry.createdAt)}</dd>
               <dt className="text-zinc-500">決済ID</dt>

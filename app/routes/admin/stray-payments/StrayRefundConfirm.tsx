@@ -22,7 +22,7 @@ export function StrayRefundConfirm({ entry, action }: { entry: Refundable; actio
             キャンセル
           </Link>
           <button type="submit" disabled={busy} className="btn bg-red-600 text-white hover:bg-red-700">
-            {busy ? "返金しています…" : `${entry.amountLabel}を全額返金する`}
+            {busy ? "返金しています…" : `${entry.amountLabel}を返金する`}
           </button>
         </Form>
       </div>
