@@ -99,6 +99,9 @@ describe("a refund as the parent sees it", () => {
     ]);
     expect(view.lines[1]!.refusalNote).toBe("演技の映像が撮影できませんでした。");
     expect(view.totalAmount).toBe(8000);
+    // One line is still being made: the page still promises its day.
+    expect(view.nothingToMake).toBe(false);
+    expect(view.expectedDeliveryDay).not.toBeNull();
     expect(view.refunds).toMatchObject({
       refunded: 5000,
       inProgress: 0,
@@ -106,6 +109,23 @@ describe("a refund as the parent sees it", () => {
       arrival: REFUND_ARRIVAL.card,
       refunds: [{ amount: 5000, state: "返金済み", reason: "撮影できなかったため" }],
     });
+  });
+
+  it("every line refused and refunded: the page says nothing is on its way and promises no day", async () => {
+    const { order, lines } = await paidTestOrder({ prices: [3000, 5000] });
+    db()
+      .update(orderLines)
+      .set({ refused: true, refusalNote: "撮影できませんでした。" })
+      .where(eq(orderLines.orderId, order.id))
+      .run();
+    expect(orderStatusByToken(order.statusToken)).toMatchObject({
+      nothingToMake: true,
+      expectedDeliveryDay: null,
+    });
+    await refund(order.id, { lineIds: [lines[0]!.id] });
+    const view = orderStatusByToken(order.statusToken)!;
+    expect(view.lines.map((line) => line.refundState)).toEqual(["返金済み", null]);
+    expect(view).toMatchObject({ nothingToMake: true, refunds: { net: 5000 } });
   });
 
   it("a konbini refund reads 返金手続き中 until the transfer is made, then 返金済み", async () => {
@@ -274,8 +294,13 @@ describe("a refund as the parent sees it", () => {
       message: RECEIPT_REFUND_MESSAGES.fullyRefunded,
     });
     expect(reissueReceipt(token)).toMatchObject({ ok: false, status: 409 });
-    // The status page and the history offer no receipt for it either.
-    expect(orderStatusByToken(token)!.refunds.net).toBe(0);
+    // The status page and the history offer no receipt for it either; nothing is being made.
+    expect(orderStatusByToken(token)).toMatchObject({
+      progress: "制作中",
+      refunds: { net: 0 },
+      nothingToMake: true,
+      expectedDeliveryDay: null,
+    });
     const shown = purchaseHistory(order.customerEmail, 1).orders[0]!;
     expect(shown).toMatchObject({ receiptUrl: null, refunds: { refunded: 8000, net: 0 } });
     // A typed amount names no line: the lines keep no refund state of their own.

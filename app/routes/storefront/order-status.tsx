@@ -78,6 +78,18 @@ export default function OrderStatusPage() {
             ) : null}
             {konbiniTest && token ? <KonbiniTestActions statusToken={token} /> : null}
           </div>
+        ) : order.progress === "制作中" && order.nothingToMake ? (
+          // Every line refused or refunded: nothing is on its way, whatever the order's status says.
+          <div className="rounded-xl border border-zinc-300 bg-zinc-50 p-4 text-zinc-900">
+            <h2 id="next-heading" className="font-bold">
+              このご注文でお届けする動画はありません
+            </h2>
+            <p className="mt-2 text-sm leading-relaxed">
+              {order.refunds.refunds.length > 0
+                ? "ご注文の動画はすべてお断り、または返金となりました。返金の内容は下の「返金について」をご覧ください。"
+                : "ご注文の動画はすべて制作できませんでした。返金につきましては、ショップよりご連絡いたします。"}
+            </p>
+          </div>
         ) : order.progress === "制作中" ? (
           <div className="rounded-xl border border-sky-200 bg-sky-50 p-4 text-sky-950">
             <h2 id="next-heading" className="font-bold">

@@ -53,6 +53,11 @@ export type OrderStatusView = {
   voucher: { confirmationNumber: string | null; dueAt: Date | null; voucherUrl: string | null } | null;
   /** 制作中: the Tokyo day ("YYYY-MM-DD") the videos are promised for. */
   expectedDeliveryDay: string | null;
+  /**
+   * Every line is お断り or refunded: nothing is being made, so the page does not say 制作中's
+   * 「動画を制作しています」 and promises no day.
+   */
+  nothingToMake: boolean;
   /** 納品済み: the order's download page (null if the order was marked handled without one). */
   download: { url: string; expiresAt: Date; expired: boolean } | null;
 };
@@ -90,18 +95,24 @@ export function orderStatusByToken(token: string): OrderStatusView | null {
           .get()
       : undefined;
   const refundRows = refundRowsOfOrder(order.id);
+  const lines = linesOfOrder(order.id).map((line) => ({
+    ...boughtLine(line),
+    refusalNote: refusalNoteOf(line),
+    ...lineRefund(line, refundRows),
+  }));
+  const refunds = orderRefunds(order, refundRows);
+  // A typed refund of the whole amount names no line, and leaves nothing to make either.
+  const nothingToMake =
+    refunds.net <= 0 ||
+    (lines.length > 0 && lines.every((line) => line.refusalNote !== null || line.refundState !== null));
   return {
     orderNumber: order.orderNumber,
     createdAt: order.createdAt,
     contestName: order.contestName,
     numberLabel: order.bibNumberLabel,
-    lines: linesOfOrder(order.id).map((line) => ({
-      ...boughtLine(line),
-      refusalNote: refusalNoteOf(line),
-      ...lineRefund(line, refundRows),
-    })),
+    lines,
     totalAmount: order.totalAmount,
-    refunds: orderRefunds(order, refundRows),
+    refunds,
     paymentMethod: PAYMENT_METHOD_LABELS[order.paymentMethod],
     progress,
     voucher:
@@ -113,7 +124,9 @@ export function orderStatusByToken(token: string): OrderStatusView | null {
           }
         : null,
     // Counted from the payment: a konbini order paid days later is made from then, not from the order.
-    expectedDeliveryDay: progress === "制作中" ? promisedDeliveryDay(order.paidAt ?? order.createdAt) : null,
+    expectedDeliveryDay:
+      progress === "制作中" && !nothingToMake ? promisedDeliveryDay(order.paidAt ?? order.createdAt) : null,
+    nothingToMake,
     download: page
       ? { url: `/download/${page.id}`, expiresAt: page.expiresAt, expired: page.expiresAt <= now() }
       : null,
