@@ -22,6 +22,21 @@ function refundsOf(orderNumber: string) {
 const refundMails = (email: string) =>
   mailsTo(email).filter((mail) => mail.subject.includes("返金のお知らせ"));
 
+/** The page on a phone and a laptop, for a look (.tmp/visual), once: in the js project. */
+async function screenshots(page: Page, name: string) {
+  if (test.info().project.name !== "js") return;
+  fs.mkdirSync(".tmp/visual", { recursive: true });
+  const size = page.viewportSize();
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `.tmp/visual/${name}-${width}.png`, fullPage: true });
+  }
+  if (size) await page.setViewportSize(size);
+}
+
 /** 確認する on the order page's refund form, then the confirmation's question. */
 async function review(page: Page, amountText: RegExp | string) {
   await page.getByRole("button", { name: "確認する" }).click();
@@ -68,6 +83,7 @@ test("an お断り line refunded by card from the order list, a second line from
   // 返金あり lists it; the order page shows the line 返金済み.
   await admin.goto(`/admin/orders?tab=pending&refund=1&q=${orderNumber}`);
   await expect(admin.getByRole("checkbox", { name: "返金あり" })).toBeChecked();
+  await screenshots(admin, "order-list-refund");
   await admin.getByRole("link", { name: `注文番号 ${orderNumber}` }).click();
   await expect(admin).toHaveURL(new RegExp(`/admin/orders/${orderNumber}$`));
   await expect(admin.locator(`[data-line="${orderNumber}-1"]`).getByText("返金済み")).toBeVisible();
@@ -164,15 +180,6 @@ test("a konbini refund: 返金手続き中 until the customer's bank transfer (�
   expect(refundsOf(orderNumber)).toMatchObject([{ status: "succeeded" }]);
 
   // The page with a refund made and the form still offered, on a phone and a laptop.
-  if (test.info().project.name === "js") {
-    fs.mkdirSync(".tmp/visual", { recursive: true });
-    for (const [width, height] of [
-      [390, 844],
-      [1280, 800],
-    ] as const) {
-      await admin.setViewportSize({ width, height });
-      await admin.screenshot({ path: `.tmp/visual/order-page-${width}.png`, fullPage: true });
-    }
-  }
+  await screenshots(admin, "order-page");
   await adminContext.close();
 });
