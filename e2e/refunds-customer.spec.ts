@@ -151,3 +151,45 @@ test("a refund on its way reads 返金手続き中 on the status page and in the
   await expect(states.nth(0)).toContainText(`返金手続き中 ${yen(line.price)}`);
   await expect(states.nth(0)).not.toContainText("納品待ち");
 });
+
+test("an order refunded whole: nothing on its way, no receipt link, and the receipt page says why instead of a 0円 receipt", async ({
+  page,
+}, testInfo) => {
+  const orderNumber = await buyTwoVideos(page, uniqueEmail("refund-whole"));
+  const bought = boughtOrder(orderNumber);
+  const total = bought.lines.reduce((sum, line) => sum + line.price, 0);
+  // A typed amount (the whole order), as the back-office's 金額を指定 makes it: it names no line.
+  withDb((db) =>
+    db
+      .prepare(
+        `insert into refunds (order_id, payment_intent_id, line_ids, amount, method, reason, request_key, provider_refund_id, status, succeeded_at)
+         values (?, ?, '[]', ?, 'card', '大会の中止のため', ?, ?, 'succeeded', ?)`,
+      )
+      .run(
+        bought.orderId,
+        bought.paymentIntentId,
+        total,
+        `e2e-refund-whole-${bought.orderId}`,
+        `re_e2e_whole_${bought.orderId}`,
+        Date.now(),
+      ),
+  );
+
+  await page.goto(`/orders/${bought.token}`);
+  await expect(page.getByRole("heading", { name: "このご注文でお届けする動画はありません" })).toBeVisible();
+  await expect(page.getByTestId("expected-delivery")).toHaveCount(0);
+  await expect(page.getByTestId("order-net")).toHaveText("0円（税込）");
+  await expect(page.getByRole("link", { name: "領収書を発行する・表示する" })).toHaveCount(0);
+  await shoot(page, "status-whole", testInfo.project.name);
+
+  const response = await page.goto(`/orders/${bought.token}/receipt`);
+  expect(response?.status()).toBe(409);
+  await expect(page.getByRole("heading", { name: "領収書を発行できません" })).toBeVisible();
+  await expect(page.getByRole("alert")).toContainText("全額を返金しました");
+  await expect(page.getByTestId("receipt-refunds")).toHaveText(
+    `${formatDateLong(new Date())}に ${yen(total)}を返金しました。`,
+  );
+  await expect(page.getByLabel("宛名")).toHaveCount(0);
+  const pdf = await page.request.get(`/orders/${bought.token}/receipt.pdf`);
+  expect(pdf.status()).toBe(409);
+});
