@@ -51,7 +51,7 @@ export function OrderLineRow(props: LineRowProps) {
           <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-bold text-red-700">お断り</span>
         ) : null}
         {line.refundState ? (
-          <span className="ml-2">
+          <span className="ml-2 inline-block">
             <RefundBadge label={line.refundState} />
           </span>
         ) : null}

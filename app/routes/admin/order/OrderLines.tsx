@@ -42,11 +42,11 @@ export function OrderLines({ lines }: { lines: OrderPage["lines"] }) {
   );
 }
 
-/** 返金済み in green, anything still on its way (返金手続き中, 一部返金) in amber. */
+/** 返金済み in green, anything still on its way (返金手続き中, 一部返金) in amber; never broken inside a narrow cell. */
 export function RefundBadge({ label }: { label: string }) {
   return (
     <span
-      className={`rounded-full px-2 py-0.5 text-xs font-bold ${
+      className={`inline-block rounded-full px-2 py-0.5 text-xs font-bold whitespace-nowrap ${
         label === "返金済み" ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-900"
       }`}
     >
