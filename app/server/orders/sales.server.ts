@@ -79,8 +79,10 @@ function add(into: SalesFigures, gross: number, refunded: number, orderCount: nu
 /**
  * The 売上集計 figures: 売上 (gross: paid orders on their order day), 返金 (refunds on the day they
  * were made) and 純売上 (net: the one less the other), in total, per day and per contest. Two grouped
- * queries, each from its covering index (orders_sales_idx, refunds_created_idx; a refund reaches its
- * order's contest by the order's key); the totals and series are sums of their few rows.
+ * queries: the orders from their covering index (orders_sales_idx); the refunds by refunds_created_idx
+ * when dates are given (by the contest's orders when a contest is too), each reaching its order's
+ * contest by the order's key: 0.2–4 ms for 2,500 refunds beside 50,000 orders (npm run bench:admin).
+ * The totals and series are sums of their few rows.
  */
 export function salesReport(filter: SalesFilter) {
   const sales = db()
