@@ -94,11 +94,10 @@ type OrderRow = NonNullable<ReturnType<typeof orderByStatusToken>>;
  * Only a paid order has a receipt: a konbini voucher not yet paid, or expired, has none; nor has
  * an order refunded whole (a receipt for 0円 would certify nothing).
  */
-function refusal(order: OrderRow): string | null {
+function refusal(order: OrderRow, rows = refundRowsOfOrder(order.id)): string | null {
   if (order.paymentStatus === "awaiting") return RECEIPT_MESSAGES.awaitingPayment;
   if (order.paymentStatus === "expired") return RECEIPT_MESSAGES.expired;
-  if (amountKept(order.totalAmount, refundRowsOfOrder(order.id)) <= 0)
-    return RECEIPT_REFUND_MESSAGES.fullyRefunded;
+  if (amountKept(order.totalAmount, rows) <= 0) return RECEIPT_REFUND_MESSAGES.fullyRefunded;
   return null;
 }
 
@@ -110,8 +109,8 @@ function paidAt(order: OrderRow): Date {
 export function receiptByToken(token: string): ReceiptState {
   const order = orderByStatusToken(token);
   if (!order) return { kind: "not-found" };
-  const refused = refusal(order);
   const rows = refundRowsOfOrder(order.id);
+  const refused = refusal(order, rows);
   if (refused === RECEIPT_REFUND_MESSAGES.fullyRefunded)
     return {
       kind: "refunded",
