@@ -113,6 +113,7 @@ test("a refused line refunded by card: status page, purchase history and receipt
   await expect(states.nth(1)).toContainText(`返金済み ${yen(refunded.price)}`);
   await expect(states.nth(1)).not.toContainText("納品待ち");
   await expect(order.getByTestId("history-net")).toHaveText(`${yen(kept.price)}（税込）`);
+  await shoot(page, "history", testInfo.project.name);
 
   // 領収書: the amount kept, its tax, the refund in words; the PDF says the same.
   await order.getByRole("link", { name: /領収書/ }).click();
