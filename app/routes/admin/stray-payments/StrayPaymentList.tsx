@@ -27,7 +27,8 @@ export function StrayPaymentList({ entries, action }: { entries: Entry[]; action
         open={confirming !== null}
         title="この決済を全額返金しますか？"
         action={action}
-        confirmLabel={`${confirming?.amountLabel ?? ""}を返金する`}
+        // The amount stands in bold just above; with it the label wrapped beside キャンセル at 390 px.
+        confirmLabel="返金する"
         onCancel={() => setConfirming(null)}
         fields={{
           intent: "refund",
