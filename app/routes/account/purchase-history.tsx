@@ -59,16 +59,23 @@ export default function PurchaseHistory() {
                 <p className="text-sm text-zinc-600">
                   ご注文日 {formatDate(order.orderedAt)}・合計{" "}
                   <span className="font-semibold text-zinc-900">{formatYen(order.totalAmount)}</span>
-                  {order.refunds.refunded + order.refunds.inProgress > 0 ? (
-                    <>
-                      ・返金 −{formatYen(order.refunds.refunded + order.refunds.inProgress)}
-                      {order.refunds.inProgress > 0 ? "（手続き中を含む）" : ""}・お支払い額（返金後）{" "}
+                </p>
+                {order.refunds.refunded + order.refunds.inProgress > 0 ? (
+                  // On a line of its own, each amount kept whole, so a phone breaks between them.
+                  <p className="w-full text-sm text-zinc-600 sm:text-right">
+                    <span className="whitespace-nowrap">
+                      返金 −{formatYen(order.refunds.refunded + order.refunds.inProgress)}
+                      {order.refunds.inProgress > 0 ? "（手続き中を含む）" : ""}
+                    </span>
+                    ・
+                    <span className="whitespace-nowrap">
+                      お支払い額（返金後）{" "}
                       <span className="font-semibold text-zinc-900" data-testid="history-net">
                         {formatYen(order.refunds.net)}
                       </span>
-                    </>
-                  ) : null}
-                </p>
+                    </span>
+                  </p>
+                ) : null}
                 <p className="flex w-full flex-wrap items-center gap-x-3 gap-y-1 text-sm">
                   <span
                     className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ${PROGRESS_TONES[order.progress]}`}
@@ -110,7 +117,7 @@ export default function PurchaseHistory() {
                       価格
                     </th>
                     <th scope="col" className="px-4 py-2 font-semibold sm:pr-5">
-                      ダウンロード・状況
+                      状況
                     </th>
                   </tr>
                 </thead>
@@ -133,7 +140,7 @@ export default function PurchaseHistory() {
                       <Cell label="価格" className="sm:text-right sm:whitespace-nowrap">
                         {formatYen(line.price)}
                       </Cell>
-                      <Cell label="ダウンロード・状況" className="sm:pr-5 sm:whitespace-nowrap">
+                      <Cell label="状況" className="sm:pr-5 sm:whitespace-nowrap">
                         <LineState line={line} />
                       </Cell>
                     </tr>
