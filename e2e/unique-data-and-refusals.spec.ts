@@ -178,7 +178,10 @@ test("お断り of an order line with a note to the customer, its undo, and deli
     await group.getByLabel(`${number}-1 のお客様へのお知らせ`).fill(note);
     // The refund is left for later here (its order's payment is made up): refunds-admin.spec.ts
     // refunds in the same step.
-    await group.getByRole("checkbox", { name: /この明細の代金（[\d,]+円）を返金する/ }).first().uncheck();
+    await group
+      .getByRole("checkbox", { name: /この明細の代金（[\d,]+円）を返金する/ })
+      .first()
+      .uncheck();
     await group.getByRole("button", { name: "お断りにしてお客様に知らせる" }).first().click();
     await expect(page.getByText("お断りにしました")).toBeVisible();
   };
