@@ -1,5 +1,5 @@
 import { formatDate, formatYen, formatYenShort } from "~/lib/rules/format";
-import type { LineRefundState } from "~/lib/rules/refunds";
+import type { LineRefundState, RefundTotals } from "~/lib/rules/refunds";
 
 /**
  * An order's refunds on the customer's pages (注文状況, 購入履歴): a line's badge, the totals after
@@ -24,13 +24,11 @@ export function LineRefundBadge({ state, amount }: { state: LineRefundState; amo
   );
 }
 
-export type RefundAmounts = { refunded: number; inProgress: number; net: number };
-
 /**
  * The rows under 合計: 返金 −N円 (and 返金（手続き中） while on its way), then お支払い額（返金後）.
  * Nothing when the order has no refund.
  */
-export function RefundTotalRows({ refunds }: { refunds: RefundAmounts }) {
+export function RefundTotalRows({ refunds }: { refunds: RefundTotals }) {
   if (refunds.refunded === 0 && refunds.inProgress === 0) return null;
   return (
     <>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { LineRefundBadge } from "~/components/OrderRefunds";
 import { RefusalNotice } from "~/components/RefusalNotice";
 import { formatDateTime, formatYen } from "~/lib/rules/format";
 import { contactPath } from "~/lib/rules/download-links";
@@ -96,8 +97,13 @@ export default function DownloadPage() {
               {line.category}・{page.bibNumberLabel} {line.athleteNumber} {line.athleteName}・{line.style}
             </p>
             <p className="mt-1 text-sm font-semibold">{formatYen(line.price)}</p>
+            {line.refundState ? (
+              <p className="mt-1">
+                <LineRefundBadge state={line.refundState} amount={line.price} />
+              </p>
+            ) : null}
             {line.refusalNote !== null ? (
-              <RefusalNotice note={line.refusalNote} />
+              <RefusalNotice note={line.refusalNote} refunded={line.refundState !== null} />
             ) : (
               <div className="mt-3 grid grid-cols-2 gap-3">
                 {(["horizontal", "vertical"] as const).map((format) => {

@@ -2,18 +2,14 @@ import { and, count, desc, eq, isNull, ne, or, type SQL } from "drizzle-orm";
 import { inArray } from "drizzle-orm";
 import { orderProgress, type OrderProgress } from "~/lib/rules/order-progress";
 import { receiptPath } from "~/lib/rules/receipt";
+import type { RefundTotals } from "~/lib/rules/refunds";
 import { env } from "../core/env.server";
 import { db, type Db, type Tx } from "../db/client.server";
 import { downloadPages, orders, users } from "../db/schema";
 import { earlierOrdersMail } from "../mail/templates/earlier-orders.server";
 import { queueMail } from "../mail/outbox.server";
-import {
-  lineRefund,
-  orderRefunds,
-  refundRowsOfOrders,
-  type LineRefund,
-  type RefundAmounts,
-} from "../orders/customer-refunds.server";
+import { lineRefund, orderRefunds, type LineRefund } from "../orders/customer-refunds.server";
+import { refundsOfOrders } from "../refunds/order-refunds.server";
 import { boughtLine, isDelivered, linesOfOrders, type BoughtLine } from "../orders/order-lines.server";
 import { orderStatusPath } from "../orders/order-status.server";
 import { checkMailLink, dropMailLinks, issueMailLink, takeMailLink } from "./mail-links.server";
@@ -58,7 +54,7 @@ export type HistoryOrder = {
   numberLabel: string;
   totalAmount: number;
   /** Refunded (and on its way) and what the order comes to after them. */
-  refunds: RefundAmounts;
+  refunds: RefundTotals;
   /** The order's 領収書, once it is paid (a konbini order awaiting payment has none yet). */
   receiptUrl: string | null;
   lines: HistoryLine[];
@@ -90,7 +86,7 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
     .offset((current - 1) * perPage)
     .all();
   const lines = linesOfOrders(rows.map((row) => row.id));
-  const refundRows = refundRowsOfOrders(rows.map((row) => row.id));
+  const refundRows = refundsOfOrders(rows.map((row) => row.id));
   const pages =
     rows.length === 0
       ? []

@@ -1,17 +1,20 @@
-import { inArray } from "drizzle-orm";
-import { countsAsRefund, lineRefundState, refundTotals, type LineRefundState } from "~/lib/rules/refunds";
-import { db } from "../db/client.server";
-import { refunds, type PaymentMethod } from "../db/schema";
+import {
+  countsAsRefund,
+  lineRefundState,
+  refundTotals,
+  type LineRefundState,
+  type RefundTotals,
+} from "~/lib/rules/refunds";
+import type { PaymentMethod } from "../db/schema";
 import { REFUND_ARRIVAL } from "../mail/templates/refund.server";
+import type { RefundRow } from "../refunds/refund-sending.server";
 
 /**
  * An order's refunds as the customer's pages read them (注文状況, 購入履歴, /api/user/orders, the
- * 領収書): what each line and the order come to after refunds. The rules are lib/rules/refunds.ts;
- * this module reads the rows once for a page of orders and shapes them for those pages, so the
- * four agree on every amount and state.
+ * 領収書, the download page): what each line and the order come to after refunds. The rules are
+ * lib/rules/refunds.ts, the rows are read by refundsOfOrders (refunds/order-refunds.server.ts) once
+ * for a page of orders; this module shapes them for those pages, so they agree on every amount and state.
  */
-
-type RefundRow = typeof refunds.$inferSelect;
 
 /** A refund the customer is told about (a failed one is not: nothing was given back). */
 export type CustomerRefund = {
@@ -23,44 +26,14 @@ export type CustomerRefund = {
   reason: string;
 };
 
-export type OrderRefunds = {
-  /** Given back. */
-  refunded: number;
-  /** Promised, on its way. */
-  inProgress: number;
-  /** What the order comes to after refunds (the total less both). */
-  net: number;
+export type OrderRefunds = RefundTotals & {
   /** Counted refunds, oldest first. */
   refunds: CustomerRefund[];
   /** When the money reaches the customer, per the way the order was paid (the refund mail's words). */
   arrival: string | null;
 };
 
-export type RefundAmounts = Pick<OrderRefunds, "refunded" | "inProgress" | "net">;
-
 /** Every refund of these orders, by order, oldest first. */
-export function refundRowsOfOrders(orderIds: readonly number[]): Map<number, RefundRow[]> {
-  const byOrder = new Map<number, RefundRow[]>();
-  if (orderIds.length === 0) return byOrder;
-  const rows = db()
-    .select()
-    .from(refunds)
-    .where(inArray(refunds.orderId, [...orderIds]))
-    .orderBy(refunds.id)
-    .all();
-  for (const row of rows) {
-    if (row.orderId === null) continue;
-    const list = byOrder.get(row.orderId) ?? [];
-    list.push(row);
-    byOrder.set(row.orderId, list);
-  }
-  return byOrder;
-}
-
-export function refundRowsOfOrder(orderId: number): RefundRow[] {
-  return refundRowsOfOrders([orderId]).get(orderId) ?? [];
-}
-
 export function orderRefunds(
   order: { totalAmount: number; paymentMethod: PaymentMethod },
   rows: readonly RefundRow[],

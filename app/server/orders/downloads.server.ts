@@ -2,6 +2,8 @@ import { and, eq, isNull } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { deliveryFiles, downloadPages, orderLines, orders } from "../db/schema";
+import { lineRefundState } from "~/lib/rules/refunds";
+import { refundsOfOrder } from "../refunds/order-refunds.server";
 import { boughtLine, isDelivered, linesOfOrder, refusalNoteOf } from "./order-lines.server";
 
 /** A started download may be resumed for 24 hours without counting again (a phone's connection drops). */
@@ -18,6 +20,7 @@ export function downloadPage(id: string) {
   if (!order) return null;
   const at = now();
   const expired = page.expiresAt <= at;
+  const refunds = refundsOfOrder(order.id);
   return {
     id: page.id,
     orderNumber: order.orderNumber,
@@ -31,6 +34,8 @@ export function downloadPage(id: string) {
       delivered: isDelivered(line),
       /** お断り: the shop's note; the line has no video. */
       refusalNote: refusalNoteOf(line),
+      /** Its refund (返金済み / 返金手続き中), so a refused line no longer promises one to come. */
+      refundState: lineRefundState(line.id, refunds),
       downloaded:
         line.downloadStartedAt !== null &&
         at.getTime() - line.downloadStartedAt.getTime() >= RESUME_WINDOW_MS,

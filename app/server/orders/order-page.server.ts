@@ -70,7 +70,8 @@ export function orderPage(order: OrderPageOrder) {
       refusalNote: line.refusalNote,
       refundState: lineRefundState(line.id, refunds),
     })),
-    refunds: refunds.map((refund) => ({
+    // The history newest first: the latest refund is what the admin came to see.
+    refunds: [...refunds].reverse().map((refund) => ({
       id: refund.id,
       amount: refund.amount,
       lineNumbers: refund.lineIds.map((id) => lineNumberOf.get(id) ?? `#${id}`),

@@ -5,13 +5,8 @@ import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { db } from "../db/client.server";
 import { downloadPages, orders, type PaymentMethod } from "../db/schema";
-import {
-  lineRefund,
-  orderRefunds,
-  refundRowsOfOrder,
-  type LineRefund,
-  type OrderRefunds,
-} from "./customer-refunds.server";
+import { lineRefund, orderRefunds, type LineRefund, type OrderRefunds } from "./customer-refunds.server";
+import { refundsOfOrder } from "../refunds/order-refunds.server";
 import { boughtLine, linesOfOrder, refusalNoteOf, type BoughtLine } from "./order-lines.server";
 
 /**
@@ -94,7 +89,7 @@ export function orderStatusByToken(token: string): OrderStatusView | null {
           .limit(1)
           .get()
       : undefined;
-  const refundRows = refundRowsOfOrder(order.id);
+  const refundRows = refundsOfOrder(order.id);
   const lines = linesOfOrder(order.id).map((line) => ({
     ...boughtLine(line),
     refusalNote: refusalNoteOf(line),

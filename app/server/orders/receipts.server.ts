@@ -5,7 +5,7 @@ import { now } from "../core/clock.server";
 import { sellerInfo } from "../core/seller.server";
 import { db } from "../db/client.server";
 import { orders } from "../db/schema";
-import { refundRowsOfOrder } from "./customer-refunds.server";
+import { refundsOfOrder } from "../refunds/order-refunds.server";
 import { boughtLine, linesOfOrder, type BoughtLine } from "./order-lines.server";
 import { orderByStatusToken } from "./order-status.server";
 import {
@@ -94,7 +94,7 @@ type OrderRow = NonNullable<ReturnType<typeof orderByStatusToken>>;
  * Only a paid order has a receipt: a konbini voucher not yet paid, or expired, has none; nor has
  * an order refunded whole (a receipt for 0円 would certify nothing).
  */
-function refusal(order: OrderRow, rows = refundRowsOfOrder(order.id)): string | null {
+function refusal(order: OrderRow, rows = refundsOfOrder(order.id)): string | null {
   if (order.paymentStatus === "awaiting") return RECEIPT_MESSAGES.awaitingPayment;
   if (order.paymentStatus === "expired") return RECEIPT_MESSAGES.expired;
   if (amountKept(order.totalAmount, rows) <= 0) return RECEIPT_REFUND_MESSAGES.fullyRefunded;
@@ -109,7 +109,7 @@ function paidAt(order: OrderRow): Date {
 export function receiptByToken(token: string): ReceiptState {
   const order = orderByStatusToken(token);
   if (!order) return { kind: "not-found" };
-  const rows = refundRowsOfOrder(order.id);
+  const rows = refundsOfOrder(order.id);
   const refused = refusal(order, rows);
   if (refused === RECEIPT_REFUND_MESSAGES.fullyRefunded)
     return {

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { formatYenShort } from "~/lib/rules/format";
 import { refundTotals } from "~/lib/rules/refunds";
 import { db, type Tx } from "../db/client.server";
@@ -106,7 +106,24 @@ function refundAmount(
   return sum;
 }
 
-/** An order's refunds, newest first: the order page's history and every total after refunds. */
+/** The refunds of a page of orders, each order's oldest first (failed ones too: the rules skip them). */
+export function refundsOfOrders(orderIds: readonly number[]): Map<number, RefundRow[]> {
+  const byOrder = new Map<number, RefundRow[]>();
+  if (orderIds.length === 0) return byOrder;
+  const rows = db()
+    .select()
+    .from(refunds)
+    .where(inArray(refunds.orderId, [...orderIds]))
+    .orderBy(refunds.id)
+    .all();
+  for (const row of rows) {
+    if (row.orderId === null) continue;
+    byOrder.set(row.orderId, [...(byOrder.get(row.orderId) ?? []), row]);
+  }
+  return byOrder;
+}
+
+/** One order's refunds, oldest first. */
 export function refundsOfOrder(orderId: number): RefundRow[] {
-  return db().select().from(refunds).where(eq(refunds.orderId, orderId)).all().reverse();
+  return refundsOfOrders([orderId]).get(orderId) ?? [];
 }

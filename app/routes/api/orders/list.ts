@@ -3,7 +3,8 @@ import { jsonApi, apiJson } from "~/server/http/json-api.server";
 import { postOrderDraft } from "~/server/checkout/order-api.server";
 import { listOrderGroups, ORDER_GROUPS_PAGE_SIZE, orderListQuery } from "~/server/orders/order-list.server";
 import { refundTotals } from "~/lib/rules/refunds";
-import { apiRefundStatus, refundRowsOfOrders } from "~/server/orders/customer-refunds.server";
+import { apiRefundStatus } from "~/server/orders/customer-refunds.server";
+import { refundsOfOrders } from "~/server/refunds/order-refunds.server";
 
 /**
  * 動画注文一覧 as the spec's list of order lines: the screen's query (tab, contest, q, page),
@@ -14,7 +15,7 @@ export const loader = jsonApi({
     await requireApiAdmin(request);
     const query = orderListQuery(new URL(request.url).searchParams);
     const { groups, total, pages } = listOrderGroups(query);
-    const refundRows = refundRowsOfOrders(groups.map((order) => order.id));
+    const refundRows = refundsOfOrders(groups.map((order) => order.id));
     return apiJson({
       orderLines: groups.flatMap((order) => {
         // The order's amounts after refunds, as its customer's pages and receipt count them.
