@@ -294,15 +294,20 @@ describe("a refund as the parent sees it", () => {
       message: RECEIPT_REFUND_MESSAGES.fullyRefunded,
     });
     expect(reissueReceipt(token)).toMatchObject({ ok: false, status: 409 });
-    // The status page and the history offer no receipt for it either; nothing is being made.
+    // The status page and the history offer no receipt for it either; nothing is being made, and
+    // the order reads 返金済み rather than 制作中.
     expect(orderStatusByToken(token)).toMatchObject({
-      progress: "制作中",
+      progress: "返金済み",
       refunds: { net: 0 },
       nothingToMake: true,
       expectedDeliveryDay: null,
     });
     const shown = purchaseHistory(order.customerEmail, 1).orders[0]!;
-    expect(shown).toMatchObject({ receiptUrl: null, refunds: { refunded: 8000, net: 0 } });
+    expect(shown).toMatchObject({
+      progress: "返金済み",
+      receiptUrl: null,
+      refunds: { refunded: 8000, net: 0 },
+    });
     // A typed amount names no line: the lines keep no refund state of their own.
     expect(shown.lines.map((line) => line.refundState)).toEqual([null, null]);
   });

@@ -4,12 +4,18 @@ import { ORDER_TABS } from "./order-tabs";
 /**
  * Where an order stands, in the customer's words: 入金待ち (a konbini voucher not yet paid) →
  * 制作中 (paid, videos being made) → 納品済み (the download page was mailed), or 期限切れ
- * (the voucher expired unpaid; nothing is made).
+ * (the voucher expired unpaid; nothing is made), or 返金済み (paid, then refunded whole before
+ * anything was delivered: nothing is made, whatever the order's own status says).
  */
-export type OrderProgress = "入金待ち" | "制作中" | "納品済み" | "期限切れ";
+export type OrderProgress = "入金待ち" | "制作中" | "納品済み" | "期限切れ" | "返金済み";
 
-export function orderProgress(order: { paymentStatus: PaymentStatus; status: OrderStatus }): OrderProgress {
+export function orderProgress(
+  order: { paymentStatus: PaymentStatus; status: OrderStatus },
+  /** What the order comes to after its refunds (lib/rules/refunds.ts), when it has any. */
+  net?: number,
+): OrderProgress {
   if (order.paymentStatus === "awaiting") return "入金待ち";
   if (order.paymentStatus === "expired") return "期限切れ";
-  return (ORDER_TABS.handled as readonly OrderStatus[]).includes(order.status) ? "納品済み" : "制作中";
+  if ((ORDER_TABS.handled as readonly OrderStatus[]).includes(order.status)) return "納品済み";
+  return net !== undefined && net <= 0 ? "返金済み" : "制作中";
 }

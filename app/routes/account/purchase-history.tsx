@@ -13,6 +13,7 @@ const PROGRESS_TONES: Record<OrderProgress, string> = {
   制作中: "bg-sky-100 text-sky-900",
   納品済み: "bg-emerald-100 text-emerald-900",
   期限切れ: "bg-zinc-200 text-zinc-700",
+  返金済み: "bg-zinc-200 text-zinc-700",
 };
 
 export const meta: MetaFunction = () => [{ title: "購入履歴 | コンテスト動画ショップ" }];

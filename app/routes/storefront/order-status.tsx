@@ -231,11 +231,16 @@ const DONE_LABELS: Partial<Record<OrderProgress, string>> = { 入金待ち: "お
 
 /**
  * 入金待ち → 制作中 → 納品済み, the current one marked; 期限切れ ends the line after 入金待ち
- * instead, since nothing follows it (and 入金待ち was never done).
+ * instead, since nothing follows it (and 入金待ち was never done); 返金済み ends it after the
+ * payment (done), since nothing is made.
  */
 function ProgressSteps({ progress }: { progress: OrderProgress }) {
   const expired = progress === "期限切れ";
-  const steps: readonly OrderProgress[] = expired ? ["入金待ち", "期限切れ"] : STEPS;
+  const steps: readonly OrderProgress[] = expired
+    ? ["入金待ち", "期限切れ"]
+    : progress === "返金済み"
+      ? ["入金待ち", "返金済み"]
+      : STEPS;
   const current = steps.indexOf(progress);
   return (
     <section aria-labelledby="progress-heading" className="mt-6">

@@ -105,7 +105,7 @@ export function purchaseHistory(email: string, page: number, perPage = ORDERS_PE
     const { refunded, inProgress, net } = orderRefunds(row, ownRefunds);
     return {
       orderNumber: row.orderNumber,
-      progress: orderProgress(row),
+      progress: orderProgress(row, net),
       statusPath: orderStatusPath(row.statusToken),
       orderedAt: row.createdAt,
       numberLabel: row.bibNumberLabel,

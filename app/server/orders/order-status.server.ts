@@ -78,7 +78,9 @@ export function orderByStatusToken(token: string) {
 export function orderStatusByToken(token: string): OrderStatusView | null {
   const order = orderByStatusToken(token);
   if (!order) return null;
-  const progress = orderProgress(order);
+  const refundRows = refundsOfOrder(order.id);
+  const refunds = orderRefunds(order, refundRows);
+  const progress = orderProgress(order, refunds.net);
   const page =
     progress === "納品済み"
       ? db()
@@ -89,13 +91,11 @@ export function orderStatusByToken(token: string): OrderStatusView | null {
           .limit(1)
           .get()
       : undefined;
-  const refundRows = refundsOfOrder(order.id);
   const lines = linesOfOrder(order.id).map((line) => ({
     ...boughtLine(line),
     refusalNote: refusalNoteOf(line),
     ...lineRefund(line, refundRows),
   }));
-  const refunds = orderRefunds(order, refundRows);
   // A typed refund of the whole amount names no line, and leaves nothing to make either.
   const nothingToMake =
     refunds.net <= 0 ||
