@@ -2,9 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { db } from "~/server/db/client.server";
 import { orders, strayPayments, users } from "~/server/db/schema";
-import { checkoutUntilVerified } from "./helpers/checkout-flow";
-import { callRoute } from "./helpers/route";
-import { seedContest } from "./helpers/shop";
+import { intentOfVerifiedCheckout } from "./helpers/stripe-checkout";
 import { postWebhook, signedEvent, withStripeShop } from "./helpers/stripe-events";
 
 const fake = withStripeShop();
@@ -13,27 +11,10 @@ async function until(check: () => boolean) {
   for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-/** A checkout whose payment succeeded at Stripe, as stripe.test.ts makes one. */
+/** A checkout whose payment succeeded at Stripe. */
 async function succeededIntent() {
-  const shop = seedContest();
-  const { cookie, email } = await checkoutUntilVerified(
-    shop,
-    [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }],
-    fake.smtp.received,
-  );
-  const api = await import("~/routes/api/create-payment-intent");
-  const response = await callRoute(
-    api.action,
-    new Request("http://shop.test/api/create-payment-intent", {
-      method: "POST",
-      body: "{}",
-      headers: { Cookie: cookie, "Content-Type": "application/json" },
-    }),
-  );
-  const intent = [...fake.stripe.intents.values()].find(
-    (i) => i.client_secret === (response.data as { clientSecret: string }).clientSecret,
-  )!;
-  return { intent: fake.stripe.succeed(intent.id), email };
+  const { intent, email } = await intentOfVerifiedCheckout(fake, { both: false });
+  return { intent: fake.stripe.succeed(intent!.id), email };
 }
 
 describe("a stray payment reported by Stripe's webhook", () => {

@@ -5,10 +5,8 @@ import { orders, refunds, strayPayments, users } from "~/server/db/schema";
 import { paymentProvider } from "~/server/payments/index.server";
 import { refundOrder } from "~/server/refunds/order-refunds.server";
 import { refundStrayPayment } from "~/server/refunds/stray-payments.server";
-import { checkoutUntilVerified } from "./helpers/checkout-flow";
-import { callRoute } from "./helpers/route";
 import { refundAdmin } from "./helpers/refund-orders";
-import { seedContest } from "./helpers/shop";
+import { intentOfVerifiedCheckout } from "./helpers/stripe-checkout";
 import { postWebhook, signedEvent, withStripeShop } from "./helpers/stripe-events";
 
 const fake = withStripeShop();
@@ -23,27 +21,8 @@ async function until(check: () => boolean) {
 
 /** A verified checkout of two lines (3,000円 + 4,500円) and its intent at the local Stripe. */
 async function intentOfCheckout() {
-  const shop = seedContest();
-  const { cookie } = await checkoutUntilVerified(
-    shop,
-    [
-      { athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id },
-      { athleteId: shop.onSale.id, category: "A部門", formatId: shop.horizontal.id },
-    ],
-    fake.smtp.received,
-  );
-  const api = await import("~/routes/api/create-payment-intent");
-  const response = await callRoute(
-    api.action,
-    new Request("http://shop.test/api/create-payment-intent", {
-      method: "POST",
-      body: "{}",
-      headers: { Cookie: cookie, "Content-Type": "application/json" },
-    }),
-  );
-  const { clientSecret } = response.data as { clientSecret: string };
-  const intent = [...fake.stripe.intents.values()].find((i) => i.client_secret === clientSecret)!;
-  return { intent };
+  const { intent } = await intentOfVerifiedCheckout(fake);
+  return { intent: intent! };
 }
 
 /** A card order, paid and reported by Stripe's signed webhook. */

@@ -6,35 +6,14 @@ import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { db } from "~/server/db/client.server";
 import { checkouts, orderLines, orders } from "~/server/db/schema";
-import { checkoutUntilVerified } from "./helpers/checkout-flow";
 import { callRoute } from "./helpers/route";
-import { seedContest } from "./helpers/shop";
+import { intentOfVerifiedCheckout } from "./helpers/stripe-checkout";
 import { postWebhook, signedEvent, withStripeShop } from "./helpers/stripe-events";
 
 const fake = withStripeShop();
 
-async function paidCheckout() {
-  const shop = seedContest();
-  const { cookie, email } = await checkoutUntilVerified(
-    shop,
-    [
-      { athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id },
-      { athleteId: shop.onSale.id, category: "A部門", formatId: shop.horizontal.id },
-    ],
-    fake.smtp.received,
-  );
-  const api = await import("~/routes/api/create-payment-intent");
-  // The browser claims the order costs 1 yen.
-  const response = await callRoute(
-    api.action,
-    new Request("http://shop.test/api/create-payment-intent", {
-      method: "POST",
-      body: JSON.stringify({ amount: 1 }),
-      headers: { Cookie: cookie, "Content-Type": "application/json" },
-    }),
-  );
-  return { cookie, email, response };
-}
+/** The browser claims the order costs 1 yen: the server's total is what counts. */
+const paidCheckout = () => intentOfVerifiedCheckout(fake, { body: JSON.stringify({ amount: 1 }) });
 
 describe("Stripe (real SDK against a local API)", () => {
   it("creates the PaymentIntent for the server's total in JPY, whatever the client sends", async () => {
