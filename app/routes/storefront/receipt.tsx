@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { Field } from "~/components/forms";
 import { FormError, FormNotice } from "~/components/form-messages";
 import { formatYen } from "~/lib/rules/format";
@@ -73,22 +74,18 @@ export default function ReceiptPage() {
       </div>
     );
   }
-  if (state.kind === "refunded") return <FullyRefunded state={state} token={token} />;
-  if (state.kind === "unpaid") {
+  if (state.kind === "refunded" || state.kind === "unpaid") {
     return (
-      <div className="mx-auto max-w-lg px-4 py-16 text-center">
-        <h1 className="text-2xl font-bold">領収書を発行できません</h1>
-        <p className="mt-2 text-sm text-zinc-600">注文番号 {state.orderNumber}</p>
-        <p
-          role="alert"
-          className="mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950"
-        >
-          {state.message}
-        </p>
-        <Link to={`/orders/${token}`} className="mt-8 btn-secondary">
-          ご注文の状況を見る
-        </Link>
-      </div>
+      <NoReceipt orderNumber={state.orderNumber} message={state.message} token={token}>
+        {/* Given back whole: no receipt (one for 0円 would certify nothing), the refunds instead. */}
+        {state.kind === "refunded" ? (
+          <ul className="mt-4 space-y-1 text-left text-sm text-zinc-700" data-testid="receipt-refunds">
+            {state.refunds.map((refund, index) => (
+              <li key={index}>{refund.sentence}</li>
+            ))}
+          </ul>
+        ) : null}
+      </NoReceipt>
     );
   }
   if (state.kind === "not-issued") return <IssueForm state={state} actionData={actionData} />;
@@ -218,29 +215,29 @@ function IssuedReceipt({
   );
 }
 
-/** Given back whole: no receipt (one for 0円 would certify nothing), the refunds instead. */
-function FullyRefunded({
-  state,
+/** Why an order has no receipt (not paid, or refunded whole), and the way back to its status page. */
+function NoReceipt({
+  orderNumber,
+  message,
   token,
+  children,
 }: {
-  state: Extract<ReturnType<typeof receiptByToken>, { kind: "refunded" }>;
+  orderNumber: string;
+  message: string;
   token: string;
+  children?: ReactNode;
 }) {
   return (
     <div className="mx-auto max-w-lg px-4 py-16 text-center">
       <h1 className="text-2xl font-bold">領収書を発行できません</h1>
-      <p className="mt-2 text-sm text-zinc-600">注文番号 {state.orderNumber}</p>
+      <p className="mt-2 text-sm text-zinc-600">注文番号 {orderNumber}</p>
       <p
         role="alert"
         className="mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-left text-amber-950"
       >
-        {state.message}
+        {message}
       </p>
-      <ul className="mt-4 space-y-1 text-left text-sm text-zinc-700" data-testid="receipt-refunds">
-        {state.refunds.map((refund, index) => (
-          <li key={index}>{refund.sentence}</li>
-        ))}
-      </ul>
+      {children}
       <Link to={`/orders/${token}`} className="mt-8 btn-secondary">
         ご注文の状況を見る
       </Link>
