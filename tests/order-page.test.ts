@@ -104,7 +104,7 @@ describe("the order page's refund form", () => {
     const { order } = await paidTestOrder();
     const tries: [string, string][] = [
       ["0", "返金額は1円以上で入力してください"],
-      ["8001", "返金できるのは残りの 8,000円 までです"],
+      ["8001", "返金できるのは残りの8,000円までです"],
       ["abc", "返金額は数字で入力してください（例: 3000）"],
       ["12.5", "返金額は1円単位で入力してください"],
     ];

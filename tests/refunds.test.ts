@@ -78,7 +78,7 @@ describe("refunds of an order (test provider)", () => {
     expect(refused).toMatchObject({
       ok: false,
       status: 409,
-      message: "返金できるのは残りの 2,000円 までです。",
+      message: "返金できるのは残りの2,000円までです。",
     });
     // A line refund past what is left is refused too; the rest of it can be refunded as an amount.
     expect(await ask(2001)).toMatchObject({ ok: false, status: 409 });

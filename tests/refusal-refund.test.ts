@@ -77,6 +77,26 @@ describe("お断り offers the line's refund in the same step", () => {
     );
   });
 
+  it("a line refunded before (from the order page) and then refused: the mail says it is refunded, not that the shop will be in touch", async () => {
+    const { order, lines } = await paidTestOrder();
+    const made = await refundOrder({
+      orderId: order.id,
+      lineIds: [lines[1]!.id],
+      amount: null,
+      reason: "撮影できなかったため",
+      requestKey: `before-refusal:${lines[1]!.id}`,
+      adminUserId: refundAdmin().id,
+    });
+    expect(made.ok).toBe(true);
+    // No refund asked with the refusal: the line has one already (the list offers no tick).
+    expect(await refuseLine(order.id, lines[1]!.id, "撮影できませんでした。")).toMatchObject({ ok: true });
+    await until(() => mailsTo(order.customerEmail).some((mail) => mail.subject.includes("お断り")));
+    const refusal = mailsTo(order.customerEmail).find((mail) => mail.subject.includes("お断り"));
+    expect(refusal?.text).toContain("この動画の代金（5,000円）は返金いたします");
+    expect(refusal?.text).not.toContain("あらためてショップよりご連絡いたします");
+    expect(refundsOfOrder(order.id)).toHaveLength(1);
+  });
+
   it("a refused post keeps the note and the refund's tick", async () => {
     const { order, lines } = await paidTestOrder();
     const answer = await refusePost([

@@ -49,7 +49,7 @@ export function refundFormSchema({ left }: { left: number }) {
             .max(
               left,
               left > 0
-                ? `返金できるのは残りの ${formatYenShort(left)} までです`
+                ? `返金できるのは残りの${formatYenShort(left)}までです`
                 : "返金できる金額が残っていません",
             ),
         )

@@ -72,7 +72,9 @@ export default function AdminLayout() {
             </Form>
           </div>
         </div>
-        <nav aria-label="管理メニュー" className="mx-auto max-w-7xl overflow-x-auto px-2">
+        {/* relative: the tabs' screen-reader text (absolutely positioned) stays inside this scrolling
+            menu; without it, it widened every admin page on a phone. */}
+        <nav aria-label="管理メニュー" className="relative mx-auto max-w-7xl overflow-x-auto px-2">
           <ul className="flex gap-1 text-sm whitespace-nowrap">
             {TABS.map(([to, label]) => (
               <li key={to}>

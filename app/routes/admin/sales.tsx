@@ -91,7 +91,7 @@ export default function Sales() {
         </div>
       </div>
       <p className="mt-2 text-xs text-zinc-500">
-        売上は注文日、返金は返金した日に計上しています（返金できなかったものは含みません）。
+        売上は注文日、返金は返金した日に計上しています（返金手続き中のものを含み、返金できなかったものは含みません）。
       </p>
 
       <div className="mt-5 rounded-xl bg-white p-5 shadow-sm">

@@ -78,8 +78,9 @@ export default function OrderStatusPage() {
             ) : null}
             {konbiniTest && token ? <KonbiniTestActions statusToken={token} /> : null}
           </div>
-        ) : order.progress === "制作中" && order.nothingToMake ? (
-          // Every line refused or refunded: nothing is on its way, whatever the order's status says.
+        ) : order.progress === "返金済み" || (order.progress === "制作中" && order.nothingToMake) ? (
+          // Refunded whole, or every line refused or refunded: nothing is on its way, whatever the
+          // order's status says.
           <div className="rounded-xl border border-zinc-300 bg-zinc-50 p-4 text-zinc-900">
             <h2 id="next-heading" className="font-bold">
               このご注文でお届けする動画はありません

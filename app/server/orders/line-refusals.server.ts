@@ -84,8 +84,13 @@ export async function refuseLine(
         .set({ refused: true, refusalNote: note, refusedAt: at })
         .where(eq(orderLines.id, lineId))
         .run();
-      // With a refund the mail waits for its outcome, so it says what really happened.
-      const mailId = refund ? null : queueRefusalMail(tx, found, note, at, null);
+      // With a refund the mail waits for its outcome, so it says what really happened; a line
+      // refunded before (from the order page) is said to be refunded too.
+      const refundedBefore =
+        lineRefundState(lineId, tx.select().from(refunds).where(eq(refunds.orderId, orderId)).all()) !== null;
+      const mailId = refund
+        ? null
+        : queueRefusalMail(tx, found, note, at, refundedBefore ? found.line.price : null);
       return { ...found, mailId };
     },
     { behavior: "immediate" },

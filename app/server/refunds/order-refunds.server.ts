@@ -59,7 +59,7 @@ function writeRefund(tx: Tx, request: OrderRefundRequest): OrderRefundResult {
       status: 409,
       message:
         left > 0
-          ? `返金できるのは残りの ${formatYenShort(left)} までです。`
+          ? `返金できるのは残りの${formatYenShort(left)}までです。`
           : "この注文は全額返金済み（または返金手続き中）です。",
     };
   const refund = tx

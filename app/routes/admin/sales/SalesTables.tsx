@@ -12,10 +12,12 @@ export function signedYen(amount: number): string {
 function FigureCells({ row }: { row: Figures }) {
   return (
     <>
-      <td className="py-2 pr-3 text-right">{row.orders}</td>
-      <td className="py-2 pr-3 text-right">{formatYenSign(row.gross)}</td>
-      <td className="py-2 pr-3 text-right text-zinc-600">{refundText(row.refunds)}</td>
-      <td className="py-2 text-right font-semibold">{signedYen(row.net)}</td>
+      <td className="py-2 pr-3 text-right whitespace-nowrap tabular-nums">{row.orders}</td>
+      <td className="py-2 pr-3 text-right whitespace-nowrap tabular-nums">{formatYenSign(row.gross)}</td>
+      <td className="py-2 pr-3 text-right whitespace-nowrap text-zinc-600 tabular-nums">
+        {refundText(row.refunds)}
+      </td>
+      <td className="py-2 text-right font-semibold whitespace-nowrap tabular-nums">{signedYen(row.net)}</td>
     </>
   );
 }
@@ -25,10 +27,10 @@ function FigureHeads({ first }: { first: string }) {
     <thead className="border-b border-zinc-200 text-zinc-500">
       <tr>
         <th className="py-2 pr-3 font-medium">{first}</th>
-        <th className="py-2 pr-3 text-right font-medium">注文数</th>
-        <th className="py-2 pr-3 text-right font-medium">売上</th>
-        <th className="py-2 pr-3 text-right font-medium">返金</th>
-        <th className="py-2 text-right font-medium">純売上（税込）</th>
+        <th className="py-2 pr-3 text-right font-medium whitespace-nowrap">注文数</th>
+        <th className="py-2 pr-3 text-right font-medium whitespace-nowrap">売上</th>
+        <th className="py-2 pr-3 text-right font-medium whitespace-nowrap">返金</th>
+        <th className="py-2 text-right font-medium whitespace-nowrap">純売上（税込）</th>
       </tr>
     </thead>
   );

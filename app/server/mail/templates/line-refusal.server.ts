@@ -30,7 +30,7 @@ export function lineRefusedMail(input: RefusedLine & { note: string; refundedAmo
       text:
         input.refundedAmount === null
           ? "この動画の代金の返金につきましては、あらためてショップよりご連絡いたします。ほかの動画は通常どおり制作してお届けします。ご迷惑をおかけし、誠に申し訳ございません。"
-          : `この動画の代金（${formatYenShort(input.refundedAmount)}）は返金いたします。返金の方法と時期は、別途お送りする「返金のお知らせ」メールでご案内します。ほかの動画は通常どおり制作してお届けします。ご迷惑をおかけし、誠に申し訳ございません。`,
+          : `この動画の代金（${formatYenShort(input.refundedAmount)}）は返金いたします。返金の方法と時期は、「返金のお知らせ」メールでご案内しています。ほかの動画は通常どおり制作してお届けします。ご迷惑をおかけし、誠に申し訳ございません。`,
     },
     { link: input.statusUrl, label: "注文状況を確認する" },
   ]);
