@@ -191,6 +191,11 @@ describe("stray payments (the ledger)", () => {
     });
     expect(refund).toMatchObject({ ok: true, refund: { status: "succeeded", amount: 7500 } });
     expect(refundRequests().at(-1)!.body.get("payment_intent")).toBe(second.id);
+    // The payer, who saw the money leave twice, hears that the second payment came back.
+    await until(() => mailsTo(order.customerEmail).some((mail) => mail.subject.includes("重複したお支払い")));
+    const payerMail = mailsTo(order.customerEmail).find((mail) => mail.subject.includes("重複したお支払い"));
+    expect(payerMail?.text).toContain("2回目のお支払いの全額を返金いたしました");
+    expect(payerMail?.text).toContain("7,500円");
     expect(
       await refundStrayPayment({
         strayPaymentId: ledger[0]!.id,

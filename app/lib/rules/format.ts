@@ -21,6 +21,11 @@ export function formatYenShort(amount: number): string {
   return `${groupedYen(amount)}円`;
 }
 
+/** A payment's amount in its own currency: 12,345円 for yen, "1200 USD" for a stray payment in another. */
+export function formatAmountIn(amount: number, currency: string): string {
+  return currency.toLowerCase() === "jpy" ? formatYenShort(amount) : `${amount} ${currency.toUpperCase()}`;
+}
+
 /** 12345 → "¥12,345" */
 export function formatYenSign(amount: number): string {
   return `¥${groupedYen(amount)}`;

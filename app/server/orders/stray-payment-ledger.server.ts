@@ -1,3 +1,4 @@
+import { formatAmountIn } from "~/lib/rules/format";
 import { and, count, eq, inArray, notExists, sql } from "drizzle-orm";
 import { countsAsRefund, REFUND_STATUS_LABELS, REFUND_STATUSES } from "~/lib/rules/refunds";
 import { strayPaymentStepSchema } from "~/lib/schemas/stray-payment-schemas";
@@ -8,7 +9,6 @@ import { sendRefund, type RefundRow } from "../refunds/refund-sending.server";
 import {
   refundStrayPayment,
   STRAY_PAYMENT_REASON_LABELS,
-  strayAmountLabel,
   strayPaymentList,
 } from "../refunds/stray-payments.server";
 
@@ -59,7 +59,7 @@ export function strayPaymentLedger(): StrayLedgerEntry[] {
   return rows.map((row) => ({
     id: row.id,
     createdAt: row.createdAt.getTime(),
-    amountLabel: strayAmountLabel(row.amount, row.currency),
+    amountLabel: formatAmountIn(row.amount, row.currency),
     reasonLabel: STRAY_PAYMENT_REASON_LABELS[row.reason],
     detail: row.detail,
     paymentIntentId: row.paymentIntentId,
@@ -121,7 +121,7 @@ export async function strayPaymentStep(adminUserId: number, form: FormData): Pro
 
 /** What became of the refund, as the admin needs to know it. */
 function refundToast(refund: RefundRow): Toast {
-  const amount = strayAmountLabel(refund.amount, refund.currency);
+  const amount = formatAmountIn(refund.amount, refund.currency);
   switch (refund.status) {
     case "succeeded":
       return {

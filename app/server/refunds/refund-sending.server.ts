@@ -4,7 +4,8 @@ import { loadStripe } from "../core/lazy-modules.server";
 import { db, type Tx } from "../db/client.server";
 import { orderLines, orders, refunds, strayPayments } from "../db/schema";
 import { queueMail, sendQueuedMailNow } from "../mail/outbox.server";
-import { refundMail } from "../mail/templates/refund.server";
+import { refundMail, strayRefundMail } from "../mail/templates/refund.server";
+import { formatAmountIn } from "~/lib/rules/format";
 import { orderStatusUrl } from "../orders/order-status.server";
 import { paymentProvider } from "../payments/index.server";
 import { TestRefundRefused } from "../payments/test-refunds.server";
@@ -143,6 +144,7 @@ function refundMadeElsewhere(tx: Tx, reported: ProviderRefund): RefundRow | unde
 }
 
 function queueRefundMail(tx: Tx, row: RefundRow): number | null {
+  if (row.strayPaymentId !== null) return queueStrayRefundMail(tx, row);
   if (row.orderId === null) return null;
   const order = tx.select().from(orders).where(eq(orders.id, row.orderId)).get();
   if (!order) return null;
@@ -164,6 +166,28 @@ function queueRefundMail(tx: Tx, row: RefundRow): number | null {
           .filter((line) => row.lineIds.includes(line.id))
           .map((line) => `${order.bibNumberLabel} ${line.athleteNumber} ${line.athleteName}・${line.style}`),
         statusUrl: orderStatusUrl(order.statusToken),
+      }),
+    },
+    tx,
+  );
+}
+
+/** A stray payment's payer hears of its refund at the checkout's verified address, when there is one. */
+function queueStrayRefundMail(tx: Tx, row: RefundRow): number | null {
+  const stray = tx
+    .select()
+    .from(strayPayments)
+    .where(eq(strayPayments.id, row.strayPaymentId ?? 0))
+    .get();
+  if (!stray?.customerEmail) return null;
+  return queueMail(
+    {
+      to: stray.customerEmail,
+      dedupeKey: `refund:${row.id}`,
+      mail: strayRefundMail({
+        amountLabel: formatAmountIn(row.amount, row.currency),
+        secondPayment: stray.reason === "second_payment",
+        method: row.method ?? "card",
       }),
     },
     tx,

@@ -1,5 +1,5 @@
 import { desc, eq } from "drizzle-orm";
-import { formatYenShort } from "~/lib/rules/format";
+import { formatAmountIn } from "~/lib/rules/format";
 import { countsAsRefund } from "~/lib/rules/refunds";
 import { env } from "../core/env.server";
 import { db, type Tx } from "../db/client.server";
@@ -24,10 +24,6 @@ export const STRAY_PAYMENT_REASON_LABELS: Record<StrayPaymentReason, string> = {
 
 /** The page where the admin sees them (its address is made here, and only here). */
 export const STRAY_PAYMENTS_PATH = "/admin/stray-payments";
-
-export function strayAmountLabel(amount: number, currency: string): string {
-  return currency.toLowerCase() === "jpy" ? formatYenShort(amount) : `${amount} ${currency.toUpperCase()}`;
-}
 
 /** Writes a stray payment and queues the admins' mails; answers the mail ids to send (none if already written). */
 export function recordStrayPayment(
@@ -63,7 +59,7 @@ export function recordStrayPayment(
     .all();
   const mail = strayPaymentMail({
     paymentIntentId: row.paymentIntentId,
-    amountLabel: strayAmountLabel(row.amount, row.currency),
+    amountLabel: formatAmountIn(row.amount, row.currency),
     reasonLabel: STRAY_PAYMENT_REASON_LABELS[row.reason],
     detail: row.detail,
     ledgerUrl: `${env().SITE_URL}${STRAY_PAYMENTS_PATH}`,

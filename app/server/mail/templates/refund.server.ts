@@ -37,3 +37,24 @@ export function refundMail(input: RefundNotice) {
     { link: input.statusUrl, label: "注文状況を確認する" },
   ]);
 }
+
+/**
+ * To the payer of a stray payment (paid twice, or a payment that could not become an order), once
+ * the shop has given it back whole: they may have seen the money leave twice.
+ */
+export function strayRefundMail(input: {
+  amountLabel: string;
+  secondPayment: boolean;
+  method: PaymentMethod;
+}) {
+  return renderMail("返金のお知らせ（重複したお支払い）", "お客様", [
+    {
+      text: input.secondPayment
+        ? "同じご注文に対して2回目のお支払いがありましたので、2回目のお支払いの全額を返金いたしました。ご注文はそのまま有効です。"
+        : "ご注文として受け付けることができなかったお支払いがありましたので、全額を返金いたしました。",
+    },
+    { table: [["返金額", input.amountLabel]] },
+    { text: REFUND_ARRIVAL[input.method] },
+    { text: "ご不明な点がございましたら、このメールに返信してお問い合わせください。" },
+  ]);
+}
