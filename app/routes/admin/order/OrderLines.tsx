@@ -20,12 +20,16 @@ export function OrderLines({ lines }: { lines: OrderPage["lines"] }) {
               </p>
               <p className="flex flex-wrap items-center gap-2">
                 <span className="font-semibold">{formatYenShort(line.price)}</span>
-                <span className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700">{line.status}</span>
+                {/* A refused line is not made: its own 未対応 would read as work still to do. */}
                 {line.refused ? (
                   <span className="rounded bg-red-100 px-1.5 py-0.5 text-xs font-bold text-red-700">
                     お断り
                   </span>
-                ) : null}
+                ) : (
+                  <span className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700">
+                    {line.status}
+                  </span>
+                )}
                 {line.refundState ? <RefundBadge label={line.refundState} /> : null}
               </p>
             </div>
