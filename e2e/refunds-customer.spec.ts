@@ -122,7 +122,7 @@ test("a refused line refunded by card: status page, purchase history and receipt
   await page.getByRole("button", { name: "領収書を発行する" }).click();
   const sheet = page.getByRole("article", { name: "領収書" });
   await expect(sheet.getByTestId("receipt-total")).toHaveText(`¥${kept.price.toLocaleString("ja-JP")}-`);
-  const sentence = `${formatDateLong(new Date())}に ${yen(refunded.price)}を返金しました。`;
+  const sentence = `${formatDateLong(new Date())}に${yen(refunded.price)}を返金しました。`;
   await expect(sheet.getByTestId("receipt-refund-sentence")).toHaveText(sentence);
   await expect(sheet.getByTestId("receipt-refund")).toHaveText(`−¥${refunded.price.toLocaleString("ja-JP")}`);
   await expect(sheet.getByText("（返金済み）")).toHaveCount(1);
@@ -188,7 +188,7 @@ test("an order refunded whole: nothing on its way, no receipt link, and the rece
   await expect(page.getByRole("heading", { name: "領収書を発行できません" })).toBeVisible();
   await expect(page.getByRole("alert")).toContainText("全額を返金しました");
   await expect(page.getByTestId("receipt-refunds")).toHaveText(
-    `${formatDateLong(new Date())}に ${yen(total)}を返金しました。`,
+    `${formatDateLong(new Date())}に${yen(total)}を返金しました。`,
   );
   await expect(page.getByLabel("宛名")).toHaveCount(0);
   const pdf = await page.request.get(`/orders/${bought.token}/receipt.pdf`);

@@ -225,7 +225,7 @@ describe("a refund as the parent sees it", () => {
     });
     expect(issueReceipt(order.statusToken, "返金 花子")).toEqual({ ok: true, reissue: false });
     const receipt = issued(order.statusToken);
-    const sentence = `${today()}に 5,000円を返金しました。`;
+    const sentence = `${today()}に5,000円を返金しました。`;
     expect(receipt).toMatchObject({
       paid: 8000,
       total: 3000,
@@ -247,7 +247,7 @@ describe("a refund as the parent sees it", () => {
     await refund(order.id, { lineIds: [lines[1]!.id] });
     const original = receiptByToken(order.statusToken);
     expect(original).toMatchObject({ kind: "issued", receipt: { total: 8000, refunds: [] } });
-    const sentence = `${today()}に 5,000円を返金しました。`;
+    const sentence = `${today()}に5,000円を返金しました。`;
     expect(original.kind === "issued" && original.laterRefund).toBe(
       RECEIPT_REFUND_MESSAGES.laterRefund([sentence]),
     );
@@ -282,7 +282,7 @@ describe("a refund as the parent sees it", () => {
       kind: "refunded",
       orderNumber: order.orderNumber,
       message: RECEIPT_REFUND_MESSAGES.fullyRefunded,
-      refunds: [expect.objectContaining({ amount: 8000, sentence: `${today()}に 8,000円を返金しました。` })],
+      refunds: [expect.objectContaining({ amount: 8000, sentence: `${today()}に8,000円を返金しました。` })],
     });
     const pdf = await callRoute(pdfLoader, new Request(`http://shop.test/orders/${token}/receipt.pdf`), {
       token,

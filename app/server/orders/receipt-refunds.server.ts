@@ -5,7 +5,7 @@ import type { refunds } from "../db/schema";
 /**
  * Refunds on a 領収書. A receipt says what the shop received and kept: the amount after refunds
  * (領収金額), its tax computed on that amount, and each refund as 返金 −N円 with a sentence
- * (「2026年11月27日に 5,000円を返金しました。」), so a receipt issued or re-issued after a refund
+ * (「2026年11月27日に5,000円を返金しました。」), so a receipt issued or re-issued after a refund
  * never claims money the shop gave back.
  *
  * One issue is one document (receipts.server.ts): the first issue shows the refunds made by the
@@ -43,7 +43,7 @@ export function receiptRefund(row: RefundRow): ReceiptRefund {
     on,
     amount: row.amount,
     done,
-    sentence: done ? `${on}に ${amount}を返金しました。` : `${on}に ${amount}の返金手続きをいたしました。`,
+    sentence: done ? `${on}に${amount}を返金しました。` : `${on}に${amount}の返金手続きをいたしました。`,
   };
 }
 
