@@ -121,6 +121,13 @@ test("an お断り line refunded by card from the order list, a second line from
   await admin.reload();
   await expect(admin.getByText("この注文は全額返金済み（または返金手続き中）です。")).toBeVisible();
   await expect(admin.getByTestId("order-返金後の金額")).toHaveText("0円（税込）");
+  // Refunded from the order page without お断り: the page says it is still to be made and delivered.
+  await expect(
+    admin.locator(`[data-line="${orderNumber}-2"]`).getByTestId("refunded-still-to-make"),
+  ).toBeVisible();
+  await expect(
+    admin.locator(`[data-line="${orderNumber}-1"]`).getByTestId("refunded-still-to-make"),
+  ).toHaveCount(0);
   expect(refundsOf(orderNumber)).toHaveLength(2);
   await expect.poll(() => refundMails(email).length, { timeout: 15_000 }).toBe(2);
   // No third mail arrives late.

@@ -188,6 +188,8 @@ test("お断り of an order line with a note to the customer, its undo, and deli
   await refuse();
   const refusedRow = group.getByRole("row").filter({ hasText: `${number}-1` });
   await expect(refusedRow.getByText("お断り", { exact: true })).toBeVisible();
+  // Refused without its refund: marked, so the money owed is not forgotten.
+  await expect(refusedRow.getByText("未返金", { exact: true })).toBeVisible();
   await expect(refusedRow.getByText(note)).toBeVisible();
   await expect(group.getByLabel(`${number}-1 のダウンロードURL`)).toHaveCount(0);
   const mail = await waitForMail(email);

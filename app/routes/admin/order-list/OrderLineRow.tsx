@@ -54,6 +54,11 @@ export function OrderLineRow(props: LineRowProps) {
           <span className="ml-2 inline-block">
             <RefundBadge label={line.refundState} />
           </span>
+        ) : line.refused && group.paymentStatus === "paid" ? (
+          // Refused without its refund: marked, so the money owed is not forgotten.
+          <span className="ml-2 inline-block">
+            <RefundBadge label="未返金" />
+          </span>
         ) : null}
       </span>
       {/* With the order still open the video cell takes the row's whole width, so a pasted URL can be read. */}

@@ -30,9 +30,19 @@ export function OrderLines({ lines }: { lines: OrderPage["lines"] }) {
                     {line.status}
                   </span>
                 )}
-                {line.refundState ? <RefundBadge label={line.refundState} /> : null}
+                {line.refundState ? (
+                  <RefundBadge label={line.refundState} />
+                ) : line.refused ? (
+                  // Refused without its refund: the money owed is marked until it is refunded.
+                  <RefundBadge label="未返金" />
+                ) : null}
               </p>
             </div>
+            {line.refundState && !line.refused && line.status === "未対応" ? (
+              <p className="mt-1 text-xs text-amber-900" data-testid="refunded-still-to-make">
+                返金しましたが、この明細は制作・納品の対象のままです。制作しない場合は、注文一覧でお断りにしてください。
+              </p>
+            ) : null}
             {line.refused ? (
               <p className="mt-1 rounded-lg bg-red-50 px-3 py-2 text-xs break-words whitespace-pre-line text-red-900">
                 <span className="font-semibold">お客様へのお知らせ: </span>
