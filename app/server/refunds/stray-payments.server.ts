@@ -1,4 +1,4 @@
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, isNotNull } from "drizzle-orm";
 import { formatAmountIn } from "~/lib/rules/format";
 import { countsAsRefund } from "~/lib/rules/refunds";
 import { env } from "../core/env.server";
@@ -86,11 +86,8 @@ export function strayPaymentList(): StrayPaymentRow[] {
     .from(strayPayments)
     .orderBy(desc(strayPayments.createdAt), desc(strayPayments.id))
     .all();
-  const refundRows = db()
-    .select()
-    .from(refunds)
-    .all()
-    .filter((refund) => refund.strayPaymentId !== null);
+  // Only the ledger's own refunds (by refunds_stray_payment_idx), not every order's.
+  const refundRows = db().select().from(refunds).where(isNotNull(refunds.strayPaymentId)).all();
   return rows.map((row) => {
     const own = refundRows.filter((refund) => refund.strayPaymentId === row.id).reverse();
     return { ...row, refund: own.find((refund) => countsAsRefund(refund.status)) ?? own[0] ?? null };
