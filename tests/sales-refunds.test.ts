@@ -3,10 +3,11 @@ import { csvLine } from "~/lib/rules/csv";
 import { tokyoDay } from "~/lib/rules/tokyo-date";
 import type { RefundStatus } from "~/lib/rules/refunds";
 import { db } from "~/server/db/client.server";
-import { orderLines, orders, refunds, strayPayments } from "~/server/db/schema";
+import { refunds, strayPayments } from "~/server/db/schema";
 import { refundOrder } from "~/server/refunds/order-refunds.server";
 import { SALES_CSV_HEADER, salesCsvRows } from "~/server/orders/sales-csv.server";
 import { salesReport } from "~/server/orders/sales.server";
+import { salesOrder } from "./helpers/sales-orders";
 import { paidTestOrder, refundAdmin } from "./helpers/refund-orders";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 
@@ -15,42 +16,7 @@ smtpServerForThisFile();
 let counter = 0;
 const unique = () => `${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
 
-function order(contestName: string, createdAt: string, prices: number[]) {
-  const orderNumber = String(20_000_000 + ++counter);
-  const row = db()
-    .insert(orders)
-    .values({
-      orderNumber,
-      checkoutId: `sr-${unique()}`,
-      paymentIntentId: `pi_sr_${unique()}`,
-      contestName,
-      customerEmail: `sr${counter}@example.jp`,
-      customerName: "返金 太郎",
-      totalAmount: prices.reduce((a, b) => a + b, 0),
-      lineCount: prices.length,
-      createdAt: new Date(createdAt),
-    })
-    .returning()
-    .get();
-  const lines = db()
-    .insert(orderLines)
-    .values(
-      prices.map((price, i) => ({
-        orderId: row.id,
-        lineNumber: `${orderNumber}-${i + 1}`,
-        contestName,
-        category: "部門",
-        athleteNumber: i + 1,
-        athleteName: "選手",
-        style: "縦",
-        orientation: "vertical" as const,
-        price,
-      })),
-    )
-    .returning()
-    .all();
-  return { order: row, lines };
-}
+const order = salesOrder;
 
 /** A refund row as the core writes it, made at `createdAt`. */
 function refund(

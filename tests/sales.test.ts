@@ -6,43 +6,9 @@ import { db } from "~/server/db/client.server";
 import { orderLines, orders } from "~/server/db/schema";
 import { SALES_CSV_HEADER, salesCsvRows } from "~/server/orders/sales-csv.server";
 import { parseSalesFilter, salesReport } from "~/server/orders/sales.server";
+import { salesOrder } from "./helpers/sales-orders";
 
-let counter = 0;
-function order(contestName: string, createdAt: string, prices: number[]) {
-  counter++;
-  const orderNumber = String(10_000_000 + counter);
-  const row = db()
-    .insert(orders)
-    .values({
-      orderNumber,
-      checkoutId: `c${counter}`,
-      paymentIntentId: `pi_${counter}`,
-      contestName,
-      customerEmail: `s${counter}@example.jp`,
-      customerName: "売上 太郎",
-      totalAmount: prices.reduce((a, b) => a + b, 0),
-      lineCount: prices.length,
-      createdAt: new Date(createdAt),
-    })
-    .returning()
-    .get();
-  db()
-    .insert(orderLines)
-    .values(
-      prices.map((price, i) => ({
-        orderId: row.id,
-        lineNumber: `${orderNumber}-${i + 1}`,
-        contestName,
-        category: "部門",
-        athleteNumber: i + 1,
-        athleteName: "選手",
-        style: "縦",
-        orientation: "vertical" as const,
-        price,
-      })),
-    )
-    .run();
-}
+const order = salesOrder;
 
 // Tokyo is UTC+9: 2025-06-01 00:00 JST is 2025-05-31 15:00 UTC.
 order("春の大会", "2025-05-31T14:59:59.999Z", [1000]); // 2025-05-31 23:59:59 JST
