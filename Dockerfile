@@ -31,7 +31,9 @@ WORKDIR /app
 # jemalloc instead of glibc's malloc: a minute after a burst glibc still held ~45 MB of native
 # memory outside the V8 heap (the heap itself was back at ~30 MB), which jemalloc gives back within
 # seconds (npm run bench:server, issue 16). Linked at a fixed path whatever the architecture.
-RUN apt-get update && apt-get install -y --no-install-recommends libjemalloc2 && rm -rf /var/lib/apt/lists/* \
+# ffmpeg (with ffprobe): the shop probes every uploaded video and makes each one's poster and
+# phone version (issue 31). Debian's build, without recommended packages, which the shop never uses.
+RUN apt-get update && apt-get install -y --no-install-recommends libjemalloc2 ffmpeg && rm -rf /var/lib/apt/lists/* \
  && ln -s "$(find /usr/lib -name libjemalloc.so.2 | head -n 1)" /usr/local/lib/libjemalloc.so.2
 # Production refuses to start without SESSION_SECRET and ENCRYPTION_KEY (32+ characters each),
 # and without Stripe keys (STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET) unless
@@ -56,5 +58,6 @@ EXPOSE 3000
 # fly.io's kill_signal) or SIGINT it stops accepting, lets requests finish (10 s at most) and the
 # outbox finish the mail it is sending, checkpoints and closes SQLite, and exits 0. Docker sends
 # SIGKILL 10 s after SIGTERM unless told otherwise: `docker run --stop-timeout 60` (fly.toml's
-# kill_timeout). The shop starts no child processes, so node as PID 1 has none to reap.
+# kill_timeout). The shop's only child processes are the ffmpeg and ffprobe it starts itself and
+# waits for, so node as PID 1 reaps them, and no init is needed in front of it.
 CMD ["node", "server-build/index.js"]

@@ -5,8 +5,10 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { ensureDependencies, root } from "./ensure-deps.mjs";
+import { FFMPEG, ensureSystemPackages } from "./system-packages.mjs";
 
 ensureDependencies();
+ensureSystemPackages([FFMPEG]);
 
 const dataDir = path.join(root, "data");
 fs.mkdirSync(dataDir, { recursive: true });

@@ -1,28 +1,11 @@
-// npm test: install what is missing (npm packages, Debian chromium), then typecheck,
+// npm test: install what is missing (npm packages, Debian chromium and ffmpeg), then typecheck,
 // lint, formatting, vitest and Playwright (JS on and JS off) against a production build.
 import { execSync } from "node:child_process";
-import fs from "node:fs";
 import { ensureDependencies, root } from "./ensure-deps.mjs";
+import { CHROMIUM, FFMPEG, ensureSystemPackages } from "./system-packages.mjs";
 
 ensureDependencies();
-
-const CHROMIUM = "/usr/bin/chromium";
-if (!fs.existsSync(CHROMIUM)) {
-  if (process.getuid?.() === 0) {
-    console.log("> apt-get install chromium fonts-noto-cjk（ブラウザテスト用）");
-    execSync(
-      "apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-noto-cjk",
-      {
-        stdio: "inherit",
-      },
-    );
-  } else {
-    console.error(
-      `Chromium が見つかりません（${CHROMIUM}）。ブラウザテストには Debian の chromium パッケージが必要です:\n  sudo apt-get install chromium fonts-noto-cjk`,
-    );
-    process.exit(1);
-  }
-}
+ensureSystemPackages([CHROMIUM, FFMPEG]);
 
 const steps = [
   ["型チェック", "npx tsc --noEmit"],
