@@ -1,4 +1,7 @@
-CREATE TABLE `refunds` (
+-- IF NOT EXISTS throughout: drizzle-kit stamped this migration before 0018 in the journal, and the
+-- migrator skips a migration older than the newest one applied, so a shop at 0018 never got it. Its
+-- journal time is now after 0018's; a shop that did apply it (a new database) runs it again harmlessly.
+CREATE TABLE IF NOT EXISTS `refunds` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`order_id` integer,
 	`stray_payment_id` integer,
@@ -20,12 +23,12 @@ CREATE TABLE `refunds` (
 	FOREIGN KEY (`admin_user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `refunds_request_key_idx` ON `refunds` (`request_key`);--> statement-breakpoint
-CREATE UNIQUE INDEX `refunds_provider_refund_idx` ON `refunds` (`provider_refund_id`);--> statement-breakpoint
-CREATE INDEX `refunds_order_idx` ON `refunds` (`order_id`);--> statement-breakpoint
-CREATE INDEX `refunds_stray_payment_idx` ON `refunds` (`stray_payment_id`);--> statement-breakpoint
-CREATE INDEX `refunds_created_idx` ON `refunds` (`created_at`,`status`);--> statement-breakpoint
-CREATE TABLE `stray_payments` (
+CREATE UNIQUE INDEX IF NOT EXISTS `refunds_request_key_idx` ON `refunds` (`request_key`);--> statement-breakpoint
+CREATE UNIQUE INDEX IF NOT EXISTS `refunds_provider_refund_idx` ON `refunds` (`provider_refund_id`);--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS `refunds_order_idx` ON `refunds` (`order_id`);--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS `refunds_stray_payment_idx` ON `refunds` (`stray_payment_id`);--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS `refunds_created_idx` ON `refunds` (`created_at`,`status`);--> statement-breakpoint
+CREATE TABLE IF NOT EXISTS `stray_payments` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`payment_intent_id` text NOT NULL,
 	`reason` text NOT NULL,
@@ -39,9 +42,9 @@ CREATE TABLE `stray_payments` (
 	FOREIGN KEY (`order_id`) REFERENCES `orders`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `stray_payments_intent_idx` ON `stray_payments` (`payment_intent_id`);--> statement-breakpoint
-CREATE INDEX `stray_payments_created_idx` ON `stray_payments` (`created_at`);--> statement-breakpoint
-CREATE TABLE `test_refunds` (
+CREATE UNIQUE INDEX IF NOT EXISTS `stray_payments_intent_idx` ON `stray_payments` (`payment_intent_id`);--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS `stray_payments_created_idx` ON `stray_payments` (`created_at`);--> statement-breakpoint
+CREATE TABLE IF NOT EXISTS `test_refunds` (
 	`id` text PRIMARY KEY NOT NULL,
 	`payment_intent_id` text NOT NULL,
 	`amount` integer NOT NULL,
@@ -52,18 +55,18 @@ CREATE TABLE `test_refunds` (
 	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `test_refunds_idempotency_idx` ON `test_refunds` (`idempotency_key`);--> statement-breakpoint
+CREATE UNIQUE INDEX IF NOT EXISTS `test_refunds_idempotency_idx` ON `test_refunds` (`idempotency_key`);--> statement-breakpoint
 -- A refund changes what the order list shows (its 返金 mark and filter): it counts as a write to
 -- the orders, like the triggers of 0016.
-CREATE TRIGGER `refunds_orders_version_insert` AFTER INSERT ON `refunds`
+CREATE TRIGGER IF NOT EXISTS `refunds_orders_version_insert` AFTER INSERT ON `refunds`
 BEGIN
   UPDATE `orders_version` SET `version` = `version` + 1 WHERE `id` = 1;
 END;--> statement-breakpoint
-CREATE TRIGGER `refunds_orders_version_update` AFTER UPDATE ON `refunds`
+CREATE TRIGGER IF NOT EXISTS `refunds_orders_version_update` AFTER UPDATE ON `refunds`
 BEGIN
   UPDATE `orders_version` SET `version` = `version` + 1 WHERE `id` = 1;
 END;--> statement-breakpoint
-CREATE TRIGGER `refunds_orders_version_delete` AFTER DELETE ON `refunds`
+CREATE TRIGGER IF NOT EXISTS `refunds_orders_version_delete` AFTER DELETE ON `refunds`
 BEGIN
   UPDATE `orders_version` SET `version` = `version` + 1 WHERE `id` = 1;
 END;

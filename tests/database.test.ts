@@ -135,14 +135,16 @@ describe("migration 0007: files attached to single lines become delivery files",
 });
 
 /** A shop's file migrated with the migrations up to `lastIdx`, as a shop that has not yet updated has it. */
-function databaseMigratedUpTo(lastIdx: number): string {
+function databaseMigratedUpTo(lastIdx: number, journalTimes: Record<number, number> = {}): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-migration-"));
   const old = path.join(dir, `drizzle-${lastIdx}`);
   fs.mkdirSync(path.join(old, "meta"), { recursive: true });
   const journal = JSON.parse(fs.readFileSync("drizzle/meta/_journal.json", "utf8")) as {
-    entries: { idx: number; tag: string }[];
+    entries: { idx: number; tag: string; when: number }[];
   };
-  const entries = journal.entries.filter((entry) => entry.idx <= lastIdx);
+  const entries = journal.entries
+    .filter((entry) => entry.idx <= lastIdx)
+    .map((entry) => ({ ...entry, when: journalTimes[entry.idx] ?? entry.when }));
   for (const entry of entries)
     fs.copyFileSync(`drizzle/${entry.tag}.sql`, path.join(old, `${entry.tag}.sql`));
   fs.writeFileSync(path.join(old, "meta", "_journal.json"), JSON.stringify({ ...journal, entries }));
@@ -229,6 +231,42 @@ describe("migration 0018: the number label resolved once when the order is made"
       { id: 1, label: "ゼッケン番号" },
       { id: 2, label: "演奏順" },
     ]);
+    migrated.$client.close();
+  });
+});
+
+describe("the migrations' journal: a shop on any earlier migration gets every later one", () => {
+  const journal = JSON.parse(fs.readFileSync("drizzle/meta/_journal.json", "utf8")) as {
+    entries: { idx: number; tag: string; when: number }[];
+  };
+
+  it("stamps each migration after the one before it (the migrator skips one older than the newest applied)", () => {
+    for (const [index, entry] of journal.entries.entries())
+      if (index > 0) expect(entry.when, entry.tag).toBeGreaterThan(journal.entries[index - 1]!.when);
+  });
+
+  it("brings a shop at 0018 the refunds (0019) and the media jobs (0020)", () => {
+    const migrated = openDatabase(databaseMigratedUpTo(18));
+    const tables = migrated.$client
+      .prepare("select name from sqlite_master where type = 'table'")
+      .pluck()
+      .all() as string[];
+    expect(tables).toEqual(
+      expect.arrayContaining(["refunds", "stray_payments", "test_refunds", "media_jobs"]),
+    );
+    migrated.$client.close();
+  });
+
+  it("migrates a shop that applied 0019 under its first journal time, keeping its refunds", () => {
+    const file = databaseMigratedUpTo(19, { 19: 1795766360734 });
+    const sqlite = new Database(file);
+    sqlite.exec(`
+      insert into refunds (payment_intent_id, amount, reason, request_key) values ('pi_1', 3000, '撮影できず', 'k1');
+    `);
+    sqlite.close();
+    const migrated = openDatabase(file);
+    expect(migrated.$client.prepare("select count(*) from refunds").pluck().get()).toBe(1);
+    expect(migrated.$client.prepare("select count(*) from media_jobs").pluck().get()).toBe(0);
     migrated.$client.close();
   });
 });

@@ -9,6 +9,7 @@ import {
 } from "../../lib/rules/order-statuses";
 import { REFUND_STATUSES } from "../../lib/rules/refunds";
 import { PAYMENT_METHODS, type PaymentMethod } from "../../lib/rules/payment-terms";
+import type { VideoProbe } from "../../lib/rules/video-versions";
 
 /**
  * The shop's whole data model. Money is integer yen, tax included. Times are
@@ -141,6 +142,10 @@ export const mediaItems = sqliteTable(
     height: integer("height"),
     displayOrder: integer("display_order").notNull().default(0),
     thumbnailStoredName: text("thumbnail_stored_name"),
+    /** A video's ffprobe reading, taken when it was uploaded; null for images. */
+    video: text("video", { mode: "json" }).$type<VideoProbe>(),
+    /** A frame of the video (media job `poster`), shown where no thumbnail was attached by hand. */
+    posterStoredName: text("poster_stored_name"),
     uploadedAt: integer("uploaded_at", { mode: "timestamp_ms" })
       .notNull()
       .default(sql`(unixepoch('subsec') * 1000)`),
@@ -416,6 +421,14 @@ export const deliveryFiles = sqliteTable(
     retiredAt: integer("retired_at", { mode: "timestamp_ms" }),
     /** When its bytes were deleted (no download page needed them any longer). */
     deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+    /** The ffprobe reading taken at upload (null for files delivered before videos were probed). */
+    video: text("video", { mode: "json" }).$type<VideoProbe>(),
+    /** A frame of the video for the download page (media job `poster`), stored private as the video. */
+    posterStoredName: text("poster_stored_name"),
+    /** The 720p H.264 version for phones (media job `phone`); null until made, or when none is needed. */
+    phoneStoredName: text("phone_stored_name"),
+    phoneSize: integer("phone_size"),
+    phoneVideo: text("phone_video", { mode: "json" }).$type<VideoProbe>(),
   },
   (t) => [
     uniqueIndex("delivery_files_stored_name_idx").on(t.storedName),
@@ -779,4 +792,44 @@ export const testRefunds = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("test_refunds_idempotency_idx").on(t.idempotencyKey)],
+);
+
+export const MEDIA_JOB_KINDS = ["poster", "phone"] as const;
+export type MediaJobKind = (typeof MEDIA_JOB_KINDS)[number];
+/** sample: a contest's video (media_items); delivery: a delivered video (delivery_files). */
+export const MEDIA_JOB_SUBJECTS = ["sample", "delivery"] as const;
+export type MediaJobSubject = (typeof MEDIA_JOB_SUBJECTS)[number];
+export const MEDIA_JOB_STATUSES = ["waiting", "running", "done", "failed"] as const;
+export type MediaJobStatus = (typeof MEDIA_JOB_STATUSES)[number];
+
+/**
+ * Work on an uploaded video done in the background (ffmpeg): its poster frame, its phone version.
+ * As reliable as the mail outbox: a worker claims a job with one UPDATE and holds it by a lease it
+ * renews while ffmpeg runs; a job whose worker died (kill -9, a restart) is taken again, a failed
+ * try is retried with back-off, and after the last one the admin sees why and may run it again.
+ */
+export const mediaJobs = sqliteTable(
+  "media_jobs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: MEDIA_JOB_KINDS }).notNull(),
+    subject: text("subject", { enum: MEDIA_JOB_SUBJECTS }).notNull(),
+    subjectId: integer("subject_id").notNull(),
+    status: text("status", { enum: MEDIA_JOB_STATUSES }).notNull().default("waiting"),
+    /** Percent done, from ffmpeg's own progress output. */
+    progress: integer("progress").notNull().default(0),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }).notNull(),
+    /** The worker holding it: `host:pid:random`, so a restarted process knows its predecessor's jobs. */
+    claimedBy: text("claimed_by"),
+    claimedUntil: integer("claimed_until", { mode: "timestamp_ms" }),
+    /** Why the last try failed, or why a job made nothing (an original already light). */
+    detail: text("detail"),
+    createdAt: createdAt(),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("media_jobs_subject_idx").on(t.subject, t.subjectId, t.kind),
+    index("media_jobs_due_idx").on(t.status, t.nextAttemptAt),
+  ],
 );
