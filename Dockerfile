@@ -23,7 +23,7 @@ COPY . .
 # the runtime image:
 #   docker exec <container> node build/scripts/backup.js /data/backups
 RUN npm run build \
- && npx esbuild scripts/backup.ts scripts/restore.ts scripts/storage-migrate.ts --bundle --platform=node --format=esm --packages=external --outdir=build/scripts \
+ && npx esbuild scripts/backup.ts scripts/restore.ts scripts/storage-migrate.ts scripts/worker.ts --bundle --platform=node --format=esm --packages=external --outdir=build/scripts \
  && npm prune --omit=dev
 
 FROM node:24-bookworm-slim

@@ -16,6 +16,8 @@ import { reconcileKonbiniPayments } from "./orders/konbini.server";
 import { cleanupStaleUploads } from "./media/upload-cleanup.server";
 import { listingSweepDue } from "./files/store.server";
 import { HOUR_MS } from "~/lib/rules/tokyo-date";
+import { startMediaWorker } from "./media/jobs/worker.server";
+import { ffmpegInstalled } from "./media/probe.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
@@ -59,6 +61,16 @@ export async function startUp(): Promise<void> {
       .catch((error: unknown) => console.error("[refunds] resending failed", error));
   startOutboxRetryLoop();
   startCleanUpLoop();
+  // Every uploaded video is read by ffprobe and its versions made by ffmpeg: without them uploads
+  // of videos are refused, so the log says at once what the machine lacks.
+  void ffmpegInstalled().then((found) => {
+    if (!found)
+      console.error(
+        "[startup] ffmpeg / ffprobe が見つかりません。動画のアップロードには必要です: apt-get install ffmpeg",
+      );
+  });
+  // Posters and phone versions: in this process unless a worker of their own runs them (npm run worker).
+  if (config.MEDIA_WORKER === "server") startMediaWorker();
 }
 
 const CLEAN_UP_INTERVAL_MS = HOUR_MS;

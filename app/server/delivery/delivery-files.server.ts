@@ -10,6 +10,9 @@ import { CONTENT_TYPES, readHead, sniffVideo } from "../files/sniff.server";
 import { spoolMultipartForm } from "../files/multipart.server";
 import { cleanFileName, newStoredName, removeStoredFiles } from "../files/storage.server";
 import { fileStore } from "../files/store.server";
+import type { VideoProbe } from "~/lib/rules/video-versions";
+import { queueMediaJobs } from "../media/jobs/queue.server";
+import { notPlayableMessage, probeVideo } from "../media/probe.server";
 import { deliveryPlan } from "./delivery-plan.server";
 
 export type DeliveryFile = typeof deliveryFiles.$inferSelect;
@@ -45,43 +48,55 @@ export async function storeDeliveryFile(
   match: DeliveryMatch = null,
 ): Promise<{ ok: true; file: DeliveryFile } | DeliveryFileFailure> {
   const kind = sniffVideo(readHead(file));
-  if (!kind) {
+  // The first bytes say what a file claims to be; ffprobe reads whether it is a video that plays.
+  const video = kind ? await probeVideo(file) : null;
+  if (!kind || !video) {
     await fsp.rm(file, { force: true });
-    return fail(415, DELIVERY_FILE_MESSAGES.notVideo);
+    return fail(
+      415,
+      kind ? notPlayableMessage(cleanFileName(originalName)) : DELIVERY_FILE_MESSAGES.notVideo,
+    );
   }
   const size = (await fsp.stat(file)).size;
   const storedName = newStoredName("delivery", kind);
-  await (await fileStore()).putFile(storedName, file, CONTENT_TYPES[kind]);
+  await (await fileStore()).putFile(storedName, file, CONTENT_TYPES[kind], "private");
   return {
     ok: true,
     file: recordDeliveryFile(
       contestId,
-      { storedName, contentType: CONTENT_TYPES[kind], size },
+      { storedName, contentType: CONTENT_TYPES[kind], size, video },
       originalName,
       match,
     ),
   };
 }
 
-/** The row of a video already stored (a finished chunked upload, or storeDeliveryFile's). */
+/**
+ * The row of a video already stored and probed (a finished chunked upload, or storeDeliveryFile's),
+ * with its poster and phone version queued in the same transaction.
+ */
 export function recordDeliveryFile(
   contestId: number,
-  stored: { storedName: string; contentType: string; size: number },
+  stored: { storedName: string; contentType: string; size: number; video: VideoProbe },
   originalName: string,
   match: DeliveryMatch = null,
 ): DeliveryFile {
-  return db()
-    .insert(deliveryFiles)
-    .values({
-      contestId,
-      ...stored,
-      originalName: cleanFileName(originalName),
-      athleteId: match?.athleteId ?? null,
-      orientation: match?.orientation ?? null,
-      uploadedAt: now(),
-    })
-    .returning()
-    .get();
+  return db().transaction((tx) => {
+    const file = tx
+      .insert(deliveryFiles)
+      .values({
+        contestId,
+        ...stored,
+        originalName: cleanFileName(originalName),
+        athleteId: match?.athleteId ?? null,
+        orientation: match?.orientation ?? null,
+        uploadedAt: now(),
+      })
+      .returning()
+      .get();
+    queueMediaJobs("delivery", file.id, ["poster", "phone"], tx);
+    return file;
+  });
 }
 
 /**

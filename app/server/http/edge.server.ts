@@ -3,6 +3,7 @@ import { env, type TrustProxy } from "../core/env.server";
 import { db, followDatabaseRole } from "../db/client.server";
 import { databaseRole } from "../db/replica.server";
 import { stopOutboxRetryLoop } from "../mail/outbox.server";
+import { stopMediaWorker } from "../media/jobs/worker.server";
 import { stopCleanUpLoop } from "../startup.server";
 import { MULTIPART_SLACK_BYTES, MAX_FORM_BYTES } from "./form.server";
 import { apiError } from "./json-api.server";
@@ -99,12 +100,14 @@ const REPLAY_BODY = "この操作はプライマリーのサーバーで処理�
 
 /**
  * The end of the process, after the edge has stopped taking requests and let those in flight
- * finish: the loops stop (a retry pass of the outbox finishes the mail it is sending), the WAL is
+ * finish: the loops stop (a retry pass of the outbox finishes the mail it is sending, a media job
+ * under way is put back), the WAL is
  * folded into the database file and the connection closed, so a restart opens a clean file.
  */
 export async function shutDown(): Promise<void> {
   stopCleanUpLoop();
-  await stopOutboxRetryLoop();
+  // ffmpeg is stopped at once (a transcode may have minutes to go); its job waits for the next start.
+  await Promise.all([stopOutboxRetryLoop(), stopMediaWorker()]);
   try {
     const sqlite = db().$client;
     if (sqlite.open) {

@@ -8,6 +8,9 @@ import { mediaItems } from "../db/schema";
 import { newStoredName } from "../files/storage.server";
 import { readHead, sniffMedia, type SniffedMedia } from "../files/sniff.server";
 import { fileStore } from "../files/store.server";
+import type { VideoProbe } from "~/lib/rules/video-versions";
+import { queueMediaJobs } from "./jobs/queue.server";
+import { notPlayableMessage, probeVideo } from "./probe.server";
 import { uploadFailure, type UploadFailure } from "./upload-rows.server";
 
 /** A contest's media item as stored: a video or image of its コンテンツ tab. */
@@ -55,7 +58,26 @@ export async function imageSize(
   }
 }
 
-/** Appends a stored file to the contest's content, after the last item. */
+/**
+ * What an upload to the contest's content is, read from the file itself: an image's size (sharp),
+ * a video's streams and duration (ffprobe), or the refusal that names the file. `source` is a
+ * path on this server or a URL ffprobe can read.
+ */
+export async function readMedia(
+  kind: SniffedMedia,
+  source: string,
+  originalName: string,
+): Promise<{ width: number | null; height: number | null; video: VideoProbe | null } | UploadFailure> {
+  if (kind.mediaType === "image") {
+    const size = await imageSize(source);
+    return size ? { ...size, video: null } : uploadFailure(415, NEW_MEDIA_ERRORS.unreadableImage);
+  }
+  const video = await probeVideo(source);
+  if (!video) return uploadFailure(415, notPlayableMessage(originalName));
+  return { width: video.width, height: video.height, video };
+}
+
+/** Appends a stored file to the contest's content, after the last item; a video's poster is queued with it. */
 export function insertMediaItem(
   contestId: number,
   stored: {
@@ -64,6 +86,7 @@ export function insertMediaItem(
     size: number;
     width: number | null;
     height: number | null;
+    video: VideoProbe | null;
   },
   meta: MediaMeta,
 ): StoredMedia {
@@ -74,7 +97,7 @@ export function insertMediaItem(
         .from(mediaItems)
         .where(and(eq(mediaItems.contestId, contestId), ne(mediaItems.category, "cover-image")))
         .get();
-      return tx
+      const item = tx
         .insert(mediaItems)
         .values({
           contestId,
@@ -86,11 +109,14 @@ export function insertMediaItem(
           size: stored.size,
           width: stored.width,
           height: stored.height,
+          video: stored.video,
           displayOrder: (last?.value ?? -1) + 1,
           uploadedAt: now(),
         })
         .returning()
         .get();
+      if (item.mediaType === "video") queueMediaJobs("sample", item.id, ["poster"], tx);
+      return item;
     },
     { behavior: "immediate" },
   );
@@ -106,15 +132,16 @@ export async function storeUploadedFile(
   file: string,
   meta: MediaMeta,
 ): Promise<{ ok: true; item: StoredMedia } | UploadFailure> {
-  const kind = checkMedia(readHead(file), meta.expectedType);
-  const size = (await fsp.stat(file)).size;
-  const dimensions =
-    "ok" in kind ? null : kind.mediaType === "image" ? await imageSize(file) : { width: null, height: null };
-  if ("ok" in kind || !dimensions) {
+  const refuse = async (failure: UploadFailure) => {
     await fsp.rm(file, { force: true });
-    return "ok" in kind ? kind : uploadFailure(415, NEW_MEDIA_ERRORS.unreadableImage);
-  }
+    return failure;
+  };
+  const kind = checkMedia(readHead(file), meta.expectedType);
+  if ("ok" in kind) return refuse(kind);
+  const read = await readMedia(kind, file, meta.originalName);
+  if ("ok" in read) return refuse(read);
+  const size = (await fsp.stat(file)).size;
   const storedName = newStoredName("media", kind.extension);
-  await (await fileStore()).putFile(storedName, file, kind.contentType);
-  return { ok: true, item: insertMediaItem(contestId, { storedName, kind, size, ...dimensions }, meta) };
+  await (await fileStore()).putFile(storedName, file, kind.contentType, "public");
+  return { ok: true, item: insertMediaItem(contestId, { storedName, kind, size, ...read }, meta) };
 }

@@ -8,12 +8,14 @@ import {
 } from "../delivery/delivery-files.server";
 import { SNIFF_BYTES, sniffMedia, type SniffedMedia } from "../files/sniff.server";
 import { fileStore } from "../files/store.server";
+import { notPlayableMessage, probeVideo } from "./probe.server";
+import { withVideoSource } from "./video-source.server";
 import {
   checkMedia,
   contentCategoryOf,
-  imageSize,
   insertMediaItem,
   NEW_MEDIA_ERRORS,
+  readMedia,
   type MediaMeta,
   type StoredMedia,
 } from "./new-media.server";
@@ -78,17 +80,22 @@ async function adoptStoredUpload(contestId: number, row: UploadRow, storedName: 
   const store = await fileStore();
   const head = await store.readHead(storedName, SNIFF_BYTES);
   const named = (kind: SniffedMedia) => storedName.endsWith(`.${kind.extension}`);
+  const refuse = async (failure: UploadFailure) => {
+    await store.remove(storedName);
+    return failure;
+  };
   if (row.purpose === "delivery") {
     const kind = sniffMedia(head);
-    if (!kind || kind.mediaType !== "video" || !named(kind)) {
-      await store.remove(storedName);
-      return uploadFailure(415, DELIVERY_FILE_MESSAGES.notVideo);
-    }
+    if (!kind || kind.mediaType !== "video" || !named(kind))
+      return refuse(uploadFailure(415, DELIVERY_FILE_MESSAGES.notVideo));
+    // ffprobe reads the stored file where it lies (object storage: through a signed URL).
+    const video = await withVideoSource(storedName, probeVideo);
+    if (!video) return refuse(uploadFailure(415, notPlayableMessage(row.originalName)));
     return {
       ok: true,
       deliveryFile: recordDeliveryFile(
         contestId,
-        { storedName, contentType: kind.contentType, size: row.fileSize },
+        { storedName, contentType: kind.contentType, size: row.fileSize, video },
         row.originalName,
       ),
     };
@@ -99,21 +106,16 @@ async function adoptStoredUpload(contestId: number, row: UploadRow, storedName: 
     category: contentCategoryOf(row.category),
   };
   const kind = checkMedia(head, meta.expectedType);
-  if ("ok" in kind || !named(kind)) {
-    await store.remove(storedName);
-    return "ok" in kind ? kind : uploadFailure(415, NEW_MEDIA_ERRORS.notMedia);
-  }
+  if ("ok" in kind) return refuse(kind);
+  if (!named(kind)) return refuse(uploadFailure(415, NEW_MEDIA_ERRORS.notMedia));
   // Images pass through this server once, to be measured (object storage: a scratch copy).
-  const dimensions =
+  const read =
     kind.mediaType === "image"
-      ? await store.withLocalCopy(storedName, imageSize)
-      : { width: null, height: null };
-  if (!dimensions) {
-    await store.remove(storedName);
-    return uploadFailure(415, NEW_MEDIA_ERRORS.unreadableImage);
-  }
+      ? await store.withLocalCopy(storedName, (file) => readMedia(kind, file, row.originalName))
+      : await withVideoSource(storedName, (source) => readMedia(kind, source, row.originalName));
+  if ("ok" in read) return refuse(read);
   return {
     ok: true,
-    item: insertMediaItem(contestId, { storedName, kind, size: row.fileSize, ...dimensions }, meta),
+    item: insertMediaItem(contestId, { storedName, kind, size: row.fileSize, ...read }, meta),
   };
 }

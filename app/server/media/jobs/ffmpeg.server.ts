@@ -1,0 +1,79 @@
+import { spawn } from "node:child_process";
+import os from "node:os";
+import { env } from "../../core/env.server";
+
+/**
+ * ffmpeg as the media jobs run it: at the lowest CPU priority and with a cap on its threads, so
+ * that the pages a parent loads keep their speed while a video is transcoded beside them
+ * (`npm run bench:transcode` measures it); its progress read from its own `-progress` output.
+ */
+
+/** The lowest priority a process can have (nice 19): the web server's work always comes first. */
+const LOWEST_PRIORITY = 19;
+
+/** The thread cap: MEDIA_FFMPEG_THREADS, else half the machine's cores (1 of 2), leaving the rest to pages. */
+export function ffmpegThreads(): number {
+  return env().MEDIA_FFMPEG_THREADS ?? Math.max(1, Math.floor(os.availableParallelism() / 2));
+}
+
+export class FfmpegError extends Error {}
+
+export type FfmpegRun = {
+  /** ffmpeg's arguments after the common ones (input, filters, output). */
+  args: string[];
+  /** The input's duration, to turn ffmpeg's position into a percentage. */
+  durationMs: number;
+  onProgress?: (percent: number) => void;
+  signal?: AbortSignal;
+};
+
+/**
+ * Runs ffmpeg to the end. Rejects with the last lines it wrote (why it failed, in its words) when
+ * it exits non-zero, or when `signal` aborts it (the job was stopped or lost its claim).
+ */
+export function runFfmpeg({ args, durationMs, onProgress, signal }: FfmpegRun): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new FfmpegError("中断されました"));
+    const child = spawn(
+      "ffmpeg",
+      ["-hide_banner", "-nostdin", "-y", "-v", "error", "-nostats", "-progress", "pipe:1", ...args],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    try {
+      if (child.pid !== undefined) os.setPriority(child.pid, LOWEST_PRIORITY);
+    } catch {
+      // A system that refuses the change still transcodes, only at the normal priority.
+    }
+    let errors = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (text: string) => {
+      errors = (errors + text).slice(-2000);
+    });
+    let pending = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (text: string) => {
+      pending += text;
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        // out_time_us is where the output has got to, in microseconds of the video.
+        const position = /^out_time_us=(\d+)$/.exec(line.trim());
+        if (position && durationMs > 0)
+          onProgress?.(Math.min(99, Math.floor((Number(position[1]) / 1000 / durationMs) * 100)));
+      }
+    });
+    const abort = () => child.kill("SIGKILL");
+    signal?.addEventListener("abort", abort, { once: true });
+    child.once("error", (error) => {
+      signal?.removeEventListener("abort", abort);
+      reject(new FfmpegError(`ffmpeg を起動できませんでした: ${error.message}`));
+    });
+    child.once("close", (code) => {
+      signal?.removeEventListener("abort", abort);
+      if (signal?.aborted) return reject(new FfmpegError("中断されました"));
+      if (code === 0) return resolve();
+      const reason = errors.trim().split("\n").slice(-3).join(" / ") || `終了コード ${code}`;
+      reject(new FfmpegError(`ffmpeg: ${reason}`));
+    });
+  });
+}
