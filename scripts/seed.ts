@@ -138,7 +138,7 @@ async function seedCover(contestId: number, demo: DemoContest, seed: number) {
     .jpeg({ quality: 85 })
     .toFile(file);
   await writeCoverVariants(storedName, file);
-  await store.putFile(storedName, file, "image/jpeg");
+  await store.putFile(storedName, file, "image/jpeg", "public");
   db()
     .insert(mediaItems)
     .values({

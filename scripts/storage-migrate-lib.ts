@@ -58,6 +58,56 @@ export function referencedNames(databasePath: string): string[] {
   }
 }
 
+/**
+ * The stored files of delivered videos (the videos, their posters and phone versions): stored
+ * private. `live`: only those of files whose bytes have not been deleted.
+ */
+export function deliveredNames(databasePath: string, { live }: { live: boolean }): string[] {
+  const sqlite = new Database(databasePath, { readonly: true, fileMustExist: true });
+  try {
+    const columns = new Set(
+      (sqlite.prepare("pragma table_info(delivery_files)").all() as { name: string }[]).map(
+        (column) => column.name,
+      ),
+    );
+    // Posters and phone versions came with migration 0020: a database from before has none.
+    const named = ["stored_name", "poster_stored_name", "phone_stored_name"].filter((column) =>
+      columns.has(column),
+    );
+    const rows = sqlite
+      .prepare(`select ${named.join(", ")} from delivery_files${live ? " where deleted_at is null" : ""}`)
+      .raw()
+      .all() as (string | null)[][];
+    return [...new Set(rows.flat().filter((name): name is string => Boolean(name)))].sort();
+  } finally {
+    sqlite.close();
+  }
+}
+
+export type PrivacyResult = { madePrivate: string[]; alreadyPrivate: number; missing: number };
+
+/**
+ * Delivered videos stored before objects had an audience carry the public Cache-Control: each
+ * one the database still serves is copied onto itself as private (S3Store.makePrivate). Run by
+ * every `npm run storage:migrate` (after its copies), and alone with `--only-private` on a shop
+ * already on the bucket. Idempotent: a private object is only looked at (HEAD).
+ */
+export async function makeDeliveredFilesPrivate(options: {
+  databasePath: string;
+  target: S3Store;
+  onProgress?: (line: { name: string; outcome: "made-private" | "already-private" | "missing" }) => void;
+}): Promise<PrivacyResult> {
+  const result: PrivacyResult = { madePrivate: [], alreadyPrivate: 0, missing: 0 };
+  for (const name of deliveredNames(options.databasePath, { live: true })) {
+    const outcome = await options.target.makePrivate(name);
+    if (outcome === "made-private") result.madePrivate.push(name);
+    else if (outcome === "already-private") result.alreadyPrivate++;
+    else result.missing++;
+    options.onProgress?.({ name, outcome });
+  }
+  return result;
+}
+
 async function sha256OfStream(stream: AsyncIterable<Buffer>): Promise<string> {
   const hash = crypto.createHash("sha256");
   for await (const piece of stream) hash.update(piece);
@@ -83,6 +133,7 @@ export async function migrateMediaToBucket(options: {
   const files: { name: string; size: number }[] = [];
   for await (const file of source.list("")) files.push({ name: file.name, size: file.size });
   const onDisk = new Set(files.map((file) => file.name));
+  const privateNames = new Set(deliveredNames(options.databasePath, { live: false }));
   const result: MigrationResult = {
     files: files.length,
     bytes: files.reduce((sum, file) => sum + file.size, 0),
@@ -127,7 +178,13 @@ export async function migrateMediaToBucket(options: {
       report("skipped");
       continue;
     }
-    await target.copyFile(name, file, contentTypeOfStored(name) ?? "application/octet-stream", sha256);
+    await target.copyFile(
+      name,
+      file,
+      contentTypeOfStored(name) ?? "application/octet-stream",
+      sha256,
+      privateNames.has(name) || name.startsWith("delivery-") ? "private" : "public",
+    );
     const checked = await readsBack();
     if (!checked) {
       await target.remove(name);

@@ -10,12 +10,32 @@
  * sends only what is new or did not check out, so run it again right before switching. Exits
  * non-zero when any file failed its check. In the container:
  *   docker exec -e STORAGE_URL=… <container> node build/scripts/storage-migrate.js
+ *
+ * Every run then makes the delivered videos in the bucket private (Cache-Control: private; those
+ * stored before objects had an audience were public). A shop already on the bucket runs only that
+ * step, once after upgrading: `npm run storage:migrate -- --only-private` (copying MEDIA_DIR again
+ * would bring back files deleted from the bucket since the switch).
  */
 import { env } from "../app/server/core/env.server";
 import { S3Store } from "../app/server/files/s3-store.server";
-import { ledgerFileFor, migrateMediaToBucket } from "./storage-migrate-lib";
+import type { S3Store as Bucket } from "../app/server/files/s3-store.server";
+import { ledgerFileFor, makeDeliveredFilesPrivate, migrateMediaToBucket } from "./storage-migrate-lib";
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** The step every run ends with: delivered videos stored before this version made private. */
+async function makeDeliveriesPrivate(target: Bucket, databasePath: string) {
+  const result = await makeDeliveredFilesPrivate({
+    databasePath,
+    target,
+    onProgress: ({ name, outcome }) => {
+      if (outcome === "made-private") console.log(`${name} 非公開（Cache-Control: private）にしました`);
+    },
+  });
+  console.log(
+    `納品動画 ${result.madePrivate.length + result.alreadyPrivate} ファイル: 非公開に変更 ${result.madePrivate.length}、非公開済み ${result.alreadyPrivate}${result.missing > 0 ? `（バケットにないもの ${result.missing}）` : ""}`,
+  );
+}
 
 try {
   const config = env();
@@ -26,6 +46,10 @@ try {
     process.exit(2);
   }
   const target = new S3Store(config.S3, config.MEDIA_DIR);
+  if (process.argv.includes("--only-private")) {
+    await makeDeliveriesPrivate(target, config.DATABASE_PATH);
+    process.exit(0);
+  }
   const started = performance.now();
   let done = 0;
   const result = await migrateMediaToBucket({
@@ -55,6 +79,7 @@ try {
     );
     process.exit(1);
   }
+  await makeDeliveriesPrivate(target, config.DATABASE_PATH);
   const bucket = `s3://${config.S3.bucket}/${config.S3.prefix}`;
   console.log(
     [

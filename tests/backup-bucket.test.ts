@@ -56,7 +56,7 @@ beforeAll(async () => {
   const upload = {
     uploadId: "",
     storedName: VIDEO,
-    storeUploadId: await store.chunks.begin("", VIDEO, "video/mp4"),
+    storeUploadId: await store.chunks.begin("", VIDEO, "video/mp4", "private"),
     chunkSize: 5 * 1024 * 1024,
     fileSize: bytes.video.length,
     totalChunks: 2,
@@ -69,7 +69,7 @@ beforeAll(async () => {
     etags.push(await sink.finish());
   }
   expect(await store.chunks.complete(upload, etags)).toBe(true);
-  await store.putBytes(THUMB, bytes.thumb, "image/png");
+  await store.putBytes(THUMB, bytes.thumb, "image/png", "public");
   const contestId = createContest("バックアップ大会");
   db()
     .insert(mediaItems)

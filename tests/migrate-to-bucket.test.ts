@@ -108,7 +108,12 @@ describe("npm run storage:migrate", () => {
   });
 
   it("sends again an object changed in the bucket since it was checked, and one whose run stopped before the ledger only is read back", async () => {
-    await target.putBytes("media-aaaaaaaaaaaaaaaaaaaaaaaa.mp4", crypto.randomBytes(300_000), "video/mp4");
+    await target.putBytes(
+      "media-aaaaaaaaaaaaaaaaaaaaaaaa.mp4",
+      crypto.randomBytes(300_000),
+      "video/mp4",
+      "public",
+    );
     const ledger = JSON.parse(fs.readFileSync(ledgerFile, "utf8")) as Record<string, unknown>;
     delete ledger["thumb-bbbbbbbbbbbbbbbbbbbbbbbb.png"];
     fs.writeFileSync(ledgerFile, JSON.stringify(ledger));

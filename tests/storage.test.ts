@@ -144,7 +144,7 @@ const uploadRow = (uploadId: string) =>
 describe(`stored files (${MODE})`, () => {
   it("puts bytes and files, tells their size, reads them back, lists them by prefix and removes them", async () => {
     const bytes = Buffer.from("保存先のテスト".repeat(50));
-    await store.putBytes("thumb-0123456789abcdef01234567.png", bytes, "image/png");
+    await store.putBytes("thumb-0123456789abcdef01234567.png", bytes, "image/png", "public");
     expect(await store.stat("thumb-0123456789abcdef01234567.png")).toMatchObject({ size: bytes.length });
     expect((await storedBytes("thumb-0123456789abcdef01234567.png")).equals(bytes)).toBe(true);
     expect((await store.readHead("thumb-0123456789abcdef01234567.png", 9)).equals(bytes.subarray(0, 9))).toBe(
@@ -154,7 +154,7 @@ describe(`stored files (${MODE})`, () => {
     fs.mkdirSync(store.scratchDir(), { recursive: true });
     const file = path.join(store.scratchDir(), "incoming.tmp");
     fs.writeFileSync(file, fakeMp4(3000, "put-file"));
-    await store.putFile("delivery-0123456789abcdef01234567.mp4", file, "video/mp4");
+    await store.putFile("delivery-0123456789abcdef01234567.mp4", file, "video/mp4", "private");
     expect(fs.existsSync(file)).toBe(false);
     expect(sha256(await storedBytes("delivery-0123456789abcdef01234567.mp4"))).toBe(
       sha256(fakeMp4(3000, "put-file")),
@@ -173,10 +173,10 @@ describe(`stored files (${MODE})`, () => {
   });
 
   it("refuses a name the shop could not have chosen before it reaches the store", async () => {
-    await expect(store.putBytes("../../escape.txt", Buffer.from("x"), "text/plain")).rejects.toThrow(
-      /invalid stored name/,
-    );
-    await expect(store.putBytes("uploads/x.mp4", Buffer.from("x"), "text/plain")).rejects.toThrow(
+    await expect(
+      store.putBytes("../../escape.txt", Buffer.from("x"), "text/plain", "public"),
+    ).rejects.toThrow(/invalid stored name/);
+    await expect(store.putBytes("uploads/x.mp4", Buffer.from("x"), "text/plain", "public")).rejects.toThrow(
       /invalid stored name/,
     );
   });
@@ -322,6 +322,7 @@ describe(`chunked uploads (${MODE})`, () => {
       "f".repeat(32),
       "media-0123456789abcdef01234567.mp4",
       "video/mp4",
+      "public",
     );
     setClock(() => Date.now() + 25 * 3600_000);
     expect(await cleanupStaleUploads()).toBeGreaterThanOrEqual(2);
@@ -413,7 +414,7 @@ describe(`downloads of delivered files (${MODE})`, () => {
   async function deliveredFile() {
     const bytes = fakeMp4(6000, `download-${Math.random()}`);
     const storedName = `delivery-${crypto.randomBytes(12).toString("hex")}.mp4`;
-    await store.putBytes(storedName, bytes, "video/mp4");
+    await store.putBytes(storedName, bytes, "video/mp4", "private");
     const order = db()
       .insert(orders)
       .values({
@@ -501,7 +502,7 @@ describe(`downloads of delivered files (${MODE})`, () => {
   it("a delivered file's bytes are deleted once no download page needs them, and a delivery file no row knows is swept", async () => {
     const { storedName, pageId } = await deliveredFile();
     const orphan = `delivery-${crypto.randomBytes(12).toString("hex")}.mp4`;
-    await store.putBytes(orphan, fakeMp4(100, "orphan"), "video/mp4");
+    await store.putBytes(orphan, fakeMp4(100, "orphan"), "video/mp4", "private");
     const page = db().select().from(deliveryFiles).where(eq(deliveryFiles.storedName, storedName)).get();
     expect(page).toBeDefined();
     expect(pageId).toHaveLength(22);

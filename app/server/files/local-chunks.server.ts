@@ -82,7 +82,8 @@ export class LocalChunks implements ChunkedUploads {
     if (size < upload.fileSize) return false;
     // A longer file can only be left-over bytes of an earlier, longer try: trim them.
     if (size > upload.fileSize) await fsp.truncate(part, upload.fileSize);
-    await this.store.putFile(upload.storedName, part, "");
+    // The folder keeps no headers: neither the type nor the audience is the file's own here.
+    await this.store.moveIntoPlace(upload.storedName, part);
     return true;
   }
 

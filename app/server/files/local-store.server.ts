@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { fileResponse } from "./file-response.server";
 import { LocalChunks } from "./local-chunks.server";
-import type { FileStore, ListedObject, ServeOptions, StoredObject } from "./store.server";
+import type { Audience, FileStore, ListedObject, ServeOptions, StoredObject } from "./store.server";
 import { isStoredName } from "./store.server";
 
 /**
@@ -33,7 +33,17 @@ export class LocalStore implements FileStore {
     return path.join(this.dir, name);
   }
 
-  async putFile(name: string, file: string, _contentType: string): Promise<void> {
+  /**
+   * The folder has no headers: a file's type comes from its name when it is served, and who may
+   * see it from the route that serves it (the Cache-Control it answers with), so the audience is
+   * not kept.
+   */
+  async putFile(name: string, file: string, _contentType: string, _audience: Audience): Promise<void> {
+    await this.moveIntoPlace(name, file);
+  }
+
+  /** Moves a file of this server's disk to the stored name `name`. */
+  async moveIntoPlace(name: string, file: string): Promise<void> {
     const target = this.pathOf(name);
     await fsp.mkdir(this.dir, { recursive: true });
     try {
@@ -47,7 +57,7 @@ export class LocalStore implements FileStore {
     }
   }
 
-  async putBytes(name: string, bytes: Buffer, _contentType: string): Promise<void> {
+  async putBytes(name: string, bytes: Buffer, _contentType: string, _audience: Audience): Promise<void> {
     const target = this.pathOf(name);
     await fsp.mkdir(this.dir, { recursive: true });
     // Written aside and renamed: a reader never sees half a file.

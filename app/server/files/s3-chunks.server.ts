@@ -4,14 +4,19 @@ import { PassThrough, type Readable } from "node:stream";
 import { loadS3 } from "../core/lazy-modules.server";
 import { isNotFound, OBJECT_CACHE_CONTROL, statusOf } from "./s3-client.server";
 import type { S3Store } from "./s3-store.server";
-import type { ChunkedUpload, ChunkedUploads, ChunkSink, StoredPart } from "./store.server";
+import type { Audience, ChunkedUpload, ChunkedUploads, ChunkSink, StoredPart } from "./store.server";
 import { isStoredName } from "./store.server";
 
 /** Chunked uploads as S3 multipart uploads: one part per chunk (part number = chunk index + 1). */
 export class S3Chunks implements ChunkedUploads {
   constructor(private readonly store: S3Store) {}
 
-  async begin(_uploadId: string, storedName: string, contentType: string): Promise<string> {
+  async begin(
+    _uploadId: string,
+    storedName: string,
+    contentType: string,
+    audience: Audience,
+  ): Promise<string> {
     const { CreateMultipartUploadCommand } = await loadS3();
     const { UploadId } = await (
       await this.store.s3()
@@ -20,7 +25,7 @@ export class S3Chunks implements ChunkedUploads {
         Bucket: this.store.bucket,
         Key: this.store.key(storedName),
         ContentType: contentType || undefined,
-        CacheControl: OBJECT_CACHE_CONTROL,
+        CacheControl: OBJECT_CACHE_CONTROL[audience],
       }),
     );
     if (!UploadId) throw new Error("the bucket gave no upload id");
@@ -200,7 +205,50 @@ export class S3Chunks implements ChunkedUploads {
     file: string,
     size: number,
     partBytes: number,
-    headers: { ContentType?: string; CacheControl: string; Metadata: { sha256: string } },
+    headers: ObjectHeaders,
+  ): Promise<void> {
+    await this.inParts(name, size, partBytes, headers, (upload, index, start, end) =>
+      this.uploadPart(upload, index, fs.createReadStream(file, { start, end: end - 1 }), end - start),
+    );
+  }
+
+  /**
+   * An object copied onto itself in parts (UploadPartCopy), for one too big for CopyObject (5 GiB),
+   * with new headers; `etag` is the object's as read, so one replaced meanwhile is not copied.
+   */
+  async copyInParts(
+    name: string,
+    size: number,
+    partBytes: number,
+    etag: string,
+    headers: ObjectHeaders,
+  ): Promise<void> {
+    const { UploadPartCopyCommand } = await loadS3();
+    await this.inParts(name, size, partBytes, headers, async (upload, index, start, end) => {
+      const answer = await (
+        await this.store.s3()
+      ).send(
+        new UploadPartCopyCommand({
+          Bucket: this.store.bucket,
+          Key: this.store.key(name),
+          UploadId: upload.storeUploadId,
+          PartNumber: index + 1,
+          CopySource: this.store.copySource(name),
+          CopySourceIfMatch: etag,
+          CopySourceRange: `bytes=${start}-${end - 1}`,
+        }),
+      );
+      return answer.CopyPartResult?.ETag ?? "";
+    });
+  }
+
+  /** A multipart upload of `size` bytes in parts of `partBytes`, each sent by `sendPart`; aborted when one fails. */
+  private async inParts(
+    name: string,
+    size: number,
+    partBytes: number,
+    headers: ObjectHeaders,
+    sendPart: (upload: ChunkedUpload, index: number, start: number, end: number) => Promise<string>,
   ): Promise<void> {
     const { CreateMultipartUploadCommand } = await loadS3();
     const { UploadId } = await (
@@ -220,15 +268,7 @@ export class S3Chunks implements ChunkedUploads {
       const etags: string[] = [];
       for (let index = 0; index < upload.totalChunks; index++) {
         const start = index * partBytes;
-        const end = Math.min(size, start + partBytes);
-        etags.push(
-          await this.uploadPart(
-            upload,
-            index,
-            fs.createReadStream(file, { start, end: end - 1 }),
-            end - start,
-          ),
-        );
+        etags.push(await sendPart(upload, index, start, Math.min(size, start + partBytes)));
       }
       if (!(await this.complete(upload, etags))) throw new Error(`the bucket refused ${name}`);
     } catch (error) {
@@ -237,3 +277,6 @@ export class S3Chunks implements ChunkedUploads {
     }
   }
 }
+
+/** An object's headers as the shop stores them (s3-store.server.ts objectHeaders). */
+type ObjectHeaders = { ContentType?: string; CacheControl: string; Metadata: Record<string, string> };

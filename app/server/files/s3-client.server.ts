@@ -1,9 +1,29 @@
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "../core/env.server";
 import { loadS3 } from "../core/lazy-modules.server";
+import type { Audience } from "./store.server";
 
-/** Every stored name is immutable (a new file gets a new name), so the objects may be cached for good. */
-export const OBJECT_CACHE_CONTROL = "public, max-age=31536000, immutable";
+/**
+ * The Cache-Control an object is stored with, by its audience. Every stored name is immutable (a
+ * new file gets a new name), so either may be kept a year. A private object (a delivered video,
+ * its poster and phone version) says `private`: no CDN or proxy keeps it, whatever URL it was
+ * fetched by, without resting on the signed URL's response-cache-control alone. Not `no-store`:
+ * the parent's own browser may keep the bytes it was given (replaying the player, resuming a
+ * download) instead of fetching hundreds of megabytes again; a signed URL is per request anyway,
+ * so the browser's copy is only ever its own.
+ */
+export const OBJECT_CACHE_CONTROL = {
+  public: "public, max-age=31536000, immutable",
+  private: "private, max-age=31536000, immutable",
+} as const satisfies Record<Audience, string>;
+
+/** Whether an object's stored Cache-Control already keeps it out of shared caches. */
+export function isPrivateCacheControl(cacheControl: string | null | undefined): boolean {
+  return (cacheControl ?? "")
+    .split(",")
+    .map((directive) => directive.trim().toLowerCase())
+    .some((directive) => directive === "private" || directive === "no-store");
+}
 
 /**
  * The SDK's warnings, except the one it writes whenever a streamed request fails (the shop ends an

@@ -8,13 +8,21 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "../core/env.server";
 import { loadS3 } from "../core/lazy-modules.server";
 import { S3Chunks } from "./s3-chunks.server";
-import { isNotFound, makeS3Client, OBJECT_CACHE_CONTROL, statusOf } from "./s3-client.server";
+import {
+  isNotFound,
+  isPrivateCacheControl,
+  makeS3Client,
+  OBJECT_CACHE_CONTROL,
+  statusOf,
+} from "./s3-client.server";
 import { redirectToObject, signedObjectUrl, type SignedResponseHeaders } from "./s3-links.server";
-import type { FileStore, ListedObject, ServeOptions, StoredObject } from "./store.server";
+import type { Audience, FileStore, ListedObject, ServeOptions, StoredObject } from "./store.server";
 import { isStoredName } from "./store.server";
 
 /** Files up to this size are sent in one PUT; bigger ones as a multipart upload of parts this big. */
 const SINGLE_PUT_BYTES = 64 * 1024 * 1024;
+/** S3 copies at most 5 GiB in one CopyObject; a bigger object is copied in parts of 1 GiB. */
+const COPY_LIMITS = { singleCopyBytes: 5 * 1024 ** 3, copyPartBytes: 1024 ** 3 };
 
 /**
  * Stored files as objects of an S3-compatible bucket (R2, S3, Tigris, MinIO), keyed by
@@ -55,8 +63,8 @@ export class S3Store implements FileStore {
     return path.join(path.resolve(this.mediaDir), "uploads");
   }
 
-  async putFile(name: string, file: string, contentType: string): Promise<void> {
-    await this.copyFile(name, file, contentType, await sha256OfFile(file));
+  async putFile(name: string, file: string, contentType: string, audience: Audience): Promise<void> {
+    await this.copyFile(name, file, contentType, await sha256OfFile(file), audience);
     await fsp.rm(file, { force: true });
   }
 
@@ -64,16 +72,64 @@ export class S3Store implements FileStore {
    * Sends a file of this server's disk to the bucket, keeping it: one PUT up to 64 MiB, else a
    * multipart upload. Its SHA-256 goes along as the object's metadata (backups list it).
    */
-  async copyFile(name: string, file: string, contentType: string, sha256: string): Promise<void> {
+  async copyFile(
+    name: string,
+    file: string,
+    contentType: string,
+    sha256: string,
+    audience: Audience,
+  ): Promise<void> {
     const size = (await fsp.stat(file)).size;
-    const headers = objectHeaders(contentType, sha256);
+    const headers = objectHeaders(contentType, sha256, audience);
     if (size <= SINGLE_PUT_BYTES) return this.put(name, fs.createReadStream(file), size, headers);
     await this.chunks.sendFile(name, file, size, SINGLE_PUT_BYTES, headers);
   }
 
-  async putBytes(name: string, bytes: Buffer, contentType: string): Promise<void> {
+  async putBytes(name: string, bytes: Buffer, contentType: string, audience: Audience): Promise<void> {
     const sha256 = crypto.createHash("sha256").update(bytes).digest("hex");
-    await this.put(name, bytes, bytes.length, objectHeaders(contentType, sha256));
+    await this.put(name, bytes, bytes.length, objectHeaders(contentType, sha256, audience));
+  }
+
+  /**
+   * Makes a stored object private (an object stored before the shop told audiences apart): copied
+   * onto itself with the private Cache-Control, its type and SHA-256 kept, its bytes untouched.
+   * Idempotent: an object already private, or gone, is left as it is. (`limits`: the tests copy a
+   * small object in parts.)
+   */
+  async makePrivate(
+    name: string,
+    limits = COPY_LIMITS,
+  ): Promise<"made-private" | "already-private" | "missing"> {
+    const head = await this.head(name);
+    if (!head) return "missing";
+    if (isPrivateCacheControl(head.cacheControl)) return "already-private";
+    const headers = {
+      ContentType: head.contentType ?? undefined,
+      CacheControl: OBJECT_CACHE_CONTROL.private,
+      Metadata: head.metadata,
+    };
+    if (head.size <= limits.singleCopyBytes) {
+      const { CopyObjectCommand } = await loadS3();
+      await (
+        await this.s3()
+      ).send(
+        new CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: this.key(name),
+          CopySource: this.copySource(name),
+          // Only the object read above: one replaced meanwhile is not given its headers.
+          CopySourceIfMatch: head.etag,
+          MetadataDirective: "REPLACE",
+          ...headers,
+        }),
+      );
+    } else await this.chunks.copyInParts(name, head.size, limits.copyPartBytes, head.etag, headers);
+    return "made-private";
+  }
+
+  /** The object as CopyObject names its source: bucket/key, URL-encoded. */
+  copySource(name: string): string {
+    return `${this.bucket}/${this.key(name)}`.split("/").map(encodeURIComponent).join("/");
   }
 
   /** One PUT of the whole object. */
@@ -103,9 +159,15 @@ export class S3Store implements FileStore {
   }
 
   /** Size, time, ETag and the SHA-256 the shop recorded when it stored the object (when it did). */
-  async head(
-    name: string,
-  ): Promise<{ size: number; modified: Date; etag: string; sha256: string | null } | null> {
+  async head(name: string): Promise<{
+    size: number;
+    modified: Date;
+    etag: string;
+    sha256: string | null;
+    contentType: string | null;
+    cacheControl: string | null;
+    metadata: Record<string, string>;
+  } | null> {
     const { HeadObjectCommand } = await loadS3();
     try {
       const head = await (
@@ -116,6 +178,9 @@ export class S3Store implements FileStore {
         modified: head.LastModified ?? new Date(0),
         etag: head.ETag ?? "",
         sha256: head.Metadata?.sha256 ?? null,
+        contentType: head.ContentType ?? null,
+        cacheControl: head.CacheControl ?? null,
+        metadata: head.Metadata ?? {},
       };
     } catch (error) {
       if (isNotFound(error)) return null;
@@ -209,9 +274,13 @@ export class S3Store implements FileStore {
 
 type ObjectHeaders = ReturnType<typeof objectHeaders>;
 
-/** What every stored object carries: its type, the cache rule of immutable names, its SHA-256 (backups list it). */
-function objectHeaders(contentType: string, sha256: string) {
-  return { ContentType: contentType || undefined, CacheControl: OBJECT_CACHE_CONTROL, Metadata: { sha256 } };
+/** What every stored object carries: its type, the cache rule of its audience, its SHA-256 (backups list it). */
+function objectHeaders(contentType: string, sha256: string, audience: Audience) {
+  return {
+    ContentType: contentType || undefined,
+    CacheControl: OBJECT_CACHE_CONTROL[audience],
+    Metadata: { sha256 } as Record<string, string>,
+  };
 }
 
 /** A file's SHA-256, as the objects' metadata records it (backups and the migration compare it). */

@@ -34,7 +34,7 @@ export async function writeCoverVariants(storedName: string, source: string): Pr
         .resize({ width, height: Math.round((width * 9) / 16), fit: "cover", withoutEnlargement: false })
         .webp({ quality: 78 })
         .toBuffer();
-      await store.putBytes(coverVariantName(storedName, width), variant, "image/webp");
+      await store.putBytes(coverVariantName(storedName, width), variant, "image/webp", "public");
     }),
   );
 }

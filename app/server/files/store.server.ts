@@ -13,9 +13,14 @@ export interface FileStore {
   readonly kind: "local" | "s3";
   /** A folder on this server for bodies on their way in (forms, spooled chunks); swept after an hour. */
   scratchDir(): string;
-  /** Stores a whole file of this server's disk under `name`; the file is consumed (moved or deleted). */
-  putFile(name: string, file: string, contentType: string): Promise<void>;
-  putBytes(name: string, bytes: Buffer, contentType: string): Promise<void>;
+  /**
+   * Stores a whole file of this server's disk under `name`; the file is consumed (moved or
+   * deleted). `audience` is who may ever see it: delivered videos and what is made of them are
+   * "private" (in a bucket they are stored so that no shared cache keeps them), the storefront's
+   * media "public".
+   */
+  putFile(name: string, file: string, contentType: string, audience: Audience): Promise<void>;
+  putBytes(name: string, bytes: Buffer, contentType: string, audience: Audience): Promise<void>;
   stat(name: string): Promise<StoredObject | null>;
   /** Up to `length` bytes from the start (what a file is, by its first bytes); empty when it is missing. */
   readHead(name: string, length: number): Promise<Buffer>;
@@ -39,11 +44,17 @@ export interface FileStore {
 export type StoredObject = { size: number; modified: Date };
 export type ListedObject = StoredObject & { name: string };
 
+/**
+ * Who a stored file is for. Public files (the storefront's media) may be kept by shared caches and
+ * served through S3_PUBLIC_BASE_URL; private ones (delivered videos, an unpublished contest's
+ * cover) only ever by the browser that asked, through a signed URL.
+ */
+export type Audience = "public" | "private";
+
 export type ServeOptions = {
   contentType: string;
   cacheControl: string;
-  /** Public files may be cached and go through S3_PUBLIC_BASE_URL; private ones never. */
-  audience: "public" | "private";
+  audience: Audience;
   /** A whole `Content-Disposition` value (attachmentDisposition) for a download. */
   disposition?: string;
   /** How long a signed URL stays valid (object storage); downloads ask for minutes. */
@@ -74,7 +85,8 @@ export type StoredPart = { partNumber: number; size: number; etag: string | null
 
 /** One part per chunk (part number = chunk index + 1), written in order, resumable after a restart. */
 export interface ChunkedUploads {
-  begin(uploadId: string, storedName: string, contentType: string): Promise<string>;
+  /** Begins the upload of the file `storedName`, stored for `audience` as putFile's are. */
+  begin(uploadId: string, storedName: string, contentType: string, audience: Audience): Promise<string>;
   /** Where chunk `index` goes; `length` is the chunk's exact size. */
   sink(upload: ChunkedUpload, index: number, length: number): Promise<ChunkSink>;
   /** The parts the store holds (S3's ListParts, the part file's length), or null when the upload is gone. */

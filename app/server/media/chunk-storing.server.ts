@@ -67,11 +67,14 @@ export async function chunkSinkFor(target: ChunkTarget): Promise<ChunkSink> {
   const { row } = target;
   return peekingSink(Math.min(SNIFF_BYTES, target.expected), async (head) => {
     const kind = sniffMedia(head);
-    const storedName = newStoredName(
-      row.purpose === "delivery" ? "delivery" : "media",
-      kind?.extension ?? "upload",
+    const delivery = row.purpose === "delivery";
+    const storedName = newStoredName(delivery ? "delivery" : "media", kind?.extension ?? "upload");
+    const storeUploadId = await store.chunks.begin(
+      row.id,
+      storedName,
+      kind?.contentType ?? "",
+      delivery ? "private" : "public",
     );
-    const storeUploadId = await store.chunks.begin(row.id, storedName, kind?.contentType ?? "");
     db().update(mediaUploads).set({ storedName, storeUploadId }).where(eq(mediaUploads.id, row.id)).run();
     const upload = storeUploadOf({ ...row, storedName, storeUploadId });
     if (!upload) throw new Error("upload not begun");

@@ -118,7 +118,7 @@ export async function receiveCover(request: Request, contestId: number): Promise
       message: "画像を読み取れませんでした。別の画像ファイルを選択してください",
     };
   }
-  await store.putFile(storedName, source, CONTENT_TYPES[kind]);
+  await store.putFile(storedName, source, CONTENT_TYPES[kind], "public");
   await discard();
   const originalName = (path.basename(uploadedName.replace(/\\/g, "/")) || "cover").slice(0, 200);
   const created = db()

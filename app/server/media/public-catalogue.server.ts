@@ -1,11 +1,12 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
-import { isOnSale } from "../catalog/publication.server";
+import { and, asc, eq, inArray, like } from "drizzle-orm";
+import { isOnSale, storefrontPublication } from "../catalog/publication.server";
 import { now } from "../core/clock.server";
 import { catalogueCached } from "../catalog/catalogue-cache.server";
 import { db } from "../db/client.server";
 import { contests, mediaItems } from "../db/schema";
 import { thumbnailUrl } from "./library.server";
 import { mediaUrl, PUBLIC_MEDIA_CATEGORIES, type PublicMediaItem } from "../files/storage.server";
+import type { Audience } from "../files/store.server";
 
 function toPublic(row: typeof mediaItems.$inferSelect): PublicMediaItem {
   return {
@@ -39,6 +40,33 @@ export function listContestMedia(contestId: number, viewer: { isAdmin: boolean }
     .orderBy(asc(mediaItems.displayOrder), asc(mediaItems.id))
     .all()
     .map(toPublic);
+}
+
+/**
+ * Who a stored file the storefront serves (/media/…, a public media item's thumbnail) is for, or
+ * null when it is not served to a visitor. Samples: public while their contest is on sale, not
+ * served otherwise. Covers and their variants are always served (the back-office shows them),
+ * but public (cached by shared caches, redirected to S3_PUBLIC_BASE_URL's CDN) only while their
+ * contest is listed on the storefront: an unpublished contest's cover is private, as is a cover
+ * file no contest shows.
+ */
+export function storefrontAudience(storedName: string): Audience | null {
+  if (storedName.startsWith("cover-")) return coverIsListed(storedName) ? "public" : "private";
+  return isPubliclyServable(storedName) ? "public" : null;
+}
+
+/** Whether the cover (or cover variant) `storedName` is the cover of a contest the storefront lists. */
+function coverIsListed(storedName: string): boolean {
+  // A variant is named after its cover (coverVariantName): cover-<random>-w960.webp of cover-<random>.jpg.
+  const cover = /^(cover-[a-f0-9]+)(-w\d+)?\.[a-z0-9]+$/.exec(storedName)?.[1];
+  if (!cover) return false;
+  const row = db()
+    .select({ contest: contests })
+    .from(mediaItems)
+    .innerJoin(contests, eq(contests.id, mediaItems.contestId))
+    .where(and(eq(mediaItems.category, "cover-image"), like(mediaItems.storedName, `${cover}.%`)))
+    .get();
+  return row ? storefrontPublication(row.contest, now()).listed : false;
 }
 
 /** Whether a stored file may be served to a visitor: public media of a contest on sale (covers always). */

@@ -72,8 +72,8 @@ async function attachThumbnail(
   const storedName = newStoredName("thumb", extension);
   const store = await fileStore();
   const contentType = contentTypeOfStored(storedName) ?? "";
-  if (typeof image === "string") await store.putFile(storedName, image, contentType);
-  else await store.putBytes(storedName, image, contentType);
+  if (typeof image === "string") await store.putFile(storedName, image, contentType, "public");
+  else await store.putBytes(storedName, image, contentType, "public");
   db().update(mediaItems).set({ thumbnailStoredName: storedName }).where(eq(mediaItems.id, row.id)).run();
   await removeStoredFiles(row.thumbnailStoredName);
   return { ok: true, thumbnailUrl: thumbnailUrl(contestId, mediaId, storedName) };

@@ -44,7 +44,7 @@ export async function parseDeliveryForm(request: Request): Promise<DeliveryForm>
       return { ok: false, status: 400, message: "動画ファイル（MP4・MOV・WebM）を選択してください" };
     }
     const storedName = file.storedName.replace(/\.upload$/, `.${kind}`);
-    await store.putFile(storedName, file.path, CONTENT_TYPES[kind]);
+    await store.putFile(storedName, file.path, CONTENT_TYPES[kind], "private");
     files.set(lineId, {
       storedName,
       originalName: cleanFileName(file.fileName),

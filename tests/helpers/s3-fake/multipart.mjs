@@ -11,7 +11,7 @@ import { completedParts, element, readXmlBody, xmlDocument } from "./xml.mjs";
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
 const MAX_PART_NUMBER = 10_000;
 
-const noSuchUpload = (uploadId) =>
+export const noSuchUpload = (uploadId) =>
   new S3Error(
     "NoSuchUpload",
     "The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.",
@@ -19,13 +19,13 @@ const noSuchUpload = (uploadId) =>
   );
 
 /** The upload the request names, begun for this key; S3 answers NoSuchUpload otherwise. */
-async function namedUpload({ store, bucket, key, query }) {
+export async function namedUpload({ store, bucket, key, query }) {
   const upload = await store.upload(bucket, query.get("uploadId"));
   if (!upload || upload.key !== key) throw noSuchUpload(query.get("uploadId"));
   return upload;
 }
 
-function sendXml(res, status, body) {
+export function sendXml(res, status, body) {
   res.writeHead(status, { "Content-Type": "application/xml", "Content-Length": Buffer.byteLength(body) });
   res.end(body);
 }
@@ -54,14 +54,20 @@ export async function createMultipartUpload({ req, res, store, bucket, key }) {
   );
 }
 
-export async function uploadPart(context) {
-  const { req, res, store, bucket, query } = context;
+/** The request's part number, 1 to 10,000 (S3: InvalidArgument). */
+export function partNumberOf(query) {
   const partNumber = Number(query.get("partNumber"));
   if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PART_NUMBER)
     throw new S3Error("InvalidArgument", "Part number must be an integer between 1 and 10000, inclusive", {
       ArgumentName: "partNumber",
       ArgumentValue: query.get("partNumber") ?? "",
     });
+  return partNumber;
+}
+
+export async function uploadPart(context) {
+  const { req, res, store, bucket, query } = context;
+  const partNumber = partNumberOf(query);
   // Checked before a byte is read, as S3 does.
   const upload = await namedUpload(context);
   const received = await store.receive(req, declaredLength(req));

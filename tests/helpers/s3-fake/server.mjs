@@ -4,6 +4,7 @@
 import crypto from "node:crypto";
 import { once } from "node:events";
 import http from "node:http";
+import { copyObject, uploadPartCopy } from "./copy.mjs";
 import { deleteObjects } from "./delete-objects.mjs";
 import { S3Error } from "./errors.mjs";
 import { listObjectsV2 } from "./listing.mjs";
@@ -63,8 +64,11 @@ function operationOf(method, key, query, headers) {
     if (method === "POST" && query.has("delete")) return deleteObjects;
     throw notImplemented(`${method} on a bucket${method === "GET" ? " (only ListObjectsV2)" : ""}`);
   }
-  if (headers["x-amz-copy-source"] !== undefined) throw notImplemented("CopyObject and UploadPartCopy");
   const uploadId = query.has("uploadId");
+  if (headers["x-amz-copy-source"] !== undefined) {
+    if (method !== "PUT") throw notImplemented(`${method} with x-amz-copy-source`);
+    return uploadId || query.has("partNumber") ? uploadPartCopy : copyObject;
+  }
   switch (method) {
     case "PUT":
       if (uploadId || query.has("partNumber")) return uploadPart;

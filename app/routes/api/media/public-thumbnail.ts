@@ -1,7 +1,7 @@
 import { apiAdmin } from "~/server/auth/api-access.server";
 import { fileStore } from "~/server/files/store.server";
 import { jsonApi } from "~/server/http/json-api.server";
-import { isPubliclyServable } from "~/server/media/public-catalogue.server";
+import { storefrontAudience } from "~/server/media/public-catalogue.server";
 import { thumbnailFile } from "~/server/media/thumbnails.server";
 import { positiveId } from "~/lib/rules/params";
 import { notFound } from "~/server/http/not-found.server";
@@ -17,9 +17,10 @@ export const loader = jsonApi({
     const thumbnail = contestId && mediaId ? thumbnailFile(contestId, mediaId) : null;
     if (!thumbnail) notFound();
     const isAdmin = (await apiAdmin(request)) !== null;
-    if (!isAdmin && !isPubliclyServable(thumbnail.storedName)) notFound();
+    const audience = isAdmin ? "private" : storefrontAudience(thumbnail.storedName);
+    if (!audience) notFound();
     const versioned = new URL(request.url).searchParams.has("v");
-    const scope = isAdmin ? "private" : "public";
+    const scope = audience;
     return (await fileStore()).respond(request, thumbnail.thumbnailName, {
       contentType: thumbnail.contentType,
       cacheControl: versioned ? `${scope}, max-age=31536000, immutable` : `${scope}, no-cache`,
