@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import os from "node:os";
 import { env } from "../../core/env.server";
 
@@ -18,6 +19,15 @@ export function ffmpegThreads(): number {
 
 export class FfmpegError extends Error {}
 
+/**
+ * ffmpeg killed with its parent: a worker killed with SIGKILL (the OOM killer, kill -9) cannot stop
+ * it, and ffmpeg ignores SIGPIPE, so it would transcode on for minutes as an orphan while the
+ * restarted worker transcodes the same video again. util-linux's setpriv (in every Debian, the
+ * Docker image's too) sets Linux's parent-death signal and then becomes ffmpeg itself.
+ */
+const PARENT_DEATH_KILLS = ["setpriv", "--pdeathsig", "KILL", "--"];
+const DIES_WITH_PARENT = process.platform === "linux" && fs.existsSync("/usr/bin/setpriv");
+
 export type FfmpegRun = {
   /** ffmpeg's arguments after the common ones (input, filters, output). */
   args: string[];
@@ -34,11 +44,19 @@ export type FfmpegRun = {
 export function runFfmpeg({ args, durationMs, onProgress, signal }: FfmpegRun): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new FfmpegError("中断されました"));
-    const child = spawn(
+    const ffmpeg = [
       "ffmpeg",
-      ["-hide_banner", "-nostdin", "-y", "-v", "error", "-nostats", "-progress", "pipe:1", ...args],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
+      "-hide_banner",
+      "-nostdin",
+      "-y",
+      "-v",
+      "error",
+      "-nostats",
+      "-progress",
+      "pipe:1",
+    ];
+    const [command, ...commandArgs] = [...(DIES_WITH_PARENT ? PARENT_DEATH_KILLS : []), ...ffmpeg, ...args];
+    const child = spawn(command!, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
     try {
       if (child.pid !== undefined) os.setPriority(child.pid, LOWEST_PRIORITY);
     } catch {
