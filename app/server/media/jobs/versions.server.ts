@@ -87,21 +87,15 @@ async function makePoster(job: MediaJob, subject: Subject, video: VideoProbe, ru
     await withVideoSource(subject.storedName, (source) =>
       runFfmpeg({
         // -ss before -i seeks by the index, so only the frames near the poster's time are decoded.
+        // prettier-ignore
         args: [
-          "-threads",
-          threads,
-          "-ss",
-          (posterTimeMs(video.durationMs) / 1000).toFixed(3),
-          "-i",
-          source,
-          "-frames:v",
-          "1",
-          "-vf",
-          `scale=${frame.width}:${frame.height}`,
-          "-q:v",
-          "3",
-          "-map_metadata",
-          "-1",
+          "-threads", threads,
+          "-ss", (posterTimeMs(video.durationMs) / 1000).toFixed(3),
+          "-i", source,
+          "-frames:v", "1",
+          "-vf", `scale=${frame.width}:${frame.height}`,
+          "-q:v", "3",
+          "-map_metadata", "-1",
           output,
         ],
         durationMs: 0,
@@ -117,6 +111,32 @@ async function makePoster(job: MediaJob, subject: Subject, video: VideoProbe, ru
   return null;
 }
 
+/** ffmpeg's arguments for a phone version (also what `npm run bench:transcode` times). */
+export function phoneVersionArgs(
+  source: string,
+  output: string,
+  plan: { width: number; height: number; videoBitrate: number },
+): string[] {
+  const threads = String(ffmpegThreads());
+  // ffmpeg turns a rotated video upright itself (its display matrix), so the frame is as shown.
+  // -map_metadata -1: a phone's recording carries where it was made; the copy sent out does not.
+  // prettier-ignore
+  return [
+    "-threads", threads,
+    "-i", source,
+    "-map", "0:v:0", "-map", "0:a:0?",
+    "-vf", `scale=${plan.width}:${plan.height}:flags=bicubic,format=yuv420p`,
+    "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high",
+    "-b:v", String(plan.videoBitrate),
+    "-maxrate", String(Math.round(plan.videoBitrate * 1.25)),
+    "-bufsize", String(plan.videoBitrate * 2),
+    "-c:a", "aac", "-b:a", String(PHONE_AUDIO_BITRATE), "-ac", "2",
+    "-map_metadata", "-1",
+    "-movflags", "+faststart",
+    output,
+  ];
+}
+
 async function makePhoneVersion(
   job: MediaJob,
   subject: Subject,
@@ -125,47 +145,10 @@ async function makePhoneVersion(
 ): Promise<string | null> {
   const plan = phoneVersionPlan(video);
   if (!plan.make) return plan.reason;
-  const threads = String(ffmpegThreads());
   return withScratchOutput("mp4", async (output) => {
     await withVideoSource(subject.storedName, (source) =>
       runFfmpeg({
-        // ffmpeg turns a rotated video upright itself (its display matrix), so the frame is as shown.
-        // -map_metadata -1: a phone's recording carries where it was made; the copy sent out does not.
-        args: [
-          "-threads",
-          threads,
-          "-i",
-          source,
-          "-map",
-          "0:v:0",
-          "-map",
-          "0:a:0?",
-          "-vf",
-          `scale=${plan.width}:${plan.height}:flags=bicubic,format=yuv420p`,
-          "-c:v",
-          "libx264",
-          "-preset",
-          "veryfast",
-          "-profile:v",
-          "high",
-          "-b:v",
-          String(plan.videoBitrate),
-          "-maxrate",
-          String(Math.round(plan.videoBitrate * 1.25)),
-          "-bufsize",
-          String(plan.videoBitrate * 2),
-          "-c:a",
-          "aac",
-          "-b:a",
-          String(PHONE_AUDIO_BITRATE),
-          "-ac",
-          "2",
-          "-map_metadata",
-          "-1",
-          "-movflags",
-          "+faststart",
-          output,
-        ],
+        args: phoneVersionArgs(source, output, plan),
         durationMs: video.durationMs,
         onProgress: run.onProgress,
         signal: run.signal,
