@@ -26,6 +26,7 @@ import { mediaDir } from "./helpers/media-dir";
 import { pendingMailCount } from "~/server/mail/outbox.server";
 import { claimDownload } from "~/server/orders/downloads.server";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
+import { videoBytes } from "./helpers/test-videos";
 
 const smtp = smtpServerForThisFile();
 let serial = 0;
@@ -92,10 +93,9 @@ function order(c: Contest, email: string, lines: [number, "vertical" | "horizont
   return row;
 }
 
-/** Stores an MP4 (real magic bytes) of that name as a delivery file of the contest. */
-async function upload(c: Contest, name: string, size = 2000) {
-  const bytes = new Uint8Array(size);
-  bytes.set([0, 0, 0, 0x18, ...new TextEncoder().encode("ftypisom")]);
+/** Stores a real video (each name its own bytes) under that name as a delivery file of the contest. */
+async function upload(c: Contest, name: string) {
+  const bytes = videoBytes(undefined, name);
   fs.mkdirSync(mediaDir(), { recursive: true });
   const file = path.join(mediaDir(), `incoming-${++serial}`);
   fs.writeFileSync(file, bytes);

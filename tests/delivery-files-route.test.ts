@@ -10,6 +10,7 @@ import { mediaDir } from "./helpers/media-dir";
 import { createUser } from "./helpers/accounts";
 import { callRoute } from "./helpers/route";
 import { adminCookie, formRequest, seedContest, sessionCookie } from "./helpers/shop";
+import { videoBytes } from "./helpers/test-videos";
 
 let admin = "";
 let shop: ReturnType<typeof seedContest>;
@@ -22,15 +23,12 @@ beforeAll(async () => {
 const page = () => `/admin/contest/${shop.contestId}/delivery`;
 const params = () => ({ id: String(shop.contestId) });
 
-function mp4(size = 2048) {
-  const bytes = new Uint8Array(size);
-  bytes.set([0, 0, 0, 0x18, ...new TextEncoder().encode("ftypisom")]);
-  return bytes;
-}
+/** A real video, its bytes its own for each seed. */
+const mp4 = (seed: string) => videoBytes(undefined, seed);
 
-function uploadRequest(files: [string, Uint8Array<ArrayBuffer>][], cookie = admin, query = "?intent=upload") {
+function uploadRequest(files: [string, Uint8Array][], cookie = admin, query = "?intent=upload") {
   const body = new FormData();
-  for (const [name, bytes] of files) body.append("files", new Blob([bytes]), name);
+  for (const [name, bytes] of files) body.append("files", new Blob([new Uint8Array(bytes)]), name);
   return new Request(`http://shop.test${page()}${query}`, {
     method: "POST",
     body,
@@ -88,7 +86,7 @@ describe("the 納品ファイル tab", () => {
     const before = diskNames().length;
     const customer = await createUser("not-admin@example.jp", "Not-Admin-2025");
     for (const cookie of ["", await sessionCookie({ userId: customer.id })]) {
-      const result = await callRoute(action, uploadRequest([["1_縦.mp4", mp4()]], cookie), params());
+      const result = await callRoute(action, uploadRequest([["1_縦.mp4", mp4("visitor")]], cookie), params());
       expect(result.status).toBe(302);
       expect(result.location).toMatch(/^\/admin-login/);
       const read = await callRoute(
@@ -106,9 +104,9 @@ describe("the 納品ファイル tab", () => {
     const result = await callRoute(
       action,
       uploadRequest([
-        ["1_縦.mp4", mp4()],
+        ["1_縦.mp4", mp4("1_縦")],
         ["メモ.txt", new TextEncoder().encode("not a video")],
-        ["2_横.mp4", mp4()],
+        ["2_横.mp4", mp4("2_横")],
       ]),
       params(),
     );
@@ -182,7 +180,11 @@ describe("the 納品ファイル tab", () => {
     expect(delivered.deliveryFileId).not.toBeNull();
     const result = await callRoute(
       action,
-      uploadRequest([["修正版.mp4", mp4(3000)]], admin, `?intent=replace&fileId=${delivered.deliveryFileId}`),
+      uploadRequest(
+        [["修正版.mp4", mp4("修正版")]],
+        admin,
+        `?intent=replace&fileId=${delivered.deliveryFileId}`,
+      ),
       params(),
     );
     expect(result.status).toBe(303);
@@ -197,7 +199,7 @@ describe("the 納品ファイル tab", () => {
     const other = seedContest();
     const foreign = await callRoute(
       action,
-      uploadRequest([["x.mp4", mp4()]], admin, `?intent=replace&fileId=${delivered.deliveryFileId}`),
+      uploadRequest([["x.mp4", mp4("foreign")]], admin, `?intent=replace&fileId=${delivered.deliveryFileId}`),
       { id: String(other.contestId) },
     );
     expect(foreign.status).toBe(404);

@@ -26,10 +26,14 @@ import { createUser } from "./helpers/accounts";
 import { callRoute } from "./helpers/route";
 import { sessionCookie } from "./helpers/shop";
 import { commitSession, getSession } from "~/server/http/session.server";
+import { videoBytes } from "./helpers/test-videos";
 
-// Small chunks, so a few KiB span several of them; a small limit to test it.
-process.env.UPLOAD_CHUNK_BYTES = "1024";
-process.env.MAX_UPLOAD_BYTES = "200000";
+// Chunks small enough that a real video (the ~200 KB sample, padded) spans a few of them; a
+// limit above the files the tests send, to test it.
+const CHUNK = 128 * 1024;
+const MAX_UPLOAD_BYTES = 1_000_000;
+process.env.UPLOAD_CHUNK_BYTES = String(CHUNK);
+process.env.MAX_UPLOAD_BYTES = String(MAX_UPLOAD_BYTES);
 
 const MEDIA = () => path.resolve(process.env.MEDIA_DIR!);
 /** The local store's scratch folder, where a chunked upload's part file lives until it is complete. */
@@ -46,18 +50,6 @@ beforeAll(async () => {
   admin = (await commitSession(session)).split(";")[0] ?? "";
   contestId = createContest("メディアテスト大会");
 });
-
-/** An MP4 as far as magic bytes go: an ftyp box, then deterministic filler. */
-function fakeMp4(size: number, seed = "mp4"): Buffer {
-  const head = Buffer.from("000000186674797069736f6d0000020069736f6d6d703431", "hex");
-  const filler = Buffer.alloc(size - head.length);
-  let block = crypto.createHash("sha256").update(seed).digest();
-  for (let offset = 0; offset < filler.length; offset += block.length) {
-    block.copy(filler, offset);
-    block = crypto.createHash("sha256").update(block).digest();
-  }
-  return Buffer.concat([head, filler]);
-}
 
 const sha256 = (bytes: Buffer) => crypto.createHash("sha256").update(bytes).digest("hex");
 const url = (suffix: string) => `http://shop.test/api/video/contests/${contestId}/media/${suffix}`;
@@ -114,7 +106,7 @@ async function uploadWhole(bytes: Buffer, fileName: string, extra: Record<string
   const started = await init({
     fileName,
     fileSize: bytes.length,
-    totalChunks: Math.ceil(bytes.length / 1024),
+    totalChunks: Math.ceil(bytes.length / CHUNK),
     ...extra,
   });
   expect(started.status).toBe(200);
@@ -141,13 +133,13 @@ function mediaFilesOnDisk(): string[] {
 
 describe("chunked media upload", () => {
   it("uploads a video in several chunks and stores the same bytes under a name the shop chose", async () => {
-    const bytes = fakeMp4(5000);
+    const bytes = videoBytes(4 * CHUNK + 904, "mp4");
     const { upload, done } = await uploadWhole(bytes, "発表会.mp4");
-    expect(upload.chunkSize).toBe(1024);
+    expect(upload.chunkSize).toBe(CHUNK);
     expect(upload.totalChunks).toBe(5);
     expect(done.status).toBe(201);
     const item = done.data as MediaAnswer;
-    expect(item).toMatchObject({ originalName: "発表会.mp4", mediaType: "video", size: 5000 });
+    expect(item).toMatchObject({ originalName: "発表会.mp4", mediaType: "video", size: bytes.length });
     const stored = storedFileOf(item.id);
     expect(path.basename(stored)).toMatch(/^media-[a-f0-9]{24}\.mp4$/);
     expect(sha256(fs.readFileSync(stored))).toBe(sha256(bytes));
@@ -159,13 +151,13 @@ describe("chunked media upload", () => {
   });
 
   it("accepts a chunk whose fields come after it (streamed through a temporary file)", async () => {
-    const bytes = fakeMp4(2500, "late-fields");
+    const bytes = videoBytes(2 * CHUNK + 500, "late-fields");
     const started = await init({ fileName: "late.mp4", fileSize: bytes.length });
     const upload = started.data as UploadAnswer;
     for (let index = 0; index < upload.totalChunks; index++) {
       expect(
         (
-          await sendChunk(upload.uploadId, index, bytes.subarray(index * 1024, (index + 1) * 1024), {
+          await sendChunk(upload.uploadId, index, bytes.subarray(index * CHUNK, (index + 1) * CHUNK), {
             chunkFirst: true,
           })
         ).status,
@@ -178,10 +170,10 @@ describe("chunked media upload", () => {
   });
 
   it("resumes: a second init of the same file answers the same uploadId and the chunks already stored", async () => {
-    const bytes = fakeMp4(4096 + 100, "resume");
+    const bytes = videoBytes(4 * CHUNK + 100, "resume");
     const first = (await init({ fileName: "resume.mp4", fileSize: bytes.length })).data as UploadAnswer;
-    expect((await sendChunk(first.uploadId, 0, bytes.subarray(0, 1024))).status).toBe(200);
-    expect((await sendChunk(first.uploadId, 1, bytes.subarray(1024, 2048))).status).toBe(200);
+    expect((await sendChunk(first.uploadId, 0, bytes.subarray(0, CHUNK))).status).toBe(200);
+    expect((await sendChunk(first.uploadId, 1, bytes.subarray(CHUNK, 2 * CHUNK))).status).toBe(200);
     const again = (await init({ fileName: "resume.mp4", fileSize: bytes.length })).data as UploadAnswer;
     expect(again).toMatchObject({ uploadId: first.uploadId, receivedChunks: 2, totalChunks: 5 });
     const status = await callRoute(
@@ -191,10 +183,10 @@ describe("chunked media upload", () => {
     );
     expect(status.data).toMatchObject({ uploadId: first.uploadId, receivedChunks: 2 });
     // Re-sending a stored chunk is harmless.
-    expect((await sendChunk(first.uploadId, 1, bytes.subarray(1024, 2048))).status).toBe(200);
+    expect((await sendChunk(first.uploadId, 1, bytes.subarray(CHUNK, 2 * CHUNK))).status).toBe(200);
     for (let index = 2; index < 5; index++)
       expect(
-        (await sendChunk(first.uploadId, index, bytes.subarray(index * 1024, (index + 1) * 1024))).status,
+        (await sendChunk(first.uploadId, index, bytes.subarray(index * CHUNK, (index + 1) * CHUNK))).status,
       ).toBe(200);
     const done = await complete(first.uploadId);
     expect(done.status).toBe(201);
@@ -202,51 +194,51 @@ describe("chunked media upload", () => {
   });
 
   it("believes the part file over the database after a crash left it shorter", async () => {
-    const bytes = fakeMp4(3072, "crash");
+    const bytes = videoBytes(3 * CHUNK, "crash");
     const upload = (await init({ fileName: "crash.mp4", fileSize: bytes.length })).data as UploadAnswer;
     for (let index = 0; index < 2; index++)
-      await sendChunk(upload.uploadId, index, bytes.subarray(index * 1024, (index + 1) * 1024));
-    fs.truncateSync(path.join(uploadsDir(), `${upload.uploadId}.part`), 1500);
+      await sendChunk(upload.uploadId, index, bytes.subarray(index * CHUNK, (index + 1) * CHUNK));
+    fs.truncateSync(path.join(uploadsDir(), `${upload.uploadId}.part`), CHUNK + CHUNK / 2);
     expect(
       ((await init({ fileName: "crash.mp4", fileSize: bytes.length })).data as UploadAnswer).receivedChunks,
     ).toBe(1);
   });
 
   it("takes the same chunk sent twice at once (a retry racing the first try) one after the other", async () => {
-    const bytes = fakeMp4(2048, "race");
+    const bytes = videoBytes(2 * CHUNK, "race");
     const upload = (await init({ fileName: "race.mp4", fileSize: bytes.length })).data as UploadAnswer;
     const both = await Promise.all([
-      sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024)),
-      sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024)),
+      sendChunk(upload.uploadId, 0, bytes.subarray(0, CHUNK)),
+      sendChunk(upload.uploadId, 0, bytes.subarray(0, CHUNK)),
     ]);
     expect(both.map((result) => result.status)).toEqual([200, 200]);
-    expect((await sendChunk(upload.uploadId, 1, bytes.subarray(1024))).status).toBe(200);
+    expect((await sendChunk(upload.uploadId, 1, bytes.subarray(CHUNK))).status).toBe(200);
     const done = await complete(upload.uploadId);
     expect(sha256(fs.readFileSync(storedFileOf((done.data as MediaAnswer).id)))).toBe(sha256(bytes));
   });
 
   it("starts over from chunk 0 when the part file has gone (never a 500)", async () => {
-    const bytes = fakeMp4(2048, "gone");
+    const bytes = videoBytes(2 * CHUNK, "gone");
     const upload = (await init({ fileName: "gone.mp4", fileSize: bytes.length })).data as UploadAnswer;
-    await sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024));
+    await sendChunk(upload.uploadId, 0, bytes.subarray(0, CHUNK));
     fs.rmSync(path.join(uploadsDir(), `${upload.uploadId}.part`));
-    expect((await sendChunk(upload.uploadId, 1, bytes.subarray(1024))).status).toBe(409);
-    expect((await sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024))).status).toBe(200);
-    expect((await sendChunk(upload.uploadId, 1, bytes.subarray(1024))).status).toBe(200);
+    expect((await sendChunk(upload.uploadId, 1, bytes.subarray(CHUNK))).status).toBe(409);
+    expect((await sendChunk(upload.uploadId, 0, bytes.subarray(0, CHUNK))).status).toBe(200);
+    expect((await sendChunk(upload.uploadId, 1, bytes.subarray(CHUNK))).status).toBe(200);
     const done = await complete(upload.uploadId);
     expect(done.status).toBe(201);
     expect(sha256(fs.readFileSync(storedFileOf((done.data as MediaAnswer).id)))).toBe(sha256(bytes));
   });
 
   it("refuses a gap, an oversize chunk, a short chunk and completing early", async () => {
-    const bytes = fakeMp4(4000, "gaps");
+    const bytes = videoBytes(3 * CHUNK + 928, "gaps");
     const upload = (await init({ fileName: "gaps.mp4", fileSize: bytes.length })).data as UploadAnswer;
-    const gap = await sendChunk(upload.uploadId, 2, bytes.subarray(2048, 3072));
+    const gap = await sendChunk(upload.uploadId, 2, bytes.subarray(2 * CHUNK, 3 * CHUNK));
     expect(gap.status).toBe(409);
     expect(gap.data).toMatchObject({ message: "チャンク 0 から順に送ってください" });
-    const oversize = await sendChunk(upload.uploadId, 0, bytes.subarray(0, 1500));
+    const oversize = await sendChunk(upload.uploadId, 0, bytes.subarray(0, CHUNK + 476));
     expect(oversize.status).toBe(413);
-    const short = await sendChunk(upload.uploadId, 0, bytes.subarray(0, 1000));
+    const short = await sendChunk(upload.uploadId, 0, bytes.subarray(0, CHUNK - 24));
     expect(short.status).toBe(400);
     const early = await complete(upload.uploadId);
     expect(early.status).toBe(409);
@@ -254,19 +246,19 @@ describe("chunked media upload", () => {
       ((await init({ fileName: "gaps.mp4", fileSize: bytes.length })).data as UploadAnswer).receivedChunks,
     ).toBe(0);
     // A wrong-sized re-send of a stored chunk has overwritten it: it must come again.
-    expect((await sendChunk(upload.uploadId, 0, bytes.subarray(0, 1024))).status).toBe(200);
-    expect((await sendChunk(upload.uploadId, 1, bytes.subarray(1024, 2048))).status).toBe(200);
-    expect((await sendChunk(upload.uploadId, 0, bytes.subarray(0, 1500))).status).toBe(413);
+    expect((await sendChunk(upload.uploadId, 0, bytes.subarray(0, CHUNK))).status).toBe(200);
+    expect((await sendChunk(upload.uploadId, 1, bytes.subarray(CHUNK, 2 * CHUNK))).status).toBe(200);
+    expect((await sendChunk(upload.uploadId, 0, bytes.subarray(0, CHUNK + 476))).status).toBe(413);
     expect(
       ((await init({ fileName: "gaps.mp4", fileSize: bytes.length })).data as UploadAnswer).receivedChunks,
     ).toBe(0);
-    const unknown = await sendChunk("0".repeat(32), 0, bytes.subarray(0, 1024));
+    const unknown = await sendChunk("0".repeat(32), 0, bytes.subarray(0, CHUNK));
     expect(unknown.status).toBe(404);
   });
 
   it("stores a file named ../../x under a shop-chosen name and writes nothing outside MEDIA_DIR", async () => {
     const outside = path.resolve(MEDIA(), "..", "..", "x");
-    const bytes = fakeMp4(1500, "traversal");
+    const bytes = videoBytes(2 * CHUNK - 500, "traversal");
     const { done } = await uploadWhole(bytes, "../../x");
     expect(done.status).toBe(201);
     const item = done.data as MediaAnswer;
@@ -305,7 +297,7 @@ describe("chunked media upload", () => {
   });
 
   it("refuses a file over MAX_UPLOAD_BYTES at init, and a non-media content type", async () => {
-    const big = await init({ fileName: "big.mp4", fileSize: 200001 });
+    const big = await init({ fileName: "big.mp4", fileSize: MAX_UPLOAD_BYTES + 1 });
     expect(big.status).toBe(413);
     expect((big.data as { message: string }).message).toContain("ファイルが大きすぎます");
     const text = await init({ fileName: "notes.txt", fileSize: 10, contentType: "text/plain" });
@@ -363,7 +355,7 @@ describe("plain form upload (JavaScript off)", () => {
   }
 
   it("streams the file to disk, checks its bytes and redirects with a toast", async () => {
-    const bytes = fakeMp4(3000, "form");
+    const bytes = videoBytes(undefined, "form");
     const result = await formPost([
       ["file", new Blob([new Uint8Array(bytes)], { type: "video/mp4" }), "フォーム.mp4"],
     ]);
@@ -382,12 +374,19 @@ describe("plain form upload (JavaScript off)", () => {
     ]);
     expect(spoofed.status).toBe(415);
     const big = await formPost([
-      ["file", new Blob([new Uint8Array(fakeMp4(200001, "big"))], { type: "video/mp4" }), "big.mp4"],
+      [
+        "file",
+        new Blob([new Uint8Array(videoBytes(MAX_UPLOAD_BYTES + 1, "big"))], { type: "video/mp4" }),
+        "big.mp4",
+      ],
     ]);
     expect(big.status).toBe(413);
     expect(fs.readdirSync(uploadsDir()).filter((name) => name.startsWith("form-"))).toEqual([]);
   });
 });
+
+/** The size of each video the media operations test works on. */
+const OPS_VIDEO_BYTES = 250_000;
 
 describe("media operations", () => {
   let ids: number[] = [];
@@ -399,7 +398,7 @@ describe("media operations", () => {
     contestId = opsContest;
     ids = [];
     for (const name of ["a.mp4", "b.mp4", "c.mp4"])
-      ids.push(((await uploadWhole(fakeMp4(1200, name), name)).done.data as MediaAnswer).id);
+      ids.push(((await uploadWhole(videoBytes(OPS_VIDEO_BYTES, name), name)).done.data as MediaAnswer).id);
     contestId = saved;
   });
 
@@ -539,7 +538,7 @@ describe("media operations", () => {
       },
     );
     expect(partial.status).toBe(206);
-    expect(partial.headers.get("Content-Range")).toBe("bytes 0-99/1200");
+    expect(partial.headers.get("Content-Range")).toBe(`bytes 0-99/${OPS_VIDEO_BYTES}`);
     expect(partial.headers.get("Cache-Control")).toContain("private");
     const visitor = await callRoute(
       previewLoader,
@@ -603,13 +602,13 @@ describe("public media", () => {
 
 describe("a delivery file through the chunked upload (purpose: delivery)", () => {
   it("becomes a delivery file of the contest, not a media item, with the same resume and checks", async () => {
-    const bytes = fakeMp4(3000, "delivery");
+    const bytes = videoBytes(2 * CHUNK + 1000, "delivery");
     const mediaBefore = listContentMedia(contestId).length;
     const { upload, done } = await uploadWhole(bytes, "12_縦.mp4", { purpose: "delivery" });
     expect(upload.totalChunks).toBe(3);
     expect(done.status).toBe(201);
     const answer = done.data as { id: number; originalName: string; size: number };
-    expect(answer).toMatchObject({ originalName: "12_縦.mp4", size: 3000 });
+    expect(answer).toMatchObject({ originalName: "12_縦.mp4", size: bytes.length });
     const row = db().select().from(deliveryFiles).where(eq(deliveryFiles.id, answer.id)).get();
     expect(row).toMatchObject({ contestId, contentType: "video/mp4", retiredAt: null });
     expect(sha256(fs.readFileSync(path.join(MEDIA(), row!.storedName)))).toBe(sha256(bytes));
@@ -617,7 +616,7 @@ describe("a delivery file through the chunked upload (purpose: delivery)", () =>
   });
 
   it("a delivery upload and a media upload of the same file are two uploads, not one resumed", async () => {
-    const body = { fileName: "same.mp4", fileSize: 2048, totalChunks: 2 };
+    const body = { fileName: "same.mp4", fileSize: 2 * CHUNK, totalChunks: 2 };
     const media = (await init(body)).data as UploadAnswer;
     const delivery = (await init({ ...body, purpose: "delivery" })).data as UploadAnswer;
     expect(delivery.uploadId).not.toBe(media.uploadId);

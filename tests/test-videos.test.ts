@@ -3,17 +3,22 @@
 import { execFile } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
   MP4_HEADER_THEN_HTML_SIZE,
+  VIDEO_BYTES_MIN,
   landscapeVideo,
   mp4HeaderThenHtml,
   portraitVideo,
+  quickTimeVideo,
   rotatedIphoneVideo,
   sha256File,
   silentVideo,
   smallVideo,
+  videoBytes,
 } from "./helpers/test-videos";
 
 const run = promisify(execFile);
@@ -121,6 +126,33 @@ describe("generated test videos", () => {
       () => 0,
     );
     expect(found).toBe(0);
+  });
+
+  it("videoBytes: the sample padded by a free box to the size asked, the same for a seed and different across seeds, still a 3 s video", async () => {
+    const size = VIDEO_BYTES_MIN + 100_000;
+    const bytes = videoBytes(size, "a");
+    expect(bytes).toHaveLength(size);
+    expect(videoBytes(size, "a").equals(bytes)).toBe(true);
+    expect(videoBytes(size, "b").equals(bytes)).toBe(false);
+    expect(videoBytes(VIDEO_BYTES_MIN)).toHaveLength(VIDEO_BYTES_MIN);
+    expect(() => videoBytes(VIDEO_BYTES_MIN - 1)).toThrow(RangeError);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "video-bytes-")), "padded.mp4");
+    fs.writeFileSync(file, bytes);
+    const probed = await probe(file);
+    expect(video(probed)).toMatchObject({ codec_name: "h264", width: 480, height: 270 });
+    expect(audio(probed).map((stream) => stream.codec_name)).toEqual(["aac"]);
+    expect(Number(probed.format.duration)).toBeCloseTo(3, 1);
+    fs.rmSync(path.dirname(file), { recursive: true });
+  });
+
+  it("quickTimeVideo: the sample in a QuickTime .mov (brand qt), not re-encoded", async () => {
+    const file = await quickTimeVideo();
+    expect(file).toMatch(/\.mov$/);
+    expect(fs.readFileSync(file).subarray(4, 12).toString("latin1")).toBe("ftypqt  ");
+    const probed = await probe(file);
+    expect(probed.format.tags?.major_brand).toBe("qt  ");
+    expect(video(probed)).toMatchObject({ codec_name: "h264", width: 480, height: 270 });
+    expect(Number(probed.format.duration)).toBeCloseTo(3, 1);
   });
 
   it("each is made once: a second call returns the same file untouched", async () => {

@@ -6,9 +6,11 @@ import { createContest } from "~/server/catalog/contests.server";
 import { mediaDir } from "./helpers/media-dir";
 import { COVER_MAX_BYTES, receiveCover } from "~/server/media/cover.server";
 import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
+import { VIDEO_BYTES_MIN, videoBytes } from "./helpers/test-videos";
 
-// Small enough to cross in a test; env() reads it on first use.
-process.env.MAX_UPLOAD_BYTES = "100000";
+// Small enough to cross in a test, above the real video the tests send; env() reads it on first use.
+const MAX_UPLOAD_BYTES = 400_000;
+process.env.MAX_UPLOAD_BYTES = String(MAX_UPLOAD_BYTES);
 
 /** A file in mediaDir() other than those that were there before. */
 function newFiles(before: Set<string>): string[] {
@@ -20,12 +22,8 @@ function post(url: string, form: FormData) {
   return new Request(`http://shop.test${url}`, { method: "POST", body: form });
 }
 
-/** The first bytes of an MP4 (an `ftyp` box, brand isom), then filler. */
-function mp4(size: number) {
-  const bytes = new Uint8Array(size);
-  bytes.set([0, 0, 0, 0x18, ...new TextEncoder().encode("ftypisom")]);
-  return bytes;
-}
+/** A real video of that size (the sample padded), as a form part. */
+const mp4 = (size: number, seed: string) => new Blob([new Uint8Array(videoBytes(size, seed))]);
 
 describe("a cover sent through the streaming reader", () => {
   const send = (file: Blob, name: string) => {
@@ -86,7 +84,8 @@ describe("a delivery video sent through the streaming reader", () => {
 
   it("stores a good video per line and keeps the other fields", async () => {
     const before = filesNow();
-    const parsed = await parseDeliveryForm(form([["file-1", new Blob([mp4(5000)])]]));
+    const size = VIDEO_BYTES_MIN + 5000;
+    const parsed = await parseDeliveryForm(form([["file-1", mp4(size, "good")]]));
     if (!parsed.ok) throw new Error(parsed.message);
     expect(parsed.form.get("orderId")).toBe("7");
     expect(parsed.form.get("intent")).toBe("deliver");
@@ -95,10 +94,10 @@ describe("a delivery video sent through the streaming reader", () => {
     expect(parsed.files.get(1)).toMatchObject({
       originalName: "video.mp4",
       contentType: "video/mp4",
-      size: 5000,
+      size,
     });
     expect(stored).toMatch(/^delivery-[0-9a-f]{24}\.mp4$/);
-    expect(fs.statSync(path.join(mediaDir(), stored)).size).toBe(5000);
+    expect(fs.statSync(path.join(mediaDir(), stored)).size).toBe(size);
     // The empty file input of line 2 leaves nothing behind.
     expect(newFiles(before)).toEqual([stored]);
   });
@@ -108,7 +107,7 @@ describe("a delivery video sent through the streaming reader", () => {
     expect(
       await parseDeliveryForm(
         form([
-          ["file-1", new Blob([mp4(1000)])],
+          ["file-1", mp4(VIDEO_BYTES_MIN, "before-the-wrong-one")],
           ["file-3", new Blob(["not a video at all"])],
         ]),
       ),
@@ -117,7 +116,7 @@ describe("a delivery video sent through the streaming reader", () => {
       status: 400,
       message: "動画ファイル（MP4・MOV・WebM）を選択してください",
     });
-    expect(await parseDeliveryForm(form([["file-1", new Blob([mp4(100_001)])]]))).toEqual({
+    expect(await parseDeliveryForm(form([["file-1", mp4(MAX_UPLOAD_BYTES + 1, "big")]]))).toEqual({
       ok: false,
       status: 413,
       message: "ファイルが大きすぎます",

@@ -127,6 +127,59 @@ export function silentVideo(): Promise<string> {
   });
 }
 
+/**
+ * The committed sample (e2e/fixtures): 480×270 H.264 + AAC MP4, 3 s, about 200 KB. A real video
+ * read without running ffmpeg, for the many tests that need some video and not a particular one.
+ */
+export const SAMPLE_VIDEO = path.resolve(
+  import.meta.dirname,
+  "..",
+  "..",
+  "e2e",
+  "fixtures",
+  "sample-recital.mp4",
+);
+
+let sample: Buffer | undefined;
+
+/** An ISO box's header: its size (32 bits, header included), then its type. */
+const BOX_HEADER = 8;
+
+/** The smallest file videoBytes makes: the sample and an empty `free` box. */
+export const VIDEO_BYTES_MIN = fs.statSync(SAMPLE_VIDEO).size + BOX_HEADER;
+
+/**
+ * A real video of exactly `size` bytes, different for each `seed`: the sample, then a `free` box
+ * (which players and ffprobe skip) of pseudo-random bytes drawn from the seed. What the tests'
+ * fake videos gave (a given size, distinct SHA-256s, bytes no compression shrinks), in a file the
+ * shop's ffprobe check takes. From VIDEO_BYTES_MIN up to about 4 GiB (a box's 32-bit size).
+ */
+export function videoBytes(size = VIDEO_BYTES_MIN + 4096, seed = "video"): Buffer {
+  sample ??= fs.readFileSync(SAMPLE_VIDEO);
+  const boxSize = size - sample.length;
+  if (!Number.isInteger(size) || boxSize < BOX_HEADER || boxSize > 0xffff_ffff)
+    throw new RangeError(
+      `videoBytes: ${size} bytes is outside ${VIDEO_BYTES_MIN}…${sample.length + 0xffff_ffff}`,
+    );
+  const header = Buffer.alloc(BOX_HEADER);
+  header.writeUInt32BE(boxSize, 0);
+  header.write("free", 4, "latin1");
+  // AES-CTR over zeros: a keystream fixed by the seed, fast enough for the 11 MB of the S3 tests.
+  const key = crypto.createHash("sha256").update(seed).digest();
+  const filler = crypto
+    .createCipheriv("aes-256-ctr", key, Buffer.alloc(16))
+    .update(Buffer.alloc(boxSize - BOX_HEADER));
+  return Buffer.concat([sample, header, filler]);
+}
+
+/**
+ * The sample remuxed (no re-encoding) into a QuickTime `.mov`: its `ftyp` brand is `qt  `, as an
+ * iPhone's IMG_xxxx.MOV.
+ */
+export function quickTimeVideo(): Promise<string> {
+  return made("sample-quicktime", { encode: ["-i", SAMPLE_VIDEO, "-c", "copy"], format: "mov" });
+}
+
 /** The issue's file: an MP4 `ftyp` box (24 bytes) followed by HTML, 95 bytes in all. */
 export const MP4_HEADER_THEN_HTML_SIZE = 95;
 
