@@ -8,6 +8,7 @@ import path from "node:path";
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
@@ -19,6 +20,7 @@ import {
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
+  UploadPartCopyCommand,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -521,5 +523,91 @@ describe("signed URLs and refusals", () => {
       name: "NoSuchBucket",
       status: 404,
     });
+  });
+});
+
+describe("copies", () => {
+  it("an object copied onto itself takes new headers only with MetadataDirective REPLACE, from the object it names (If-Match), bytes unchanged", async () => {
+    const bytes = crypto.randomBytes(3000);
+    const { ETag } = await s3.send(
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: "copy/self",
+        Body: bytes,
+        ContentType: "video/mp4",
+        CacheControl: "public, max-age=31536000, immutable",
+        Metadata: { sha256: "abc" },
+      }),
+    );
+    const self = { Bucket: BUCKET, Key: "copy/self", CopySource: `${BUCKET}/copy/self` };
+    expect(await refusal(s3.send(new CopyObjectCommand(self)))).toEqual({
+      name: "InvalidRequest",
+      status: 400,
+    });
+    expect(
+      await refusal(
+        s3.send(new CopyObjectCommand({ ...self, CopySourceIfMatch: '"0"', MetadataDirective: "REPLACE" })),
+      ),
+    ).toEqual({ name: "PreconditionFailed", status: 412 });
+    const copied = await s3.send(
+      new CopyObjectCommand({
+        ...self,
+        CopySourceIfMatch: ETag,
+        MetadataDirective: "REPLACE",
+        ContentType: "video/mp4",
+        CacheControl: "private, max-age=31536000, immutable",
+        Metadata: { sha256: "abc" },
+      }),
+    );
+    expect(copied.CopyObjectResult?.ETag).toBe(`"${md5(bytes)}"`);
+    const head = await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: "copy/self" }));
+    expect(head).toMatchObject({
+      CacheControl: "private, max-age=31536000, immutable",
+      ContentType: "video/mp4",
+      Metadata: { sha256: "abc" },
+    });
+    expect((await bytesOf("copy/self")).bytes.equals(bytes)).toBe(true);
+    expect(
+      await refusal(s3.send(new CopyObjectCommand({ ...self, CopySource: `${BUCKET}/copy/missing` }))),
+    ).toEqual({ name: "NoSuchKey", status: 404 });
+  });
+
+  it("UploadPartCopy copies a range of an object as a part, refusing a range past its end", async () => {
+    const bytes = crypto.randomBytes(6 * MiB);
+    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: "copy/parts", Body: bytes }));
+    const { UploadId } = await s3.send(
+      new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: "copy/parts", CacheControl: "private" }),
+    );
+    const part = (PartNumber: number, CopySourceRange: string) =>
+      s3.send(
+        new UploadPartCopyCommand({
+          Bucket: BUCKET,
+          Key: "copy/parts",
+          UploadId,
+          PartNumber,
+          CopySource: `${BUCKET}/copy/parts`,
+          CopySourceRange,
+        }),
+      );
+    expect(await refusal(part(1, `bytes=0-${6 * MiB}`))).toEqual({ name: "InvalidArgument", status: 400 });
+    const first = await part(1, `bytes=0-${5 * MiB - 1}`);
+    const second = await part(2, `bytes=${5 * MiB}-${6 * MiB - 1}`);
+    await s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: BUCKET,
+        Key: "copy/parts",
+        UploadId,
+        MultipartUpload: {
+          Parts: [
+            { PartNumber: 1, ETag: first.CopyPartResult?.ETag },
+            { PartNumber: 2, ETag: second.CopyPartResult?.ETag },
+          ],
+        },
+      }),
+    );
+    expect((await bytesOf("copy/parts")).bytes.equals(bytes)).toBe(true);
+    expect((await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: "copy/parts" }))).CacheControl).toBe(
+      "private",
+    );
   });
 });
