@@ -88,6 +88,7 @@ function admin() {
         route("cover", "routes/admin/contest/cover.tsx"),
         route("delivery", "routes/admin/contest/delivery.tsx"),
         route("media/:mediaId", "routes/admin/contest/media-file.ts"),
+        route("poster/:name", "routes/admin/contest/poster-file.ts"),
       ]),
       route("orders", "routes/admin/orders.tsx"),
       route("orders/:orderNumber", "routes/admin/order.tsx"),

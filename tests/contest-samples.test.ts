@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/server/db/client.server";
-import { contests, mediaItems } from "~/server/db/schema";
-import { contestSamples } from "~/server/media/public-catalogue.server";
+import { contests, deliveryFiles, mediaItems } from "~/server/db/schema";
+import { contestSamples, storefrontAudience } from "~/server/media/public-catalogue.server";
 
 let n = 0;
 function contest(onSale: boolean) {
@@ -38,7 +38,11 @@ describe("a contest's samples on its order form", () => {
     const shown = contest(true);
     const other = contest(true);
     const hidden = contest(false);
-    const second = media(shown.id, { category: "sample", displayOrder: 2 });
+    const second = media(shown.id, {
+      category: "sample",
+      displayOrder: 2,
+      posterStoredName: `poster-${shown.id}.jpg`,
+    });
     const first = media(shown.id, {
       category: "sample",
       displayOrder: 1,
@@ -64,6 +68,7 @@ describe("a contest's samples on its order form", () => {
         kind: "image",
         url: `/media/img-${shown.id}.jpg`,
         thumbnailUrl: null,
+        posterUrl: null,
         width: 1600,
         height: 900,
       },
@@ -72,6 +77,8 @@ describe("a contest's samples on its order form", () => {
         kind: "video",
         url: `/media/${second.storedName}`,
         thumbnailUrl: null,
+        // No thumbnail set by hand: the tile and the player show the video's poster frame.
+        posterUrl: `/media/poster-${shown.id}.jpg`,
         width: null,
         height: null,
       },
@@ -79,5 +86,33 @@ describe("a contest's samples on its order form", () => {
     expect(contestSamples(other.id)).toHaveLength(1);
     expect(contestSamples(hidden.id)).toEqual([]);
     expect(contestSamples(999_999)).toEqual([]);
+  });
+});
+
+describe("a sample's poster on the storefront", () => {
+  it("is served as its sample is: public while the contest is on sale, not at all otherwise", () => {
+    const shown = contest(true);
+    const hidden = contest(false);
+    media(shown.id, { category: "sample", posterStoredName: `poster-shown${shown.id}.jpg` });
+    media(shown.id, { category: "others", posterStoredName: `poster-others${shown.id}.jpg` });
+    media(hidden.id, { category: "sample", posterStoredName: `poster-hidden${hidden.id}.jpg` });
+    // A delivered video's poster is private to the admin and the parent: never served from /media.
+    db()
+      .insert(deliveryFiles)
+      .values({
+        contestId: shown.id,
+        storedName: `delivery-${shown.id}.mp4`,
+        originalName: "1.mp4",
+        contentType: "video/mp4",
+        size: 1000,
+        uploadedAt: new Date(),
+        posterStoredName: `poster-delivery${shown.id}.jpg`,
+      })
+      .run();
+
+    expect(storefrontAudience(`poster-shown${shown.id}.jpg`)).toBe("public");
+    expect(storefrontAudience(`poster-others${shown.id}.jpg`)).toBeNull();
+    expect(storefrontAudience(`poster-hidden${hidden.id}.jpg`)).toBeNull();
+    expect(storefrontAudience(`poster-delivery${shown.id}.jpg`)).toBeNull();
   });
 });

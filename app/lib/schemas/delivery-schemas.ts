@@ -32,6 +32,8 @@ export const fileMatchSchema = z.object({
 export const deliveryActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("match-by-name"), fileId }),
   z.object({ intent: z.literal("remove"), fileId }),
+  /** 再実行 of a file's failed poster or phone version. */
+  z.object({ intent: z.literal("retry"), fileId }),
   z.object({ intent: z.literal("deliver-all") }),
   z.object({
     intent: z.literal("resend"),

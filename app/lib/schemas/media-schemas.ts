@@ -109,6 +109,8 @@ export const contentActionSchema = z.discriminatedUnion("intent", [
   }),
   z.object({ intent: z.literal("delete"), mediaId: z.coerce.number().int().positive() }),
   z.object({ intent: z.literal("remove-thumbnail"), mediaId: z.coerce.number().int().positive() }),
+  /** 再実行 of a video's failed poster. */
+  z.object({ intent: z.literal("retry"), mediaId: z.coerce.number().int().positive() }),
   z.object({ intent: z.literal("discard-upload"), uploadId: z.string().regex(/^[a-f0-9]{32}$/) }),
 ]);
 

@@ -6,6 +6,7 @@ export type ContestSampleView = {
   kind: "video" | "image";
   url: string;
   thumbnailUrl: string | null;
+  posterUrl: string | null;
   width: number | null;
   height: number | null;
 };
@@ -17,7 +18,8 @@ const VideoPlayer = lazy(() =>
 );
 
 /**
- * The contest's サンプル on its order form: a thumbnail (or a plain poster) for each video and
+ * The contest's サンプル on its order form: the admin's thumbnail, else the video's own poster
+ * frame, for each video (the player opens on the poster frame, the video's own shape) and
  * a lazily loaded picture for each image. A video's bytes are fetched only after a tap: with
  * JavaScript the shop's player opens (preload="none"); without, the link opens the file itself.
  */
@@ -58,12 +60,12 @@ export function ContestSamples({
                   className="group block overflow-hidden rounded-lg border border-zinc-200 bg-zinc-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
                 >
                   <span className="relative block aspect-video">
-                    {sample.thumbnailUrl ? (
+                    {sample.thumbnailUrl || sample.posterUrl ? (
                       <img
-                        src={sample.thumbnailUrl}
+                        src={sample.thumbnailUrl ?? sample.posterUrl ?? undefined}
                         alt=""
-                        width={THUMBNAIL_PIXELS}
-                        height={THUMBNAIL_PIXELS}
+                        width={sample.thumbnailUrl ? THUMBNAIL_PIXELS : 1280}
+                        height={sample.thumbnailUrl ? THUMBNAIL_PIXELS : 720}
                         loading="lazy"
                         decoding="async"
                         className="absolute inset-0 h-full w-full object-cover opacity-90 group-hover:opacity-100"
@@ -114,7 +116,7 @@ export function ContestSamples({
           <VideoPlayer
             src={playing.sample.url}
             title={`${contestName} ${playing.title}`}
-            poster={playing.sample.thumbnailUrl ?? undefined}
+            poster={playing.sample.posterUrl ?? playing.sample.thumbnailUrl ?? undefined}
             preload="none"
             playOnOpen
             onClose={() => setPlaying(null)}

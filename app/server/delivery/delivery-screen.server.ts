@@ -1,4 +1,6 @@
 import { ORIENTATION_LABELS, type Orientation } from "~/lib/rules/pricing";
+import { anyUnfinished } from "~/lib/rules/video-job-states";
+import { deliveryVideoStates, type VideoRowState } from "../media/video-states.server";
 import { deliveryPlan } from "./delivery-plan.server";
 import type { WaitingFile } from "./plan/files.server";
 
@@ -17,6 +19,8 @@ export type ScreenFile = {
   candidates: (AthleteLabel & { orientation: Orientation | null; style: string | null })[];
   orderNumbers: string[];
   replaces: WaitingFile["replaces"];
+  /** The video's reading, poster and background work (null for a file no longer stored). */
+  video: VideoRowState | null;
 };
 
 /**
@@ -31,6 +35,10 @@ export function deliveryScreen(contestId: number) {
       ? (plan.styles.find((style) => style.orientation === orientation)?.name ??
         ORIENTATION_LABELS[orientation])
       : null;
+  const videos = deliveryVideoStates(contestId, [
+    ...plan.waiting.map((file) => file.id),
+    ...plan.delivered.map((file) => file.id),
+  ]);
   const label = (athleteId: number | null): AthleteLabel | null => {
     const athlete = athleteId === null ? undefined : plan.athletes.get(athleteId);
     return athlete ? { athleteNumber: athlete.athleteNumber, name: athlete.name } : null;
@@ -55,6 +63,7 @@ export function deliveryScreen(contestId: number) {
         : [],
     orderNumbers: file.orderNumbers,
     replaces: file.replaces,
+    video: videos[file.id] ?? null,
   });
   const byNumber = (a: ScreenFile, b: ScreenFile) =>
     (a.athlete?.athleteNumber ?? Infinity) - (b.athlete?.athleteNumber ?? Infinity) ||
@@ -76,6 +85,7 @@ export function deliveryScreen(contestId: number) {
         athlete: label(file.athleteId),
         style: styleOf(file.orientation),
         lineCount: file.lineCount,
+        video: videos[file.id] ?? null,
       }))
       .sort((a, b) => (a.athlete?.athleteNumber ?? Infinity) - (b.athlete?.athleteNumber ?? Infinity)),
     missing: plan.missing,
@@ -84,6 +94,8 @@ export function deliveryScreen(contestId: number) {
     declined: plan.declined,
     replacing: plan.toUse.filter((file) => file.replaces !== null).length,
     changedSinceMail: plan.changedSinceMail,
+    /** Whether a file's poster or phone version is still being made (the page refreshes itself meanwhile). */
+    processing: anyUnfinished(Object.values(videos).map((video) => video.state)),
   };
 }
 export type DeliveryScreen = NonNullable<ReturnType<typeof deliveryScreen>>;

@@ -4,6 +4,7 @@ import { positiveId } from "~/lib/rules/params";
 import { deliveryActionSchema, fileMatchSchema, type DeliveryAction } from "~/lib/schemas/delivery-schemas";
 import { readForm } from "../http/form.server";
 import type { Toast } from "../http/session.server";
+import { retryVideoJobs } from "../media/video-states.server";
 import { deliverContest, resendAfterReplacement } from "./batch-delivery.server";
 import {
   matchFileByHand,
@@ -14,7 +15,8 @@ import {
 
 /**
  * The 納品ファイル tab's posts, one named step each: the uploads (a plain multipart form), a
- * replacement, a hand match, back to the name's match, removal, 一括納品 and the re-sent mail.
+ * replacement, a hand match, back to the name's match, removal, 再実行 of a video's failed
+ * processing, 一括納品 and the re-sent mail.
  * Each answers what the route sends back: a toast on the way back to the tab (PRG), or the tab
  * again with the error beside the file it is about.
  */
@@ -111,6 +113,10 @@ async function buttonStep(input: DeliveryAction, contest: TabContest): Promise<D
       const result = await removeWaitingFile(contest.id, input.fileId);
       return result.ok ? done("ファイルを削除しました") : failed("エラー", result.message);
     }
+    case "retry":
+      return retryVideoJobs(contest.id, "delivery", input.fileId)
+        ? done("再実行します", "順番が来ると処理を始めます。")
+        : failed("再実行できません", "失敗した処理のあるファイルが見つかりません。");
     case "deliver-all":
       return deliverAllStep(contest);
     case "resend": {

@@ -2,6 +2,7 @@ import { and, asc, eq, ne } from "drizzle-orm";
 import { db, type Tx } from "../db/client.server";
 import { mediaItems } from "../db/schema";
 import { removeStoredFiles } from "../files/storage.server";
+import { dropJobsOf } from "./jobs/queue.server";
 
 export type ContentMediaItem = {
   id: number;
@@ -121,18 +122,19 @@ export function moveMediaBy(contestId: number, mediaId: number, direction: "up" 
   return moveMedia(contestId, mediaId, direction === "up" ? index - 1 : index + 1);
 }
 
-/** Deletes the item, its file and its thumbnail, and closes the gap in the order. */
+/** Deletes the item, its file, thumbnail and poster (and its jobs), and closes the gap in the order. */
 export async function deleteMedia(contestId: number, mediaId: number): Promise<boolean> {
   const row = findContentMedia(contestId, mediaId);
   if (!row) return false;
   db().transaction(
     (tx) => {
       tx.delete(mediaItems).where(eq(mediaItems.id, row.id)).run();
+      dropJobsOf("sample", [row.id], tx);
       rewriteOrder(tx, orderedIds(tx, contestId));
     },
     { behavior: "immediate" },
   );
-  await removeStoredFiles(row.storedName, row.thumbnailStoredName);
+  await removeStoredFiles(row.storedName, row.thumbnailStoredName, row.posterStoredName);
   return true;
 }
 

@@ -69,17 +69,20 @@ function coverIsListed(storedName: string): boolean {
   return row ? storefrontPublication(row.contest, now()).listed : false;
 }
 
-/** Whether a stored file may be served to a visitor: public media of a contest on sale (covers always). */
+/**
+ * Whether a stored file may be served to a visitor: public media of a contest on sale and their
+ * posters (covers always).
+ */
 export function isPubliclyServable(storedName: string): boolean {
+  // A sample's poster is served under the sample's own rule; a delivery file's poster is in no media row.
+  const poster = storedName.startsWith("poster-");
   const row = db()
     .select({
       category: mediaItems.category,
       contestId: mediaItems.contestId,
-      thumb: mediaItems.thumbnailStoredName,
-      stored: mediaItems.storedName,
     })
     .from(mediaItems)
-    .where(eq(mediaItems.storedName, storedName))
+    .where(eq(poster ? mediaItems.posterStoredName : mediaItems.storedName, storedName))
     .get();
   if (!row) return false;
   if (!PUBLIC_MEDIA_CATEGORIES.some((category) => category === row.category)) return false;
@@ -95,6 +98,8 @@ export type ContestSample = {
   url: string;
   /** The square thumbnail (THUMBNAIL_PIXELS), when the admin set one. */
   thumbnailUrl: string | null;
+  /** A video's poster frame (media job `poster`), shown where no thumbnail was set and in the player. */
+  posterUrl: string | null;
   width: number | null;
   height: number | null;
 };
@@ -126,6 +131,7 @@ function readContestSamples(contestId: number): ContestSample[] {
       thumbnailUrl: row.thumbnailStoredName
         ? thumbnailUrl(row.contestId, row.id, row.thumbnailStoredName)
         : null,
+      posterUrl: row.posterStoredName ? mediaUrl(row.posterStoredName) : null,
       width: row.width,
       height: row.height,
     }));

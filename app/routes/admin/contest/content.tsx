@@ -17,12 +17,16 @@ import {
   moveMediaBy,
   type ContentMediaItem,
 } from "~/server/media/library.server";
+import { contentVideoStates, retryVideoJobs } from "~/server/media/video-states.server";
 import { receiveThumbnailForm, removeThumbnail } from "~/server/media/thumbnails.server";
 import { discardUpload, listPendingUploads } from "~/server/media/upload-sessions.server";
 import { receiveFormUpload } from "~/server/media/form-upload.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { positiveId } from "~/lib/rules/params";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
+import { useRefreshWhileProcessing } from "~/lib/hooks/use-refresh-while-processing";
+import { anyUnfinished } from "~/lib/rules/video-job-states";
+import { ProcessingHint } from "~/components/VideoJobState";
 import { MediaRow } from "./content/MediaRow";
 import { PendingUploads } from "./content/PendingUploads";
 import type { ThumbnailError } from "./content/ThumbnailForm";
@@ -36,6 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     contestId: contest.id,
     media: listContentMedia(contest.id),
+    videos: contentVideoStates(contest.id),
     pendingUploads: await listPendingUploads(contest.id),
     maxUploadBytes: env().MAX_UPLOAD_BYTES,
   };
@@ -95,6 +100,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return (await removeThumbnail(contest.id, input.mediaId))
         ? done("サムネイル削除完了", "サムネイルを削除しました。")
         : failed("メディアが見つかりません");
+    case "retry":
+      return retryVideoJobs(contest.id, "sample", input.mediaId)
+        ? done("再実行します", "順番が来るとポスター画像の作成を始めます。")
+        : toast("error", "再実行できません", "失敗した処理のある動画が見つかりません。");
     case "discard-upload":
       await discardUpload(contest.id, input.uploadId);
       return done("破棄しました", "中断されたアップロードを破棄しました。");
@@ -102,9 +111,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ContentManagement() {
-  const { contestId, media, pendingUploads, maxUploadBytes } = useLoaderData<typeof loader>();
+  const { contestId, media, videos, pendingUploads, maxUploadBytes } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const hydrated = useHydrated();
+  const processing = anyUnfinished(Object.values(videos).map((video) => video.state));
+  useRefreshWhileProcessing(processing);
   const [playing, setPlaying] = useState<ContentMediaItem | null>(null);
   const [deleting, setDeleting] = useState<ContentMediaItem | null>(null);
 
@@ -126,6 +137,7 @@ export default function ContentManagement() {
           </h2>
           <p className="text-sm text-zinc-600">{media.length} 件・表示順</p>
         </div>
+        <ProcessingHint processing={processing} hydrated={hydrated} className="mt-3" />
         {actionData?.formError ? (
           <div className="mt-3">
             <FormError errors={[actionData.formError]} />
@@ -141,6 +153,7 @@ export default function ContentManagement() {
               <MediaRow
                 key={item.id}
                 item={item}
+                video={videos[item.id] ?? null}
                 first={index === 0}
                 last={index === media.length - 1}
                 hydrated={hydrated}
@@ -168,6 +181,7 @@ export default function ContentManagement() {
       <VideoPlayer
         src={playing?.fileUrl ?? null}
         title={playing?.originalName ?? ""}
+        poster={playing ? (videos[playing.id]?.posterUrl ?? playing.thumbnailUrl ?? undefined) : undefined}
         onClose={() => setPlaying(null)}
       />
     </div>

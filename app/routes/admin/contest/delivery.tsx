@@ -1,6 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { ProcessingHint } from "~/components/VideoJobState";
+import { useHydrated } from "~/lib/hooks/use-hydrated";
+import { useRefreshWhileProcessing } from "~/lib/hooks/use-refresh-while-processing";
 import { positiveId } from "~/lib/rules/params";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
@@ -26,7 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { contestId: contest.id, maxUploadBytes: env().MAX_UPLOAD_BYTES, ...screen };
 }
 
-/** Uploads, hand matches, removal, 一括納品 and the re-sent mail (steps in delivery-tab.server.ts); success goes back to the tab (PRG). */
+/** Uploads, hand matches, removal, 再実行, 一括納品 and the re-sent mail (steps in delivery-tab.server.ts); success goes back to the tab (PRG). */
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireAdminPage(request);
   const contest = requireEditableContest(params);
@@ -46,6 +49,8 @@ export default function DeliveryFiles() {
   const editing = actionData?.reply ? actionData.fileId : positiveId(searchParams.get("file"));
   const waitingCount = screen.matched.length + screen.ambiguous.length + screen.unmatched.length;
   const sectionProps = { screen, actionData, editing };
+  const hydrated = useHydrated();
+  useRefreshWhileProcessing(screen.processing);
 
   return (
     <div className="space-y-8">
@@ -66,6 +71,7 @@ export default function DeliveryFiles() {
         serverError={actionData && actionData.fileId === null ? (actionData.error ?? null) : null}
       />
       <ResendMails orders={screen.changedSinceMail} />
+      <ProcessingHint processing={screen.processing} hydrated={hydrated} />
       <FileSection
         id="matched"
         title="照合済みのファイル"

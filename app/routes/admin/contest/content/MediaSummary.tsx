@@ -1,17 +1,28 @@
 import type { ReactNode } from "react";
 import { formatDateTime } from "~/lib/rules/format";
 import { CONTENT_CATEGORY_LABELS, formatBytes } from "~/lib/schemas/media-schemas";
+import { VideoJobState } from "~/components/VideoJobState";
 import type { ContentMediaItem } from "~/server/media/library.server";
+import type { VideoRowState } from "~/server/media/video-states.server";
 
 /**
- * An item's preview (its thumbnail, the image itself, or a video sign) beside its name and facts;
+ * An item's preview (its thumbnail, a video's poster, the image itself, or a video sign) beside its
+ * name and facts, a video's processing state;
  * `children` (its buttons and forms) go under the facts.
  */
-export function MediaSummary({ item, children }: { item: ContentMediaItem; children: ReactNode }) {
+export function MediaSummary({
+  item,
+  video,
+  children,
+}: {
+  item: ContentMediaItem;
+  video: VideoRowState | null;
+  children: ReactNode;
+}) {
   return (
     <div className="flex gap-3 sm:gap-4">
       <div className="flex h-20 w-20 shrink-0 items-center justify-center overflow-hidden rounded-lg bg-zinc-100 sm:h-24 sm:w-24">
-        <MediaPreview item={item} />
+        <MediaPreview item={item} posterUrl={video?.posterUrl ?? null} />
       </div>
       <div className="min-w-0 flex-1">
         <p className="font-semibold break-all">{item.originalName}</p>
@@ -27,6 +38,9 @@ export function MediaSummary({ item, children }: { item: ContentMediaItem; child
           <Fact term="アップロード">{formatDateTime(new Date(item.uploadedAt))}</Fact>
           <Fact term="サムネイル">{item.thumbnailUrl ? "あり" : "なし"}</Fact>
         </dl>
+        {video ? (
+          <VideoJobState video={video} name={item.originalName} retry={{ field: "mediaId", id: item.id }} />
+        ) : null}
         {children}
       </div>
     </div>
@@ -42,8 +56,9 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-function MediaPreview({ item }: { item: ContentMediaItem }) {
-  const preview = item.thumbnailUrl ?? (item.mediaType === "image" ? item.fileUrl : null);
+/** The thumbnail attached by hand wins; else a video's poster frame, an image itself, or a video sign. */
+function MediaPreview({ item, posterUrl }: { item: ContentMediaItem; posterUrl: string | null }) {
+  const preview = item.thumbnailUrl ?? (item.mediaType === "image" ? item.fileUrl : posterUrl);
   if (preview)
     return (
       <img

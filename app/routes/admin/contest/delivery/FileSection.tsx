@@ -2,8 +2,21 @@ import { Form, Link } from "@remix-run/react";
 import { formatBytes } from "~/lib/schemas/media-schemas";
 import type { DeliveryScreen, ScreenFile } from "~/server/delivery/delivery-screen.server";
 import type { DeliveryTabError } from "~/server/delivery/delivery-tab.server";
+import { VideoJobState } from "~/components/VideoJobState";
 import { MatchForm } from "./MatchForm";
 import { ReplaceForm } from "./ReplaceForm";
+
+/** A delivery video's poster (served to admins only), small beside its name. */
+export function PosterThumb({ url, name }: { url: string; name: string }) {
+  return (
+    <img
+      src={url}
+      alt={`${name} のポスター画像`}
+      loading="lazy"
+      className="h-12 w-20 shrink-0 rounded bg-zinc-100 object-contain sm:h-14 sm:w-24"
+    />
+  );
+}
 
 type ScreenWords = Pick<DeliveryScreen, "numberLabel" | "styles">;
 
@@ -114,14 +127,26 @@ function FileRow({
 }) {
   return (
     <li
-      className="rounded-xl bg-white p-3 shadow-sm sm:px-4 lg:grid lg:grid-cols-[minmax(0,16rem)_minmax(0,1fr)] lg:gap-x-6"
+      className="rounded-xl bg-white p-3 shadow-sm sm:px-4 lg:grid lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)] lg:gap-x-6"
       id={`file-${file.id}`}
       data-file={file.originalName}
     >
-      <p className="font-semibold break-all">
-        {file.originalName}
-        <span className="ml-2 text-xs font-normal text-zinc-500">{formatBytes(file.size)}</span>
-      </p>
+      <div className="flex min-w-0 gap-3">
+        {file.video?.posterUrl ? <PosterThumb url={file.video.posterUrl} name={file.originalName} /> : null}
+        <div className="min-w-0">
+          <p className="font-semibold break-all">
+            {file.originalName}
+            <span className="ml-2 text-xs font-normal text-zinc-500">{formatBytes(file.size)}</span>
+          </p>
+          {file.video ? (
+            <VideoJobState
+              video={file.video}
+              name={file.originalName}
+              retry={{ field: "fileId", id: file.id }}
+            />
+          ) : null}
+        </div>
+      </div>
       <div className="min-w-0">
         <FileMatchText file={file} numberLabel={screen.numberLabel} />
         <CandidateButtons file={file} numberLabel={screen.numberLabel} />
