@@ -1,6 +1,8 @@
+import fs from "node:fs";
 import { e2eDbFile } from "./work-dir";
 import { expect, test, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
+import { SAMPLE_VIDEO, quickTimeVideo, videoBytes } from "../tests/helpers/test-videos";
 import { jsEnabled, mailsTo, uniqueEmail } from "./helpers";
 import { loginAsAdmin } from "./users";
 
@@ -98,11 +100,9 @@ function seedContest() {
   }
 }
 
-/** A few KB with MP4 magic bytes: the server checks what a file is by its first bytes. */
+/** A real video of its own for each name: the server probes every upload with ffprobe. */
 function video(name: string) {
-  const buffer = Buffer.alloc(4096);
-  buffer.write("ftypisom", 4, "latin1");
-  buffer.writeUInt32BE(0x18, 0);
+  const buffer = videoBytes(undefined, name);
   return { name, mimeType: name.endsWith(".mov") ? "video/quicktime" : "video/mp4", buffer };
 }
 
@@ -209,7 +209,8 @@ test("一括納品: 5 files for 6 orders from 4 families deliver the 5 complete 
     (await customer.getByRole("link", { name: "縦型ダウンロード" }).first().getAttribute("href")) ?? "";
   const ranged = await customer.request.get(href, { headers: { Range: "bytes=0-11" } });
   expect(ranged.status()).toBe(206);
-  expect((await ranged.body()).subarray(4, 12).toString("latin1")).toBe("ftypisom");
+  // Every uploaded video begins as the sample does (videoBytes pads it at the end).
+  expect((await ranged.body()).equals(fs.readFileSync(SAMPLE_VIDEO).subarray(0, 12))).toBe(true);
   await customer.close();
   await context.close();
 });
@@ -286,10 +287,8 @@ test("*MOV without a type*: IMG_2207.MOV, which Chromium reports with no type, i
   const admin = await context.newPage();
   await admin.goto(`/admin/contest/${contestId}/delivery`);
 
-  // A QuickTime file's first bytes, as an iPhone writes them.
-  const buffer = Buffer.alloc(4096);
-  buffer.writeUInt32BE(0x14, 0);
-  buffer.write("ftypqt  ", 4, "latin1");
+  // A QuickTime file (brand qt), as an iPhone writes them.
+  const buffer = fs.readFileSync(await quickTimeVideo());
   const input = admin.getByLabel("納品する動画ファイル（複数選択できます）");
   if (jsEnabled()) {
     // Playwright would give the file a type from its name: the file is made here as Chromium hands it over.

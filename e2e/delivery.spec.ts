@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { buyTwoVideos } from "./flows";
 import { jsEnabled, uniqueEmail, waitForMail } from "./helpers";
 import { loginAsAdmin } from "./users";
+import { videoBytes } from "../tests/helpers/test-videos";
 
 test("an order from the storefront is delivered: URLs checked, mail with the download page, one download each, expiry", async ({
   page,
@@ -105,11 +106,7 @@ test("a video file attached to the shop is checked by its bytes, delivered, and 
   await group().getByRole("button", { name: "納品" }).click();
   await expect(admin.getByText("動画ファイル（MP4・MOV・WebM）を選択してください")).toBeVisible();
 
-  const video = Buffer.concat([
-    Buffer.from([0, 0, 0, 0x18]),
-    Buffer.from("ftypmp42"),
-    Buffer.alloc(200_000, 7),
-  ]);
+  const video = videoBytes(undefined, "kids");
   await group()
     .getByLabel(`${orderNumber}-1 の動画ファイル`)
     .setInputFiles({ name: "kids.mp4", mimeType: "video/mp4", buffer: video });

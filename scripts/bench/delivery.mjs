@@ -12,6 +12,7 @@ import Database from "better-sqlite3";
 import PostalMime from "postal-mime";
 import { SMTPServer } from "smtp-server";
 import { adminCookie, migratedShop, startServer, timeRequests } from "./lib.mjs";
+import { SAMPLE_VIDEO, freeBoxHeader } from "./upload-lib.mjs";
 
 // Budgets, generous on purpose (2 shared cores; the figures that matter are the ratios):
 // - The matching screen is recomputed from the database and the file names on every load, and
@@ -102,15 +103,17 @@ function fileName(number, orientation, i) {
   }
 }
 
-/** A few KB that the shop's sniffing takes for an MP4: an ISO `ftyp` box (bytes 4..11 "ftypisom"), then filler. */
+const SAMPLE = fs.readFileSync(SAMPLE_VIDEO);
+
+/**
+ * A real video of its own (the shop probes every upload with ffprobe): the ~200 KB sample, then
+ * a `free` box of a few KB whose bytes depend on i, so no two files are the same.
+ */
 function smallVideo(i) {
-  const bytes = Buffer.alloc(2048 + ((i * 997) % 6144));
-  bytes.writeUInt32BE(24, 0);
-  bytes.write("ftypisom", 4, "latin1");
-  bytes.writeUInt32BE(0x200, 12);
-  bytes.write("isomiso2", 16, "latin1");
-  for (let j = 24; j < bytes.length; j++) bytes[j] = (i * 31 + j * 7) & 0xff;
-  return bytes;
+  const box = Buffer.alloc(2048 + ((i * 997) % 6144));
+  freeBoxHeader(box.length).copy(box, 0);
+  for (let j = 8; j < box.length; j++) box[j] = (i * 31 + j * 7) & 0xff;
+  return Buffer.concat([SAMPLE, box]);
 }
 
 // ---------------------------------------------------------------------------------------------
