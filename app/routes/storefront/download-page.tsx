@@ -7,6 +7,7 @@ import { formatDateTime, formatYen } from "~/lib/rules/format";
 import { contactPath } from "~/lib/rules/download-links";
 import { positiveId } from "~/lib/rules/params";
 import { downloadPage, downloadRefusal } from "~/server/orders/downloads.server";
+import { DownloadVideo } from "./DownloadVideo";
 
 export const meta: MetaFunction = () => [
   { title: "ダウンロード | コンテスト動画ショップ" },
@@ -104,6 +105,15 @@ export default function DownloadPage() {
             ) : null}
             {line.refusalNote !== null ? (
               <RefusalNotice note={line.refusalNote} refunded={line.refundState !== null} />
+            ) : line.video ? (
+              <DownloadVideo
+                pageId={page.id}
+                lineId={line.id}
+                format={line.orientation}
+                video={line.video}
+                available={!page.expired && !line.downloaded}
+                title={`${line.athleteNumber} ${line.athleteName}・${line.style}`}
+              />
             ) : (
               <div className="mt-3 grid grid-cols-2 gap-3">
                 {(["horizontal", "vertical"] as const).map((format) => {
@@ -140,7 +150,10 @@ export default function DownloadPage() {
         <h2 className="font-bold">ご注意</h2>
         <ul className="mt-2 list-disc space-y-1 pl-5">
           <li>
-            各動画のダウンロードは1回限りです。通信が途切れた場合は、開始から24時間以内であれば再開できます。
+            各動画のダウンロードは1回限りです。スマホ用・オリジナルのどちらかのダウンロード、またはこのページでの再生を始めると、その動画のダウンロード開始となります。
+          </li>
+          <li>
+            開始から24時間以内であれば、もう一方のダウンロードや再生、通信が途切れた場合の再開ができます。
           </li>
           <li>動画の再配布・転売・SNS等への公開はご遠慮ください。</li>
           <li>有効期限内にダウンロードを完了してください。</li>
