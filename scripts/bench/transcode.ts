@@ -110,7 +110,7 @@ const pages = [
   { label: "/order-form/{slug}", path: formPath },
 ];
 /** The minimal app's req/s, then each page's, measured back to back. */
-async function round(): Promise<{ floor: number; pages: number[] }> {
+async function measureRound(): Promise<{ floor: number; pages: number[] }> {
   const floor = await rps(minimal.base, "/");
   const result: number[] = [];
   for (const page of pages) result.push(await rps(shop.base, page.path));
@@ -120,18 +120,18 @@ async function round(): Promise<{ floor: number; pages: number[] }> {
 process.stderr.write("warming up\n");
 await rps(minimal.base, "/", 1);
 for (const page of pages) await rps(shop.base, page.path, 1);
-const without: Awaited<ReturnType<typeof round>>[] = [];
-const during: Awaited<ReturnType<typeof round>>[] = [];
+const without: Awaited<ReturnType<typeof measureRound>>[] = [];
+const during: Awaited<ReturnType<typeof measureRound>>[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   process.stderr.write(`round ${round + 1}/${ROUNDS}: without a transcode\n`);
   if (transcoding()) throw new Error("a transcode is still running");
-  without.push(await round());
+  without.push(await measureRound());
   process.stderr.write(`round ${round + 1}/${ROUNDS}: while the worker transcodes\n`);
   queueTranscode();
   const until = Date.now() + 10_000;
   while (!transcoding() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
   if (!transcoding()) throw new Error("the server's worker did not start the transcode");
-  during.push(await round());
+  during.push(await measureRound());
   if (!transcoding()) process.stderr.write("  (the transcode ended before the measurement did)\n");
   // The next round's "without" starts once this transcode is over.
   while (transcoding()) await new Promise((resolve) => setTimeout(resolve, 200));
