@@ -30,6 +30,7 @@ const OBJECT_STORAGE_SPECS = [
   "**/contest-content.spec.ts",
   "**/batch-delivery.spec.ts",
   "**/delivery.spec.ts",
+  "**/download-versions.spec.ts",
   "**/upload-resume.spec.ts",
 ];
 
