@@ -206,7 +206,10 @@ test("一括納品: 5 files for 6 orders from 4 families deliver the 5 complete 
   await expect(customer.getByText("幼児部門・演奏順 1 山田 花・縦")).toBeVisible();
   await expect(customer.getByText("幼児部門・演奏順 3 佐藤 美緒・縦")).toBeVisible();
   const href =
-    (await customer.getByRole("link", { name: "縦型ダウンロード" }).first().getAttribute("href")) ?? "";
+    (await customer
+      .getByRole("link", { name: /^オリジナル（/ })
+      .first()
+      .getAttribute("href")) ?? "";
   const ranged = await customer.request.get(href, { headers: { Range: "bytes=0-11" } });
   expect(ranged.status()).toBe(206);
   // Every uploaded video begins as the sample does (videoBytes pads it at the end).

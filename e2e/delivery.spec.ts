@@ -117,7 +117,10 @@ test("a video file attached to the shop is checked by its bytes, delivered, and 
   const pageId = /\/download\/([A-Za-z0-9_-]{22})/.exec((await waitForMail(email, 3)).text)?.[1] ?? "";
   await page.goto(`/download/${pageId}`);
   const href =
-    (await page.getByRole("link", { name: "縦型ダウンロード" }).first().getAttribute("href")) ?? "";
+    (await page
+      .getByRole("link", { name: /^オリジナル（/ })
+      .first()
+      .getAttribute("href")) ?? "";
   const start = await page.request.get(href, { headers: { Range: "bytes=0-99" } });
   expect(start.status()).toBe(206);
   expect(start.headers()["content-range"]).toBe(`bytes 0-99/${video.length}`);
