@@ -16,6 +16,7 @@ import {
 import { fileStore } from "~/server/files/store.server";
 import { queueMediaJobs } from "~/server/media/jobs/queue.server";
 import type { VideoRowState } from "~/server/media/video-states.server";
+import { videoJobState, type JobView } from "~/lib/rules/video-job-states";
 import type { VideoProbe } from "~/lib/rules/video-versions";
 import { mediaDir } from "./helpers/media-dir";
 import { callRoute } from "./helpers/route";
@@ -147,6 +148,7 @@ describe("納品ファイル: each file's video and processing state", () => {
       status: "failed",
       words: "失敗",
       reason: "スマホ用: ffmpeg が終了コード 1 で止まりました",
+      unfinished: false,
     });
     // A file delivered before videos were probed has neither facts nor jobs to show.
     expect(video(before.id)).toEqual({ label: null, posterUrl: null, state: null });
@@ -276,12 +278,13 @@ describe("コンテンツ管理: a video's poster and its job", () => {
     expect(videos[made.id]).toEqual({
       label: "1080p・4:05・横",
       posterUrl: `/admin/contest/${shop.contestId}/poster/poster-sample-made.jpg`,
-      state: { status: "done", words: "完了", reason: null },
+      state: { status: "done", words: "完了", reason: null, unfinished: false },
     });
     expect(videos[failed.id]?.state).toEqual({
       status: "failed",
       words: "失敗",
       reason: "動画から画像を取り出せませんでした",
+      unfinished: false,
     });
 
     const retry = (cookie: string | undefined) =>
@@ -357,5 +360,44 @@ describe("the admin's poster file", () => {
     expect((await get(shop.contestId, "delivery-state1.mp4")).status).toBe(404);
     expect((await get(shop.contestId, "poster-served.jpg", notAdmin)).location).toMatch(/^\/admin-login/);
     expect((await get(shop.contestId, "poster-served.jpg", "")).location).toMatch(/^\/admin-login/);
+  });
+});
+
+describe("a video's jobs in one state", () => {
+  const job = (
+    kind: "poster" | "phone",
+    status: JobView["status"],
+    more: Partial<JobView> = {},
+  ): JobView => ({
+    kind,
+    status,
+    progress: 0,
+    attempts: 0,
+    detail: null,
+    ...more,
+  });
+
+  it("a failure beside a job still waiting says 失敗, and the page keeps following the other", () => {
+    expect(
+      videoJobState(
+        [job("poster", "waiting"), job("phone", "failed", { attempts: 4, detail: "止まりました" })],
+        null,
+      ),
+    ).toEqual({ status: "failed", words: "失敗", reason: "スマホ用: 止まりました", unfinished: true });
+  });
+
+  it("a try that failed and waits for its retry says so beside 待機中", () => {
+    expect(
+      videoJobState([job("poster", "waiting", { attempts: 1, detail: "読み取れませんでした" })], null),
+    ).toEqual({
+      status: "waiting",
+      words: "待機中",
+      reason: "前回の失敗: 読み取れませんでした（自動で再試行します）",
+      unfinished: true,
+    });
+  });
+
+  it("no jobs (a file from before videos were processed): nothing to say", () => {
+    expect(videoJobState([], null)).toBeNull();
   });
 });

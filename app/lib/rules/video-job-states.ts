@@ -26,6 +26,8 @@ export type VideoJobState = {
   words: string;
   /** Why it failed (失敗), or why the last try failed while another waits. */
   reason: string | null;
+  /** Whether a job is still waiting or running (beside a failed one, too): the state will change by itself. */
+  unfinished: boolean;
 };
 
 const JOB_NAMES: Record<JobKind, string> = { poster: "ポスター画像", phone: "スマホ用" };
@@ -45,16 +47,19 @@ export type PhoneVersionView = { video: Pick<VideoProbe, "width" | "height">; si
  */
 export function videoJobState(jobs: JobView[], phone: PhoneVersionView | null): VideoJobState | null {
   if (jobs.length === 0) return null;
+  const unfinished = jobs.some((job) => job.status === "waiting" || job.status === "running");
   const named = (job: JobView) => (jobs.length > 1 ? `${JOB_NAMES[job.kind]}: ${job.detail}` : job.detail);
   const failed = jobs.filter((job) => job.status === "failed");
-  if (failed.length > 0) return { status: "failed", words: "失敗", reason: failed.map(named).join(" / ") };
+  if (failed.length > 0)
+    return { status: "failed", words: "失敗", reason: failed.map(named).join(" / "), unfinished };
   const running = jobs.find((job) => job.status === "running");
   // A job run again after a failed try keeps the try's reason until it succeeds.
   const retrying = jobs.find((job) => job.status !== "done" && job.attempts > 0 && job.detail);
   const retryReason = retrying ? `前回の失敗: ${named(retrying)}（自動で再試行します）` : null;
-  if (running) return { status: "running", words: `処理中 ${running.progress}%`, reason: retryReason };
+  if (running)
+    return { status: "running", words: `処理中 ${running.progress}%`, reason: retryReason, unfinished };
   if (jobs.some((job) => job.status === "waiting"))
-    return { status: "waiting", words: "待機中", reason: retryReason };
+    return { status: "waiting", words: "待機中", reason: retryReason, unfinished };
   const phoneJob = jobs.find((job) => job.kind === "phone");
   const made =
     phone !== null
@@ -62,10 +67,10 @@ export function videoJobState(jobs: JobView[], phone: PhoneVersionView | null): 
       : phoneJob?.detail
         ? `（スマホ用は不要（${phoneJob.detail}））`
         : "";
-  return { status: "done", words: `完了${made}`, reason: null };
+  return { status: "done", words: `完了${made}`, reason: null, unfinished: false };
 }
 
 /** Whether any of these states is still to change by itself (the page refreshes while one is). */
 export function anyUnfinished(states: (VideoJobState | null)[]): boolean {
-  return states.some((state) => state?.status === "waiting" || state?.status === "running");
+  return states.some((state) => state?.unfinished === true);
 }
