@@ -54,6 +54,9 @@ export function DownloadVideo({ pageId, lineId, format, video, available, title 
           再生時間 <span className="font-semibold tabular-nums">{durationLabel(video.durationMs)}</span>
         </p>
       ) : null}
+      {showPlayer ? (
+        <p className="mt-1 text-xs text-zinc-500">再生を始めると、この動画のダウンロード開始となります。</p>
+      ) : null}
       <div className="mt-3 grid gap-3 sm:grid-cols-2">
         {phone ? <VersionButton href={link("phone")} label={phone} primary available={available} /> : null}
         <VersionButton href={link("original")} label={original} primary={!phone} available={available} />
