@@ -19,7 +19,7 @@ const VideoPlayer = lazy(() =>
 
 /**
  * The contest's サンプル on its order form: the admin's thumbnail, else the video's own poster
- * frame, for each video (the player opens on the poster frame, the video's own shape) and
+ * frame, for each video (on its tile and in the player) and
  * a lazily loaded picture for each image. A video's bytes are fetched only after a tap: with
  * JavaScript the shop's player opens (preload="none"); without, the link opens the file itself.
  */
@@ -116,7 +116,7 @@ export function ContestSamples({
           <VideoPlayer
             src={playing.sample.url}
             title={`${contestName} ${playing.title}`}
-            poster={playing.sample.posterUrl ?? playing.sample.thumbnailUrl ?? undefined}
+            poster={playing.sample.thumbnailUrl ?? playing.sample.posterUrl ?? undefined}
             preload="none"
             playOnOpen
             onClose={() => setPlaying(null)}

@@ -181,7 +181,7 @@ export default function ContentManagement() {
       <VideoPlayer
         src={playing?.fileUrl ?? null}
         title={playing?.originalName ?? ""}
-        poster={playing ? (videos[playing.id]?.posterUrl ?? playing.thumbnailUrl ?? undefined) : undefined}
+        poster={playing ? (playing.thumbnailUrl ?? videos[playing.id]?.posterUrl ?? undefined) : undefined}
         onClose={() => setPlaying(null)}
       />
     </div>
