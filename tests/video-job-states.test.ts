@@ -219,6 +219,37 @@ describe("納品ファイル: each file's video and processing state", () => {
     }
   });
 
+  it("削除 of a waiting file takes its poster, its phone version and its jobs with it", async () => {
+    const store = await fileStore();
+    for (const name of ["delivery-removed.mp4", "poster-removed.jpg", "phone-removed.mp4"])
+      await store.putBytes(name, Buffer.from(name), "application/octet-stream", "private");
+    const file = deliveryFile(shop.contestId, {
+      storedName: "delivery-removed.mp4",
+      posterStoredName: "poster-removed.jpg",
+      phoneStoredName: "phone-removed.mp4",
+      phoneSize: 14,
+    });
+    jobs("delivery", file.id, { poster: { status: "done" }, phone: { status: "done" } });
+
+    const result = await callRoute(
+      delivery.action,
+      formRequest(
+        deliveryPage(),
+        [
+          ["intent", "remove"],
+          ["fileId", String(file.id)],
+        ],
+        admin,
+      ),
+      { id: String(shop.contestId) },
+    );
+    expect(result.status).toBe(303);
+    for (const name of ["delivery-removed.mp4", "poster-removed.jpg", "phone-removed.mp4"])
+      expect(fs.existsSync(path.join(mediaDir(), name))).toBe(false);
+    expect(jobOf("delivery", file.id, "poster")).toBeUndefined();
+    expect(jobOf("delivery", file.id, "phone")).toBeUndefined();
+  });
+
   it("a malformed 再実行 is a 400 with a message, not a 500", async () => {
     const result = await callRoute(
       delivery.action,

@@ -11,7 +11,7 @@ import { spoolMultipartForm } from "../files/multipart.server";
 import { cleanFileName, newStoredName, removeStoredFiles } from "../files/storage.server";
 import { fileStore } from "../files/store.server";
 import type { VideoProbe } from "~/lib/rules/video-versions";
-import { queueMediaJobs } from "../media/jobs/queue.server";
+import { dropJobsOf, queueMediaJobs } from "../media/jobs/queue.server";
 import { notPlayableMessage, probeVideo } from "../media/probe.server";
 import { deliveryPlan } from "./delivery-plan.server";
 
@@ -161,7 +161,10 @@ export function linesServedBy(fileId: number): number {
   );
 }
 
-/** Removes a file that serves no order line yet (a wrong upload); a delivered one is replaced instead. */
+/**
+ * Removes a file that serves no order line yet (a wrong upload), with its poster, phone version
+ * and jobs; a delivered one is replaced instead.
+ */
 export async function removeWaitingFile(
   contestId: number,
   fileId: number,
@@ -169,8 +172,11 @@ export async function removeWaitingFile(
   const file = poolFile(contestId, fileId);
   if (!file) return fail(404, DELIVERY_FILE_MESSAGES.notFound);
   if (linesServedBy(file.id) > 0) return fail(409, DELIVERY_FILE_MESSAGES.delivered);
-  db().delete(deliveryFiles).where(eq(deliveryFiles.id, file.id)).run();
-  await removeStoredFiles(file.storedName);
+  db().transaction((tx) => {
+    tx.delete(deliveryFiles).where(eq(deliveryFiles.id, file.id)).run();
+    dropJobsOf("delivery", [file.id], tx);
+  });
+  await removeStoredFiles(file.storedName, file.posterStoredName, file.phoneStoredName);
   return { ok: true };
 }
 
