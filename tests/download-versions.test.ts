@@ -2,7 +2,7 @@
 // phone version, either of which (or the page's player) starts the line's 24-hour window; the
 // poster served by the page's link without counting; and the clean-up of what the media jobs made.
 import crypto from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
@@ -80,13 +80,18 @@ async function delivered(options: { phone?: boolean; poster?: boolean; external?
     new Map([
       [
         fileLine.id,
-        { storedName, originalName: "12_縦.mp4", contentType: "video/mp4", size: original.length },
+        {
+          storedName,
+          originalName: "12_縦.mp4",
+          contentType: "video/mp4",
+          size: original.length,
+          video: ORIGINAL,
+        },
       ],
     ]),
   );
   if (!result.ok) throw new Error(result.message);
   const fileId = db().select().from(orderLines).where(eq(orderLines.id, fileLine.id)).get()!.deliveryFileId!;
-  db().update(deliveryFiles).set({ video: ORIGINAL }).where(eq(deliveryFiles.id, fileId)).run();
   const phone = options.phone ? await madePhoneVersion(fileId) : null;
   const poster = options.poster ? await madePoster(fileId) : null;
   return {
@@ -178,20 +183,29 @@ describe("claimDownload with the video's versions", () => {
 
   it("the phone version of a video without one is refused 404 in words (still being made, or none), counting nothing", async () => {
     const { pageId, lineId, urlLineId, fileId } = await delivered({ external: true });
+    // Delivery queued its phone version: still being made.
+    const preparing = claimDownload(pageId, lineId, "vertical", "phone");
+    expect(preparing).toMatchObject({ ok: false, status: 404, reason: "phone-preparing" });
+    expect(!preparing.ok && preparing.message).toContain("スマホ用の動画はまだ準備中です");
+    expect(claimDownload(pageId, urlLineId, "vertical", "phone")).toMatchObject({
+      status: 404,
+      reason: "no-phone-version",
+    });
+    // Its job found the original light enough: there is none.
+    db()
+      .update(mediaJobs)
+      .set({ status: "done", detail: "元の動画がスマホ向けの大きさのため作成しません" })
+      .where(
+        and(eq(mediaJobs.subject, "delivery"), eq(mediaJobs.subjectId, fileId), eq(mediaJobs.kind, "phone")),
+      )
+      .run();
     expect(claimDownload(pageId, lineId, "vertical", "phone")).toEqual({
       ok: false,
       status: 404,
       reason: "no-phone-version",
       message: "この動画にはスマホ用がありません。オリジナルをダウンロードしてください。",
     });
-    expect(claimDownload(pageId, urlLineId, "vertical", "phone")).toMatchObject({
-      status: 404,
-      reason: "no-phone-version",
-    });
     queueMediaJobs("delivery", fileId, ["phone"]);
-    const preparing = claimDownload(pageId, lineId, "vertical", "phone");
-    expect(preparing).toMatchObject({ ok: false, status: 404, reason: "phone-preparing" });
-    expect(!preparing.ok && preparing.message).toContain("スマホ用の動画はまだ準備中です");
     expect(startedAt(lineId)).toBeNull();
     expect(startedAt(urlLineId)).toBeNull();
     // The route says so too, and an unknown version is no video of the shop's.

@@ -20,6 +20,7 @@ import {
 } from "~/server/media/jobs/queue.server";
 import { runMediaJob } from "~/server/media/jobs/versions.server";
 import { probeVideo } from "~/server/media/probe.server";
+import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
 import { seedContest } from "./helpers/shop";
 import {
   landscapeVideo,
@@ -222,5 +223,27 @@ describe("the queue", () => {
       .run();
     expect(claimNextJob()).toMatchObject({ id: claimed.id, claimedBy: WORKER_ID });
     db().delete(mediaJobs).run();
+  });
+});
+
+describe("the order list's 納品 with an attached video", () => {
+  const form = async (file: string, name: string) => {
+    const body = new FormData();
+    body.append("intent", "deliver");
+    body.append("file-41", new Blob([fs.readFileSync(file)]), name);
+    return parseDeliveryForm(new Request("http://shop.test/admin/orders", { method: "POST", body }));
+  };
+
+  it("refuses the MP4 header followed by HTML, naming the file", async () => {
+    expect(await form(await mp4HeaderThenHtml(), "kids.mp4")).toMatchObject({
+      ok: false,
+      status: 400,
+      message: expect.stringContaining("「kids.mp4」は再生できる動画ではありません") as string,
+    });
+  });
+
+  it("keeps a real video's reading for its delivery file (deliverOrder queues its versions: download-versions.test.ts)", async () => {
+    const parsed = await form(await smallVideo(), "12_縦.mp4");
+    expect(parsed.ok && parsed.files.get(41)?.video).toMatchObject({ width: 640, height: 360 });
   });
 });

@@ -437,11 +437,25 @@ describe(`downloads of delivered files (${MODE})`, () => {
       })
       .returning()
       .get();
+    // What ffprobe read of the file when the order list's 納品 form stored it.
+    const video = {
+      container: "mov,mp4",
+      videoCodec: "h264",
+      audioCodec: "aac",
+      durationMs: 3000,
+      width: 480,
+      height: 270,
+      bitrate: 540_000,
+      rotation: 0,
+    };
     const delivered = await deliverOrder(
       order.id,
       new Map(),
       new Map([
-        [line.id, { storedName, originalName: "12_縦.mp4", contentType: "video/mp4", size: bytes.length }],
+        [
+          line.id,
+          { storedName, originalName: "12_縦.mp4", contentType: "video/mp4", size: bytes.length, video },
+        ],
       ]),
     );
     if (!delivered.ok) throw new Error(delivered.message);

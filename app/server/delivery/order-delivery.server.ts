@@ -1,3 +1,5 @@
+import type { VideoProbe } from "~/lib/rules/video-versions";
+import { queueMediaJobs } from "../media/jobs/queue.server";
 import crypto from "node:crypto";
 import { DELIVERY_MESSAGES } from "~/lib/schemas/delivery-schemas";
 import { and, count, eq, isNull } from "drizzle-orm";
@@ -61,8 +63,14 @@ export type DeliverResult =
   | { ok: false; status: 400 | 404 | 409; message: string }
   | { ok: true; mail: "sent" | "queued" | "already-sent"; pageId: string };
 
-/** A video attached to one line in the order list, already stored under the shop's name. */
-export type AttachedVideo = { storedName: string; originalName: string; contentType: string; size: number };
+/** A video attached to one line in the order list, already probed and stored under the shop's name. */
+export type AttachedVideo = {
+  storedName: string;
+  originalName: string;
+  contentType: string;
+  size: number;
+  video: VideoProbe;
+};
 
 /** What one order line is delivered with: a file of the shop, or a URL elsewhere. */
 export type LineDelivery = { fileId: number } | { url: string };
@@ -117,6 +125,8 @@ export async function deliverOrder(
           })
           .returning({ id: deliveryFiles.id })
           .get();
+        // Its poster and phone version come later; the download page offers the original meanwhile.
+        queueMediaJobs("delivery", row.id, ["poster", "phone"], tx);
         deliveries.set(line.id, { fileId: row.id });
       }
       return recordDelivery(tx, orderId, deliveries, at);

@@ -5,6 +5,7 @@ import { CONTENT_TYPES, readHead, sniffVideo } from "../files/sniff.server";
 import type { AttachedVideo } from "../delivery/order-delivery.server";
 import { cleanFileName, newStoredName, removeStoredFiles } from "../files/storage.server";
 import { fileStore } from "../files/store.server";
+import { notPlayableMessage, probeVideo } from "../media/probe.server";
 
 export type DeliveryForm =
   | { ok: true; form: FormData; files: Map<number, AttachedVideo> }
@@ -12,8 +13,8 @@ export type DeliveryForm =
 
 /**
  * The 納品 form with attached videos: each `file-{lineId}` part is streamed to this server's
- * disk under a name the shop chooses (never held whole in memory), checked by its magic bytes,
- * then stored. Other fields are small and kept in memory.
+ * disk under a name the shop chooses (never held whole in memory), checked by its magic bytes
+ * and by ffprobe, then stored. Other fields are small and kept in memory.
  */
 export async function parseDeliveryForm(request: Request): Promise<DeliveryForm> {
   const store = await fileStore();
@@ -38,10 +39,15 @@ export async function parseDeliveryForm(request: Request): Promise<DeliveryForm>
       continue;
     }
     const kind = sniffVideo(readHead(file.path));
-    if (!kind) {
+    // The first bytes say what a file claims to be; ffprobe reads whether it is a video that plays.
+    const video = kind ? await probeVideo(file.path) : null;
+    if (!kind || !video) {
       await discard();
       await removeStoredFiles(...[...files.values()].map((stored) => stored.storedName));
-      return { ok: false, status: 400, message: "動画ファイル（MP4・MOV・WebM）を選択してください" };
+      const message = kind
+        ? notPlayableMessage(cleanFileName(file.fileName))
+        : "動画ファイル（MP4・MOV・WebM）を選択してください";
+      return { ok: false, status: 400, message };
     }
     const storedName = file.storedName.replace(/\.upload$/, `.${kind}`);
     await store.putFile(storedName, file.path, CONTENT_TYPES[kind], "private");
@@ -50,6 +56,7 @@ export async function parseDeliveryForm(request: Request): Promise<DeliveryForm>
       originalName: cleanFileName(file.fileName),
       contentType: CONTENT_TYPES[kind],
       size: file.size,
+      video,
     });
   }
   return { ok: true, form: spooled.fields, files };
