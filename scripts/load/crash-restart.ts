@@ -4,10 +4,14 @@
 // no order the shop acknowledged (the customer saw the completion page) may be lost or
 // doubled, and every payment that succeeded must have exactly one order — payments whose
 // order was never written are recovered when the server starts (payment-recovery.server.ts).
+// Meanwhile the server's own worker transcodes a delivered video's phone version: the stops cut
+// it off, each life takes the job back at once (its last worker is a dead process), and after the
+// last one it must finish, with no ffmpeg of a killed server left running on.
 //
 //   npx tsx scripts/load/crash-restart.ts [--restarts 30] [--workers 6] [--signal SIGKILL|SIGTERM]
 import { startServer, freePort } from "../bench/lib.mjs";
 import { CONFIRMATION, Checks, prepareShop, purchase, StatusLog, type Purchase } from "./shop-client";
+import { queueTranscode } from "./transcode-under-faults";
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(name);
@@ -24,6 +28,7 @@ if (SIGNAL !== "SIGKILL" && SIGNAL !== "SIGTERM")
 const exits: string[] = [];
 
 const shop = await prepareShop();
+const transcode = queueTranscode(shop.env);
 const port = await freePort();
 let server = await startServer(shop.env, port);
 const base = `http://127.0.0.1:${port}`;
@@ -90,6 +95,7 @@ const unrecorded = () =>
   ).n;
 for (let i = 0; i < 100 && unrecorded() > 0; i++) await new Promise((r) => setTimeout(r, 100));
 await new Promise((r) => setTimeout(r, 500)); // the last confirmation mails
+const transcodeDone = await transcode.finished(120_000);
 await server.stop();
 const seconds = (performance.now() - started) / 1000;
 
@@ -154,6 +160,12 @@ if (SIGNAL === "SIGTERM") {
     `a SIGTERM ended the server otherwise than exit 0: ${unclean.join(", ")}`,
   );
 }
+checks.check(transcodeDone.status === "done", `the phone version's job ended ${transcodeDone.status}`);
+checks.check(transcodeDone.phone, "the phone version was not stored");
+checks.check(
+  transcodeDone.orphans.length === 0,
+  `ffmpeg left running by a stopped server: ${transcodeDone.orphans}`,
+);
 checks.check(
   log.serverErrors.length === 0,
   `${log.serverErrors.length} answers were 5xx: ${log.serverErrors.slice(0, 5).join(", ")}`,
@@ -163,6 +175,9 @@ await shop.close();
 
 console.log(
   `${RESTARTS} ${SIGNAL}s and restarts in ${seconds.toFixed(1)} s; ${purchases.length} purchases started, ${interrupted} interrupted by a stop`,
+);
+console.log(
+  `a phone version made across the stops in ${transcodeDone.attempts} tries (${transcodeDone.status}); no ffmpeg left running`,
 );
 console.log(
   `${orderCount} orders: ${acknowledged} acknowledged to the customer, ${recovered} made for customers whose page never came back (paid before the kill); ${stillQueued} confirmations still queued for retry; ${log.total} answers ${JSON.stringify(Object.fromEntries(log.counts))}`,
