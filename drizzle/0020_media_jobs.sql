@@ -22,4 +22,5 @@ ALTER TABLE `delivery_files` ADD `phone_stored_name` text;--> statement-breakpoi
 ALTER TABLE `delivery_files` ADD `phone_size` integer;--> statement-breakpoint
 ALTER TABLE `delivery_files` ADD `phone_video` text;--> statement-breakpoint
 ALTER TABLE `media_items` ADD `video` text;--> statement-breakpoint
-ALTER TABLE `media_items` ADD `poster_stored_name` text;
+ALTER TABLE `media_items` ADD `poster_stored_name` text;--> statement-breakpoint
+CREATE INDEX `media_poster_idx` ON `media_items` (`poster_stored_name`);

@@ -154,6 +154,8 @@ export const mediaItems = sqliteTable(
     index("media_contest_category_idx").on(t.contestId, t.category, t.uploadedAt),
     index("media_contest_order_idx").on(t.contestId, t.displayOrder),
     uniqueIndex("media_stored_name_idx").on(t.storedName),
+    // A sample's poster is served by its name (/media/poster-…): looked up like its video's.
+    index("media_poster_idx").on(t.posterStoredName),
   ],
 );
 
