@@ -8,8 +8,11 @@ import { approximateSize, durationLabel, resolutionLabel, type VideoProbe } from
  * same words.
  */
 
-export type JobKind = "poster" | "phone";
-export type JobStatus = "waiting" | "running" | "done" | "failed";
+/** What the media jobs make of a video (the table media_jobs takes these from here). */
+export const MEDIA_JOB_KINDS = ["poster", "phone"] as const;
+export type JobKind = (typeof MEDIA_JOB_KINDS)[number];
+export const MEDIA_JOB_STATUSES = ["waiting", "running", "done", "failed"] as const;
+export type JobStatus = (typeof MEDIA_JOB_STATUSES)[number];
 
 /** A job as the tabs need it (media_jobs' row without the worker's bookkeeping). */
 export type JobView = {

@@ -10,6 +10,7 @@ import {
 import { REFUND_STATUSES } from "../../lib/rules/refunds";
 import { PAYMENT_METHODS, type PaymentMethod } from "../../lib/rules/payment-terms";
 import type { VideoProbe } from "../../lib/rules/video-versions";
+import { MEDIA_JOB_KINDS, MEDIA_JOB_STATUSES, type JobKind } from "../../lib/rules/video-job-states";
 
 /**
  * The shop's whole data model. Money is integer yen, tax included. Times are
@@ -796,13 +797,11 @@ export const testRefunds = sqliteTable(
   (t) => [uniqueIndex("test_refunds_idempotency_idx").on(t.idempotencyKey)],
 );
 
-export const MEDIA_JOB_KINDS = ["poster", "phone"] as const;
-export type MediaJobKind = (typeof MEDIA_JOB_KINDS)[number];
+export { MEDIA_JOB_KINDS, MEDIA_JOB_STATUSES };
+export type MediaJobKind = JobKind;
 /** sample: a contest's video (media_items); delivery: a delivered video (delivery_files). */
 export const MEDIA_JOB_SUBJECTS = ["sample", "delivery"] as const;
 export type MediaJobSubject = (typeof MEDIA_JOB_SUBJECTS)[number];
-export const MEDIA_JOB_STATUSES = ["waiting", "running", "done", "failed"] as const;
-export type MediaJobStatus = (typeof MEDIA_JOB_STATUSES)[number];
 
 /**
  * Work on an uploaded video done in the background (ffmpeg): its poster frame, its phone version.
