@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { slugKey } from "../app/lib/rules/slug";
-import { landscapeVideo } from "../tests/helpers/test-videos";
+import { landscapeVideo, mp4HeaderThenHtml } from "../tests/helpers/test-videos";
 import { e2eDb, withDb } from "./db";
 import { jsEnabled, routerSettled, uniqueEmail } from "./helpers";
 import { loginAsAdmin } from "./users";
@@ -109,13 +109,11 @@ test("納品ファイル: a real video's state from 待機中 through 処理中 
   try {
     await loginAsAdmin(context, baseURL ?? "", uniqueEmail("processing-admin"));
     await page.goto(`/admin/contest/${contest.id}/delivery`);
-    await page
-      .getByLabel("納品する動画ファイル（複数選択できます）")
-      .setInputFiles({
-        name: fileName,
-        mimeType: "video/mp4",
-        buffer: fs.readFileSync(await landscapeVideo()),
-      });
+    await page.getByLabel("納品する動画ファイル（複数選択できます）").setInputFiles({
+      name: fileName,
+      mimeType: "video/mp4",
+      buffer: fs.readFileSync(await landscapeVideo()),
+    });
     await page.getByRole("button", { name: "アップロード", exact: true }).click();
     const row = page.locator(`[data-file="${fileName}"]`);
     const state = row.getByRole("status");
@@ -242,4 +240,52 @@ test("コンテンツ管理: a sample without a thumbnail gets its poster, on th
   // Once the contest is no longer on sale, its sample's poster is not served either.
   withDb((db) => db.prepare("update contests set video_published = 0 where id = ?").run(contest.id));
   await expect.poll(async () => (await page.request.get(posterUrl)).status(), { timeout: 5_000 }).toBe(404);
+});
+
+test("*MP4 header then HTML*: a 95-byte file with an MP4 header followed by HTML is refused by name, on 納品ファイル and on コンテンツ管理, and nothing is stored", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const contest = contestOnSale("偽装");
+  const forged = {
+    name: "kids.mp4",
+    mimeType: "video/mp4",
+    buffer: fs.readFileSync(await mp4HeaderThenHtml()),
+  };
+  await loginAsAdmin(context, baseURL ?? "", uniqueEmail("forged-admin"));
+
+  await page.goto(`/admin/contest/${contest.id}/delivery`);
+  await page.getByLabel("納品する動画ファイル（複数選択できます）").setInputFiles(forged);
+  await page.getByRole("button", { name: "アップロード", exact: true }).click();
+  if (jsEnabled()) {
+    // Sent in chunks and refused once whole: the row names the file and says why.
+    const status = page.getByRole("list", { name: "アップロード状況" }).getByRole("listitem");
+    await expect(status).toContainText("失敗");
+    await expect(status).toContainText("「kids.mp4」は再生できる動画ではありません");
+  } else {
+    await expect(
+      page.getByText("1 件のファイルは再生できる動画ではないため受け付けませんでした"),
+    ).toBeVisible();
+    await expect(page.getByText("kids.mp4")).toBeVisible();
+  }
+
+  await page.goto(`/admin/contest/${contest.id}/content`);
+  await page.getByLabel("アップロードするファイル").setInputFiles(forged);
+  await page.getByRole("button", { name: "アップロード", exact: true }).click();
+  await expect(page.getByText("「kids.mp4」は再生できる動画ではありません").first()).toBeVisible();
+
+  const stored = withDb((db) => ({
+    files: (
+      db.prepare("select count(*) as n from delivery_files where contest_id = ?").get(contest.id) as {
+        n: number;
+      }
+    ).n,
+    media: (
+      db.prepare("select count(*) as n from media_items where contest_id = ?").get(contest.id) as {
+        n: number;
+      }
+    ).n,
+  }));
+  expect(stored).toEqual({ files: 0, media: 0 });
 });

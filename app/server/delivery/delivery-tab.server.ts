@@ -58,7 +58,7 @@ async function uploadStep(request: Request, contest: TabContest): Promise<Delive
   if (!received.ok) return refused(received.status, { fileId: null, error: received.message });
   if (received.refused.length > 0)
     return failed(
-      `${received.refused.length} 件のファイルは動画ではないため受け付けませんでした`,
+      `${received.refused.length} 件のファイルは再生できる動画ではないため受け付けませんでした`,
       `${received.refused.join("、")}${received.stored.length ? `（他の ${received.stored.length} 件はアップロードしました）` : ""}`,
     );
   return done("アップロード完了", `${received.stored.length} 件のファイルをアップロードしました。`);
