@@ -236,7 +236,9 @@ test("納品ファイル: a file that is not a video is refused by name (issue 1
         { name: "4_横.mp4", mimeType: "video/mp4", buffer: Buffer.from("not a video at all") },
       ]);
     await admin.getByRole("button", { name: "アップロード", exact: true }).click();
-    await expect(admin.getByText("1 件のファイルは再生できる動画ではないため受け付けませんでした")).toBeVisible();
+    await expect(
+      admin.getByText("1 件のファイルは再生できる動画ではないため受け付けませんでした"),
+    ).toBeVisible();
   } else {
     // With JavaScript the bytes go up in chunks and are refused at the end: the row says so, with no full bar.
     await admin
