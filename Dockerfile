@@ -22,8 +22,10 @@ COPY . .
 # The backup/restore and storage:migrate scripts are bundled to plain JS too, since tsx is not in
 # the runtime image:
 #   docker exec <container> node build/scripts/backup.js /data/backups
+# (--alias: the app's own `~/` imports are bundled; --packages=external alone took `~` for a package,
+# and storage-migrate.js and worker.js then stopped at start with ERR_MODULE_NOT_FOUND.)
 RUN npm run build \
- && npx esbuild scripts/backup.ts scripts/restore.ts scripts/storage-migrate.ts scripts/worker.ts --bundle --platform=node --format=esm --packages=external --outdir=build/scripts \
+ && npx esbuild scripts/backup.ts scripts/restore.ts scripts/storage-migrate.ts scripts/worker.ts --bundle --platform=node --format=esm --packages=external --alias:~=./app --outdir=build/scripts \
  && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
