@@ -19,7 +19,7 @@ RUN npm install --no-audit --no-fund \
  && ! grep -q RemoveEnvironmentCleanupHook node_modules/better-sqlite3/build/Release/better_sqlite3.node
 COPY . .
 # npm run build: the Remix build (build/) and the server entry compiled to plain JS (server-build/).
-# The backup/restore and storage:migrate scripts are bundled to plain JS too, since tsx is not in
+# The backup/restore, storage:migrate and media worker scripts are bundled to plain JS too, since tsx is not in
 # the runtime image:
 #   docker exec <container> node build/scripts/backup.js /data/backups
 # (--alias: the app's own `~/` imports are bundled; --packages=external alone took `~` for a package,

@@ -12,6 +12,35 @@ export function withDb<T>(work: (db: Database.Database) => T): T {
   }
 }
 
+/** A time a year ahead: what a held job waits for. */
+export const HELD_UNTIL = Date.now() + 365 * 86_400_000;
+
+/**
+ * Holds the contest's delivery jobs (of `kinds`) as they are queued, as a busy queue would, so a
+ * test sees the page before the server's worker has made what they make; `release` lets them run.
+ */
+export function holdDeliveryJobs(contestId: number, kinds: ("poster" | "phone")[] = ["poster", "phone"]) {
+  const trigger = `hold_delivery_jobs_${contestId}`;
+  const list = kinds.map((kind) => `'${kind}'`).join(", ");
+  /** The contest's delivery jobs of those kinds; `row` is the trigger's `new.` or nothing. */
+  const ofContest = (row = "") =>
+    `${row}subject = 'delivery' and ${row}kind in (${list}) and ${row}subject_id in
+       (select id from delivery_files where contest_id = ${contestId})`;
+  withDb((db) =>
+    db.exec(
+      `create trigger ${trigger} after insert on media_jobs when ${ofContest("new.")}
+       begin update media_jobs set next_attempt_at = ${HELD_UNTIL} where id = new.id; end`,
+    ),
+  );
+  return () =>
+    withDb((db) => {
+      db.exec(`drop trigger if exists ${trigger}`);
+      db.prepare(`update media_jobs set next_attempt_at = ? where status = 'waiting' and ${ofContest()}`).run(
+        Date.now(),
+      );
+    });
+}
+
 /** Read-only access to the e2e server's database, to check what a flow stored. */
 export function e2eDb() {
   return new Database(e2eDbFile(), {

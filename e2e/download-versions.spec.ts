@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { expect, test, type Page } from "@playwright/test";
 import { landscapeVideo, sha256File } from "../tests/helpers/test-videos";
 import { createContest } from "./contests";
-import { withDb } from "./db";
+import { holdDeliveryJobs, withDb } from "./db";
 import { buyTwoVideos } from "./flows";
 import { jsEnabled, mailsTo, uniqueEmail } from "./helpers";
 import { loginAsAdmin } from "./users";
@@ -20,7 +20,6 @@ import { loginAsAdmin } from "./users";
 
 const run = promisify(execFile);
 const DELIVERY_SUBJECT = "動画のご用意ができました";
-const HOLD = Date.now() + 365 * 86_400_000;
 
 /**
  * A contest of the test's own on sale (キッズ部門 1 and ジュニア部門 2, as flows.ts buys them),
@@ -30,7 +29,6 @@ const HOLD = Date.now() + 365 * 86_400_000;
 async function contestOnSale(admin: Page) {
   const name = `スマホ用テスト大会 ${crypto.randomBytes(4).toString("hex")}`;
   const contestId = Number(/\/admin\/contest\/(\d+)/.exec(await createContest(admin, name))?.[1]);
-  const trigger = `hold_phone_jobs_${contestId}`;
   withDb((db) => {
     db.prepare(
       "update contests set video_published = 1, site_public_status = '公開', bib_number_label = 'エントリー番号' where id = ?",
@@ -47,21 +45,8 @@ async function contestOnSale(admin: Page) {
       category.run(contestId, categoryName);
       athlete.run(contestId, number, athleteName, categoryName);
     }
-    db.exec(
-      `create trigger ${trigger} after insert on media_jobs
-       when new.kind = 'phone' and new.subject = 'delivery'
-         and new.subject_id in (select id from delivery_files where contest_id = ${contestId})
-       begin update media_jobs set next_attempt_at = ${HOLD} where id = new.id; end`,
-    );
   });
-  const release = () =>
-    withDb((db) => {
-      db.exec(`drop trigger if exists ${trigger}`);
-      db.prepare(
-        `update media_jobs set next_attempt_at = ? where kind = 'phone' and subject = 'delivery'
-           and subject_id in (select id from delivery_files where contest_id = ?)`,
-      ).run(Date.now(), contestId);
-    });
+  const release = holdDeliveryJobs(contestId, ["phone"]);
   return { name, contestId, release };
 }
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { slugKey } from "../app/lib/rules/slug";
 import { landscapeVideo, mp4HeaderThenHtml } from "../tests/helpers/test-videos";
-import { e2eDb, withDb } from "./db";
+import { e2eDb, HELD_UNTIL, holdDeliveryJobs, withDb } from "./db";
 import { jsEnabled, routerSettled, uniqueEmail } from "./helpers";
 import { loginAsAdmin } from "./users";
 
@@ -15,8 +15,6 @@ import { loginAsAdmin } from "./users";
  * the storefront's order form (no black box) and in the player. With JavaScript the tab follows
  * the state by itself; without, its 再読み込み link shows the latest.
  */
-
-const HOLD = Date.now() + 365 * 86_400_000;
 
 /** A contest of the test's own, on sale (its order form shows its samples). */
 function contestOnSale(label: string): { id: number; slug: string } {
@@ -29,27 +27,6 @@ function contestOnSale(label: string): { id: number; slug: string } {
       .get(name, slugKey(name)) as { id: number };
     return { id, slug: slugKey(name) };
   });
-}
-
-/** Holds the contest's delivery jobs as they are queued (the queue is busy), until released. */
-function holdDeliveryJobs(contestId: number) {
-  const trigger = `hold_delivery_jobs_${contestId}`;
-  withDb((db) =>
-    db.exec(
-      `create trigger ${trigger} after insert on media_jobs
-       when new.subject = 'delivery'
-         and new.subject_id in (select id from delivery_files where contest_id = ${contestId})
-       begin update media_jobs set next_attempt_at = ${HOLD} where id = new.id; end`,
-    ),
-  );
-  return () =>
-    withDb((db) => {
-      db.exec(`drop trigger if exists ${trigger}`);
-      db.prepare(
-        `update media_jobs set next_attempt_at = ? where status = 'waiting' and subject = 'delivery'
-           and subject_id in (select id from delivery_files where contest_id = ?)`,
-      ).run(Date.now(), contestId);
-    });
 }
 
 function setPhoneJob(fileName: string, contestId: number, set: string, ...values: unknown[]) {
@@ -135,7 +112,7 @@ test("納品ファイル: a real video's state from 待機中 through 処理中 
       fileName,
       contest.id,
       "status = 'running', progress = 37, attempts = 1, claimed_by = 'elsewhere:1:e2e', claimed_until = ?",
-      HOLD,
+      HELD_UNTIL,
     );
     await waitForState(page, state, "処理中 37%");
 

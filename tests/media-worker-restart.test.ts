@@ -8,6 +8,7 @@ import { deliveryFiles, mediaJobs } from "~/server/db/schema";
 import { storeDeliveryFile } from "~/server/delivery/delivery-files.server";
 import { fileStore } from "~/server/files/store.server";
 import { probeVideo } from "~/server/media/probe.server";
+import { ffmpegsWritingInto } from "../scripts/load/transcode-under-faults";
 import { seedContest } from "./helpers/shop";
 
 /**
@@ -59,22 +60,6 @@ async function waitFor<T>(what: string, read: () => T | undefined | false, timeo
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** The ffmpeg processes of this machine whose output is in `folder`. */
-function ffmpegsWritingInto(folder: string): number[] {
-  return fs
-    .readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        const command = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-        return path.basename(command[0] ?? "") === "ffmpeg" && command.some((arg) => arg.startsWith(folder));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 const exited = (worker: ChildProcess) =>

@@ -6,8 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 
-/** The ffmpeg processes of this machine writing into `folder` (a stopped server's would be orphans). */
-function ffmpegsWritingInto(folder: string): string[] {
+/** The ffmpeg processes of this machine writing into `folder` (a stopped worker's would be orphans). */
+export function ffmpegsWritingInto(folder: string): string[] {
   return fs
     .readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry))
