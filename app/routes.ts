@@ -14,6 +14,8 @@ export default [
   ...api(),
   ...aliases(),
   route("healthz", "routes/system/healthz.ts"),
+  route("readyz", "routes/system/readyz.ts"),
+  route("metrics", "routes/system/metrics.ts"),
   ...prefix("test-hooks", [
     route("error", "routes/system/test-hooks-error.tsx"),
     route("toast", "routes/system/test-hooks-toast.tsx"),

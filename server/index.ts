@@ -20,8 +20,12 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import morgan from "morgan";
 import type { ShopEdge, ShopLoadContext } from "../app/server/http/edge.server";
 import { BodyLimit, DISCARD_MAX_BYTES, DISCARD_MAX_MS, LINGER_MAX_BYTES, LINGER_MAX_MS } from "./body-limit";
-import { CLIENT_ADDRESS_HEADER, originOf } from "../app/server/http/client-address.server";
-import { callerAddress } from "./caller-address";
+import {
+  CLIENT_ADDRESS_HEADER,
+  PEER_ADDRESS_HEADER,
+  originOf,
+} from "../app/server/http/client-address.server";
+import { callerAddress, plainAddress } from "./caller-address";
 import { CallerGate } from "./caller-gate";
 import { crossSiteRefusal, ownOrigins } from "./cross-site";
 import { decodablePath } from "./malformed-url";
@@ -60,11 +64,22 @@ app.disable("x-powered-by");
 app.set("trust proxy", false);
 
 const ADDRESS_HEADER = CLIENT_ADDRESS_HEADER.toLowerCase();
-app.use((req, _res, next) => {
+const PEER_HEADER = PEER_ADDRESS_HEADER.toLowerCase();
+app.use((req, res, next) => {
   req.url = decodablePath(req.url);
   const address = callerAddress(req, edge.trustProxy);
   if (address) req.headers[ADDRESS_HEADER] = address;
   else delete req.headers[ADDRESS_HEADER];
+  const peer = req.socket.remoteAddress;
+  if (peer) req.headers[PEER_HEADER] = plainAddress(peer);
+  else delete req.headers[PEER_HEADER];
+  // Every answer is counted for /metrics once it has gone out (or its connection closed):
+  // static files, refusals and replays too. A clock read and one histogram observation.
+  const started = performance.now();
+  const pathname = req.path;
+  res.once("close", () =>
+    edge.observeRequest(pathname, res.statusCode, (performance.now() - started) / 1000),
+  );
   next();
 });
 

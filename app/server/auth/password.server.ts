@@ -135,6 +135,11 @@ async function withSlot<T>(line: Line, caller: string, task: () => Promise<T>): 
   }
 }
 
+/** The hashing line now, for the metrics (app/server/metrics): hashes running, and waiting for a slot. */
+export function hashingQueue(): { running: number; waiting: number } {
+  return { running, waiting: newLine.length + checksWaiting };
+}
+
 export type HashingBusy = { ok: false; status: 429; message: string; retryAfterSeconds: number };
 
 /** Runs a step that hashes; when hashing is refused, its answer is a 429 with the message to show. */

@@ -13,6 +13,14 @@ import { isIP } from "node:net";
  */
 export const CLIENT_ADDRESS_HEADER = "X-Shop-Client-Address";
 
+/**
+ * The request header the server entry sets on every request to the socket's peer (replacing any
+ * value the caller sent). Only /metrics reads it: fly.io scrapes it over its private network
+ * straight to the machine, past the edge proxy, so such a request has no Fly-Client-IP and no
+ * X-Shop-Client-Address, and its peer is the scraper itself (app/server/metrics/access.server.ts).
+ */
+export const PEER_ADDRESS_HEADER = "X-Shop-Peer-Address";
+
 /** An IPv6 address's eight 16-bit groups (any spelling: compressed, zero-padded, IPv4 tail, zone). */
 function ipv6Groups(address: string): number[] | null {
   let text = address.toLowerCase().replace(/%.*$/, "");

@@ -4,6 +4,7 @@ import { db, followDatabaseRole } from "../db/client.server";
 import { databaseRole } from "../db/replica.server";
 import { stopOutboxRetryLoop } from "../mail/outbox.server";
 import { stopMediaWorker } from "../media/jobs/worker.server";
+import { observeRequest } from "../metrics/registry.server";
 import { stopCleanUpLoop } from "../startup.server";
 import { MULTIPART_SLACK_BYTES, MAX_FORM_BYTES } from "./form.server";
 import { apiError } from "./json-api.server";
@@ -137,6 +138,8 @@ export type ShopEdge = {
   apiError: typeof apiError;
   /** Whether a cookie's name is the session cookie's (a call carrying it is authenticated by it). */
   isSessionCookie: (name: string) => boolean;
+  /** Counts an answer that went out (its path's group, status and seconds) for /metrics. */
+  observeRequest: typeof observeRequest;
 };
 
 export function shopEdge(): ShopEdge {
@@ -155,5 +158,6 @@ export function shopEdge(): ShopEdge {
     shutDown,
     apiError,
     isSessionCookie: (name) => name === sessionCookieName(),
+    observeRequest,
   };
 }

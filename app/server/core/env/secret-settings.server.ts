@@ -11,6 +11,11 @@ export const secretSettings = z.object({
    * that session secret is retired. Development and tests derive one (see encryptionKey).
    */
   ENCRYPTION_KEY: optionalText.pipe(z.string().min(32, "32 文字以上の値を指定してください").optional()),
+  /**
+   * What a scraper of /metrics sends as `Authorization: Bearer …` (app/server/metrics/access.server.ts).
+   * Unset: only the private network (loopback, fly.io's 6PN) may read it.
+   */
+  METRICS_TOKEN: optionalText.pipe(z.string().min(32, "32 文字以上の値を指定してください").optional()),
   ADMIN_EMAIL: optionalText.pipe(z.string().email("メールアドレスの形式が正しくありません").optional()),
   ADMIN_PASSWORD: optionalText.pipe(z.string().min(12, "12 文字以上で指定してください").optional()),
 });

@@ -40,6 +40,8 @@ export const edge: ShopEdge = {
   apiError: (status, message) => Response.json({ error: "エラー", message }, { status }),
   // No sessions: no call is authenticated by a cookie.
   isSessionCookie: () => false,
+  // No /metrics: nothing is counted.
+  observeRequest: () => {},
 };
 
 const ABORT_DELAY = 5_000;

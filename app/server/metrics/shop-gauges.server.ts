@@ -1,0 +1,143 @@
+import path from "node:path";
+import { Gauge, type Registry } from "prom-client";
+import { PAYMENT_STATUSES } from "~/lib/rules/order-statuses";
+import { REFUND_STATUSES } from "~/lib/rules/refunds";
+import { hashingQueue } from "../auth/password.server";
+import { now } from "../core/clock.server";
+import { env } from "../core/env.server";
+import { db } from "../db/client.server";
+import { diskSpace } from "./disk.server";
+
+/**
+ * The shop's state, read when Prometheus scrapes (each gauge's collect()), one small indexed
+ * query each. The orders, payments and refunds are gauges, not counters, on purpose: they are
+ * read from the database, which outlives the process, and some go down (a konbini order leaves
+ * 入金待ち for 期限切れ, a refund request ends failed). A counter must only ever grow within one
+ * process and start at zero with it; rate() and increase() work on these gauges' changes instead.
+ */
+
+type Row<K extends string> = Record<K, string> & { n: number; amount: number | null };
+
+function rowsBy<K extends string>(statement: string): Row<K>[] {
+  return db().$client.prepare(statement).all() as Row<K>[];
+}
+
+const MEDIA_JOB_STATES = ["waiting", "running", "failed"] as const;
+
+export function registerShopGauges(registry: Registry): void {
+  const registers = [registry];
+
+  new Gauge({
+    name: "shop_password_hashing",
+    help: "Password hashes (logins, new passwords) running and waiting for a slot",
+    labelNames: ["state"] as const,
+    registers,
+    collect() {
+      const { running, waiting } = hashingQueue();
+      this.set({ state: "running" }, running);
+      this.set({ state: "waiting" }, waiting);
+    },
+  });
+
+  const outbox = () =>
+    db()
+      .$client.prepare(
+        "select count(*) as n, min(created_at) as oldest from mail_outbox where status in ('pending', 'sending')",
+      )
+      .get() as { n: number; oldest: number | null };
+  new Gauge({
+    name: "shop_mail_outbox_backlog",
+    help: "Mails in the outbox not yet sent (pending or being sent)",
+    registers,
+    collect() {
+      this.set(outbox().n);
+    },
+  });
+  new Gauge({
+    name: "shop_mail_outbox_oldest_unsent_age_seconds",
+    help: "How long the oldest unsent mail has waited (0 when none waits)",
+    registers,
+    collect() {
+      const { oldest } = outbox();
+      this.set(oldest === null ? 0 : Math.max(0, (now().getTime() - oldest) / 1000));
+    },
+  });
+
+  new Gauge({
+    name: "shop_media_jobs",
+    help: "Media jobs (posters, phone versions) waiting, running and failed for good",
+    labelNames: ["status"] as const,
+    registers,
+    collect() {
+      const rows = rowsBy<"status">(
+        "select status, count(*) as n, null as amount from media_jobs where status in ('waiting', 'running', 'failed') group by status",
+      );
+      for (const status of MEDIA_JOB_STATES)
+        this.set({ status }, rows.find((row) => row.status === status)?.n ?? 0);
+    },
+  });
+
+  new Gauge({
+    name: "shop_disk_free_bytes",
+    help: "Free space on the file system of the database (volume=database) and of MEDIA_DIR (volume=media)",
+    labelNames: ["volume"] as const,
+    registers,
+    async collect() {
+      const config = env();
+      const folders = { database: path.dirname(path.resolve(config.DATABASE_PATH)), media: config.MEDIA_DIR };
+      for (const [volume, folder] of Object.entries(folders)) {
+        const space = await diskSpace(folder);
+        if (space) this.set({ volume }, space.freeBytes);
+      }
+    },
+  });
+
+  const orders = () =>
+    rowsBy<"status">(
+      "select payment_status as status, count(*) as n, sum(total_amount) as amount from orders group by payment_status",
+    );
+  new Gauge({
+    name: "shop_orders",
+    help: "Orders by payment status (paid, awaiting: a konbini voucher not yet paid, expired)",
+    labelNames: ["payment_status"] as const,
+    registers,
+    collect() {
+      const rows = orders();
+      for (const status of PAYMENT_STATUSES)
+        this.set({ payment_status: status }, rows.find((row) => row.status === status)?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: "shop_orders_paid_amount_yen",
+    help: "What the paid orders came to, in yen, before refunds",
+    registers,
+    collect() {
+      this.set(orders().find((row) => row.status === "paid")?.amount ?? 0);
+    },
+  });
+
+  const refunds = () =>
+    rowsBy<"status">("select status, count(*) as n, sum(amount) as amount from refunds group by status");
+  new Gauge({
+    name: "shop_refunds",
+    help: "Refunds by status (requested, processing, succeeded, failed)",
+    labelNames: ["status"] as const,
+    registers,
+    collect() {
+      const rows = refunds();
+      for (const status of REFUND_STATUSES)
+        this.set({ status }, rows.find((row) => row.status === status)?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: "shop_refunds_amount_yen",
+    help: "Money refunded or on its way back, in yen, by status",
+    labelNames: ["status"] as const,
+    registers,
+    collect() {
+      const rows = refunds();
+      for (const status of REFUND_STATUSES)
+        this.set({ status }, rows.find((row) => row.status === status)?.amount ?? 0);
+    },
+  });
+}
