@@ -24,10 +24,13 @@ type Kind =
   | "public-read"
   | "alias"
   /** A customer's JSON call that needs the login: 401 for visitors, each customer only their own. */
-  | "account-api";
+  | "account-api"
+  /** The platform's numbers: METRICS_TOKEN or the private network only; a 404 to everyone else, admins too. */
+  | "metrics";
 
 /** Who may reach a route, by its path. Order matters: the first rule that matches decides. */
 const RULES: [RegExp, Kind][] = [
+  [/^\/metrics$/, "metrics"],
   [/^\/(admin-login|admin-2fa-verify|admin\/logout)$/, "public"],
   [/^\/(admin-dashboard|dashboard|video\/dashboard|contest-edit\/[^/]+)$/, "alias"],
   // Logging in and out, and asking who one is: anyone may call them.
@@ -71,7 +74,7 @@ const RULES: [RegExp, Kind][] = [
   // The order status page is opened like a download page: by its unguessable token, by whoever holds it.
   [/^\/(download\/|api\/download\/|orders\/)/, "download"],
   [
-    /^\/($|video$|about|contact|terms|privacy|privacy-policy|legal-notice|login|logout|register|register\/verify|registration-complete|registration-success|verify-email|forgot-password|reset-password|email-support|order-lookup|healthz|no-such-page|order-form\/|media\/|home-banner\/|api\/video\/contests(\/[^/]+\/media)?$|api\/email-status|api\/create-payment-intent|api\/stripe\/webhook|test-hooks\/|\*)/,
+    /^\/($|video$|about|contact|terms|privacy|privacy-policy|legal-notice|login|logout|register|register\/verify|registration-complete|registration-success|verify-email|forgot-password|reset-password|email-support|order-lookup|healthz|readyz|no-such-page|order-form\/|media\/|home-banner\/|api\/video\/contests(\/[^/]+\/media)?$|api\/email-status|api\/create-payment-intent|api\/stripe\/webhook|test-hooks\/|\*)/,
     "public",
   ],
 ];
@@ -84,7 +87,8 @@ const kindOf = (path: string): Kind | null => RULES.find(([pattern]) => pattern.
 const CUSTOMER_METHODS_AT_ADMIN_ADDRESSES: Record<string, string[]> = { "/api/video/orders": ["POST"] };
 
 const shop = await prepareShop();
-const server = await startServer(shop.env);
+const METRICS_TOKEN = "access-matrix-metrics-token-0123456789abcdef";
+const server = await startServer({ ...shop.env, METRICS_TOKEN });
 const log = new StatusLog();
 const checks = new Checks();
 
@@ -403,6 +407,33 @@ for (const { route, path } of routes) {
         );
         checks.check(snapshot() === before, `${method} ${path} as ${who} changed the database`);
       }
+  } else if (kind === "metrics") {
+    for (const who of ["anonymous", "customerA", "customerB", "admin"] as const) {
+      const r = await get(path, who);
+      checks.check(
+        r.status === 404 && !r.body.includes("shop_"),
+        `GET ${path} as ${who} from a public address answered ${r.status}`,
+      );
+    }
+    const scrape = async (headers: Record<string, string>) => {
+      const response = await fetch(server.base + path, { headers });
+      log.note("GET", path, response.status);
+      return { status: response.status, body: await response.text() };
+    };
+    const publicAddress = { "X-Forwarded-For": "192.0.2.77" };
+    const wrong = await scrape({ ...publicAddress, Authorization: `Bearer ${METRICS_TOKEN.slice(0, -1)}x` });
+    checks.check(wrong.status === 404, `GET ${path} with a wrong token answered ${wrong.status}`);
+    for (const [what, headers] of [
+      ["with the token", { ...publicAddress, Authorization: `Bearer ${METRICS_TOKEN}` }],
+      ["from this machine", { "X-Forwarded-For": "127.0.0.1" }],
+      ["from fly.io's private network", { "X-Forwarded-For": "fdaa:0:1::5" }],
+    ] as const) {
+      const r = await scrape(headers);
+      checks.check(
+        r.status === 200 && r.body.includes("shop_http_request_duration_seconds"),
+        `GET ${path} ${what} answered ${r.status}`,
+      );
+    }
   } else if (route.module.loader) {
     const r = await get(path, "anonymous");
     checks.check(r.status < 500, `GET ${path} as anonymous answered ${r.status}`);
