@@ -178,7 +178,11 @@ test(
     await page.getByLabel("アップロードするファイル").setInputFiles(FIXTURE());
     await page.getByRole("button", { name: "アップロード", exact: true }).click();
     await expect(page.getByText("チャンクのアップロードに失敗しました: 403")).toBeVisible();
-    await expect(page.getByText("アップロードに失敗しました。もう一度お試しください。")).toBeVisible();
+    await expect(
+      page.getByText(
+        "アップロードできなかったファイルがあります。各ファイルに表示された理由をご確認ください。",
+      ),
+    ).toBeVisible();
     await page.unroute("**/media/chunked-upload");
 
     await page.reload();

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { slugKey } from "../app/lib/rules/slug";
+import { approximateSize } from "../app/lib/rules/video-versions";
 import { landscapeVideo, mp4HeaderThenHtml } from "../tests/helpers/test-videos";
 import { e2eDb, HELD_UNTIL, holdDeliveryJobs, withDb } from "./db";
 import { jsEnabled, routerSettled, uniqueEmail } from "./helpers";
@@ -93,7 +94,7 @@ test("納品ファイル: a real video's state from 待機中 through 処理中 
     });
     await page.getByRole("button", { name: "アップロード", exact: true }).click();
     const row = page.locator(`[data-file="${fileName}"]`);
-    const state = row.getByRole("status");
+    const state = row.locator("[data-job-badge]");
     await expect(row).toBeVisible({ timeout: 60_000 });
 
     // Queued: the probe's facts and 待機中, and the page says how it follows.
@@ -147,9 +148,7 @@ test("納品ファイル: a real video's state from 待機中 through 処理中 
         db.close();
       }
     })();
-    await expect(state).toHaveText(
-      `完了（スマホ用 720p・約${Math.max(1, Math.round(phoneSize / 1024 / 1024))} MB）`,
-    );
+    await expect(state).toHaveText(`完了（スマホ用 720p・${approximateSize(phoneSize)}）`);
     await expect(row.getByRole("button", { name: /再実行/ })).toHaveCount(0);
     await expect(page.getByText("処理中のファイルがあります", { exact: false })).toHaveCount(0);
 
@@ -188,7 +187,7 @@ test("コンテンツ管理: a sample without a thumbnail gets its poster, on th
     .filter({ hasText: "landscape" });
   await expect(item).toBeVisible({ timeout: 30_000 });
   await expect(item.getByText("1080p・0:03・横")).toBeVisible();
-  await waitForState(page, item.getByRole("status"), "完了", 60_000);
+  await waitForState(page, item.locator("[data-job-badge]"), "完了（ポスター画像）", 60_000);
 
   // The poster is the tile's picture (no thumbnail was attached), served to the admin.
   const preview = item.getByRole("img", { name: /のプレビュー$/ });

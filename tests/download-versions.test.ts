@@ -194,7 +194,7 @@ describe("claimDownload with the video's versions", () => {
     // Its job found the original light enough: there is none.
     db()
       .update(mediaJobs)
-      .set({ status: "done", detail: "元の動画がスマホ向けの大きさのため作成しません" })
+      .set({ status: "done", detail: "元の動画が軽いためスマホ用は作りません" })
       .where(
         and(eq(mediaJobs.subject, "delivery"), eq(mediaJobs.subjectId, fileId), eq(mediaJobs.kind, "phone")),
       )

@@ -18,6 +18,8 @@ import {
   retryFailedJob,
   WORKER_ID,
 } from "~/server/media/jobs/queue.server";
+import { approximateSize, durationLabel } from "~/lib/rules/video-versions";
+import { FfmpegError } from "~/server/media/jobs/ffmpeg.server";
 import { runMediaJob } from "~/server/media/jobs/versions.server";
 import { probeVideo } from "~/server/media/probe.server";
 import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
@@ -143,7 +145,7 @@ describe("the versions of a delivered video", () => {
       .where(eq(mediaJobs.subjectId, file.id))
       .all()
       .find((row) => row.kind === "phone" && row.subject === "delivery");
-    expect(job?.detail).toContain("スマホ向け");
+    expect(job?.detail).toBe("元の動画が軽いためスマホ用は作りません");
   });
 
   it("a 1080p video without sound gets a phone version without sound", async () => {
@@ -196,6 +198,35 @@ describe("the queue", () => {
     db().delete(mediaJobs).run();
   });
 
+  it("takes a poster before phone versions queued earlier (a second's work, not kept behind minutes of it)", () => {
+    queueMediaJobs("delivery", 900_003, ["phone"]);
+    queueMediaJobs("sample", 900_004, ["poster"]);
+    expect(claimNextJob()).toMatchObject({ kind: "poster", subjectId: 900_004 });
+    expect(claimNextJob()).toMatchObject({ kind: "phone", subjectId: 900_003 });
+    db().delete(mediaJobs).run();
+  });
+
+  it("fails at once, in Japanese, a job whose original is gone from the store (trying again cannot help)", async () => {
+    const stored = await storeDeliveryFile(contestId, await uploaded(await smallVideo()), "消えた.mp4");
+    if (!stored.ok) throw new Error(stored.message);
+    await (await fileStore()).remove(stored.file.storedName);
+    const claimed = claimNextJob()!;
+    const error = await runMediaJob(claimed, {
+      signal: new AbortController().signal,
+      onProgress: () => undefined,
+    }).then(
+      () => null,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(FfmpegError);
+    expect(error).toMatchObject({
+      final: true,
+      message: "元の動画が保存先に見つかりません。ファイルを差し替えてください",
+    });
+    expect(failJob(claimed, (error as Error).message, true)).toBe("failed");
+    db().delete(mediaJobs).run();
+  });
+
   it("takes back a job whose worker died: at once when it was a process of this machine, else after the lease", () => {
     const start = Date.now();
     setClock(() => start);
@@ -245,5 +276,16 @@ describe("the order list's 納品 with an attached video", () => {
   it("keeps a real video's reading for its delivery file (deliverOrder queues its versions: download-versions.test.ts)", async () => {
     const parsed = await form(await smallVideo(), "12_縦.mp4");
     expect(parsed.ok && parsed.files.get(41)?.video).toMatchObject({ width: 640, height: 360 });
+  });
+});
+
+describe("what a parent reads of a version", () => {
+  it("sizes as a parent reads them, never 約1 MB for a few hundred kilobytes", () => {
+    expect(approximateSize(287 * 1024)).toBe("1 MB未満");
+    expect(approximateSize(1.06 * 1024 * 1024)).toBe("約1 MB");
+    expect(approximateSize(17.8 * 1024 * 1024)).toBe("約18 MB");
+    expect(approximateSize(1.5 * 1024 ** 3)).toBe("約1.5 GB");
+    expect(durationLabel(245_000)).toBe("4:05");
+    expect(durationLabel(3_723_000)).toBe("1:02:03");
   });
 });

@@ -101,11 +101,12 @@ async function deliveryRows() {
   expect(result.status).toBe(200);
   const data = result.data as {
     processing: boolean;
+    failedFiles: number;
     unmatched: { id: number; video: VideoRowState | null }[];
     matched: { id: number; video: VideoRowState | null }[];
   };
   const byId = new Map([...data.matched, ...data.unmatched].map((file) => [file.id, file.video]));
-  return { processing: data.processing, video: (id: number) => byId.get(id) };
+  return { processing: data.processing, failedFiles: data.failedFiles, video: (id: number) => byId.get(id) };
 }
 
 describe("納品ファイル: each file's video and processing state", () => {
@@ -124,7 +125,7 @@ describe("納品ファイル: each file's video and processing state", () => {
     const light = deliveryFile(shop.contestId, { video: portrait720 });
     jobs("delivery", light.id, {
       poster: { status: "done" },
-      phone: { status: "done", detail: "元の動画がスマホ向けの大きさのため作成しません" },
+      phone: { status: "done", detail: "元の動画が軽いためスマホ用は作りません" },
     });
     const failed = deliveryFile(shop.contestId);
     jobs("delivery", failed.id, {
@@ -133,7 +134,7 @@ describe("納品ファイル: each file's video and processing state", () => {
     });
     const before = deliveryFile(shop.contestId, { video: null });
 
-    const { processing, video } = await deliveryRows();
+    const { processing, failedFiles, video } = await deliveryRows();
     expect(video(waiting.id)).toMatchObject({ label: "1080p・4:05・横", state: { words: "待機中" } });
     expect(video(running.id)?.state?.words).toBe("処理中 37%");
     expect(video(made.id)).toMatchObject({
@@ -142,7 +143,7 @@ describe("納品ファイル: each file's video and processing state", () => {
     });
     expect(video(light.id)).toMatchObject({
       label: "720p・4:05・縦",
-      state: { words: "完了（スマホ用は不要（元の動画がスマホ向けの大きさのため作成しません））" },
+      state: { words: "完了（元の動画が軽いためスマホ用は作りません）" },
     });
     expect(video(failed.id)?.state).toEqual({
       status: "failed",
@@ -153,6 +154,8 @@ describe("納品ファイル: each file's video and processing state", () => {
     // A file delivered before videos were probed has neither facts nor jobs to show.
     expect(video(before.id)).toEqual({ label: null, posterUrl: null, state: null });
     expect(processing).toBe(true);
+    // Said beside 一括納品 too.
+    expect(failedFiles).toBe(1);
   });
 
   it("再実行 starts a failed job over; a job that has not failed, or another contest's file, is not touched", async () => {
@@ -309,7 +312,7 @@ describe("コンテンツ管理: a video's poster and its job", () => {
     expect(videos[made.id]).toEqual({
       label: "1080p・4:05・横",
       posterUrl: `/admin/contest/${shop.contestId}/poster/poster-sample-made.jpg`,
-      state: { status: "done", words: "完了", reason: null, unfinished: false },
+      state: { status: "done", words: "完了（ポスター画像）", reason: null, unfinished: false },
     });
     expect(videos[failed.id]?.state).toEqual({
       status: "failed",

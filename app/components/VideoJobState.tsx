@@ -31,16 +31,17 @@ export function VideoJobState({
     <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs" data-job-state={state?.status}>
       {label ? <span className="text-zinc-700">{label}</span> : null}
       {state ? (
+        // Not a live region: the tab refreshes itself every few seconds, and a reader would hear every percent of every row.
         <span
-          role="status"
-          className={`rounded px-1.5 py-0.5 font-semibold break-all ${BADGES[state.status]}`}
+          data-job-badge
+          className={`rounded px-1.5 py-0.5 font-semibold break-words ${BADGES[state.status]}`}
         >
           {state.words}
         </span>
       ) : null}
       {state?.reason ? (
         <span
-          className={`basis-full break-all ${state.status === "failed" ? "text-red-700" : "text-zinc-600"}`}
+          className={`basis-full break-words ${state.status === "failed" ? "text-red-700" : "text-zinc-600"}`}
         >
           {state.reason}
         </span>

@@ -50,7 +50,11 @@ if (!video || !plan?.make) throw new Error("the test video was not read as a 108
 const phone = path.join(work, "phone.mp4");
 process.stderr.write("making its phone version\n");
 const started = performance.now();
-await runFfmpeg({ args: phoneVersionArgs(original, phone, plan), durationMs: video.durationMs });
+await runFfmpeg({
+  args: phoneVersionArgs(original, phone, plan),
+  durationMs: video.durationMs,
+  source: original,
+});
 const seconds = (performance.now() - started) / 1000;
 const speed = VIDEO_SECONDS / seconds;
 const made = await probeVideo(phone);

@@ -68,8 +68,10 @@ export function videoJobState(jobs: JobView[], phone: PhoneVersionView | null): 
     phone !== null
       ? `（スマホ用 ${resolutionLabel(phone.video)}・${approximateSize(phone.size)}）`
       : phoneJob?.detail
-        ? `（スマホ用は不要（${phoneJob.detail}））`
-        : "";
+        ? `（${phoneJob.detail}）`
+        : jobs.every((job) => job.kind === "poster")
+          ? "（ポスター画像）"
+          : "";
   return { status: "done", words: `完了${made}`, reason: null, unfinished: false };
 }
 

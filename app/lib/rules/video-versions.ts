@@ -60,7 +60,7 @@ export function phoneVersionPlan(probe: VideoProbe): PhoneVersionPlan {
     probe.container.includes("mp4") &&
     (probe.audioCodec === null || probe.audioCodec === "aac");
   if (short <= PHONE_SHORT_SIDE && playsEverywhere && (probe.bitrate ?? 0) <= ALREADY_LIGHT_BITRATE)
-    return { make: false, reason: "元の動画がスマホ向けの大きさのため作成しません" };
+    return { make: false, reason: "元の動画が軽いためスマホ用は作りません" };
   const frame = scaledFrame(probe, PHONE_SHORT_SIDE);
   const videoBitrate =
     probe.bitrate === null
@@ -96,9 +96,9 @@ export function durationLabel(durationMs: number): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
 }
 
-/** 「約12 MB」「約1.2 GB」: a download's size, rounded as a parent reads it (at least 1 MB). */
+/** 「約12 MB」「約1.2 GB」「1 MB未満」: a download's size, rounded as a parent reads it. */
 export function approximateSize(bytes: number): string {
   const mb = bytes / 1024 / 1024;
   if (mb >= 1024) return `約${(mb / 1024).toFixed(1)} GB`;
-  return `約${Math.max(1, Math.round(mb))} MB`;
+  return mb < 0.95 ? "1 MB未満" : `約${Math.round(mb)} MB`;
 }

@@ -21,6 +21,8 @@ export const UPLOAD_MESSAGES = {
   chunkFailed: (status: number) => `チャンクのアップロードに失敗しました: ${status}`,
   chunkNetwork: "チャンクのアップロード中に通信エラーが発生しました",
   general: "アップロードに失敗しました。もう一度お試しください。",
+  /** Under the queue after a run with failures: each row says why (a refused file is not helped by trying again). */
+  someFailed: "アップロードできなかったファイルがあります。各ファイルに表示された理由をご確認ください。",
 } as const;
 
 export const THUMBNAIL_SIZE_ERROR_TITLE = "サイズエラー";

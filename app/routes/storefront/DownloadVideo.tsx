@@ -46,7 +46,7 @@ export function DownloadVideo({ pageId, lineId, format, video, available, title 
           }
           width={video.frame?.width}
           height={video.frame?.height}
-          className="mx-auto h-auto max-h-[70vh] w-full rounded-lg bg-black"
+          className="mx-auto h-auto max-h-[55vh] w-full rounded-lg bg-black"
         />
       ) : null}
       {video.durationMs !== null && !video.removed ? (
@@ -63,7 +63,7 @@ export function DownloadVideo({ pageId, lineId, format, video, available, title 
       </div>
       {available && video.phonePreparing ? (
         <p className="mt-2 text-xs leading-relaxed text-zinc-600">
-          スマホで見やすい軽い動画（スマホ用）を準備しています。できあがるとこのページに表示されます（メールはお送りしません）。
+          スマホで見やすい軽い動画（スマホ用）を準備しています。数分後にこのページを開き直すと表示されます（メールはお送りしません）。
         </p>
       ) : null}
     </div>

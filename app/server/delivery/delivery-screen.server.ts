@@ -96,6 +96,8 @@ export function deliveryScreen(contestId: number) {
     changedSinceMail: plan.changedSinceMail,
     /** Whether a file's poster or phone version is still being made (the page refreshes itself meanwhile). */
     processing: anyUnfinished(Object.values(videos).map((video) => video.state)),
+    /** Waiting files whose processing failed: said beside 一括納品 (their original may be gone). */
+    failedFiles: plan.waiting.filter((file) => videos[file.id]?.state?.status === "failed").length,
   };
 }
 export type DeliveryScreen = NonNullable<ReturnType<typeof deliveryScreen>>;

@@ -64,6 +64,7 @@ export default function DeliveryFiles() {
           unmatched: screen.unmatched.length,
         }}
         replacing={screen.replacing}
+        failedFiles={screen.failedFiles}
       />
       <DeliveryUploadPanel
         contestId={screen.contestId}

@@ -17,7 +17,15 @@ export function ffmpegThreads(): number {
   return env().MEDIA_FFMPEG_THREADS ?? Math.max(1, Math.floor(os.availableParallelism() / 2));
 }
 
-export class FfmpegError extends Error {}
+/** A try that failed; `final` when trying again cannot help. The message is for the admin, in Japanese. */
+export class FfmpegError extends Error {
+  constructor(
+    message: string,
+    readonly final = false,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * ffmpeg killed with its parent: a worker killed with SIGKILL (the OOM killer, kill -9) cannot stop
@@ -35,13 +43,15 @@ export type FfmpegRun = {
   durationMs: number;
   onProgress?: (percent: number) => void;
   signal?: AbortSignal;
+  /** Where the input is read (a path, or a signed URL): never repeated in what the admin reads. */
+  source: string;
 };
 
 /**
  * Runs ffmpeg to the end. Rejects with the last lines it wrote (why it failed, in its words) when
  * it exits non-zero, or when `signal` aborts it (the job was stopped or lost its claim).
  */
-export function runFfmpeg({ args, durationMs, onProgress, signal }: FfmpegRun): Promise<void> {
+export function runFfmpeg({ args, durationMs, onProgress, signal, source }: FfmpegRun): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new FfmpegError("中断されました"));
     const ffmpeg = [
@@ -90,8 +100,8 @@ export function runFfmpeg({ args, durationMs, onProgress, signal }: FfmpegRun): 
       signal?.removeEventListener("abort", abort);
       if (signal?.aborted) return reject(new FfmpegError("中断されました"));
       if (code === 0) return resolve();
-      const reason = errors.trim().split("\n").slice(-3).join(" / ") || `終了コード ${code}`;
-      reject(new FfmpegError(`ffmpeg: ${reason}`));
+      const reason = errors.trim().split("\n").slice(-3).join(" / ").replaceAll(source, "元の動画");
+      reject(new FfmpegError(`動画を変換できませんでした（ffmpeg: ${reason || `終了コード ${code}`}）`));
     });
   });
 }

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import os from "node:os";
-import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { now } from "../../core/clock.server";
 import { db, type Db, type Tx } from "../../db/client.server";
 import { mediaJobs, type MediaJobKind, type MediaJobSubject } from "../../db/schema";
@@ -99,7 +99,9 @@ export function claimNextJob(): MediaJob | undefined {
     .select({ id: mediaJobs.id })
     .from(mediaJobs)
     .where(due)
-    .orderBy(asc(mediaJobs.nextAttemptAt), asc(mediaJobs.id))
+    // Posters first: a second's work each, shown on the order form and the tabs, never kept waiting
+    // behind a batch of phone versions of minutes each.
+    .orderBy(desc(sql`${mediaJobs.kind} = 'poster'`), asc(mediaJobs.nextAttemptAt), asc(mediaJobs.id))
     .limit(1)
     .get();
   if (!next) return undefined;
@@ -140,9 +142,12 @@ export function finishJob(id: number, detail: string | null = null): void {
     .run();
 }
 
-/** A try failed: retried later with back-off, or failed for good after the last try. */
-export function failJob(job: MediaJob, reason: string): "retry" | "failed" {
-  const giveUp = job.attempts >= MAX_JOB_ATTEMPTS;
+/**
+ * A try failed: retried later with back-off, or failed for good after the last try, or at once
+ * when trying again cannot help (`final`: the original is gone).
+ */
+export function failJob(job: MediaJob, reason: string, final = false): "retry" | "failed" {
+  const giveUp = final || job.attempts >= MAX_JOB_ATTEMPTS;
   db()
     .update(mediaJobs)
     .set({

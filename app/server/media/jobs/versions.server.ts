@@ -74,6 +74,8 @@ async function withScratchOutput<T>(extension: string, work: (file: string) => P
 export async function runMediaJob(job: MediaJob, run: JobRun): Promise<string | null> {
   const subject = subjectOf(job);
   if (!subject) return "元の動画が削除されたため作成しません";
+  if (!(await (await fileStore()).stat(subject.storedName)))
+    throw new FfmpegError("元の動画が保存先に見つかりません。ファイルを差し替えてください", true);
   const video = await videoOf(job, subject);
   return job.kind === "poster"
     ? makePoster(job, subject, video, run)
@@ -100,6 +102,7 @@ async function makePoster(job: MediaJob, subject: Subject, video: VideoProbe, ru
         ],
         durationMs: 0,
         signal: run.signal,
+        source,
       }),
     );
     if (!fs.existsSync(output) || fs.statSync(output).size === 0)
@@ -152,12 +155,13 @@ async function makePhoneVersion(
         durationMs: video.durationMs,
         onProgress: run.onProgress,
         signal: run.signal,
+        source,
       }),
     );
     const made = await probeVideo(output);
     if (!made) throw new FfmpegError("作成したスマホ用の動画を読み取れませんでした");
     const size = (await fsp.stat(output)).size;
-    if (size >= subject.size) return "元の動画より小さくならないため作成しません";
+    if (size >= subject.size) return "元の動画より小さくならないためスマホ用は作りません";
     const storedName = newStoredName("phone", "mp4");
     await (await fileStore()).putFile(storedName, output, "video/mp4", subject.audience);
     await record(job, { phoneStoredName: storedName, phoneSize: size, phoneVideo: made });

@@ -8,6 +8,7 @@ import {
   reportJobProgress,
   type MediaJob,
 } from "./queue.server";
+import { FfmpegError } from "./ffmpeg.server";
 import { runMediaJob } from "./versions.server";
 
 /**
@@ -94,7 +95,7 @@ async function run(job: MediaJob, controller: AbortController): Promise<void> {
     }
     if (controller.signal.aborted) return;
     const reason = error instanceof Error ? error.message : String(error);
-    const outcome = failJob(job, reason);
+    const outcome = failJob(job, reason, error instanceof FfmpegError && error.final);
     console.error(
       `[media-jobs] ${what} failed${outcome === "failed" ? " for good" : ", will retry"}: ${reason}`,
     );

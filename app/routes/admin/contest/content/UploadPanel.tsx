@@ -45,7 +45,7 @@ export function UploadPanel({
   const submitting = useIsPending({ state: "submitting", formAction: "?intent=upload" });
   const send = async (event: FormEvent<HTMLFormElement>) => {
     setFailure(null);
-    if ((await start(event)) > 0) setFailure(UPLOAD_MESSAGES.general);
+    if ((await start(event)) > 0) setFailure(UPLOAD_MESSAGES.someFailed);
   };
 
   return (

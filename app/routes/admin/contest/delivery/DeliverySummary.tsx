@@ -25,11 +25,14 @@ export function DeliverySummary({
   numberLabel,
   counts,
   replacing,
+  failedFiles,
 }: {
   contestId: number;
   numberLabel: string;
   counts: { ready: number; incomplete: number; ambiguous: number; unmatched: number };
   replacing: number;
+  /** Files whose poster or phone version failed: the reason is on their row. */
+  failedFiles: number;
 }) {
   const delivering = useIsPending({ intent: "deliver-all" });
   return (
@@ -69,6 +72,12 @@ export function DeliverySummary({
           {replacing ? `差し替えファイル ${replacing} 件も反映します。` : ""}
         </p>
       </Form>
+      {failedFiles > 0 ? (
+        <p className="mt-3 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          処理に失敗したファイルが {failedFiles}{" "}
+          件あります。一括納品の前に、下の一覧で理由を確認してください（元の動画が見つからない場合は差し替えてください）。
+        </p>
+      ) : null}
       <p className="mt-3 text-sm">
         <Link to={`/admin/orders?contest=${contestId}`} className="text-brand-700 underline">
           この大会の注文一覧
