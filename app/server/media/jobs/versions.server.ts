@@ -134,6 +134,9 @@ export function phoneVersionArgs(
     "-maxrate", String(Math.round(plan.videoBitrate * 1.25)),
     "-bufsize", String(plan.videoBitrate * 2),
     "-c:a", "aac", "-b:a", String(PHONE_AUDIO_BITRATE), "-ac", "2",
+    // Before -i the cap is the decoder's; here it is the encoder's and the filters' (x264 alone
+    // would otherwise take 1.5 threads per core).
+    "-threads", threads, "-filter_threads", threads,
     "-map_metadata", "-1",
     "-movflags", "+faststart",
     output,
