@@ -39,29 +39,29 @@ export function registerShopGauges(registry: Registry): void {
     },
   });
 
-  const outbox = () =>
-    db()
-      .$client.prepare(
-        "select count(*) as n, min(created_at) as oldest from mail_outbox where status in ('pending', 'sending')",
-      )
-      .get() as { n: number; oldest: number | null };
+  // Each query runs once per scrape: the first gauge of a pair reads it and sets its sibling, which
+  // has no collect() of its own and is registered after it, so a scrape reads both values fresh.
+  const oldestUnsent = new Gauge({
+    name: "shop_mail_outbox_oldest_unsent_age_seconds",
+    help: "How long the oldest unsent mail has waited (0 when none waits)",
+    // Registered below, after the gauge that sets it (prom-client would otherwise use its global registry).
+    registers: [],
+  });
   new Gauge({
     name: "shop_mail_outbox_backlog",
     help: "Mails in the outbox not yet sent (pending or being sent)",
     registers,
     collect() {
-      this.set(outbox().n);
+      const { n, oldest } = db()
+        .$client.prepare(
+          "select count(*) as n, min(created_at) as oldest from mail_outbox where status in ('pending', 'sending')",
+        )
+        .get() as { n: number; oldest: number | null };
+      this.set(n);
+      oldestUnsent.set(oldest === null ? 0 : Math.max(0, (now().getTime() - oldest) / 1000));
     },
   });
-  new Gauge({
-    name: "shop_mail_outbox_oldest_unsent_age_seconds",
-    help: "How long the oldest unsent mail has waited (0 when none waits)",
-    registers,
-    collect() {
-      const { oldest } = outbox();
-      this.set(oldest === null ? 0 : Math.max(0, (now().getTime() - oldest) / 1000));
-    },
-  });
+  registry.registerMetric(oldestUnsent);
 
   new Gauge({
     name: "shop_media_jobs",
@@ -92,52 +92,50 @@ export function registerShopGauges(registry: Registry): void {
     },
   });
 
-  const orders = () =>
-    rowsBy<"status">(
-      "select payment_status as status, count(*) as n, sum(total_amount) as amount from orders group by payment_status",
-    );
+  const paidAmount = new Gauge({
+    name: "shop_orders_paid_amount_yen",
+    help: "What the paid orders came to, in yen, before refunds",
+    // Registered below, after the gauge that sets it (prom-client would otherwise use its global registry).
+    registers: [],
+  });
   new Gauge({
     name: "shop_orders",
     help: "Orders by payment status (paid, awaiting: a konbini voucher not yet paid, expired)",
     labelNames: ["payment_status"] as const,
     registers,
     collect() {
-      const rows = orders();
+      const rows = rowsBy<"status">(
+        "select payment_status as status, count(*) as n, sum(total_amount) as amount from orders group by payment_status",
+      );
       for (const status of PAYMENT_STATUSES)
         this.set({ payment_status: status }, rows.find((row) => row.status === status)?.n ?? 0);
+      paidAmount.set(rows.find((row) => row.status === "paid")?.amount ?? 0);
     },
   });
-  new Gauge({
-    name: "shop_orders_paid_amount_yen",
-    help: "What the paid orders came to, in yen, before refunds",
-    registers,
-    collect() {
-      this.set(orders().find((row) => row.status === "paid")?.amount ?? 0);
-    },
-  });
+  registry.registerMetric(paidAmount);
 
-  const refunds = () =>
-    rowsBy<"status">("select status, count(*) as n, sum(amount) as amount from refunds group by status");
+  const refundAmounts = new Gauge({
+    name: "shop_refunds_amount_yen",
+    help: "Money refunded or on its way back, in yen, by status",
+    labelNames: ["status"] as const,
+    // Registered below, after the gauge that sets it (prom-client would otherwise use its global registry).
+    registers: [],
+  });
   new Gauge({
     name: "shop_refunds",
     help: "Refunds by status (requested, processing, succeeded, failed)",
     labelNames: ["status"] as const,
     registers,
     collect() {
-      const rows = refunds();
-      for (const status of REFUND_STATUSES)
-        this.set({ status }, rows.find((row) => row.status === status)?.n ?? 0);
+      const rows = rowsBy<"status">(
+        "select status, count(*) as n, sum(amount) as amount from refunds group by status",
+      );
+      for (const status of REFUND_STATUSES) {
+        const row = rows.find((found) => found.status === status);
+        this.set({ status }, row?.n ?? 0);
+        refundAmounts.set({ status }, row?.amount ?? 0);
+      }
     },
   });
-  new Gauge({
-    name: "shop_refunds_amount_yen",
-    help: "Money refunded or on its way back, in yen, by status",
-    labelNames: ["status"] as const,
-    registers,
-    collect() {
-      const rows = refunds();
-      for (const status of REFUND_STATUSES)
-        this.set({ status }, rows.find((row) => row.status === status)?.amount ?? 0);
-    },
-  });
+  registry.registerMetric(refundAmounts);
 }
