@@ -1,7 +1,8 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { resolutionLabel } from "~/lib/rules/video-versions";
 import { db } from "../db/client.server";
-import { deliveryFiles, mediaJobs } from "../db/schema";
+import { deliveryFiles } from "../db/schema";
+import { jobsOf } from "../media/jobs/queue.server";
 
 /**
  * What the download page tells a parent of a delivered video the shop stores: its poster, its
@@ -71,18 +72,6 @@ export function downloadVideosOf(fileIds: number[]): Map<number, DownloadVideo> 
  * A job done without one (the original is light already) or failed for good promises nothing.
  */
 export function phoneJobsPending(fileIds: number[]): Set<number> {
-  if (fileIds.length === 0) return new Set();
-  const rows = db()
-    .select({ subjectId: mediaJobs.subjectId })
-    .from(mediaJobs)
-    .where(
-      and(
-        eq(mediaJobs.subject, "delivery"),
-        eq(mediaJobs.kind, "phone"),
-        inArray(mediaJobs.subjectId, fileIds),
-        inArray(mediaJobs.status, ["waiting", "running"]),
-      ),
-    )
-    .all();
-  return new Set(rows.map((row) => row.subjectId));
+  const jobs = jobsOf("delivery", fileIds);
+  return new Set(fileIds.filter((id) => ["waiting", "running"].includes(jobs.get(id)?.phone?.status ?? "")));
 }
