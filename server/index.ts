@@ -186,7 +186,8 @@ async function handleWithRemix(req: ExpressRequest, res: ExpressResponse): Promi
   const primaryHost = context.wroteOnReplica ? edge.replayTarget() : null;
   if (primaryHost !== null)
     response = new Response(edge.replayBody, { status: 409, headers: edge.replayHeaders(primaryHost) });
-  if (counted && !req.complete) keepOrCloseAfter(req, res, counted);
+  if (counted && !req.complete) await keepOrCloseAfter(req, res, counted);
+  if (req.socket.destroyed) return;
   await send(req, res, edge.secureAnswer(request, response));
 }
 
@@ -278,22 +279,47 @@ async function refuse(
 
 /**
  * An answer given before its body was all read (an action that had no use for it): the rest is
- * read and thrown away behind the answer, within the route's limit and DISCARD_MAX_*, so the
- * kept-alive connection stays usable for the caller's next request; a rest larger than that, or
- * one declared so, ends the connection instead.
+ * read and thrown away, within the route's limit and DISCARD_MAX_*, so the kept-alive connection
+ * stays usable for the caller's next request; a rest larger than that, or one declared so, ends
+ * the connection instead. Resolves when the answer may go: at once on a kept-alive connection
+ * (the rest is thrown away behind it); on one its caller asked to close (`Connection: close`,
+ * HTTP/1.0) only once the rest is read, because Node closes the socket as soon as the answer is
+ * out, and closing with the caller's bytes still arriving resets the connection: the caller's
+ * write fails (EPIPE) and the answer may be lost with it.
  */
-function keepOrCloseAfter(req: ExpressRequest, res: ExpressResponse, counted: BodyLimit): void {
+function keepOrCloseAfter(req: ExpressRequest, res: ExpressResponse, counted: BodyLimit): Promise<void> {
   const declared = Number(req.headers["content-length"] ?? NaN);
   // A chunked body may be as long as its route allows.
   const rest = (Number.isFinite(declared) ? declared : counted.limit) - counted.received;
   if (rest > DISCARD_MAX_BYTES) {
     res.setHeader("Connection", "close");
-    return;
+    return Promise.resolve();
   }
-  const timer = setTimeout(() => req.socket.destroy(), DISCARD_MAX_MS).unref();
-  counted.on("end", () => clearTimeout(timer));
-  counted.on("error", () => clearTimeout(timer));
-  counted.resume();
+  // Read from the request itself: the app's body stream stops pulling once its queue is full, so
+  // resuming it would stall the connection until the timer cut it.
+  req.unpipe(counted);
+  return new Promise((resolve) => {
+    let thrownAway = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off("data", count);
+      resolve();
+    };
+    const cut = () => {
+      req.socket.destroy();
+      done();
+    };
+    const count = (chunk: Buffer) => {
+      thrownAway += chunk.length;
+      if (thrownAway > rest) cut();
+    };
+    const timer = setTimeout(cut, DISCARD_MAX_MS).unref();
+    req.on("data", count);
+    req.once("end", done);
+    req.once("close", done);
+    req.resume();
+    if (res.shouldKeepAlive) resolve();
+  });
 }
 
 const port = Number(process.env.PORT ?? 3000);
