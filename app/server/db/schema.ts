@@ -675,8 +675,33 @@ export const testPaymentIntents = sqliteTable("test_payment_intents", {
   /** A konbini payment started: its voucher (confirmation number, deadline) until the store pays it. */
   konbiniConfirmationNumber: text("konbini_confirmation_number"),
   konbiniExpiresAt: integer("konbini_expires_at", { mode: "timestamp_ms" }),
+  /** What the order needs, as Stripe's metadata carries it (lib/rules/order-metadata.ts). */
+  metadata: text("metadata", { mode: "json" }).$type<Record<string, string>>(),
   createdAt: createdAt(),
 });
+
+export const BACKUP_RUN_STATUSES = ["ok", "failed"] as const;
+
+/**
+ * Each try of the scheduled snapshot (backups/scheduler.server.ts): the snapshot stored, or why
+ * not. Read by the back-office's 運用 view and /metrics (the age of the last good one).
+ */
+export const backupRuns = sqliteTable(
+  "backup_runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }).notNull(),
+    status: text("status", { enum: BACKUP_RUN_STATUSES }).notNull(),
+    /** The snapshot's name where it is kept (backups/shop-<time>.db.gz, or a file in BACKUP_DIR). */
+    name: text("name"),
+    bytes: integer("bytes"),
+    /** 1 for the scheduled try, more for its retries. */
+    attempt: integer("attempt").notNull().default(1),
+    error: text("error"),
+  },
+  (t) => [index("backup_runs_status_idx").on(t.status, t.finishedAt)],
+);
 
 /**
  * One row counting the writes to what every visitor sees alike (contests, categories, athletes,
