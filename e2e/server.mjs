@@ -65,6 +65,8 @@ const env = {
   SITE_URL: `http://127.0.0.1:${process.env.E2E_PORT}`,
   DATABASE_PATH: path.join(work, "shop.db"),
   MEDIA_DIR: path.join(work, "media"),
+  // The scheduled snapshots run as in production (to the bucket in S3 mode).
+  BACKUP_DIR: path.join(work, "backups"),
   SESSION_SECRET: "e2e-session-secret-0123456789abcdefghijklmnop",
   ENCRYPTION_KEY: "e2e-encryption-key-0123456789abcdefghijklmnop",
   // The built-in test payments (テストモード), said as production requires.

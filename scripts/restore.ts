@@ -1,85 +1,83 @@
 /**
- * Puts a backup back in place of the shop's database.
+ * Puts a snapshot back in place of the shop's database, then brings back the orders paid after it.
  *
- *   npm run restore <backup.db> [-- --force]
+ *   npm run restore -- --latest            # the newest snapshot where the shop keeps them
+ *   npm run restore -- shop-<time>.db.gz   # one of them (npm run restore -- --list shows them)
+ *   npm run restore -- backups/shop-<time>.db   # a file on this machine (npm run backup's)
+ *   options: --force (a shop answers on PORT, or the bucket lacks files), --no-payments
  *
- * Stop the server first: a running server keeps the old file open and would go on
- * writing to it. This refuses when a shop answers on PORT (unless --force). The backup
- * is checked (integrity_check), copied beside DATABASE_PATH and renamed over it; the
+ * The shop keeps its snapshots in the bucket under backups/ (STORAGE_URL), else in BACKUP_DIR
+ * (app/server/backups). Stop the server first: a running server keeps the old file open and
+ * would go on writing to it; this refuses when a shop answers on PORT (unless --force). The
+ * snapshot is checked (integrity_check), copied beside DATABASE_PATH and renamed over it; the
  * previous file is kept as <DATABASE_PATH>.before-restore-<time>.
- * With STORAGE_URL (files in object storage), every file the backup's database names must be in
- * the bucket with the size the backup's manifest lists, or the restore is refused (--force
- * restores anyway and lists what is missing).
+ * With STORAGE_URL, every file the snapshot's database names must be in the bucket (with the size
+ * `npm run backup`'s manifest lists, when it has one), or the restore is refused (--force restores
+ * anyway and lists what is missing).
+ * Then, with Stripe, the payments that succeeded after the snapshot are asked for: each one's order
+ * is made again from what its payment carries, through the one path every payment takes (no
+ * doubles); what could not be made is listed.
  */
 import fs from "node:fs";
+import { formatDateTime } from "../app/lib/rules/format";
+import { env } from "../app/server/core/env.server";
+import { snapshotPlace } from "../app/server/backups/snapshot-places.server";
+import { fetchSnapshot, type FetchedSnapshot } from "../app/server/backups/snapshot-source.server";
 import { restoreDatabase, serverAnswers } from "./backup-lib";
 import { checkBucketForBackup, type BucketManifest } from "./bucket-manifest";
 
 const args = process.argv.slice(2);
 const force = args.includes("--force");
-const file = args.find((arg) => !arg.startsWith("--"));
-const databasePath = process.env.DATABASE_PATH ?? "./data/shop.db";
-const port = Number(process.env.PORT ?? 3000);
+const wanted = args.includes("--latest") ? "latest" : args.find((arg) => !arg.startsWith("--"));
+const config = env();
+const place = snapshotPlace(config);
 
-if (!file) {
-  console.error("使い方: npm run restore <バックアップファイル.db> [-- --force]");
+if (args.includes("--list")) {
+  const kept = await place.list();
+  console.log(`${place.where} のスナップショット（${kept.length} 件、古い順）:`);
+  for (const snapshot of kept)
+    console.log(
+      `  ${snapshot.name}  ${formatDateTime(snapshot.takenAt)}  ${(snapshot.bytes / 1024 / 1024).toFixed(1)} MB`,
+    );
+  process.exit(0);
+}
+if (!wanted) {
+  console.error(
+    "使い方: npm run restore -- --latest | <スナップショット名> | <ファイル.db> [--force] [--no-payments]（一覧: --list）",
+  );
   process.exit(2);
 }
-if (await serverAnswers(port)) {
+if (await serverAnswers(config.PORT)) {
   if (!force) {
     console.error(
-      `ポート ${port} でサーバーが動いています。停止してから復元してください（止められない場合は --force）。`,
+      `ポート ${config.PORT} でサーバーが動いています。停止してから復元してください（止められない場合は --force）。`,
     );
     process.exit(1);
   }
-  console.warn(`警告: ポート ${port} でサーバーが動いています。復元後すぐに再起動してください。`);
-} else if (fs.existsSync(`${databasePath}-wal`) && fs.statSync(`${databasePath}-wal`).size > 0) {
+  console.warn(`警告: ポート ${config.PORT} でサーバーが動いています。復元後すぐに再起動してください。`);
+} else if (fs.existsSync(`${config.DATABASE_PATH}-wal`) && fs.statSync(`${config.DATABASE_PATH}-wal`).size > 0) {
   console.warn(
     "警告: 書き込み途中のログ (-wal) があります。サーバーが別のポートで動いていないか確認してください。",
   );
 }
 
-if (process.env.STORAGE_URL) {
-  const { env } = await import("../app/server/core/env.server");
-  const { S3Store } = await import("../app/server/files/s3-store.server");
-  const config = env();
-  const manifestFile = file.replace(/\.db$/, ".manifest.json");
-  const manifest = fs.existsSync(manifestFile)
-    ? ((JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { bucket?: BucketManifest }).bucket ?? null)
-    : null;
-  if (!manifest)
-    console.warn(`警告: バケットの目録がありません（${manifestFile}）。ファイルの有無だけを確認します。`);
-  if (!config.S3 || !fs.existsSync(file)) {
-    console.error("バックアップファイルか STORAGE_URL が読み取れません");
-    process.exit(1);
-  }
-  const check = await checkBucketForBackup(file, manifest, new S3Store(config.S3, config.MEDIA_DIR));
-  const problems = [
-    ...check.missing.map((name) => `  バケットにありません: ${name}`),
-    ...check.wrongSize.map(
-      ({ name, expected, actual }) =>
-        `  サイズが違います: ${name}（目録 ${expected} バイト、バケット ${actual} バイト）`,
-    ),
-  ];
-  if (problems.length === 0) {
-    console.log(
-      `バケットを確認しました: データベースが参照する ${check.checked} ファイルがすべて目録のサイズでそろっています`,
-    );
-  } else if (!force) {
-    console.error(
-      `バケットに、このバックアップのデータベースが参照するファイルがそろっていません（${problems.length} 件）。復元を中止しました（--force で続行）:\n${problems.join("\n")}`,
-    );
-    process.exit(1);
-  } else {
-    console.warn(
-      `警告: バケットにそろっていないファイルがあります（${problems.length} 件）:\n${problems.join("\n")}`,
-    );
-  }
+let snapshot: FetchedSnapshot;
+try {
+  snapshot = await fetchSnapshot(wanted, place);
+} catch (error) {
+  console.error(`復元に失敗しました: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
 }
 
+if (config.S3) await checkBucket(snapshot);
+
 try {
-  const result = restoreDatabase({ backupFile: file, databasePath });
+  const result = restoreDatabase({ backupFile: snapshot.databaseFile, databasePath: config.DATABASE_PATH });
+  const minutes = Math.round((Date.now() - snapshot.takenAt.getTime()) / 60_000);
   console.log(`復元しました: ${result.restored} (integrity_check: ok)`);
+  console.log(
+    `  元: ${snapshot.source}（${formatDateTime(snapshot.takenAt)} のスナップショット、${minutes >= 120 ? `${Math.floor(minutes / 60)} 時間` : `${minutes} 分`}前）`,
+  );
   console.log(
     `  件数: ${Object.entries(result.counts)
       .map(([table, n]) => `${table} ${n}`)
@@ -89,4 +87,43 @@ try {
 } catch (error) {
   console.error(`復元に失敗しました: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
+} finally {
+  snapshot.discard();
+}
+
+/**
+ * Every file the snapshot's database names must be in the bucket; `npm run backup`'s manifest
+ * (when the file given has one beside it) also gives their sizes.
+ */
+async function checkBucket(snapshot: FetchedSnapshot): Promise<void> {
+  const { S3Store } = await import("../app/server/files/s3-store.server");
+  const manifestFile = snapshot.source.replace(/\.db$/, ".manifest.json");
+  const manifest =
+    snapshot.source !== manifestFile && fs.existsSync(manifestFile)
+      ? ((JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { bucket?: BucketManifest }).bucket ?? null)
+      : null;
+  const check = await checkBucketForBackup(
+    snapshot.databaseFile,
+    manifest,
+    new S3Store(config.S3!, config.MEDIA_DIR),
+  );
+  const problems = [
+    ...check.missing.map((name) => `  バケットにありません: ${name}`),
+    ...check.wrongSize.map(
+      ({ name, expected, actual }) =>
+        `  サイズが違います: ${name}（目録 ${expected} バイト、バケット ${actual} バイト）`,
+    ),
+  ];
+  const sizes = manifest ? "目録のサイズで" : "（サイズの目録はなく、有無だけを確認しました）";
+  if (problems.length === 0) {
+    console.log(`バケットを確認しました: データベースが参照する ${check.checked} ファイルがすべて${sizes}そろっています`);
+  } else if (!force) {
+    console.error(
+      `バケットに、このスナップショットのデータベースが参照するファイルがそろっていません（${problems.length} 件）。復元を中止しました（--force で続行）:\n${problems.join("\n")}`,
+    );
+    snapshot.discard();
+    process.exit(1);
+  } else {
+    console.warn(`警告: バケットにそろっていないファイルがあります（${problems.length} 件）:\n${problems.join("\n")}`);
+  }
 }

@@ -17,6 +17,8 @@ import { cleanupStaleUploads } from "./media/upload-cleanup.server";
 import { listingSweepDue } from "./files/store.server";
 import { HOUR_MS } from "~/lib/rules/tokyo-date";
 import { startMediaWorker } from "./media/jobs/worker.server";
+import { startBackupLoop } from "./backups/scheduler.server";
+import { backupNotice } from "./backups/backup-notice.server";
 import { ffmpegInstalled } from "./media/probe.server";
 
 /**
@@ -71,6 +73,8 @@ export async function startUp(): Promise<void> {
   });
   // Posters and phone versions: in this process unless a worker of their own runs them (npm run worker).
   if (config.MEDIA_WORKER === "server") startMediaWorker();
+  if (config.NODE_ENV === "production") console.log(`[startup] ${backupNotice(config)}`);
+  startBackupLoop();
 }
 
 const CLEAN_UP_INTERVAL_MS = HOUR_MS;

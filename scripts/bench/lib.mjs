@@ -43,6 +43,8 @@ export async function startServer(
       ENCRYPTION_KEY: ENCRYPTION_KEY,
       PAYMENT_PROVIDER: "test",
       SITE_URL: `http://127.0.0.1:${port}`,
+      // No scheduled snapshot in the middle of a measurement (scripts/bench/snapshot.ts measures one).
+      BACKUP_INTERVAL_MINUTES: "0",
       ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],

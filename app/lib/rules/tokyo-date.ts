@@ -18,5 +18,6 @@ export function tokyoDay(instant: number | Date): string {
   return new Date(new Date(instant).getTime() + TOKYO_OFFSET_MS).toISOString().slice(0, 10);
 }
 
-export const HOUR_MS = 3600_000;
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;

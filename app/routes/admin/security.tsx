@@ -15,6 +15,8 @@ import { apiTokenCreateSchema, apiTokenRevokeSchema } from "~/lib/schemas/api-to
 import { createApiToken, listApiTokens, revokeApiToken } from "~/server/auth/api-tokens.server";
 import { now } from "~/server/core/clock.server";
 import { ApiTokensPanel } from "./ApiTokensPanel";
+import { BackupPanel, BackupWarning } from "./BackupPanel";
+import { backupOverview } from "~/server/backups/backup-overview.server";
 
 export const meta: MetaFunction = () => [{ title: "セキュリティ監視 | 管理画面" }];
 
@@ -38,6 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       eventsPage: page,
     }),
     tokens: tab === "tokens" ? listApiTokens() : [],
+    backups: tab === "system" || tab === "overview" ? backupOverview() : null,
     now: now().toISOString(),
   };
 }
@@ -116,7 +119,7 @@ const OUTCOME: Record<string, string> = {
 };
 
 export default function SecurityDashboardPage() {
-  const { tab, dashboard, tokens, now: loadedAt } = useLoaderData<typeof loader>();
+  const { tab, dashboard, tokens, backups, now: loadedAt } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const revalidator = useRevalidator();
@@ -177,6 +180,7 @@ export default function SecurityDashboardPage() {
       <section className="rounded-b-xl bg-white p-4 shadow-sm sm:p-6">
         {tab === "overview" ? (
           <div className="space-y-6">
+            {backups ? <BackupWarning backups={backups} to={link({ tab: "system" })} /> : null}
             <div className="flex items-center gap-3">
               <span className="font-semibold">総合リスク</span>
               <span className={`rounded-full px-3 py-1 text-sm font-bold ${riskClass}`}>{riskLabel}</span>
@@ -340,26 +344,29 @@ export default function SecurityDashboardPage() {
         ) : null}
 
         {tab === "system" ? (
-          <ul className="divide-y divide-zinc-100">
-            {(
-              [
-                ["fraudDetectionActive", "不正検知（リスクスコア）"],
-                ["rateLimitingActive", "IPアドレスごとの試行回数制限"],
-                ["twoFactorActive", "管理者の2段階認証"],
-                ["ipRestrictionActive", "管理画面のIPアドレス制限"],
-                ["accountLockoutActive", "アカウントロック"],
-              ] as const
-            ).map(([key, label]) => (
-              <li key={key} className="flex items-center justify-between py-3 text-sm">
-                <span>{label}</span>
-                <span
-                  className={`rounded-full px-3 py-1 font-semibold ${dashboard.systemHealth[key] ? "bg-emerald-100 text-emerald-900" : "bg-zinc-200 text-zinc-700"}`}
-                >
-                  {dashboard.systemHealth[key] ? "有効" : "無効"}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <div>
+            <ul className="divide-y divide-zinc-100">
+              {(
+                [
+                  ["fraudDetectionActive", "不正検知（リスクスコア）"],
+                  ["rateLimitingActive", "IPアドレスごとの試行回数制限"],
+                  ["twoFactorActive", "管理者の2段階認証"],
+                  ["ipRestrictionActive", "管理画面のIPアドレス制限"],
+                  ["accountLockoutActive", "アカウントロック"],
+                ] as const
+              ).map(([key, label]) => (
+                <li key={key} className="flex items-center justify-between py-3 text-sm">
+                  <span>{label}</span>
+                  <span
+                    className={`rounded-full px-3 py-1 font-semibold ${dashboard.systemHealth[key] ? "bg-emerald-100 text-emerald-900" : "bg-zinc-200 text-zinc-700"}`}
+                  >
+                    {dashboard.systemHealth[key] ? "有効" : "無効"}
+                  </span>
+                </li>
+              ))}
+            </ul>
+            {backups ? <BackupPanel backups={backups} now={loadedAt} /> : null}
+          </div>
         ) : null}
       </section>
     </div>

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { backupSettings } from "./env/backup-settings.server";
 import { checkTogether, configError } from "./env/config-report.server";
 import { mailSettings } from "./env/mail-settings.server";
 import { paymentProvider, paymentSettings } from "./env/payment-settings.server";
@@ -19,6 +20,7 @@ const schema = serverSettings
   .merge(paymentSettings)
   .merge(shopSettings)
   .merge(storageSettings)
+  .merge(backupSettings)
   .superRefine(checkTogether);
 
 /** What STORAGE_URL names (see app/server/files/s3-store.server.ts). */

@@ -7,6 +7,7 @@ import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { db } from "../db/client.server";
 import { diskSpace } from "./disk.server";
+import { backupStatus } from "../backups/backup-runs.server";
 
 /**
  * The shop's state, read when Prometheus scrapes (each gauge's collect()), one small indexed
@@ -91,6 +92,32 @@ export function registerShopGauges(registry: Registry): void {
       }
     },
   });
+
+  // Alert on the age: it grows when snapshots stop for any reason, failing or never started.
+  const snapshotBytes = new Gauge({
+    name: "shop_backup_last_success_bytes",
+    help: "Size of the last good snapshot as stored (gzipped), 0 when there is none",
+    // Registered below, after the gauge that sets it (prom-client would otherwise use its global registry).
+    registers: [],
+  });
+  const snapshotFailures = new Gauge({
+    name: "shop_backup_failures_since_last_success",
+    help: "Snapshot tries that failed since the last good one (the back-office's システム状態 lists why)",
+    registers: [],
+  });
+  new Gauge({
+    name: "shop_backup_last_success_age_seconds",
+    help: "How long ago the last good snapshot of the database was stored (+Inf when none ever was)",
+    registers,
+    collect() {
+      const { lastGood, failures } = backupStatus();
+      this.set(lastGood ? Math.max(0, (now().getTime() - lastGood.finishedAt.getTime()) / 1000) : Infinity);
+      snapshotBytes.set(lastGood?.bytes ?? 0);
+      snapshotFailures.set(failures);
+    },
+  });
+  registry.registerMetric(snapshotBytes);
+  registry.registerMetric(snapshotFailures);
 
   const paidAmount = new Gauge({
     name: "shop_orders_paid_amount_yen",

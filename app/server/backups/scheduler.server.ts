@@ -1,0 +1,120 @@
+import fs from "node:fs";
+import path from "node:path";
+import { snapshotName, snapshotsToKeep, type RetentionPolicy } from "~/lib/rules/snapshot-retention";
+import { MINUTE_MS } from "~/lib/rules/tokyo-date";
+import { now } from "../core/clock.server";
+import { env, type Env } from "../core/env.server";
+import { isPrimary } from "../db/replica.server";
+import { lastGoodSnapshot, recordBackupRun } from "./backup-runs.server";
+import { snapshotPlace, type SnapshotPlace } from "./snapshot-places.server";
+import { takeSnapshot } from "./snapshot.server";
+
+/** After a failed snapshot, the retries before the next scheduled one: 1 and 5 minutes later. */
+export const RETRY_DELAYS_MS = [MINUTE_MS, 5 * MINUTE_MS];
+/** The first snapshot of a shop that has none waits this long, so start-up is not slowed by it. */
+const FIRST_SNAPSHOT_DELAY_MS = MINUTE_MS;
+
+export type SnapshotOutcome =
+  | { ok: true; name: string; bytes: number; seconds: number; pruned: number }
+  | { ok: false; error: string };
+
+export function retentionOf(config: Env): RetentionPolicy {
+  return { hours: config.BACKUP_KEEP_HOURS, days: config.BACKUP_KEEP_DAYS, months: config.BACKUP_KEEP_MONTHS };
+}
+
+/**
+ * One snapshot, now: taken (snapshot.server.ts), kept where the shop keeps them, recorded in
+ * backup_runs, then the snapshots past retention deleted. A failure is logged and recorded
+ * (the back-office's システム状態 and /metrics show it), never thrown: the loop retries it.
+ */
+export async function takeScheduledSnapshot(attempt = 1): Promise<SnapshotOutcome> {
+  const config = env();
+  const place = snapshotPlace(config);
+  const startedAt = now();
+  const name = snapshotName(startedAt);
+  try {
+    const taken = await takeSnapshot({
+      database: config.DATABASE_PATH,
+      folder: place.workFolder,
+      name,
+      takenAt: startedAt,
+    });
+    await place.keep(taken.file, taken.manifest);
+    recordBackupRun({ startedAt, status: "ok", name, bytes: taken.manifest.bytes, attempt });
+    const pruned = await pruneSnapshots(place, now(), retentionOf(config));
+    console.log(
+      `[backups] スナップショットを保存しました: ${place.where}${name}（${(taken.manifest.bytes / 1024 / 1024).toFixed(1)} MB、${taken.seconds.toFixed(1)} 秒）${pruned > 0 ? `。保存期間を過ぎた ${pruned} 件を削除しました` : ""}`,
+    );
+    return { ok: true, name, bytes: taken.manifest.bytes, seconds: taken.seconds, pruned };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`[backups] スナップショットに失敗しました（${attempt} 回目）: ${message}`);
+    try {
+      recordBackupRun({ startedAt, status: "failed", name: null, bytes: null, attempt, error: message });
+    } catch (recordError) {
+      // The database itself may be what failed; the log above is then the report.
+      console.error("[backups] 失敗を記録できませんでした", recordError);
+    }
+    return { ok: false, error: message };
+  }
+}
+
+/**
+ * Deletes the scheduler's snapshots (gzipped) that the retention policy no longer keeps; those
+ * of `npm run backup` (plain .db) are the admin's and stay. Leftovers of a snapshot cut off by a
+ * crash (`.part`) go too. Answers how many snapshots were deleted.
+ */
+export async function pruneSnapshots(place: SnapshotPlace, at: Date, policy: RetentionPolicy): Promise<number> {
+  if (fs.existsSync(place.workFolder))
+    for (const leftover of fs.readdirSync(place.workFolder).filter((name) => name.endsWith(".part")))
+      fs.rmSync(path.join(place.workFolder, leftover), { force: true });
+  const scheduled = (await place.list()).filter((snapshot) => snapshot.name.endsWith(".gz"));
+  const keep = snapshotsToKeep(scheduled, at, policy);
+  let removed = 0;
+  for (const snapshot of scheduled) {
+    if (keep.has(snapshot.name)) continue;
+    await place.remove(snapshot.name);
+    removed++;
+  }
+  return removed;
+}
+
+/** How long until the next snapshot: an interval after the last good one (a restart does not take one at once). */
+export function nextSnapshotDelay(lastGoodAt: Date | null, at: Date, intervalMs: number): number {
+  if (!lastGoodAt) return Math.min(FIRST_SNAPSHOT_DELAY_MS, intervalMs);
+  return Math.max(0, lastGoodAt.getTime() + intervalMs - at.getTime());
+}
+
+const globalForBackups = globalThis as { __shopBackupTimer?: NodeJS.Timeout | null };
+
+/**
+ * Every BACKUP_INTERVAL_MINUTES (0: never), on the LiteFS primary only (a replica's copy is the
+ * primary's, and one instance writing snapshots is enough): a snapshot, retried twice
+ * (RETRY_DELAYS_MS) when it fails. `intervalMs` lets a test run the loop in milliseconds.
+ */
+export function startBackupLoop(intervalMs = env().BACKUP_INTERVAL_MINUTES * MINUTE_MS): void {
+  if (intervalMs <= 0 || globalForBackups.__shopBackupTimer) return;
+  const schedule = (delay: number) => {
+    const timer = setTimeout(() => void run(), delay);
+    timer.unref();
+    globalForBackups.__shopBackupTimer = timer;
+  };
+  const run = async () => {
+    if (isPrimary()) {
+      let outcome = await takeScheduledSnapshot(1);
+      for (let retry = 0; !outcome.ok && retry < RETRY_DELAYS_MS.length; retry++) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_DELAYS_MS[retry]!, intervalMs)).unref());
+        if (globalForBackups.__shopBackupTimer === null) return;
+        outcome = await takeScheduledSnapshot(retry + 2);
+      }
+    }
+    if (globalForBackups.__shopBackupTimer !== null) schedule(intervalMs);
+  };
+  schedule(nextSnapshotDelay(lastGoodSnapshot()?.finishedAt ?? null, now(), intervalMs));
+}
+
+/** Shutting down (or a test done with the loop): no snapshot is started after this. */
+export function stopBackupLoop(): void {
+  if (globalForBackups.__shopBackupTimer) clearTimeout(globalForBackups.__shopBackupTimer);
+  globalForBackups.__shopBackupTimer = null;
+}

@@ -1,0 +1,121 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { snapshotTime } from "~/lib/rules/snapshot-retention";
+import type { Env } from "../core/env.server";
+import { fileStore } from "../files/store.server";
+import type { SnapshotManifest } from "./snapshot.server";
+
+export type StoredSnapshot = { name: string; takenAt: Date; bytes: number };
+
+/**
+ * Where snapshots are kept: the bucket under `backups/` when files live in one (off the machine,
+ * so they outlive its volume), else the BACKUP_DIR folder. Each snapshot has its manifest beside
+ * it. The names are the shop's own (snapshotName), so listing is enough to know when each was taken.
+ */
+export interface SnapshotPlace {
+  /** For people: s3://bucket/prefix/backups/ or the folder's absolute path. */
+  readonly where: string;
+  /** Whether it is off the machine (a bucket) or on a disk of this machine. */
+  readonly offMachine: boolean;
+  /** Where a snapshot is written before it is kept (the folder itself, or a scratch folder). */
+  readonly workFolder: string;
+  keep(file: string, manifest: SnapshotManifest): Promise<void>;
+  /** Every snapshot kept, the scheduler's and `npm run backup`'s alike, oldest first. */
+  list(): Promise<StoredSnapshot[]>;
+  remove(name: string): Promise<void>;
+  /** Copies a kept snapshot to `target`; answers its manifest (null when it has none). */
+  fetch(name: string, target: string): Promise<SnapshotManifest | null>;
+}
+
+/** shop-<time>.db.gz (or `npm run backup`'s shop-<time>.db) → shop-<time>.manifest.json */
+export function manifestName(name: string): string {
+  return name.replace(/\.db(\.gz)?$/, ".manifest.json");
+}
+
+const BUCKET_FOLDER = "backups/";
+
+export function snapshotPlace(config: Pick<Env, "S3" | "BACKUP_DIR">): SnapshotPlace {
+  return config.S3
+    ? bucketPlace(`s3://${config.S3.bucket}/${config.S3.prefix}${BUCKET_FOLDER}`)
+    : folderPlace(path.resolve(config.BACKUP_DIR));
+}
+
+function bucketPlace(where: string): SnapshotPlace {
+  const key = (name: string) => `${BUCKET_FOLDER}${name}`;
+  return {
+    where,
+    offMachine: true,
+    workFolder: path.join(os.tmpdir(), "shop-snapshots"),
+    async keep(file, manifest) {
+      const store = await fileStore();
+      // Manifest last: a snapshot listed with its manifest is whole.
+      await store.putFile(key(manifest.name), file, "application/gzip", "private");
+      await store.putBytes(
+        key(manifestName(manifest.name)),
+        Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
+        "application/json",
+        "private",
+      );
+      fs.rmSync(file, { force: true });
+    },
+    async list() {
+      const store = await fileStore();
+      const found: StoredSnapshot[] = [];
+      for await (const object of store.list(BUCKET_FOLDER)) {
+        const name = object.name.slice(BUCKET_FOLDER.length);
+        const takenAt = snapshotTime(name);
+        if (takenAt) found.push({ name, takenAt, bytes: object.size });
+      }
+      return oldestFirst(found);
+    },
+    async remove(name) {
+      const store = await fileStore();
+      await store.remove(key(manifestName(name)));
+      await store.remove(key(name));
+    },
+    async fetch(name, target) {
+      const store = await fileStore();
+      await pipeline(await store.readStream(key(name)), fs.createWriteStream(target));
+      const manifest = await store.stat(key(manifestName(name)));
+      if (!manifest) return null;
+      const chunks: Buffer[] = [];
+      for await (const chunk of await store.readStream(key(manifestName(name)))) chunks.push(chunk as Buffer);
+      return JSON.parse(Buffer.concat(chunks).toString("utf8")) as SnapshotManifest;
+    },
+  };
+}
+
+function folderPlace(folder: string): SnapshotPlace {
+  return {
+    where: `${folder}${path.sep}`,
+    offMachine: false,
+    workFolder: folder,
+    async keep(_file, manifest) {
+      fs.writeFileSync(path.join(folder, manifestName(manifest.name)), `${JSON.stringify(manifest, null, 2)}\n`);
+    },
+    async list() {
+      if (!fs.existsSync(folder)) return [];
+      const found: StoredSnapshot[] = [];
+      for (const name of fs.readdirSync(folder)) {
+        const takenAt = snapshotTime(name);
+        if (takenAt) found.push({ name, takenAt, bytes: fs.statSync(path.join(folder, name)).size });
+      }
+      return oldestFirst(found);
+    },
+    async remove(name) {
+      fs.rmSync(path.join(folder, manifestName(name)), { force: true });
+      fs.rmSync(path.join(folder, name), { force: true });
+    },
+    async fetch(name, target) {
+      fs.copyFileSync(path.join(folder, name), target);
+      const manifest = path.join(folder, manifestName(name));
+      return fs.existsSync(manifest) ? (JSON.parse(fs.readFileSync(manifest, "utf8")) as SnapshotManifest) : null;
+    },
+  };
+}
+
+function oldestFirst(snapshots: StoredSnapshot[]): StoredSnapshot[] {
+  return snapshots.sort((a, b) => a.takenAt.getTime() - b.takenAt.getTime());
+}
