@@ -11,6 +11,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-test-"));
 process.env.DATABASE_PATH = path.join(dir, "shop.db");
 process.env.MEDIA_DIR = path.join(dir, "media");
 process.env.MAIL_DIR = path.join(dir, "mail");
+process.env.BACKUP_DIR = path.join(dir, "backups");
 process.env.NODE_ENV = "test";
 // Said, as production requires (withStripeShop switches a file to Stripe).
 process.env.PAYMENT_PROVIDER = "test";

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { snapshotTime } from "~/lib/rules/snapshot-retention";
-import type { Env } from "../core/env.server";
-import { fileStore } from "../files/store.server";
+import type { Env, S3Config } from "../core/env.server";
+import type { S3Store } from "../files/s3-store.server";
 import type { SnapshotManifest } from "./snapshot.server";
 
 export type StoredSnapshot = { name: string; takenAt: Date; bytes: number };
@@ -34,26 +34,33 @@ export function manifestName(name: string): string {
   return name.replace(/\.db(\.gz)?$/, ".manifest.json");
 }
 
-const BUCKET_FOLDER = "backups/";
-
-export function snapshotPlace(config: Pick<Env, "S3" | "BACKUP_DIR">): SnapshotPlace {
+export function snapshotPlace(config: Pick<Env, "S3" | "BACKUP_DIR" | "MEDIA_DIR">): SnapshotPlace {
   return config.S3
-    ? bucketPlace(`s3://${config.S3.bucket}/${config.S3.prefix}${BUCKET_FOLDER}`)
+    ? bucketPlace({ ...config.S3, prefix: `${config.S3.prefix}backups/` }, config.MEDIA_DIR)
     : folderPlace(path.resolve(config.BACKUP_DIR));
 }
 
-function bucketPlace(where: string): SnapshotPlace {
-  const key = (name: string) => `${BUCKET_FOLDER}${name}`;
+/** A snapshot's or its manifest's name: all the snapshots' store may address. */
+function isSnapshotFile(name: string): boolean {
+  return snapshotTime(name.replace(/\.manifest\.json$/, ".db")) !== null;
+}
+
+function bucketPlace(config: S3Config, mediaDir: string): SnapshotPlace {
+  // A store of its own under backups/, addressing snapshot names only; made when first used, as
+  // reading the configuration (start-up's notice) must not load the AWS SDK.
+  let store: S3Store | undefined;
+  const bucket = async () => (store ??= new (await import("../files/s3-store.server")).S3Store(config, mediaDir, isSnapshotFile));
   return {
-    where,
+    where: `s3://${config.bucket}/${config.prefix}`,
     offMachine: true,
-    workFolder: path.join(os.tmpdir(), "shop-snapshots"),
+    // Per process: two shops (or tests) on one machine never sweep each other's work.
+    workFolder: path.join(os.tmpdir(), `shop-snapshots-${process.pid}`),
     async keep(file, manifest) {
-      const store = await fileStore();
+      const objects = await bucket();
       // Manifest last: a snapshot listed with its manifest is whole.
-      await store.putFile(key(manifest.name), file, "application/gzip", "private");
-      await store.putBytes(
-        key(manifestName(manifest.name)),
+      await objects.putFile(manifest.name, file, "application/gzip", "private");
+      await objects.putBytes(
+        manifestName(manifest.name),
         Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
         "application/json",
         "private",
@@ -61,27 +68,24 @@ function bucketPlace(where: string): SnapshotPlace {
       fs.rmSync(file, { force: true });
     },
     async list() {
-      const store = await fileStore();
       const found: StoredSnapshot[] = [];
-      for await (const object of store.list(BUCKET_FOLDER)) {
-        const name = object.name.slice(BUCKET_FOLDER.length);
-        const takenAt = snapshotTime(name);
-        if (takenAt) found.push({ name, takenAt, bytes: object.size });
+      for await (const object of (await bucket()).list("")) {
+        const takenAt = snapshotTime(object.name);
+        if (takenAt) found.push({ name: object.name, takenAt, bytes: object.size });
       }
       return oldestFirst(found);
     },
     async remove(name) {
-      const store = await fileStore();
-      await store.remove(key(manifestName(name)));
-      await store.remove(key(name));
+      const objects = await bucket();
+      await objects.remove(manifestName(name));
+      await objects.remove(name);
     },
     async fetch(name, target) {
-      const store = await fileStore();
-      await pipeline(await store.readStream(key(name)), fs.createWriteStream(target));
-      const manifest = await store.stat(key(manifestName(name)));
-      if (!manifest) return null;
+      const objects = await bucket();
+      await pipeline(await objects.readStream(name), fs.createWriteStream(target));
+      if (!(await objects.stat(manifestName(name)))) return null;
       const chunks: Buffer[] = [];
-      for await (const chunk of await store.readStream(key(manifestName(name)))) chunks.push(chunk as Buffer);
+      for await (const chunk of await objects.readStream(manifestName(name))) chunks.push(chunk as Buffer);
       return JSON.parse(Buffer.concat(chunks).toString("utf8")) as SnapshotManifest;
     },
   };

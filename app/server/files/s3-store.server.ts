@@ -36,9 +36,15 @@ export class S3Store implements FileStore {
   readonly chunks: S3Chunks;
   private client: Promise<S3Client> | undefined;
 
+  /**
+   * `isName`: the names this store may address (any other is refused, and skipped in listings):
+   * the shop's stored names; the snapshots' own store (backups/snapshot-places.server.ts) passes
+   * theirs, so no route that serves stored files can ever reach a snapshot.
+   */
   constructor(
     readonly config: S3Config,
     private readonly mediaDir: string,
+    private readonly isName: (name: string) => boolean = isStoredName,
   ) {
     this.chunks = new S3Chunks(this);
   }
@@ -50,7 +56,7 @@ export class S3Store implements FileStore {
   }
 
   key(name: string): string {
-    if (!isStoredName(name)) throw new Error(`invalid stored name: ${JSON.stringify(name)}`);
+    if (!this.isName(name)) throw new Error(`invalid stored name: ${JSON.stringify(name)}`);
     return `${this.config.prefix}${name}`;
   }
 
@@ -226,7 +232,7 @@ export class S3Store implements FileStore {
   }
 
   async remove(name: string): Promise<void> {
-    if (!isStoredName(name)) return;
+    if (!this.isName(name)) return;
     const { DeleteObjectCommand } = await loadS3();
     await (await this.s3()).send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(name) }));
   }
@@ -245,7 +251,7 @@ export class S3Store implements FileStore {
       );
       for (const object of page.Contents ?? []) {
         const name = (object.Key ?? "").slice(this.config.prefix.length);
-        if (!isStoredName(name)) continue;
+        if (!this.isName(name)) continue;
         yield {
           name,
           size: object.Size ?? 0,

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { snapshotName, snapshotsToKeep, snapshotTime } from "~/lib/rules/snapshot-retention";
+
+const at = (iso: string) => ({ name: snapshotName(new Date(iso)), takenAt: new Date(iso) });
+
+describe("snapshot retention", () => {
+  it("names a snapshot after its time and reads the time back; other files are not snapshots", () => {
+    const taken = new Date("2026-11-27T05:15:00.123Z");
+    expect(snapshotName(taken)).toBe("shop-2026-11-27T05-15-00-123Z.db.gz");
+    expect(snapshotTime(snapshotName(taken))).toEqual(taken);
+    expect(snapshotTime("shop-2026-11-27T05-15-00-123Z.db")).toEqual(taken);
+    for (const name of [
+      "shop-2026-11-27T05-15-00-123Z.manifest.json",
+      "notes.txt",
+      "shop-2026-13-45T05-15-00-123Z.db.gz",
+    ])
+      expect(snapshotTime(name), name).toBeNull();
+  });
+
+  it("counts days in Japan time: 23:30 and 00:30 Tokyo are two days, the newest of each kept", () => {
+    const now = new Date("2026-11-27T00:00:00.000Z");
+    const snapshots = [
+      at("2026-11-20T14:00:00.000Z"), // 11-20 23:00 Tokyo
+      at("2026-11-20T14:40:00.000Z"), // 11-20 23:40 Tokyo: that day's newest
+      at("2026-11-20T15:10:00.000Z"), // 11-21 00:10 Tokyo: the next day's only one
+    ];
+    expect(snapshotsToKeep(snapshots, now)).toEqual(new Set([snapshots[1]!.name, snapshots[2]!.name]));
+  });
+
+  it("keeps the newest of all however old, and one taken 'after now' (a clock set wrong once)", () => {
+    const now = new Date("2026-11-27T00:00:00.000Z");
+    const old = [at("2024-01-01T00:00:00.000Z"), at("2024-01-02T00:00:00.000Z")];
+    expect(snapshotsToKeep(old, now)).toEqual(new Set([old[1]!.name]));
+    const ahead = at("2026-12-01T00:00:00.000Z");
+    expect(snapshotsToKeep([...old, ahead], now)).toEqual(new Set([ahead.name]));
+  });
+
+  it("a policy of 0 days and 0 months keeps the last hours only", () => {
+    const now = new Date("2026-11-27T12:00:00.000Z");
+    const snapshots = [
+      at("2026-11-27T11:00:00.000Z"),
+      at("2026-11-27T09:00:00.000Z"),
+      at("2026-11-26T09:00:00.000Z"),
+    ];
+    expect(snapshotsToKeep(snapshots, now, { hours: 6, days: 0, months: 0 })).toEqual(
+      new Set([snapshots[0]!.name, snapshots[1]!.name]),
+    );
+  });
+});
