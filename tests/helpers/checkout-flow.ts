@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { db } from "~/server/db/client.server";
 import { checkouts } from "~/server/db/schema";
 import { recordPayment } from "~/server/orders/record-payment.server";
+import { readOrderMetadata } from "~/lib/rules/order-metadata";
 import { contestSlug } from "~/lib/rules/slug";
 import { callRoute, sessionOf } from "./route";
 import { formRequest, type seedContest } from "./shop";
@@ -107,6 +108,7 @@ export function payVerifiedCheckout(
     checkoutId: id,
     clientSecret: null,
     konbini: null,
+    carriedOrder: readOrderMetadata(null),
   });
   if (!made.ok) throw new Error("no order");
   return made;

@@ -44,7 +44,7 @@ type Refund = {
 
 /**
  * A local HTTP server that speaks the part of Stripe's API the shop uses
- * (create, retrieve, update, cancel and list PaymentIntents, idempotency keys, konbini's
+ * (create, retrieve, update, cancel and list PaymentIntents with their metadata, idempotency keys, konbini's
  * next_action with its voucher; refunds, with Stripe's rules: never more than the payment left
  * unrefunded, a konbini refund only with instructions_email and then requires_action until the
  * customer's bank account is given), so the real `stripe` SDK can be pointed at it with
@@ -157,7 +157,8 @@ export async function startFakeStripe() {
           currency: body.get("currency") ?? "jpy",
           status: "requires_payment_method",
           client_secret: `${id}_secret_${crypto.randomBytes(8).toString("hex")}`,
-          metadata,
+          // A key given as "" is not set (Stripe's unset).
+          metadata: Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== "")),
           receipt_email: body.get("receipt_email"),
           created: Math.floor(Date.now() / 1000),
           livemode: false,
@@ -229,6 +230,11 @@ export async function startFakeStripe() {
       }
       if (intent && req.method === "POST") {
         if (body.has("amount")) intent.amount = Number(body.get("amount"));
+        // As Stripe: the update's keys are merged into the intent's, a key set to "" is removed.
+        for (const [key, value] of Object.entries(metadata)) {
+          if (value === "") delete intent.metadata[key];
+          else intent.metadata[key] = value;
+        }
         return send(200, intent);
       }
       send(404, {

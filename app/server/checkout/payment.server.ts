@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { orderMetadata, type CarriedOrder } from "~/lib/rules/order-metadata";
 import type { requireVerifiedCustomer } from "./steps.server";
 import { updateCheckout } from "./draft.server";
 import { logIn } from "../auth/session-login.server";
@@ -31,7 +32,14 @@ export async function preparePayment(
   customer: VerifiedCustomer,
   shownTotal?: number,
 ): Promise<{ ok: true; intent: PaymentIntentState } | { ok: false; message: string }> {
-  const { checkout, lines, total, email } = customer;
+  const { checkout, contest, lines, total, email, name } = customer;
+  // What the order needs rides with the payment, so it can be made again if the database is lost.
+  const order: CarriedOrder = {
+    contestId: contest.id,
+    customerEmail: email,
+    customerName: name,
+    pricedLines: lines,
+  };
   if (!(total > 0)) return { ok: false, message: INVALID_AMOUNT_MESSAGE };
   if (shownTotal !== undefined && shownTotal !== total) return { ok: false, message: TOTAL_CHANGED_MESSAGE };
   const provider = paymentProvider();
@@ -51,12 +59,25 @@ export async function preparePayment(
       amount: total,
       email,
       replaces: intent?.id,
+      order,
     });
-  } else if (intent.amount !== total) {
-    intent = await provider.updateAmount(intent.id, total);
+  } else if (intent.amount !== total || !carriesOrder(intent, checkout.id, order)) {
+    intent = await provider.updateAmount(intent.id, total, { checkoutId: checkout.id, order });
   }
   updateCheckout(checkout.id, { paymentIntentId: intent.id, amount: total, pricedLines: lines });
   return { ok: true, intent };
+}
+
+/**
+ * Whether the intent already carries this order: the same total can hold other lines (another
+ * athlete at the same price), and an intent made before orders were carried holds none.
+ */
+function carriesOrder(intent: PaymentIntentState, checkoutId: string, order: CarriedOrder): boolean {
+  const carried = intent.carriedOrder.order;
+  return (
+    !!carried &&
+    JSON.stringify(orderMetadata(checkoutId, carried)) === JSON.stringify(orderMetadata(checkoutId, order))
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import type Stripe from "stripe";
+import { orderMetadata, orderMetadataUpdate, readOrderMetadata } from "~/lib/rules/order-metadata";
 import type { PaymentMethod } from "~/lib/rules/payment-terms";
 import { env } from "../core/env.server";
 import { loadStripe } from "../core/lazy-modules.server";
@@ -56,6 +57,7 @@ export function intentState(intent: Stripe.PaymentIntent): PaymentIntentState {
     checkoutId: intent.metadata?.checkoutId ?? null,
     clientSecret: intent.client_secret,
     konbini: konbiniVoucher(intent),
+    carriedOrder: readOrderMetadata(intent.metadata),
   };
 }
 
@@ -105,7 +107,8 @@ async function isMissing(error: unknown) {
 export const stripeProvider: PaymentProvider = {
   mode: "stripe",
 
-  async createIntent({ checkoutId, amount, email, replaces }) {
+  async createIntent({ checkoutId, amount, email, replaces, order }) {
+    const metadata = order ? orderMetadata(checkoutId, order) : { checkoutId };
     // JPY is a zero-decimal currency: the amount is whole yen. Of card and konbini (the two the
     // shop's order flow knows), those PAYMENT_METHODS enables, as the payment page and legal texts say;
     // a konbini order waits as 入金待ち until Stripe reports the payment.
@@ -125,11 +128,14 @@ export const stripeProvider: PaymentProvider = {
             }
           : {},
         receipt_email: email,
-        metadata: { checkoutId },
+        metadata,
       },
-      // Per checkout and amount, so a retried request never makes a second intent; after an ended
+      // Per checkout, amount and order carried, so a retried request never makes a second intent
+      // (Stripe refuses a key again with other metadata: same total, other lines); after an ended
       // one, per the intent it replaces too (Stripe would answer the same key with the ended one).
-      { idempotencyKey: `checkout-${checkoutId}-${amount}${replaces ? `-after-${replaces}` : ""}` },
+      {
+        idempotencyKey: `checkout-${checkoutId}-${amount}${metadata.order_check ? `-${metadata.order_check}` : ""}${replaces ? `-after-${replaces}` : ""}`,
+      },
     );
     return intentState(intent);
   },
@@ -143,8 +149,12 @@ export const stripeProvider: PaymentProvider = {
     }
   },
 
-  async updateAmount(id, amount) {
-    return intentState(await (await stripeClient()).paymentIntents.update(id, { amount }));
+  async updateAmount(id, amount, carried) {
+    // Every key of the order's format is sent, "" for those no longer used (Stripe removes them).
+    const metadata = carried ? orderMetadataUpdate(carried.checkoutId, carried.order) : undefined;
+    return intentState(
+      await (await stripeClient()).paymentIntents.update(id, { amount, ...(metadata ? { metadata } : {}) }),
+    );
   },
 
   async cancelIntent(id) {

@@ -3,6 +3,7 @@ import { and, eq, gte } from "drizzle-orm";
 import { db } from "../db/client.server";
 import { testPaymentIntents } from "../db/schema";
 import { now } from "../core/clock.server";
+import { orderMetadata, orderMetadataUpdate, readOrderMetadata } from "~/lib/rules/order-metadata";
 import type { PaymentIntentState, PaymentProvider } from "./types";
 import { createTestRefund } from "./test-refunds.server";
 
@@ -34,6 +35,7 @@ function toState(row: typeof testPaymentIntents.$inferSelect): PaymentIntentStat
             hostedVoucherUrl: null,
           }
         : null,
+    carriedOrder: readOrderMetadata(row.metadata),
   };
 }
 
@@ -57,10 +59,15 @@ export const testProvider: PaymentProvider & {
 } = {
   mode: "test",
 
-  async createIntent({ checkoutId, amount }) {
+  async createIntent({ checkoutId, amount, order }) {
     const row = db()
       .insert(testPaymentIntents)
-      .values({ id: `pi_test_${crypto.randomBytes(12).toString("hex")}`, checkoutId, amount })
+      .values({
+        id: `pi_test_${crypto.randomBytes(12).toString("hex")}`,
+        checkoutId,
+        amount,
+        metadata: order ? orderMetadata(checkoutId, order) : { checkoutId },
+      })
       .returning()
       .get();
     return toState(row);
@@ -71,14 +78,24 @@ export const testProvider: PaymentProvider & {
     return found ? toState(found) : null;
   },
 
-  async updateAmount(id, amount) {
-    const row = db()
+  async updateAmount(id, amount, carried) {
+    const found = row(id);
+    // As Stripe merges an update's metadata: "" removes a key.
+    const metadata = carried
+      ? Object.fromEntries(
+          Object.entries({
+            ...found?.metadata,
+            ...orderMetadataUpdate(carried.checkoutId, carried.order),
+          }).filter(([, value]) => value !== ""),
+        )
+      : found?.metadata;
+    const updated = db()
       .update(testPaymentIntents)
-      .set({ amount })
+      .set({ amount, metadata })
       .where(eq(testPaymentIntents.id, id))
       .returning()
       .get();
-    return toState(row);
+    return toState(updated);
   },
 
   async cancelIntent(id) {

@@ -1,3 +1,4 @@
+import type { CarriedOrder, CarriedOrderReading } from "~/lib/rules/order-metadata";
 import type { PaymentMethod } from "~/lib/rules/payment-terms";
 
 /** A konbini payment's voucher: the customer pays it at a store before it expires. */
@@ -20,6 +21,11 @@ export type PaymentIntentState = {
   clientSecret: string | null;
   /** Set while a konbini voucher waits to be paid (Stripe's next_action.konbini_display_details). */
   konbini: KonbiniVoucher | null;
+  /**
+   * The order the payment carries in its metadata (lib/rules/order-metadata.ts), or null with
+   * why not: what makes its order again when the database lost it (payments-after-snapshot).
+   */
+  carriedOrder: CarriedOrderReading;
 };
 
 /**
@@ -42,16 +48,28 @@ export type ProviderRefund = {
 
 export interface PaymentProvider {
   readonly mode: "stripe" | "test";
-  /** `replaces`: the ended intent this one follows, so a retried creation is not answered with it. */
+  /**
+   * `replaces`: the ended intent this one follows, so a retried creation is not answered with it.
+   * `order`: what the order needs, carried in the intent's metadata (preparePayment always gives
+   * it; an intent made without it, as before, is one whose order cannot be made again from it).
+   */
   createIntent(input: {
     checkoutId: string;
     amount: number;
     email: string;
     replaces?: string;
+    order?: CarriedOrder;
   }): Promise<PaymentIntentState>;
   retrieveIntent(id: string): Promise<PaymentIntentState | null>;
-  /** Lowers an unpaid intent's amount or raises it, when the order changed before paying. */
-  updateAmount(id: string, amount: number): Promise<PaymentIntentState>;
+  /**
+   * Lowers an unpaid intent's amount or raises it, when the order changed before paying, and
+   * replaces the order it carries with `carried` (the lines change with the amount, or alone).
+   */
+  updateAmount(
+    id: string,
+    amount: number,
+    carried?: { checkoutId: string; order: CarriedOrder },
+  ): Promise<PaymentIntentState>;
   /**
    * Ends an unpaid intent (a konbini voucher past its deadline), so it can never be paid later.
    * Answers the intent as it stands afterwards: a payment that won the race is "succeeded".
