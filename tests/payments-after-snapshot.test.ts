@@ -129,6 +129,14 @@ describe("orders paid after the snapshot, made again from the payments", () => {
     // Started before the snapshot, paid after it: the snapshot has the checkout, not the order.
     const startedBefore = await startedPayment("髙橋 𠮷乃👨‍👩‍👧");
 
+    // A konbini voucher before the snapshot (the order waits 入金待ち), paid at the store after it.
+    const konbini = await startedPayment("伊藤 コンビニ", shop);
+    fake.stripe.showKonbiniVoucher(konbini.intentId, new Date(Date.now() + 3 * 86_400_000));
+    expect(recordPayment((await paymentProvider().retrieveIntent(konbini.intentId))!)).toMatchObject({
+      ok: true,
+      order: { paymentStatus: "awaiting" },
+    });
+
     const snapshot = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "snapshot-")), "shop.db");
     await db().$client.backup(snapshot);
     const snapshotAt = new Date();
@@ -141,9 +149,16 @@ describe("orders paid after the snapshot, made again from the payments", () => {
       .run();
     await startedBefore.askForPayment();
     await pay(startedBefore.intentId);
+    fake.stripe.payKonbini(konbini.intentId);
+    recordPayment((await paymentProvider().retrieveIntent(konbini.intentId))!);
+    expect(orderOf(konbini.intentId)?.paymentStatus).toBe("paid");
     // Started and paid after the snapshot: neither its checkout nor its order is in it.
     const after = await startedPayment("鈴木 ハナ🎬", shop);
     await pay(after.intentId);
+    // An intent whose amount was changed at Stripe before it was paid: not this order's payment.
+    const changed = await startedPayment("渡辺 金額違い", shop);
+    fake.stripe.intents.get(changed.intentId)!.amount = 100;
+    fake.stripe.succeed(changed.intentId);
     // A contest made after the snapshot: its payment cannot become an order in the restored shop.
     const newContest = await startedPayment("新しい 大会");
     await pay(newContest.intentId);
@@ -175,6 +190,8 @@ describe("orders paid after the snapshot, made again from the payments", () => {
       ].sort(),
     );
     expect(orderOf(startedBefore.intentId)).toEqual(expected.startedBefore);
+    expect(first.markedPaid.map((row) => row.paymentIntentId)).toEqual([konbini.intentId]);
+    expect(orderOf(konbini.intentId)?.paymentStatus).toBe("paid");
     expect(orderOf(after.intentId)).toEqual(expected.after);
     for (const row of first.recreated)
       expect(
@@ -193,6 +210,17 @@ describe("orders paid after the snapshot, made again from the payments", () => {
       }),
     );
     expect(orderOf(newContest.intentId)).toBeNull();
+    expect(first.unrecovered).toContainEqual(
+      expect.objectContaining({
+        paymentIntentId: changed.intentId,
+        reason: "refused_by_record_payment",
+        inStrayLedger: true,
+      }),
+    );
+    expect(first.unrecovered.find((row) => row.paymentIntentId === changed.intentId)?.message).toMatch(
+      /決済額 100 円が注文の合計 7500 円と一致しません/,
+    );
+    expect(orderOf(changed.intentId)).toBeNull();
     expect(
       db().select().from(strayPayments).where(eq(strayPayments.paymentIntentId, bare.id)).get(),
     ).toBeDefined();
@@ -202,8 +230,9 @@ describe("orders paid after the snapshot, made again from the payments", () => {
     const ordersBefore = db().select().from(orders).all().length;
     const second = await recoverPaymentsAfter(snapshotAt);
     expect(second.recreated).toEqual([]);
+    expect(second.markedPaid).toEqual([]);
     expect(second.found).toBe(first.found);
-    expect(second.alreadyThere).toBe(first.alreadyThere + 2);
+    expect(second.alreadyThere).toBe(first.alreadyThere + 3);
     expect(second.unrecovered.find((row) => row.paymentIntentId === bare.id)?.reason).toBe("already_stray");
     expect(db().select().from(orders).all()).toHaveLength(ordersBefore);
   });
