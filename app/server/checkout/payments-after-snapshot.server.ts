@@ -1,5 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { CarriedOrder } from "~/lib/rules/order-metadata";
+import { formatDateTime } from "~/lib/rules/format";
 import { DAY_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
@@ -277,7 +278,7 @@ function unrecovered(
 export function describePaymentsAfterSnapshot(report: PaymentsAfterSnapshotReport): string[] {
   const missing = report.found - report.alreadyThere;
   const lines = [
-    `決済代行の成功した決済 ${report.found} 件（${report.searchedFrom.toISOString()} 以降に作られたもの）のうち、注文が復元したデータベースになかったもの ${missing} 件`,
+    `スナップショット（${formatDateTime(report.since)}）の ${Math.round((report.since.getTime() - report.searchedFrom.getTime()) / DAY_MS)} 日前（${formatDateTime(report.searchedFrom)}）以降に作られ、決済代行で支払われた決済 ${report.found} 件のうち、注文が復元したデータベースになかったもの ${missing} 件`,
     `  注文を作り直しました: ${report.recreated.length} 件`,
     ...report.recreated.map(
       (row) =>
