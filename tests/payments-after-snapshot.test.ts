@@ -9,9 +9,16 @@ import {
   recoverPaymentsAfter,
 } from "~/server/checkout/payments-after-snapshot.server";
 import { db, openDatabase, useDatabase, type Db } from "~/server/db/client.server";
-import { athletes, checkouts, orderLines, orders, strayPayments } from "~/server/db/schema";
+import {
+  athletes,
+  checkouts,
+  orderLines,
+  orders,
+  strayPayments,
+  testPaymentIntents,
+} from "~/server/db/schema";
 import { recordPayment } from "~/server/orders/record-payment.server";
-import { paymentProvider } from "~/server/payments/index.server";
+import { paymentProvider, testProvider } from "~/server/payments/index.server";
 import { callRoute } from "./helpers/route";
 import { checkoutUntilVerified } from "./helpers/checkout-flow";
 import { seedContest } from "./helpers/shop";
@@ -120,6 +127,41 @@ describe("orders paid after the snapshot, made again from the payments", () => {
     const updated = await paymentProvider().updateAmount(intentId, 3000, { checkoutId, order: short });
     expect(fake.stripe.intents.get(intentId)!.metadata).toEqual(orderMetadata(checkoutId, short));
     expect(updated.carriedOrder.order).toEqual(short);
+  });
+
+  it("the test provider keeps the carried order in test_payment_intents.metadata, an update with Stripe's rule", async () => {
+    const line = {
+      category: "A部門",
+      athleteId: 1,
+      athleteNumber: 1,
+      athleteName: "山田 花子🎬",
+      formatId: 1,
+      style: "縦",
+      orientation: "vertical" as const,
+      price: 3000,
+    };
+    const long: CarriedOrder = {
+      contestId: 1,
+      customerEmail: "hanako@example.jp",
+      customerName: "山田 花子",
+      pricedLines: Array.from({ length: 30 }, (_, i) => ({ ...line, athleteName: `${i}${"長".repeat(90)}` })),
+    };
+    const made = await testProvider.createIntent({
+      checkoutId: "chk_test_provider",
+      amount: 90_000,
+      email: long.customerEmail,
+      order: long,
+    });
+    expect(made.carriedOrder.order).toEqual(long);
+    const short = { ...long, pricedLines: [line] };
+    const updated = await testProvider.updateAmount(made.id, 3000, {
+      checkoutId: "chk_test_provider",
+      order: short,
+    });
+    expect(updated.carriedOrder.order).toEqual(short);
+    expect(
+      db().select().from(testPaymentIntents).where(eq(testPaymentIntents.id, made.id)).get()?.metadata,
+    ).toEqual(orderMetadata("chk_test_provider", short));
   });
 
   it("after a rollback to a snapshot, recovery makes exactly the missing orders with their lines, name and address; a second run makes none", async () => {
