@@ -6,11 +6,14 @@
 // server's own thread, which is what `npm run backup` does and what a page would wait behind.
 //
 //   npm run bench:snapshot [-- --orders 10000,100000]
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import { takeSnapshot } from "../../app/server/backups/snapshot.server";
+import { deliveryMail } from "../../app/server/mail/templates/delivery.server";
+import { orderConfirmationMail } from "../../app/server/mail/templates/order-confirmation.server";
 import { migratedShop } from "./lib.mjs";
 
 const ordersAt = process.argv.indexOf("--orders");
@@ -23,11 +26,13 @@ const CONTESTS = [
   "青葉ピアノ発表会",
   "秋の新体操選手権",
 ];
-/** A mail as the outbox keeps it (sent mail stays): the confirmation's and the delivery's size. */
-const MAIL_TEXT = "ご注文ありがとうございます。以下の内容でご注文を承りました。\n".repeat(12);
-const MAIL_HTML = `<html><body><table>${"<tr><td>ご注文内容</td><td>動画（縦）</td><td>4,000円</td></tr>".repeat(20)}</table></body></html>`;
+const SITE = "https://contest-video-shop.fly.dev";
+const token = () => crypto.randomBytes(16).toString("hex");
 
-/** Paid orders of 1–4 lines, their checkouts, accounts for a third, and two mails each. */
+/**
+ * Paid orders of 1–4 lines, their checkouts, accounts for a third, and the two mails each order
+ * leaves in the outbox (sent mail is kept), written by the shop's own templates with their own links.
+ */
 function fill(file: string, count: number): void {
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
@@ -52,6 +57,8 @@ function fill(file: string, count: number): void {
       const at = start + i * 300_000;
       const email = `parent${i}@example.jp`;
       const lines = 1 + (i % 4);
+      const contestName = CONTESTS[i % CONTESTS.length]!;
+      const orderNumber = String(10_000_000 + i);
       if (i % 3 === 0) user.run(email, `保護者 ${i}`, at);
       const priced = JSON.stringify(
         Array.from({ length: lines }, (_, n) => ({
@@ -67,10 +74,10 @@ function fill(file: string, count: number): void {
       );
       checkout.run(`bench-${i}`, email, `保護者 ${i}`, `pi_bench_${i}`, lines * 4000, priced, at, at);
       const id = order.run(
-        String(10_000_000 + i),
+        orderNumber,
         `bench-${i}`,
         `pi_bench_${i}`,
-        CONTESTS[i % CONTESTS.length],
+        contestName,
         email,
         `保護者 ${i}`,
         lines * 4000,
@@ -79,17 +86,33 @@ function fill(file: string, count: number): void {
         at,
       ).lastInsertRowid;
       for (let n = 0; n < lines; n++)
-        line.run(id, `${10_000_000 + i}-${n + 1}`, CONTESTS[i % CONTESTS.length], 100 + n, `選手 ${n}`);
-      for (const subject of ["ご注文ありがとうございます", "動画のご用意ができました"])
-        mail.run(
-          email,
-          `【コンテスト動画ショップ】${subject}（注文番号 ${10_000_000 + i}）`,
-          MAIL_TEXT,
-          MAIL_HTML,
-          at,
-          at,
-          at,
-        );
+        line.run(id, `${orderNumber}-${n + 1}`, contestName, 100 + n, `選手 ${n}`);
+      const confirmation = orderConfirmationMail({
+        customerName: `保護者 ${i}`,
+        orderNumber,
+        contestName,
+        bibNumberLabel: "ゼッケン",
+        lines: Array.from({ length: lines }, (_, n) => ({
+          category: "小学生の部",
+          athleteNumber: 100 + n,
+          athleteName: `選手 ${n}`,
+          style: "縦",
+          price: 4000,
+        })),
+        totalAmount: lines * 4000,
+        statusUrl: `${SITE}/order-status/${token()}`,
+        promisedDay: "2025-02-01",
+      });
+      const delivery = deliveryMail({
+        customerName: `保護者 ${i}`,
+        orderNumber,
+        contestName,
+        url: `${SITE}/download/${token()}`,
+        expiresAt: new Date(at + 30 * 86_400_000),
+        videoCount: lines,
+      });
+      for (const sent of [confirmation, delivery])
+        mail.run(email, sent.subject, sent.text, sent.html, at, at, at);
     }
   })();
   db.pragma("wal_checkpoint(TRUNCATE)");

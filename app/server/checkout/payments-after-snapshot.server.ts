@@ -17,8 +17,8 @@ import { STARTED_PAYMENT_EXPIRY_MS } from "./draft.server";
  * missing gets its checkout back from that when the snapshot lacks it (a checkout started after
  * the snapshot), then goes through recordPayment, the one path every payment takes, which makes
  * the order once (its unique indexes make a second run a no-op) or writes the payment in the
- * ledger of stray payments. Start-up reconciliation (payment-recovery.server.ts) is the model;
- * this runs before the restored shop starts, or that would file these payments as stray first.
+ * ledger of stray payments. Start-up reconciliation (payment-recovery.server.ts) takes the same
+ * path over the last week, so a payment taken by the old server while a restore ran is made too.
  */
 
 /** Why a payment made no order now, for the admin. */
@@ -73,7 +73,17 @@ type Unrecovered = PaymentsAfterSnapshotReport["unrecovered"][number];
  * are missing from the database, and says what it did. Running it again makes nothing more.
  */
 export async function recoverPaymentsAfter(since: Date): Promise<PaymentsAfterSnapshotReport> {
-  const searchedFrom = new Date(since.getTime() - paymentLookbackMs());
+  return recoverPaymentsSince(new Date(since.getTime() - paymentLookbackMs()), since);
+}
+
+/**
+ * The same for the payments made since `searchedFrom`: start-up reconciliation's week (a payment
+ * whose order was never written, or whose checkout a restore took away) and a restore's span.
+ */
+export async function recoverPaymentsSince(
+  searchedFrom: Date,
+  since = searchedFrom,
+): Promise<PaymentsAfterSnapshotReport> {
   const intents = await paymentProvider().succeededSince(searchedFrom);
   const report: PaymentsAfterSnapshotReport = {
     since,
