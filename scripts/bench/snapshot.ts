@@ -3,7 +3,7 @@
 // the database file, and what it costs the pages meanwhile. The baseline, measured in the same run
 // on the same database, is the event loop's longest stall over the same time without a snapshot;
 // against it, the snapshot as taken (VACUUM INTO in a thread of its own) and VACUUM INTO on the
-// server's own thread, which is what `npm run backup` does and what a page would wait behind.
+// server's own thread, which every page would wait behind.
 //
 //   npm run bench:snapshot [-- --orders 10000,100000]
 import crypto from "node:crypto";
@@ -165,7 +165,7 @@ for (const count of SIZES) {
       (await longestStall(() => new Promise((resolve) => setTimeout(resolve, snapshot.seconds * 1000))))
         .stallMs,
     );
-    // VACUUM INTO on this thread, as `npm run backup` takes it.
+    // VACUUM INTO on this thread, as the server would take it without a thread of its own.
     const copy = path.join(folder, "main-thread.db");
     onThread.push(
       (
