@@ -1,23 +1,11 @@
 /**
  * Backup and restore of the shop's SQLite file (and a list of its media), used by
- * scripts/backup.ts and scripts/restore.ts. Self-contained (relative imports, only
- * better-sqlite3) so it also runs inside the production container.
+ * scripts/backup.ts and scripts/restore.ts (bundled for the production container: Dockerfile).
  */
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-
-/** Tables whose row counts go into the manifest, to compare a restore against. */
-const COUNTED_TABLES = [
-  "contests",
-  "athletes",
-  "users",
-  "orders",
-  "order_lines",
-  "download_pages",
-  "media_items",
-  "mail_outbox",
-];
+import { COUNTED_TABLES } from "../app/server/backups/snapshot.server";
 
 export type MediaEntry = { name: string; size: number };
 

@@ -19,7 +19,7 @@ import {
 } from "~/server/db/schema";
 import { recordPayment } from "~/server/orders/record-payment.server";
 import { paymentProvider, testProvider } from "~/server/payments/index.server";
-import { callRoute } from "./helpers/route";
+import { askForPaymentIntent } from "./helpers/stripe-checkout";
 import { checkoutUntilVerified } from "./helpers/checkout-flow";
 import { seedContest } from "./helpers/shop";
 import { withStripeShop } from "./helpers/stripe-events";
@@ -45,18 +45,7 @@ async function startedPayment(athleteName: string, shop = seedContest()) {
     ],
     fake.smtp.received,
   );
-  const askForPayment = async () => {
-    const api = await import("~/routes/api/create-payment-intent");
-    const answer = await callRoute(
-      api.action,
-      new Request("http://shop.test/api/create-payment-intent", {
-        method: "POST",
-        body: "{}",
-        headers: { Cookie: cookie, "Content-Type": "application/json" },
-      }),
-    );
-    expect(answer.status).toBe(200);
-  };
+  const askForPayment = async () => expect((await askForPaymentIntent(cookie)).status).toBe(200);
   await askForPayment();
   const checkout = db().select().from(checkouts).where(eq(checkouts.customerEmail, email)).get()!;
   const intentId = checkout.paymentIntentId!;

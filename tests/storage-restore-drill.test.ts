@@ -15,9 +15,8 @@ import { fileStore } from "~/server/files/store.server";
 import { pendingMailCount } from "~/server/mail/outbox.server";
 import { recordPayment } from "~/server/orders/record-payment.server";
 import { paymentProvider } from "~/server/payments/index.server";
-import { checkoutUntilVerified } from "./helpers/checkout-flow";
-import { callRoute } from "./helpers/route";
 import { seedContest } from "./helpers/shop";
+import { intentOfVerifiedCheckout } from "./helpers/stripe-checkout";
 import { withStripeShop } from "./helpers/stripe-events";
 import { videoBytes } from "./helpers/test-videos";
 
@@ -35,25 +34,7 @@ const root = path.resolve(__dirname, "..");
 
 /** A checkout of the contest's athlete (縦 and 横) up to its PaymentIntent at the local Stripe. */
 async function startedPayment(shop: ReturnType<typeof seedContest>) {
-  const { cookie } = await checkoutUntilVerified(
-    shop,
-    [
-      { athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id },
-      { athleteId: shop.onSale.id, category: "A部門", formatId: shop.horizontal.id },
-    ],
-    fake.smtp.received,
-  );
-  const api = await import("~/routes/api/create-payment-intent");
-  const answer = await callRoute(
-    api.action,
-    new Request("http://shop.test/api/create-payment-intent", {
-      method: "POST",
-      body: "{}",
-      headers: { Cookie: cookie, "Content-Type": "application/json" },
-    }),
-  );
-  const clientSecret = (answer.data as { clientSecret?: string } | null)?.clientSecret;
-  return [...fake.stripe.intents.values()].find((intent) => intent.client_secret === clientSecret)!.id;
+  return (await intentOfVerifiedCheckout(fake, { shop })).intent!.id;
 }
 
 /** The card goes through at Stripe and the shop records it, as the browser's return does. */

@@ -10,12 +10,14 @@ type Parts = {
 };
 
 /**
- * A verified checkout of a fresh contest's athlete (縦 3,000円, with `both` also 横 4,500円) and the
- * PaymentIntent the shop made for it at the local Stripe, as the payment page's script asks
- * (`body`: what the browser sends, which the server ignores).
+ * A verified checkout of a contest's athlete (a fresh contest unless `shop` is given; 縦 3,000円,
+ * with `both` also 横 4,500円) and the PaymentIntent the shop made for it at the local Stripe, as
+ * the payment page's script asks (`body`: what the browser sends, which the server ignores).
  */
-export async function intentOfVerifiedCheckout(parts: Parts, { both = true, body = "{}" } = {}) {
-  const shop = seedContest();
+export async function intentOfVerifiedCheckout(
+  parts: Parts,
+  { both = true, body = "{}", shop = seedContest() } = {},
+) {
   const { cookie, email } = await checkoutUntilVerified(
     shop,
     [
@@ -24,8 +26,16 @@ export async function intentOfVerifiedCheckout(parts: Parts, { both = true, body
     ],
     parts.smtp.received,
   );
+  const response = await askForPaymentIntent(cookie, body);
+  const clientSecret = (response.data as { clientSecret?: string } | null)?.clientSecret;
+  const intent = [...parts.stripe.intents.values()].find((i) => i.client_secret === clientSecret);
+  return { cookie, email, response, intent };
+}
+
+/** The payment page's script asking the shop for the checkout's PaymentIntent. */
+export async function askForPaymentIntent(cookie: string, body = "{}") {
   const api = await import("~/routes/api/create-payment-intent");
-  const response = await callRoute(
+  return callRoute(
     api.action,
     new Request("http://shop.test/api/create-payment-intent", {
       method: "POST",
@@ -33,7 +43,4 @@ export async function intentOfVerifiedCheckout(parts: Parts, { both = true, body
       headers: { Cookie: cookie, "Content-Type": "application/json" },
     }),
   );
-  const clientSecret = (response.data as { clientSecret?: string } | null)?.clientSecret;
-  const intent = [...parts.stripe.intents.values()].find((i) => i.client_secret === clientSecret);
-  return { cookie, email, response, intent };
 }

@@ -13,7 +13,7 @@ import { ORIENTATIONS, type Orientation } from "./pricing";
  * incomplete and is listed for the admin instead of being made without some of its lines.
  */
 
-/** An order line as the payment carries it: the checkout's priced line (db/schema.ts, PricedLine). */
+/** An order line as the payment carries it: the checkout's priced line (db/schema.ts's PricedLine is this). */
 export type CarriedLine = {
   category: string;
   athleteId: number;

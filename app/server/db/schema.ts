@@ -8,6 +8,7 @@ import {
   type PaymentStatus,
 } from "../../lib/rules/order-statuses";
 import { REFUND_STATUSES } from "../../lib/rules/refunds";
+import type { CarriedLine } from "../../lib/rules/order-metadata";
 import { PAYMENT_METHODS, type PaymentMethod } from "../../lib/rules/payment-terms";
 import type { VideoProbe } from "../../lib/rules/video-versions";
 import { MEDIA_JOB_KINDS, MEDIA_JOB_STATUSES, type JobKind } from "../../lib/rules/video-job-states";
@@ -251,17 +252,11 @@ export type CheckoutItem = {
   formatId: number | null;
 };
 
-/** An order line priced by the server, frozen when the payment is prepared, so the order matches what was charged. */
-export type PricedLine = {
-  category: string;
-  athleteId: number;
-  athleteNumber: number;
-  athleteName: string;
-  formatId: number;
-  style: string;
-  orientation: "vertical" | "horizontal";
-  price: number;
-};
+/**
+ * An order line priced by the server, frozen when the payment is prepared, so the order matches
+ * what was charged; the payment carries the same (lib/rules/order-metadata.ts).
+ */
+export type PricedLine = CarriedLine;
 
 export const CHECKOUT_STATUSES = ["draft", "verified", "paid", "closed"] as const;
 
