@@ -118,6 +118,16 @@ async function recoverPayments(since: Date): Promise<void> {
     const report = await recoverPaymentsAfter(since);
     for (const line of describePaymentsAfterSnapshot(report)) console.log(line);
     if (report.unrecovered.length > 0) process.exitCode = 3;
+    if (report.recreated.length > 0) {
+      // The new orders' confirmations are being sent (recordPayment's own path): let the ones in
+      // flight finish; any SMTP could not take wait in the outbox for the server.
+      const sending = db().$client.prepare("select count(*) as n from mail_outbox where status = 'sending'");
+      for (let i = 0; i < 300 && (sending.get() as { n: number }).n > 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      console.log(
+        "  作り直した注文のお客様には、新しい注文番号と注文状況のリンクで確認メールを送りました（送れなかったものはサーバーの起動後に送ります）。",
+      );
+    }
   } catch (error) {
     console.error(
       `スナップショット以降の決済を確認できませんでした: ${error instanceof Error ? error.message : String(error)}。サーバーの起動時に直近 7 日分をもう一度確認します。`,

@@ -60,8 +60,17 @@ describe("scheduled snapshots", () => {
     setClock(() => at.getTime());
     expect((await gauges()).age).toBe(Infinity);
 
+    // What a snapshot cut off by a crash left (an hour old), and one being written now by another.
+    fs.mkdirSync(place().workFolder, { recursive: true });
+    const leftover = path.join(place().workFolder, "shop-2026-11-27T03-00-00-000Z.db.gz.db.part");
+    const writing = path.join(place().workFolder, "shop-2026-11-27T05-14-59-000Z.db.part");
+    for (const file of [leftover, writing]) fs.writeFileSync(file, "partial");
+    fs.utimesSync(leftover, new Date(at.getTime() - 2 * HOUR), new Date(at.getTime() - 2 * HOUR));
+
     const outcome = await takeScheduledSnapshot();
     expect(outcome).toMatchObject({ ok: true, name: "shop-2026-11-27T05-15-00-000Z.db.gz" });
+    expect([fs.existsSync(leftover), fs.existsSync(writing)]).toEqual([false, true]);
+    fs.rmSync(writing);
     const kept = await place().list();
     expect(kept.map((snapshot) => snapshot.name)).toEqual(["shop-2026-11-27T05-15-00-000Z.db.gz"]);
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { snapshotName, snapshotsToKeep, type RetentionPolicy } from "~/lib/rules/snapshot-retention";
-import { MINUTE_MS } from "~/lib/rules/tokyo-date";
+import { HOUR_MS, MINUTE_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { env, type Env } from "../core/env.server";
 import { isPrimary } from "../db/replica.server";
@@ -62,12 +62,15 @@ export async function takeScheduledSnapshot(attempt = 1): Promise<SnapshotOutcom
 /**
  * Deletes the scheduler's snapshots (gzipped) that the retention policy no longer keeps; those
  * of `npm run backup` (plain .db) are the admin's and stay. Leftovers of a snapshot cut off by a
- * crash (`.part`) go too. Answers how many snapshots were deleted.
+ * crash (`.part`, an hour old) go too. Answers how many snapshots were deleted.
  */
 export async function pruneSnapshots(place: SnapshotPlace, at: Date, policy: RetentionPolicy): Promise<number> {
   if (fs.existsSync(place.workFolder))
-    for (const leftover of fs.readdirSync(place.workFolder).filter((name) => name.endsWith(".part")))
-      fs.rmSync(path.join(place.workFolder, leftover), { force: true });
+    for (const leftover of fs.readdirSync(place.workFolder).filter((name) => name.endsWith(".part"))) {
+      const file = path.join(place.workFolder, leftover);
+      // An hour old: not one being written now (`npm run backup` writes its .part in BACKUP_DIR too).
+      if (fs.statSync(file).mtimeMs < at.getTime() - HOUR_MS) fs.rmSync(file, { force: true });
+    }
   const scheduled = (await place.list()).filter((snapshot) => snapshot.name.endsWith(".gz"));
   const keep = snapshotsToKeep(scheduled, at, policy);
   let removed = 0;
