@@ -135,6 +135,9 @@ describe("restore drill", () => {
     for (const { paymentIntentId } of [third, fourth]) {
       const made = restored.find((order) => order.paymentIntentId === paymentIntentId)!;
       expect(stdout).toContain(`${paymentIntentId} → 注文 ${made.orderNumber}`);
+      // The customer is told the new number (and status link) by the confirmation mail, sent by the restore.
+      const mail = fake.smtp.received.find((received) => received.subject.includes(made.orderNumber));
+      expect(mail?.to).toEqual([made.customerEmail]);
     }
 
     // Every delivered file the restored database names is where the shop keeps files.
