@@ -35,23 +35,33 @@ export type MigrationProgress = (line: {
   outcome: "uploaded" | "skipped" | "failed";
 }) => void;
 
-/** Every stored file the database names: media, thumbnails, cover variants, delivery files not yet deleted. */
+function columnsOf(sqlite: Database.Database, table: string): Set<string> {
+  return new Set(
+    (sqlite.prepare(`pragma table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
+  );
+}
+
+/**
+ * Every stored file the database names: media, thumbnails, cover variants, samples' posters,
+ * delivery files not yet deleted with their posters and phone versions.
+ */
 export function referencedNames(databasePath: string): string[] {
   const sqlite = new Database(databasePath, { readonly: true, fileMustExist: true });
   try {
-    const names = new Set<string>();
+    const names = new Set<string>(deliveredNames(databasePath, { live: true }));
+    // Samples' posters came with migration 0020: a database from before has none.
+    const poster = columnsOf(sqlite, "media_items").has("poster_stored_name") ? "poster_stored_name" : "null";
     const media = sqlite
-      .prepare("select stored_name as name, thumbnail_stored_name as thumb, category from media_items")
-      .all() as { name: string; thumb: string | null; category: string }[];
+      .prepare(
+        `select stored_name as name, thumbnail_stored_name as thumb, ${poster} as poster, category from media_items`,
+      )
+      .all() as { name: string; thumb: string | null; poster: string | null; category: string }[];
     for (const row of media) {
       for (const name of row.category === "cover-image" ? coverFileNames(row.name) : [row.name])
         names.add(name);
       if (row.thumb) names.add(row.thumb);
+      if (row.poster) names.add(row.poster);
     }
-    const delivered = sqlite
-      .prepare("select stored_name as name from delivery_files where deleted_at is null")
-      .all() as { name: string }[];
-    for (const row of delivered) names.add(row.name);
     return [...names].sort();
   } finally {
     sqlite.close();
@@ -65,11 +75,7 @@ export function referencedNames(databasePath: string): string[] {
 export function deliveredNames(databasePath: string, { live }: { live: boolean }): string[] {
   const sqlite = new Database(databasePath, { readonly: true, fileMustExist: true });
   try {
-    const columns = new Set(
-      (sqlite.prepare("pragma table_info(delivery_files)").all() as { name: string }[]).map(
-        (column) => column.name,
-      ),
-    );
+    const columns = columnsOf(sqlite, "delivery_files");
     // Posters and phone versions came with migration 0020: a database from before has none.
     const named = ["stored_name", "poster_stored_name", "phone_stored_name"].filter((column) =>
       columns.has(column),
