@@ -4,8 +4,9 @@
  *   npm run restore -- --latest            # the newest snapshot where the shop keeps them
  *   npm run restore -- shop-<time>.db.gz   # one of them (npm run restore -- --list shows them)
  *   npm run restore -- backups/shop-<time>.db   # a file on this machine (npm run backup's)
+ *   npm run restore -- --payments-after shop-<time>.db.gz   # the payments step alone (it failed, or was skipped)
  *   options: --force (a shop answers on PORT, or the bucket lacks files), --no-payments
- *   exit 0 restored; 1 not restored; 3 restored, but payments after it were left (listed) or unreadable
+ *   exit 0 restored; 1 not restored; 2 usage; 3 restored, but payments after it were left (listed) or unreadable
  *
  * The shop keeps its snapshots in the bucket under backups/ (STORAGE_URL), else in BACKUP_DIR
  * (app/server/backups). Stop the server first: a running server keeps the old file open and
@@ -21,6 +22,7 @@
  */
 import fs from "node:fs";
 import { formatDateTime } from "../app/lib/rules/format";
+import { snapshotTime } from "../app/lib/rules/snapshot-retention";
 import { env } from "../app/server/core/env.server";
 import { snapshotPlace } from "../app/server/backups/snapshot-places.server";
 import { fetchSnapshot, type FetchedSnapshot } from "../app/server/backups/snapshot-source.server";
@@ -41,6 +43,19 @@ if (args.includes("--list")) {
       `  ${snapshot.name}  ${formatDateTime(snapshot.takenAt)}  ${(snapshot.bytes / 1024 / 1024).toFixed(1)} MB`,
     );
   process.exit(0);
+}
+// The payments step alone, for a restore whose step failed (Stripe unreachable) or was skipped:
+// the snapshot's name or time says from when.
+const paymentsAfter = args.indexOf("--payments-after");
+if (paymentsAfter >= 0) {
+  const given = args[paymentsAfter + 1] ?? "";
+  const since = snapshotTime(given) ?? new Date(given);
+  if (Number.isNaN(since.getTime())) {
+    console.error("使い方: npm run restore -- --payments-after <スナップショット名 | 2026-11-27T05:15:00Z>");
+    process.exit(2);
+  }
+  await recoverPayments(since);
+  process.exit();
 }
 if (!wanted) {
   console.error(
@@ -75,29 +90,30 @@ try {
 
 if (config.S3) await checkBucket(snapshot);
 
+// Said before the file is replaced: nothing after the replacement may turn it into a "failure".
+const minutes = Math.round((Date.now() - snapshot.takenAt.getTime()) / 60_000);
+const from = `  元: ${snapshot.source}（${formatDateTime(snapshot.takenAt)} のスナップショット、${minutes >= 120 ? `${Math.floor(minutes / 60)} 時間` : `${minutes} 分`}前）`;
+let result: ReturnType<typeof restoreDatabase>;
 try {
-  const result = restoreDatabase({ backupFile: snapshot.databaseFile, databasePath: config.DATABASE_PATH });
-  const minutes = Math.round((Date.now() - snapshot.takenAt.getTime()) / 60_000);
-  console.log(`復元しました: ${result.restored} (integrity_check: ok)`);
-  console.log(
-    `  元: ${snapshot.source}（${formatDateTime(snapshot.takenAt)} のスナップショット、${minutes >= 120 ? `${Math.floor(minutes / 60)} 時間` : `${minutes} 分`}前）`,
-  );
-  console.log(
-    `  件数: ${Object.entries(result.counts)
-      .map(([table, n]) => `${table} ${n}`)
-      .join(", ")}`,
-  );
-  if (result.previous) console.log(`以前のファイル: ${result.previous}`);
+  result = restoreDatabase({ backupFile: snapshot.databaseFile, databasePath: config.DATABASE_PATH });
 } catch (error) {
   console.error(`復元に失敗しました: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 } finally {
   snapshot.discard();
 }
+console.log(`復元しました: ${result.restored} (integrity_check: ok)`);
+console.log(from);
+console.log(
+  `  件数: ${Object.entries(result.counts)
+    .map(([table, n]) => `${table} ${n}`)
+    .join(", ")}`,
+);
+if (result.previous) console.log(`以前のファイル: ${result.previous}`);
 
 if (args.includes("--no-payments")) {
   console.log(
-    "スナップショット以降の決済は確認していません（--no-payments）。サーバーの起動時に直近 7 日分を確認します。",
+    `スナップショット以降の決済は確認していません（--no-payments）。サーバーの起動時には直近 7 日分しか確認しません。あとで確認するには: npm run restore -- --payments-after ${snapshot.takenAt.toISOString()}`,
   );
 } else if (config.PAYMENT_PROVIDER !== "stripe") {
   // The test provider keeps its payments in the shop's own database: they went with it.
@@ -136,7 +152,7 @@ async function recoverPayments(since: Date): Promise<void> {
     }
   } catch (error) {
     console.error(
-      `スナップショット以降の決済を確認できませんでした: ${error instanceof Error ? error.message : String(error)}。サーバーの起動時に直近 7 日分をもう一度確認します。`,
+      `スナップショット以降の決済を確認できませんでした: ${error instanceof Error ? error.message : String(error)}。サーバーの起動時には直近 7 日分しか確認しません。もう一度: npm run restore -- --payments-after ${since.toISOString()}`,
     );
     process.exitCode = 3;
   } finally {

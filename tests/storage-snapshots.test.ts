@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { loader as metricsLoader } from "~/routes/system/metrics";
 import { snapshotsToKeep, type Snapshot } from "~/lib/rules/snapshot-retention";
 import { tokyoDay } from "~/lib/rules/tokyo-date";
@@ -19,6 +19,7 @@ import { env } from "~/server/core/env.server";
 import { db } from "~/server/db/client.server";
 import { gte } from "drizzle-orm";
 import { backupRuns, contests } from "~/server/db/schema";
+import { backupDatabase } from "../scripts/backup-lib";
 import { parsePrometheusText, sampleValue } from "./helpers/prometheus-text";
 
 /**
@@ -26,6 +27,10 @@ import { parsePrometheusText, sampleValue } from "./helpers/prometheus-text";
  * manifest where the shop keeps them (BACKUP_DIR here; the bucket's backups/ in the s3 project),
  * pruned by retention, and a failure retried and reported where the admin and the platform look.
  */
+// The same retention in the folder and in the bucket (unset, the folder keeps less: retentionOf).
+vi.hoisted(() =>
+  Object.assign(process.env, { BACKUP_KEEP_HOURS: "24", BACKUP_KEEP_DAYS: "30", BACKUP_KEEP_MONTHS: "12" }),
+);
 const place = () => snapshotPlace(env());
 const HOUR = 3600_000;
 
@@ -171,4 +176,32 @@ describe("scheduled snapshots", () => {
     // Stopped: at most the snapshot that was under way is recorded after.
     expect(tries().length - settled).toBeLessThanOrEqual(1);
   });
+
+  it.skipIf(!!process.env.STORAGE_URL)(
+    "--latest takes npm run backup's copy when it is the newest, and passes over one dated ahead of the clock",
+    async () => {
+      // After every snapshot of the tests above: `npm run backup`'s copy (plain .db, its own manifest).
+      const manual = new Date("2030-01-10T03:00:00.000Z");
+      setClock(() => manual.getTime());
+      backupDatabase({
+        databasePath: env().DATABASE_PATH,
+        mediaDir: env().MEDIA_DIR,
+        backupDir: env().BACKUP_DIR,
+        now: manual,
+      });
+      // A scheduled one "a year later": taken while the clock was ahead.
+      setClock(() => Date.parse("2031-01-01T00:00:00.000Z"));
+      expect((await takeScheduledSnapshot()).ok).toBe(true);
+      setClock(() => manual.getTime() + HOUR);
+
+      const fetched = await fetchSnapshot("latest", place());
+      try {
+        expect(fetched.source).toMatch(/shop-2030-01-10T03-00-00-000Z\.db$/);
+        expect(fetched.takenAt).toEqual(manual);
+        expect(fetched.manifest).toBeNull();
+      } finally {
+        fetched.discard();
+      }
+    },
+  );
 });

@@ -8,7 +8,10 @@ import { HOUR_MS, tokyoDay } from "./tokyo-date";
  */
 export type RetentionPolicy = { hours: number; days: number; months: number };
 
+/** Snapshots kept off the machine (a bucket): the "every one of a day, a day each for a month, a month each for a year". */
 export const DEFAULT_RETENTION: RetentionPolicy = { hours: 24, days: 30, months: 12 };
+/** On the machine's own disk, shared with the database and media: about 31 snapshots, not 136. */
+export const ON_MACHINE_RETENTION: RetentionPolicy = { hours: 6, days: 7, months: 0 };
 
 export type Snapshot = { name: string; takenAt: Date };
 

@@ -1,4 +1,5 @@
 import type { Env } from "../core/env.server";
+import { retentionOf } from "./scheduler.server";
 import { snapshotPlace } from "./snapshot-places.server";
 
 /**
@@ -10,7 +11,9 @@ export function backupNotice(config: Env): string {
     return "バックアップ: 自動スナップショットは無効です（BACKUP_INTERVAL_MINUTES=0）。npm run backup などで別に取ってください";
   const place = snapshotPlace(config);
   const every = `${config.BACKUP_INTERVAL_MINUTES} 分ごとにスナップショットを ${place.where} に保存します`;
+  const keep = retentionOf(config, place);
+  const kept = `直近 ${keep.hours} 時間はすべて、${keep.days} 日間は1日1件、${keep.months} か月は1か月1件を残します`;
   return place.offMachine
-    ? `バックアップ: ${every}（直近 ${config.BACKUP_KEEP_HOURS} 時間はすべて、${config.BACKUP_KEEP_DAYS} 日間は1日1件、${config.BACKUP_KEEP_MONTHS} か月は1か月1件）`
-    : `バックアップ: ${every}。このマシンのディスク上です: ボリュームを失うと一緒に失われます。STORAGE_URL を設定するとバケットに保存します`;
+    ? `バックアップ: ${every}（${kept}）`
+    : `バックアップ: ${every}（${kept}）。このマシンのディスク上です: ボリュームを失うと一緒に失われます。STORAGE_URL を設定するとバケットに保存します`;
 }

@@ -1,6 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { snapshotName, snapshotsToKeep, type RetentionPolicy } from "~/lib/rules/snapshot-retention";
+import {
+  DEFAULT_RETENTION,
+  ON_MACHINE_RETENTION,
+  snapshotName,
+  snapshotsToKeep,
+  type RetentionPolicy,
+} from "~/lib/rules/snapshot-retention";
 import { HOUR_MS, MINUTE_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { env, type Env } from "../core/env.server";
@@ -18,8 +24,14 @@ export type SnapshotOutcome =
   | { ok: true; name: string; bytes: number; seconds: number; pruned: number }
   | { ok: false; error: string };
 
-export function retentionOf(config: Env): RetentionPolicy {
-  return { hours: config.BACKUP_KEEP_HOURS, days: config.BACKUP_KEEP_DAYS, months: config.BACKUP_KEEP_MONTHS };
+/** BACKUP_KEEP_*, each unset one as the place suits (a bucket keeps more than the machine's disk). */
+export function retentionOf(config: Env, place: SnapshotPlace): RetentionPolicy {
+  const defaults = place.offMachine ? DEFAULT_RETENTION : ON_MACHINE_RETENTION;
+  return {
+    hours: config.BACKUP_KEEP_HOURS ?? defaults.hours,
+    days: config.BACKUP_KEEP_DAYS ?? defaults.days,
+    months: config.BACKUP_KEEP_MONTHS ?? defaults.months,
+  };
 }
 
 /**
@@ -41,7 +53,7 @@ export async function takeScheduledSnapshot(attempt = 1): Promise<SnapshotOutcom
     });
     await place.keep(taken.file, taken.manifest);
     recordBackupRun({ startedAt, status: "ok", name, bytes: taken.manifest.bytes, attempt });
-    const pruned = await pruneSnapshots(place, now(), retentionOf(config));
+    const pruned = await pruneSnapshots(place, now(), retentionOf(config, place));
     console.log(
       `[backups] スナップショットを保存しました: ${place.where}${name}（${(taken.manifest.bytes / 1024 / 1024).toFixed(1)} MB、${taken.seconds.toFixed(1)} 秒）${pruned > 0 ? `。保存期間を過ぎた ${pruned} 件を削除しました` : ""}`,
     );
@@ -85,7 +97,8 @@ export async function pruneSnapshots(place: SnapshotPlace, at: Date, policy: Ret
 /** How long until the next snapshot: an interval after the last good one (a restart does not take one at once). */
 export function nextSnapshotDelay(lastGoodAt: Date | null, at: Date, intervalMs: number): number {
   if (!lastGoodAt) return Math.min(FIRST_SNAPSHOT_DELAY_MS, intervalMs);
-  return Math.max(0, lastGoodAt.getTime() + intervalMs - at.getTime());
+  // At most an interval: a last one "in the future" (a clock once ahead) does not put them off.
+  return Math.min(intervalMs, Math.max(0, lastGoodAt.getTime() + intervalMs - at.getTime()));
 }
 
 const globalForBackups = globalThis as { __shopBackupTimer?: NodeJS.Timeout | null };

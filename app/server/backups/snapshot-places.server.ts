@@ -86,7 +86,7 @@ function bucketPlace(config: S3Config, mediaDir: string): SnapshotPlace {
       if (!(await objects.stat(manifestName(name)))) return null;
       const chunks: Buffer[] = [];
       for await (const chunk of await objects.readStream(manifestName(name))) chunks.push(chunk as Buffer);
-      return JSON.parse(Buffer.concat(chunks).toString("utf8")) as SnapshotManifest;
+      return schedulerManifest(JSON.parse(Buffer.concat(chunks).toString("utf8")));
     },
   };
 }
@@ -115,9 +115,17 @@ function folderPlace(folder: string): SnapshotPlace {
     async fetch(name, target) {
       fs.copyFileSync(path.join(folder, name), target);
       const manifest = path.join(folder, manifestName(name));
-      return fs.existsSync(manifest) ? (JSON.parse(fs.readFileSync(manifest, "utf8")) as SnapshotManifest) : null;
+      return fs.existsSync(manifest) ? schedulerManifest(JSON.parse(fs.readFileSync(manifest, "utf8"))) : null;
     },
   };
+}
+
+/** A manifest the scheduler wrote (`npm run backup`'s has another shape: no takenAt), or null. */
+function schedulerManifest(read: unknown): SnapshotManifest | null {
+  const manifest = read as Partial<SnapshotManifest> | null;
+  return typeof manifest?.takenAt === "string" && typeof manifest.name === "string"
+    ? (manifest as SnapshotManifest)
+    : null;
 }
 
 function oldestFirst(snapshots: StoredSnapshot[]): StoredSnapshot[] {

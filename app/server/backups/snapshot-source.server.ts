@@ -2,8 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { snapshotTime } from "~/lib/rules/snapshot-retention";
+import { MINUTE_MS } from "~/lib/rules/tokyo-date";
+import { now } from "../core/clock.server";
 import type { SnapshotPlace } from "./snapshot-places.server";
 import { unpackSnapshot, type SnapshotManifest } from "./snapshot.server";
+
+/** Machines' clocks differ by seconds; a snapshot this far ahead of now still counts as taken. */
+const CLOCK_SLACK_MS = 5 * MINUTE_MS;
 
 /** A snapshot made ready to restore: its database file unpacked in a folder of its own. */
 export type FetchedSnapshot = {
@@ -11,8 +16,9 @@ export type FetchedSnapshot = {
   databaseFile: string;
   /** Where it came from, for people: the place and name, or the file given. */
   source: string;
-  /** When it was taken: its manifest's time, else its name's, else the file's. */
+  /** When it was taken: its name's time, else (a file given by path) the file's. */
   takenAt: Date;
+  /** The scheduler's manifest (null for `npm run backup`'s files and a file given by path). */
   manifest: SnapshotManifest | null;
   /** Deletes the unpacked copy. */
   discard(): void;
@@ -34,7 +40,9 @@ export async function fetchSnapshot(wanted: string, place: SnapshotPlace): Promi
       return { databaseFile, source: path.resolve(wanted), takenAt, manifest: null, discard };
     }
     const kept = await place.list();
-    const chosen = wanted === "latest" ? kept.at(-1) : kept.find((snapshot) => snapshot.name === wanted);
+    // "Later than now": taken while the clock was once ahead; the newest real one is wanted.
+    const latest = kept.filter((snapshot) => snapshot.takenAt.getTime() <= now().getTime() + CLOCK_SLACK_MS).at(-1);
+    const chosen = wanted === "latest" ? latest : kept.find((snapshot) => snapshot.name === wanted);
     if (!chosen)
       throw new Error(
         wanted === "latest"
@@ -45,8 +53,8 @@ export async function fetchSnapshot(wanted: string, place: SnapshotPlace): Promi
     const manifest = await place.fetch(chosen.name, packed);
     await unpackSnapshot(packed, databaseFile);
     fs.rmSync(packed, { force: true });
-    const takenAt = manifest ? new Date(manifest.takenAt) : chosen.takenAt;
-    return { databaseFile, source: `${place.where}${chosen.name}`, takenAt, manifest, discard };
+    // The name's time: a snapshot's manifest says the same, `npm run backup`'s says it otherwise.
+    return { databaseFile, source: `${place.where}${chosen.name}`, takenAt: chosen.takenAt, manifest, discard };
   } catch (error) {
     discard();
     throw error;

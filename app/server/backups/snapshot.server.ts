@@ -5,6 +5,9 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Worker } from "node:worker_threads";
 import zlib from "node:zlib";
+import { formatBytes } from "~/lib/schemas/media-schemas";
+import { diskSpace } from "../metrics/disk.server";
+import { MIN_FREE_BYTES } from "../metrics/readiness.server";
 
 /** Tables whose row counts go into a snapshot's manifest, to compare a restore against. */
 export const COUNTED_TABLES = [
@@ -29,7 +32,7 @@ export type SnapshotManifest = {
   databaseBytes: number;
   integrity: "ok";
   tables: Record<string, number>;
-  /** The newest migration applied, so a restore into an older build can be refused. */
+  /** The newest migration applied (its hash): which build's schema the snapshot has, for people. */
   migration: string | null;
 };
 
@@ -101,6 +104,7 @@ export async function takeSnapshot(options: {
   const started = performance.now();
   if (!fs.existsSync(options.database)) throw new Error(`データベースがありません: ${options.database}`);
   fs.mkdirSync(options.folder, { recursive: true });
+  await ensureRoom(options.database, options.folder);
   const final = path.join(options.folder, options.name);
   const copy = `${final}.db.part`;
   const packed = `${final}.part`;
@@ -110,6 +114,10 @@ export async function takeSnapshot(options: {
     if (integrity !== "ok") throw new Error(`スナップショットの整合性チェックに失敗しました: ${integrity}`);
     const databaseBytes = fs.statSync(copy).size;
     await pipeline(fs.createReadStream(copy), zlib.createGzip({ level: 6 }), fs.createWriteStream(packed));
+    // On the disk before it is named: a power cut must not leave an empty file that looks whole.
+    const handle = await fsp.open(packed, "r+");
+    await handle.sync();
+    await handle.close();
     fs.renameSync(packed, final);
     const manifest: SnapshotManifest = {
       takenAt: options.takenAt.toISOString(),
@@ -127,6 +135,19 @@ export async function takeSnapshot(options: {
     await fsp.rm(copy, { force: true });
     await fsp.rm(packed, { force: true });
   }
+}
+
+/**
+ * The copy is as large as the database (before gzip): a snapshot that would leave the disk under
+ * /readyz's minimum is refused with the figures, rather than fill the disk the shop writes to.
+ */
+async function ensureRoom(database: string, folder: string): Promise<void> {
+  const space = await diskSpace(folder);
+  const needed = fs.statSync(database).size;
+  if (space && space.freeBytes - needed < MIN_FREE_BYTES)
+    throw new Error(
+      `空き容量が足りません（${folder}: 空き ${formatBytes(space.freeBytes)}、スナップショットの作業に ${formatBytes(needed)} と残しておく ${formatBytes(MIN_FREE_BYTES)} が必要です）`,
+    );
 }
 
 /** A stored snapshot (gzipped, or a plain `.db` of `npm run backup`) unpacked to `target`. */
