@@ -51,6 +51,9 @@ export const orderFormDraftSchema = z.object({
   items: z.array(z.record(z.unknown())).default([]),
 }) as unknown as typeof orderFormSchema;
 
+/** Text whose surrogates all come in pairs (JavaScript's regular expressions without `u` see UTF-16 units). */
+const WELL_FORMED = /^(?:[^\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+
 export const customerSchema = z
   .object({
     email: z
@@ -62,7 +65,10 @@ export const customerSchema = z
       .string({ required_error: "お名前を入力してください" })
       .trim()
       .min(1, "お名前を入力してください")
-      .max(100, "お名前は100文字以内で入力してください"),
+      .max(100, "お名前は100文字以内で入力してください")
+      // Half of a surrogate pair (only a JSON body can send one): stored, mailed and carried by the
+      // payment (Stripe would replace it, and the order it carries would no longer read as sent).
+      .regex(WELL_FORMED, "お名前に使えない文字が含まれています"),
     autoLogin: z.preprocess((value) => value === "on" || value === "true" || value === true, z.boolean()),
     password: z.string().max(PASSWORD_MAX, PASSWORD_MESSAGES.tooLong).optional(),
     confirmPassword: z.string().max(PASSWORD_MAX).optional(),
