@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/server/db/client.server";
 import { orders, refunds, strayPayments, users } from "~/server/db/schema";
 import { paymentProvider } from "~/server/payments/index.server";
+import { refundIdempotencyKey } from "~/server/payments/refund-idempotency.server";
 import { refundOrder } from "~/server/refunds/order-refunds.server";
 import { refundStrayPayment } from "~/server/refunds/stray-payments.server";
 import { refundAdmin } from "./helpers/refund-orders";
@@ -50,12 +51,13 @@ describe("refunds through Stripe (real SDK against a local Stripe-speaking serve
   it("refunds.create on the payment intent with the amount and an idempotency key per refund; the card refund succeeds and the customer is mailed", async () => {
     const order = await paidCardOrder();
     const before = refundRequests().length;
+    const key = requestKey();
     const result = await refundOrder({
       orderId: order.id,
       lineIds: [],
       amount: 4500,
       reason: "撮影できなかったため",
-      requestKey: requestKey(),
+      requestKey: key,
       adminUserId: refundAdmin().id,
     });
     expect(result).toMatchObject({ ok: true, refund: { status: "succeeded", amount: 4500, method: "card" } });
@@ -65,7 +67,7 @@ describe("refunds through Stripe (real SDK against a local Stripe-speaking serve
     expect(sent[0]!.body.get("payment_intent")).toBe(order.paymentIntentId);
     expect(sent[0]!.body.get("amount")).toBe("4500");
     expect(sent[0]!.body.get("metadata[shopRefundId]")).toBe(String(result.refund.id));
-    expect(sent[0]!.idempotencyKey).toBe(`shop-refund-${result.refund.id}`);
+    expect(sent[0]!.idempotencyKey).toBe(refundIdempotencyKey(result.refund.id, key));
     expect(sent[0]!.body.has("instructions_email")).toBe(false);
     expect(result.refund.providerRefundId).toBe([...fake.stripe.refunds.keys()].at(-1));
     await until(() => mailsTo(order.customerEmail).some((mail) => mail.subject.includes("返金のお知らせ")));
@@ -81,6 +83,7 @@ describe("refunds through Stripe (real SDK against a local Stripe-speaking serve
         paymentIntentId: order.paymentIntentId,
         amount: 1000,
         shopRefundId: 987_654,
+        requestKey: "retried-row",
         customerEmail: null,
       });
     const first = await ask();

@@ -45,10 +45,10 @@ type Refund = {
 /**
  * A local HTTP server that speaks the part of Stripe's API the shop uses
  * (create, retrieve, update, cancel and list PaymentIntents with their metadata, idempotency keys, konbini's
- * next_action with its voucher; refunds, with Stripe's rules: never more than the payment left
- * unrefunded, a konbini refund only with instructions_email and then requires_action until the
- * customer's bank account is given), so the real `stripe` SDK can be pointed at it with
- * STRIPE_API_URL.
+ * next_action with its voucher; refunds, created and listed by payment, with Stripe's rules: never
+ * more than the payment left unrefunded, a konbini refund only with instructions_email and then
+ * requires_action until the customer's bank account is given), so the real `stripe` SDK can be
+ * pointed at it with STRIPE_API_URL.
  */
 export async function startFakeStripe() {
   const intents = new Map<string, Intent>();
@@ -188,6 +188,23 @@ export async function startFakeStripe() {
         });
       }
       if (req.method === "POST" && path === "/v1/refunds") return createRefund(body, idempotencyKey, send);
+      if (req.method === "GET" && path === "/v1/refunds") {
+        // A payment's refunds, newest first, one page as Stripe lists them (payment_intent=, limit).
+        const params = new URLSearchParams(query);
+        const paymentIntent = params.get("payment_intent");
+        const limit = Number(params.get("limit") ?? 10);
+        const all = [...refunds.values()]
+          .filter((refund) => !paymentIntent || refund.payment_intent === paymentIntent)
+          .reverse();
+        const after = params.get("starting_after");
+        const start = after ? all.findIndex((refund) => refund.id === after) + 1 : 0;
+        return send(200, {
+          object: "list",
+          url: "/v1/refunds",
+          has_more: start + limit < all.length,
+          data: all.slice(start, start + limit),
+        });
+      }
       const match = /^\/v1\/payment_intents\/([^/]+?)(\/cancel)?$/.exec(path);
       const intent = match?.[1] ? intents.get(match[1]) : undefined;
       if (match && !intent)

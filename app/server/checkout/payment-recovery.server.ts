@@ -17,8 +17,11 @@ export async function recoverUnrecordedPayments(): Promise<number> {
   const report = await recoverPaymentsSince(new Date(now().getTime() - LOOKBACK_MS));
   const made = report.recreated.length;
   if (made > 0) console.log(`[payments] 決済済みで注文のなかった ${made} 件の注文を作成しました`);
-  // Already in the ledger of stray payments: the admin has it (and its mail) once.
-  const refused = report.unrecovered.filter((payment) => payment.reason !== "already_stray");
+  // Already in the ledger of stray payments: the admin has it (and its mail) once. Refunded in
+  // full: the money went back, nothing is left to do.
+  const refused = report.unrecovered.filter(
+    (payment) => payment.reason !== "already_stray" && payment.reason !== "refunded",
+  );
   for (const payment of refused)
     console.error(
       `[payments] 決済 ${payment.paymentIntentId} からは注文を作成できませんでした: ${payment.message}`,

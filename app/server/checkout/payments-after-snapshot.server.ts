@@ -1,14 +1,13 @@
-import { and, eq, inArray } from "drizzle-orm";
-import type { CarriedOrder } from "~/lib/rules/order-metadata";
+import { eq } from "drizzle-orm";
 import { formatDateTime } from "~/lib/rules/format";
 import { DAY_MS } from "~/lib/rules/tokyo-date";
-import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { db } from "../db/client.server";
-import { athletes, checkouts, contests, orders, strayPayments } from "../db/schema";
+import { orders, strayPayments } from "../db/schema";
+import { checkoutFromPayment, type CheckoutRefusalReason } from "../orders/checkout-from-payment.server";
 import { recordPayment } from "../orders/record-payment.server";
 import { paymentProvider, type PaymentIntentState } from "../payments/index.server";
-import { STRAY_PAYMENTS_PATH } from "../refunds/stray-payments.server";
+import { fileStrayPayment, STRAY_PAYMENTS_PATH } from "../refunds/stray-payments.server";
 import { STARTED_PAYMENT_EXPIRY_MS } from "./draft.server";
 
 /*
@@ -19,15 +18,16 @@ import { STARTED_PAYMENT_EXPIRY_MS } from "./draft.server";
  * the order once (its unique indexes make a second run a no-op) or writes the payment in the
  * ledger of stray payments. Start-up reconciliation (payment-recovery.server.ts) takes the same
  * path over the last week, so a payment taken by the old server while a restore ran is made too.
+ * A payment refunded after the snapshot is still "succeeded" at the provider: it is asked how much
+ * was given back first, and a refunded payment makes no order. Every payment that makes no order
+ * and still holds money is in the ledger, so the admin sees it and is mailed once.
  */
 
 /** Why a payment made no order now, for the admin. */
 export type UnrecoveredReason =
-  | "no_order_metadata"
-  | "incomplete_order_metadata"
-  | "invalid_order_metadata"
-  | "contest_gone"
-  | "athlete_gone"
+  | CheckoutRefusalReason
+  | "refunded"
+  | "partly_refunded"
   | "already_stray"
   | "refused_by_record_payment"
   | "failed";
@@ -45,7 +45,10 @@ export type PaymentsAfterSnapshotReport = {
   recreated: { paymentIntentId: string; orderNumber: string; amount: number; checkoutRecreated: boolean }[];
   /** Konbini orders the snapshot has waiting (入金待ち or 期限切れ) whose store payment came after it: now paid. */
   markedPaid: { paymentIntentId: string; orderNumber: string }[];
-  /** Payments that made no order, each with why in Japanese; `inStrayLedger`: the admin refunds it from there. */
+  /**
+   * Payments that made no order, each with why in Japanese; `inStrayLedger`: the admin refunds it
+   * from there (every one but a payment refunded in full, which holds no money).
+   */
   unrecovered: {
     paymentIntentId: string;
     amount: number;
@@ -96,7 +99,7 @@ export async function recoverPaymentsSince(
   };
   for (const intent of intents) {
     try {
-      recoverPayment(intent, report);
+      await recoverPayment(intent, report);
     } catch (error) {
       console.error(`[payments] 決済 ${intent.id} の注文を復元できませんでした`, error);
       report.unrecovered.push(
@@ -107,7 +110,7 @@ export async function recoverPaymentsSince(
   return report;
 }
 
-function recoverPayment(intent: PaymentIntentState, report: PaymentsAfterSnapshotReport): void {
+async function recoverPayment(intent: PaymentIntentState, report: PaymentsAfterSnapshotReport) {
   const existing = db()
     .select({ orderNumber: orders.orderNumber, paymentStatus: orders.paymentStatus })
     .from(orders)
@@ -117,7 +120,7 @@ function recoverPayment(intent: PaymentIntentState, report: PaymentsAfterSnapsho
     report.alreadyThere++;
     return;
   }
-  if (!existing && inStrayLedger(intent.id)) {
+  if (inStrayLedger(intent.id)) {
     report.unrecovered.push(
       unrecovered(
         intent,
@@ -128,12 +131,27 @@ function recoverPayment(intent: PaymentIntentState, report: PaymentsAfterSnapsho
     );
     return;
   }
-  const restored = existing ? null : restoreCheckout(intent);
+  // Stripe leaves a refunded intent "succeeded": the refund, made after the snapshot, is only there.
+  const refunded = await paymentProvider().refundedAmount(intent.id);
+  if (refunded > 0) {
+    report.unrecovered.push(refundedPayment(intent, refunded));
+    return;
+  }
+  const restored = existing
+    ? null
+    : db().transaction((tx) => checkoutFromPayment(tx, intent), { behavior: "immediate" });
   if (restored && !restored.ok) {
-    // Without a checkout no order can be made: recordPayment writes it in the ledger for the
-    // admin (no usable checkout). A checkout the snapshot has is left for the admin to judge.
-    const strayNow = !restored.checkoutExists && !recordPayment(intent).ok;
-    report.unrecovered.push(unrecovered(intent, restored.reason, restored.message, strayNow));
+    if (restored.checkoutExists)
+      // recordPayment would make the database's checkout into an order, not what was paid for.
+      fileStrayPayment({
+        intent,
+        reason: "order_not_restorable",
+        detail: restored.message,
+        customerEmail: intent.carriedOrder.order?.customerEmail ?? null,
+      });
+    // Without a checkout recordPayment refuses it and writes it in the ledger, as for any path.
+    else recordPayment(intent);
+    report.unrecovered.push(unrecovered(intent, restored.reason, restored.message, inStrayLedger(intent.id)));
     return;
   }
   const made = recordPayment(intent);
@@ -162,110 +180,38 @@ function recoverPayment(intent: PaymentIntentState, report: PaymentsAfterSnapsho
   }
 }
 
+/**
+ * A payment refunded (in full or in part) makes no order: its customer was told it was given
+ * back. Refunded in full it holds no money, so it is only listed; in part, the rest is the
+ * admin's to judge (refund it or make the order by hand), so it is written in the ledger with
+ * what is left as its amount (the ledger's one-click refund gives back exactly that).
+ */
+function refundedPayment(intent: PaymentIntentState, refunded: number): Unrecovered {
+  if (refunded >= intent.amount)
+    return unrecovered(
+      intent,
+      "refunded",
+      `返金済み ${refunded} 円（全額）のため注文にしませんでした`,
+      false,
+    );
+  const rest = intent.amount - refunded;
+  const message = `返金済み ${refunded} 円（決済額 ${intent.amount} 円のうち）のため注文にしませんでした。残り ${rest} 円は返金するか注文にするか判断してください`;
+  fileStrayPayment({
+    intent,
+    reason: "partly_refunded",
+    detail: message,
+    customerEmail: intent.carriedOrder.order?.customerEmail ?? null,
+    amount: rest,
+  });
+  return unrecovered(intent, "partly_refunded", message, true);
+}
+
 function inStrayLedger(paymentIntentId: string): boolean {
   return !!db()
     .select({ id: strayPayments.id })
     .from(strayPayments)
     .where(eq(strayPayments.paymentIntentId, paymentIntentId))
     .get();
-}
-
-type RestoredCheckout =
-  | { ok: true; recreated: boolean }
-  | { ok: false; reason: UnrecoveredReason; message: string; checkoutExists: boolean };
-
-/**
- * The checkout as the payment was made for it. The snapshot's own checkout (started before it)
- * is used as it is when the payment carries no order; when it does, the checkout takes the
- * carried lines and customer, which preparePayment wrote to both and the provider got first.
- * A checkout the snapshot lacks is made from the carried order: verified, as preparePayment
- * leaves it, without an auto-login account (its password never left the shop).
- */
-function restoreCheckout(intent: PaymentIntentState): RestoredCheckout {
-  const checkout = intent.checkoutId
-    ? db().select().from(checkouts).where(eq(checkouts.id, intent.checkoutId)).get()
-    : undefined;
-  const { order, problem } = intent.carriedOrder;
-  if (!order) {
-    if (checkout) return { ok: true, recreated: false };
-    const reason =
-      problem.reason === "incomplete"
-        ? "incomplete_order_metadata"
-        : problem.reason === "invalid"
-          ? "invalid_order_metadata"
-          : "no_order_metadata";
-    return { ok: false, reason, message: problem.message, checkoutExists: false };
-  }
-  const refusal = orderRefusal(order);
-  if (refusal) return { ok: false, ...refusal, checkoutExists: !!checkout };
-  const values = {
-    contestId: order.contestId,
-    customerEmail: order.customerEmail,
-    customerName: order.customerName,
-    pricedLines: order.pricedLines,
-    amount: order.pricedLines.reduce((sum, line) => sum + line.price, 0),
-    paymentIntentId: intent.id,
-    updatedAt: now(),
-  };
-  if (checkout) {
-    if (checkout.status !== "paid")
-      db().update(checkouts).set(values).where(eq(checkouts.id, checkout.id)).run();
-    return { ok: true, recreated: false };
-  }
-  if (!intent.checkoutId)
-    return {
-      ok: false,
-      reason: "invalid_order_metadata",
-      message: "決済に注文手続きの番号（checkoutId）がありません",
-      checkoutExists: false,
-    };
-  db()
-    .insert(checkouts)
-    .values({
-      ...values,
-      id: intent.checkoutId,
-      items: order.pricedLines.map(({ category, athleteId, formatId }) => ({
-        category,
-        athleteId,
-        formatId,
-      })),
-      autoLogin: false,
-      emailVerifiedAt: now(),
-      status: "verified",
-    })
-    .onConflictDoNothing()
-    .run();
-  return { ok: true, recreated: true };
-}
-
-/** A carried order the restored database cannot hold: its contest or an athlete is not in it. */
-function orderRefusal(order: CarriedOrder): { reason: UnrecoveredReason; message: string } | null {
-  const contest = db()
-    .select({ id: contests.id })
-    .from(contests)
-    .where(eq(contests.id, order.contestId))
-    .get();
-  if (!contest)
-    return {
-      reason: "contest_gone",
-      message: `大会（ID ${order.contestId}）が復元したデータベースにありません`,
-    };
-  const ids = [...new Set(order.pricedLines.map((line) => line.athleteId))];
-  const found = new Set(
-    db()
-      .select({ id: athletes.id })
-      .from(athletes)
-      .where(and(eq(athletes.contestId, order.contestId), inArray(athletes.id, ids)))
-      .all()
-      .map((row) => row.id),
-  );
-  const missing = order.pricedLines.find((line) => !found.has(line.athleteId));
-  if (missing)
-    return {
-      reason: "athlete_gone",
-      message: `選手「${missing.athleteNumber} ${missing.athleteName}」（ID ${missing.athleteId}）が復元したデータベースの大会にありません`,
-    };
-  return null;
 }
 
 function unrecovered(

@@ -771,10 +771,20 @@ export const refunds = sqliteTable(
 
 /**
  * A succeeded payment that did not become an order (a second payment for a checkout that has
- * its order, a payment without a usable checkout, another amount or currency). Recorded once per
+ * its order, a payment without a usable checkout, another amount or currency; after a restore,
+ * one whose order cannot be made again or that was partly refunded). Recorded once per
  * payment, listed in the back-office with a one-click full refund, and mailed to the admins.
  */
-export const STRAY_PAYMENT_REASONS = ["second_payment", "no_checkout", "amount", "currency"] as const;
+export const STRAY_PAYMENT_REASONS = [
+  "second_payment",
+  "no_checkout",
+  "amount",
+  "currency",
+  // The payment's checkout cannot be made from what it carries (its contest or an athlete gone).
+  "order_not_restorable",
+  // Found after a restore partly refunded: no order made, the rest is the admin's to judge.
+  "partly_refunded",
+] as const;
 export type StrayPaymentReason = (typeof STRAY_PAYMENT_REASONS)[number];
 
 export const strayPayments = sqliteTable(

@@ -10,6 +10,7 @@ import {
   sendStrayPaymentMails,
   STRAY_PAYMENTS_PATH,
 } from "../refunds/stray-payments.server";
+import { checkoutFromPayment } from "./checkout-from-payment.server";
 import type { Order } from "./orders.server";
 import { createOrder, type PaidCheckout } from "./order-creation.server";
 import { orderStatusUrl, promisedDeliveryDay } from "./order-status.server";
@@ -21,7 +22,11 @@ export const SHOP_CURRENCY = "jpy";
  * A payment that must not become its checkout's order: a succeeded one is written in the ledger
  * of stray payments for the admin to refund; nothing is refunded automatically.
  */
-export type PaymentRefusal = { ok: false; reason: "currency" | "amount" | "no_checkout"; detail: string };
+export type PaymentRefusal = {
+  ok: false;
+  reason: "currency" | "amount" | "no_checkout" | "order_not_restorable";
+  detail: string;
+};
 
 export type CreateOrderResult =
   | {
@@ -75,7 +80,10 @@ export function paymentMismatch(
  *   or delivered until the store payment is reported.
  * - A succeeded payment for an order that waits (or that the shop's clock already expired:
  *   the money is in, so the customer gets the video) marks it paid and mails the customer.
- * Lines and total come from the checkout's priced snapshot, which the payment was made for.
+ * Lines and total come from the checkout's priced snapshot, which the payment was made for. A
+ * payment without a usable checkout (the database lost it: a restore, a volume gone) that carries
+ * its order gets the checkout back from it (checkout-from-payment.server.ts), so a voucher or
+ * payment made after a snapshot becomes its order whichever path reports it.
  * A succeeded payment that does not pay for it (paymentMismatch), has no usable checkout, or
  * is a second payment for a checkout that already has its order makes no order: it is written
  * in the ledger of stray payments (stray-payments.server.ts), the admins are mailed, and the
@@ -100,17 +108,27 @@ export function recordPayment(intent: PaymentIntentState): CreateOrderResult {
           });
         return recorded;
       }
-      const checkout = paidCheckout(tx, intent);
+      let checkout = paidCheckout(tx, intent);
       const refuse = (refusal: PaymentRefusal): PaymentRefusal => {
         if (!voucher)
           strayMailIds = recordStrayPayment(tx, {
             intent,
             reason: refusal.reason,
             detail: refusal.detail,
-            customerEmail: checkout?.customerEmail ?? null,
+            customerEmail: checkout?.customerEmail ?? intent.carriedOrder.order?.customerEmail ?? null,
           });
         return refusal;
       };
+      if (!checkout && intent.carriedOrder.order) {
+        const restored = checkoutFromPayment(tx, intent);
+        if (!restored.ok)
+          return refuse({
+            ok: false,
+            reason: "order_not_restorable",
+            detail: `注文手続き ${intent.checkoutId ?? "（なし）"} がなく、決済の記録から作り直せません: ${restored.message}`,
+          });
+        checkout = paidCheckout(tx, intent);
+      }
       if (!checkout)
         return refuse({
           ok: false,

@@ -3,6 +3,7 @@ import { orderMetadata, orderMetadataUpdate, readOrderMetadata } from "~/lib/rul
 import type { PaymentMethod } from "~/lib/rules/payment-terms";
 import { env } from "../core/env.server";
 import { loadStripe } from "../core/lazy-modules.server";
+import { refundIdempotencyKey } from "./refund-idempotency.server";
 import {
   KONBINI_PRODUCT_DESCRIPTION,
   type KonbiniVoucher,
@@ -180,7 +181,19 @@ export const stripeProvider: PaymentProvider = {
     return succeeded;
   },
 
-  async createRefund({ paymentIntentId, amount, shopRefundId, customerEmail }) {
+  async refundedAmount(paymentIntentId) {
+    let refunded = 0;
+    // Auto-pagination: a payment can have been refunded in many parts.
+    for await (const refund of (await stripeClient()).refunds.list({
+      payment_intent: paymentIntentId,
+      limit: 100,
+    })) {
+      if (refund.status !== "failed" && refund.status !== "canceled") refunded += refund.amount;
+    }
+    return refunded;
+  },
+
+  async createRefund({ paymentIntentId, amount, shopRefundId, requestKey, customerEmail }) {
     const method = await paidMethod(paymentIntentId);
     const refund = await (
       await stripeClient()
@@ -192,8 +205,9 @@ export const stripeProvider: PaymentProvider = {
         // Konbini has no way back to the payer: Stripe mails this address to ask for a bank account.
         ...(method === "konbini" && customerEmail ? { instructions_email: customerEmail } : {}),
       },
-      // One refund per row of the shop's refunds, however often the shop retries asking.
-      { idempotencyKey: `shop-refund-${shopRefundId}` },
+      // One refund per row of the shop's refunds, however often the shop retries asking (and
+      // not an earlier row's of the same id, after a restore).
+      { idempotencyKey: refundIdempotencyKey(shopRefundId, requestKey) },
     );
     return refundState(refund, method);
   },

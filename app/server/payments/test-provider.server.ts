@@ -5,7 +5,7 @@ import { testPaymentIntents } from "../db/schema";
 import { now } from "../core/clock.server";
 import { orderMetadata, orderMetadataUpdate, readOrderMetadata } from "~/lib/rules/order-metadata";
 import type { PaymentIntentState, PaymentProvider } from "./types";
-import { createTestRefund } from "./test-refunds.server";
+import { createTestRefund, testRefundedAmount } from "./test-refunds.server";
 
 /**
  * The built-in test provider (テストモード), used only when chosen (PAYMENT_PROVIDER=test, or no Stripe key outside production).
@@ -114,6 +114,8 @@ export const testProvider: PaymentProvider & {
       .all()
       .map(toState);
   },
+
+  refundedAmount: testRefundedAmount,
 
   createRefund: createTestRefund,
 

@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import { and, eq, ne, sql } from "drizzle-orm";
-import { db } from "../db/client.server";
+import { db, type Tx } from "../db/client.server";
 import { testPaymentIntents, testRefunds } from "../db/schema";
+import { refundIdempotencyKey } from "./refund-idempotency.server";
 import type { ProviderRefund } from "./types";
 
 /**
@@ -31,8 +32,9 @@ export async function createTestRefund(input: {
   paymentIntentId: string;
   amount: number;
   shopRefundId: number;
+  requestKey: string;
 }): Promise<ProviderRefund> {
-  const idempotencyKey = `shop-refund-${input.shopRefundId}`;
+  const idempotencyKey = refundIdempotencyKey(input.shopRefundId, input.requestKey);
   return db().transaction(
     (tx) => {
       const earlier = tx
@@ -48,11 +50,7 @@ export async function createTestRefund(input: {
         .get();
       if (!intent || intent.status !== "succeeded")
         throw new TestRefundRefused(`payment ${input.paymentIntentId} has not succeeded`);
-      const { refunded } = tx
-        .select({ refunded: sql<number>`coalesce(sum(${testRefunds.amount}), 0)` })
-        .from(testRefunds)
-        .where(and(eq(testRefunds.paymentIntentId, intent.id), ne(testRefunds.status, "failed")))
-        .get() ?? { refunded: 0 };
+      const refunded = refundedOf(tx, intent.id);
       if (input.amount <= 0 || refunded + input.amount > intent.amount)
         throw new TestRefundRefused(
           `refund ${input.amount} is greater than the unrefunded ${intent.amount - refunded} of ${intent.id}`,
@@ -75,6 +73,21 @@ export async function createTestRefund(input: {
     },
     { behavior: "immediate" },
   );
+}
+
+/** What the payment's refunds give back, failed ones left out (as Stripe counts them). */
+function refundedOf(tx: Pick<Tx, "select">, paymentIntentId: string): number {
+  return (
+    tx
+      .select({ refunded: sql<number>`coalesce(sum(${testRefunds.amount}), 0)` })
+      .from(testRefunds)
+      .where(and(eq(testRefunds.paymentIntentId, paymentIntentId), ne(testRefunds.status, "failed")))
+      .get()?.refunded ?? 0
+  );
+}
+
+export async function testRefundedAmount(paymentIntentId: string): Promise<number> {
+  return db().transaction((tx) => refundedOf(tx, paymentIntentId));
 }
 
 /** The customer gave a bank account and the transfer went out: a waiting konbini refund succeeds. */

@@ -78,8 +78,14 @@ export interface PaymentProvider {
   /** Payments that succeeded since a moment: the shop reconciles them with its orders at start-up. */
   succeededSince(since: Date): Promise<PaymentIntentState[]>;
   /**
-   * Gives back `amount` of a succeeded payment, once per `shopRefundId` however often it is asked
-   * (the provider's idempotency key). A card refund goes back to the card; konbini has no native
+   * How much of a payment was given back (refunds not failed or canceled, processing included):
+   * a payment refunded after a snapshot is still "succeeded", and must not become an order again.
+   */
+  refundedAmount(paymentIntentId: string): Promise<number>;
+  /**
+   * Gives back `amount` of a succeeded payment, once per refund row however often it is asked
+   * (the provider's idempotency key, refundIdempotencyKey: the row's id and its `requestKey`, so
+   * an id reused after a restore is another refund). A card refund goes back to the card; konbini has no native
    * refund, so the provider mails `customerEmail` to ask for a bank account (Stripe's
    * instructions_email) and the refund stays processing until it is paid.
    */
@@ -87,6 +93,8 @@ export interface PaymentProvider {
     paymentIntentId: string;
     amount: number;
     shopRefundId: number;
+    /** The row's request key: with its id, what makes the provider's idempotency key. */
+    requestKey: string;
     customerEmail: string | null;
   }): Promise<ProviderRefund>;
 }

@@ -14,7 +14,8 @@ import type { ProviderRefund } from "../payments/types";
 /**
  * Asking the provider for a refund the shop has written down, and recording what it answers.
  * The row is written first (refunds under the order's lock, see order-refunds.server.ts), so the
- * amount is promised before any money moves; the provider's idempotency key is the row's id, so
+ * amount is promised before any money moves; the provider's idempotency key is the row's id and
+ * request key (refundIdempotencyKey: ids restart after a restore, request keys do not), so
  * asking again — a retry after a network fault, start-up's resend, two calls at once — never
  * refunds twice. Whatever path reports the provider's refund (this answer, the webhook, the test
  * provider's action) goes through applyProviderRefund, which mails the customer once.
@@ -32,6 +33,7 @@ export async function sendRefund(refundId: number): Promise<RefundRow> {
       paymentIntentId: row.paymentIntentId,
       amount: row.amount,
       shopRefundId: row.id,
+      requestKey: row.requestKey,
       customerEmail: customerEmailOf(row),
     });
   } catch (error) {

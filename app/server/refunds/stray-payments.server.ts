@@ -20,6 +20,8 @@ export const STRAY_PAYMENT_REASON_LABELS: Record<StrayPaymentReason, string> = {
   no_checkout: "注文手続きが見つからない決済",
   amount: "金額が注文の合計と違う決済",
   currency: "円以外の通貨の決済",
+  order_not_restorable: "注文を作り直せない決済（大会・選手がない）",
+  partly_refunded: "一部返金済みのため注文にしなかった決済",
 };
 
 /** The page where the admin sees them (its address is made here, and only here). */
@@ -34,6 +36,8 @@ export function recordStrayPayment(
     detail: string;
     orderId?: number | null;
     customerEmail?: string | null;
+    /** What is left to give back, when part of the payment already was (partly_refunded). */
+    amount?: number;
   },
 ): number[] {
   const row = tx
@@ -41,7 +45,7 @@ export function recordStrayPayment(
     .values({
       paymentIntentId: input.intent.id,
       reason: input.reason,
-      amount: input.intent.amount,
+      amount: input.amount ?? input.intent.amount,
       currency: input.intent.currency,
       checkoutId: input.intent.checkoutId,
       orderId: input.orderId ?? null,
@@ -75,6 +79,16 @@ export function recordStrayPayment(
 
 export function sendStrayPaymentMails(mailIds: number[]): void {
   for (const id of mailIds) void sendQueuedMailNow(id, "stray payment mail");
+}
+
+/**
+ * Writes a payment the recovery after a restore cannot make into an order, when recordPayment
+ * does not see it (its checkout is there, but not what was paid for; or it was partly refunded),
+ * and mails the admins; a payment already written stays as it was and mails nobody again.
+ */
+export function fileStrayPayment(input: Parameters<typeof recordStrayPayment>[1]): void {
+  const mailIds = db().transaction((tx) => recordStrayPayment(tx, input), { behavior: "immediate" });
+  sendStrayPaymentMails(mailIds);
 }
 
 export type StrayPaymentRow = typeof strayPayments.$inferSelect & { refund: RefundRow | null };
