@@ -53,7 +53,11 @@ export async function takeScheduledSnapshot(attempt = 1): Promise<SnapshotOutcom
     });
     await place.keep(taken.file, taken.manifest);
     recordBackupRun({ startedAt, status: "ok", name, bytes: taken.manifest.bytes, attempt });
-    const pruned = await pruneSnapshots(place, now(), retentionOf(config, place));
+    // The snapshot is kept whatever happens to the old ones: a failed deletion is tried again next time.
+    const pruned = await pruneSnapshots(place, now(), retentionOf(config, place)).catch((error: unknown) => {
+      console.error("[backups] 保存期間を過ぎたスナップショットを削除できませんでした", error);
+      return 0;
+    });
     console.log(
       `[backups] スナップショットを保存しました: ${place.where}${name}（${(taken.manifest.bytes / 1024 / 1024).toFixed(1)} MB、${taken.seconds.toFixed(1)} 秒）${pruned > 0 ? `。保存期間を過ぎた ${pruned} 件を削除しました` : ""}`,
     );
