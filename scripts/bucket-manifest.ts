@@ -25,8 +25,6 @@ export async function bucketManifest(
   const known = new Map((previous?.objects ?? []).map((object) => [object.name, object]));
   const objects: BucketObject[] = [];
   for await (const object of store.list("")) {
-    // The shop's own snapshots (app/server/backups) are backups, not files a backup must find.
-    if (object.name.startsWith("backups/")) continue;
     const earlier = known.get(object.name);
     let sha256 =
       earlier && earlier.etag === object.etag && earlier.size === object.size ? earlier.sha256 : null;
