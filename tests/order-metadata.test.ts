@@ -11,6 +11,7 @@ import {
   withOrderCheck,
 } from "~/lib/rules/order-metadata";
 import { MAX_ORDER_ITEMS } from "~/lib/rules/pricing";
+import { DISCOUNT_KINDS } from "~/lib/rules/promotions";
 
 /** Japanese text with emoji (surrogate pairs, ZWJ sequences) and the odd quote or backslash JSON escapes. */
 const japanese = (maxLength: number, size: fc.SizeForArbitrary = "small") =>
@@ -27,16 +28,29 @@ const japanese = (maxLength: number, size: fc.SizeForArbitrary = "small") =>
     .map((parts) => [...parts.join("")].slice(0, maxLength).join(""));
 
 const line = (categories: fc.Arbitrary<string>, names: fc.Arbitrary<string>) =>
-  fc.record({
-    category: categories,
-    athleteId: fc.integer({ min: 1, max: 2 ** 31 }),
-    athleteNumber: fc.integer({ min: 0, max: 999_999 }),
-    athleteName: names,
-    formatId: fc.integer({ min: 1, max: 2 ** 31 }),
-    style: fc.constantFrom("縦", "横", "縦（スマホ用）"),
-    orientation: fc.constantFrom("vertical" as const, "horizontal" as const),
-    price: fc.integer({ min: 0, max: 1_000_000 }),
-  });
+  fc
+    .record({
+      category: categories,
+      athleteId: fc.integer({ min: 1, max: 2 ** 31 }),
+      athleteNumber: fc.integer({ min: 0, max: 999_999 }),
+      athleteName: names,
+      formatId: fc.integer({ min: 1, max: 2 ** 31 }),
+      style: fc.constantFrom("縦", "横", "縦（スマホ用）"),
+      orientation: fc.constantFrom("vertical" as const, "horizontal" as const),
+      listPrice: fc.integer({ min: 2_000, max: 1_000_000 }),
+      discounts: fc.array(
+        fc.record({
+          kind: fc.constantFrom(...DISCOUNT_KINDS),
+          name: names,
+          amount: fc.integer({ min: 0, max: 1_000 }),
+        }),
+        { maxLength: 2 },
+      ),
+    })
+    .map((line) => ({
+      ...line,
+      price: line.listPrice - line.discounts.reduce((sum, d) => sum + d.amount, 0),
+    }));
 
 /** An address the customer form accepts (zod's check, as customerSchema). */
 const address = fc
@@ -51,6 +65,7 @@ const shopOrder = fc.record({
   contestId: fc.integer({ min: 1, max: 2 ** 31 }),
   customerEmail: address,
   customerName: japanese(50),
+  couponCode: fc.option(fc.stringMatching(/^[A-Z0-9_-]{3,32}$/), { nil: null }),
   pricedLines: fc.array(line(japanese(50, "max"), japanese(50, "max")), {
     minLength: 1,
     maxLength: MAX_ORDER_ITEMS,
@@ -63,6 +78,7 @@ const anyOrder = fc.record({
   contestId: fc.integer({ min: 1, max: 2 ** 31 }),
   customerEmail: fc.constant("parent@example.jp"),
   customerName: japanese(50),
+  couponCode: fc.option(fc.constant("X".repeat(32)), { nil: null }),
   pricedLines: fc.array(line(japanese(400, "max"), japanese(400, "max")), {
     minLength: 1,
     maxLength: MAX_ORDER_ITEMS,
@@ -118,6 +134,7 @@ describe("an order carried in a payment's metadata", () => {
       contestId: 3,
       customerEmail: "parent@example.jp",
       customerName: "山田 花子",
+      couponCode: null,
       pricedLines: Array.from({ length: MAX_ORDER_ITEMS }, (_, i) => ({
         category: long(i, "部門"),
         athleteId: i + 1,
@@ -127,6 +144,8 @@ describe("an order carried in a payment's metadata", () => {
         style: "縦",
         orientation: "vertical" as const,
         price: 3000,
+        listPrice: 3000,
+        discounts: [],
       })),
     };
     const metadata = orderMetadata("chk_big", order);
@@ -148,11 +167,14 @@ describe("an order carried in a payment's metadata", () => {
       style: "縦",
       orientation: "vertical" as const,
       price: 3000,
+      listPrice: 3000,
+      discounts: [],
     });
     const big = {
       contestId: 1,
       customerEmail: "a@example.jp",
       customerName: "花子",
+      couponCode: null,
       pricedLines: [0, 1, 2, 3, 4, 5].map(lineOf),
     };
     const small = { ...big, pricedLines: [lineOf(0)] };
@@ -172,6 +194,7 @@ describe("an order carried in a payment's metadata", () => {
     contestId: 7,
     customerEmail: "hanako@example.jp",
     customerName: "山田 花子",
+    couponCode: null,
     pricedLines: [
       {
         category: "A部門",
@@ -182,6 +205,8 @@ describe("an order carried in a payment's metadata", () => {
         style: "縦",
         orientation: "vertical",
         price: 3000,
+        listPrice: 3000,
+        discounts: [],
       },
       {
         category: "A部門",
@@ -192,6 +217,8 @@ describe("an order carried in a payment's metadata", () => {
         style: "横",
         orientation: "horizontal",
         price: 4500,
+        listPrice: 4500,
+        discounts: [],
       },
     ],
   };

@@ -128,11 +128,14 @@ describe("orders paid after the snapshot, made again from the payments", () => {
       style: "縦",
       orientation: "vertical" as const,
       price: 3000,
+      listPrice: 3000,
+      discounts: [],
     };
     const long: CarriedOrder = {
       contestId: 1,
       customerEmail: "hanako@example.jp",
       customerName: "山田 花子",
+      couponCode: null,
       pricedLines: Array.from({ length: 30 }, (_, i) => ({ ...line, athleteName: `${i}${"長".repeat(90)}` })),
     };
     const made = await testProvider.createIntent({

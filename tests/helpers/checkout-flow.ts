@@ -95,6 +95,8 @@ export function payVerifiedCheckout(
           style: "縦",
           orientation: "vertical",
           price: 3000,
+          listPrice: 3000,
+          discounts: [],
         },
       ],
       ...checkout,

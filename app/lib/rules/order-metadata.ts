@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ORIENTATIONS, type Orientation } from "./pricing";
+import { DISCOUNT_KINDS, type Discount } from "./promotions";
 
 /**
  * What an order needs, carried by its payment at the provider (Stripe's metadata), so an order
@@ -22,7 +23,10 @@ export type CarriedLine = {
   formatId: number;
   style: string;
   orientation: Orientation;
+  /** What is paid for the line: its list price less its discounts. */
   price: number;
+  listPrice: number;
+  discounts: Discount[];
 };
 
 /** What the order needs: its contest, its customer, its priced lines. */
@@ -31,6 +35,8 @@ export type CarriedOrder = {
   customerEmail: string;
   customerName: string;
   pricedLines: CarriedLine[];
+  /** The coupon code applied (its discount is on the lines), or null. */
+  couponCode: string | null;
 };
 
 export const STRIPE_METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500 } as const;
@@ -45,6 +51,7 @@ const KEY = {
   email: "order_customer_email",
   name: "order_customer_name",
   lineCount: "order_line_count",
+  coupon: "order_coupon",
   check: "order_check",
 } as const;
 const LINES_KEY_PREFIX = "order_lines_";
@@ -60,8 +67,10 @@ export const ORDER_METADATA_KEYS: readonly string[] = [
 
 /**
  * The lines as one JSON text: the strings (categories, styles, names) once each in `s`, each
- * line a tuple [category, athleteId, athleteNumber, name, formatId, style, orientation, price]
- * with indexes into `s` and into ORIENTATIONS; a category or a style repeats on most lines.
+ * line a tuple [category, athleteId, athleteNumber, name, formatId, style, orientation, price,
+ * listPrice, discounts] with indexes into `s` and into ORIENTATIONS; a category or a style repeats
+ * on most lines. A discount is [kind, name, amount] (indexes into DISCOUNT_KINDS and `s`).
+ * Payments started before promotions carry the first eight only: no discount.
  */
 function linesText(lines: CarriedLine[]): string {
   const strings: string[] = [];
@@ -78,6 +87,8 @@ function linesText(lines: CarriedLine[]): string {
     at(line.style),
     ORIENTATIONS.indexOf(line.orientation),
     line.price,
+    line.listPrice,
+    line.discounts.map((d) => [DISCOUNT_KINDS.indexOf(d.kind), at(d.name), d.amount]),
   ]);
   return JSON.stringify({ s: strings, l: tuples });
 }
@@ -115,6 +126,8 @@ function checkedValues(metadata: Record<string, string>, lineChunks: number): st
   const values = [KEY.checkout, KEY.format, KEY.contest, KEY.email, KEY.name, KEY.lineCount].map(
     (key) => metadata[key] ?? "",
   );
+  // Only when there is one: payments started before coupons carry no such key, and their check stands.
+  if (metadata[KEY.coupon]) values.push(`coupon:${metadata[KEY.coupon]}`);
   for (let i = 0; i < lineChunks; i++) values.push(metadata[linesKey(i)] ?? "");
   return values;
 }
@@ -133,6 +146,7 @@ export function orderMetadata(checkoutId: string, order: CarriedOrder): Record<s
     [KEY.name]: order.customerName,
     [KEY.lineCount]: String(order.pricedLines.length),
   };
+  if (order.couponCode) head[KEY.coupon] = order.couponCode;
   let fitting = order.pricedLines.length;
   let pieces = chunks(linesText(order.pricedLines));
   while (pieces.length > LINE_CHUNKS) {
@@ -174,25 +188,23 @@ const decimal = z
   .regex(/^(0|[1-9]\d{0,15})$/)
   .transform(Number)
   .pipe(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER));
+const index = z.number().int().nonnegative();
+const orientationIndex = index.max(ORIENTATIONS.length - 1);
+const lineHead: [
+  typeof index,
+  typeof id,
+  typeof index,
+  typeof index,
+  typeof id,
+  typeof index,
+  typeof index,
+  typeof index,
+] = [index, id, index, index, id, index, orientationIndex, index];
+const discountTuple = z.tuple([index.max(DISCOUNT_KINDS.length - 1), index, index]);
 const linesSchema = z
   .object({
     s: z.array(z.string()),
-    l: z.array(
-      z.tuple([
-        z.number().int().nonnegative(),
-        id,
-        z.number().int().nonnegative(),
-        z.number().int().nonnegative(),
-        id,
-        z.number().int().nonnegative(),
-        z
-          .number()
-          .int()
-          .min(0)
-          .max(ORIENTATIONS.length - 1),
-        z.number().int().nonnegative(),
-      ]),
-    ),
+    l: z.array(z.union([z.tuple([...lineHead, index, z.array(discountTuple)]), z.tuple(lineHead)])),
   })
   .strict();
 const headSchema = z.object({
@@ -261,11 +273,17 @@ export function readOrderMetadata(metadata: Record<string, string> | null | unde
   if (!lines.success) return invalid("明細の形が正しくありません");
   const { s: strings, l: tuples } = lines.data;
   const pricedLines: CarriedLine[] = [];
-  for (const [category, athleteId, athleteNumber, name, formatId, style, orientation, price] of tuples) {
+  for (const tuple of tuples) {
+    const [category, athleteId, athleteNumber, name, formatId, style, orientation, price] = tuple;
     const [categoryText, nameText, styleText] = [strings[category], strings[name], strings[style]];
     const direction = ORIENTATIONS[orientation];
     if (categoryText === undefined || nameText === undefined || styleText === undefined || !direction)
       return invalid("明細の文字列の番号が範囲外です");
+    const discounts = tuple.length === 10 ? readDiscounts(tuple[9], strings) : [];
+    if (!discounts) return invalid("明細の割引の文字列の番号が範囲外です");
+    const listPrice = tuple.length === 10 ? tuple[8] : price;
+    if (listPrice - discounts.reduce((sum, d) => sum + d.amount, 0) !== price)
+      return invalid("明細の割引と金額が合いません");
     pricedLines.push({
       category: categoryText,
       athleteId,
@@ -275,6 +293,8 @@ export function readOrderMetadata(metadata: Record<string, string> | null | unde
       style: styleText,
       orientation: direction,
       price,
+      listPrice,
+      discounts,
     });
   }
   const { lineCount, contestId, customerEmail, customerName } = head.data;
@@ -287,5 +307,16 @@ export function readOrderMetadata(metadata: Record<string, string> | null | unde
         message: `注文の明細 ${lineCount} 件のうち ${pricedLines.length} 件しか決済に記録できませんでした（明細が多く、決済の記録欄に収まりませんでした）`,
       },
     };
-  return { order: { contestId, customerEmail, customerName, pricedLines }, problem: null };
+  const couponCode = metadata[KEY.coupon] || null;
+  return { order: { contestId, customerEmail, customerName, pricedLines, couponCode }, problem: null };
+}
+
+function readDiscounts(tuples: [number, number, number][], strings: string[]): Discount[] | null {
+  const discounts: Discount[] = [];
+  for (const [kind, name, amount] of tuples) {
+    const [kindName, text] = [DISCOUNT_KINDS[kind], strings[name]];
+    if (kindName === undefined || text === undefined) return null;
+    discounts.push({ kind: kindName, name: text, amount });
+  }
+  return discounts;
 }

@@ -5,10 +5,12 @@ import {
   ORIENTATION_LABELS,
   ORIENTATIONS,
   orientationAt,
-  orderTotal,
   type Orientation,
 } from "~/lib/rules/pricing";
+import { applyPromotions, type CouponOffer, type PromotionPricing } from "~/lib/rules/promotions";
 import { catalogueCached } from "./catalogue-cache.server";
+import { now } from "../core/clock.server";
+import { contestPromotionsOf } from "../promotions/contest-promotions.server";
 import { db, type Tx } from "../db/client.server";
 import { athletes, categories, videoFormats, type CheckoutItem, type PricedLine } from "../db/schema";
 
@@ -101,7 +103,8 @@ function readOrderFormOptions(contestId: number) {
 }
 
 export type PricingResult =
-  { ok: true; lines: PricedLine[]; total: number } | { ok: false; message: string; index: number };
+  | ({ ok: true } & Omit<PromotionPricing<PricedLine>, "lines"> & { lines: PricedLine[] })
+  | { ok: false; message: string; index: number };
 
 const REFUSALS = {
   athlete: "選択された選手は現在ご注文いただけません",
@@ -110,16 +113,19 @@ const REFUSALS = {
 } as const;
 
 /**
- * Prices a complete order on the server from the athletes' current prices. Refuses an
- * athlete of another contest, one not on sale, a category that does not match, or a
- * format that cannot be ordered: a tampered form gets a message, never a price it chose.
+ * Prices a complete order on the server from the athletes' current prices and the contest's
+ * promotions at `at` (lib/rules/promotions.ts), with the coupon when one is given (already
+ * checked: promotions/coupons.server.ts). Refuses an athlete of another contest, one not on
+ * sale, a category that does not match, or a format that cannot be ordered: a tampered form
+ * gets a message, never a price it chose.
  */
 export function priceItems(
   contestId: number,
   items: { category: string; athleteId: number; formatId: number }[],
+  { at = now(), coupon = null }: { at?: Date; coupon?: CouponOffer | null } = {},
 ): PricingResult {
   const options = orderFormOptions(contestId);
-  const lines: PricedLine[] = [];
+  const lines: Omit<PricedLine, "price" | "discounts">[] = [];
   for (const [index, item] of items.entries()) {
     const match = matchItem(options, item);
     if (!match.ok) return { ok: false, index, message: REFUSALS[match.problem] };
@@ -132,10 +138,10 @@ export function priceItems(
       formatId: format.id,
       style: format.name,
       orientation: format.orientation,
-      price: match.price,
+      listPrice: match.price,
     });
   }
-  return { ok: true, lines, total: orderTotal(lines.map((line) => line.price)) };
+  return { ok: true, ...applyPromotions(lines, contestPromotionsOf(contestId), at.getTime(), coupon) };
 }
 
 /** The draft's items that are complete, typed for pricing. */

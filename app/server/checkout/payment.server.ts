@@ -8,6 +8,9 @@ import { checkouts, users } from "../db/schema";
 import { recordPayment } from "../orders/record-payment.server";
 import { paymentProvider, type PaymentIntentState } from "../payments/index.server";
 import type { ShopSession, Toast } from "../http/session.server";
+import { couponRefusalMessage, type CouponRefusal } from "~/lib/rules/coupons";
+import { summedDiscounts } from "~/lib/rules/promotions";
+import { holdCouponUse, releaseCouponHold } from "../promotions/coupon-uses.server";
 
 export const INVALID_AMOUNT_MESSAGE = "注文金額が無効です";
 export const TOTAL_CHANGED_MESSAGE =
@@ -31,23 +34,41 @@ type Checkout = VerifiedCustomer["checkout"];
 export async function preparePayment(
   customer: VerifiedCustomer,
   shownTotal?: number,
-): Promise<{ ok: true; intent: PaymentIntentState } | { ok: false; message: string }> {
-  const { checkout, contest, lines, total, email, name } = customer;
+): Promise<
+  | { ok: true; intent: PaymentIntentState }
+  | { ok: false; status: 400 | 409; message: string; repriced?: boolean }
+> {
+  const { checkout, contest, lines, total, email, name, coupon } = customer;
   // What the order needs rides with the payment, so it can be made again if the database is lost.
   const order: CarriedOrder = {
     contestId: contest.id,
     customerEmail: email,
     customerName: name,
     pricedLines: lines,
+    couponCode: coupon?.applied ? coupon.code : null,
   };
-  if (!(total > 0)) return { ok: false, message: INVALID_AMOUNT_MESSAGE };
-  if (shownTotal !== undefined && shownTotal !== total) return { ok: false, message: TOTAL_CHANGED_MESSAGE };
+  if (!(total > 0)) return { ok: false, status: 400, message: INVALID_AMOUNT_MESSAGE };
+  if (shownTotal !== undefined && shownTotal !== total)
+    return { ok: false, status: 409, message: customer.priceChange ?? TOTAL_CHANGED_MESSAGE };
   const provider = paymentProvider();
   let intent = checkout.paymentIntentId ? await provider.retrieveIntent(checkout.paymentIntentId) : null;
   // Paid, or a konbini voucher already made: the order is the next step, not a new payment.
   if (intent && (intent.status === "succeeded" || intent.konbini)) return { ok: true, intent };
   // A payment the provider is still deciding may yet succeed: a new intent now could charge twice.
-  if (intent?.status === "processing") return { ok: false, message: PAYMENT_PROCESSING_MESSAGE };
+  if (intent?.status === "processing") return { ok: false, status: 400, message: PAYMENT_PROCESSING_MESSAGE };
+  // The coupon's use is held before the amount goes to the provider: of two checkouts racing for
+  // its last use, the one refused here is priced again without it before anything is charged.
+  if (coupon?.applied && coupon.couponId !== null) {
+    const couponDiscount = summedDiscounts(lines).find((d) => d.kind === "coupon")?.amount ?? 0;
+    const held = await holdCouponUse(coupon.couponId, {
+      checkoutId: checkout.id,
+      email,
+      amount: couponDiscount,
+    });
+    if (!held.ok) return { ok: false, status: 409, message: couponGoneMessage(held.reason), repriced: true };
+  } else {
+    releaseCouponHold(checkout.id);
+  }
   const reusable =
     intent &&
     (intent.status === "requires_payment_method" ||
@@ -66,6 +87,10 @@ export async function preparePayment(
   }
   updateCheckout(checkout.id, { paymentIntentId: intent.id, amount: total, pricedLines: lines });
   return { ok: true, intent };
+}
+
+function couponGoneMessage(reason: CouponRefusal): string {
+  return `${couponRefusalMessage(reason)}。クーポンなしの金額に変わりましたので、金額をご確認のうえ、もう一度お進みください。`;
 }
 
 /**

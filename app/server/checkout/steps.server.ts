@@ -10,6 +10,9 @@ import {
   type Checkout,
 } from "./draft.server";
 import { completeItems, priceItems } from "../catalog/pricing.server";
+import { checkCoupon } from "../promotions/coupons.server";
+import { checkoutCoupon } from "../promotions/checkout-coupon.server";
+import { earlyBirdEndedNotice } from "../promotions/ended-promotions.server";
 import {
   firstSubjectSince,
   retireCodes,
@@ -51,13 +54,31 @@ export function pricedCheckout(session: ShopSession) {
   if (!contest) return null;
   const items = completeItems(checkout.items);
   if (items.length === 0 || items.length !== checkout.items.length) return null;
-  const pricing = priceItems(contest.id, items);
+  const at = now();
+  const check = checkout.couponCode
+    ? checkCoupon(checkout.couponCode, {
+        contestId: contest.id,
+        checkoutId: checkout.id,
+        email: checkout.customerEmail,
+        at,
+      })
+    : null;
+  const pricing = priceItems(contest.id, items, { at, coupon: check?.ok ? check.offer : null });
   if (!pricing.ok) return null;
   return {
     checkout,
     contest,
     lines: pricing.lines,
+    listTotal: pricing.listTotal,
     total: pricing.total,
+    discounts: pricing.discounts,
+    coupon: checkoutCoupon(checkout.couponCode, check, pricing.coupon),
+    priceChange: earlyBirdEndedNotice(contest.id, items, {
+      coupon: check?.ok ? check.offer : null,
+      since: checkout.updatedAt ?? checkout.createdAt,
+      at,
+      total: pricing.total,
+    }),
     orderFormUrl: `/order-form/${encodeURIComponent(contestSlug(contest.name))}`,
   };
 }

@@ -12,6 +12,7 @@ import type { CarriedLine } from "../../lib/rules/order-metadata";
 import { PAYMENT_METHODS, type PaymentMethod } from "../../lib/rules/payment-terms";
 import type { VideoProbe } from "../../lib/rules/video-versions";
 import { MEDIA_JOB_KINDS, MEDIA_JOB_STATUSES, type JobKind } from "../../lib/rules/video-job-states";
+import { AMOUNT_KINDS, type Discount } from "../../lib/rules/promotions";
 
 /**
  * The shop's whole data model. Money is integer yen, tax included. Times are
@@ -277,6 +278,8 @@ export const checkouts = sqliteTable(
     paymentIntentId: text("payment_intent_id"),
     amount: integer("amount"),
     pricedLines: text("priced_lines", { mode: "json" }).$type<PricedLine[]>(),
+    /** The coupon code the customer entered on the confirmation page (normalised); checked again at every step. */
+    couponCode: text("coupon_code"),
     /** The account made for this checkout's auto-login choice, once the order exists. */
     createdUserId: integer("created_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
@@ -309,6 +312,13 @@ export const orders = sqliteTable(
     customerName: text("customer_name").notNull(),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     totalAmount: integer("total_amount").notNull(),
+    /** The lines at their list prices; totalAmount is this less `discounts`. Null on orders from before promotions (no discount). */
+    listTotal: integer("list_total"),
+    /** Each discount the order got, summed over its lines, with the name the customer saw. */
+    discounts: text("discounts", { mode: "json" }).$type<Discount[]>().notNull().default(sql`'[]'`),
+    /** The coupon used, and its code as entered (the coupon may be edited later). */
+    couponId: integer("coupon_id"),
+    couponCode: text("coupon_code"),
     /** How many order lines: kept on the order so sales reports need not join the lines. */
     lineCount: integer("line_count").notNull().default(0),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("未対応"),
@@ -370,7 +380,12 @@ export const orderLines = sqliteTable(
     style: text("style").notNull(),
     /** Which of the athlete's prices applied: the first format is vertical, the second horizontal. */
     orientation: text("orientation", { enum: ["vertical", "horizontal"] }).notNull(),
+    /** What was paid for the line: its list price less its discounts (a refund gives back this). */
     price: integer("price").notNull(),
+    /** The line's list price before promotions; null on lines from before promotions (= price). */
+    listPrice: integer("list_price"),
+    /** The discounts that came off this line (lib/rules/promotions.ts). */
+    discounts: text("discounts", { mode: "json" }).$type<Discount[]>().notNull().default(sql`'[]'`),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("未対応"),
     /**
      * True when the line is お断り (the shop cannot make it): a refused line is not waited for by
@@ -862,5 +877,76 @@ export const mediaJobs = sqliteTable(
   (t) => [
     uniqueIndex("media_jobs_subject_idx").on(t.subject, t.subjectId, t.kind),
     index("media_jobs_due_idx").on(t.status, t.nextAttemptAt),
+  ],
+);
+
+/**
+ * A contest's promotions (lib/rules/promotions.ts): 早割 prices per style until a time, a セット割
+ * per athlete in both styles, a まとめ割 from N videos. A contest without a row has none. Writes
+ * count in the catalogue version (migration 0022's triggers): the order form's copy is cached.
+ */
+export const contestPromotions = sqliteTable("contest_promotions", {
+  contestId: integer("contest_id")
+    .primaryKey()
+    .references(() => contests.id, { onDelete: "cascade" }),
+  earlyBirdVerticalPrice: integer("early_bird_vertical_price"),
+  earlyBirdHorizontalPrice: integer("early_bird_horizontal_price"),
+  earlyBirdEndsAt: integer("early_bird_ends_at", { mode: "timestamp_ms" }),
+  setDiscount: integer("set_discount"),
+  quantityMinItems: integer("quantity_min_items"),
+  quantityDiscountKind: text("quantity_discount_kind", { enum: AMOUNT_KINDS }),
+  quantityDiscountValue: integer("quantity_discount_value"),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+});
+
+/** A shop-wide coupon code. Never deleted once used (orders name it): disabled instead. */
+export const coupons = sqliteTable(
+  "coupons",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Upper case, as lib/rules/coupons.ts normalises what customers type. */
+    code: text("code").notNull(),
+    /** The admin's own note of who it is for (never shown to customers). */
+    label: text("label").notNull().default(""),
+    kind: text("kind", { enum: AMOUNT_KINDS }).notNull(),
+    value: integer("value").notNull(),
+    /** The order's total after the contest's promotions must be at least this. */
+    minTotal: integer("min_total").notNull().default(0),
+    validFrom: integer("valid_from", { mode: "timestamp_ms" }),
+    validUntil: integer("valid_until", { mode: "timestamp_ms" }),
+    /** The contests it is for; null: every contest. */
+    contestIds: text("contest_ids", { mode: "json" }).$type<number[]>(),
+    maxUses: integer("max_uses"),
+    maxUsesPerEmail: integer("max_uses_per_email"),
+    disabledAt: integer("disabled_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("coupons_code_idx").on(t.code)],
+);
+
+/**
+ * A coupon's use by one checkout: held when its payment is prepared (so two checkouts cannot
+ * both take the last use), then the order's once paid. A hold whose payment is ended is deleted.
+ */
+export const couponUses = sqliteTable(
+  "coupon_uses",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    couponId: integer("coupon_id")
+      .notNull()
+      .references(() => coupons.id, { onDelete: "cascade" }),
+    checkoutId: text("checkout_id").notNull(),
+    orderId: integer("order_id").references(() => orders.id, { onDelete: "set null" }),
+    email: text("email").notNull(),
+    /** The discount it gave (the order's, once paid). */
+    amount: integer("amount").notNull().default(0),
+    heldAt: integer("held_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("coupon_uses_checkout_idx").on(t.couponId, t.checkoutId),
+    index("coupon_uses_email_idx").on(t.couponId, t.email),
+    index("coupon_uses_order_idx").on(t.orderId),
   ],
 );

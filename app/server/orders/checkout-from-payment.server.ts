@@ -55,6 +55,7 @@ export function checkoutFromPayment(tx: Tx, intent: PaymentIntentState): Checkou
     customerEmail: order.customerEmail,
     customerName: order.customerName,
     pricedLines: order.pricedLines,
+    couponCode: order.couponCode,
     amount: order.pricedLines.reduce((sum, line) => sum + line.price, 0),
     paymentIntentId: intent.id,
     updatedAt: now(),

@@ -5,6 +5,9 @@ import { now } from "../core/clock.server";
 import type { Tx } from "../db/client.server";
 import { checkouts, contests, orderLines, orders, users } from "../db/schema";
 import { queueMail } from "../mail/outbox.server";
+import { summedDiscounts } from "~/lib/rules/promotions";
+import { recordCouponUse } from "../promotions/coupon-uses.server";
+import { findCoupon } from "../promotions/coupons.server";
 import { konbiniVoucherMail } from "../mail/templates/konbini-payment.server";
 import { orderConfirmationMail } from "../mail/templates/order-confirmation.server";
 import type { KonbiniVoucher, PaymentIntentState } from "../payments/types";
@@ -44,12 +47,24 @@ export type NewOrderMade = {
  * for, the order and its lines from the priced snapshot, the confirmation (or the voucher) queued
  * with them, and the checkout marked paid.
  */
-export function createOrder(tx: Tx, input: NewOrder): NewOrderMade {
+export function createOrder(tx: Tx, given: NewOrder): NewOrderMade {
+  // A checkout priced before promotions existed has lines without their breakdown: no discount.
+  const pricedLines = given.checkout.pricedLines.map((line) => ({
+    ...line,
+    listPrice: line.listPrice ?? line.price,
+    discounts: line.discounts ?? [],
+  }));
+  const input = { ...given, checkout: { ...given.checkout, pricedLines } };
   const at = now();
   const orderNumber = freeOrderNumber(tx, at);
   const account = autoLoginAccount(tx, input.checkout);
   const order = insertOrder(tx, input, orderNumber, at);
   const lines = insertOrderLines(tx, order, input.checkout.pricedLines, at);
+  if (order.couponId !== null) {
+    const amount = order.discounts.find((d) => d.kind === "coupon")?.amount ?? 0;
+    const use = { couponId: order.couponId, checkoutId: input.checkout.id, orderId: order.id, amount, at };
+    recordCouponUse(tx, { ...use, email: order.customerEmail });
+  }
   const confirmationMailId = queueConfirmation(tx, order, lines, input.voucher, at);
   tx.update(checkouts)
     .set({ status: "paid", createdUserId: account.createdUserId, pendingPasswordHash: null, updatedAt: at })
@@ -106,6 +121,12 @@ function insertOrder(tx: Tx, { intent, checkout, total, voucher }: NewOrder, ord
     ? tx.select().from(contests).where(eq(contests.id, checkout.contestId)).get()
     : undefined;
   const owner = tx.select({ id: users.id }).from(users).where(eq(users.email, checkout.customerEmail)).get();
+  const discounts = summedDiscounts(checkout.pricedLines);
+  // The coupon whose discount is on the lines (the checkout keeps its code; a refused one gave none).
+  const coupon =
+    checkout.couponCode && discounts.some((d) => d.kind === "coupon")
+      ? (findCoupon(checkout.couponCode, tx) ?? null)
+      : null;
   return tx
     .insert(orders)
     .values({
@@ -119,6 +140,10 @@ function insertOrder(tx: Tx, { intent, checkout, total, voucher }: NewOrder, ord
       customerName: checkout.customerName,
       userId: owner?.id ?? null,
       totalAmount: total,
+      listTotal: checkout.pricedLines.reduce((sum, line) => sum + line.listPrice, 0),
+      discounts,
+      couponId: coupon?.id ?? null,
+      couponCode: coupon ? coupon.code : null,
       lineCount: checkout.pricedLines.length,
       paymentMethod: voucher ? "konbini" : "card",
       paymentStatus: voucher ? "awaiting" : "paid",
@@ -148,6 +173,8 @@ function insertOrderLines(tx: Tx, order: Order, pricedLines: PaidCheckout["price
         style: line.style,
         orientation: line.orientation,
         price: line.price,
+        listPrice: line.listPrice,
+        discounts: line.discounts,
         createdAt: at,
       })),
     )

@@ -1,0 +1,61 @@
+import { formatDateTime, formatYenShort } from "./format";
+
+/**
+ * Coupon codes as customers type them and the reasons one is refused, in the words the
+ * confirmation page, the JSON API and the back-office all use.
+ */
+
+/** Letters, digits, - and _; 3 to 32 of them once normalised. */
+export const COUPON_CODE_PATTERN = /^[A-Z0-9_-]{3,32}$/;
+
+export const COUPON_CODE_FORMAT_MESSAGE =
+  "クーポンコードは半角英数字（- と _ も可）3〜32文字で入力してください";
+
+/**
+ * What a customer typed, as the code is stored: full-width letters and digits made half-width
+ * (NFKC; a Japanese keyboard types ＳＰＲＩＮＧ１０), spaces dropped, upper case.
+ */
+export function normaliseCouponCode(typed: string): string {
+  return typed.normalize("NFKC").replace(/\s+/g, "").toUpperCase();
+}
+
+export const COUPON_REFUSALS = [
+  "unknown",
+  "disabled",
+  "not_started",
+  "expired",
+  "used_up",
+  "used_by_email",
+  "other_contest",
+  "below_minimum",
+] as const;
+export type CouponRefusal = (typeof COUPON_REFUSALS)[number];
+
+/** What the refusal needs to be explained: the coupon's own dates and minimum. */
+export type CouponRefusalContext = { validFrom?: Date | null; validUntil?: Date | null; minTotal?: number };
+
+/** Why a coupon does not apply, said to the customer. The four the shop names first lead: 期限切れ, 使用済み, 対象外の大会, 最低金額. */
+export function couponRefusalMessage(reason: CouponRefusal, context: CouponRefusalContext = {}): string {
+  switch (reason) {
+    case "unknown":
+      return "このクーポンコードは見つかりません。入力内容をご確認ください";
+    case "disabled":
+      return "このクーポンは現在お使いいただけません";
+    case "not_started":
+      return context.validFrom
+        ? `このクーポンは ${formatDateTime(context.validFrom)} からお使いいただけます`
+        : "このクーポンはまだお使いいただけません";
+    case "expired":
+      return context.validUntil
+        ? `期限切れ：このクーポンの有効期限（${formatDateTime(context.validUntil)}）を過ぎています`
+        : "期限切れ：このクーポンの有効期限を過ぎています";
+    case "used_up":
+      return "使用済み：このクーポンは利用できる回数の上限に達しました";
+    case "used_by_email":
+      return "使用済み：このメールアドレスでは、このクーポンをすでにお使いいただいています";
+    case "other_contest":
+      return "対象外の大会：このクーポンはこの大会のご注文にはお使いいただけません";
+    case "below_minimum":
+      return `最低金額：このクーポンは合計 ${formatYenShort(context.minTotal ?? 0)}以上のご注文でお使いいただけます`;
+  }
+}
