@@ -181,7 +181,7 @@ async function handleWithRemix(req: ExpressRequest, res: ExpressResponse): Promi
     ...(body && { body, duplex: "half" }),
   });
   const context: ShopLoadContext = {};
-  let response = await handle(request, context);
+  let response = await edge.withRequestClock(request, () => handle(request, context));
   if (res.headersSent || counted?.over) return;
   const primaryHost = context.wroteOnReplica ? edge.replayTarget() : null;
   if (primaryHost !== null)

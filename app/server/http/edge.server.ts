@@ -1,3 +1,4 @@
+import { enableRequestClocks, withRequestClock } from "../core/clock.server";
 import { formatBytes } from "~/lib/schemas/media-schemas";
 import { env, type TrustProxy } from "../core/env.server";
 import { db, followDatabaseRole } from "../db/client.server";
@@ -143,10 +144,13 @@ export type ShopEdge = {
   isSessionCookie: (name: string) => boolean;
   /** Counts an answer that went out (its path's group, status and seconds) for /metrics. */
   observeRequest: typeof observeRequest;
+  /** Handles a request on its own clock when test hooks are on and it asks to (core/clock.server.ts). */
+  withRequestClock: <T>(request: Request, run: () => T) => T;
 };
 
 export function shopEdge(): ShopEdge {
   const config = env();
+  if (config.ENABLE_TEST_HOOKS) enableRequestClocks();
   return {
     trustProxy: config.TRUST_PROXY,
     siteOrigin: new URL(config.SITE_URL).origin,
@@ -162,5 +166,6 @@ export function shopEdge(): ShopEdge {
     apiError,
     isSessionCookie: (name) => name === sessionCookieName(),
     observeRequest,
+    withRequestClock: (request, run) => withRequestClock(request.headers.get("cookie"), run),
   };
 }

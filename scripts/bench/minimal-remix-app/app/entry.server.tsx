@@ -42,6 +42,8 @@ export const edge: ShopEdge = {
   isSessionCookie: () => false,
   // No /metrics: nothing is counted.
   observeRequest: () => {},
+  // No test hooks: every request on the real clock.
+  withRequestClock: (_request, run) => run(),
 };
 
 const ABORT_DELAY = 5_000;
