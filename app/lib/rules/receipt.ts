@@ -38,3 +38,40 @@ export function receiptLineDescription(line: {
 }): string {
   return `${line.contestName} ${line.category} ${line.numberLabel} ${line.athleteNumber} ${line.athleteName}（${line.style}）`;
 }
+
+/** A row under the receipt's items, before 合計: a subtotal, a discount or a refund (negative). */
+export type ReceiptSumRow = { kind: "subtotal" | "discount" | "refund"; label: string; amount: number };
+
+/**
+ * The rows between the receipt's items and its 合計, the same on the page and in the PDF. The
+ * items are at their list prices, so a discounted order first gives their sum and each 割引 by
+ * name (the tax is then on what was paid, see includedTax); refunds come after what was paid.
+ * An order with neither has no rows: the items add up to 合計.
+ */
+export function receiptSumRows(receipt: {
+  listTotal: number;
+  discounts: readonly { name: string; amount: number }[];
+  paid: number;
+  refunds: readonly { on: string; done: boolean; amount: number }[];
+}): ReceiptSumRow[] {
+  const rows: ReceiptSumRow[] = [];
+  if (receipt.discounts.length > 0) {
+    rows.push({ kind: "subtotal", label: "小計（通常価格）", amount: receipt.listTotal });
+    for (const discount of receipt.discounts)
+      rows.push({ kind: "discount", label: `割引 ${discount.name}`, amount: -discount.amount });
+  }
+  if (receipt.refunds.length > 0) {
+    rows.push({
+      kind: "subtotal",
+      label: receipt.discounts.length > 0 ? "お支払い金額" : "小計",
+      amount: receipt.paid,
+    });
+    for (const refund of receipt.refunds)
+      rows.push({
+        kind: "refund",
+        label: `返金（${refund.on}${refund.done ? "" : "・手続き中"}）`,
+        amount: -refund.amount,
+      });
+  }
+  return rows;
+}

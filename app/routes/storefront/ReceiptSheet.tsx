@@ -1,5 +1,5 @@
 import { formatYenSign } from "~/lib/rules/format";
-import { receiptLineDescription } from "~/lib/rules/receipt";
+import { receiptLineDescription, receiptSumRows } from "~/lib/rules/receipt";
 import type { Receipt } from "~/server/orders/receipts.server";
 
 /**
@@ -86,33 +86,25 @@ export function ReceiptSheet({ receipt }: { receipt: Receipt }) {
                 ) : null}
               </td>
               <td className="py-2 pr-1 text-right whitespace-nowrap tabular-nums">
-                {formatYenSign(line.price)}
+                {formatYenSign(line.listPrice)}
               </td>
             </tr>
           ))}
         </tbody>
         <tfoot>
-          {receipt.refunds.length > 0 ? (
-            <>
-              <tr>
-                <th scope="row" className="pt-2 pl-1 text-left font-normal">
-                  小計
-                </th>
-                <td className="pt-2 pr-1 text-right tabular-nums">{formatYenSign(receipt.paid)}</td>
-              </tr>
-              {receipt.refunds.map((refund, index) => (
-                <tr key={index}>
-                  <th scope="row" className="pt-1 pl-1 text-left font-normal">
-                    返金（{refund.on}
-                    {refund.done ? "" : "・手続き中"}）
-                  </th>
-                  <td className="pt-1 pr-1 text-right tabular-nums" data-testid="receipt-refund">
-                    −{formatYenSign(refund.amount)}
-                  </td>
-                </tr>
-              ))}
-            </>
-          ) : null}
+          {receiptSumRows(receipt).map((row, index) => (
+            <tr key={index}>
+              <th scope="row" className={`${index === 0 ? "pt-2" : "pt-1"} pl-1 text-left font-normal`}>
+                {row.label}
+              </th>
+              <td
+                className={`${index === 0 ? "pt-2" : "pt-1"} pr-1 text-right tabular-nums`}
+                data-testid={row.kind === "subtotal" ? undefined : `receipt-${row.kind}`}
+              >
+                {row.amount < 0 ? `−${formatYenSign(-row.amount)}` : formatYenSign(row.amount)}
+              </td>
+            </tr>
+          ))}
           <tr className="font-bold">
             <th scope="row" className="pt-2 pl-1 text-left">
               合計

@@ -10,6 +10,7 @@ import { paymentProvider } from "~/server/payments/index.server";
 import { currentAdmin } from "~/server/auth/admin-session.server";
 import { KonbiniVoucher } from "~/components/KonbiniVoucher";
 import { RefusalNotice } from "~/components/RefusalNotice";
+import { DiscountRows, LinePrice } from "~/components/PriceBreakdown";
 import { LineRefundBadge, RefundDetails, RefundTotalRows } from "~/components/OrderRefunds";
 import { KonbiniTestActions } from "~/components/KonbiniTestActions";
 
@@ -180,7 +181,7 @@ export default function OrderStatusPage() {
                   {line.category}・{line.style}
                 </p>
               </div>
-              <p className="text-sm font-semibold whitespace-nowrap">{formatYen(line.price)}</p>
+              <LinePrice line={line} />
               {line.refundState ? (
                 <p className="col-span-2">
                   <LineRefundBadge state={line.refundState} amount={line.refundedAmount} />
@@ -194,6 +195,7 @@ export default function OrderStatusPage() {
               ) : null}
             </li>
           ))}
+          <DiscountRows breakdown={order.breakdown} />
           <li className="flex items-baseline justify-between gap-4 bg-zinc-50 px-4 py-3">
             <p className="font-bold">合計</p>
             <p className="font-bold whitespace-nowrap" data-testid="order-total">

@@ -1,5 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import { addBusinessDays } from "~/server/orders/business-days.server";
+import { orderBreakdown, type OrderBreakdown, type PricedOrderLine } from "~/lib/rules/order-discounts";
 import { orderProgress, type OrderProgress } from "~/lib/rules/order-progress";
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
@@ -38,8 +39,10 @@ export type OrderStatusView = {
   contestName: string;
   numberLabel: string;
   /** `refusalNote`: お断り, the shop's note to the customer (the line is not made); its refund, if any. */
-  lines: (BoughtLine & { refusalNote: string | null } & LineRefund)[];
+  lines: (BoughtLine & PricedOrderLine & { refusalNote: string | null } & LineRefund)[];
   totalAmount: number;
+  /** The list prices and each discount, when the order had one (null: the total alone, as before). */
+  breakdown: OrderBreakdown | null;
   /** The refunds made, and what the order comes to after them. */
   refunds: OrderRefunds;
   paymentMethod: string;
@@ -93,6 +96,8 @@ export function orderStatusByToken(token: string): OrderStatusView | null {
       : undefined;
   const lines = linesOfOrder(order.id).map((line) => ({
     ...boughtLine(line),
+    listPrice: line.listPrice,
+    discounts: line.discounts,
     refusalNote: refusalNoteOf(line),
     ...lineRefund(line, refundRows),
   }));
@@ -107,6 +112,7 @@ export function orderStatusByToken(token: string): OrderStatusView | null {
     numberLabel: order.bibNumberLabel,
     lines,
     totalAmount: order.totalAmount,
+    breakdown: orderBreakdown(order),
     refunds,
     paymentMethod: PAYMENT_METHOD_LABELS[order.paymentMethod],
     progress,

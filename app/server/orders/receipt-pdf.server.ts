@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { formatYenSign } from "~/lib/rules/format";
-import { receiptLineDescription } from "~/lib/rules/receipt";
+import { receiptLineDescription, receiptSumRows } from "~/lib/rules/receipt";
 import { loadPdfKit } from "../core/lazy-modules.server";
 import type { Receipt } from "./receipts.server";
 
@@ -161,7 +161,7 @@ export async function receiptPdf(receipt: Receipt): Promise<Uint8Array<ArrayBuff
       y = MARGIN;
     }
     doc.text(description, MARGIN + 4, y + 5, { width: CONTENT - 110 });
-    doc.text(`${formatYenSign(line.price)}`, MARGIN, y + 5, { width: CONTENT - 4, align: "right" });
+    doc.text(`${formatYenSign(line.listPrice)}`, MARGIN, y + 5, { width: CONTENT - 4, align: "right" });
     y += Math.max(height, 12) + 10;
     doc
       .moveTo(MARGIN, y)
@@ -169,19 +169,13 @@ export async function receiptPdf(receipt: Receipt): Promise<Uint8Array<ArrayBuff
       .strokeColor(RULE)
       .stroke();
   }
-  if (receipt.refunds.length > 0) {
-    // What was paid, then each refund, so 合計 reads as what is left.
-    doc.font("jp").fontSize(9.5);
-    doc.text("小計", MARGIN + 4, y + 6, { lineBreak: false });
-    doc.text(formatYenSign(receipt.paid), MARGIN, y + 6, { width: CONTENT - 4, align: "right" });
+  // The items' sum and each 割引, what was paid and each refund, so 合計 reads as what is left.
+  doc.font("jp").fontSize(9.5);
+  for (const row of receiptSumRows(receipt)) {
+    doc.text(row.label, MARGIN + 4, y + 6, { lineBreak: false });
+    const amount = row.amount < 0 ? `−${formatYenSign(-row.amount)}` : formatYenSign(row.amount);
+    doc.text(amount, MARGIN, y + 6, { width: CONTENT - 4, align: "right" });
     y += 16;
-    for (const refund of receipt.refunds) {
-      doc.text(`返金（${refund.on}${refund.done ? "" : "・手続き中"}）`, MARGIN + 4, y + 6, {
-        lineBreak: false,
-      });
-      doc.text(`−${formatYenSign(refund.amount)}`, MARGIN, y + 6, { width: CONTENT - 4, align: "right" });
-      y += 16;
-    }
   }
   doc.font("jp-bold").fontSize(10);
   doc.text("合計", MARGIN + 4, y + 6, { lineBreak: false });

@@ -1,5 +1,7 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { formatDateLong } from "~/lib/rules/format";
+import { orderBreakdown, regularPrice } from "~/lib/rules/order-discounts";
+import type { Discount } from "~/lib/rules/promotions";
 import { includedTax, STANDARD_TAX_RATE_PERCENT } from "~/lib/rules/receipt";
 import { now } from "../core/clock.server";
 import { sellerInfo } from "../core/seller.server";
@@ -44,6 +46,8 @@ export const RECEIPT_PURPOSE = "動画制作代として";
 
 export type ReceiptLine = BoughtLine & {
   numberLabel: string;
+  /** What the receipt lists the line at: its list price (its discounts are 割引 rows under the items). */
+  listPrice: number;
   /** Refunded by this copy's date: marked 返金済み (its price stays what was paid). */
   refunded: boolean;
 };
@@ -64,14 +68,21 @@ export type Receipt = {
   addressee: string;
   purpose: string;
   lines: ReceiptLine[];
-  /** What was paid: the lines' sum. */
+  /** The lines at their list prices (= paid when nothing came off). */
+  listTotal: number;
+  /** Each discount by name, written as a negative 割引 row; empty for an order without one. */
+  discounts: Discount[];
+  /** What was paid: the lines' sum, after their discounts. */
   paid: number;
   /** Refunds made by this copy's date (see receipt-refunds.server.ts), oldest first. */
   refunds: ReceiptRefund[];
   /** 領収金額: what was paid less those refunds. */
   total: number;
   taxRatePercent: number;
-  /** The consumption tax included in the total (after refunds), rounded down once for the whole receipt. */
+  /**
+   * The consumption tax included in the total (after discounts and refunds: what was paid and
+   * kept), rounded down once for the whole receipt.
+   */
   tax: number;
   seller: { name: string; address: string; invoiceNumber: string | null };
 };
@@ -135,6 +146,7 @@ export function receiptByToken(token: string): ReceiptState {
   const shown = refundsAsOf(rows, reissue ? null : order.receiptIssuedAt);
   const later = refundsAsOf(rows, null).filter((row) => !shown.includes(row));
   const total = amountKept(order.totalAmount, shown);
+  const breakdown = orderBreakdown(order);
   return {
     kind: "issued",
     laterRefund:
@@ -156,8 +168,11 @@ export function receiptByToken(token: string): ReceiptState {
       lines: linesOfOrder(order.id).map((line) => ({
         ...boughtLine(line),
         numberLabel: order.bibNumberLabel,
+        listPrice: regularPrice(line),
         refunded: lineRefundedOn(line.id, shown),
       })),
+      listTotal: breakdown?.listTotal ?? order.totalAmount,
+      discounts: breakdown?.discounts ?? [],
       paid: order.totalAmount,
       refunds: shown.map(receiptRefund),
       total,

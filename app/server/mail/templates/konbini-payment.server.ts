@@ -1,8 +1,9 @@
 import { formatDateTime, formatDayWithWeekday, formatYen } from "~/lib/rules/format";
 import { HOSTED_VOUCHER_LABEL, konbiniSteps } from "~/lib/rules/konbini-steps";
 import { renderMail } from "../layout.server";
+import { discountRows, mailLinePrice, type MailOrderLine } from "./order-lines-mail.server";
 
-type Line = { category: string; athleteNumber: number; athleteName: string; style: string; price: number };
+type Line = MailOrderLine;
 
 type KonbiniOrder = {
   customerName: string;
@@ -41,9 +42,10 @@ export function konbiniVoucherMail(
             (line, index) =>
               [
                 `商品${index + 1}`,
-                `${line.category} / ${input.bibNumberLabel} ${line.athleteNumber} ${line.athleteName}（${line.style}）${formatYen(line.price)}`,
+                `${line.category} / ${input.bibNumberLabel} ${line.athleteNumber} ${line.athleteName}（${line.style}）${mailLinePrice(line)}`,
               ] as [string, string],
           ),
+          ...discountRows(input.lines),
           ["お支払い金額", formatYen(input.totalAmount)],
         ],
       },

@@ -1,7 +1,8 @@
 import { formatDayWithWeekday, formatYen } from "~/lib/rules/format";
 import { renderMail } from "../layout.server";
+import { discountRows, mailLinePrice, type MailOrderLine } from "./order-lines-mail.server";
 
-type Line = { category: string; athleteNumber: number; athleteName: string; style: string; price: number };
+type Line = MailOrderLine;
 
 /** Sent once per order, to the verified address only. */
 export function orderConfirmationMail(input: {
@@ -34,10 +35,10 @@ export function orderConfirmationMail(input: {
             `${line.category} / ${input.bibNumberLabel} ${line.athleteNumber} ${line.athleteName}`,
           ],
           ["スタイル", line.style],
-          ["価格", formatYen(line.price)],
+          ["価格", mailLinePrice(line)],
         ] as [string, string][],
       })),
-      { table: [["合計金額", formatYen(input.totalAmount)]] },
+      { table: [...discountRows(input.lines), ["合計金額", formatYen(input.totalAmount)]] },
       { text: "お支払い・制作・お届けの状況は、次のページからいつでもご確認いただけます。" },
       { link: input.statusUrl, label: "注文状況の確認" },
       {
