@@ -96,6 +96,7 @@ function admin() {
       route("orders/:orderNumber", "routes/admin/order.tsx"),
       route("sales", "routes/admin/sales.tsx"),
       route("sales.csv", "routes/admin/sales-csv.ts"),
+      route("coupons", "routes/admin/coupons.tsx"),
       route("stray-payments", "routes/admin/stray-payments.tsx"),
       route("users", "routes/admin/users.tsx", { index: true }),
       route("users/:id/delete", "routes/admin/user-delete.tsx"),
@@ -121,6 +122,7 @@ function api() {
     ...apiAthletes(),
     ...apiOrders(),
     ...apiUsers(),
+    ...apiCoupons(),
     ...apiSystem(),
   ]);
 }
@@ -151,6 +153,7 @@ function apiCheckout() {
     route("resend-verification-code", "routes/api/checkout/resend-verification-code.ts"),
     route("verify-email-code", "routes/api/checkout/verify-email-code.ts"),
     route("send-payment-confirmation", "routes/api/checkout/send-payment-confirmation.ts"),
+    route("checkout/coupon", "routes/api/checkout/coupon.ts"),
   ];
 }
 
@@ -226,6 +229,20 @@ function apiUsers() {
   return [
     route("video/users", "routes/api/users/list.ts"),
     route("video/users/:id", "routes/api/users/item.ts"),
+  ];
+}
+
+/** クーポン管理: the list, 追加, one coupon and its change, 停止 and 再開 (one module, two ids). */
+function apiCoupons() {
+  return [
+    route("admin/coupons", "routes/api/admin/coupons.ts"),
+    route("admin/coupons/:id", "routes/api/admin/coupons-item.ts"),
+    route("admin/coupons/:id/disable", "routes/api/admin/coupons-switch.ts", {
+      id: "api/admin/coupons-disable",
+    }),
+    route("admin/coupons/:id/enable", "routes/api/admin/coupons-switch.ts", {
+      id: "api/admin/coupons-enable",
+    }),
   ];
 }
 

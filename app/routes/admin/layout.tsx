@@ -16,6 +16,7 @@ const TABS = [
   ["/admin", "大会管理"],
   ["/admin/orders", "動画注文一覧"],
   ["/admin/sales", "売上集計"],
+  ["/admin/coupons", "クーポン管理"],
   ["/admin/users", "ユーザー管理"],
   ["/admin/stray-payments", "注文にならなかった決済"],
 ] as const;
