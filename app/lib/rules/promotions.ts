@@ -131,7 +131,12 @@ export function applyPromotions<L extends PromotionLine>(
       styles[entry.line.orientation].push(entry);
       byAthlete.set(entry.line.athleteId, styles);
     }
+    // Dearest with dearest, so the pairs do not depend on the lines' order.
+    const dearestFirst = (a: Working<L>, b: Working<L>) =>
+      b.price - a.price || b.line.listPrice - a.line.listPrice;
     for (const { vertical, horizontal } of byAthlete.values()) {
+      vertical.sort(dearestFirst);
+      horizontal.sort(dearestFirst);
       for (let pair = 0; pair < Math.min(vertical.length, horizontal.length); pair++) {
         const [v, h] = [vertical[pair]!, horizontal[pair]!];
         const amount = Math.min(promotions.setDiscount, v.price + h.price);
@@ -206,6 +211,8 @@ function spread<L extends PromotionLine>(
       b.rest - a.rest ||
       a.entry.line.athleteId - b.entry.line.athleteId ||
       ORIENTATIONS.indexOf(a.entry.line.orientation) - ORIENTATIONS.indexOf(b.entry.line.orientation) ||
+      b.entry.price - a.entry.price ||
+      b.entry.line.listPrice - a.entry.line.listPrice ||
       a.entry.index - b.entry.index,
   );
   for (const share of byRest) {

@@ -15,7 +15,7 @@ export const loader = jsonApi({
     if (!priced || !customerEmail || !customerName || !emailVerifiedAt)
       return apiError(409, "注文情報が見つかりません");
     const prepared = await preparePayment({ ...priced, email: customerEmail, name: customerName });
-    if (!prepared.ok) return apiError(400, prepared.message);
+    if (!prepared.ok) return apiError(prepared.status, prepared.message);
     return apiJson({ clientSecret: prepared.intent.clientSecret, amount: prepared.intent.amount });
   },
 });

@@ -1,22 +1,34 @@
-import { formatYen } from "~/lib/rules/format";
+import { formatYen, formatYenShort } from "~/lib/rules/format";
+import type { Discount } from "~/lib/rules/promotions";
 
 export type OrderLineView = {
   category: string;
   athleteNumber: number;
   athleteName?: string;
   style: string;
+  /** What the line costs after its discounts. */
   price: number;
+  listPrice?: number;
+  discounts?: Discount[];
 };
 
-/** The items of an order as a list that reads well on a phone: one block per video. */
+/**
+ * The items of an order as a list that reads well on a phone: one block per video. A discounted
+ * line shows its regular price struck through and what came off; under the lines, each discount
+ * of the order, then the total.
+ */
 export function OrderLines({
   lines,
   numberLabel,
   total,
+  listTotal,
+  discounts = [],
 }: {
   lines: OrderLineView[];
   numberLabel: string;
   total: number;
+  listTotal?: number;
+  discounts?: Discount[];
 }) {
   return (
     <div className="rounded-xl border border-zinc-200 bg-white">
@@ -29,11 +41,40 @@ export function OrderLines({
                 {line.athleteName ? ` ${line.athleteName}` : ""}
               </p>
               <p className="mt-0.5 text-zinc-600">動画スタイル: {line.style}</p>
+              {line.discounts?.map((discount) => (
+                <p key={discount.name} className="mt-0.5 text-red-700">
+                  {discount.name} −{formatYenShort(discount.amount)}
+                </p>
+              ))}
             </div>
-            <p className="shrink-0 font-semibold">{formatYen(line.price)}</p>
+            <div className="shrink-0 text-right">
+              {line.listPrice !== undefined && line.listPrice > line.price ? (
+                <del className="block text-xs text-zinc-500">
+                  <span className="sr-only">通常価格 </span>
+                  {formatYenShort(line.listPrice)}
+                </del>
+              ) : null}
+              <p className="font-semibold">{formatYen(line.price)}</p>
+            </div>
           </li>
         ))}
       </ul>
+      {discounts.length > 0 ? (
+        <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 border-t border-zinc-200 px-4 py-3 text-sm">
+          {listTotal !== undefined ? (
+            <>
+              <dt className="text-zinc-600">小計（通常価格）</dt>
+              <dd className="text-right">{formatYenShort(listTotal)}</dd>
+            </>
+          ) : null}
+          {discounts.map((discount) => (
+            <div key={discount.name} className="contents text-red-700">
+              <dt>{discount.name}</dt>
+              <dd className="text-right">−{formatYenShort(discount.amount)}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
       <div className="flex items-baseline justify-between border-t-2 border-zinc-200 px-4 py-3">
         <span className="font-semibold">合計金額</span>
         <span className="text-xl font-bold">{formatYen(total)}</span>

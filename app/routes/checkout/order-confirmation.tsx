@@ -1,12 +1,16 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { CheckboxField, Field } from "~/components/forms";
 import { FormError } from "~/components/form-messages";
 import { OrderLines } from "~/routes/checkout/OrderLines";
+import { CouponForm } from "~/routes/checkout/CouponForm";
+import { checkoutCouponSchema, COUPON_FORM_INTENTS } from "~/lib/schemas/checkout-coupon-schemas";
+import { applyCheckoutCoupon, removeCheckoutCoupon } from "~/server/promotions/checkout-coupon.server";
+import type { Checkout } from "~/server/checkout/draft.server";
 import { FinalConfirmationNotice } from "~/components/PaymentTermsText";
 import { customerSchema } from "~/lib/schemas/order-schemas";
 import { PASSWORD_HINT, PASSWORD_MIN } from "~/lib/rules/password-rules";
@@ -25,7 +29,8 @@ export const meta: MetaFunction = () => [{ title: "注文内容の確認 | コ�
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
-  const { checkout, contest, lines, total, orderFormUrl } = requirePricedCheckout(session);
+  const { checkout, contest, lines, total, listTotal, discounts, coupon, priceChange, orderFormUrl } =
+    requirePricedCheckout(session);
   const user = await getCurrentUser(session);
   return {
     contestName: contest.name,
@@ -33,6 +38,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     numberLabel: contest.bibNumberLabel || "ビッグナンバー",
     lines,
     total,
+    listTotal,
+    discounts,
+    coupon: coupon && {
+      code: coupon.code,
+      applied: coupon.applied,
+      message: coupon.message,
+      amount: discounts.find((d) => d.kind === "coupon")?.amount ?? 0,
+    },
+    priceChange,
     orderFormUrl,
     loggedIn: user !== null,
     // Back from the payment page, or the logged-in customer's confirmed address: no code for it.
@@ -49,8 +63,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const session = await getSession(request);
-  const { checkout } = requirePricedCheckout(session);
-  const submission = parseWithZod(await readForm(request), { schema: customerSchema });
+  const { checkout, contest } = requirePricedCheckout(session);
+  const form = await readForm(request);
+  if (isCouponIntent(form.get("intent"))) return couponAction(request, form, checkout, contest.id);
+  const submission = parseWithZod(form, { schema: customerSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password", "confirmPassword"] }), { status: 400 });
   }
@@ -65,19 +81,47 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirectToPage(saved.next, { headers: { "Set-Cookie": await commitSession(session) } });
 }
 
+function isCouponIntent(value: unknown): boolean {
+  return COUPON_FORM_INTENTS.some((intent) => intent === value);
+}
+
+/** The coupon form: applied or taken off, then the page again (its prices with or without it). */
+function couponAction(request: Request, form: FormData, checkout: Checkout, contestId: number) {
+  const submission = parseWithZod(form, { schema: checkoutCouponSchema });
+  if (submission.status !== "success") return data({ coupon: submission.reply() }, { status: 400 });
+  if (submission.value.intent === "remove-coupon") {
+    removeCheckoutCoupon(checkout);
+    return redirect("/order-confirmation");
+  }
+  const applied = applyCheckoutCoupon(request, checkout, contestId, submission.value.couponCode);
+  if (!applied.ok)
+    return data(
+      { coupon: submission.reply({ fieldErrors: { couponCode: [applied.message] } }) },
+      { status: applied.status, headers: retryAfterHeaders(applied) },
+    );
+  return redirect("/order-confirmation");
+}
+
 export default function OrderConfirmation() {
   const {
     contestName,
     numberLabel,
     lines,
     total,
+    listTotal,
+    discounts,
+    coupon,
+    priceChange,
     orderFormUrl,
     customer,
     loggedIn,
     verifiedEmail,
     paymentTerms,
   } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
+  // The page has two forms; each shows only its own answer.
+  const couponResult = answer && "coupon" in answer ? answer.coupon : undefined;
+  const lastResult = answer && !("coupon" in answer) ? answer : undefined;
   const busy = useIsPending();
   // "送信中..." only while the post is on its way, not while the next step's page loads.
   const sending = useIsPending({ state: "submitting" });
@@ -101,9 +145,26 @@ export default function OrderConfirmation() {
       <h1 className="text-2xl font-bold">注文内容の確認</h1>
       <p className="mt-1 text-zinc-600">{contestName}</p>
 
+      {priceChange ? (
+        <p
+          role="alert"
+          className="mt-5 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-900"
+        >
+          {priceChange}
+        </p>
+      ) : null}
+
       <section aria-label="ご注文内容" className="mt-5">
-        <OrderLines lines={lines} numberLabel={numberLabel} total={total} />
+        <OrderLines
+          lines={lines}
+          numberLabel={numberLabel}
+          total={total}
+          listTotal={listTotal}
+          discounts={discounts}
+        />
       </section>
+
+      <CouponForm coupon={coupon} lastResult={couponResult} />
 
       <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="mt-8 space-y-5">
         <h2 className="text-lg font-bold">お客様情報</h2>

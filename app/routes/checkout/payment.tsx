@@ -12,7 +12,7 @@ import { numberLabelOf } from "~/lib/rules/number-label";
 import { testCardSchema, testKonbiniSchema } from "~/lib/schemas/payment-schemas";
 import { requireVerifiedCustomer } from "~/server/checkout/steps.server";
 import { env } from "~/server/core/env.server";
-import { completePayment, preparePayment, TOTAL_CHANGED_MESSAGE } from "~/server/checkout/payment.server";
+import { completePayment, preparePayment } from "~/server/checkout/payment.server";
 import { paymentProvider, testProvider } from "~/server/payments/index.server";
 import { startTestKonbini } from "~/server/orders/konbini.server";
 import { commitSession, getSession } from "~/server/http/session.server";
@@ -30,8 +30,16 @@ export const meta: MetaFunction = () => [{ title: "お支払い | コンテス�
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
-  const customer = requireVerifiedCustomer(session);
-  const prepared = await preparePayment(customer);
+  let customer = requireVerifiedCustomer(session);
+  let notice = customer.priceChange;
+  let prepared = await preparePayment(customer);
+  if (!prepared.ok && prepared.repriced) {
+    // The coupon's last use went to another checkout a moment ago: the page shows the price
+    // without it, and why, before anything can be paid.
+    notice = prepared.message;
+    customer = requireVerifiedCustomer(session);
+    prepared = await preparePayment(customer);
+  }
   const summary = {
     name: customer.name,
     email: customer.email,
@@ -39,6 +47,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     numberLabel: numberLabelOf(customer.contest),
     lines: customer.lines,
     total: customer.total,
+    listTotal: customer.listTotal,
+    discounts: customer.discounts,
+    couponRefusal: customer.coupon && !customer.coupon.applied ? customer.coupon : null,
+    notice,
     orderFormUrl: customer.orderFormUrl,
   };
   const konbini = { days: env().KONBINI_EXPIRES_AFTER_DAYS, stores: KONBINI_STORES };
@@ -90,7 +102,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const prepared = await preparePayment(customer, submission.value.shownTotal);
   if (!prepared.ok)
     return data(submission.reply({ formErrors: [prepared.message], hideFields: ["cardNumber", "cvc"] }), {
-      status: prepared.message === TOTAL_CHANGED_MESSAGE ? 409 : 400,
+      status: prepared.status,
     });
   if (konbini) {
     await startTestKonbini(prepared.intent.id);
@@ -126,8 +138,32 @@ export default function Payment() {
           <dt className="text-zinc-500">大会</dt>
           <dd>{summary.contestName}</dd>
         </dl>
-        <OrderLines lines={summary.lines} numberLabel={summary.numberLabel} total={summary.total} />
+        <OrderLines
+          lines={summary.lines}
+          numberLabel={summary.numberLabel}
+          total={summary.total}
+          listTotal={summary.listTotal}
+          discounts={summary.discounts}
+        />
       </section>
+
+      {summary.notice ? (
+        <p
+          role="alert"
+          className="mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-900"
+        >
+          {summary.notice}
+        </p>
+      ) : null}
+      {summary.couponRefusal ? (
+        <p className="mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          クーポン「{summary.couponRefusal.code}」は適用されていません：{summary.couponRefusal.message}（
+          <Link to="/order-confirmation" className="underline">
+            注文内容の確認
+          </Link>
+          で外せます）
+        </p>
+      ) : null}
 
       {error ? (
         <p
