@@ -101,6 +101,7 @@ describe("orders paid after the snapshot, made again from the payments", () => {
       customerEmail: checkout.customerEmail,
       customerName: checkout.customerName,
       pricedLines: checkout.pricedLines,
+      couponCode: null,
     });
     // A long order, then a short one at the same intent: Stripe must not keep the long one's keys.
     const long: CarriedOrder = {
