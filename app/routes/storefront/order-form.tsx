@@ -3,21 +3,29 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { formatYen, formatYenShort } from "~/lib/rules/format";
+import { formatYen } from "~/lib/rules/format";
 import { numberLabelOf } from "~/lib/rules/number-label";
 import type { OrderFormValues } from "~/lib/schemas/order-schemas";
-import { athletePrices, itemPrice, MAX_ORDER_ITEMS, orderTotal } from "~/lib/rules/pricing";
+import { MAX_ORDER_ITEMS } from "~/lib/rules/pricing";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 import { saveOrderFormChoices, savedOrderFormChoices } from "~/lib/browser/order-form-storage";
 import type { CheckoutItem } from "~/server/db/schema";
-import type { OrderFormFormat } from "~/server/catalog/pricing.server";
 import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/checkout/order-form.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
 import { positiveId } from "~/lib/rules/params";
 import { FormError } from "~/components/form-messages";
 import { contestSamples } from "~/server/media/public-catalogue.server";
+import { styleNamesOf } from "~/lib/rules/promotion-notices";
 import { ContestSamples } from "./ContestSamples";
+import {
+  LinePrice,
+  OrderTotal,
+  PromotionNotes,
+  useAthleteChoiceLabels,
+  useOrderFormPricing,
+  usePricingTime,
+} from "./OrderFormPrices";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 
@@ -57,23 +65,9 @@ function itemsFromForm(form: HTMLFormElement, count: number): CheckoutItem[] {
   }));
 }
 
-/**
- * One entry of the number list: number, name and what each style costs, so the price is seen
- * while choosing (without JS the list is the only place it shows before the next step).
- */
-function athleteChoiceLabel(
-  athlete: { number: number; name: string; verticalPrice: number; horizontalPrice: number },
-  formats: readonly OrderFormFormat[],
-): string {
-  const prices = athletePrices(athlete, formats)
-    .map(({ format, price }) => `${format.name} ${formatYenShort(price)}`)
-    .join("・");
-  return prices ? `${athlete.number} ${athlete.name}（${prices}）` : `${athlete.number} ${athlete.name}`;
-}
-
 export default function OrderForm() {
   const loaded = useLoaderData<typeof loader>();
-  const { contest, options, draftVersion, priceDescription } = loaded;
+  const { contest, options, draftVersion, priceDescription, promotions } = loaded;
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.reply;
   const refused = actionData?.items ?? null;
@@ -112,8 +106,12 @@ export default function OrderForm() {
   // Items come from the server's draft; conform only carries the validation result.
   const itemErrors = fields.items.getFieldList().map((field) => field.getFieldset());
   const itemCount = draft.length;
-  // A preview only: the server prices the order again from the athletes' current prices.
-  const total = orderTotal(live.map((item) => itemPrice(options, item)));
+  // A preview by the server's own rule at the server's time: the server prices the order again
+  // at each step from the athletes' current prices and the promotions then running.
+  const pricedAt = usePricingTime(loaded.pricedAt, promotions);
+  const { pricing, lineAt } = useOrderFormPricing(options, live, promotions, pricedAt);
+  // The number list says each style's price (without JS the only place it shows before the next step).
+  const choiceLabels = useAthleteChoiceLabels(options, promotions, pricedAt);
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-6 sm:py-10">
@@ -145,6 +143,8 @@ export default function OrderForm() {
         </section>
       ) : null}
 
+      <PromotionNotes promotions={promotions} at={pricedAt} styles={styleNamesOf(options.formats)} />
+
       <ContestSamples samples={loaded.samples} contestName={contest.name} />
 
       <Form
@@ -164,7 +164,6 @@ export default function OrderForm() {
 
         {draft.map((item, index) => {
           const current = live[index] ?? item;
-          const price = itemPrice(options, current);
           const errors = itemErrors[index];
           const hasError = Boolean(
             errors?.category.errors || errors?.athleteId.errors || errors?.formatId.errors,
@@ -233,7 +232,7 @@ export default function OrderForm() {
                           .filter((a) => a.category === name)
                           .map((a) => (
                             <option key={a.id} value={a.id}>
-                              {athleteChoiceLabel(a, options.formats)}
+                              {choiceLabels.get(a.id)}
                             </option>
                           ))}
                       </optgroup>
@@ -272,12 +271,7 @@ export default function OrderForm() {
                   }
                 </p>
               ) : null}
-              <p className="mt-4 text-right text-sm text-zinc-600">
-                価格:{" "}
-                <span className="text-base font-bold text-zinc-900">
-                  {price === null ? "—" : formatYen(price)}
-                </span>
-              </p>
+              <LinePrice line={lineAt(index)} />
             </fieldset>
           );
         })}
@@ -294,12 +288,7 @@ export default function OrderForm() {
         </button>
 
         <div className="sticky bottom-0 -mx-4 border-t border-zinc-200 bg-white/95 px-4 py-4 backdrop-blur sm:static sm:mx-0 sm:rounded-xl sm:border">
-          <div className="flex items-baseline justify-between">
-            <span className="font-semibold">合計</span>
-            <span className="text-xl font-bold" aria-live="polite">
-              {formatYen(total)}
-            </span>
-          </div>
+          <OrderTotal pricing={pricing} />
           <button
             type="submit"
             name="intent"

@@ -13,6 +13,8 @@ import { currentCheckout, mayStartDraft, saveDraft } from "./draft.server";
 import type { ShopSession } from "../http/session.server";
 import { notFound } from "../http/not-found.server";
 import { positiveId } from "~/lib/rules/params";
+import { MINUTE_MS } from "~/lib/rules/tokyo-date";
+import { contestPromotionsOf } from "../promotions/contest-promotions.server";
 
 /** The contest of an order-form URL, only while it is on sale; anything else is a 404. */
 export function orderFormContest(slug: string) {
@@ -33,7 +35,19 @@ export function orderFormPage(session: ShopSession, contest: { id: number }) {
     draft,
     draftVersion: checkout?.updatedAt?.getTime() ?? 0,
     priceDescription: description,
+    promotions: contestPromotionsOf(contest.id),
+    pricedAt: pricingMinute(now()),
   };
+}
+
+/**
+ * The server's time the page prices at (the browser runs the same rule at it, not at its own
+ * clock, which may be wrong), to the minute: an early-bird ends on a whole minute (its end is
+ * typed as a date and minute), so the price is the same for every moment of that minute, and
+ * the page drawn for a minute stays the same page for the render cache.
+ */
+function pricingMinute(at: Date): number {
+  return Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS;
 }
 
 function emptyItem(): CheckoutItem {

@@ -6,24 +6,32 @@ import { requireEditableContest } from "~/server/catalog/contest-editing.server"
 import { settingsTabPage, settingsTabStep } from "~/server/catalog/contest-settings-tab.server";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
+import { PROMOTIONS_INTENT } from "~/lib/schemas/promotion-schemas";
+import { promotionSettingsPage, savePromotionSettings } from "~/server/promotions/promotion-settings.server";
 import { BasicInfoSection } from "./settings/BasicInfoSection";
 import { CategoriesSection } from "./settings/CategoriesSection";
 import { FormatsSection } from "./settings/FormatsSection";
 import { PriceDescriptionSection } from "./settings/PriceDescriptionSection";
+import { PromotionsSection } from "./settings/PromotionsSection";
 import { PublicationSection } from "./settings/PublicationSection";
 
 export const meta: MetaFunction = () => [{ title: "大会設定 | 管理画面" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdminPage(request);
-  return settingsTabPage(requireEditableContest(params));
+  const contest = requireEditableContest(params);
+  return { ...settingsTabPage(contest), promotions: promotionSettingsPage(contest.id) };
 }
 
 /** Each form of the tab posts its own intent; success goes back to its section (PRG), a mistake stays with its field. */
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireAdminPage(request);
   const contest = requireEditableContest(params);
-  const outcome = settingsTabStep(contest.id, await readForm(request));
+  const form = await readForm(request);
+  const outcome =
+    form.get("intent") === PROMOTIONS_INTENT
+      ? savePromotionSettings(contest.id, form)
+      : settingsTabStep(contest.id, form);
   if (!outcome.saved) return data(outcome.data, { status: outcome.status });
   return redirectWithToast(
     request,
@@ -52,6 +60,11 @@ export default function ContestSettings() {
           key={JSON.stringify(loaded.priceDescription)}
           description={loaded.priceDescription}
           lastResult={resultFor("price")}
+        />
+        <PromotionsSection
+          key={JSON.stringify(loaded.promotions.values)}
+          promotions={loaded.promotions}
+          lastResult={resultFor(PROMOTIONS_INTENT)}
         />
       </div>
       <div className="grid gap-6">
