@@ -318,3 +318,65 @@ describe("a coupon's last use (*last coupon use raced*)", () => {
     expect(back.summary.couponRefusal?.message).toMatch(/^使用済み：/);
   });
 });
+
+describe("a coupon's use after the order", () => {
+  it("a konbini order holds its use while it waits, and gives it back when its voucher expires unpaid", async () => {
+    const { simulateKonbini } = await import("~/server/orders/konbini.server");
+    const shop = seedContest();
+    const coupon = makeCoupon({ maxUses: 1 });
+    const a = await verifiedCheckout(shop);
+    await applyCoupon(a.cookie, coupon.code);
+    await openPage("/payment", a.cookie);
+    const payment = await import("~/routes/checkout/payment");
+    const voucher = await callRoute(
+      payment.action,
+      formRequest(
+        "/payment",
+        [
+          ["method", "konbini"],
+          ["shownTotal", "6750"],
+        ],
+        a.cookie,
+      ),
+    );
+    expect(voucher.location).toBe("/payment-complete");
+    const order = orderOf(a.email)!;
+    expect(order).toMatchObject({ paymentStatus: "awaiting", totalAmount: 6750, couponId: coupon.id });
+    const b = await verifiedCheckout(shop);
+    expect((await applyCoupon(b.cookie, coupon.code)).status).toBe(400);
+    expect((await simulateKonbini(order.statusToken, "expired")).ok).toBe(true);
+    expect((await applyCoupon(b.cookie, coupon.code)).status).toBe(302);
+  });
+
+  it("made again from its payment (a restore lost the order): the same discount, coupon and use", async () => {
+    const { recordPayment } = await import("~/server/orders/record-payment.server");
+    const { paymentProvider } = await import("~/server/payments/index.server");
+    const shop = seedContest();
+    const coupon = makeCoupon({ kind: "yen", value: 500, maxUses: 1 });
+    const { cookie, email } = await verifiedCheckout(shop);
+    await applyCoupon(cookie, coupon.code);
+    await openPage("/payment", cookie);
+    expect((await payByCard(cookie, 7000)).location).toBe("/payment-complete");
+    const lost = orderOf(email)!;
+    // The database as a snapshot taken before the payment: no order, no checkout, no use.
+    db().delete(couponUses).where(eq(couponUses.couponId, coupon.id)).run();
+    db().delete(orders).where(eq(orders.id, lost.id)).run();
+    db().delete(checkouts).where(eq(checkouts.id, lost.checkoutId)).run();
+    const made = recordPayment((await paymentProvider().retrieveIntent(lost.paymentIntentId))!);
+    expect(made.ok).toBe(true);
+    const again = orderOf(email)!;
+    expect(again).toMatchObject({
+      totalAmount: 7000,
+      listTotal: 7500,
+      couponId: coupon.id,
+      couponCode: coupon.code,
+      discounts: lost.discounts,
+    });
+    const lines = db().select().from(orderLines).where(eq(orderLines.orderId, again.id)).all();
+    expect(lines.map((l) => [l.listPrice, l.price, l.discounts])).toEqual([
+      [3000, 2800, [{ kind: "coupon", name: `クーポン（${coupon.code}）`, amount: 200 }]],
+      [4500, 4200, [{ kind: "coupon", name: `クーポン（${coupon.code}）`, amount: 300 }]],
+    ]);
+    expect(usesOf(coupon.id)).toMatchObject([{ orderId: again.id, amount: 500 }]);
+  });
+});
