@@ -213,7 +213,7 @@ describe("クーポン管理: refusals keep what was typed", () => {
       validUntil: "",
       minTotal: "0",
     };
-    for (const change of [{ code: uniqueCode() }, { kind: "yen" }, { value: "20" }]) {
+    for (const change of [{ code: uniqueCode() }, { kind: "yen" }, { value: "20" }] as Fields[]) {
       const refused = await post({ ...same, ...change });
       expect(refused.status).toBe(409);
       expect(Object.values(errorsOf(refused)).flat()).toEqual([COUPON_LOCKED_MESSAGE]);
