@@ -151,8 +151,18 @@ describe("POST /api/video/orders", () => {
         orderData: {
           contestName: shop.name,
           orderItems: [
-            { category: "A部門", athleteNumber: 1, videoStyle: shop.horizontal.name, price: 4500 },
+            {
+              category: "A部門",
+              athleteNumber: 1,
+              videoStyle: shop.horizontal.name,
+              price: 4500,
+              listPrice: 4500,
+              discounts: [],
+            },
           ],
+          listTotal: 4500,
+          discounts: [],
+          coupon: null,
           totalAmount: 4500,
         },
         customerInfo: { customerEmail: email },
