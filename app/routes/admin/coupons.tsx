@@ -51,7 +51,7 @@ export default function Coupons() {
               {editing ? `クーポンを編集（${editing.code}）` : "新しいクーポン"}
             </h2>
             {editing ? (
-              <Link to={COUPONS_PATH} className="text-sm text-brand-700 underline">
+              <Link to="/admin/coupons" className="text-sm text-brand-700 underline">
                 編集をやめる
               </Link>
             ) : null}
