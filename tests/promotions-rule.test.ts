@@ -23,10 +23,13 @@ const lineArb: fc.Arbitrary<PromotionLine> = fc.record({
   listPrice: fc.integer({ min: 0, max: 20_000 }),
 });
 
-const amountArb = fc.oneof(
-  fc.record({ kind: fc.constant("yen" as const), value: fc.integer({ min: 1, max: 30_000 }) }),
-  fc.record({ kind: fc.constant("percent" as const), value: fc.integer({ min: 1, max: 100 }) }),
-);
+/** Yen (1–30,000) or percent (1–100) off. */
+const amountArb = fc
+  .record({
+    kind: fc.constantFrom("yen" as const, "percent" as const),
+    value: fc.integer({ min: 1, max: 30_000 }),
+  })
+  .map((amount) => (amount.kind === "percent" ? { ...amount, value: 1 + (amount.value % 100) } : amount));
 
 const promotionsArb: fc.Arbitrary<ContestPromotions> = fc.record({
   earlyBird: fc.option(
@@ -41,27 +44,17 @@ const promotionsArb: fc.Arbitrary<ContestPromotions> = fc.record({
   ),
   setDiscount: fc.option(fc.integer({ min: 1, max: 30_000 }), { nil: null }),
   quantity: fc.option(
-    amountArb.chain((amount) =>
-      fc.record({ minItems: fc.integer({ min: 2, max: 6 }), ...constants(amount) }),
-    ),
+    fc
+      .tuple(amountArb, fc.integer({ min: 2, max: 6 }))
+      .map(([amount, minItems]) => ({ ...amount, minItems })),
     { nil: null },
   ),
 });
 
-function constants<T extends Record<string, unknown>>(value: T) {
-  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, fc.constant(v)])) as {
-    [K in keyof T]: fc.Arbitrary<T[K]>;
-  };
-}
-
 const couponArb: fc.Arbitrary<CouponOffer | null> = fc.option(
-  amountArb.chain((amount) =>
-    fc.record({
-      code: fc.constant("TEST10"),
-      minTotal: fc.integer({ min: 0, max: 40_000 }),
-      ...constants(amount),
-    }),
-  ),
+  fc
+    .tuple(amountArb, fc.integer({ min: 0, max: 40_000 }))
+    .map(([amount, minTotal]) => ({ code: "TEST10", ...amount, minTotal })),
   { nil: null },
 );
 
