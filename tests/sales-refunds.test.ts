@@ -54,12 +54,20 @@ describe("sales are net of refunds", () => {
     const report = salesReport(filter(contest, "2025-09-10", "2025-09-12"));
     expect(report).toMatchObject({ gross: 8000, refunds: 5000, net: 3000, orderCount: 1, lineCount: 2 });
     expect(report.perDay).toEqual([
-      { day: "2025-09-10", gross: 8000, refunds: 0, net: 8000, orders: 1 },
-      { day: "2025-09-11", gross: 0, refunds: 0, net: 0, orders: 0 },
-      { day: "2025-09-12", gross: 0, refunds: 5000, net: -5000, orders: 0 },
+      { day: "2025-09-10", listGross: 8000, discounts: 0, gross: 8000, refunds: 0, net: 8000, orders: 1 },
+      { day: "2025-09-11", listGross: 0, discounts: 0, gross: 0, refunds: 0, net: 0, orders: 0 },
+      { day: "2025-09-12", listGross: 0, discounts: 0, gross: 0, refunds: 5000, net: -5000, orders: 0 },
     ]);
     expect(report.perContest).toEqual([
-      { contestName: contest, gross: 8000, refunds: 5000, net: 3000, orders: 1 },
+      {
+        contestName: contest,
+        listGross: 8000,
+        discounts: 0,
+        gross: 8000,
+        refunds: 5000,
+        net: 3000,
+        orders: 1,
+      },
     ]);
   });
 
@@ -140,7 +148,7 @@ describe("sales CSV with refunds", () => {
       lines[1]!.id,
     ]);
     refund({ orderId: o.id, paymentIntentId: o.paymentIntentId }, 1000, "2025-07-16T03:00:00Z", "failed");
-    expect(SALES_CSV_HEADER.slice(12)).toEqual([
+    expect(SALES_CSV_HEADER.slice(12, 17)).toEqual([
       "区分",
       "計上日",
       "売上（税込）",
@@ -160,7 +168,7 @@ describe("sales CSV with refunds", () => {
     expect(refundRow[column("返金（税込）")]).toBe("5000");
     expect(refundRow[column("純売上（税込）")]).toBe("-5000");
     // Written as a number a spreadsheet adds up, not defused into text as a formula would be.
-    expect(csvLine(refundRow)).toMatch(/,5000,-5000\r\n$/);
+    expect(csvLine(refundRow)).toMatch(/,5000,-5000,0,0,0,\r\n$/);
     const total = (name: string) => rows.reduce((sum, row) => sum + Number(row[column(name)]), 0);
     const report = salesReport(filter(contest, null, null));
     expect([total("売上（税込）"), total("返金（税込）"), total("純売上（税込）")]).toEqual([

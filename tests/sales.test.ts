@@ -51,12 +51,20 @@ describe("sales totals", () => {
   it("gives a per-day series with empty days filled, and a per-contest breakdown", () => {
     const report = salesReport(filter(null, "2025-05-31", "2025-06-02"));
     expect(report.perDay).toEqual([
-      { day: "2025-05-31", gross: 1000, refunds: 0, net: 1000, orders: 1 },
-      { day: "2025-06-01", gross: 2500, refunds: 0, net: 2500, orders: 1 },
-      { day: "2025-06-02", gross: 0, refunds: 0, net: 0, orders: 0 },
+      { day: "2025-05-31", listGross: 1000, discounts: 0, gross: 1000, refunds: 0, net: 1000, orders: 1 },
+      { day: "2025-06-01", listGross: 2500, discounts: 0, gross: 2500, refunds: 0, net: 2500, orders: 1 },
+      { day: "2025-06-02", listGross: 0, discounts: 0, gross: 0, refunds: 0, net: 0, orders: 0 },
     ]);
     expect(report.perContest).toEqual([
-      { contestName: "春の大会", gross: 3500, refunds: 0, net: 3500, orders: 2 },
+      {
+        contestName: "春の大会",
+        listGross: 3500,
+        discounts: 0,
+        gross: 3500,
+        refunds: 0,
+        net: 3500,
+        orders: 2,
+      },
     ]);
   });
 

@@ -1,7 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useLocation } from "@remix-run/react";
 import { SalesChart } from "~/routes/admin/SalesChart";
-import { SalesContestTable, SalesDayTable, signedYen } from "~/routes/admin/sales/SalesTables";
+import {
+  SalesContestTable,
+  SalesCouponTable,
+  SalesDayTable,
+  signedYen,
+} from "~/routes/admin/sales/SalesTables";
 import { formatYenSign } from "~/lib/rules/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { parseSalesFilter, salesContestNames, salesReport } from "~/server/orders/sales.server";
@@ -67,6 +72,14 @@ export default function Sales() {
             <span className="ml-1 text-base font-normal text-zinc-500">（税込）</span>
           </p>
           <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 text-sm text-zinc-600">
+            <dt>総額（定価）</dt>
+            <dd className="text-right" data-testid="sales-list-gross">
+              {formatYenSign(report.listGross)}
+            </dd>
+            <dt>割引</dt>
+            <dd className="text-right" data-testid="sales-discounts">
+              {report.discounts > 0 ? `−${formatYenSign(report.discounts)}` : formatYenSign(0)}
+            </dd>
             <dt>売上</dt>
             <dd className="text-right" data-testid="sales-gross">
               {formatYenSign(report.gross)}
@@ -91,7 +104,7 @@ export default function Sales() {
         </div>
       </div>
       <p className="mt-2 text-xs text-zinc-500">
-        売上は注文日、返金は返金した日に計上しています（返金手続き中のものを含み、返金できなかったものは含みません）。
+        売上（総額（定価）から割引を引いた、お支払いいただいた額）は注文日、返金は返金した日に計上しています（返金手続き中のものを含み、返金できなかったものは含みません）。
       </p>
 
       <div className="mt-5 rounded-xl bg-white p-5 shadow-sm">
@@ -110,6 +123,11 @@ export default function Sales() {
       <div className="mt-5 overflow-x-auto rounded-xl bg-white p-5 shadow-sm">
         <h2 className="font-semibold">大会別</h2>
         <SalesContestTable contests={report.perContest} />
+      </div>
+
+      <div className="mt-5 overflow-x-auto rounded-xl bg-white p-5 shadow-sm">
+        <h2 className="font-semibold">クーポン別</h2>
+        <SalesCouponTable coupons={report.perCoupon} />
       </div>
     </section>
   );

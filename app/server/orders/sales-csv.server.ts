@@ -8,8 +8,12 @@ import { refundConditions, salesConditions, type SalesFilter } from "./sales.ser
 /**
  * The 売上集計 CSV: one row per order line of the filter (区分 売上, counted on its order's day),
  * then one row per refund of the filter (区分 返金, counted on the day it was made, as the report
- * counts it; see refundConditions). The last three columns are 売上, 返金 and 純売上 of each row, so a
+ * counts it; see refundConditions). Columns 15–17 are 売上, 返金 and 純売上 of each row, so a
  * spreadsheet's sums by 計上日 or 大会名 give the page's figures; the first twelve are as they were.
+ * The last four (issue 33) break a sale down: 定価 (the line's list price), 割引 (what promotions and
+ * the coupon took off it), 割引後 (what was paid: the same as 売上) and the order's クーポンコード; a
+ * refund row has 0 in the three and no code. Spreadsheets read the columns by position: new ones
+ * go at the end.
  */
 export const SALES_CSV_HEADER = [
   "注文番号",
@@ -29,6 +33,10 @@ export const SALES_CSV_HEADER = [
   "売上（税込）",
   "返金（税込）",
   "純売上（税込）",
+  "定価（税込）",
+  "割引（税込）",
+  "割引後（税込）",
+  "クーポンコード",
 ];
 
 const PAGE_SIZE = 2000;
@@ -71,6 +79,8 @@ function* saleRows(filter: SalesFilter): Generator<string[]> {
         athleteName: orderLines.athleteName,
         style: orderLines.style,
         price: orderLines.price,
+        listPrice: orderLines.listPrice,
+        couponCode: orders.couponCode,
         status: orderLines.status,
         customerName: orders.customerName,
         customerEmail: orders.customerEmail,
@@ -100,6 +110,11 @@ function* saleRows(filter: SalesFilter): Generator<string[]> {
         String(row.price),
         "0",
         String(row.price),
+        // A line from before promotions was sold at its list price.
+        String(row.listPrice ?? row.price),
+        String((row.listPrice ?? row.price) - row.price),
+        String(row.price),
+        row.couponCode ?? "",
       ];
     }
     if (rows.length < PAGE_SIZE) return;
@@ -151,6 +166,10 @@ function* refundRows(filter: SalesFilter): Generator<string[]> {
         "0",
         String(row.amount),
         String(-row.amount),
+        "0",
+        "0",
+        "0",
+        "",
       ];
     }
     if (rows.length < PAGE_SIZE) return;

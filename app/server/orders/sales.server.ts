@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, lt, sql, sum, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNotNull, lt, sql, sum, type SQL } from "drizzle-orm";
 import { countsAsRefund, REFUND_STATUSES } from "~/lib/rules/refunds";
 import { DAY_MS, TOKYO_OFFSET_MS, tokyoDay, tokyoDayStart } from "~/lib/rules/tokyo-date";
 import { db } from "../db/client.server";
@@ -63,18 +63,46 @@ export function refundConditions(filter: SalesFilter): SQL | undefined {
   return and(...parts);
 }
 
-export type SalesFigures = { gross: number; refunds: number; net: number; orders: number };
+/**
+ * `listGross` (総額（定価）): the orders at their list prices; `discounts` (割引): what promotions and
+ * coupons took off; `gross` (売上): what was charged, the one less the other; `net` (純売上): that
+ * less the refunds.
+ */
+export type SalesFigures = {
+  listGross: number;
+  discounts: number;
+  gross: number;
+  refunds: number;
+  net: number;
+  orders: number;
+};
 export type SalesDay = SalesFigures & { day: string };
 export type SalesContest = SalesFigures & { contestName: string };
+/** A coupon's orders in the filter: how many, and the discount it gave them. */
+export type SalesCoupon = { code: string; uses: number; discount: number };
 
-const noFigures = (): SalesFigures => ({ gross: 0, refunds: 0, net: 0, orders: 0 });
+const noFigures = (): SalesFigures => ({
+  listGross: 0,
+  discounts: 0,
+  gross: 0,
+  refunds: 0,
+  net: 0,
+  orders: 0,
+});
 
-function add(into: SalesFigures, gross: number, refunded: number, orderCount: number) {
-  into.gross += gross;
-  into.refunds += refunded;
-  into.net += gross - refunded;
-  into.orders += orderCount;
+type Sold = { listGross: number; gross: number; refunded: number; orders: number };
+
+function add(into: SalesFigures, sold: Sold) {
+  into.listGross += sold.listGross;
+  into.discounts += sold.listGross - sold.gross;
+  into.gross += sold.gross;
+  into.refunds += sold.refunded;
+  into.net += sold.gross - sold.refunded;
+  into.orders += sold.orders;
 }
+
+// An order from before promotions has no list total: it was sold at its list price.
+const listTotal = sql<number>`coalesce(${orders.listTotal}, ${orders.totalAmount})`;
 
 /**
  * The 売上集計 figures: 売上 (gross: paid orders on their order day), 返金 (refunds on the day they
@@ -90,6 +118,7 @@ export function salesReport(filter: SalesFilter) {
       day: orderDay,
       contestName: orders.contestName,
       total: sum(orders.totalAmount).mapWith(Number),
+      listTotal: sum(listTotal).mapWith(Number),
       orders: count(),
       lines: sum(orders.lineCount).mapWith(Number),
     })
@@ -109,24 +138,26 @@ export function salesReport(filter: SalesFilter) {
   let lineCount = 0;
   const byDay = new Map<string, SalesDay>();
   const byContest = new Map<string, SalesContest>();
-  const tally = (group: { day: number; contestName: string }, gross: number, refund: number, n: number) => {
-    add(totals, gross, refund, n);
+  const tally = (group: { day: number; contestName: string }, sold: Sold) => {
+    add(totals, sold);
     const day = tokyoDay(group.day * DAY_MS - TOKYO_OFFSET_MS);
     const dayRow = byDay.get(day) ?? { day, ...noFigures() };
-    add(dayRow, gross, refund, n);
+    add(dayRow, sold);
     byDay.set(day, dayRow);
     const contestRow = byContest.get(group.contestName) ?? { contestName: group.contestName, ...noFigures() };
-    add(contestRow, gross, refund, n);
+    add(contestRow, sold);
     byContest.set(group.contestName, contestRow);
   };
   for (const group of sales) {
     lineCount += group.lines;
-    tally(group, group.total, 0, group.orders);
+    tally(group, { listGross: group.listTotal, gross: group.total, refunded: 0, orders: group.orders });
   }
-  for (const group of refunded) tally(group, 0, group.total, 0);
+  for (const group of refunded) tally(group, { listGross: 0, gross: 0, refunded: group.total, orders: 0 });
   const perDay = [...byDay.values()].sort((a, b) => a.day.localeCompare(b.day));
   const perContest = [...byContest.values()].sort((a, b) => b.net - a.net);
   return {
+    listGross: totals.listGross,
+    discounts: totals.discounts,
     gross: totals.gross,
     refunds: totals.refunds,
     net: totals.net,
@@ -134,7 +165,28 @@ export function salesReport(filter: SalesFilter) {
     lineCount,
     perDay: fillDays(perDay, filter),
     perContest,
+    perCoupon: salesByCoupon(filter),
   };
+}
+
+/**
+ * The coupons used by the orders of the filter (on their order day, as their sales are): the
+ * code as the order keeps it, the orders that used it and the coupon discount they got (read
+ * from the order's own breakdown, so a coupon edited or deleted later still reports what it gave).
+ */
+export function salesByCoupon(filter: SalesFilter): SalesCoupon[] {
+  const couponDiscount = sql<number>`coalesce((select sum(json_extract(d.value, '$.amount')) from json_each(${orders.discounts}) d where json_extract(d.value, '$.kind') = 'coupon'), 0)`;
+  return db()
+    .select({
+      code: sql<string>`${orders.couponCode}`,
+      uses: count(),
+      discount: sum(couponDiscount).mapWith(Number),
+    })
+    .from(orders)
+    .where(and(salesConditions(filter), isNotNull(orders.couponCode)))
+    .groupBy(orders.couponCode)
+    .orderBy(desc(sum(couponDiscount)), orders.couponCode)
+    .all();
 }
 
 /** Days without sales are shown as zero, so the chart's gaps are real gaps (up to a year). */

@@ -1,8 +1,16 @@
 import { formatYenSign } from "~/lib/rules/format";
 
-type Figures = { gross: number; refunds: number; net: number; orders: number };
+type Figures = {
+  listGross: number;
+  discounts: number;
+  gross: number;
+  refunds: number;
+  net: number;
+  orders: number;
+};
 
-const refundText = (amount: number) => (amount > 0 ? `−${formatYenSign(amount)}` : "—");
+/** A refund or a discount: taken off, so written negative; none as a dash. */
+const minusText = (amount: number) => (amount > 0 ? `−${formatYenSign(amount)}` : "—");
 
 /** A net below zero (a day or month with more refunds than sales) as −¥5,000, not ¥-5,000. */
 export function signedYen(amount: number): string {
@@ -13,9 +21,15 @@ function FigureCells({ row }: { row: Figures }) {
   return (
     <>
       <td className="py-2 pr-3 text-right whitespace-nowrap tabular-nums">{row.orders}</td>
+      <td className="py-2 pr-3 text-right whitespace-nowrap text-zinc-600 tabular-nums">
+        {formatYenSign(row.listGross)}
+      </td>
+      <td className="py-2 pr-3 text-right whitespace-nowrap text-zinc-600 tabular-nums">
+        {minusText(row.discounts)}
+      </td>
       <td className="py-2 pr-3 text-right whitespace-nowrap tabular-nums">{formatYenSign(row.gross)}</td>
       <td className="py-2 pr-3 text-right whitespace-nowrap text-zinc-600 tabular-nums">
-        {refundText(row.refunds)}
+        {minusText(row.refunds)}
       </td>
       <td className="py-2 text-right font-semibold whitespace-nowrap tabular-nums">{signedYen(row.net)}</td>
     </>
@@ -28,6 +42,8 @@ function FigureHeads({ first }: { first: string }) {
       <tr>
         <th className="py-2 pr-3 font-medium">{first}</th>
         <th className="py-2 pr-3 text-right font-medium whitespace-nowrap">注文数</th>
+        <th className="py-2 pr-3 text-right font-medium whitespace-nowrap">総額（定価）</th>
+        <th className="py-2 pr-3 text-right font-medium whitespace-nowrap">割引</th>
         <th className="py-2 pr-3 text-right font-medium whitespace-nowrap">売上</th>
         <th className="py-2 pr-3 text-right font-medium whitespace-nowrap">返金</th>
         <th className="py-2 text-right font-medium whitespace-nowrap">純売上（税込）</th>
@@ -47,7 +63,7 @@ export function SalesDayTable({ days }: { days: (Figures & { day: string })[] })
     <details className="mt-3 text-sm">
       <summary className="cursor-pointer text-zinc-700">日別の内訳（{active.length}日）</summary>
       <div className="overflow-x-auto">
-        <table className="mt-2 w-full min-w-[28rem] text-left">
+        <table className="mt-2 w-full min-w-[40rem] text-left">
           <FigureHeads first="日付" />
           <tbody className="divide-y divide-zinc-100">
             {active.map((row) => (
@@ -65,12 +81,12 @@ export function SalesDayTable({ days }: { days: (Figures & { day: string })[] })
 
 export function SalesContestTable({ contests }: { contests: (Figures & { contestName: string })[] }) {
   return (
-    <table className="mt-3 w-full min-w-[28rem] text-left text-sm">
+    <table className="mt-3 w-full min-w-[40rem] text-left text-sm">
       <FigureHeads first="大会名" />
       <tbody className="divide-y divide-zinc-100">
         {contests.length === 0 ? (
           <tr>
-            <td colSpan={5} className="py-4 text-center text-zinc-500">
+            <td colSpan={7} className="py-4 text-center text-zinc-500">
               該当する注文はありません
             </td>
           </tr>
@@ -82,6 +98,36 @@ export function SalesContestTable({ contests }: { contests: (Figures & { contest
             </tr>
           ))
         )}
+      </tbody>
+    </table>
+  );
+}
+
+/** クーポン別: each coupon the filter's orders used, how often, and the discount it gave. */
+export function SalesCouponTable({
+  coupons,
+}: {
+  coupons: { code: string; uses: number; discount: number }[];
+}) {
+  if (coupons.length === 0)
+    return <p className="mt-3 text-sm text-zinc-500">クーポンを使った注文はありません</p>;
+  return (
+    <table className="mt-3 w-full min-w-[20rem] text-left text-sm" data-testid="sales-coupons">
+      <thead className="border-b border-zinc-200 text-zinc-500">
+        <tr>
+          <th className="py-2 pr-3 font-medium">クーポンコード</th>
+          <th className="py-2 pr-3 text-right font-medium whitespace-nowrap">利用数</th>
+          <th className="py-2 text-right font-medium whitespace-nowrap">割引額（税込）</th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-zinc-100">
+        {coupons.map((row) => (
+          <tr key={row.code}>
+            <td className="py-2 pr-3 font-mono break-all">{row.code}</td>
+            <td className="py-2 pr-3 text-right whitespace-nowrap tabular-nums">{row.uses}件</td>
+            <td className="py-2 text-right whitespace-nowrap tabular-nums">{minusText(row.discount)}</td>
+          </tr>
+        ))}
       </tbody>
     </table>
   );
