@@ -43,13 +43,19 @@ export function insertCoupon(code = `SPRING${crypto.randomBytes(3).toString("hex
  * An order with discounts made the shop's way: the checkout's lines priced by the shop's own
  * rule (applyPromotions) with the 早割, the セット割 and a coupon, paid by card to the test
  * provider (so it can be refunded) and recorded by recordPayment, which stores the breakdown,
- * the coupon's use and queues the confirmation. `coupon: false` leaves the coupon out.
+ * the coupon's use and queues the confirmation. `coupon`: a coupon row to use (a new one unless
+ * given), or false to leave the coupon out.
  */
 export async function discountedOrder(
   shop: Shop,
-  options: { coupon?: boolean; email?: string; name?: string; contestId?: number } = {},
+  options: {
+    coupon?: false | typeof coupons.$inferSelect;
+    email?: string;
+    name?: string;
+    contestId?: number;
+  } = {},
 ) {
-  const coupon = options.coupon === false ? null : insertCoupon();
+  const coupon = options.coupon === false ? null : (options.coupon ?? insertCoupon());
   const contestId = options.contestId ?? shop.contestId;
   const at = Date.now();
   const line = (orientation: "vertical" | "horizontal") => ({

@@ -215,6 +215,8 @@ const LINE_COLUMNS = {
   athleteName: orderLines.athleteName,
   style: orderLines.style,
   price: orderLines.price,
+  // The row shows a discounted line's list price beside what was paid.
+  listPrice: orderLines.listPrice,
   status: orderLines.status,
   refused: orderLines.refused,
   refusalNote: orderLines.refusalNote,

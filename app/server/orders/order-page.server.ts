@@ -1,3 +1,4 @@
+import { orderBreakdown } from "~/lib/rules/order-discounts";
 import { eq, inArray } from "drizzle-orm";
 import {
   countsAsRefund,
@@ -57,6 +58,8 @@ export function orderPage(order: OrderPageOrder) {
       paidAt: order.paidAt,
       status: order.status,
       totalAmount: order.totalAmount,
+      /** The list prices and each discount (null: none, the total alone as before promotions). */
+      breakdown: orderBreakdown(order),
     },
     lines: lines.map((line) => ({
       id: line.id,
@@ -65,6 +68,8 @@ export function orderPage(order: OrderPageOrder) {
       athlete: `${order.bibNumberLabel} ${line.athleteNumber} ${line.athleteName}`,
       style: line.style,
       price: line.price,
+      listPrice: line.listPrice,
+      discounts: line.discounts,
       status: line.status,
       refused: line.refused,
       refusalNote: line.refusalNote,

@@ -46,6 +46,13 @@ export function OrderLineRow(props: LineRowProps) {
       </span>
       <span role="cell">{line.style}</span>
       <span role="cell" className="font-semibold">
+        {line.listPrice !== null && line.listPrice > line.price ? (
+          // Discounted: what was paid, with the list price struck through beside it.
+          <del className="mr-1 text-xs font-normal text-zinc-500">
+            <span className="sr-only">通常価格 </span>
+            {formatYenSign(line.listPrice)}
+          </del>
+        ) : null}
         {formatYenSign(line.price)}
         {line.refused ? (
           <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-bold text-red-700">お断り</span>

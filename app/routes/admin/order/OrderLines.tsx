@@ -1,4 +1,5 @@
 import { formatYenShort } from "~/lib/rules/format";
+import { isDiscounted, regularPrice } from "~/lib/rules/order-discounts";
 import type { OrderPage } from "~/server/orders/order-page.server";
 
 /** The order's lines: what each is, its paid price, and where it stands (お断り with its note, its refund). */
@@ -19,6 +20,12 @@ export function OrderLines({ lines }: { lines: OrderPage["lines"] }) {
                 </span>
               </p>
               <p className="flex flex-wrap items-center gap-2">
+                {isDiscounted(line) ? (
+                  <del className="text-xs text-zinc-500">
+                    <span className="sr-only">通常価格 </span>
+                    {formatYenShort(regularPrice(line))}
+                  </del>
+                ) : null}
                 <span className="font-semibold">{formatYenShort(line.price)}</span>
                 {/* A refused line is not made: its own 未対応 would read as work still to do. */}
                 {line.refused ? (
@@ -38,6 +45,13 @@ export function OrderLines({ lines }: { lines: OrderPage["lines"] }) {
                 ) : null}
               </p>
             </div>
+            {isDiscounted(line) ? (
+              <p className="mt-1 text-xs text-red-700" data-testid="line-discounts">
+                {line.discounts
+                  .map((discount) => `${discount.name} −${formatYenShort(discount.amount)}`)
+                  .join("、")}
+              </p>
+            ) : null}
             {line.refundState && !line.refused && line.status === "未対応" ? (
               <p className="mt-1 text-xs text-amber-900" data-testid="refunded-still-to-make">
                 返金しましたが、この明細は制作・納品の対象のままです。制作しない場合は、注文一覧でお断りにしてください。

@@ -23,6 +23,16 @@ export function OrderSummary({ page }: { page: OrderPage }) {
       }`,
     ],
     ["対応状況", order.status],
+    // A discounted order: what it lists at and each discount (the coupon by its code), then what was paid.
+    ...(order.breakdown
+      ? ([
+          ["小計（通常価格）", `${formatYenShort(order.breakdown.listTotal)}（税込）`],
+          ...order.breakdown.discounts.map((discount) => [
+            discount.name,
+            `−${formatYenShort(discount.amount)}`,
+          ]),
+        ] as [string, string][])
+      : []),
     ["合計", `${formatYenShort(order.totalAmount)}（税込）`],
     ...(refundedAny
       ? ([
