@@ -57,7 +57,9 @@ export default function Coupons() {
             ) : null}
           </div>
           <CouponForm
-            key={editing?.id ?? "new"}
+            // A new form once a coupon is added (the newest id changes) or another is opened;
+            // a refused post keeps the same form, with what was typed.
+            key={editing ? `edit-${editing.id}` : `new-after-${coupons[0]?.id ?? 0}`}
             editing={editing}
             contests={contests}
             lastResult={lastResult ?? null}

@@ -137,7 +137,7 @@ export function CouponForm({
         hint="早割などを引いた合計がこの金額以上の注文に使えます（0 = 制限なし）"
         inputProps={{ inputMode: "numeric", min: 0 }}
       />
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1 xl:grid-cols-2">
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">
         <Field
           label="開始日時（日本時間）"
           meta={fields.validFrom}
@@ -165,7 +165,7 @@ export function CouponForm({
         </div>
         <FieldError id={fields.contestIds.errorId} errors={fields.contestIds.errors} />
       </fieldset>
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1 xl:grid-cols-2">
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">
         <Field
           label="利用上限（全体）"
           meta={fields.maxUses}
