@@ -163,32 +163,38 @@ export function LinePrice({ line }: { line: OrderFormPricing["pricing"]["lines"]
   );
 }
 
-/** Under the lines: the regular total and each discount when there are any, then the total. */
-export function OrderTotal({ pricing }: { pricing: OrderFormPricing["pricing"] }) {
-  const discounted = pricing.discounts.length > 0;
+/**
+ * Under the lines: the regular total and each discount (nothing when there is none). Apart from
+ * the total, which stays at the foot of a phone's screen: the breakdown would cover the form there.
+ */
+export function OrderDiscounts({ pricing }: { pricing: OrderFormPricing["pricing"] }) {
+  if (pricing.discounts.length === 0) return null;
   return (
-    <div aria-live="polite">
-      {discounted ? (
-        <dl className="mb-2 space-y-0.5 text-sm text-zinc-600">
-          <div className="flex justify-between gap-4">
-            <dt>通常価格の合計</dt>
-            <dd>{formatYenShort(pricing.listTotal)}</dd>
+    <section aria-label="割引" className="rounded-xl border border-zinc-200 bg-white p-4">
+      <dl className="space-y-0.5 text-sm text-zinc-600">
+        <div className="flex justify-between gap-4">
+          <dt>通常価格の合計</dt>
+          <dd>{formatYenShort(pricing.listTotal)}</dd>
+        </div>
+        {pricing.discounts.map((discount) => (
+          <div key={`${discount.kind}-${discount.name}`} className="flex justify-between gap-4 text-rose-700">
+            <dt>{discount.name}</dt>
+            <dd>−{formatYenShort(discount.amount)}</dd>
           </div>
-          {pricing.discounts.map((discount) => (
-            <div
-              key={`${discount.kind}-${discount.name}`}
-              className="flex justify-between gap-4 text-rose-700"
-            >
-              <dt>{discount.name}</dt>
-              <dd>−{formatYenShort(discount.amount)}</dd>
-            </div>
-          ))}
-        </dl>
-      ) : null}
-      <div className="flex items-baseline justify-between">
-        <span className="font-semibold">合計</span>
-        <span className="text-xl font-bold">{formatYen(pricing.total)}</span>
-      </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** The total to pay, said again as it changes. */
+export function OrderTotal({ pricing }: { pricing: OrderFormPricing["pricing"] }) {
+  return (
+    <div className="flex items-baseline justify-between">
+      <span className="font-semibold">合計</span>
+      <span className="text-xl font-bold" aria-live="polite">
+        {formatYen(pricing.total)}
+      </span>
     </div>
   );
 }

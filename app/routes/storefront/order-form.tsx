@@ -20,6 +20,7 @@ import { styleNamesOf } from "~/lib/rules/promotion-notices";
 import { ContestSamples } from "./ContestSamples";
 import {
   LinePrice,
+  OrderDiscounts,
   OrderTotal,
   PromotionNotes,
   useAthleteChoiceLabels,
@@ -286,6 +287,8 @@ export default function OrderForm() {
         >
           ＋ 商品を追加
         </button>
+
+        <OrderDiscounts pricing={pricing} />
 
         <div className="sticky bottom-0 -mx-4 border-t border-zinc-200 bg-white/95 px-4 py-4 backdrop-blur sm:static sm:mx-0 sm:rounded-xl sm:border">
           <OrderTotal pricing={pricing} />

@@ -26,8 +26,8 @@ type PromotionValues = {
 };
 
 const KIND_OPTIONS = [
-  { value: "yen", label: "1本あたり○円引き" },
-  { value: "percent", label: "1本あたり○%引き" },
+  { value: "yen", label: "1本あたり 円引き" },
+  { value: "percent", label: "1本あたり %引き" },
 ];
 
 // Whole numbers typed as text: a phone shows digits, and 全角 digits or "3,000" are forgiven.
