@@ -64,7 +64,14 @@ export function CouponForm({
             meta={fields.couponCode}
             type="text"
             announce
-            inputProps={{ autoComplete: "off", autoCapitalize: "characters", spellCheck: false }}
+            inputProps={{
+              autoComplete: "off",
+              autoCapitalize: "characters",
+              spellCheck: false,
+              // A code is short: the field gives way to the button beside it (phone too), rather
+              // than the full-width field pushing the button, and the error under it, a row down.
+              className: "field-input min-w-0 flex-1 basis-48",
+            }}
             beside={
               <button type="submit" className="btn-secondary shrink-0" disabled={busy}>
                 適用する
