@@ -7,9 +7,9 @@ import {
 } from "~/lib/rules/order-discounts";
 
 /**
- * A line's price on the pages after the order (注文状況, the admin's order page): what was paid,
- * and for a discounted line its regular price struck through and what came off. A line without
- * a discount shows its price alone, as it always did.
+ * A line's price on the pages after the order (注文状況): what was paid, and for a discounted line
+ * its regular price struck through above it. A line without a discount shows its price alone, as
+ * it always did; what came off is LineDiscounts, under the line.
  */
 export function LinePrice({ line }: { line: PricedOrderLine }) {
   if (!isDiscounted(line))
@@ -21,12 +21,21 @@ export function LinePrice({ line }: { line: PricedOrderLine }) {
         {formatYenShort(regularPrice(line))}
       </del>
       <p className="font-semibold whitespace-nowrap">{formatYen(line.price)}</p>
-      {line.discounts.map((discount) => (
-        <p key={discount.name} className="text-xs whitespace-nowrap text-red-700">
-          {discount.name} −{formatYenShort(discount.amount)}
-        </p>
-      ))}
     </div>
+  );
+}
+
+/** What came off a line, each discount by name, across the line's width (a coupon's name is long). */
+export function LineDiscounts({ line, className = "" }: { line: PricedOrderLine; className?: string }) {
+  if (!isDiscounted(line)) return null;
+  return (
+    <ul className={`flex flex-wrap gap-x-3 text-xs text-red-700 ${className}`} data-testid="line-discounts">
+      {line.discounts.map((discount) => (
+        <li key={discount.name} className="break-all">
+          {discount.name} −{formatYenShort(discount.amount)}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -10,7 +10,7 @@ import { paymentProvider } from "~/server/payments/index.server";
 import { currentAdmin } from "~/server/auth/admin-session.server";
 import { KonbiniVoucher } from "~/components/KonbiniVoucher";
 import { RefusalNotice } from "~/components/RefusalNotice";
-import { DiscountRows, LinePrice } from "~/components/PriceBreakdown";
+import { DiscountRows, LineDiscounts, LinePrice } from "~/components/PriceBreakdown";
 import { LineRefundBadge, RefundDetails, RefundTotalRows } from "~/components/OrderRefunds";
 import { KonbiniTestActions } from "~/components/KonbiniTestActions";
 
@@ -182,6 +182,7 @@ export default function OrderStatusPage() {
                 </p>
               </div>
               <LinePrice line={line} />
+              <LineDiscounts line={line} className="col-span-2" />
               {line.refundState ? (
                 <p className="col-span-2">
                   <LineRefundBadge state={line.refundState} amount={line.refundedAmount} />
