@@ -4,6 +4,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { contestSlug } from "../app/lib/rules/slug";
 import { TEST_CLOCK_COOKIE } from "../app/server/core/clock.server";
 import { toTokyoDateTimeInput } from "../app/lib/schemas/contest-settings-schemas";
+import { axeViolations } from "./axe";
 import { jsEnabled, routerSettled, uniqueEmail, waitForMail } from "./helpers";
 import { createContest } from "./contests";
 import { withDb } from "./db";
@@ -76,6 +77,7 @@ test("promotions: 早割 and セット割 set in 大会設定 price the order fo
     "セット割：同じ選手の縦・横セットで500円引き",
   );
   await expect(section.getByLabel("早割価格（縦・円）")).toHaveValue("2500");
+  expect(await axeViolations(page)).toEqual([]);
   await shot(page, "promotions-settings", 390, section);
   await shot(page, "promotions-settings", 1280, section);
 
@@ -116,6 +118,7 @@ test("promotions: 早割 and セット割 set in 大会設定 price the order fo
   await expect(discounts).toContainText("セット割−500円");
   const total = page.getByText("合計", { exact: true }).locator("xpath=..");
   await expect(total).toHaveText("合計6,500円（税込）");
+  expect(await axeViolations(page)).toEqual([]);
   await shot(page, "promotions-order-form", 390);
   await shot(page, "promotions-order-form", 1280);
 
