@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { includedTax, receiptSumRows } from "~/lib/rules/receipt";
 import { db } from "~/server/db/client.server";
 import { users } from "~/server/db/schema";
 import { findOrderByNumber, orderPage } from "~/server/orders/order-page.server";
 import { SALES_CSV_HEADER, salesCsvRows } from "~/server/orders/sales-csv.server";
 import { salesReport } from "~/server/orders/sales.server";
+import { issueReceipt, receiptByToken } from "~/server/orders/receipts.server";
 import { refundOrder } from "~/server/refunds/order-refunds.server";
 import { DISCOUNTED, discountedOrder, insertCoupon } from "./helpers/discounted-orders";
 import { salesOrder } from "./helpers/sales-orders";
@@ -144,6 +146,29 @@ describe("refunds of a discounted order", () => {
     if (!whole.ok) throw new Error(whole.message);
     expect(whole.refund.amount).toBe(DISCOUNTED.total);
     expect(orderPage(findOrderByNumber(order.orderNumber)!).left).toBe(0);
+  });
+});
+
+describe("the receipt of a discounted order refunded in part", () => {
+  it("keeps its 割引 rows, then what was paid and the refund; the tax is on what is kept", async () => {
+    const { order, lines } = await discountedOrder(seedContest());
+    const made = await refund(order.id, { lineIds: [lines[0]!.id] });
+    if (!made.ok) throw new Error(made.message);
+    expect(issueReceipt(order.statusToken, "")).toEqual({ ok: true, reissue: false });
+    const state = receiptByToken(order.statusToken);
+    if (state.kind !== "issued") throw new Error(state.kind);
+    const { receipt } = state;
+    expect(receipt.total).toBe(DISCOUNTED.linePrices[1]);
+    expect(receipt.tax).toBe(includedTax(DISCOUNTED.linePrices[1])); // 3,780円: 343円
+    expect(receiptSumRows(receipt).map((row) => [row.label, row.amount])).toEqual([
+      ["小計（通常価格）", 7500],
+      ["割引 早割", -500],
+      ["割引 セット割", -600],
+      [`割引 ${receipt.discounts[2]!.name}`, -640],
+      ["お支払い金額", 5760],
+      [`返金（${receipt.refunds[0]!.on}）`, -1980],
+    ]);
+    expect(receipt.lines.map((line) => line.refunded)).toEqual([true, false]);
   });
 });
 

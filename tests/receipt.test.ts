@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { includedTax, receiptPath, receiptPdfPath } from "~/lib/rules/receipt";
+import { includedTax, receiptPath, receiptPdfPath, receiptSumRows } from "~/lib/rules/receipt";
 import { RECEIPT_ADDRESSEE_MESSAGES, receiptAddresseeSchema } from "~/lib/schemas/receipt-schemas";
 
 describe("the tax included in a receipt (10 %, rounded down once per receipt)", () => {
@@ -49,5 +49,39 @@ describe("the addressee", () => {
     expect(parse("山田\n太郎").error?.issues[0]?.message).toBe(RECEIPT_ADDRESSEE_MESSAGES.badCharacters);
     expect(parse("山田\u202e太郎").error?.issues[0]?.message).toBe(RECEIPT_ADDRESSEE_MESSAGES.badCharacters);
     expect(parse(["a", "b"]).success).toBe(false);
+  });
+});
+
+describe("the rows between a receipt's items and its 合計", () => {
+  const order = { listTotal: 3_000, discounts: [], paid: 3_000, refunds: [] };
+  it("are none for an order without discount or refund: the items add up to 合計", () => {
+    expect(receiptSumRows(order)).toEqual([]);
+  });
+
+  it("give the list total and each 割引, negative, for a discounted order", () => {
+    const discounts = [
+      { name: "早割", amount: 500 },
+      { name: "クーポン（SPRING10）", amount: 250 },
+    ];
+    expect(receiptSumRows({ ...order, discounts, paid: 2_250 })).toEqual([
+      { kind: "subtotal", label: "小計（通常価格）", amount: 3_000 },
+      { kind: "discount", label: "割引 早割", amount: -500 },
+      { kind: "discount", label: "割引 クーポン（SPRING10）", amount: -250 },
+    ]);
+  });
+
+  it("keep a refund's rows after what was paid (小計 without discounts, お支払い金額 after them)", () => {
+    const refunds = [{ on: "2025年7月1日", done: false, amount: 1_000 }];
+    expect(receiptSumRows({ ...order, refunds })).toEqual([
+      { kind: "subtotal", label: "小計", amount: 3_000 },
+      { kind: "refund", label: "返金（2025年7月1日・手続き中）", amount: -1_000 },
+    ]);
+    const discounts = [{ name: "早割", amount: 500 }];
+    expect(receiptSumRows({ ...order, discounts, paid: 2_500, refunds }).map((row) => row.label)).toEqual([
+      "小計（通常価格）",
+      "割引 早割",
+      "お支払い金額",
+      "返金（2025年7月1日・手続き中）",
+    ]);
   });
 });
