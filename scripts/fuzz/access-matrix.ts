@@ -56,7 +56,7 @@ const RULES: [RegExp, Kind][] = [
     "account-api",
   ],
   [
-    /^\/api\/(login|register|send-registration-code|verify-registration-code|verify-email|send-verification-code|resend-verification-code|verify-email-code|send-payment-confirmation)$/,
+    /^\/api\/(login|register|send-registration-code|verify-registration-code|verify-email|send-verification-code|resend-verification-code|verify-email-code|send-payment-confirmation|checkout\/coupon)$/,
     "public",
   ],
   [/^\/admin(\/|$|\?)/, "admin"],
@@ -279,6 +279,8 @@ const snapshot = () =>
       "order_lines",
       "users",
       "download_pages",
+      "coupons",
+      "coupon_uses",
     ].map((table) =>
       shop.db.prepare(`select count(*) as n, coalesce(max(rowid), 0) as m from ${table}`).get(),
     ),

@@ -56,6 +56,14 @@ writable
      values ('99999999', 'fuzz-checkout', 'pi_fuzz', ?, 'fuzz-receipt@example.jp', 'ファズ 花子', 3000, ?, ?, ?)`,
   )
   .run(contest.name, Date.now(), statusToken, Date.now());
+// A coupon for クーポン管理's calls to change: their :id is a coupon's, not the contest's.
+const fuzzCoupon = (
+  writable
+    .prepare("insert into coupons (code, kind, value) values ('FUZZ-COUPON', 'yen', 100) returning id")
+    .get() as {
+    id: number;
+  }
+).id;
 writable.close();
 const params: Record<string, string> = {
   token: statusToken,
@@ -75,7 +83,8 @@ const endpoints = Object.values(build.routes)
   .map((route) => {
     const path = `/${fullPath(route.id)}`.replace(/:(\w+)/g, (_, key: string) => params[key] ?? "1");
     return route.index ? `${path === "/" ? "" : path}?index` : path;
-  });
+  })
+  .map((path) => path.replace(/^\/api\/admin\/coupons\/[^/]+/, `/api/admin/coupons/${fuzzCoupon}`));
 
 // Sessions: nobody, a customer whose checkout is verified and waiting for payment, an admin.
 async function customerAtPayment(): Promise<string> {
@@ -296,9 +305,12 @@ for (const path of endpoints) {
   // The media and athlete APIs also take PATCH and DELETE bodies.
   const methods: Method[] = /^\/api\/video\/(contests|athletes)\//.test(path)
     ? ["POST", "PATCH", "DELETE"]
-    : ["POST"];
+    : /^\/api\/admin\/coupons\/\d+$/.test(path)
+      ? ["POST", "PATCH"]
+      : ["POST"];
   const who: (keyof typeof sessions)[] =
     path.startsWith("/admin") ||
+    path.startsWith("/api/admin/coupons") ||
     path.startsWith("/api/video") ||
     /^\/api\/(orders|setup-2fa|verify-2fa)\//.test(`${path}/`)
       ? ["admin", "anonymous"]
