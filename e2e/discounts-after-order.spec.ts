@@ -12,7 +12,8 @@ import { loginAsAdmin } from "./users";
  * a CSV with the new columns at the end. The order is written as the shop stores one (the price
  * rule and the payment are the checkout's specs'): 3,000円 縦 and 4,500円 横 with 早割 −500,
  * セット割 −600 and a 10 % coupon −640, paid 5,760円 (tax 523円; the list total's would be 681円).
- * With JS on, the three screens are photographed on a phone and a desktop.
+ * The admin's order page gives the same breakdown. With JS on, the four screens are photographed
+ * on a phone and a desktop.
  */
 
 async function shoot(page: Page, name: string) {
@@ -112,7 +113,7 @@ test("a discounted order: 注文状況 and the receipt give the 割引 lines and
   const project = test.info().project.name;
   const contest = `割引の大会 ${project} ${Date.now()}`;
   const code = `E2E${project.replace(/\W/g, "").toUpperCase()}${Date.now().toString(36).toUpperCase()}`;
-  const { token } = seedDiscountedOrder(contest, code);
+  const { token, orderNumber } = seedDiscountedOrder(contest, code);
 
   // 注文状況: each line's regular price struck through, then 小計（通常価格）, each discount and 合計.
   await page.goto(`/orders/${token}`);
@@ -140,8 +141,17 @@ test("a discounted order: 注文状況 and the receipt give the 割引 lines and
   await expect(page.getByTestId("receipt-tax")).toHaveText("10%対象 ¥5,760（うち消費税 ¥523）");
   await shoot(page, "receipt-discounts");
 
-  // 売上集計: the contest's 総額（定価）, 割引 and 売上, and the coupon's row.
+  // The admin's order page: the same breakdown, each line's list price struck through.
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("discount-sales-admin"));
+  await page.goto(`/admin/orders/${orderNumber}`);
+  await expect(page.getByTestId("order-小計（通常価格）")).toHaveText("7,500円（税込）");
+  await expect(page.getByTestId(`order-クーポン（${code}）`)).toHaveText("−640円");
+  await expect(page.getByTestId("order-合計")).toHaveText("5,760円（税込）");
+  await expect(page.locator("[data-line] del").first()).toHaveText("通常価格 3,000円");
+  await expect(page.getByTestId("line-discounts").first()).toContainText("早割 −500円");
+  await shoot(page, "admin-order-discounts");
+
+  // 売上集計: the contest's 総額（定価）, 割引 and 売上, and the coupon's row.
   await page.goto("/admin/sales");
   await page.getByLabel("大会").selectOption(contest);
   await page.getByRole("button", { name: "絞り込み" }).click();
