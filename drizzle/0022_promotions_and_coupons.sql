@@ -46,6 +46,7 @@ CREATE TABLE `coupons` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `coupons_code_idx` ON `coupons` (`code`);--> statement-breakpoint
 ALTER TABLE `checkouts` ADD `coupon_code` text;--> statement-breakpoint
+ALTER TABLE `checkouts` ADD `priced_at` integer;--> statement-breakpoint
 ALTER TABLE `order_lines` ADD `list_price` integer;--> statement-breakpoint
 ALTER TABLE `order_lines` ADD `discounts` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
 ALTER TABLE `orders` ADD `list_total` integer;--> statement-breakpoint

@@ -35,6 +35,7 @@ export function saveDraft(session: ShopSession, contestId: number, items: Checko
         contestId,
         items,
         updatedAt: at,
+        pricedAt: at,
         ...(sameContest
           ? {}
           : { customerEmail: null, customerName: null, emailVerifiedAt: null, status: "draft" as const }),
@@ -51,6 +52,7 @@ export function saveDraft(session: ShopSession, contestId: number, items: Checko
       items,
       createdAt: at,
       updatedAt: at,
+      pricedAt: at,
     })
     .returning()
     .get();

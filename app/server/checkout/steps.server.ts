@@ -75,7 +75,7 @@ export function pricedCheckout(session: ShopSession) {
     coupon: checkoutCoupon(checkout.couponCode, check, pricing.coupon),
     priceChange: earlyBirdEndedNotice(contest.id, items, {
       coupon: check?.ok ? check.offer : null,
-      since: checkout.updatedAt ?? checkout.createdAt,
+      since: checkout.pricedAt ?? checkout.updatedAt ?? checkout.createdAt,
       at,
       total: pricing.total,
     }),
@@ -263,6 +263,8 @@ export async function saveCustomer(
     autoLogin: values.autoLogin,
     pendingPasswordHash: hashed,
     emailVerifiedAt: verifiedBefore ? checkout.emailVerifiedAt : sameVerifiedEmail ? now() : null,
+    // The customer went on from the confirmation page's prices.
+    pricedAt: now(),
     status: sameVerifiedEmail ? "verified" : "draft",
   });
   if (sameVerifiedEmail) return { ok: true as const, next: "/payment" };

@@ -280,6 +280,11 @@ export const checkouts = sqliteTable(
     pricedLines: text("priced_lines", { mode: "json" }).$type<PricedLine[]>(),
     /** The coupon code the customer entered on the confirmation page (normalised); checked again at every step. */
     couponCode: text("coupon_code"),
+    /**
+     * When the customer last took this checkout's prices (the order form's save, the confirmation's):
+     * an early-bird that ends after it is explained on the next steps (promotions/ended-promotions).
+     */
+    pricedAt: integer("priced_at", { mode: "timestamp_ms" }),
     /** The account made for this checkout's auto-login choice, once the order exists. */
     createdUserId: integer("created_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
