@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { SubmissionResult } from "@conform-to/react";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
-import { couponUses, coupons, orders } from "~/server/db/schema";
+import { contests, couponUses, coupons, orders } from "~/server/db/schema";
 import {
+  COUPON_CONTEST_UNKNOWN_MESSAGE,
   COUPON_CODE_TAKEN_MESSAGE,
   COUPON_LOCKED_MESSAGE,
   listCoupons,
@@ -223,6 +224,30 @@ describe("クーポン管理: refusals keep what was typed", () => {
     expect(capped.status).toBe(303);
     expect(byCode(coupon!.code)?.maxUses).toBe(5);
     expect(listCoupons().find((each) => each.id === coupon!.id)?.locked).toBe(true);
+  });
+});
+
+describe("クーポン管理: the contests a coupon is for", () => {
+  it("refuses a contest that does not exist (409 under the field), and keeps one deleted since on an edit", async () => {
+    const code = uniqueCode();
+    const missing = await post({ ...base(code), contestIds: ["99999999"] });
+    expect(missing.status).toBe(409);
+    expect(errorsOf(missing).contestIds).toEqual([COUPON_CONTEST_UNKNOWN_MESSAGE]);
+    expect(byCode(code)).toBeUndefined();
+    const shop = seedContest();
+    await post({ ...base(code), contestIds: [String(shop.contestId)] });
+    db().delete(contests).where(eq(contests.id, shop.contestId)).run();
+    const listed = listCoupons().find((coupon) => coupon.code === code)!;
+    expect(listed.contests).toEqual([{ id: shop.contestId, name: null }]);
+    // The edit form posts it back (drawn as 削除された大会): the coupon stays for that contest only.
+    const edited = await post({
+      ...base(code),
+      couponId: String(listed.id),
+      label: "削除後",
+      contestIds: [String(shop.contestId)],
+    });
+    expect(edited.status).toBe(303);
+    expect(byCode(code)).toMatchObject({ label: "削除後", contestIds: [shop.contestId] });
   });
 });
 

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { CouponValues } from "~/lib/schemas/coupon-schemas";
 import { now } from "../core/clock.server";
 import { db, type Tx } from "../db/client.server";
@@ -102,11 +102,25 @@ export function couponEntry(id: number): CouponListEntry | null {
 
 export type CouponWriteResult =
   | { ok: true; coupon: Coupon }
-  | { ok: false; status: 404 | 409; field: "code" | "kind" | "value" | null; message: string };
+  | { ok: false; status: 404 | 409; field: "code" | "kind" | "value" | "contestIds" | null; message: string };
 
 function codeTaken(reader: Pick<Tx, "select">, code: string, exceptId: number | null): boolean {
   const holder = reader.select({ id: coupons.id }).from(coupons).where(eq(coupons.code, code)).get();
   return holder !== undefined && holder.id !== exceptId;
+}
+
+export const COUPON_CONTEST_UNKNOWN_MESSAGE =
+  "選んだ大会が見つかりません。画面を読み込み直してから選んでください";
+
+/**
+ * Whether the coupon names a contest that does not exist and was not already its own (a contest
+ * deleted since stays on the coupon: dropping it would open the coupon to every contest).
+ */
+function unknownContest(reader: Pick<Tx, "select">, ids: number[] | null, kept: number[] | null): boolean {
+  const added = (ids ?? []).filter((id) => !(kept ?? []).includes(id));
+  if (added.length === 0) return false;
+  const found = reader.select({ id: contests.id }).from(contests).where(inArray(contests.id, added)).all();
+  return found.length !== added.length;
 }
 
 function row(values: CouponValues) {
@@ -121,6 +135,8 @@ export function createCoupon(values: CouponValues): CouponWriteResult {
     (tx) => {
       if (codeTaken(tx, values.code, null))
         return { ok: false, status: 409, field: "code", message: COUPON_CODE_TAKEN_MESSAGE };
+      if (unknownContest(tx, values.contestIds, null))
+        return { ok: false, status: 409, field: "contestIds", message: COUPON_CONTEST_UNKNOWN_MESSAGE };
       const coupon = tx.insert(coupons).values(row(values)).returning().get();
       return { ok: true, coupon };
     },
@@ -150,6 +166,8 @@ export function updateCoupon(id: number, values: CouponValues): CouponWriteResul
       }
       if (codeTaken(tx, values.code, id))
         return { ok: false, status: 409, field: "code", message: COUPON_CODE_TAKEN_MESSAGE };
+      if (unknownContest(tx, values.contestIds, coupon.contestIds))
+        return { ok: false, status: 409, field: "contestIds", message: COUPON_CONTEST_UNKNOWN_MESSAGE };
       const updated = tx
         .update(coupons)
         .set({ ...row(values), updatedAt: now() })

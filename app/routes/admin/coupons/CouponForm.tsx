@@ -23,6 +23,7 @@ type Editing = Pick<
   | "maxUses"
   | "maxUsesPerEmail"
   | "locked"
+  | "contests"
 >;
 
 const KIND_OPTIONS = [
@@ -71,11 +72,18 @@ export function CouponForm({
   const busy = useIsPending({ intent: "save" });
   const action = editing ? `/admin/coupons?edit=${editing.id}` : "/admin/coupons";
   const locked = editing?.locked ?? false;
+  // A contest deleted since stays a choice of its coupon: left out, the coupon would be saved for
+  // every contest.
+  const gone = (editing?.contests ?? []).filter((contest) => contest.name === null);
+  const choices = [
+    ...contests,
+    ...gone.map((contest) => ({ id: contest.id, name: `（削除された大会 #${contest.id}）` })),
+  ];
   const contestBoxes = getCollectionProps(fields.contestIds, {
     type: "checkbox",
-    options: contests.map((contest) => String(contest.id)),
+    options: choices.map((contest) => String(contest.id)),
   });
-  const names = new Map(contests.map((contest) => [String(contest.id), contest.name]));
+  const names = new Map(choices.map((contest) => [String(contest.id), contest.name]));
   return (
     <Form method="post" action={action} {...getFormProps(form)} className="space-y-4">
       <input type="hidden" name="intent" value="save" />
