@@ -141,17 +141,21 @@ test("*last coupon use raced*: two checkouts open the payment at the same moment
     }
     await Promise.all(parents.map(({ page }) => page.goto("/payment")));
     const shown = await Promise.all(parents.map(({ page }) => shownCharge(page)));
-    expect([...shown].sort()).toEqual([6500, 7500]);
+    expect([...shown].sort((a, b) => a - b)).toEqual([6500, 7500]);
 
     const loser = parents[shown.indexOf(7500)]!;
     await expectTotal(loser.page, 7500);
-    // Told why before anything is charged: the notice, or the kept coupon refused as 使用済み.
+    // Told why before anything is charged: if her page was priced before the other hold was taken,
+    // the notice that the price changed (and the kept coupon refused under it); if after, the kept
+    // coupon refused as 使用済み. With the test provider (no network call between the pricing and
+    // the hold) the server answers one page whole before the other, so the second is the refusal;
+    // the interleaved case is tests/coupon-checkout.test.ts's. Seen failing with both the pages'
+    // count of holds and the hold's cap check removed (both pages then offered 6,500円).
+    const notice = loser.page.getByText(/^使用済み：.*クーポンなしの金額に変わりました/);
     await expect(
-      loser.page
-        .getByText(/使用済み.*クーポンなしの金額に変わりました/)
-        .or(loser.page.getByText(/クーポン「.+」は適用されていません：使用済み/)),
+      notice.or(loser.page.getByText(/^クーポン「.+」は適用されていません：使用済み：/)).first(),
     ).toBeVisible();
-    await screenshots(loser.page, "payment-notice");
+    await screenshots(loser.page, (await notice.isVisible()) ? "payment-notice" : "payment-refused");
     const winner = parents[shown.indexOf(6500)]!;
     await expectTotal(winner.page, 6500);
 
