@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useState } from "react";
 import { formatYen, formatYenShort } from "~/lib/rules/format";
-import { athletePrices, matchItem, type Orientation } from "~/lib/rules/pricing";
+import { athletePrices } from "~/lib/rules/pricing";
 import { earlyBirdPrice, orderFormPromotionNotes, type StyleNames } from "~/lib/rules/promotion-notices";
+import { priceFormItems, type FormItem, type PricedFormItem } from "~/lib/rules/order-form-pricing";
 import {
-  applyPromotions,
   earlyBirdOpen,
   type ContestPromotions,
   type Discount,
@@ -21,14 +21,12 @@ import type { OrderFormAthlete, OrderFormFormat } from "~/server/catalog/pricing
  */
 
 type Offer = { athletes: readonly OrderFormAthlete[]; formats: readonly OrderFormFormat[] };
-type FormItem = { category: string; athleteId: number | null; formatId: number | null };
-type PricedItem = { index: number; athleteId: number; orientation: Orientation; listPrice: number };
 
 export type OrderFormPricing = {
   /** The rule's answer for the complete lines. */
-  pricing: PromotionPricing<PricedItem>;
+  pricing: PromotionPricing<PricedFormItem>;
   /** The priced line of the form's item at `index`, or null while it is incomplete. */
-  lineAt: (index: number) => PromotionPricing<PricedItem>["lines"][number] | null;
+  lineAt: (index: number) => PromotionPricing<PricedFormItem>["lines"][number] | null;
 };
 
 /**
@@ -51,7 +49,7 @@ export function usePricingTime(pricedAt: number, promotions: ContestPromotions):
   return ended?.pricedAt === pricedAt ? ended.at : pricedAt;
 }
 
-/** The form's items priced by the rule; an incomplete or unmatched item is not a line yet. */
+/** The form's items priced by the rule (lib/rules/order-form-pricing.ts), kept while they are unchanged. */
 export function useOrderFormPricing(
   offer: Offer,
   items: readonly FormItem[],
@@ -59,20 +57,7 @@ export function useOrderFormPricing(
   at: number,
 ): OrderFormPricing {
   return useMemo(() => {
-    const lines = items.flatMap((item, index): PricedItem[] => {
-      const match = matchItem(offer, item);
-      return match.ok
-        ? [
-            {
-              index,
-              athleteId: match.athlete.id,
-              orientation: match.format.orientation,
-              listPrice: match.price,
-            },
-          ]
-        : [];
-    });
-    const pricing = applyPromotions(lines, promotions, at);
+    const pricing = priceFormItems(offer, items, promotions, at);
     const byIndex = new Map(pricing.lines.map((line) => [line.index, line]));
     return { pricing, lineAt: (index) => byIndex.get(index) ?? null };
   }, [offer, items, promotions, at]);
