@@ -45,14 +45,16 @@ CREATE TABLE `coupons` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `coupons_code_idx` ON `coupons` (`code`);--> statement-breakpoint
-ALTER TABLE `checkouts` ADD `coupon_code` text;--> statement-breakpoint
-ALTER TABLE `checkouts` ADD `priced_at` integer;--> statement-breakpoint
-ALTER TABLE `order_lines` ADD `list_price` integer;--> statement-breakpoint
-ALTER TABLE `order_lines` ADD `discounts` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
+DROP INDEX `orders_sales_idx`;--> statement-breakpoint
 ALTER TABLE `orders` ADD `list_total` integer;--> statement-breakpoint
 ALTER TABLE `orders` ADD `discounts` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
 ALTER TABLE `orders` ADD `coupon_id` integer;--> statement-breakpoint
 ALTER TABLE `orders` ADD `coupon_code` text;--> statement-breakpoint
+CREATE INDEX `orders_sales_idx` ON `orders` (`created_at`,`payment_status`,`contest_name`,`total_amount`,`line_count`,`list_total`);--> statement-breakpoint
+ALTER TABLE `checkouts` ADD `coupon_code` text;--> statement-breakpoint
+ALTER TABLE `checkouts` ADD `priced_at` integer;--> statement-breakpoint
+ALTER TABLE `order_lines` ADD `list_price` integer;--> statement-breakpoint
+ALTER TABLE `order_lines` ADD `discounts` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
 CREATE TRIGGER `contest_promotions_catalogue_insert` AFTER INSERT ON `contest_promotions`
 BEGIN
   UPDATE `catalogue_version` SET `version` = `version` + 1 WHERE `id` = 1;

@@ -320,7 +320,10 @@ export const orders = sqliteTable(
     /** The lines at their list prices; totalAmount is this less `discounts`. Null on orders from before promotions (no discount). */
     listTotal: integer("list_total"),
     /** Each discount the order got, summed over its lines, with the name the customer saw. */
-    discounts: text("discounts", { mode: "json" }).$type<Discount[]>().notNull().default(sql`'[]'`),
+    discounts: text("discounts", { mode: "json" })
+      .$type<Discount[]>()
+      .notNull()
+      .default(sql`'[]'`),
     /** The coupon used, and its code as entered (the coupon may be edited later). */
     couponId: integer("coupon_id"),
     couponCode: text("coupon_code"),
@@ -362,7 +365,14 @@ export const orders = sqliteTable(
     // The order list filtered by contest, per tab, newest first.
     index("orders_contest_status_created_idx").on(t.contestId, t.paymentStatus, t.status, t.createdAt),
     // Covers the sales report: it reads these columns only (paid orders).
-    index("orders_sales_idx").on(t.createdAt, t.paymentStatus, t.contestName, t.totalAmount, t.lineCount),
+    index("orders_sales_idx").on(
+      t.createdAt,
+      t.paymentStatus,
+      t.contestName,
+      t.totalAmount,
+      t.lineCount,
+      t.listTotal,
+    ),
     // The konbini vouchers whose deadline has passed (start-up and hourly reconciliation).
     index("orders_payment_due_idx").on(t.paymentStatus, t.paymentDueAt),
   ],
@@ -390,7 +400,10 @@ export const orderLines = sqliteTable(
     /** The line's list price before promotions; null on lines from before promotions (= price). */
     listPrice: integer("list_price"),
     /** The discounts that came off this line (lib/rules/promotions.ts). */
-    discounts: text("discounts", { mode: "json" }).$type<Discount[]>().notNull().default(sql`'[]'`),
+    discounts: text("discounts", { mode: "json" })
+      .$type<Discount[]>()
+      .notNull()
+      .default(sql`'[]'`),
     status: text("status", { enum: ORDER_STATUSES }).notNull().default("未対応"),
     /**
      * True when the line is お断り (the shop cannot make it): a refused line is not waited for by
