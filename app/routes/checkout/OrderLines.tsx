@@ -34,28 +34,35 @@ export function OrderLines({
     <div className="rounded-xl border border-zinc-200 bg-white">
       <ul className="divide-y divide-zinc-200">
         {lines.map((line, index) => (
-          <li key={index} className="flex items-start justify-between gap-4 px-4 py-3">
-            <div className="min-w-0 text-sm">
-              <p className="font-semibold text-zinc-900">
-                {line.category}・{numberLabel} {line.athleteNumber}
-                {line.athleteName ? ` ${line.athleteName}` : ""}
-              </p>
-              <p className="mt-0.5 text-zinc-600">動画スタイル: {line.style}</p>
-              {line.discounts?.map((discount) => (
-                <p key={discount.name} className="mt-0.5 text-red-700">
-                  {discount.name} −{formatYenShort(discount.amount)}
+          <li key={index} className="px-4 py-3">
+            <div className="flex items-start justify-between gap-4">
+              <div className="min-w-0 text-sm">
+                <p className="font-semibold text-zinc-900">
+                  {line.category}・{numberLabel} {line.athleteNumber}
+                  {line.athleteName ? ` ${line.athleteName}` : ""}
                 </p>
-              ))}
+                <p className="mt-0.5 text-zinc-600">動画スタイル: {line.style}</p>
+              </div>
+              <div className="shrink-0 text-right">
+                {line.listPrice !== undefined && line.listPrice > line.price ? (
+                  <del className="block text-xs text-zinc-500">
+                    <span className="sr-only">通常価格 </span>
+                    {formatYenShort(line.listPrice)}
+                  </del>
+                ) : null}
+                <p className="font-semibold">{formatYen(line.price)}</p>
+              </div>
             </div>
-            <div className="shrink-0 text-right">
-              {line.listPrice !== undefined && line.listPrice > line.price ? (
-                <del className="block text-xs text-zinc-500">
-                  <span className="sr-only">通常価格 </span>
-                  {formatYenShort(line.listPrice)}
-                </del>
-              ) : null}
-              <p className="font-semibold">{formatYen(line.price)}</p>
-            </div>
+            {/* Across the line's width: a coupon's name is long, and beside the price it broke into three rows on a phone. */}
+            {line.discounts?.length ? (
+              <div className="mt-0.5 flex flex-wrap gap-x-3 text-sm text-red-700">
+                {line.discounts.map((discount) => (
+                  <p key={discount.name} className="break-all">
+                    {discount.name} −{formatYenShort(discount.amount)}
+                  </p>
+                ))}
+              </div>
+            ) : null}
           </li>
         ))}
       </ul>
