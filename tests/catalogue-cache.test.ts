@@ -82,7 +82,7 @@ describe("issue 16: the catalogue kept in memory", () => {
     expect(savePriceDescription(contestId, [], "").ok).toBe(true);
   });
 
-  it("counts writes to each of the catalogue's tables (migration 0013's triggers)", () => {
+  it("counts writes to each of the catalogue's tables (migration 0013's triggers, 0022's for promotions)", () => {
     const triggers = db()
       .$client.prepare("select name from sqlite_master where type = 'trigger' and name like '%_catalogue_%'")
       .all() as { name: string }[];
@@ -93,6 +93,7 @@ describe("issue 16: the catalogue kept in memory", () => {
       "video_formats",
       "price_descriptions",
       "media_items",
+      "contest_promotions",
     ];
     expect(triggers.map((trigger) => trigger.name).sort()).toEqual(
       tables

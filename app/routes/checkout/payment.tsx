@@ -157,11 +157,12 @@ export default function Payment() {
       ) : null}
       {summary.couponRefusal ? (
         <p className="mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-          クーポン「{summary.couponRefusal.code}」は適用されていません：{summary.couponRefusal.message}（
+          クーポン「{summary.couponRefusal.code}」はお使いいただけません（{summary.couponRefusal.message}）。
+          お支払い金額はクーポンなしの{formatYen(summary.total)}です。クーポンは
           <Link to="/order-confirmation" className="underline">
             注文内容の確認
           </Link>
-          で外せます）
+          で外せます。
         </p>
       ) : null}
 
