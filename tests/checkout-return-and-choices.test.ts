@@ -9,7 +9,7 @@ import { orderFormOptions, priceItems } from "~/server/catalog/pricing.server";
 import { paymentProvider, testProvider } from "~/server/payments/index.server";
 import { logIn } from "~/server/auth/session-login.server";
 import { commitSession, getSession } from "~/server/http/session.server";
-import { checkoutUntilVerified } from "./helpers/checkout-flow";
+import { checkoutUntilVerified, openCheckoutPage, payByTestCard } from "./helpers/checkout-flow";
 import { createUser } from "./helpers/accounts";
 import { callRoute, sessionOf } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
@@ -53,32 +53,6 @@ async function confirmCustomer(cookie: string, email: string) {
   );
 }
 
-async function openPage(path: string, cookie: string) {
-  const route =
-    path === "/payment"
-      ? await import("~/routes/checkout/payment")
-      : await import("~/routes/checkout/order-confirmation");
-  return callRoute(route.loader, new Request(`http://shop.test${path}`, { headers: { Cookie: cookie } }));
-}
-
-async function payByCard(cookie: string, shownTotal: number) {
-  const payment = await import("~/routes/checkout/payment");
-  return callRoute(
-    payment.action,
-    formRequest(
-      "/payment",
-      [
-        ["cardholderName", "TARO"],
-        ["cardNumber", "4242424242424242"],
-        ["expiry", "12/39"],
-        ["cvc", "123"],
-        ["shownTotal", String(shownTotal)],
-      ],
-      cookie,
-    ),
-  );
-}
-
 function checkoutOf(contestId: number) {
   return db().select().from(checkouts).where(eq(checkouts.contestId, contestId)).get();
 }
@@ -93,14 +67,14 @@ describe("back from the payment page", () => {
       [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }],
       smtp.received,
     );
-    const first = await openPage("/payment", cookie);
+    const first = await openCheckoutPage("/payment", cookie);
     expect(first.status).toBe(200);
     expect(first.data).toMatchObject({ summary: { total: 3000 } });
     const intentId = checkoutOf(shop.contestId)?.paymentIntentId;
     expect(intentId).toBeTruthy();
 
     // 戻る leads to the confirmation, which shows the draft and the verified address.
-    const back = await openPage("/order-confirmation", cookie);
+    const back = await openCheckoutPage("/order-confirmation", cookie);
     expect(back.status).toBe(200);
     expect(back.data).toMatchObject({ verifiedEmail: email, customer: { email } });
 
@@ -112,7 +86,7 @@ describe("back from the payment page", () => {
     expect(again.location).toBe("/payment");
     expect(mailsTo(email)).toBe(mailsBefore);
 
-    const second = await openPage("/payment", cookie);
+    const second = await openCheckoutPage("/payment", cookie);
     expect(second.data).toMatchObject({ summary: { total: 4500 } });
     const checkout = checkoutOf(shop.contestId);
     // One intent, moved to the new total together with the lines the order will hold.
@@ -122,12 +96,12 @@ describe("back from the payment page", () => {
     expect((await paymentProvider().retrieveIntent(intentId ?? ""))?.amount).toBe(4500);
 
     // A pay button pressed on a page that still showed the old total charges nothing.
-    const stale = await payByCard(cookie, 3000);
+    const stale = await payByTestCard(cookie, 3000);
     expect(stale.status).toBe(409);
     expect(JSON.stringify(stale.data)).toContain(TOTAL_CHANGED_MESSAGE);
     expect(db().select().from(orders).where(eq(orders.customerEmail, email)).all()).toHaveLength(0);
 
-    const paid = await payByCard(cookie, 4500);
+    const paid = await payByTestCard(cookie, 4500);
     expect(paid.location).toBe("/payment-complete");
     const made = db().select().from(orders).where(eq(orders.customerEmail, email)).all();
     expect(made).toHaveLength(1);
@@ -145,9 +119,9 @@ describe("back from the payment page", () => {
     const changed = await confirmCustomer(cookie, other);
     expect(changed.location).toBe("/email-verification");
     expect(mailsTo(other)).toBe(1);
-    const payment = await openPage("/payment", cookie);
+    const payment = await openCheckoutPage("/payment", cookie);
     expect(payment.location).toBe("/email-verification");
-    const back = await openPage("/order-confirmation", cookie);
+    const back = await openCheckoutPage("/order-confirmation", cookie);
     expect(back.data).toMatchObject({ verifiedEmail: null, customer: { email: other } });
   });
 
@@ -158,7 +132,7 @@ describe("back from the payment page", () => {
       [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }],
       smtp.received,
     );
-    await openPage("/payment", cookie);
+    await openCheckoutPage("/payment", cookie);
     const started = checkoutOf(shop.contestId)?.paymentIntentId ?? "";
     const victim = `victim${Math.random().toString(36).slice(2, 8)}@example.jp`;
     expect((await confirmCustomer(cookie, victim)).location).toBe("/email-verification");
@@ -180,11 +154,11 @@ describe("back from the payment page", () => {
       formRequest("/email-verification", [["code", code ?? ""]], cookie),
     );
     expect(verified.location).toBe("/payment");
-    await openPage("/payment", cookie);
+    await openCheckoutPage("/payment", cookie);
     const next = checkoutOf(shop.contestId)?.paymentIntentId;
     expect(next).toBeTruthy();
     expect(next).not.toBe(started);
-    expect((await payByCard(cookie, 3000)).location).toBe("/payment-complete");
+    expect((await payByTestCard(cookie, 3000)).location).toBe("/payment-complete");
     expect(db().select().from(orders).where(eq(orders.customerEmail, victim)).all()).toHaveLength(1);
   });
 
@@ -195,7 +169,7 @@ describe("back from the payment page", () => {
       [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }],
       smtp.received,
     );
-    await openPage("/payment", cookie);
+    await openCheckoutPage("/payment", cookie);
     const intentId = checkoutOf(shop.contestId)?.paymentIntentId ?? "";
     // Stripe reports a card payment as processing while the bank decides (the test provider never does).
     const provider = paymentProvider();
@@ -206,7 +180,7 @@ describe("back from the payment page", () => {
       .mockResolvedValue({ ...intent, status: "processing" });
     const create = vi.spyOn(provider, "createIntent");
     await postOrderForm(shop, shop.horizontal.id, cookie);
-    const page = await openPage("/payment", cookie);
+    const page = await openCheckoutPage("/payment", cookie);
     expect(page.status).toBe(400);
     expect(page.data).toMatchObject({ error: PAYMENT_PROCESSING_MESSAGE });
     expect(checkoutOf(shop.contestId)?.paymentIntentId).toBe(intentId);
@@ -233,12 +207,12 @@ describe("a logged-in customer's confirmed address", () => {
     const shop = seedContest();
     const user = await createUser(uniqueAddress("member"), "Kodomo-2025-ok");
     const cookie = await loggedInCheckout(shop, user.id);
-    const page = await openPage("/order-confirmation", cookie);
+    const page = await openCheckoutPage("/order-confirmation", cookie);
     expect(page.data).toMatchObject({ verifiedEmail: user.email, customer: { email: user.email } });
     const saved = await confirmCustomer(cookie, user.email);
     expect(saved.location).toBe("/payment");
     expect(mailsTo(user.email)).toBe(0);
-    const payment = await openPage("/payment", cookie);
+    const payment = await openCheckoutPage("/payment", cookie);
     expect(payment.status).toBe(200);
     expect(checkoutOf(shop.contestId)).toMatchObject({ status: "verified", customerEmail: user.email });
   });
@@ -256,17 +230,17 @@ describe("a logged-in customer's confirmed address", () => {
     const autoMade = await createUser(uniqueAddress("auto"), "Kodomo-2025-ok", { addressUnconfirmed: true });
     const shop = seedContest();
     const auto = await loggedInCheckout(shop, autoMade.id);
-    expect((await openPage("/order-confirmation", auto)).data).toMatchObject({ verifiedEmail: null });
+    expect((await openCheckoutPage("/order-confirmation", auto)).data).toMatchObject({ verifiedEmail: null });
     expect((await confirmCustomer(auto, autoMade.email)).location).toBe("/email-verification");
     expect(mailsTo(autoMade.email)).toBe(1);
-    expect((await openPage("/payment", auto)).location).toBe("/email-verification");
+    expect((await openCheckoutPage("/payment", auto)).location).toBe("/email-verification");
 
     // A guest who types a member's address is a stranger to it: the code goes to the address.
     const guestShop = seedContest();
     const guest = sessionOf(await postOrderForm(guestShop, guestShop.vertical.id));
     expect((await confirmCustomer(guest, member.email)).location).toBe("/email-verification");
     expect(mailsTo(member.email)).toBe(1);
-    expect((await openPage("/payment", guest)).location).toBe("/email-verification");
+    expect((await openCheckoutPage("/payment", guest)).location).toBe("/email-verification");
   });
 });
 

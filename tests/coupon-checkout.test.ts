@@ -6,7 +6,7 @@ import { checkouts, couponUses, coupons, orderLines, orders, testPaymentIntents 
 import { COUPON_HOLD_LEASE_MS } from "~/server/promotions/coupons.server";
 import { COUPON_TRY_LIMITS } from "~/server/promotions/checkout-coupon.server";
 import { readOrderMetadata } from "~/lib/rules/order-metadata";
-import { checkoutUntilVerified } from "./helpers/checkout-flow";
+import { checkoutUntilVerified, openCheckoutPage, payByTestCard } from "./helpers/checkout-flow";
 import { callRoute } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
@@ -58,32 +58,6 @@ const applyCoupon = (cookie: string, code: string) =>
     ["couponCode", code],
   ]);
 
-async function openPage(path: "/payment" | "/order-confirmation", cookie: string) {
-  const route =
-    path === "/payment"
-      ? await import("~/routes/checkout/payment")
-      : await import("~/routes/checkout/order-confirmation");
-  return callRoute(route.loader, new Request(`http://shop.test${path}`, { headers: { Cookie: cookie } }));
-}
-
-async function payByCard(cookie: string, shownTotal: number) {
-  const payment = await import("~/routes/checkout/payment");
-  return callRoute(
-    payment.action,
-    formRequest(
-      "/payment",
-      [
-        ["cardholderName", "TARO"],
-        ["cardNumber", "4242424242424242"],
-        ["expiry", "12/39"],
-        ["cvc", "123"],
-        ["shownTotal", String(shownTotal)],
-      ],
-      cookie,
-    ),
-  );
-}
-
 type PaymentPage = {
   summary: { total: number; notice: string | null; couponRefusal: { message: string | null } | null };
 };
@@ -113,15 +87,15 @@ describe("a coupon at checkout (JavaScript off)", () => {
     expect(applied.status).toBe(302);
     expect(applied.location).toBe("/order-confirmation");
 
-    const page = (await openPage("/order-confirmation", cookie)).data as ConfirmationPage;
+    const page = (await openCheckoutPage("/order-confirmation", cookie)).data as ConfirmationPage;
     expect(page.coupon).toEqual({ code: coupon.code, applied: true, message: null, amount: 750 });
     expect(page.total).toBe(6750);
 
-    const payment = (await openPage("/payment", cookie)).data as PaymentPage;
+    const payment = (await openCheckoutPage("/payment", cookie)).data as PaymentPage;
     expect(payment.summary.total).toBe(6750);
     expect(usesOf(coupon.id)).toMatchObject([{ orderId: null, usedAt: null, email, amount: 750 }]);
 
-    const paid = await payByCard(cookie, 6750);
+    const paid = await payByTestCard(cookie, 6750);
     expect(paid.location).toBe("/payment-complete");
     const order = orderOf(email)!;
     expect(order).toMatchObject({
@@ -170,7 +144,7 @@ describe("a coupon at checkout (JavaScript off)", () => {
       const reply = (answer.data as CouponAnswer).coupon;
       expect(reply.error?.couponCode?.[0]).toMatch(why);
       expect(reply.initialValue?.couponCode).toBe(coupon.code.toLowerCase());
-      const page = (await openPage("/order-confirmation", cookie)).data as ConfirmationPage;
+      const page = (await openCheckoutPage("/order-confirmation", cookie)).data as ConfirmationPage;
       expect(page.coupon).toBeNull();
       expect(page.total).toBe(7500);
     },
@@ -192,8 +166,8 @@ describe("a coupon at checkout (JavaScript off)", () => {
     const coupon = makeCoupon({ maxUsesPerEmail: 1 });
     const first = await verifiedCheckout(shop);
     await applyCoupon(first.cookie, coupon.code);
-    await openPage("/payment", first.cookie);
-    expect((await payByCard(first.cookie, 6750)).location).toBe("/payment-complete");
+    await openCheckoutPage("/payment", first.cookie);
+    expect((await payByTestCard(first.cookie, 6750)).location).toBe("/payment-complete");
     // A second checkout verified with the same address.
     const again = await verifiedCheckout(shop);
     db()
@@ -217,15 +191,17 @@ describe("a coupon at checkout (JavaScript off)", () => {
     const coupon = makeCoupon({ validUntil: new Date(start + 60 * 60_000) });
     const { cookie, email } = await verifiedCheckout(shop);
     expect((await applyCoupon(cookie, coupon.code)).status).toBe(302);
-    expect(((await openPage("/order-confirmation", cookie)).data as ConfirmationPage).total).toBe(6750);
+    expect(((await openCheckoutPage("/order-confirmation", cookie)).data as ConfirmationPage).total).toBe(
+      6750,
+    );
     setClock(() => start + 61 * 60_000);
-    const payment = (await openPage("/payment", cookie)).data as PaymentPage;
+    const payment = (await openCheckoutPage("/payment", cookie)).data as PaymentPage;
     expect(payment.summary.total).toBe(7500);
     expect(payment.summary.couponRefusal?.message).toMatch(/^期限切れ：/);
     // The total the page showed before the coupon ended is refused, never charged.
-    const stale = await payByCard(cookie, 6750);
+    const stale = await payByTestCard(cookie, 6750);
     expect(stale.status).toBe(409);
-    expect((await payByCard(cookie, 7500)).location).toBe("/payment-complete");
+    expect((await payByTestCard(cookie, 7500)).location).toBe("/payment-complete");
     expect(orderOf(email)).toMatchObject({ totalAmount: 7500, couponId: null, discounts: [] });
     expect(usesOf(coupon.id)).toEqual([]);
   });
@@ -235,12 +211,14 @@ describe("a coupon at checkout (JavaScript off)", () => {
     const coupon = makeCoupon({ maxUses: 1 });
     const { cookie } = await verifiedCheckout(shop);
     await applyCoupon(cookie, coupon.code);
-    await openPage("/payment", cookie);
+    await openCheckoutPage("/payment", cookie);
     expect(usesOf(coupon.id)).toHaveLength(1);
     const removed = await couponPost(cookie, [["intent", "remove-coupon"]]);
     expect(removed.location).toBe("/order-confirmation");
     expect(usesOf(coupon.id)).toEqual([]);
-    expect(((await openPage("/order-confirmation", cookie)).data as ConfirmationPage).total).toBe(7500);
+    expect(((await openCheckoutPage("/order-confirmation", cookie)).data as ConfirmationPage).total).toBe(
+      7500,
+    );
   });
 
   it("coupon codes guessed: the field refuses more than its tries per checkout with a 429", async () => {
@@ -262,13 +240,13 @@ describe("a coupon's last use (*last coupon use raced*)", () => {
     const b = await verifiedCheckout(shop);
     // Both have been on the payment page already: each prepared payment is asked for at the
     // provider again, so both are priced before either holds the use (as two phones would be).
-    await Promise.all([openPage("/payment", a.cookie), openPage("/payment", b.cookie)]);
+    await Promise.all([openCheckoutPage("/payment", a.cookie), openCheckoutPage("/payment", b.cookie)]);
     // Both confirmation pages offer it: nobody holds it yet.
     expect((await applyCoupon(a.cookie, coupon.code)).status).toBe(302);
     expect((await applyCoupon(b.cookie, coupon.code)).status).toBe(302);
 
     const [pageA, pageB] = (
-      await Promise.all([openPage("/payment", a.cookie), openPage("/payment", b.cookie)])
+      await Promise.all([openCheckoutPage("/payment", a.cookie), openCheckoutPage("/payment", b.cookie)])
     ).map((answer) => answer.data as PaymentPage);
     const totals = [pageA!.summary.total, pageB!.summary.total].sort();
     expect(totals).toEqual([6500, 7500]);
@@ -278,7 +256,7 @@ describe("a coupon's last use (*last coupon use raced*)", () => {
     expect(loser.page.summary.notice).toMatch(/^使用済み：.*クーポンなしの金額に変わりました/);
 
     // Each pays what her page showed; the coupon is used once.
-    const paid = await Promise.all([payByCard(winner.cookie, 6500), payByCard(loser.cookie, 7500)]);
+    const paid = await Promise.all([payByTestCard(winner.cookie, 6500), payByTestCard(loser.cookie, 7500)]);
     expect(paid.map((answer) => answer.location)).toEqual(["/payment-complete", "/payment-complete"]);
     expect(orderOf(winner.email)).toMatchObject({ totalAmount: 6500, couponId: coupon.id });
     expect(orderOf(loser.email)).toMatchObject({ totalAmount: 7500, couponId: null });
@@ -300,7 +278,7 @@ describe("a coupon's last use (*last coupon use raced*)", () => {
     const coupon = makeCoupon({ maxUses: 1 });
     const a = await verifiedCheckout(shop);
     await applyCoupon(a.cookie, coupon.code);
-    expect(((await openPage("/payment", a.cookie)).data as PaymentPage).summary.total).toBe(6750);
+    expect(((await openCheckoutPage("/payment", a.cookie)).data as PaymentPage).summary.total).toBe(6750);
     const aIntent = db().select().from(checkouts).where(eq(checkouts.customerEmail, a.email)).get()!
       .paymentIntentId!;
 
@@ -309,11 +287,11 @@ describe("a coupon's last use (*last coupon use raced*)", () => {
     expect((await applyCoupon(b.cookie, coupon.code)).status).toBe(400);
     setClock(() => Date.now() + COUPON_HOLD_LEASE_MS + 60_000);
     expect((await applyCoupon(b.cookie, coupon.code)).status).toBe(302);
-    expect(((await openPage("/payment", b.cookie)).data as PaymentPage).summary.total).toBe(6750);
+    expect(((await openCheckoutPage("/payment", b.cookie)).data as PaymentPage).summary.total).toBe(6750);
     const ended = db().select().from(testPaymentIntents).where(eq(testPaymentIntents.id, aIntent)).get()!;
     expect(ended.status).toBe("canceled");
     // The first parent, back, is shown the price without it before anything is charged.
-    const back = (await openPage("/payment", a.cookie)).data as PaymentPage;
+    const back = (await openCheckoutPage("/payment", a.cookie)).data as PaymentPage;
     expect(back.summary.total).toBe(7500);
     expect(back.summary.couponRefusal?.message).toMatch(/^使用済み：/);
   });
@@ -326,7 +304,7 @@ describe("a coupon's use after the order", () => {
     const coupon = makeCoupon({ maxUses: 1 });
     const a = await verifiedCheckout(shop);
     await applyCoupon(a.cookie, coupon.code);
-    await openPage("/payment", a.cookie);
+    await openCheckoutPage("/payment", a.cookie);
     const payment = await import("~/routes/checkout/payment");
     const voucher = await callRoute(
       payment.action,
@@ -355,8 +333,8 @@ describe("a coupon's use after the order", () => {
     const coupon = makeCoupon({ kind: "yen", value: 500, maxUses: 1 });
     const { cookie, email } = await verifiedCheckout(shop);
     await applyCoupon(cookie, coupon.code);
-    await openPage("/payment", cookie);
-    expect((await payByCard(cookie, 7000)).location).toBe("/payment-complete");
+    await openCheckoutPage("/payment", cookie);
+    expect((await payByTestCard(cookie, 7000)).location).toBe("/payment-complete");
     const lost = orderOf(email)!;
     // The database as a snapshot taken before the payment: no order, no checkout, no use.
     db().delete(couponUses).where(eq(couponUses.couponId, coupon.id)).run();

@@ -6,7 +6,13 @@ import { orderLines, orders } from "~/server/db/schema";
 import { priceItems } from "~/server/catalog/pricing.server";
 import { saveContestPromotions } from "~/server/promotions/contest-promotions.server";
 import { TOTAL_CHANGED_MESSAGE } from "~/server/checkout/payment.server";
-import { checkoutUntilConfirmed, checkoutUntilVerified } from "./helpers/checkout-flow";
+import {
+  checkoutUntilConfirmed,
+  checkoutUntilVerified,
+  enterMailedCode,
+  openCheckoutPage,
+  payByTestCard,
+} from "./helpers/checkout-flow";
 import { callRoute } from "./helpers/route";
 import { formRequest, seedContest } from "./helpers/shop";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
@@ -40,54 +46,11 @@ function bothStyles(shop: Shop) {
   ];
 }
 
-async function openPage(path: "/payment" | "/order-confirmation", cookie: string) {
-  const route =
-    path === "/payment"
-      ? await import("~/routes/checkout/payment")
-      : await import("~/routes/checkout/order-confirmation");
-  return callRoute(route.loader, new Request(`http://shop.test${path}`, { headers: { Cookie: cookie } }));
-}
-
-async function payByCard(cookie: string, shownTotal: number) {
-  const payment = await import("~/routes/checkout/payment");
-  return callRoute(
-    payment.action,
-    formRequest(
-      "/payment",
-      [
-        ["cardholderName", "TARO"],
-        ["cardNumber", "4242424242424242"],
-        ["expiry", "12/39"],
-        ["cvc", "123"],
-        ["shownTotal", String(shownTotal)],
-      ],
-      cookie,
-    ),
-  );
-}
-
-/** The code mailed to the checkout's address, entered on /email-verification. */
-async function enterMailedCode(cookie: string, email: string) {
-  const mail = smtp.received.filter((m) => m.to.includes(email)).at(-1);
-  const code = /\b(\d{6})\b/.exec(mail?.text ?? "")?.[1] ?? "";
-  const verification = await import("~/routes/checkout/email-verification");
-  const verified = await callRoute(
-    verification.action,
-    formRequest(
-      "/email-verification",
-      [
-        ["intent", "verify"],
-        ["code", code],
-      ],
-      cookie,
-    ),
-  );
-  expect(verified.location).toBe("/payment");
-}
-
 /** 注文内容の確認 saved again with the verified address (no new code). */
 async function confirmAgain(cookie: string) {
-  const page = (await openPage("/order-confirmation", cookie)).data as { customer: { email: string } };
+  const page = (await openCheckoutPage("/order-confirmation", cookie)).data as {
+    customer: { email: string };
+  };
   const confirmation = await import("~/routes/checkout/order-confirmation");
   const saved = await callRoute(
     confirmation.action,
@@ -116,11 +79,11 @@ describe("a contest's promotions at checkout", () => {
       setDiscount: 1000,
     });
     const { cookie, email } = await checkoutUntilVerified(shop, bothStyles(shop), smtp.received);
-    const page = (await openPage("/payment", cookie)).data as PaymentPage;
+    const page = (await openCheckoutPage("/payment", cookie)).data as PaymentPage;
     // 3,000 → 2,500 (早割), 4,500; the pair −1,000 (セット割) split 500 / 500.
     expect(page.summary.total).toBe(6000);
     expect(page.summary.discounts.map((d) => d.name)).toEqual(["早割", "セット割"]);
-    expect((await payByCard(cookie, 6000)).location).toBe("/payment-complete");
+    expect((await payByTestCard(cookie, 6000)).location).toBe("/payment-complete");
     const order = db().select().from(orders).where(eq(orders.customerEmail, email)).get()!;
     expect(order).toMatchObject({
       totalAmount: 6000,
@@ -151,17 +114,19 @@ describe("a contest's promotions at checkout", () => {
     expect(priceItems(shop.contestId, items, { at: new Date(endsAt) })).toMatchObject({ total: 7500 });
 
     const { cookie, email } = await checkoutUntilVerified(shop, items, smtp.received);
-    expect(((await openPage("/order-confirmation", cookie)).data as { total: number }).total).toBe(7000);
+    expect(((await openCheckoutPage("/order-confirmation", cookie)).data as { total: number }).total).toBe(
+      7000,
+    );
     setClock(() => endsAt + 60_000);
     // The JS-off test form posts the total its page showed: refused with why, never charged.
-    const stale = await payByCard(cookie, 7000);
+    const stale = await payByTestCard(cookie, 7000);
     expect(stale.status).toBe(409);
     const refusal = JSON.stringify(stale.data);
     expect(refusal).toMatch(/早割は .* に終了しました。合計金額が 7,000円 から 7,500円 に変わりました/);
     expect(refusal).not.toContain(TOTAL_CHANGED_MESSAGE);
-    const page = (await openPage("/payment", cookie)).data as PaymentPage;
+    const page = (await openCheckoutPage("/payment", cookie)).data as PaymentPage;
     expect(page.summary.total).toBe(7500);
-    expect((await payByCard(cookie, 7500)).location).toBe("/payment-complete");
+    expect((await payByTestCard(cookie, 7500)).location).toBe("/payment-complete");
     expect(db().select().from(orders).where(eq(orders.customerEmail, email)).get()).toMatchObject({
       totalAmount: 7500,
       discounts: [],
@@ -179,14 +144,14 @@ describe("a contest's promotions at checkout", () => {
     const { cookie, email } = await checkoutUntilConfirmed(shop, bothStyles(shop));
     setClock(() => endsAt + 30_000);
     // The code is entered after the end: a step that shows no price, so the reason still stands.
-    await enterMailedCode(cookie, email);
+    await enterMailedCode(cookie, email, smtp.received);
     for (let load = 0; load < 2; load++) {
-      const page = (await openPage("/payment", cookie)).data as PaymentPage;
+      const page = (await openCheckoutPage("/payment", cookie)).data as PaymentPage;
       expect(page.summary.total).toBe(7500);
       expect(page.summary.notice).toMatch(/^早割は .* に終了しました。合計金額が 7,000円 から 7,500円/);
     }
     // Confirmed again at the new price: nothing more to explain.
     await confirmAgain(cookie);
-    expect(((await openPage("/payment", cookie)).data as PaymentPage).summary.notice).toBeNull();
+    expect(((await openCheckoutPage("/payment", cookie)).data as PaymentPage).summary.notice).toBeNull();
   });
 });

@@ -47,9 +47,8 @@ export async function checkoutUntilConfirmed(shop: Shop, lines: Line[]) {
   return { cookie, email };
 }
 
-/** The same, then the mailed code entered: the checkout is ready for payment. */
-export async function checkoutUntilVerified(shop: Shop, lines: Line[], received: ReceivedMail[]) {
-  const { cookie, email } = await checkoutUntilConfirmed(shop, lines);
+/** The code mailed last to `email`, entered on /email-verification: the checkout is ready for payment. */
+export async function enterMailedCode(cookie: string, email: string, received: ReceivedMail[]) {
   const code = /\b(\d{6})\b/.exec(received.filter((m) => m.to.includes(email)).at(-1)?.text ?? "")?.[1] ?? "";
   const verification = await import("~/routes/checkout/email-verification");
   const verified = await callRoute(
@@ -64,7 +63,41 @@ export async function checkoutUntilVerified(shop: Shop, lines: Line[], received:
     ),
   );
   expect(verified.location).toBe("/payment");
+}
+
+/** The same, then the mailed code entered: the checkout is ready for payment. */
+export async function checkoutUntilVerified(shop: Shop, lines: Line[], received: ReceivedMail[]) {
+  const { cookie, email } = await checkoutUntilConfirmed(shop, lines);
+  await enterMailedCode(cookie, email, received);
   return { cookie, email };
+}
+
+/** 注文内容の確認 or お支払い opened with the session's cookie (their loaders). */
+export async function openCheckoutPage(path: "/payment" | "/order-confirmation", cookie: string) {
+  const route =
+    path === "/payment"
+      ? await import("~/routes/checkout/payment")
+      : await import("~/routes/checkout/order-confirmation");
+  return callRoute(route.loader, new Request(`http://shop.test${path}`, { headers: { Cookie: cookie } }));
+}
+
+/** The test provider's card form posted (JS off), with the total its page showed. */
+export async function payByTestCard(cookie: string, shownTotal: number) {
+  const payment = await import("~/routes/checkout/payment");
+  return callRoute(
+    payment.action,
+    formRequest(
+      "/payment",
+      [
+        ["cardholderName", "TARO"],
+        ["cardNumber", "4242424242424242"],
+        ["expiry", "12/39"],
+        ["cvc", "123"],
+        ["shownTotal", String(shownTotal)],
+      ],
+      cookie,
+    ),
+  );
 }
 
 /**
