@@ -93,7 +93,7 @@ test("a coupon refused says why, for each reason, and the typed code stays in th
       makeCoupon({ kind: "yen", value: 500, minTotal: 10_000 }).code,
       "最低金額：このクーポンは合計 10,000円以上のご注文でお使いいただけます",
     ],
-    ["NOSUCHCOUPON99", "このクーポンコードは見つかりません。入力内容をご確認ください"],
+    ["NOSUCHCOUPON99", "このクーポンコードはお使いいただけません。入力内容をご確認ください"],
   ];
   await untilConfirmation(page);
   for (const [typed, message] of refusals) {
@@ -153,7 +153,7 @@ test("*last coupon use raced*: two checkouts open the payment at the same moment
     // count of holds and the hold's cap check removed (both pages then offered 6,500円).
     const notice = loser.page.getByText(/^使用済み：.*クーポンなしの金額に変わりました/);
     await expect(
-      notice.or(loser.page.getByText(/^クーポン「.+」はお使いいただけません（使用済み：/)).first(),
+      notice.or(loser.page.getByText(/^クーポン「.+」はお使いいただけません。使用済み：/)).first(),
     ).toBeVisible();
     await screenshots(loser.page, (await notice.isVisible()) ? "payment-notice" : "payment-refused");
     const winner = parents[shown.indexOf(6500)]!;
@@ -193,7 +193,7 @@ test("a coupon that ends between the confirmation and the payment (test clock): 
     { name: "shop-test-clock-offset", value: String(20 * MINUTE), url: baseURL ?? "" },
   ]);
   await page.goto("/payment");
-  await expect(page.getByText(/はお使いいただけません（期限切れ：このクーポンの有効期限/)).toBeVisible();
+  await expect(page.getByText(/はお使いいただけません。期限切れ：このクーポンの有効期限/)).toBeVisible();
   await expectTotal(page, LIST_TOTAL);
   expect(await shownCharge(page)).toBe(LIST_TOTAL);
 

@@ -199,7 +199,7 @@ describe("POST / DELETE /api/checkout/coupon", () => {
       ip: "198.51.100.91",
     });
     expect(unknown.data).toMatchObject({
-      message: "このクーポンコードは見つかりません。入力内容をご確認ください",
+      message: "このクーポンコードはお使いいただけません。入力内容をご確認ください",
     });
     let last = unknown;
     for (let i = 2; i <= COUPON_TRY_LIMITS.perCheckout; i++)

@@ -128,11 +128,15 @@ describe("a coupon at checkout (JavaScript off)", () => {
 
   it.each<[string, (shop: Shop) => Partial<CouponRow>, RegExp]>([
     ["expired", () => ({ validUntil: new Date(Date.now() - 60_000) }), /^期限切れ：/],
-    ["not started", () => ({ validFrom: new Date(Date.now() + 86_400_000) }), /からお使いいただけます/],
+    [
+      "not started",
+      () => ({ validFrom: new Date(Date.now() + 86_400_000) }),
+      /^このクーポンコードはお使いいただけません/,
+    ],
     ["used up", () => ({ maxUses: 0 }), /^使用済み：/],
     ["for another contest", (shop) => ({ contestIds: [shop.contestId + 100_000] }), /^対象外の大会：/],
     ["under its minimum", () => ({ minTotal: 10_000 }), /^最低金額：.*10,000円以上/],
-    ["disabled", () => ({ disabledAt: new Date() }), /現在お使いいただけません/],
+    ["disabled", () => ({ disabledAt: new Date() }), /^このクーポンコードはお使いいただけません/],
   ])(
     "refused when %s: a 400 that says why, the typed code kept, the total unchanged",
     async (_, values, why) => {
@@ -150,12 +154,15 @@ describe("a coupon at checkout (JavaScript off)", () => {
     },
   );
 
-  it("refused for an unknown code and a malformed one, with their own messages", async () => {
+  it("refused for an unknown code and a malformed one, with their messages", async () => {
     const shop = seedContest();
     const { cookie } = await verifiedCheckout(shop);
     const unknown = await applyCoupon(cookie, "NOSUCHCODE");
     expect(unknown.status).toBe(400);
-    expect((unknown.data as CouponAnswer).coupon.error?.couponCode?.[0]).toMatch(/見つかりません/);
+    // The same words as a code switched off or not started: nothing tells a guesser which exist.
+    expect((unknown.data as CouponAnswer).coupon.error?.couponCode?.[0]).toBe(
+      "このクーポンコードはお使いいただけません。入力内容をご確認ください",
+    );
     const malformed = await applyCoupon(cookie, "<script>");
     expect(malformed.status).toBe(400);
     expect((malformed.data as CouponAnswer).coupon.error?.couponCode?.[0]).toMatch(/半角英数字/);
@@ -206,7 +213,7 @@ describe("a coupon at checkout (JavaScript off)", () => {
     expect(usesOf(coupon.id)).toEqual([]);
   });
 
-  it("taken off again: the total without it, and the use its payment held given back", async () => {
+  it("taken off again: the total without it, and the use its payment held given back once the payment no longer carries it", async () => {
     const shop = seedContest();
     const coupon = makeCoupon({ maxUses: 1 });
     const { cookie } = await verifiedCheckout(shop);
@@ -215,10 +222,54 @@ describe("a coupon at checkout (JavaScript off)", () => {
     expect(usesOf(coupon.id)).toHaveLength(1);
     const removed = await couponPost(cookie, [["intent", "remove-coupon"]]);
     expect(removed.location).toBe("/order-confirmation");
-    expect(usesOf(coupon.id)).toEqual([]);
     expect(((await openCheckoutPage("/order-confirmation", cookie)).data as ConfirmationPage).total).toBe(
       7500,
     );
+    // Held while the payment prepared at the coupon's price could still be paid (another tab)…
+    expect(usesOf(coupon.id)).toHaveLength(1);
+    // …and given back once the payment is at the price without it.
+    expect(((await openCheckoutPage("/payment", cookie)).data as PaymentPage).summary.total).toBe(7500);
+    expect(usesOf(coupon.id)).toEqual([]);
+  });
+
+  it("*coupon taken off then paid*: the payment prepared with it, paid from another tab, is the coupon's use", async () => {
+    const { testProvider } = await import("~/server/payments/index.server");
+    const { recordPayment } = await import("~/server/orders/record-payment.server");
+    const { paymentProvider } = await import("~/server/payments/index.server");
+    const shop = seedContest();
+    const coupon = makeCoupon({ maxUses: 1, maxUsesPerEmail: 1 });
+    const { cookie, email } = await verifiedCheckout(shop);
+    await applyCoupon(cookie, coupon.code);
+    await openCheckoutPage("/payment", cookie);
+    const intentId = db().select().from(checkouts).where(eq(checkouts.customerEmail, email)).get()!
+      .paymentIntentId!;
+    await couponPost(cookie, [["intent", "remove-coupon"]]);
+    // The other tab pays the payment its page prepared at 6,750円.
+    expect((await testProvider.confirmCard(intentId, "4242424242424242")).ok).toBe(true);
+    expect(recordPayment((await paymentProvider().retrieveIntent(intentId))!).ok).toBe(true);
+    const order = orderOf(email)!;
+    expect(order).toMatchObject({ totalAmount: 6750, couponId: coupon.id, couponCode: coupon.code });
+    expect(usesOf(coupon.id)).toMatchObject([{ orderId: order.id, amount: 750 }]);
+    const next = await verifiedCheckout(shop);
+    expect(
+      ((await applyCoupon(next.cookie, coupon.code)).data as CouponAnswer).coupon.error?.couponCode?.[0],
+    ).toMatch(/^使用済み：/);
+  });
+
+  it("switched to another coupon: the payment carries the new one, and the first one's hold is given back", async () => {
+    const shop = seedContest();
+    const first = makeCoupon({ maxUses: 1 });
+    const second = makeCoupon({ maxUses: 1, kind: "yen", value: 1000 });
+    const { cookie, email } = await verifiedCheckout(shop);
+    await applyCoupon(cookie, first.code);
+    await openCheckoutPage("/payment", cookie);
+    await applyCoupon(cookie, second.code);
+    expect(((await openCheckoutPage("/payment", cookie)).data as PaymentPage).summary.total).toBe(6500);
+    expect(usesOf(first.id)).toEqual([]);
+    expect((await payByTestCard(cookie, 6500)).location).toBe("/payment-complete");
+    expect(orderOf(email)).toMatchObject({ couponId: second.id, totalAmount: 6500 });
+    const other = await verifiedCheckout(shop);
+    expect((await applyCoupon(other.cookie, first.code)).status).toBe(302);
   });
 
   it("coupon codes guessed: the field refuses more than its tries per checkout with a 429", async () => {
@@ -294,6 +345,32 @@ describe("a coupon's last use (*last coupon use raced*)", () => {
     const back = (await openCheckoutPage("/payment", a.cookie)).data as PaymentPage;
     expect(back.summary.total).toBe(7500);
     expect(back.summary.couponRefusal?.message).toMatch(/^使用済み：/);
+  });
+  it("a stale hold whose payment cannot be ended (paid): the payment page is priced without the coupon and says why", async () => {
+    const shop = seedContest();
+    const coupon = makeCoupon({ maxUses: 1 });
+    const paid = await verifiedCheckout(shop);
+    await openCheckoutPage("/payment", paid.cookie);
+    expect((await payByTestCard(paid.cookie, 7500)).location).toBe("/payment-complete");
+    const paidCheckout = orderOf(paid.email)!.checkoutId;
+    // A hold left on that paid checkout long ago (a page count leaves it out: it is past the lease).
+    db()
+      .insert(couponUses)
+      .values({
+        couponId: coupon.id,
+        checkoutId: paidCheckout,
+        email: paid.email,
+        heldAt: new Date(Date.now() - 2 * COUPON_HOLD_LEASE_MS),
+      })
+      .run();
+    const { cookie } = await verifiedCheckout(shop);
+    expect((await applyCoupon(cookie, coupon.code)).status).toBe(302);
+    const page = await openCheckoutPage("/payment", cookie);
+    const summary = (page.data as PaymentPage).summary;
+    expect(page.status).toBe(200);
+    expect(summary.total).toBe(7500);
+    expect(summary.notice).toMatch(/^使用済み：.*クーポンなしの金額に変わりました/);
+    expect((await payByTestCard(cookie, 7500)).location).toBe("/payment-complete");
   });
 });
 

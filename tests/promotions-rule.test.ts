@@ -114,7 +114,7 @@ describe("the price rule with promotions (fast-check)", () => {
     );
   });
 
-  it("a coupon never takes a payable order below the smallest card charge", () => {
+  it("no discount takes a payable order below the smallest card charge, and a coupon that takes nothing off is not applied", () => {
     fc.assert(
       fc.property(
         fc.array(lineArb, { minLength: 1, maxLength: 12 }),
@@ -124,7 +124,10 @@ describe("the price rule with promotions (fast-check)", () => {
         (lines, p, c, at) => {
           const without = applyPromotions(lines, p, at, null);
           const withCoupon = applyPromotions(lines, p, at, c);
-          if (without.total >= MIN_CHARGE) expect(withCoupon.total).toBeGreaterThanOrEqual(MIN_CHARGE);
+          const listTotal = lines.reduce((sum, line) => sum + line.listPrice, 0);
+          expect(without.total).toBeGreaterThanOrEqual(Math.min(MIN_CHARGE, listTotal));
+          expect(withCoupon.total).toBeGreaterThanOrEqual(Math.min(MIN_CHARGE, listTotal));
+          if (withCoupon.coupon?.applied) expect(withCoupon.total).toBeLessThan(without.total);
           else expect(withCoupon.total).toBe(without.total);
         },
       ),
@@ -188,5 +191,24 @@ describe("the price rule: the shop's cases", () => {
     const under = applyPromotions([v(1)], p, END, coupon);
     expect(under.coupon).toEqual({ code: "SPRING10", applied: false, refusal: "below_minimum" });
     expect(under.total).toBe(3000);
+  });
+
+  it("promotions stop at the smallest card charge: what is missing comes back from まとめ割 first", () => {
+    const p: ContestPromotions = {
+      earlyBird: { prices: { vertical: 1, horizontal: null }, endsAt: END },
+      setDiscount: null,
+      quantity: { minItems: 2, kind: "yen", value: 5000 },
+    };
+    const priced = applyPromotions([v(1), v(2)], p, END - 1);
+    expect(priced.total).toBe(MIN_CHARGE);
+    // 早割 took each 3,000円 line to 1円 and まとめ割 the rest: まとめ割 is given back whole, then 48円 of 早割.
+    expect(priced.discounts).toEqual([{ kind: "early_bird", name: "早割", amount: 6000 - MIN_CHARGE }]);
+    // Already at the smallest charge: a coupon takes nothing and is not applied.
+    const coupon: CouponOffer = { code: "ZERO", kind: "percent", value: 50, minTotal: 0 };
+    expect(applyPromotions([v(1), v(2)], p, END - 1, coupon).coupon).toEqual({
+      code: "ZERO",
+      applied: false,
+      refusal: "nothing_off",
+    });
   });
 });

@@ -9,11 +9,11 @@ import { ORIENTATIONS, type Orientation } from "./pricing";
  *
  * Every discount is written on the lines it comes off, so each line has the price actually paid
  * for it (a refund of a line gives back that price) and the lines add up to the total charged.
- * A discount never takes a line below 0 yen, and a coupon never takes the order below what a
- * card payment can be (MIN_CHARGE): a total is never negative and never above the list price.
+ * A discount never takes a line below 0 yen, and no discount takes an order below what a card
+ * payment can be (MIN_CHARGE): a total is never negative and never above the list price.
  */
 
-/** Stripe's smallest charge in yen: a coupon stops there. */
+/** Stripe's smallest charge in yen: discounts stop there. */
 export const MIN_CHARGE = 50;
 
 export const DISCOUNT_KINDS = ["early_bird", "set", "quantity", "coupon"] as const;
@@ -64,8 +64,11 @@ export type PromotionPricing<L> = {
   total: number;
   /** Each discount summed over the lines, in the order they apply. */
   discounts: Discount[];
-  /** The coupon offered and whether it applied; `below_minimum` when the order is under its minimum. */
-  coupon: { code: string; applied: boolean; refusal: "below_minimum" | null } | null;
+  /**
+   * The coupon offered and whether it applied: `below_minimum` when the order is under its
+   * minimum, `nothing_off` when the order is already at the smallest charge (it would take 0円 off).
+   */
+  coupon: { code: string; applied: boolean; refusal: "below_minimum" | "nothing_off" | null } | null;
 };
 
 /** Whether the early-bird prices still apply at `at` (ms): before their end, not at it. */
@@ -159,6 +162,8 @@ export function applyPromotions<L extends PromotionLine>(
       });
   }
 
+  keepPayable(work);
+
   // The coupon: off the order as it now stands, split over the lines by their prices.
   let couponResult: PromotionPricing<L>["coupon"] = null;
   if (coupon) {
@@ -170,8 +175,9 @@ export function applyPromotions<L extends PromotionLine>(
         amountOff(subtotal, coupon.kind, coupon.value),
         Math.max(0, subtotal - MIN_CHARGE),
       );
-      spread(work, amount, { kind: "coupon", name: couponDiscountName(coupon.code) });
-      couponResult = { code: coupon.code, applied: true, refusal: null };
+      // A coupon that would take nothing off is not used up on the order.
+      if (amount > 0) spread(work, amount, { kind: "coupon", name: couponDiscountName(coupon.code) });
+      couponResult = { code: coupon.code, applied: amount > 0, refusal: amount > 0 ? null : "nothing_off" };
     }
   }
 
@@ -188,6 +194,34 @@ export function applyPromotions<L extends PromotionLine>(
     discounts: summedDiscounts(priced),
     coupon: couponResult,
   };
+}
+
+/**
+ * The contest's promotions never take a payable order below the smallest card charge either: what
+ * is missing is given back from the discounts applied last (まとめ割, then セット割, then 早割), line
+ * by line in an order of the lines' own (so it does not depend on the order they were chosen in).
+ */
+function keepPayable<L extends PromotionLine>(work: Working<L>[]) {
+  const listTotal = work.reduce((sum, entry) => sum + Math.max(0, entry.line.listPrice), 0);
+  let short = Math.min(MIN_CHARGE, listTotal) - work.reduce((sum, entry) => sum + entry.price, 0);
+  if (short <= 0) return;
+  const byLine = [...work].sort(
+    (a, b) =>
+      a.line.athleteId - b.line.athleteId ||
+      ORIENTATIONS.indexOf(a.line.orientation) - ORIENTATIONS.indexOf(b.line.orientation) ||
+      b.line.listPrice - a.line.listPrice ||
+      a.index - b.index,
+  );
+  for (const kind of ["quantity", "set", "early_bird"] as const)
+    for (const entry of byLine) {
+      const discount = entry.discounts.find((d) => d.kind === kind);
+      if (!discount || short <= 0) continue;
+      const back = Math.min(discount.amount, short);
+      discount.amount -= back;
+      entry.price += back;
+      short -= back;
+      if (discount.amount === 0) entry.discounts.splice(entry.discounts.indexOf(discount), 1);
+    }
 }
 
 /**

@@ -45,8 +45,8 @@ export function CouponForm({
               role="alert"
               className="rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900"
             >
-              クーポン「{coupon.code}」はお使いいただけません（{coupon.message}
-              ）。合計金額はクーポンなしの金額です。
+              クーポン「{coupon.code}」はお使いいただけません。{coupon.message}
+              。合計金額はクーポンなしの金額です。
             </p>
           )}
           <Form method="post">

@@ -33,11 +33,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let customer = requireVerifiedCustomer(session);
   let notice = customer.priceChange;
   let prepared = await preparePayment(customer);
-  if (!prepared.ok && prepared.repriced) {
+  if (!prepared.ok && prepared.couponTaken) {
     // The coupon's last use went to another checkout a moment ago: the page shows the price
     // without it, and why, before anything can be paid.
     notice = prepared.message;
-    customer = requireVerifiedCustomer(session);
+    customer = requireVerifiedCustomer(session, { couponTaken: prepared.couponTaken });
     prepared = await preparePayment(customer);
   }
   const summary = {
@@ -157,7 +157,7 @@ export default function Payment() {
       ) : null}
       {summary.couponRefusal ? (
         <p className="mt-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-          クーポン「{summary.couponRefusal.code}」はお使いいただけません（{summary.couponRefusal.message}）。
+          クーポン「{summary.couponRefusal.code}」はお使いいただけません。{summary.couponRefusal.message}。
           お支払い金額はクーポンなしの{formatYen(summary.total)}です。クーポンは
           <Link to="/order-confirmation" className="underline">
             注文内容の確認

@@ -10,7 +10,7 @@ import { paymentProvider, type PaymentIntentState } from "../payments/index.serv
 import type { ShopSession, Toast } from "../http/session.server";
 import { couponRefusalMessage, type CouponRefusal } from "~/lib/rules/coupons";
 import { summedDiscounts } from "~/lib/rules/promotions";
-import { holdCouponUse, releaseCouponHold } from "../promotions/coupon-uses.server";
+import { holdCouponUse, releaseOtherHolds } from "../promotions/coupon-uses.server";
 
 export const INVALID_AMOUNT_MESSAGE = "注文金額が無効です";
 export const TOTAL_CHANGED_MESSAGE =
@@ -36,7 +36,7 @@ export async function preparePayment(
   shownTotal?: number,
 ): Promise<
   | { ok: true; intent: PaymentIntentState }
-  | { ok: false; status: 400 | 409; message: string; repriced?: boolean }
+  | { ok: false; status: 400 | 409; message: string; couponTaken?: "used_up" | "used_by_email" }
 > {
   const { checkout, contest, lines, total, email, name, coupon } = customer;
   // What the order needs rides with the payment, so it can be made again if the database is lost.
@@ -65,9 +65,8 @@ export async function preparePayment(
       email,
       amount: couponDiscount,
     });
-    if (!held.ok) return { ok: false, status: 409, message: couponGoneMessage(held.reason), repriced: true };
-  } else {
-    releaseCouponHold(checkout.id);
+    if (!held.ok)
+      return { ok: false, status: 409, message: couponGoneMessage(held.reason), couponTaken: held.reason };
   }
   const reusable =
     intent &&
@@ -86,6 +85,8 @@ export async function preparePayment(
     intent = await provider.updateAmount(intent.id, total, { checkoutId: checkout.id, order });
   }
   updateCheckout(checkout.id, { paymentIntentId: intent.id, amount: total, pricedLines: lines });
+  // Only now that the payment carries this coupon (or none) are the holds of any other given back.
+  releaseOtherHolds(checkout.id, coupon?.applied ? coupon.couponId : null);
   return { ok: true, intent };
 }
 

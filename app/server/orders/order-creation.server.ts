@@ -6,7 +6,7 @@ import type { Tx } from "../db/client.server";
 import { checkouts, contests, orderLines, orders, users } from "../db/schema";
 import { queueMail } from "../mail/outbox.server";
 import { summedDiscounts } from "~/lib/rules/promotions";
-import { recordCouponUse } from "../promotions/coupon-uses.server";
+import { recordCouponUse, releaseOtherHolds } from "../promotions/coupon-uses.server";
 import { findCoupon } from "../promotions/coupons.server";
 import { konbiniVoucherMail } from "../mail/templates/konbini-payment.server";
 import { orderConfirmationMail } from "../mail/templates/order-confirmation.server";
@@ -65,6 +65,8 @@ export function createOrder(tx: Tx, given: NewOrder): NewOrderMade {
     const use = { couponId: order.couponId, checkoutId: input.checkout.id, orderId: order.id, amount, at };
     recordCouponUse(tx, { ...use, email: order.customerEmail });
   }
+  // Holds of coupons this payment was not made with are given back.
+  releaseOtherHolds(input.checkout.id, order.couponId, tx);
   const confirmationMailId = queueConfirmation(tx, order, lines, input.voucher, at);
   tx.update(checkouts)
     .set({ status: "paid", createdUserId: account.createdUserId, pendingPasswordHash: null, updatedAt: at })
@@ -122,11 +124,10 @@ function insertOrder(tx: Tx, { intent, checkout, total, voucher }: NewOrder, ord
     : undefined;
   const owner = tx.select({ id: users.id }).from(users).where(eq(users.email, checkout.customerEmail)).get();
   const discounts = summedDiscounts(checkout.pricedLines);
-  // The coupon whose discount is on the lines (the checkout keeps its code; a refused one gave none).
-  const coupon =
-    checkout.couponCode && discounts.some((d) => d.kind === "coupon")
-      ? (findCoupon(checkout.couponCode, tx) ?? null)
-      : null;
+  // The coupon the payment was made for, as it carries it: the checkout's code may have been taken
+  // off or changed since (another tab). A payment from before coupons carries none: the checkout's.
+  const code = intent.carriedOrder.order ? intent.carriedOrder.order.couponCode : checkout.couponCode;
+  const coupon = code && discounts.some((d) => d.kind === "coupon") ? (findCoupon(code, tx) ?? null) : null;
   return tx
     .insert(orders)
     .values({

@@ -10,7 +10,6 @@ import { completeItems, priceItems } from "../catalog/pricing.server";
 import { updateCheckout, type Checkout } from "../checkout/draft.server";
 import { now } from "../core/clock.server";
 import { hitOriginLimit, hitRateLimit } from "../http/rate-limit.server";
-import { releaseCouponHold } from "./coupon-uses.server";
 import { checkCoupon, type CouponCheck } from "./coupons.server";
 
 /**
@@ -38,7 +37,7 @@ export function checkoutCoupon(
     code: check.coupon.code,
     couponId: null,
     applied: false,
-    message: couponRefusalMessage("below_minimum", check.coupon),
+    message: couponRefusalMessage(priced?.refusal ?? "below_minimum", check.coupon),
   };
 }
 
@@ -87,8 +86,11 @@ export function applyCheckoutCoupon(
   return { ok: true, code };
 }
 
-/** The customer takes her coupon off: the code goes, and any use its payment held. */
+/**
+ * The customer takes her coupon off: the code goes. A use its payment held stays held while that
+ * payment could still be made at the coupon's price (from another tab): the next prepared payment
+ * gives it back once the provider has the new amount, or the lease's end does (coupon-uses).
+ */
 export function removeCheckoutCoupon(checkout: Checkout) {
   updateCheckout(checkout.id, { couponCode: null });
-  releaseCouponHold(checkout.id);
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt } from "drizzle-orm";
+import { and, eq, isNull, lt, ne } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db, type Tx } from "../db/client.server";
 import { checkouts, coupons, couponUses } from "../db/schema";
@@ -58,7 +58,8 @@ function tryHold(couponId: number, hold: { checkoutId: string; email: string; am
 
 /**
  * Ends the payments of holds older than the lease and deletes the holds whose payment is ended.
- * A payment the provider will not end (paid, processing, a konbini voucher) keeps its hold.
+ * A payment the provider will not end (paid, processing, a konbini voucher) keeps its hold, renewed,
+ * so the pages (which leave out holds past the lease) stop offering the use it holds.
  */
 async function releaseStaleHolds(couponId: number): Promise<number> {
   const leaseStart = new Date(now().getTime() - COUPON_HOLD_LEASE_MS);
@@ -73,7 +74,11 @@ async function releaseStaleHolds(couponId: number): Promise<number> {
   let released = 0;
   for (const hold of stale) {
     const intent = hold.intentId ? await paymentProvider().cancelIntent(hold.intentId) : null;
-    if (intent && (intent.status !== "canceled" || intent.konbini)) continue;
+    if (intent && (intent.status !== "canceled" || intent.konbini)) {
+      // Its payment is alive: the hold counts again on every page, as a fresh one does.
+      db().update(couponUses).set({ heldAt: now() }).where(eq(couponUses.id, hold.id)).run();
+      continue;
+    }
     db()
       .delete(couponUses)
       .where(and(eq(couponUses.id, hold.id), isNull(couponUses.usedAt)))
@@ -83,11 +88,26 @@ async function releaseStaleHolds(couponId: number): Promise<number> {
   return released;
 }
 
-/** The checkout no longer prepares a payment with a coupon: its hold (not a paid use) goes. */
-export function releaseCouponHold(checkoutId: string) {
-  db()
+/**
+ * The checkout's holds of coupons other than `keep` (every hold with null): its payment now
+ * carries `keep` or no coupon, so a payment at another coupon's price can no longer be made.
+ * Called once the provider has the new amount (preparePayment) and when the order is made; never
+ * when the code is merely taken off, since the payment prepared at its price may still be paid.
+ */
+export function releaseOtherHolds(
+  checkoutId: string,
+  keep: number | null,
+  writer: Pick<Tx, "delete"> = db(),
+) {
+  writer
     .delete(couponUses)
-    .where(and(eq(couponUses.checkoutId, checkoutId), isNull(couponUses.usedAt)))
+    .where(
+      and(
+        eq(couponUses.checkoutId, checkoutId),
+        isNull(couponUses.usedAt),
+        keep === null ? undefined : ne(couponUses.couponId, keep),
+      ),
+    )
     .run();
 }
 

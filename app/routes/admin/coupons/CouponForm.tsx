@@ -127,7 +127,7 @@ export function CouponForm({
             label="割引額（円 または %）"
             meta={fields.value}
             type="number"
-            hint="円引きは1〜1,000,000円、%引きは1〜100%"
+            hint="円引きは1〜1,000,000円、%引きは1〜100%（どの割引でも、お支払いは最低50円になります）"
             inputProps={{ inputMode: "numeric", min: 1 }}
           />
         </>
