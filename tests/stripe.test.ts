@@ -130,14 +130,9 @@ describe("Stripe (real SDK against a local API)", () => {
           (x) => x.client_secret === (response.data as { clientSecret: string }).clientSecret,
         )!.id,
       );
-      const state = {
-        id: intent.id,
-        status: intent.status,
-        amount: intent.amount,
-        currency: intent.currency,
-        checkoutId: intent.metadata.checkoutId ?? null,
-        clientSecret: null,
-      };
+      // What the browser's return hands recordPayment: the intent as the provider reads it back.
+      const { paymentProvider } = await import("~/server/payments/index.server");
+      const state = await paymentProvider().retrieveIntent(intent.id);
       jobs.push({ intent: state, ...signedEvent(intent) });
     }
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "race-")), "jobs.json");
