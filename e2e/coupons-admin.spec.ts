@@ -1,8 +1,7 @@
-import fs from "node:fs";
-import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { jsEnabled, routerSettled, uniqueEmail } from "./helpers";
+import { routerSettled, uniqueEmail } from "./helpers";
 import { loginAsAdmin } from "./users";
+import { photograph } from "./visual";
 
 /**
  * クーポン管理 with JavaScript on and off: a refused coupon keeps what was typed, then it is
@@ -11,22 +10,6 @@ import { loginAsAdmin } from "./users";
  */
 
 const row = (page: Page, code: string) => page.locator(`[data-coupon="${code}"]:visible`);
-
-async function shoot(page: Page, name: string) {
-  if (!jsEnabled()) return;
-  const dir = path.resolve(import.meta.dirname, "../.tmp/visual");
-  fs.mkdirSync(dir, { recursive: true });
-  for (const [label, viewport] of [
-    ["phone", { width: 390, height: 844 }],
-    ["desktop", { width: 1280, height: 900 }],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await page.screenshot({ path: path.join(dir, `i33-${name}-${label}.png`), fullPage: true });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} at ${label} is wider than the screen`).toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
-}
 
 test("クーポン管理: a refusal keeps the typed values; create, list, edit, 停止 and 再開", async ({
   page,
@@ -59,7 +42,7 @@ test("クーポン管理: a refusal keeps the typed values; create, list, edit, 
   await expect(page.getByLabel("最低金額（円）")).toHaveValue("3000");
   await expect(page.getByLabel("終了日時（日本時間）")).toHaveValue("2036-03-31T23:59");
   await expect(page.getByLabel("利用上限（1アドレスあたり）")).toHaveValue("1");
-  await shoot(page, "coupons-admin-refused");
+  await photograph(page, "i33-coupons-admin-refused");
 
   // Corrected: added, and listed with its code upper-cased.
   await page.getByLabel("割引額（円 または %）").fill("15");
@@ -75,7 +58,7 @@ test("クーポン管理: a refusal keeps the typed values; create, list, edit, 
   // The form is empty again for the next coupon.
   await expect(page.getByLabel("クーポンコード")).toHaveValue("");
   await expect(page.getByLabel("メモ（管理用・お客様には表示されません）")).toHaveValue("");
-  await shoot(page, "coupons-admin");
+  await photograph(page, "i33-coupons-admin");
 
   // 編集: the form fills with the coupon; a taken code is refused, then a change is saved.
   await listed.getByRole("link", { name: `${code} を編集` }).click();

@@ -10,13 +10,13 @@ import {
   makeCoupon,
   paidOrderOf,
   payByTestCard,
-  screenshots,
   shownCharge,
   untilConfirmation,
   useCouponElsewhere,
   verifyUntilPayment,
 } from "./coupons";
 import { uniqueEmail } from "./helpers";
+import { photograph } from "./visual";
 
 /*
  * A parent's coupon at checkout, JavaScript on and off: typed on 注文内容の確認 (full-width and
@@ -59,7 +59,7 @@ test("a coupon typed in full-width lower case: its discount on the lines, the to
   await expect(lines.nth(1)).toContainText("4,050円（税込）");
   await expect(page.getByRole("region", { name: "ご注文内容" })).toContainText("小計（通常価格）7,500円");
   await expectTotal(page, 6750);
-  await screenshots(page, "applied");
+  await photograph(page, "i33-checkout-applied");
 
   await verifyUntilPayment(page, email, "割引 花子");
   await expectTotal(page, 6750);
@@ -102,7 +102,7 @@ test("a coupon refused says why, for each reason, and the typed code stays in th
     await expect(couponField(page)).toHaveValue(typed);
     await expect(page.getByText(/を適用しました/)).toHaveCount(0);
     await expectTotal(page, LIST_TOTAL);
-    if (message.startsWith("最低金額")) await screenshots(page, "refused");
+    if (message.startsWith("最低金額")) await photograph(page, "i33-checkout-refused");
   }
 });
 
@@ -155,7 +155,10 @@ test("*last coupon use raced*: two checkouts open the payment at the same moment
     await expect(
       notice.or(loser.page.getByText(/^クーポン「.+」はお使いいただけません。使用済み：/)).first(),
     ).toBeVisible();
-    await screenshots(loser.page, (await notice.isVisible()) ? "payment-notice" : "payment-refused");
+    await photograph(
+      loser.page,
+      (await notice.isVisible()) ? "i33-checkout-payment-notice" : "i33-checkout-payment-refused",
+    );
     const winner = parents[shown.indexOf(6500)]!;
     await expectTotal(winner.page, 6500);
 

@@ -1,5 +1,4 @@
-import fs from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { e2eDb, withDb } from "./db";
 import { CONTEST, codeFrom, enterCode, fillItem, openOrderForm } from "./flows";
 import { waitForMail } from "./helpers";
@@ -164,21 +163,4 @@ export async function payByTestCard(page: Page) {
   await page.getByLabel("セキュリティコード").fill("123");
   await payButton(page).click();
   await expect(page).toHaveURL(/\/payment-complete$/);
-}
-
-const VISUAL_DIR = "/work/main/.tmp/visual";
-
-/** The page on a phone and a laptop, for a look, once: in the js project. */
-export async function screenshots(page: Page, name: string) {
-  if (test.info().project.name !== "js") return;
-  fs.mkdirSync(VISUAL_DIR, { recursive: true });
-  const size = page.viewportSize();
-  for (const [width, height] of [
-    [390, 844],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.screenshot({ path: `${VISUAL_DIR}/i33-checkout-${name}-${width}.png`, fullPage: true });
-  }
-  if (size) await page.setViewportSize(size);
 }

@@ -1,10 +1,9 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { withDb } from "./db";
-import { jsEnabled, uniqueEmail } from "./helpers";
+import { uniqueEmail } from "./helpers";
 import { loginAsAdmin } from "./users";
+import { photograph } from "./visual";
 
 /**
  * An order with discounts, after the order, JavaScript on and off: its status page and its receipt
@@ -15,22 +14,6 @@ import { loginAsAdmin } from "./users";
  * The admin's order page gives the same breakdown. With JS on, the four screens are photographed
  * on a phone and a desktop.
  */
-
-async function shoot(page: Page, name: string) {
-  if (!jsEnabled()) return;
-  const dir = path.resolve(import.meta.dirname, "../.tmp/visual");
-  fs.mkdirSync(dir, { recursive: true });
-  for (const [label, viewport] of [
-    ["phone", { width: 390, height: 844 }],
-    ["desktop", { width: 1280, height: 900 }],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await page.screenshot({ path: path.join(dir, `i33-${name}-${label}.png`), fullPage: true });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} at ${label} is wider than the screen`).toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
-}
 
 function seedDiscountedOrder(contest: string, code: string) {
   const token = crypto.randomBytes(16).toString("hex");
@@ -127,7 +110,7 @@ test("a discounted order: 注文状況 and the receipt give the 割引 lines and
     `クーポン（${code}）−640円`,
   ]);
   await expect(page.getByTestId("order-total")).toHaveText("5,760円（税込）");
-  await shoot(page, "order-status-discounts");
+  await photograph(page, "i33-order-status-discounts");
 
   // The receipt: the items at list price, each 割引 negative, the tax on 5,760円.
   await page.getByRole("link", { name: "領収書を発行する・表示する" }).click();
@@ -139,7 +122,7 @@ test("a discounted order: 注文状況 and the receipt give the 割引 lines and
   await expect(sheet.getByTestId("receipt-discount")).toHaveText(["−¥500", "−¥600", "−¥640"]);
   await expect(sheet.getByRole("rowheader", { name: `割引 クーポン（${code}）` })).toBeVisible();
   await expect(page.getByTestId("receipt-tax")).toHaveText("10%対象 ¥5,760（うち消費税 ¥523）");
-  await shoot(page, "receipt-discounts");
+  await photograph(page, "i33-receipt-discounts");
 
   // The admin's order page: the same breakdown, each line's list price struck through.
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("discount-sales-admin"));
@@ -149,7 +132,7 @@ test("a discounted order: 注文状況 and the receipt give the 割引 lines and
   await expect(page.getByTestId("order-合計")).toHaveText("5,760円（税込）");
   await expect(page.locator("[data-line] del").first()).toHaveText("通常価格 3,000円");
   await expect(page.getByTestId("line-discounts").first()).toContainText("早割 −500円");
-  await shoot(page, "admin-order-discounts");
+  await photograph(page, "i33-admin-order-discounts");
 
   // 売上集計: the contest's 総額（定価）, 割引 and 売上, and the coupon's row.
   await page.goto("/admin/sales");
@@ -164,7 +147,7 @@ test("a discounted order: 注文状況 and the receipt give the 割引 lines and
   await expect(page.getByTestId("sales-coupons").getByRole("row", { name: new RegExp(code) })).toContainText(
     "−¥640",
   );
-  await shoot(page, "sales-discounts");
+  await photograph(page, "i33-sales-discounts");
 
   const csv = await page.request.get(`/admin/sales.csv?${new URL(page.url()).searchParams.toString()}`);
   const rows = (await csv.body())
