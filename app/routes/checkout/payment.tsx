@@ -37,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // The coupon's last use went to another checkout a moment ago: the page shows the price
     // without it, and why, before anything can be paid.
     notice = prepared.message;
-    customer = requireVerifiedCustomer(session, { couponTaken: prepared.couponTaken });
+    customer = requireVerifiedCustomer(session);
     prepared = await preparePayment(customer);
   }
   const summary = {

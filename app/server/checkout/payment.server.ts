@@ -29,7 +29,9 @@ type Checkout = VerifiedCustomer["checkout"];
  * from the payment page and change the videos: the one intent follows the new total (never a
  * second intent while the first can still be paid), and the frozen lines change with it, so
  * what is charged and what the order holds always agree. `shownTotal` is the total the page
- * showed when pay was pressed; a different total now is refused rather than charged.
+ * showed when pay was pressed; a different total now is refused rather than charged. A coupon's
+ * use is held here; `couponTaken` says another checkout holds it: priced again, this checkout no
+ * longer gets it (that hold counts on every page, promotions/coupon-uses.server.ts).
  */
 export async function preparePayment(
   customer: VerifiedCustomer,

@@ -10,8 +10,7 @@ import {
   type Checkout,
 } from "./draft.server";
 import { completeItems, priceItems } from "../catalog/pricing.server";
-import { checkCoupon, type CouponCheck } from "../promotions/coupons.server";
-import { couponRefusalMessage } from "~/lib/rules/coupons";
+import { checkCoupon } from "../promotions/coupons.server";
 import { checkoutCoupon } from "../promotions/checkout-coupon.server";
 import { earlyBirdEndedNotice } from "../promotions/ended-promotions.server";
 import {
@@ -47,14 +46,8 @@ import { HOUR_MS, DAY_MS } from "~/lib/rules/tokyo-date";
 
 export type PricedCheckout = NonNullable<ReturnType<typeof pricedCheckout>>;
 
-/**
- * How a step prices: `couponTaken` when preparePayment was just refused the coupon's use (another
- * checkout holds it): priced without it and told so, whatever the page-level count of uses says.
- */
-export type PricingOptions = { couponTaken?: "used_up" | "used_by_email" };
-
 /** The session's checkout with its contest and server-computed prices, or null when it cannot be ordered as it is. */
-export function pricedCheckout(session: ShopSession, options: PricingOptions = {}) {
+export function pricedCheckout(session: ShopSession) {
   const checkout = currentCheckout(session);
   if (!checkout) return null;
   const contest = checkoutContest(checkout);
@@ -62,21 +55,14 @@ export function pricedCheckout(session: ShopSession, options: PricingOptions = {
   const items = completeItems(checkout.items);
   if (items.length === 0 || items.length !== checkout.items.length) return null;
   const at = now();
-  const check: CouponCheck | null = !checkout.couponCode
-    ? null
-    : options.couponTaken
-      ? {
-          ok: false,
-          reason: options.couponTaken,
-          message: couponRefusalMessage(options.couponTaken),
-          coupon: null,
-        }
-      : checkCoupon(checkout.couponCode, {
-          contestId: contest.id,
-          checkoutId: checkout.id,
-          email: checkout.customerEmail,
-          at,
-        });
+  const check = checkout.couponCode
+    ? checkCoupon(checkout.couponCode, {
+        contestId: contest.id,
+        checkoutId: checkout.id,
+        email: checkout.customerEmail,
+        at,
+      })
+    : null;
   const pricing = priceItems(contest.id, items, { at, coupon: check?.ok ? check.offer : null });
   if (!pricing.ok) return null;
   return {
@@ -98,26 +84,23 @@ export function pricedCheckout(session: ShopSession, options: PricingOptions = {
 }
 
 /** For the confirmation and later steps: without a priceable checkout, back to the order form (or home). */
-export function requirePricedCheckout(session: ShopSession, options: PricingOptions = {}): PricedCheckout {
-  const priced = pricedCheckout(session, options);
+export function requirePricedCheckout(session: ShopSession): PricedCheckout {
+  const priced = pricedCheckout(session);
   if (priced) return priced;
   const checkout = currentCheckout(session);
   const contest = checkout ? checkoutContest(checkout) : null;
   throw redirect(contest ? `/order-form/${encodeURIComponent(contestSlug(contest.name))}` : "/");
 }
 
-export function requireCustomer(
-  session: ShopSession,
-  options: PricingOptions = {},
-): PricedCheckout & { email: string; name: string } {
-  const priced = requirePricedCheckout(session, options);
+export function requireCustomer(session: ShopSession): PricedCheckout & { email: string; name: string } {
+  const priced = requirePricedCheckout(session);
   const { customerEmail, customerName } = priced.checkout;
   if (!customerEmail || !customerName) throw redirect("/order-confirmation");
   return { ...priced, email: customerEmail, name: customerName };
 }
 
-export function requireVerifiedCustomer(session: ShopSession, options: PricingOptions = {}) {
-  const customer = requireCustomer(session, options);
+export function requireVerifiedCustomer(session: ShopSession) {
+  const customer = requireCustomer(session);
   if (!customer.checkout.emailVerifiedAt) throw redirect("/email-verification");
   return customer;
 }
