@@ -329,3 +329,106 @@ test("render cache oracle: no answer tells whether a page was drawn recently for
     expect(home.headers["x-render-cache"]).toBeUndefined();
   }
 });
+
+/** A connection from `from` that has sent `head` (and whatever else follows): what it has received so far. */
+function openConnection(from: string, head: string) {
+  const socket = net.connect({ host: "127.0.0.1", port: shop.port, localAddress: from });
+  let received = "";
+  socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+  socket.on("error", () => undefined);
+  socket.write(head);
+  const ended = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  return { socket, received: () => received, ended };
+}
+
+/** One request written as raw text (`Connection: close`): the whole answer as text. */
+async function rawRequest(from: string, text: string): Promise<string> {
+  const connection = openConnection(from, text);
+  await Promise.race([connection.ended, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  connection.socket.destroy();
+  return Buffer.from(connection.received(), "latin1").toString("utf8");
+}
+
+const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
+
+test("caller gate leak: requests dropped while they wait in their caller's line give their turns back; the address is served again", async () => {
+  test.setTimeout(90_000);
+  // An address of its own: the other tests' callers are not in its line.
+  const caller = "127.0.0.4";
+  const host = `127.0.0.1:${shop.port}`;
+  for (let round = 0; round < 3; round++) {
+    // Eight posts whose bodies never come hold the caller's eight turns...
+    const posts = Array.from({ length: 8 }, () =>
+      openConnection(
+        caller,
+        `POST /login HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${shop.base}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\n`,
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // ...32 pages wait behind them, and a 41st is refused at once...
+    const pages = Array.from({ length: 32 }, () =>
+      openConnection(caller, `GET / HTTP/1.1\r\nHost: ${host}\r\n\r\n`),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    if (round === 0) expect((await send(caller, "GET", "/")).status).toBe(429);
+    // ...then the pages' callers give up, and so do the posts'.
+    for (const page of pages) page.socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const post of posts) post.socket.destroy();
+    await Promise.all(posts.map((post) => post.ended));
+    // They were waiting, never answered (on the old gate, from the second round on: 429 at once).
+    expect(pages.map((page) => statusOf(page.received()))).toEqual(Array(32).fill(0));
+  }
+  // On the old gate every later request from the address got 429 (for as long as it was watched).
+  const again = await Promise.all(Array.from({ length: 8 }, () => send(caller, "GET", "/")));
+  expect(again.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+  // /metrics counts the refusal (read from this machine).
+  const metrics = await (await fetch(`${shop.base}/metrics`)).text();
+  expect(Number(/^shop_caller_gate_refusals_total (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+  expect(metrics).toContain("shop_caller_gate_longest_wait_seconds");
+});
+
+test("odd request lines: an absolute URL is served as its path; TRACE and CONNECT 405; OPTIONS * 204; never 500 nor a stack trace", async () => {
+  const before = shop.stderr().length;
+  const absolute = await rawRequest(
+    VICTIM,
+    "GET http://example.com/?from=proxy HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n",
+  );
+  expect(statusOf(absolute)).toBe(200);
+  expect(absolute).toContain("</html>");
+  const answers = {
+    trace: await rawRequest(VICTIM, `TRACE / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+    connect: await rawRequest(VICTIM, `CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`),
+    optionsAll: await rawRequest(VICTIM, `OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+    getAll: await rawRequest(VICTIM, `GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+    otherScheme: await rawRequest(
+      VICTIM,
+      `GET ftp://example.com/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    ),
+  };
+  expect(
+    Object.fromEntries(Object.entries(answers).map(([name, answer]) => [name, statusOf(answer)])),
+  ).toEqual({
+    trace: 405,
+    connect: 405,
+    optionsAll: 204,
+    getAll: 400,
+    otherScheme: 400,
+  });
+  expect(answers.trace).toMatch(/^Allow: GET, HEAD, POST/im);
+  expect(answers.optionsAll).toMatch(/^Allow: GET, HEAD, POST/im);
+  // Security headers on these answers too.
+  expect(answers.trace).toMatch(/^X-Content-Type-Options: nosniff/im);
+  expect(shop.stderr().slice(before)).not.toMatch(/\[server\]|Error|at /);
+});
+
+test("proxy not announced: a forwarded request with TRUST_PROXY=none is warned of once, and /metrics then wants the token", async () => {
+  const forwarded = { headers: { "X-Forwarded-For": "203.0.113.50" } };
+  expect((await send(VICTIM, "GET", "/", forwarded)).status).toBe(200);
+  expect((await send(VICTIM, "GET", "/", forwarded)).status).toBe(200);
+  expect(shop.stderr().match(/X-Forwarded-For|x-forwarded-for/g)).toHaveLength(1);
+  expect(shop.stderr()).toContain("TRUST_PROXY");
+  // From this machine (a proxy's address) the forwarded scrape is nobody; the plain one is let in.
+  expect((await send("127.0.0.1", "GET", "/metrics", forwarded)).status).toBe(404);
+  expect((await send("127.0.0.1", "GET", "/metrics")).status).toBe(200);
+});

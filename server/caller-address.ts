@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import type { IncomingMessage } from "node:http";
 import type { TrustProxy } from "../app/server/core/env.server";
+import { FORWARDING_HEADERS } from "../app/server/http/client-address.server";
 
 /** `::ffff:1.2.3.4` (an IPv4 caller on a dual-stack socket) is `1.2.3.4`: one caller, one spelling. */
 export function plainAddress(address: string): string {
@@ -33,4 +34,9 @@ export function callerAddress(request: IncomingMessage, trust: TrustProxy): stri
 function headerValue(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(",") : value;
+}
+
+/** The first forwarding header a request carries, if any. */
+export function forwardingHeaderOf(request: IncomingMessage): string | undefined {
+  return FORWARDING_HEADERS.find((name) => request.headers[name] !== undefined);
 }

@@ -7,6 +7,8 @@
  * `npm run dev` runs it with tsx and Vite in middleware mode, so both share one edge.
  */
 import http from "node:http";
+import net from "node:net";
+import type { Duplex } from "node:stream";
 import path from "node:path";
 import { createReadableStreamFromReadable, createRequestHandler, installGlobals } from "@remix-run/node";
 import type { ServerBuild } from "@remix-run/node";
@@ -25,10 +27,11 @@ import {
   PEER_ADDRESS_HEADER,
   originOf,
 } from "../app/server/http/client-address.server";
-import { callerAddress, plainAddress } from "./caller-address";
+import { callerAddress, forwardingHeaderOf, plainAddress } from "./caller-address";
 import { CallerGate } from "./caller-gate";
 import { crossSiteRefusal, ownOrigins } from "./cross-site";
 import { decodablePath } from "./malformed-url";
+import { ALLOWED_METHODS, readRequestLine } from "./request-line";
 
 installGlobals({ nativeFetch: true });
 
@@ -66,7 +69,14 @@ app.set("trust proxy", false);
 const ADDRESS_HEADER = CLIENT_ADDRESS_HEADER.toLowerCase();
 const PEER_HEADER = PEER_ADDRESS_HEADER.toLowerCase();
 app.use((req, res, next) => {
-  req.url = decodablePath(req.url);
+  // While shutting down, every answer ends its connection, static files and refusals too.
+  if (shuttingDown) res.setHeader("Connection", "close");
+  const line = readRequestLine(req.method, req.url);
+  if ("status" in line) return void answerRequestLine(req, res, line.status).catch(next);
+  // The absolute form's path is what Remix sees too (remixUrl reads originalUrl).
+  if (line.path !== req.url) req.originalUrl = line.path;
+  req.url = decodablePath(line.path);
+  if (edge.trustProxy === "none" && !warnedOfProxy) warnOfProxy(req);
   const address = callerAddress(req, edge.trustProxy);
   if (address) req.headers[ADDRESS_HEADER] = address;
   else delete req.headers[ADDRESS_HEADER];
@@ -82,6 +92,21 @@ app.use((req, res, next) => {
   );
   next();
 });
+
+/**
+ * Requests that carry a proxy's word while TRUST_PROXY=none: the shop is behind a proxy it was
+ * not told of (every visitor is then one caller, the proxy, and /metrics is as open as the proxy),
+ * or a caller is trying its luck. Said once, at the first such request: the admin reads the log.
+ */
+let warnedOfProxy = false;
+function warnOfProxy(req: ExpressRequest): void {
+  const header = forwardingHeaderOf(req);
+  if (!header) return;
+  warnedOfProxy = true;
+  console.warn(
+    `[server] ${header} ヘッダー付きのリクエストを受けました。プロキシの後ろで動かす場合は TRUST_PROXY（fly、またはプロキシの段数）を設定してください。TRUST_PROXY=none のままでは全員が一つの接続元として数えられ、/metrics はトークンなしでは読めません`,
+  );
+}
 
 // On a LiteFS replica a request that may write goes to the primary before any of it is read:
 // fly.io's proxy holds the body and sends it there again.
@@ -114,14 +139,22 @@ if (viteDevServer) {
 
 app.use(morgan("tiny"));
 
-const gate = new CallerGate();
+const gate = new CallerGate({
+  onTakenBack: (caller, heldMs, what) =>
+    console.warn(`[server] ${caller}: ${Math.round(heldMs / 1000)} 秒続いた ${what} の順番を戻しました`),
+});
+edge.reportCallerGate(() => gate.reading());
 app.use((req, res, next) => {
   const address = req.headers[ADDRESS_HEADER];
   const caller = typeof address === "string" ? originOf(address) : "unknown";
-  void gate.enter(caller).then((leave) => {
-    if (!leave) return void busy(req, res).catch(next);
-    res.once("close", leave);
-    handleWithRemix(req, res).catch(next);
+  // The request's end is known before it waits: a connection that closes while it waits leaves
+  // the line, and one that closed before it got here (during a static file's look-up) never joins.
+  const ended = new AbortController();
+  res.once("close", () => ended.abort());
+  if (req.socket.destroyed) ended.abort();
+  void gate.enter(caller, ended.signal, `${req.method} ${req.path}`).then((outcome) => {
+    if (outcome === "refused") return void busy(req, res).catch(next);
+    if (outcome === "admitted") handleWithRemix(req, res).catch(next);
   });
 });
 
@@ -189,6 +222,21 @@ async function handleWithRemix(req: ExpressRequest, res: ExpressResponse): Promi
   if (counted && !req.complete) await keepOrCloseAfter(req, res, counted);
   if (req.socket.destroyed) return;
   await send(req, res, edge.secureAnswer(request, response));
+}
+
+/** `OPTIONS *`, TRACE, or a request target that is neither a path nor an http(s) URL (request-line.ts). */
+async function answerRequestLine(req: ExpressRequest, res: ExpressResponse, status: 204 | 400 | 405) {
+  const text =
+    status === 204 ? null : status === 405 ? "許可されていないメソッドです" : "不正なリクエストです";
+  const answer = new Response(text, {
+    status,
+    headers: {
+      Allow: ALLOWED_METHODS,
+      "Cache-Control": "no-store",
+      ...(text !== null && { "Content-Type": "text/plain; charset=utf-8" }),
+    },
+  });
+  await send(req, res, edge.secureAnswer(new Request(`${req.protocol}://localhost/`), answer));
 }
 
 /** A caller with too many requests at once (caller-gate.ts): refused before anything renders. */
@@ -336,20 +384,33 @@ server.listen(port, process.env.HOST ?? undefined, () => {
   console.log(`[server] http://localhost:${port}`);
 });
 
+// CONNECT (a proxy's tunnel) never reaches Express: Node hands its raw socket here, and without
+// this would cut the connection with no answer at all.
+server.on("connect", (_req: http.IncomingMessage, socket: Duplex) => {
+  socket.end(
+    `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOWED_METHODS}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+  );
+});
+
 /**
- * SIGTERM (fly.io's stop, `docker stop`) or SIGINT (Ctrl-C): no new connections; requests in
- * flight finish (SHUTDOWN_GRACE_MS at most, then their connections are closed: an upload cut
- * there is resumed later, a payment is recorded by its webhook or the recovery at start-up);
- * then the app stops its loops, lets the outbox finish the mail it is sending, checkpoints and
+ * SIGTERM (fly.io's stop, `docker stop`), SIGINT (Ctrl-C) or SIGHUP (its terminal closed): no new
+ * connections; every request already sent is answered — those in flight finish (SHUTDOWN_GRACE_MS
+ * at most, then their connections are closed: an upload cut there is resumed later, a payment is
+ * recorded by its webhook or the recovery at start-up), and each answer closes its connection
+ * (`Connection: close`). A kept-alive connection with no request on it is not closed by the
+ * server: its client may be sending the next request right now, and closing it then cuts that
+ * request off unanswered (4 of a load test's requests were, when idle connections were closed
+ * at once). It ends by its keep-alive timeout (Node's 5 s), which the client was told
+ * (`Keep-Alive: timeout=5`) and closes before; a request that comes on it meanwhile is answered.
+ * Then the app stops its loops, lets the outbox finish the mail it is sending, checkpoints and
  * closes SQLite. Exit 0: the stop was asked for.
  */
 async function shutDown(signal: string): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
   console.log(`[server] ${signal}: 受付を停止し、処理中のリクエストの完了を待っています`);
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+  // net.Server's own close: http.Server's would also close the idle kept-alive connections at once.
+  const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
   const grace = new Promise<"late">((resolve) =>
     setTimeout(() => resolve("late"), edge.shutdownGraceMs).unref(),
   );
@@ -357,7 +418,6 @@ async function shutDown(signal: string): Promise<void> {
     console.warn(`[server] ${edge.shutdownGraceMs} ms 以内に終わらなかった接続を閉じます`);
     server.closeAllConnections();
   }
-  clearInterval(idleSweep);
   await viteDevServer?.close();
   await edge.shutDown();
   console.log("[server] 停止しました");
@@ -365,4 +425,5 @@ async function shutDown(signal: string): Promise<void> {
 }
 // `on`, not `once`: Ctrl-C in a terminal reaches both the demo script and this process, and the
 // second signal must not end the shutdown half-way.
-for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void shutDown(signal));
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const)
+  process.on(signal, () => void shutDown(signal));

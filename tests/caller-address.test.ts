@@ -26,6 +26,9 @@ describe("who is calling (server/caller-address.ts)", () => {
     expect(callerAddress(request("172.16.0.2"), "fly")).toBeNull();
     expect(callerAddress(request("10.0.0.4", { "x-forwarded-for": "198.51.100.7" }), 2)).toBeNull();
     expect(callerAddress(request("10.0.0.4", { "x-forwarded-for": "not-an-address" }), 1)).toBeNull();
+    // A malformed or doubled Fly-Client-IP (Node joins a repeated header with ", ") is nobody, not the peer.
+    for (const flyClientIp of ["not-an-address", "198.51.100.7, 203.0.113.9", ""])
+      expect(callerAddress(request("172.16.0.2", { "fly-client-ip": flyClientIp }), "fly")).toBeNull();
   });
 
   it("spells an IPv4-mapped IPv6 address as the IPv4 address", () => {

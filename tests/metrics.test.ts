@@ -7,7 +7,7 @@ import { queueMail } from "~/server/mail/outbox.server";
 import { mayReadMetrics } from "~/server/metrics/access.server";
 import { requestGroup } from "~/server/metrics/request-groups.server";
 import { readiness } from "~/server/metrics/readiness.server";
-import { observeRequest } from "~/server/metrics/registry.server";
+import { observeRequest, reportCallerGate } from "~/server/metrics/registry.server";
 import { parsePrometheusText, sampleValue } from "./helpers/prometheus-text";
 
 const TOKEN = vi.hoisted(() => {
@@ -91,6 +91,24 @@ describe("/metrics", () => {
     ).toBeGreaterThanOrEqual(1);
   });
 
+  it("the caller gate's refusals, turns taken back, lines and longest wait, as the edge reads them", async () => {
+    const readings = [
+      { refused: 3, takenBack: 1, waiting: 5, longestLine: 4, longestWaitMs: 2_500 },
+      { refused: 4, takenBack: 1, waiting: 0, longestLine: 0, longestWaitMs: 0 },
+    ];
+    reportCallerGate(() => readings.shift()!);
+    let found = await families();
+    expect(sampleValue(found, "shop_caller_gate_refusals_total")).toBe(3);
+    expect(sampleValue(found, "shop_caller_gate_turns_taken_back_total")).toBe(1);
+    expect(sampleValue(found, "shop_caller_gate_waiting", { line: "all" })).toBe(5);
+    expect(sampleValue(found, "shop_caller_gate_waiting", { line: "longest" })).toBe(4);
+    expect(sampleValue(found, "shop_caller_gate_longest_wait_seconds")).toBe(2.5);
+    // One reading per scrape: the next scrape shows the next one.
+    found = await families();
+    expect(sampleValue(found, "shop_caller_gate_refusals_total")).toBe(4);
+    expect(sampleValue(found, "shop_caller_gate_longest_wait_seconds")).toBe(0);
+  });
+
   it("groups paths into a few words, never the path itself", () => {
     expect(requestGroup("/")).toBe("storefront");
     expect(requestGroup("/_root.data")).toBe("storefront");
@@ -151,6 +169,12 @@ describe("who may read /metrics", () => {
     expect(mayReadMetrics(scrape("203.0.113.7", { "X-Shop-Peer-Address": "fdaa:0:1a2b::3" }), fly)).toBe(
       false,
     );
+    // A malformed or doubled Fly-Client-IP (the edge named nobody) is nobody, not the peer.
+    for (const flyClientIp of ["not-an-address", "203.0.113.7, 198.51.100.2"])
+      expect(
+        mayReadMetrics(scrape(null, { "Fly-Client-IP": flyClientIp, "X-Shop-Peer-Address": "fdaa::3" }), fly),
+        flyClientIp,
+      ).toBe(false);
     // Behind other proxies a request without their word is nobody, whatever its peer.
     expect(
       mayReadMetrics(scrape(null, { "X-Shop-Peer-Address": "127.0.0.1" }), {
@@ -158,6 +182,17 @@ describe("who may read /metrics", () => {
         trustProxy: 1,
       }),
     ).toBe(false);
+  });
+
+  it("*metrics behind an unannounced proxy*: with TRUST_PROXY=none, a request carrying a proxy's word needs the token", () => {
+    const none = { token: TOKEN, trustProxy: "none" as const };
+    // A proxy on this machine: every request's peer is loopback.
+    expect(mayReadMetrics(scrape("127.0.0.1"), none)).toBe(true);
+    for (const header of ["X-Forwarded-For", "Forwarded", "Fly-Client-IP", "X-Real-IP"]) {
+      expect(mayReadMetrics(scrape("127.0.0.1", { [header]: "203.0.113.7" }), none), header).toBe(false);
+      const withToken = { [header]: "203.0.113.7", Authorization: `Bearer ${TOKEN}` };
+      expect(mayReadMetrics(scrape("127.0.0.1", withToken), none), header).toBe(true);
+    }
   });
 });
 

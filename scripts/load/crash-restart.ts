@@ -10,7 +10,15 @@
 //
 //   npx tsx scripts/load/crash-restart.ts [--restarts 30] [--workers 6] [--signal SIGKILL|SIGTERM]
 import { startServer, freePort } from "../bench/lib.mjs";
-import { CONFIRMATION, Checks, prepareShop, purchase, StatusLog, type Purchase } from "./shop-client";
+import {
+  CONFIRMATION,
+  Checks,
+  RequestFailure,
+  prepareShop,
+  purchase,
+  StatusLog,
+  type Purchase,
+} from "./shop-client";
 import { queueTranscode } from "./transcode-under-faults";
 
 const arg = (name: string, fallback: number) => {
@@ -35,6 +43,8 @@ const base = `http://127.0.0.1:${port}`;
 const log = new StatusLog();
 const purchases: Purchase[] = [];
 let interrupted = 0;
+/** Requests whose connection was cut after they went out (not refused: nothing listened). */
+const cut: string[] = [];
 let next = 0;
 let loadRunning = true;
 
@@ -58,9 +68,10 @@ async function customerLoop() {
       await purchase(shop, base, log, n, { declined: n % 10 === 9, mailTimeoutMs: 8_000 }, (p) =>
         purchases.push(p),
       );
-    } catch {
+    } catch (error) {
       // The server died under this customer (or answered unexpectedly, which the checks below catch).
       interrupted++;
+      if (error instanceof RequestFailure && !error.refused) cut.push(error.message);
     }
   }
 }
@@ -159,6 +170,11 @@ if (SIGNAL === "SIGTERM") {
     unclean.length === 0,
     `a SIGTERM ended the server otherwise than exit 0: ${unclean.join(", ")}`,
   );
+  // A graceful stop answers every request it had: a customer may find it closed, never cut off.
+  checks.check(
+    cut.length === 0,
+    `${cut.length} requests cut off by a SIGTERM without an answer: ${cut.slice(0, 5).join(", ")}`,
+  );
 }
 checks.check(transcodeDone.status === "done", `the phone version's job ended ${transcodeDone.status}`);
 checks.check(transcodeDone.phone, "the phone version was not stored");
@@ -174,7 +190,7 @@ const orderCount = (shop.db.prepare("select count(*) as n from orders").get() as
 await shop.close();
 
 console.log(
-  `${RESTARTS} ${SIGNAL}s and restarts in ${seconds.toFixed(1)} s; ${purchases.length} purchases started, ${interrupted} interrupted by a stop`,
+  `${RESTARTS} ${SIGNAL}s and restarts in ${seconds.toFixed(1)} s; ${purchases.length} purchases started, ${interrupted} interrupted by a stop (${cut.length} with a request cut off after it went out)`,
 );
 console.log(
   `a phone version made across the stops in ${transcodeDone.attempts} tries (${transcodeDone.status}); no ffmpeg left running`,

@@ -25,6 +25,37 @@ export class StatusLog {
   }
 }
 
+/**
+ * A request that got no answer. `refused`: nothing listened (the server was down, or stopped
+ * taking connections: the customer came too late, nothing was sent). Otherwise the connection was
+ * cut after the request went out (reset, closed by the server): the customer saw an error page
+ * for a request the server had, which a graceful stop must never do.
+ */
+export class RequestFailure extends Error {
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly code: string,
+  ) {
+    super(`${method} ${url}: ${code}`);
+  }
+  get refused(): boolean {
+    return this.code === "ECONNREFUSED";
+  }
+}
+
+/** The innermost code of a failed fetch (undici wraps the socket's error in `cause`). */
+function failureCode(error: unknown): string {
+  let at: unknown = error;
+  for (let depth = 0; depth < 5 && at instanceof Error; depth++) {
+    const code = (at as { code?: unknown }).code;
+    if (typeof code === "string" && code !== "UND_ERR_SOCKET") return code;
+    if (code === "UND_ERR_SOCKET") return `${code} (${at.message})`;
+    at = (at as { cause?: unknown }).cause;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** A customer's browser without JS: one cookie, manual redirects, form-encoded posts. */
 export class Browser {
   cookie = "";
@@ -45,6 +76,8 @@ export class Browser {
       },
       body: form ? new URLSearchParams(form).toString() : undefined,
       signal: AbortSignal.timeout(60_000),
+    }).catch((error: unknown) => {
+      throw new RequestFailure(method, url, failureCode(error));
     });
     this.log.note(method, url, response.status);
     const set = response.headers.getSetCookie().find((c) => c.startsWith("shop_session="));

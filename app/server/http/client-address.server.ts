@@ -21,6 +21,9 @@ export const CLIENT_ADDRESS_HEADER = "X-Shop-Client-Address";
  */
 export const PEER_ADDRESS_HEADER = "X-Shop-Peer-Address";
 
+/** The headers a proxy in front writes to name the caller (lower case, as Node keeps them). */
+export const FORWARDING_HEADERS = ["x-forwarded-for", "forwarded", "fly-client-ip", "x-real-ip"] as const;
+
 /** An IPv6 address's eight 16-bit groups (any spelling: compressed, zero-padded, IPv4 tail, zone). */
 function ipv6Groups(address: string): number[] | null {
   let text = address.toLowerCase().replace(/%.*$/, "");

@@ -5,7 +5,7 @@ import { db, followDatabaseRole } from "../db/client.server";
 import { databaseRole } from "../db/replica.server";
 import { stopOutboxRetryLoop } from "../mail/outbox.server";
 import { stopMediaWorker } from "../media/jobs/worker.server";
-import { observeRequest } from "../metrics/registry.server";
+import { observeRequest, reportCallerGate } from "../metrics/registry.server";
 import { stopCleanUpLoop } from "../startup.server";
 import { stopBackupLoop } from "../backups/scheduler.server";
 import { MULTIPART_SLACK_BYTES, MAX_FORM_BYTES } from "./form.server";
@@ -144,6 +144,8 @@ export type ShopEdge = {
   isSessionCookie: (name: string) => boolean;
   /** Counts an answer that went out (its path's group, status and seconds) for /metrics. */
   observeRequest: typeof observeRequest;
+  /** Hands /metrics the reading of the edge's caller gate. */
+  reportCallerGate: typeof reportCallerGate;
   /** Handles a request on its own clock when test hooks are on and it asks to (core/clock.server.ts). */
   withRequestClock: <T>(request: Request, run: () => T) => T;
 };
@@ -166,6 +168,7 @@ export function shopEdge(): ShopEdge {
     apiError,
     isSessionCookie: (name) => name === sessionCookieName(),
     observeRequest,
+    reportCallerGate,
     withRequestClock: (request, run) => withRequestClock(request.headers.get("cookie"), run),
   };
 }

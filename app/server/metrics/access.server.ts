@@ -1,7 +1,11 @@
 import crypto from "node:crypto";
 import { BlockList, isIP } from "node:net";
 import { env, type TrustProxy } from "../core/env.server";
-import { CLIENT_ADDRESS_HEADER, PEER_ADDRESS_HEADER } from "../http/client-address.server";
+import {
+  CLIENT_ADDRESS_HEADER,
+  FORWARDING_HEADERS,
+  PEER_ADDRESS_HEADER,
+} from "../http/client-address.server";
 
 /**
  * Who may read /metrics: it tells how busy the shop is, how much it sold and how full its disk
@@ -21,14 +25,20 @@ export function isPrivateNetwork(address: string): boolean {
 
 /**
  * The caller: the address the edge named (X-Shop-Client-Address: the proxy's word, or the socket's
- * peer without a proxy). On fly.io a request the proxy did not bring has no such address, and its
- * caller is the socket's peer: fly.io's edge always writes Fly-Client-IP, so a request without it
- * reached the machine over the private network, not from the internet. Behind other proxies
- * (TRUST_PROXY=N) a request without their word is not trusted to be anyone.
+ * peer without a proxy). On fly.io a request the proxy did not bring has no Fly-Client-IP at all,
+ * and its caller is the socket's peer: fly.io's edge always writes Fly-Client-IP, so such a request
+ * reached the machine over the private network, not from the internet; one whose Fly-Client-IP is
+ * malformed or doubled came through some proxy and is nobody (never the peer, which is then the
+ * proxy, on the private network). Behind other proxies (TRUST_PROXY=N) a request without their
+ * word is not trusted to be anyone. With no proxy configured (`none`), a request that carries a
+ * proxy's word anyway came through a proxy the shop was not told of (its peer would be that proxy,
+ * on this machine): nobody either, and the server's log says to set TRUST_PROXY.
  */
 function callerOf(request: Request, trustProxy: TrustProxy): string | null {
   const named = request.headers.get(CLIENT_ADDRESS_HEADER);
-  if (named !== null || trustProxy !== "fly") return named;
+  if (trustProxy === "none")
+    return FORWARDING_HEADERS.some((name) => request.headers.has(name)) ? null : named;
+  if (named !== null || trustProxy !== "fly" || request.headers.has("fly-client-ip")) return named;
   return request.headers.get(PEER_ADDRESS_HEADER);
 }
 

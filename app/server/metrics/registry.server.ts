@@ -1,4 +1,4 @@
-import { Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { registerShopGauges } from "./shop-gauges.server";
 import { requestGroup, statusClass } from "./request-groups.server";
 
@@ -8,7 +8,25 @@ import { requestGroup, statusClass } from "./request-groups.server";
  * shop's state read when scraped (shop-gauges.server.ts). One registry per process, kept on
  * globalThis so the dev server's reloads do not register everything twice.
  */
-type ShopMetrics = { registry: Registry; requests: Histogram<"group" | "status"> };
+type ShopMetrics = {
+  registry: Registry;
+  requests: Histogram<"group" | "status">;
+  /** The edge's caller gate, read when scraped (set by the edge once it has one). */
+  readCallerGate?: () => CallerGateReading;
+};
+
+/** What the edge's caller gate (server/caller-gate.ts) tells /metrics. */
+export type CallerGateReading = {
+  /** Requests refused with 429 since start. */
+  refused: number;
+  /** Turns taken back after TURN_MAX_MS since start. */
+  takenBack: number;
+  /** Requests waiting in a line now, and the longest line. */
+  waiting: number;
+  longestLine: number;
+  /** The longest a request waited in its caller's line since the last reading, in ms. */
+  longestWaitMs: number;
+};
 
 const globalForMetrics = globalThis as unknown as { __shopMetrics?: ShopMetrics };
 
@@ -25,8 +43,63 @@ function shopMetrics(): ShopMetrics {
     registers: [registry],
   });
   registerShopGauges(registry);
-  globalForMetrics.__shopMetrics = { registry, requests };
-  return globalForMetrics.__shopMetrics;
+  const metrics: ShopMetrics = { registry, requests };
+  registerCallerGate(registry, () => metrics.readCallerGate?.());
+  globalForMetrics.__shopMetrics = metrics;
+  return metrics;
+}
+
+/**
+ * The caller gate's numbers. Not per caller: a label per address would grow without end and put
+ * every visitor's address in Grafana; the longest wait and the longest line say whether any caller
+ * is being held back, and the log names a turn taken back.
+ */
+function registerCallerGate(registry: Registry, read: () => CallerGateReading | undefined): void {
+  const registers = [registry];
+  let reading: CallerGateReading | undefined;
+  // One reading per scrape, taken by the first family and shared (the longest wait resets when read).
+  new Counter({
+    name: "shop_caller_gate_refusals_total",
+    help: "Requests refused with 429 because their caller already had a full line",
+    registers,
+    collect() {
+      reading = read();
+      this.reset();
+      this.inc(reading?.refused ?? 0);
+    },
+  });
+  new Counter({
+    name: "shop_caller_gate_turns_taken_back_total",
+    help: "Turns held longer than any request's work (TURN_MAX_MS) and taken back",
+    registers,
+    collect() {
+      this.reset();
+      this.inc(reading?.takenBack ?? 0);
+    },
+  });
+  new Gauge({
+    name: "shop_caller_gate_waiting",
+    help: "Requests waiting in their caller's line now, in all (line=all) and in the longest line (line=longest)",
+    labelNames: ["line"] as const,
+    registers,
+    collect() {
+      this.set({ line: "all" }, reading?.waiting ?? 0);
+      this.set({ line: "longest" }, reading?.longestLine ?? 0);
+    },
+  });
+  new Gauge({
+    name: "shop_caller_gate_longest_wait_seconds",
+    help: "The longest any request waited in its caller's line since the previous scrape",
+    registers,
+    collect() {
+      this.set((reading?.longestWaitMs ?? 0) / 1000);
+    },
+  });
+}
+
+/** Called by the edge once, with the gate it keeps (server/index.ts). */
+export function reportCallerGate(read: () => CallerGateReading): void {
+  shopMetrics().readCallerGate = read;
 }
 
 /** Called by the edge (server/index.ts) when an answer has gone out, static files and refusals too. */

@@ -42,6 +42,7 @@ export const edge: ShopEdge = {
   isSessionCookie: () => false,
   // No /metrics: nothing is counted.
   observeRequest: () => {},
+  reportCallerGate: () => {},
   // No test hooks: every request on the real clock.
   withRequestClock: (_request, run) => run(),
 };
