@@ -75,6 +75,7 @@ export default defineConfig({
         "**/litefs-replica.spec.ts",
         "**/list-index-bomb.spec.ts",
         "**/server-edge.spec.ts",
+        "**/stop-together.spec.ts",
       ],
     },
     {

@@ -1,10 +1,11 @@
 // npm run demo: install what is missing, migrate, seed demo data, build, and serve on :3000.
-import { execSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { ensureDependencies, root } from "./ensure-deps.mjs";
+import { diesWithThisProcess, stopTogether } from "./stop-together.mjs";
 import { FFMPEG, ensureSystemPackages } from "./system-packages.mjs";
 
 ensureDependencies();
@@ -44,7 +45,62 @@ const env = {
   PAYMENT_PROVIDER: process.env.PAYMENT_PROVIDER ?? (process.env.STRIPE_SECRET_KEY ? "stripe" : "test"),
 };
 
-const run = (command) => execSync(command, { cwd: root, stdio: "inherit", env });
+/**
+ * What the demo runs now (the seed, the build, then the server): a stop is passed on to it. A step
+ * is a shell with npx and tsx under it, each of which would let its own child run on, so it runs
+ * in a process group of its own and the whole group gets the signal.
+ */
+let current;
+let server;
+let stopSignal;
+stopTogether((signal) => {
+  stopSignal = signal;
+  if (!current || current.exitCode !== null || current.signalCode !== null) process.exit(0);
+  if (current === server) server.kill(signal);
+  else process.kill(-current.pid, signal);
+});
+
+/** A step before the server (seed, build); a failed or stopped one ends the demo. */
+function run(command) {
+  return new Promise((resolve) => {
+    current = spawn(command, { cwd: root, stdio: "inherit", env, shell: true, detached: true });
+    current.on("exit", (code) => {
+      if (stopSignal) process.exit(0);
+      if (code !== 0) process.exit(code ?? 1);
+      resolve();
+    });
+  });
+}
+
+/** What the build is made from: a file changed after the last build makes it stale. */
+const BUILD_SOURCES = [
+  "app",
+  "server",
+  "public",
+  "patches",
+  "scripts/vite",
+  "scripts/build-server.mjs",
+  "package.json",
+  "package-lock.json",
+  "vite.config.ts",
+  "tsconfig.json",
+];
+
+/** Whether both builds are newer than every file they are made from: a second demo starts in seconds. */
+function buildIsFresh() {
+  const outputs = ["build/server/index.js", "server-build/index.js"].map((file) =>
+    fs.statSync(path.join(root, file), { throwIfNoEntry: false }),
+  );
+  if (outputs.some((output) => !output)) return false;
+  const builtAt = Math.min(...outputs.map((output) => output.mtimeMs));
+  const changedSince = (file) => {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (!stat) return false;
+    if (!stat.isDirectory()) return stat.mtimeMs > builtAt;
+    return fs.readdirSync(file).some((name) => changedSince(path.join(file, name)));
+  };
+  return !BUILD_SOURCES.some((source) => changedSince(path.join(root, source)));
+}
 
 // A port already taken (another demo still running, another program) is said before anything
 // else: otherwise the banner would name a shop that this run is not serving.
@@ -62,20 +118,22 @@ if (taken) {
 }
 
 console.log("> データベースを準備し、デモデータを投入しています");
-run("npx tsx scripts/seed.ts");
-console.log("> ビルドしています");
-run("npm run build");
+await run("npx tsx scripts/seed.ts");
+if (buildIsFresh()) {
+  console.log("> ビルドは最新です（ソースの変更なし）");
+} else {
+  console.log("> ビルドしています");
+  await run("npm run build");
+}
 
 const admin = JSON.parse(
   fs.readFileSync(path.join(path.dirname(env.DATABASE_PATH), "demo-admin.json"), "utf8"),
 );
-// The server is node itself (no npx in between), so a signal sent to the demo reaches it, and
-// the demo ends when it has shut down.
-const server = spawn(process.execPath, ["server-build/index.js"], {
-  cwd: root,
-  env,
-  stdio: ["ignore", "pipe", "inherit"],
-});
+// The server is node itself (no npx in between), so a stop passed on by the demo reaches it, the
+// demo ends when it has shut down, and a demo killed outright takes it down too.
+const [command, args] = diesWithThisProcess(process.execPath, ["server-build/index.js"]);
+server = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] });
+current = server;
 let bannerShown = false;
 server.stdout.on("data", (chunk) => {
   process.stdout.write(chunk);
@@ -90,5 +148,4 @@ server.stdout.on("data", (chunk) => {
 `);
   }
 });
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

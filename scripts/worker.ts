@@ -7,13 +7,15 @@
  * Run it with the server's own settings (DATABASE_PATH, MEDIA_DIR or STORAGE_URL) and start the
  * server with MEDIA_WORKER=separate, so that only this process transcodes: on the same machine at
  * the lowest CPU priority, or on a machine of its own beside the volume (README, "Videos").
- * SIGTERM or SIGINT stops ffmpeg and puts its job back for the next start; exit 0.
+ * SIGTERM, SIGINT or SIGHUP (to it, or to npm above it: scripts/stop-together.mjs) stops ffmpeg and
+ * puts its job back for the next start; exit 0.
  */
 import { env } from "~/server/core/env.server";
 import { db } from "~/server/db/client.server";
 import { ffmpegInstalled } from "~/server/media/probe.server";
 import { unfinishedJobCount } from "~/server/media/jobs/queue.server";
 import { startMediaWorker, stopMediaWorker } from "~/server/media/jobs/worker.server";
+import { stopTogether } from "./stop-together.mjs";
 
 const config = env();
 if (!(await ffmpegInstalled())) {
@@ -29,16 +31,12 @@ startMediaWorker();
 // The loop's timer does not keep a process alive (in the server, the HTTP server does): this one does.
 const keepAlive = setInterval(() => undefined, 60_000);
 
-let stopping = false;
-for (const signal of ["SIGTERM", "SIGINT"] as const)
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`[worker] ${signal}: 処理中のジョブを中断して停止します`);
-    void stopMediaWorker().then(() => {
-      clearInterval(keepAlive);
-      db().$client.close();
-      console.log("[worker] 停止しました");
-      process.exit(0);
-    });
+stopTogether((signal) => {
+  console.log(`[worker] ${signal}: 処理中のジョブを中断して停止します`);
+  void stopMediaWorker().then(() => {
+    clearInterval(keepAlive);
+    db().$client.close();
+    console.log("[worker] 停止しました");
+    process.exit(0);
   });
+});
