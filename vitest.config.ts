@@ -1,8 +1,15 @@
 import tsconfigPaths from "vite-tsconfig-paths";
 import { defineConfig } from "vitest/config";
 
-/** The storage tests, which also run against object storage (decision 0019). */
-const STORAGE_TESTS = ["tests/storage*.test.ts"];
+/**
+ * The storage tests, which also run against object storage (decision 0019), and the media tests
+ * whose ffprobe and ffmpeg read a stored video where it lies (a signed URL there, decision 0039).
+ */
+const STORAGE_TESTS = [
+  "tests/storage*.test.ts",
+  "tests/media-crafted-inputs.test.ts",
+  "tests/media-stalled-job.test.ts",
+];
 
 /**
  * The tests about lockouts, codes, sessions and per-address counts: they hash passwords at a tiny

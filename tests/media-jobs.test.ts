@@ -74,12 +74,12 @@ async function deliver(source: string, name = path.basename(source)) {
 
 async function storedProbe(storedName: string) {
   const store = await fileStore();
-  return store.withLocalCopy(storedName, probeVideo);
+  return store.withLocalCopy(storedName, (file) => probeVideo({ source: file, kind: "mp4" }));
 }
 
 describe("ffprobe's reading of an upload", () => {
   it("reads a 1080p export: container, codecs, duration, frame and bitrate", async () => {
-    expect(await probeVideo(await landscapeVideo())).toMatchObject({
+    expect(await probeVideo({ source: await landscapeVideo(), kind: "mp4" })).toMatchObject({
       videoCodec: "h264",
       audioCodec: "aac",
       width: 1920,
@@ -91,13 +91,13 @@ describe("ffprobe's reading of an upload", () => {
   });
 
   it("reads an iPhone's portrait HEVC .mov as shown: taller than wide, its rotation kept", async () => {
-    const video = await probeVideo(await rotatedIphoneVideo());
+    const video = await probeVideo({ source: await rotatedIphoneVideo(), kind: "mov" });
     expect(video).toMatchObject({ videoCodec: "hevc", width: 1080, height: 1920 });
     expect([90, 270]).toContain(video?.rotation);
   });
 
   it("MP4 header then HTML: ffprobe finds no video, and the delivery file is refused by name", async () => {
-    expect(await probeVideo(await mp4HeaderThenHtml())).toBeNull();
+    expect(await probeVideo({ source: await mp4HeaderThenHtml(), kind: "mp4" })).toBeNull();
     const refused = await storeDeliveryFile(contestId, await uploaded(await mp4HeaderThenHtml()), "kids.mp4");
     expect(refused).toMatchObject({
       ok: false,

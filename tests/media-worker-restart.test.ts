@@ -99,7 +99,9 @@ describe("npm run worker", () => {
     );
     expect(done.attempts).toBe(2);
     const file = db().select().from(deliveryFiles).where(eq(deliveryFiles.id, fileId)).get()!;
-    const phone = await (await fileStore()).withLocalCopy(file.phoneStoredName!, probeVideo);
+    const phone = await (
+      await fileStore()
+    ).withLocalCopy(file.phoneStoredName!, (made) => probeVideo({ source: made, kind: "mp4" }));
     expect(phone).toMatchObject({ videoCodec: "h264", width: 1280, height: 720 });
     expect(phone!.durationMs).toBeGreaterThan(19_000);
     // The killed worker's ffmpeg did not run on as an orphan: it died at its next progress write.

@@ -16,6 +16,7 @@ import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { phoneVersionPlan } from "../../app/lib/rules/video-versions";
 import { runFfmpeg } from "../../app/server/media/jobs/ffmpeg.server";
+import { jobTimeLimitMs } from "../../app/server/media/jobs/time-limits.server";
 import { phoneVersionArgs } from "../../app/server/media/jobs/versions.server";
 import { probeVideo } from "../../app/server/media/probe.server";
 import { seededShop } from "./bench-shop";
@@ -42,7 +43,7 @@ execFileSync("ffmpeg", [
   "-c:v", "libx264", "-preset", "veryfast", "-b:v", "8M", "-pix_fmt", "yuv420p",
   "-c:a", "aac", "-b:a", "192k", original,
 ]);
-const video = await probeVideo(original);
+const video = await probeVideo({ source: original, kind: "mp4" });
 const plan = video && phoneVersionPlan(video);
 if (!video || !plan?.make) throw new Error("the test video was not read as a 1080p video");
 
@@ -51,13 +52,14 @@ const phone = path.join(work, "phone.mp4");
 process.stderr.write("making its phone version\n");
 const started = performance.now();
 await runFfmpeg({
-  args: phoneVersionArgs(original, phone, plan),
+  input: { source: original, kind: "mp4" },
+  ...phoneVersionArgs(phone, plan),
   durationMs: video.durationMs,
-  source: original,
+  timeLimitMs: jobTimeLimitMs("phone", video.durationMs),
 });
 const seconds = (performance.now() - started) / 1000;
 const speed = VIDEO_SECONDS / seconds;
-const made = await probeVideo(phone);
+const made = await probeVideo({ source: phone, kind: "mp4" });
 const originalSize = fs.statSync(original).size;
 const phoneSize = fs.statSync(phone).size;
 

@@ -12,7 +12,7 @@ import { cleanFileName, newStoredName, removeStoredFiles } from "../files/storag
 import { fileStore } from "../files/store.server";
 import type { VideoProbe } from "~/lib/rules/video-versions";
 import { dropJobsOf, queueMediaJobs } from "../media/jobs/queue.server";
-import { notPlayableMessage, probeVideo } from "../media/probe.server";
+import { checkUploadedVideo } from "../media/probe.server";
 import { deliveryPlan } from "./delivery-plan.server";
 
 export type DeliveryFile = typeof deliveryFiles.$inferSelect;
@@ -47,16 +47,17 @@ export async function storeDeliveryFile(
   originalName: string,
   match: DeliveryMatch = null,
 ): Promise<{ ok: true; file: DeliveryFile } | DeliveryFileFailure> {
-  const kind = sniffVideo(readHead(file));
-  // The first bytes say what a file claims to be; ffprobe reads whether it is a video that plays.
-  const video = kind ? await probeVideo(file) : null;
-  if (!kind || !video) {
+  const refuse = async (message: string) => {
     await fsp.rm(file, { force: true });
-    return fail(
-      415,
-      kind ? notPlayableMessage(cleanFileName(originalName)) : DELIVERY_FILE_MESSAGES.notVideo,
-    );
-  }
+    return fail(415, message);
+  };
+  const kind = sniffVideo(readHead(file));
+  if (!kind) return refuse(DELIVERY_FILE_MESSAGES.notVideo);
+  // The first bytes say what a file claims to be; ffprobe reads, as that kind, whether it is a
+  // video that plays.
+  const checked = await checkUploadedVideo({ source: file, kind }, cleanFileName(originalName));
+  if (!checked.ok) return refuse(checked.message);
+  const { video } = checked;
   const size = (await fsp.stat(file)).size;
   const storedName = newStoredName("delivery", kind);
   await (await fileStore()).putFile(storedName, file, CONTENT_TYPES[kind], "private");

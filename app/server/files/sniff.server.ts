@@ -7,7 +7,10 @@ import fs from "node:fs";
 
 export type VideoKind = "mp4" | "mov" | "webm";
 export type ImageKind = "jpg" | "png" | "webp";
-export type SniffedMedia = { mediaType: "video" | "image"; extension: string; contentType: string };
+/** A video's kind goes on to ffprobe and ffmpeg (they read it with that kind's demuxer only). */
+export type SniffedMedia =
+  | { mediaType: "video"; extension: VideoKind; contentType: string }
+  | { mediaType: "image"; extension: ImageKind | "gif"; contentType: string };
 
 /**
  * The content type of each kind the shop stores, by the extension it stores it under: the
@@ -65,7 +68,7 @@ export function sniffMedia(head: Uint8Array): SniffedMedia | null {
 /** A photo for a cover: JPEG, PNG or WebP, so not a GIF. */
 export function sniffImage(head: Uint8Array): ImageKind | null {
   const kind = sniffMedia(head);
-  return kind?.mediaType === "image" && kind.extension !== "gif" ? (kind.extension as ImageKind) : null;
+  return kind?.mediaType === "image" && kind.extension !== "gif" ? kind.extension : null;
 }
 
 /** The first bytes of a file on disk, zero-filled when the file is shorter. */

@@ -10,7 +10,7 @@ import { readHead, sniffMedia, type SniffedMedia } from "../files/sniff.server";
 import { fileStore } from "../files/store.server";
 import type { VideoProbe } from "~/lib/rules/video-versions";
 import { queueMediaJobs } from "./jobs/queue.server";
-import { notPlayableMessage, probeVideo } from "./probe.server";
+import { checkUploadedVideo } from "./probe.server";
 import { uploadFailure, type UploadFailure } from "./upload-rows.server";
 
 /** A contest's media item as stored: a video or image of its コンテンツ tab. */
@@ -60,8 +60,8 @@ export async function imageSize(
 
 /**
  * What an upload to the contest's content is, read from the file itself: an image's size (sharp),
- * a video's streams and duration (ffprobe), or the refusal that names the file. `source` is a
- * path on this server or a URL ffprobe can read.
+ * a video's streams and duration (ffprobe, as the kind its first bytes said), or the refusal that
+ * names the file. `source` is a path on this server or a URL ffprobe can read.
  */
 export async function readMedia(
   kind: SniffedMedia,
@@ -72,8 +72,9 @@ export async function readMedia(
     const size = await imageSize(source);
     return size ? { ...size, video: null } : uploadFailure(415, NEW_MEDIA_ERRORS.unreadableImage);
   }
-  const video = await probeVideo(source);
-  if (!video) return uploadFailure(415, notPlayableMessage(originalName));
+  const checked = await checkUploadedVideo({ source, kind: kind.extension }, originalName);
+  if (!checked.ok) return uploadFailure(415, checked.message);
+  const { video } = checked;
   return { width: video.width, height: video.height, video };
 }
 

@@ -8,7 +8,7 @@ import {
 } from "../delivery/delivery-files.server";
 import { SNIFF_BYTES, sniffMedia, type SniffedMedia } from "../files/sniff.server";
 import { fileStore } from "../files/store.server";
-import { notPlayableMessage, probeVideo } from "./probe.server";
+import { checkUploadedVideo } from "./probe.server";
 import { withVideoSource } from "./video-source.server";
 import {
   checkMedia,
@@ -88,14 +88,17 @@ async function adoptStoredUpload(contestId: number, row: UploadRow, storedName: 
     const kind = sniffMedia(head);
     if (!kind || kind.mediaType !== "video" || !named(kind))
       return refuse(uploadFailure(415, DELIVERY_FILE_MESSAGES.notVideo));
-    // ffprobe reads the stored file where it lies (object storage: through a signed URL).
-    const video = await withVideoSource(storedName, probeVideo);
-    if (!video) return refuse(uploadFailure(415, notPlayableMessage(row.originalName)));
+    // ffprobe reads the stored file where it lies (object storage: through a signed URL), as the
+    // kind its first bytes said.
+    const checked = await withVideoSource(storedName, kind.extension, (input) =>
+      checkUploadedVideo(input, row.originalName),
+    );
+    if (!checked.ok) return refuse(uploadFailure(415, checked.message));
     return {
       ok: true,
       deliveryFile: recordDeliveryFile(
         contestId,
-        { storedName, contentType: kind.contentType, size: row.fileSize, video },
+        { storedName, contentType: kind.contentType, size: row.fileSize, video: checked.video },
         row.originalName,
       ),
     };
@@ -112,7 +115,9 @@ async function adoptStoredUpload(contestId: number, row: UploadRow, storedName: 
   const read =
     kind.mediaType === "image"
       ? await store.withLocalCopy(storedName, (file) => readMedia(kind, file, row.originalName))
-      : await withVideoSource(storedName, (source) => readMedia(kind, source, row.originalName));
+      : await withVideoSource(storedName, kind.extension, (input) =>
+          readMedia(kind, input.source, row.originalName),
+        );
   if ("ok" in read) return refuse(read);
   return {
     ok: true,

@@ -5,7 +5,7 @@ import { CONTENT_TYPES, readHead, sniffVideo } from "../files/sniff.server";
 import type { AttachedVideo } from "../delivery/order-delivery.server";
 import { cleanFileName, newStoredName, removeStoredFiles } from "../files/storage.server";
 import { fileStore } from "../files/store.server";
-import { notPlayableMessage, probeVideo } from "../media/probe.server";
+import { checkUploadedVideo } from "../media/probe.server";
 
 export type DeliveryForm =
   | { ok: true; form: FormData; files: Map<number, AttachedVideo> }
@@ -31,6 +31,12 @@ export async function parseDeliveryForm(request: Request): Promise<DeliveryForm>
   }
   const discard = () => Promise.all(spooled.files.map((file) => fsp.rm(file.path, { force: true })));
   const files = new Map<number, AttachedVideo>();
+  /** One refused video refuses the form: nothing of it is kept. */
+  const refuse = async (message: string): Promise<DeliveryForm> => {
+    await discard();
+    await removeStoredFiles(...[...files.values()].map((stored) => stored.storedName));
+    return { ok: false, status: 400, message };
+  };
   for (const file of spooled.files) {
     const lineId = Number(/^file-(\d+)$/.exec(file.field)?.[1]);
     // An empty file input (no video chosen for this line) sends an empty part.
@@ -39,16 +45,12 @@ export async function parseDeliveryForm(request: Request): Promise<DeliveryForm>
       continue;
     }
     const kind = sniffVideo(readHead(file.path));
-    // The first bytes say what a file claims to be; ffprobe reads whether it is a video that plays.
-    const video = kind ? await probeVideo(file.path) : null;
-    if (!kind || !video) {
-      await discard();
-      await removeStoredFiles(...[...files.values()].map((stored) => stored.storedName));
-      const message = kind
-        ? notPlayableMessage(cleanFileName(file.fileName))
-        : "動画ファイル（MP4・MOV・WebM）を選択してください";
-      return { ok: false, status: 400, message };
-    }
+    if (!kind) return refuse("動画ファイル（MP4・MOV・WebM）を選択してください");
+    // The first bytes say what a file claims to be; ffprobe reads, as that kind, whether it is a
+    // video that plays.
+    const checked = await checkUploadedVideo({ source: file.path, kind }, cleanFileName(file.fileName));
+    if (!checked.ok) return refuse(checked.message);
+    const { video } = checked;
     const storedName = file.storedName.replace(/\.upload$/, `.${kind}`);
     await store.putFile(storedName, file.path, CONTENT_TYPES[kind], "private");
     files.set(lineId, {

@@ -2,11 +2,14 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import { env } from "../../core/env.server";
+import { inputOptions, type VideoInput } from "../video-input.server";
+import { TIME_LIMIT_MESSAGE } from "./time-limits.server";
 
 /**
  * ffmpeg as the media jobs run it: at the lowest CPU priority and with a cap on its threads, so
  * that the pages a parent loads keep their speed while a video is transcoded beside them
- * (`npm run bench:transcode` measures it); its progress read from its own `-progress` output.
+ * (`npm run bench:transcode` measures it); its progress read from its own `-progress` output;
+ * the input read as what it is and nothing it names; a time limit on each run.
  */
 
 /** The lowest priority a process can have (nice 19): the web server's work always comes first. */
@@ -37,33 +40,40 @@ const PARENT_DEATH_KILLS = ["setpriv", "--pdeathsig", "KILL", "--"];
 const DIES_WITH_PARENT = process.platform === "linux" && fs.existsSync("/usr/bin/setpriv");
 
 export type FfmpegRun = {
-  /** ffmpeg's arguments after the common ones (input, filters, output). */
+  /** The video read: with its kind's demuxer and its source's protocols only (video-input.server.ts). */
+  input: VideoInput;
+  /** Options of the input, given before it (a seek by the index: `-ss`). */
+  inputArgs?: string[];
+  /** ffmpeg's arguments after the input (filters, codecs, the output). */
   args: string[];
   /** The input's duration, to turn ffmpeg's position into a percentage. */
   durationMs: number;
+  /** Past this ffmpeg is killed and the run fails for good with TIME_LIMIT_MESSAGE (time-limits.server.ts). */
+  timeLimitMs: number;
   onProgress?: (percent: number) => void;
   signal?: AbortSignal;
-  /** Where the input is read (a path, or a signed URL): never repeated in what the admin reads. */
-  source: string;
 };
 
 /**
  * Runs ffmpeg to the end. Rejects with the last lines it wrote (why it failed, in its words) when
- * it exits non-zero, or when `signal` aborts it (the job was stopped or lost its claim).
+ * it exits non-zero, when `signal` aborts it (the job was stopped or lost its claim), or, final,
+ * when it runs past its time limit (an input that never ends: it is killed, and the worker moves on).
  */
-export function runFfmpeg({ args, durationMs, onProgress, signal, source }: FfmpegRun): Promise<void> {
+export function runFfmpeg({
+  input,
+  inputArgs = [],
+  args,
+  durationMs,
+  timeLimitMs,
+  onProgress,
+  signal,
+}: FfmpegRun): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new FfmpegError("中断されました"));
+    // prettier-ignore
     const ffmpeg = [
-      "ffmpeg",
-      "-hide_banner",
-      "-nostdin",
-      "-y",
-      "-v",
-      "error",
-      "-nostats",
-      "-progress",
-      "pipe:1",
+      "ffmpeg", "-hide_banner", "-nostdin", "-y", "-v", "error", "-nostats", "-progress", "pipe:1",
+      ...inputArgs, ...inputOptions(input), "-i", input.source,
     ];
     const [command, ...commandArgs] = [...(DIES_WITH_PARENT ? PARENT_DEATH_KILLS : []), ...ffmpeg, ...args];
     const child = spawn(command!, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
@@ -90,17 +100,29 @@ export function runFfmpeg({ args, durationMs, onProgress, signal, source }: Ffmp
           onProgress?.(Math.min(99, Math.floor((Number(position[1]) / 1000 / durationMs) * 100)));
       }
     });
+    // Nothing of a stopped or timed-out run is kept, so ffmpeg need not finish its output: SIGKILL.
+    // setpriv has become ffmpeg (same pid), so it reaches ffmpeg itself.
     const abort = () => child.kill("SIGKILL");
     signal?.addEventListener("abort", abort, { once: true });
-    child.once("error", (error) => {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, timeLimitMs);
+    const settle = () => {
+      clearTimeout(timer);
       signal?.removeEventListener("abort", abort);
+    };
+    child.once("error", (error) => {
+      settle();
       reject(new FfmpegError(`ffmpeg を起動できませんでした: ${error.message}`));
     });
     child.once("close", (code) => {
-      signal?.removeEventListener("abort", abort);
+      settle();
       if (signal?.aborted) return reject(new FfmpegError("中断されました"));
+      if (timedOut) return reject(new FfmpegError(TIME_LIMIT_MESSAGE, true));
       if (code === 0) return resolve();
-      const reason = errors.trim().split("\n").slice(-3).join(" / ").replaceAll(source, "元の動画");
+      const reason = errors.trim().split("\n").slice(-3).join(" / ").replaceAll(input.source, "元の動画");
       reject(new FfmpegError(`動画を変換できませんでした（ffmpeg: ${reason || `終了コード ${code}`}）`));
     });
   });

@@ -14,10 +14,12 @@ import { db } from "../../db/client.server";
 import { deliveryFiles, mediaItems } from "../../db/schema";
 import { newStoredName, removeStoredFiles } from "../../files/storage.server";
 import { fileStore, type Audience } from "../../files/store.server";
-import { probeVideo } from "../probe.server";
-import { withVideoSource } from "../video-source.server";
+import type { VideoKind } from "../../files/sniff.server";
+import { probeVideo, withinVideoLimits } from "../probe.server";
+import { storedVideoKind, withVideoSource } from "../video-source.server";
 import { ffmpegThreads, FfmpegError, runFfmpeg } from "./ffmpeg.server";
 import type { MediaJob } from "./queue.server";
+import { JOB_TIME_LIMITS, jobTimeLimitMs, type JobTimeLimits } from "./time-limits.server";
 
 /**
  * What the media jobs make of an uploaded video: a poster frame (every sample and delivered
@@ -26,7 +28,12 @@ import type { MediaJob } from "./queue.server";
  * Each is stored beside the original in the same store and written on the video's row.
  */
 
-export type JobRun = { signal: AbortSignal; onProgress: (percent: number) => void };
+export type JobRun = {
+  signal: AbortSignal;
+  onProgress: (percent: number) => void;
+  /** JOB_TIME_LIMITS unless the worker was started with others (a test's, of a few seconds). */
+  timeLimits?: JobTimeLimits;
+};
 
 /** The video a job works on, as its row holds it; null when it is gone (deleted, its bytes removed). */
 type Subject = {
@@ -48,11 +55,14 @@ function subjectOf(job: MediaJob): Subject | null {
   return row && !row.deletedAt ? { ...row, audience: "private" } : null;
 }
 
+/** Why a stored file is not worked on. */
+const NOT_A_VIDEO = "動画として読み取れませんでした";
+
 /** The video's reading, taken now for a file uploaded before videos were probed. */
-async function videoOf(job: MediaJob, subject: Subject): Promise<VideoProbe> {
+async function videoOf(job: MediaJob, subject: Subject, kind: VideoKind): Promise<VideoProbe> {
   if (subject.video) return subject.video;
-  const video = await withVideoSource(subject.storedName, probeVideo);
-  if (!video) throw new FfmpegError("動画として読み取れませんでした");
+  const video = await withVideoSource(subject.storedName, kind, probeVideo);
+  if (!video) throw new FfmpegError(NOT_A_VIDEO);
   const table = job.subject === "sample" ? mediaItems : deliveryFiles;
   db().update(table).set({ video }).where(eq(table.id, job.subjectId)).run();
   return video;
@@ -76,24 +86,40 @@ export async function runMediaJob(job: MediaJob, run: JobRun): Promise<string | 
   if (!subject) return "元の動画が削除されたため作成しません";
   if (!(await (await fileStore()).stat(subject.storedName)))
     throw new FfmpegError("元の動画が保存先に見つかりません。ファイルを差し替えてください", true);
-  const video = await videoOf(job, subject);
-  return job.kind === "poster"
-    ? makePoster(job, subject, video, run)
-    : makePhoneVersion(job, subject, video, run);
+  // The kind is read again from the stored bytes, as the upload's sniffer read it: ffmpeg reads
+  // the file with that kind's demuxer only.
+  const kind = await storedVideoKind(subject.storedName);
+  if (!kind) throw new FfmpegError(NOT_A_VIDEO, true);
+  const video = await videoOf(job, subject, kind);
+  // A reading kept from before the limits (a manifest's 100,000 hours) never starts a job.
+  if (!withinVideoLimits(video))
+    throw new FfmpegError(`${NOT_A_VIDEO}（形式・長さ・大きさが対象外です）`, true);
+  const timeLimitMs = jobTimeLimitMs(job.kind, video.durationMs, run.timeLimits ?? JOB_TIME_LIMITS);
+  const work = { job, subject, kind, video, run, timeLimitMs };
+  return job.kind === "poster" ? makePoster(work) : makePhoneVersion(work);
 }
 
-async function makePoster(job: MediaJob, subject: Subject, video: VideoProbe, run: JobRun): Promise<null> {
+/** What a job works on and within. */
+type JobWork = {
+  job: MediaJob;
+  subject: Subject;
+  kind: VideoKind;
+  video: VideoProbe;
+  run: JobRun;
+  timeLimitMs: number;
+};
+
+async function makePoster({ job, subject, kind, video, run, timeLimitMs }: JobWork): Promise<null> {
   const frame = posterFrame(video);
   const threads = String(ffmpegThreads());
   await withScratchOutput("jpg", async (output) => {
-    await withVideoSource(subject.storedName, (source) =>
+    await withVideoSource(subject.storedName, kind, (input) =>
       runFfmpeg({
+        input,
         // -ss before -i seeks by the index, so only the frames near the poster's time are decoded.
+        inputArgs: ["-threads", threads, "-ss", (posterTimeMs(video.durationMs) / 1000).toFixed(3)],
         // prettier-ignore
         args: [
-          "-threads", threads,
-          "-ss", (posterTimeMs(video.durationMs) / 1000).toFixed(3),
-          "-i", source,
           "-frames:v", "1",
           "-vf", `scale=${frame.width}:${frame.height}`,
           "-q:v", "3",
@@ -101,8 +127,8 @@ async function makePoster(job: MediaJob, subject: Subject, video: VideoProbe, ru
           output,
         ],
         durationMs: 0,
+        timeLimitMs,
         signal: run.signal,
-        source,
       }),
     );
     if (!fs.existsSync(output) || fs.statSync(output).size === 0)
@@ -114,19 +140,19 @@ async function makePoster(job: MediaJob, subject: Subject, video: VideoProbe, ru
   return null;
 }
 
-/** ffmpeg's arguments for a phone version (also what `npm run bench:transcode` times). */
+/**
+ * ffmpeg's options for a phone version (also what `npm run bench:transcode` times): those of the
+ * input (before it) and the rest (after it).
+ */
 export function phoneVersionArgs(
-  source: string,
   output: string,
   plan: { width: number; height: number; videoBitrate: number },
-): string[] {
+): { inputArgs: string[]; args: string[] } {
   const threads = String(ffmpegThreads());
   // ffmpeg turns a rotated video upright itself (its display matrix), so the frame is as shown.
   // -map_metadata -1: a phone's recording carries where it was made; the copy sent out does not.
   // prettier-ignore
-  return [
-    "-threads", threads,
-    "-i", source,
+  const args = [
     "-map", "0:v:0", "-map", "0:a:0?",
     "-vf", `scale=${plan.width}:${plan.height}:flags=bicubic,format=yuv420p`,
     "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high",
@@ -141,27 +167,32 @@ export function phoneVersionArgs(
     "-movflags", "+faststart",
     output,
   ];
+  return { inputArgs: ["-threads", threads], args };
 }
 
-async function makePhoneVersion(
-  job: MediaJob,
-  subject: Subject,
-  video: VideoProbe,
-  run: JobRun,
-): Promise<string | null> {
+async function makePhoneVersion({
+  job,
+  subject,
+  kind,
+  video,
+  run,
+  timeLimitMs,
+}: JobWork): Promise<string | null> {
   const plan = phoneVersionPlan(video);
   if (!plan.make) return plan.reason;
   return withScratchOutput("mp4", async (output) => {
-    await withVideoSource(subject.storedName, (source) =>
+    await withVideoSource(subject.storedName, kind, (input) =>
       runFfmpeg({
-        args: phoneVersionArgs(source, output, plan),
+        input,
+        ...phoneVersionArgs(output, plan),
         durationMs: video.durationMs,
+        timeLimitMs,
         onProgress: run.onProgress,
         signal: run.signal,
-        source,
       }),
     );
-    const made = await probeVideo(output);
+    // What was made is read as what it was made to be (an MP4), like any upload.
+    const made = await probeVideo({ source: output, kind: "mp4" });
     if (!made) throw new FfmpegError("作成したスマホ用の動画を読み取れませんでした");
     const size = (await fsp.stat(output)).size;
     if (size >= subject.size) return "元の動画より小さくならないためスマホ用は作りません";

@@ -9,12 +9,14 @@ import {
   type MediaJob,
 } from "./queue.server";
 import { FfmpegError } from "./ffmpeg.server";
+import { JOB_TIME_LIMITS, type JobTimeLimits } from "./time-limits.server";
 import { runMediaJob } from "./versions.server";
 
 /**
  * The loop that runs media jobs: in the web server's process (MEDIA_WORKER=server, the default)
  * or in one of its own (`npm run worker`). It looks for due jobs every POLL_INTERVAL_MS and runs
- * up to MEDIA_JOBS at once; a shutdown stops ffmpeg and puts the job back for the next start.
+ * up to MEDIA_JOBS at once; a shutdown stops ffmpeg and puts the job back for the next start. A
+ * job past its time limit (time-limits.server.ts) is failed and the loop takes the next one.
  */
 
 const POLL_INTERVAL_MS = 2_000;
@@ -25,6 +27,7 @@ type Running = { controller: AbortController; done: Promise<void> };
 type WorkerState = {
   timer?: NodeJS.Timeout;
   concurrency: number;
+  timeLimits: JobTimeLimits;
   running: Map<number, Running>;
   stopping: boolean;
 };
@@ -33,15 +36,33 @@ type WorkerState = {
 const globalForWorker = globalThis as { __shopMediaWorker?: WorkerState };
 
 function state(): WorkerState {
-  globalForWorker.__shopMediaWorker ??= { concurrency: 1, running: new Map(), stopping: false };
+  globalForWorker.__shopMediaWorker ??= {
+    concurrency: 1,
+    timeLimits: JOB_TIME_LIMITS,
+    running: new Map(),
+    stopping: false,
+  };
   return globalForWorker.__shopMediaWorker;
 }
 
+export type MediaWorkerOptions = {
+  /** Jobs at once: MEDIA_JOBS. */
+  concurrency?: number;
+  intervalMs?: number;
+  /** JOB_TIME_LIMITS; a test of the limit gives one of seconds. */
+  timeLimits?: JobTimeLimits;
+};
+
 /** Starts the loop once per process. */
-export function startMediaWorker(concurrency = env().MEDIA_JOBS, intervalMs = POLL_INTERVAL_MS): void {
+export function startMediaWorker({
+  concurrency = env().MEDIA_JOBS,
+  intervalMs = POLL_INTERVAL_MS,
+  timeLimits = JOB_TIME_LIMITS,
+}: MediaWorkerOptions = {}): void {
   const worker = state();
   if (worker.timer) return;
   worker.concurrency = concurrency;
+  worker.timeLimits = timeLimits;
   worker.stopping = false;
   worker.timer = setInterval(fill, intervalMs);
   worker.timer.unref();
@@ -83,7 +104,11 @@ async function run(job: MediaJob, controller: AbortController): Promise<void> {
   };
   const what = `${job.kind} of ${job.subject} ${job.subjectId} (job ${job.id}, try ${job.attempts})`;
   try {
-    const detail = await runMediaJob(job, { signal: controller.signal, onProgress });
+    const detail = await runMediaJob(job, {
+      signal: controller.signal,
+      onProgress,
+      timeLimits: state().timeLimits,
+    });
     if (controller.signal.aborted) throw new Error("中断されました");
     finishJob(job.id, detail);
     console.log(`[media-jobs] ${what} done${detail ? `: ${detail}` : ""}`);
