@@ -44,7 +44,11 @@ export function followDatabaseRole(primary: boolean): void {
 const globalForDb = globalThis as unknown as { __shopDb?: Db };
 
 export function db(): Db {
-  globalForDb.__shopDb ??= openDatabase(env().DATABASE_PATH);
+  if (!globalForDb.__shopDb) {
+    globalForDb.__shopDb = openDatabase(env().DATABASE_PATH);
+    // Under Litestream only it checkpoints: one of ours could reset the WAL under its reading.
+    if (env().LITESTREAM_REPLICATES) globalForDb.__shopDb.$client.pragma("wal_autocheckpoint = 0");
+  }
   return globalForDb.__shopDb;
 }
 

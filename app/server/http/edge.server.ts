@@ -116,7 +116,8 @@ export async function shutDown(): Promise<void> {
   try {
     const sqlite = db().$client;
     if (sqlite.open) {
-      if (databaseRole().primary) sqlite.pragma("wal_checkpoint(TRUNCATE)");
+      // Under Litestream the WAL is its to fold in (it syncs once more when the server has exited).
+      if (databaseRole().primary && !env().LITESTREAM_REPLICATES) sqlite.pragma("wal_checkpoint(TRUNCATE)");
       sqlite.close();
     }
   } catch (error) {

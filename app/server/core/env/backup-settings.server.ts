@@ -1,8 +1,14 @@
 import { z } from "zod";
-import { folderPath, integerBetween, optionalText } from "./values.server";
+import { flag, folderPath, integerBetween, optionalText } from "./values.server";
 
 /** The snapshots the shop takes of its database itself (app/server/backups/). */
 export const backupSettings = z.object({
+  /**
+   * Set by scripts/start.sh when this server runs under `litestream replicate` (decision 0041):
+   * Litestream then does every checkpoint of the WAL (it must see every frame before the WAL is
+   * reset), so the shop turns its own off, at start (autocheckpoint) and at the stop (TRUNCATE).
+   */
+  LITESTREAM_REPLICATES: flag(),
   /** Minutes between snapshots; 0 turns them off (a shop backed up some other way). */
   BACKUP_INTERVAL_MINUTES: integerBetween(0, 1440, "分").default(15),
   /** Where snapshots go without STORAGE_URL (and where `npm run backup` writes). */
