@@ -6,11 +6,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// replica-plan.js: the start script's first step (scripts/start.sh), Litestream's configuration.
 await build({
-  entryPoints: [path.join(root, "server/index.ts")],
-  outfile: path.join(root, "server-build/index.js"),
+  entryPoints: [path.join(root, "server/index.ts"), path.join(root, "server/replica-plan.ts")],
+  outdir: path.join(root, "server-build"),
   bundle: true,
   packages: "external",
+  // The app's own `~/` imports (replica-plan reads the configuration through app/server/core).
+  alias: { "~": path.join(root, "app") },
   platform: "node",
   format: "esm",
   target: "node20",

@@ -15,6 +15,7 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
+  ListObjectsCommand,
   ListObjectsV2Command,
   ListPartsCommand,
   PutObjectCommand,
@@ -264,6 +265,38 @@ describe("objects", () => {
       ETag: `"${md5(Buffer.from("list/item-6"))}"`,
     });
     expect(all.IsTruncated).toBe(false);
+  });
+
+  it("with a delimiter roll keys up into common prefixes, in ListObjectsV2 and in ListObjects (v1, Litestream's) with markers", async () => {
+    for (const key of ["tree/a/1", "tree/a/2", "tree/b/1", "tree/c", "tree/d/x/1"])
+      await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: "x" }));
+    const v2 = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: "tree/", Delimiter: "/" }));
+    expect(v2.CommonPrefixes?.map((entry) => entry.Prefix)).toEqual(["tree/a/", "tree/b/", "tree/d/"]);
+    expect(v2.Contents?.map((entry) => entry.Key)).toEqual(["tree/c"]);
+    const pages: string[][] = [];
+    let marker: string | undefined;
+    do {
+      const page = await s3.send(
+        new ListObjectsCommand({
+          Bucket: BUCKET,
+          Prefix: "tree/",
+          Delimiter: "/",
+          MaxKeys: 2,
+          Marker: marker,
+        }),
+      );
+      pages.push([
+        ...(page.Contents ?? []).map((entry) => entry.Key!),
+        ...(page.CommonPrefixes ?? []).map((entry) => entry.Prefix!),
+      ]);
+      marker = page.IsTruncated ? page.NextMarker : undefined;
+    } while (marker);
+    expect(pages).toEqual([
+      ["tree/a/", "tree/b/"],
+      ["tree/c", "tree/d/"],
+    ]);
+    const flat = await s3.send(new ListObjectsCommand({ Bucket: BUCKET, Prefix: "tree/a/" }));
+    expect(flat.Contents?.map((entry) => entry.Key)).toEqual(["tree/a/1", "tree/a/2"]);
   });
 });
 

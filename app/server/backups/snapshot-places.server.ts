@@ -10,8 +10,8 @@ import type { SnapshotManifest } from "./snapshot.server";
 export type StoredSnapshot = { name: string; takenAt: Date; bytes: number };
 
 /**
- * Where snapshots are kept: the bucket under `backups/` when files live in one (off the machine,
- * so they outlive its volume), else the BACKUP_DIR folder. Each snapshot has its manifest beside
+ * Where snapshots are kept: the backup bucket (BACKUP_URL, else the media bucket) under `backups/`
+ * (off the machine, so they outlive its volume), else the BACKUP_DIR folder. Each snapshot has its manifest beside
  * it. The names are the shop's own (snapshotName), so listing is enough to know when each was taken.
  */
 export interface SnapshotPlace {
@@ -34,9 +34,9 @@ export function manifestName(name: string): string {
   return name.replace(/\.db(\.gz)?$/, ".manifest.json");
 }
 
-export function snapshotPlace(config: Pick<Env, "S3" | "BACKUP_DIR" | "MEDIA_DIR">): SnapshotPlace {
-  return config.S3
-    ? bucketPlace({ ...config.S3, prefix: `${config.S3.prefix}backups/` }, config.MEDIA_DIR)
+export function snapshotPlace(config: Pick<Env, "BACKUP_S3" | "BACKUP_DIR" | "MEDIA_DIR">): SnapshotPlace {
+  return config.BACKUP_S3
+    ? bucketPlace({ ...config.BACKUP_S3, prefix: `${config.BACKUP_S3.prefix}backups/` }, config.MEDIA_DIR)
     : folderPlace(path.resolve(config.BACKUP_DIR));
 }
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { backupSettings } from "./env/backup-settings.server";
+import { backupSettings, backupStorage } from "./env/backup-settings.server";
 import { checkTogether, configError } from "./env/config-report.server";
 import { mailSettings } from "./env/mail-settings.server";
 import { paymentProvider, paymentSettings } from "./env/payment-settings.server";
@@ -39,6 +39,11 @@ export type Env = Omit<
   | "TRUST_PROXY"
   | "PAYMENT_PROVIDER"
   | keyof z.infer<typeof storageSettings>
+  | "BACKUP_URL"
+  | "BACKUP_S3_ENDPOINT"
+  | "BACKUP_S3_REGION"
+  | "BACKUP_S3_ACCESS_KEY_ID"
+  | "BACKUP_S3_SECRET_ACCESS_KEY"
 > & {
   /** Newest first: the first signs, all verify (rotation). */
   SESSION_SECRETS: string[];
@@ -51,6 +56,8 @@ export type Env = Omit<
   PAYMENT_PROVIDER: "stripe" | "test";
   /** The object storage STORAGE_URL names, or null: stored files live in MEDIA_DIR. */
   S3: S3Config | null;
+  /** Where the database's copies go (BACKUP_URL, else the media bucket), or null: BACKUP_DIR only. */
+  BACKUP_S3: S3Config | null;
 };
 
 /** Pure: parse a given environment. Throws ConfigError naming every bad variable. */
@@ -70,6 +77,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     S3_SECRET_ACCESS_KEY: _secretAccessKey,
     S3_FORCE_PATH_STYLE: _forcePathStyle,
     S3_PUBLIC_BASE_URL: _publicBaseUrl,
+    BACKUP_URL: _backupUrl,
+    BACKUP_S3_ENDPOINT: _backupEndpoint,
+    BACKUP_S3_REGION: _backupRegion,
+    BACKUP_S3_ACCESS_KEY_ID: _backupAccessKeyId,
+    BACKUP_S3_SECRET_ACCESS_KEY: _backupSecretAccessKey,
     ...rest
   } = read;
   const secrets = sessionSecrets(SESSION_SECRET);
@@ -81,6 +93,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     TRUST_PROXY: trustProxy(TRUST_PROXY, rest.FLY_APP_NAME),
     PAYMENT_PROVIDER: paymentProvider(PAYMENT_PROVIDER, rest.STRIPE_SECRET_KEY),
     S3: objectStorage(read),
+    BACKUP_S3: backupStorage(read),
   };
 }
 

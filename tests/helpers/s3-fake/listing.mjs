@@ -1,5 +1,7 @@
-// ListObjectsV2: the keys under a prefix in S3's order (their UTF-8 bytes), max-keys at a time,
-// each page ending with a continuation token for the next.
+// ListObjectsV2 and ListObjects (v1, which Litestream's Go SDK calls): the keys under a prefix in
+// S3's order (their UTF-8 bytes), max-keys at a time, each page ending with a continuation token
+// (v2) or a marker (v1) for the next; with a delimiter, the keys that have one after the prefix
+// are rolled up into CommonPrefixes (each counted once towards max-keys).
 import { S3Error } from "./errors.mjs";
 import { pageSize } from "./multipart.mjs";
 import { element, xmlDocument } from "./xml.mjs";
@@ -17,36 +19,29 @@ function keyOfToken(token) {
 
 const after = (key, marker) => Buffer.compare(Buffer.from(key), Buffer.from(marker)) > 0;
 
-export async function listObjectsV2({ res, store, bucket, query }) {
-  if (query.get("delimiter"))
-    throw new S3Error(
-      "NotImplemented",
-      "Listing with a delimiter is not supported by this fake (the shop never asks for one).",
-    );
-  const prefix = query.get("prefix") ?? "";
-  const token = query.get("continuation-token");
-  const startAfter = query.get("start-after") ?? "";
-  const maxKeys = pageSize(query, "max-keys");
-  // With encoding-type=url the keys come percent-encoded (S3 does it for keys XML cannot carry).
-  const encode = query.get("encoding-type") === "url" ? encodeURIComponent : (text) => text;
-  const marker = token !== null ? keyOfToken(token) : startAfter;
-  const matching = (await store.listObjects(bucket)).filter(
-    (record) => record.key.startsWith(prefix) && (!marker || after(record.key, marker)),
-  );
-  const page = matching.slice(0, maxKeys);
-  const truncated = matching.length > page.length;
-  const body = xmlDocument(
-    element("ListBucketResult", [
-      element("Name", bucket),
-      element("Prefix", encode(prefix)),
-      token !== null ? element("ContinuationToken", token) : null,
-      truncated && page.length > 0 ? element("NextContinuationToken", tokenFor(page.at(-1).key)) : null,
-      startAfter ? element("StartAfter", encode(startAfter)) : null,
-      element("KeyCount", page.length),
-      element("MaxKeys", maxKeys),
-      query.get("encoding-type") === "url" ? element("EncodingType", "url") : null,
-      element("IsTruncated", truncated && page.length > 0),
-      ...page.map((record) =>
+/** The page after `marker`: keys and rolled-up prefixes in S3's order, at most `maxKeys` of them. */
+async function listPage({ store, bucket, prefix, delimiter, marker, maxKeys }) {
+  const entries = [];
+  for (const record of await store.listObjects(bucket)) {
+    if (!record.key.startsWith(prefix)) continue;
+    const cut = delimiter ? record.key.indexOf(delimiter, prefix.length) : -1;
+    if (cut === -1) {
+      if (!marker || after(record.key, marker)) entries.push({ key: record.key, record });
+      continue;
+    }
+    const common = record.key.slice(0, cut + delimiter.length);
+    if (entries.at(-1)?.key === common) continue;
+    if (!marker || after(common, marker)) entries.push({ key: common, record: null });
+  }
+  const page = entries.slice(0, maxKeys);
+  return { page, truncated: entries.length > page.length && page.length > 0 };
+}
+
+function pageElements(page, encode) {
+  return [
+    ...page
+      .filter((entry) => entry.record)
+      .map(({ record }) =>
         element("Contents", [
           element("Key", encode(record.key)),
           element("LastModified", record.lastModified),
@@ -55,8 +50,64 @@ export async function listObjectsV2({ res, store, bucket, query }) {
           element("StorageClass", "STANDARD"),
         ]),
       ),
-    ]),
-  );
+    ...page
+      .filter((entry) => !entry.record)
+      .map((entry) => element("CommonPrefixes", [element("Prefix", encode(entry.key))])),
+  ];
+}
+
+function send(res, body) {
   res.writeHead(200, { "Content-Type": "application/xml", "Content-Length": Buffer.byteLength(body) });
   res.end(body);
+}
+
+export async function listObjectsV2({ res, store, bucket, query }) {
+  const prefix = query.get("prefix") ?? "";
+  const delimiter = query.get("delimiter") ?? "";
+  const token = query.get("continuation-token");
+  const startAfter = query.get("start-after") ?? "";
+  const maxKeys = pageSize(query, "max-keys");
+  // With encoding-type=url the keys come percent-encoded (S3 does it for keys XML cannot carry).
+  const encode = query.get("encoding-type") === "url" ? encodeURIComponent : (text) => text;
+  const marker = token !== null ? keyOfToken(token) : startAfter;
+  const { page, truncated } = await listPage({ store, bucket, prefix, delimiter, marker, maxKeys });
+  const body = xmlDocument(
+    element("ListBucketResult", [
+      element("Name", bucket),
+      element("Prefix", encode(prefix)),
+      delimiter ? element("Delimiter", encode(delimiter)) : null,
+      token !== null ? element("ContinuationToken", token) : null,
+      truncated ? element("NextContinuationToken", tokenFor(page.at(-1).key)) : null,
+      startAfter ? element("StartAfter", encode(startAfter)) : null,
+      element("KeyCount", page.length),
+      element("MaxKeys", maxKeys),
+      query.get("encoding-type") === "url" ? element("EncodingType", "url") : null,
+      element("IsTruncated", truncated),
+      ...pageElements(page, encode),
+    ]),
+  );
+  send(res, body);
+}
+
+export async function listObjects({ res, store, bucket, query }) {
+  const prefix = query.get("prefix") ?? "";
+  const delimiter = query.get("delimiter") ?? "";
+  const marker = query.get("marker") ?? "";
+  const maxKeys = pageSize(query, "max-keys");
+  const encode = query.get("encoding-type") === "url" ? encodeURIComponent : (text) => text;
+  const { page, truncated } = await listPage({ store, bucket, prefix, delimiter, marker, maxKeys });
+  const body = xmlDocument(
+    element("ListBucketResult", [
+      element("Name", bucket),
+      element("Prefix", encode(prefix)),
+      element("Marker", encode(marker)),
+      truncated ? element("NextMarker", encode(page.at(-1).key)) : null,
+      delimiter ? element("Delimiter", encode(delimiter)) : null,
+      element("MaxKeys", maxKeys),
+      query.get("encoding-type") === "url" ? element("EncodingType", "url") : null,
+      element("IsTruncated", truncated),
+      ...pageElements(page, encode),
+    ]),
+  );
+  send(res, body);
 }

@@ -7,7 +7,7 @@ import http from "node:http";
 import { copyObject, uploadPartCopy } from "./copy.mjs";
 import { deleteObjects } from "./delete-objects.mjs";
 import { S3Error } from "./errors.mjs";
-import { listObjectsV2 } from "./listing.mjs";
+import { listObjects, listObjectsV2 } from "./listing.mjs";
 import {
   abortMultipartUpload,
   completeMultipartUpload,
@@ -61,8 +61,9 @@ function operationOf(method, key, query, headers) {
     if (method === "HEAD") return ({ res }) => void res.writeHead(200).end();
     if (method === "GET" && query.has("uploads")) return listMultipartUploads;
     if (method === "GET" && query.get("list-type") === "2") return listObjectsV2;
+    if (method === "GET") return listObjects;
     if (method === "POST" && query.has("delete")) return deleteObjects;
-    throw notImplemented(`${method} on a bucket${method === "GET" ? " (only ListObjectsV2)" : ""}`);
+    throw notImplemented(`${method} on a bucket`);
   }
   const uploadId = query.has("uploadId");
   if (headers["x-amz-copy-source"] !== undefined) {

@@ -1,8 +1,22 @@
 import { z } from "zod";
-import { flag, folderPath, integerBetween, optionalText } from "./values.server";
+import { flag, folderPath, integerBetween, optionalText, url } from "./values.server";
+import { objectStorage, storageSettings } from "./storage-settings.server";
 
 /** The snapshots the shop takes of its database itself (app/server/backups/). */
 export const backupSettings = z.object({
+  /**
+   * Where the database's copies go: `s3://bucket/prefix`, a bucket (or a prefix) of their own,
+   * reached with the BACKUP_S3_* variables (each unset one taken from S3_*). Under it: the
+   * Litestream replica (`litestream/`) and the snapshots (`backups/`). Unset: the media bucket
+   * (STORAGE_URL, the same places under its prefix), else snapshots only, in BACKUP_DIR.
+   */
+  BACKUP_URL: storageSettings.shape.STORAGE_URL,
+  BACKUP_S3_ENDPOINT: optionalText.pipe(
+    url("URL の形式が正しくありません（例: https://…r2.cloudflarestorage.com）").optional(),
+  ),
+  BACKUP_S3_REGION: optionalText,
+  BACKUP_S3_ACCESS_KEY_ID: optionalText,
+  BACKUP_S3_SECRET_ACCESS_KEY: optionalText,
   /**
    * Set by scripts/start.sh when this server runs under `litestream replicate` (decision 0041):
    * Litestream then does every checkpoint of the WAL (it must see every frame before the WAL is
@@ -22,3 +36,17 @@ export const backupSettings = z.object({
   BACKUP_KEEP_DAYS: optionalText.pipe(integerBetween(0, 3660, "日").optional()),
   BACKUP_KEEP_MONTHS: optionalText.pipe(integerBetween(0, 120, "か月").optional()),
 });
+
+/** The bucket the database's copies go to (see BACKUP_URL), or null: snapshots stay in BACKUP_DIR. */
+export function backupStorage(settings: z.infer<typeof backupSettings> & z.infer<typeof storageSettings>) {
+  if (!settings.BACKUP_URL) return objectStorage(settings);
+  return objectStorage({
+    ...settings,
+    STORAGE_URL: settings.BACKUP_URL,
+    S3_ENDPOINT: settings.BACKUP_S3_ENDPOINT ?? settings.S3_ENDPOINT,
+    S3_REGION: settings.BACKUP_S3_REGION ?? settings.S3_REGION,
+    S3_ACCESS_KEY_ID: settings.BACKUP_S3_ACCESS_KEY_ID ?? settings.S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY: settings.BACKUP_S3_SECRET_ACCESS_KEY ?? settings.S3_SECRET_ACCESS_KEY,
+    S3_PUBLIC_BASE_URL: undefined,
+  });
+}

@@ -1,5 +1,5 @@
-import path from "node:path";
 import type { z } from "zod";
+import type { backupSettings } from "./backup-settings.server";
 import type { mailSettings } from "./mail-settings.server";
 import type { paymentSettings } from "./payment-settings.server";
 import { splitSecrets, type secretSettings } from "./secret-settings.server";
@@ -18,7 +18,8 @@ type Settings = z.infer<typeof serverSettings> &
   z.infer<typeof mailSettings> &
   z.infer<typeof paymentSettings> &
   z.infer<typeof shopSettings> &
-  z.infer<typeof storageSettings>;
+  z.infer<typeof storageSettings> &
+  z.infer<typeof backupSettings>;
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -63,19 +64,6 @@ export function checkTogether(env: Settings, ctx: z.RefinementCtx) {
     problem("STRIPE_PUBLISHABLE_KEY", "STRIPE_SECRET_KEY と一緒に指定してください");
   }
   checkStorage(env, problem);
-  if (env.LITEFS_DIR) {
-    // Several machines share no folder: their files must be in a bucket.
-    if (!env.STORAGE_URL)
-      problem(
-        "LITEFS_DIR",
-        "LiteFS（複数のサーバー）では、メディアをオブジェクトストレージ（STORAGE_URL）に置いてください",
-      );
-    if (path.dirname(path.resolve(env.DATABASE_PATH)) !== path.resolve(env.LITEFS_DIR))
-      problem(
-        "DATABASE_PATH",
-        `LiteFS が複製するのは LITEFS_DIR（${env.LITEFS_DIR}）の中のファイルです（例: ${path.join(env.LITEFS_DIR, "shop.db")}）`,
-      );
-  }
   if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD)) {
     problem(
       env.ADMIN_EMAIL ? "ADMIN_PASSWORD" : "ADMIN_EMAIL",
@@ -97,12 +85,37 @@ function checkStorage(env: Settings, problem: (name: keyof Settings, message: st
         `STORAGE_URL（オブジェクトストレージ）では ${S3_MIN_PART_BYTES}（5 MiB）以上を指定してください`,
       );
   } else {
+    // Without STORAGE_URL, the S3_* variables may still reach the backup bucket (BACKUP_URL).
+    const usedByBackups = (name: string) => env.BACKUP_URL && name !== "S3_PUBLIC_BASE_URL";
     for (const name of S3_VARIABLES) {
-      if (env[name])
+      if (env[name] && !usedByBackups(name))
         problem(
           name,
           "STORAGE_URL と一緒に指定してください（未指定ではメディアは MEDIA_DIR に保存されます）",
         );
     }
+  }
+  checkBackupBucket(env, problem);
+}
+
+/** BACKUP_URL's bucket needs a region and keys, its own (BACKUP_S3_*) or the media bucket's (S3_*). */
+function checkBackupBucket(env: Settings, problem: (name: keyof Settings, message: string) => void) {
+  const own = [
+    "BACKUP_S3_ENDPOINT",
+    "BACKUP_S3_REGION",
+    "BACKUP_S3_ACCESS_KEY_ID",
+    "BACKUP_S3_SECRET_ACCESS_KEY",
+  ] as const;
+  if (!env.BACKUP_URL) {
+    for (const name of own) if (env[name]) problem(name, "BACKUP_URL と一緒に指定してください");
+    return;
+  }
+  for (const [name, fallback] of [
+    ["BACKUP_S3_REGION", "S3_REGION"],
+    ["BACKUP_S3_ACCESS_KEY_ID", "S3_ACCESS_KEY_ID"],
+    ["BACKUP_S3_SECRET_ACCESS_KEY", "S3_SECRET_ACCESS_KEY"],
+  ] as const) {
+    if (!env[name] && !env[fallback])
+      problem(name, `BACKUP_URL を指定したときは必須です（未指定なら ${fallback} を使います）`);
   }
 }
