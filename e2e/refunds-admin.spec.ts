@@ -93,8 +93,20 @@ test("an お断り line refunded by card from the order list, a second line from
   await admin.getByLabel("または返金額（円）").fill("abc");
   await admin.getByLabel("返金の理由").fill("残りの動画も制作できませんでした");
   await admin.getByRole("button", { name: "確認する" }).click();
-  await expect(admin.getByText("返金額は数字で入力してください（例: 3000）")).toBeVisible();
+  await expect(
+    admin.getByText("返金額は数字だけで入力してください（空白や記号は使えません。例: 3000）"),
+  ).toBeVisible();
   await expect(admin.getByLabel("返金の理由")).toHaveValue("残りの動画も制作できませんでした");
+  // Other notations Number() would read (0x10 as 16, 1e3 as 1,000) are refused the same way, and kept.
+  for (const typed of ["0x10", "1e3"]) {
+    await admin.getByLabel("または返金額（円）").fill(typed);
+    await admin.getByRole("button", { name: "確認する" }).click();
+    await expect(
+      admin.getByText("返金額は数字だけで入力してください（空白や記号は使えません。例: 3000）"),
+    ).toBeVisible();
+    await expect(admin.getByLabel("または返金額（円）")).toHaveValue(typed);
+    await expect(admin.getByText(/円を返金します。よろしいですか？/)).toHaveCount(0);
+  }
 
   // The second line from the order page: 確認する → the question → 返金する, double-clicked.
   await admin.getByLabel("または返金額（円）").fill("");

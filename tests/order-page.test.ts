@@ -105,7 +105,7 @@ describe("the order page's refund form", () => {
     const tries: [string, string][] = [
       ["0", "返金額は1円以上で入力してください"],
       ["8001", "返金できるのは残りの8,000円までです"],
-      ["abc", "返金額は数字で入力してください（例: 3000）"],
+      ["abc", "返金額は数字だけで入力してください（空白や記号は使えません。例: 3000）"],
       ["12.5", "返金額は1円単位で入力してください"],
     ];
     for (const [amount, message] of tries) {
@@ -133,6 +133,71 @@ describe("the order page's refund form", () => {
       reason: ["返金の理由を入力してください"],
     });
     expect(refundsOfOrder(order.id)).toHaveLength(0);
+  });
+
+  it("refund amount in another notation: 0x10, 1e3 ... are refused with a message and kept", async () => {
+    const { order } = await paidTestOrder();
+    const notation = "返金額は数字だけで入力してください（空白や記号は使えません。例: 3000）";
+    // Each of these is a number to JavaScript's Number() (0x10 is 16, 1e3 is 1,000), none is yen as typed.
+    const tries: [string, string][] = [
+      ["0x10", notation],
+      ["1e3", notation],
+      ["+5", notation],
+      [" 5 ", notation],
+      ["-5", notation],
+      ["1,0000", notation],
+      ["0b11", notation],
+      ["Infinity", notation],
+      ["5.0", "返金額は1円単位で入力してください"],
+    ];
+    for (const [amount, message] of tries) {
+      const answer = await post(order.orderNumber, [
+        ["intent", "review"],
+        ["requestKey", `notation-${order.id}`],
+        ["amount", amount],
+        ["reason", "表記の確認"],
+      ]);
+      expect(answer.status, amount).toBe(400);
+      const { reply, confirm } = answer.data as Answer;
+      expect(confirm, amount).toBeNull();
+      expect(reply.error?.amount, amount).toEqual([message]);
+      expect(reply.initialValue, amount).toMatchObject({ amount, reason: "表記の確認" });
+    }
+    // Nothing typed is no amount: the form asks for lines or an amount.
+    const empty = await post(order.orderNumber, [
+      ["intent", "review"],
+      ["requestKey", `notation-${order.id}`],
+      ["amount", ""],
+      ["reason", "表記の確認"],
+    ]);
+    expect(empty.status).toBe(400);
+    expect((empty.data as Answer).reply.error?.lineIds).toEqual([
+      "返金する明細を選ぶか、返金額を入力してください",
+    ]);
+    // Posted as the confirmation's 返金する too, none of them refunds anything.
+    const refund = await post(order.orderNumber, [
+      ["intent", "refund"],
+      ["requestKey", `notation-refund-${order.id}`],
+      ["amount", "0x10"],
+      ["reason", "表記の確認"],
+    ]);
+    expect(refund.status).toBe(400);
+    expect(refundsOfOrder(order.id)).toHaveLength(0);
+    // Plain yen as the page writes it still reads: 全角 digits, thousands commas, 円.
+    for (const [typed, yen] of [
+      ["16", 16],
+      ["1,000", 1000],
+      ["３，０００", 3000],
+      ["3,000円", 3000],
+    ] as const) {
+      const review = await post(order.orderNumber, [
+        ["intent", "review"],
+        ["requestKey", `notation-${order.id}`],
+        ["amount", typed],
+        ["reason", "表記の確認"],
+      ]);
+      expect((review.data as Answer).confirm?.amount, typed).toBe(yen);
+    }
   });
 
   it("refusing the refund itself (already refunded line) answers the rule's message with the values kept", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AMOUNT_KINDS, type AmountKind } from "../rules/promotions";
+import { wholeNumber } from "../rules/typed-amounts";
 import { tokyoDateTime } from "./contest-settings-schemas";
 
 /**
@@ -41,12 +42,6 @@ export type PromotionSettings = {
   quantityDiscountKind: AmountKind | null;
   quantityDiscountValue: number | null;
 };
-
-/** Typed digits as a number: full-width digits and thousands commas are forgiven; null when it is not a whole number. */
-export function wholeNumber(typed: string): number | null {
-  const plain = typed.normalize("NFKC").replace(/[,\s]/g, "");
-  return /^\d{1,9}$/.test(plain) ? Number(plain) : null;
-}
 
 // Only the form posts here, and it posts text; anything else is answered in the field's own words.
 const typed = (message: string) => z.string({ invalid_type_error: message }).trim().optional().default("");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatYenShort } from "~/lib/rules/format";
+import { typedYen } from "~/lib/rules/typed-amounts";
 
 /**
  * 返金 of an order from its page in the back-office: lines chosen at their paid prices, or a typed
@@ -12,12 +13,41 @@ export const REFUND_REASON_MAX = 200;
 
 export const REFUND_INTENTS = ["review", "refund", "edit"] as const;
 
-/** 1,000円 and １０００ read as 1000: the admin types what the order page shows. */
-function plainDigits(value: unknown) {
-  if (typeof value !== "string") return value;
-  return value
-    .replace(/[０-９]/g, (digit) => String.fromCharCode(digit.charCodeAt(0) - 0xfee0))
-    .replace(/[,，円\s]/g, "");
+export const REFUND_AMOUNT_MESSAGES = {
+  notation: "返金額は数字だけで入力してください（空白や記号は使えません。例: 3000）",
+  fraction: "返金額は1円単位で入力してください",
+  least: "返金額は1円以上で入力してください",
+} as const;
+
+/**
+ * The typed amount: plain decimal yen as the order page writes it (3000, 3,000, ３，０００,
+ * 3,000円; typedYen), never what Number() would also make of it (0x10 as 16, 1e3 as 1,000, +5,
+ * " 5 "). Empty is no amount (conform leaves it out), so the form asks for lines or an amount.
+ */
+function typedRefundAmount(left: number) {
+  return z
+    .string({ invalid_type_error: REFUND_AMOUNT_MESSAGES.notation })
+    .optional()
+    .transform((typed, context) => {
+      if (typed === undefined) return undefined;
+      const yen = typedYen(typed);
+      const refused = (message: string) => {
+        context.addIssue({ code: z.ZodIssueCode.custom, message });
+        return z.NEVER;
+      };
+      if (yen === null)
+        return refused(
+          /^[0-9０-９]+[.．][0-9０-９]+$/.test(typed)
+            ? REFUND_AMOUNT_MESSAGES.fraction
+            : REFUND_AMOUNT_MESSAGES.notation,
+        );
+      if (yen < 1) return refused(REFUND_AMOUNT_MESSAGES.least);
+      if (yen > left)
+        return refused(
+          left > 0 ? `返金できるのは残りの${formatYenShort(left)}までです` : "返金できる金額が残っていません",
+        );
+      return yen;
+    });
 }
 
 /**
@@ -39,21 +69,7 @@ export function refundFormSchema({ left }: { left: number }) {
         )
         .max(200, "明細が多すぎます")
         .default([]),
-      amount: z
-        .preprocess(
-          plainDigits,
-          z
-            .number({ invalid_type_error: "返金額は数字で入力してください（例: 3000）" })
-            .int("返金額は1円単位で入力してください")
-            .min(1, "返金額は1円以上で入力してください")
-            .max(
-              left,
-              left > 0
-                ? `返金できるのは残りの${formatYenShort(left)}までです`
-                : "返金できる金額が残っていません",
-            ),
-        )
-        .optional(),
+      amount: typedRefundAmount(left),
       reason: z
         .string({ required_error: "返金の理由を入力してください" })
         .trim()

@@ -87,8 +87,10 @@ function refundAmount(
   orderId: number,
 ): number | string {
   if (request.lineIds.length === 0) {
-    if (request.amount === null || request.amount < 1)
-      return "返金する明細を選ぶか、返金額を入力してください。";
+    if (request.amount === null) return "返金する明細を選ぶか、返金額を入力してください。";
+    // The form's schema reads only whole yen; a caller passing anything else is refused the same way.
+    if (!Number.isSafeInteger(request.amount) || request.amount < 1)
+      return "返金額は1円以上の整数で指定してください。";
     return request.amount;
   }
   let sum = 0;
