@@ -16,7 +16,7 @@ import { RECEIPT_REFUND_MESSAGES } from "~/server/orders/receipt-refunds.server"
 import { issueReceipt, receiptByToken, reissueReceipt, type Receipt } from "~/server/orders/receipts.server";
 import { completeTestKonbiniRefund } from "~/server/payments/test-refunds.server";
 import { refundOrder } from "~/server/refunds/order-refunds.server";
-import { recordProviderRefund } from "~/server/refunds/refund-sending.server";
+import { recordProviderRefund } from "~/server/refunds/provider-refunds.server";
 import * as loginRoute from "~/routes/api/account/login";
 import { formatDateLong } from "~/lib/rules/format";
 import { createUser } from "./helpers/accounts";

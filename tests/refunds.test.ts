@@ -4,7 +4,7 @@ import { db } from "~/server/db/client.server";
 import { orders, refunds, testRefunds } from "~/server/db/schema";
 import { completeTestKonbiniRefund } from "~/server/payments/test-refunds.server";
 import { refundOrder, refundsOfOrder } from "~/server/refunds/order-refunds.server";
-import { recordProviderRefund } from "~/server/refunds/refund-sending.server";
+import { recordProviderRefund } from "~/server/refunds/provider-refunds.server";
 import { paidTestOrder, refundAdmin } from "./helpers/refund-orders";
 import { smtpServerForThisFile } from "./helpers/smtp-per-file";
 

@@ -8,7 +8,7 @@ import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { strayPaymentLedger, strayPaymentStep } from "~/server/orders/stray-payment-ledger.server";
-import { STRAY_PAYMENTS_PATH } from "~/server/refunds/stray-payments.server";
+import { STRAY_PAYMENTS_PATH } from "~/server/refunds/stray-ledger.server";
 import { StrayPaymentList } from "./stray-payments/StrayPaymentList";
 import { StrayRefundConfirm } from "./stray-payments/StrayRefundConfirm";
 
@@ -46,7 +46,9 @@ export default function StrayPayments() {
       <h1 className="text-2xl font-bold">注文にならなかった決済</h1>
       <p className="mt-1 text-sm text-zinc-600">
         {"決済は成功したものの注文にならなかったお支払い（同じ注文手続きの2回目の決済、金額や通貨の違う決済など）です。" +
-          "内容を確かめて、お客様に全額返金してください。売上には含まれません。"}
+          "内容を確かめて、お客様に全額返金してください。売上には含まれません。" +
+          "注文に合わない返金の報告（返金できる残りより多い、通貨が違うなど）もここに記録します（要確認）。" +
+          "注文の返金額や売上には含めていないので、決済サービスの管理画面で確認してください。"}
       </p>
       <div className="mt-4 empty:hidden">
         <FormError errors={answer?.error ? [answer.error] : null} />

@@ -3,11 +3,12 @@ import { formatDateTime } from "~/lib/rules/format";
 import { DAY_MS } from "~/lib/rules/tokyo-date";
 import { env } from "../core/env.server";
 import { db } from "../db/client.server";
-import { orders, strayPayments } from "../db/schema";
+import { orders } from "../db/schema";
 import { checkoutFromPayment, type CheckoutRefusalReason } from "../orders/checkout-from-payment.server";
 import { recordPayment } from "../orders/record-payment.server";
 import { paymentProvider, type PaymentIntentState } from "../payments/index.server";
-import { fileStrayPayment, STRAY_PAYMENTS_PATH } from "../refunds/stray-payments.server";
+import { STRAY_PAYMENTS_PATH, strayPaymentOf } from "../refunds/stray-ledger.server";
+import { fileStrayPayment } from "../refunds/stray-payments.server";
 import { STARTED_PAYMENT_EXPIRY_MS } from "./draft.server";
 
 /*
@@ -207,11 +208,8 @@ function refundedPayment(intent: PaymentIntentState, refunded: number): Unrecove
 }
 
 function inStrayLedger(paymentIntentId: string): boolean {
-  return !!db()
-    .select({ id: strayPayments.id })
-    .from(strayPayments)
-    .where(eq(strayPayments.paymentIntentId, paymentIntentId))
-    .get();
+  // The payment's own entry: a refund reported about it is not the payment in the ledger.
+  return !!strayPaymentOf(db(), paymentIntentId);
 }
 
 function unrecovered(

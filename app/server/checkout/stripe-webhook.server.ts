@@ -5,8 +5,8 @@ import { env } from "../core/env.server";
 import { loadStripe } from "../core/lazy-modules.server";
 import { recordPayment } from "../orders/record-payment.server";
 import { expireOrderPayment } from "../orders/konbini.server";
-import { intentState, refundState } from "../payments/stripe-provider.server";
-import { recordProviderRefund } from "../refunds/refund-sending.server";
+import { chargeRefundsState, intentState, refundState } from "../payments/stripe-provider.server";
+import { recordChargeRefunds, recordProviderRefund } from "../refunds/provider-refunds.server";
 import { eq } from "drizzle-orm";
 
 /** Stripe's own default: a signature older than 5 minutes is a replay. */
@@ -22,9 +22,11 @@ export type WebhookOutcome = {
  * payment events (once, however often they arrive): payment_intent.succeeded makes the order or
  * marks a waiting konbini order paid, requires_action with a konbini voucher makes the waiting
  * order, canceled or payment_failed ends a waiting konbini order as 期限切れ; the refund events
- * record a refund's progress. A payment that does not pay for its checkout (another currency or
- * amount, no checkout, a second payment) makes no order: it is written in the ledger of stray
- * payments and answered 200, since Stripe retrying it would change nothing.
+ * (refund.*, charge.refund.updated, charge.refunded) record a refund's progress when its money
+ * fits its order. A payment that does not pay for its checkout (another currency or amount, no
+ * checkout, a second payment), or a refund that does not fit its order (more than is left,
+ * another currency), changes no order: it is written in the ledger of stray payments and
+ * answered 200, since Stripe retrying it would change nothing.
  */
 export async function handleStripeWebhook(
   rawBody: string,
@@ -70,8 +72,14 @@ export async function handleStripeWebhook(
     case "refund.failed":
     case "charge.refund.updated":
       // A refund's progress (a konbini refund ends when the customer's bank transfer is made),
-      // or one made at Stripe's dashboard, written down so the order's totals stay true.
+      // or one made at Stripe's dashboard, written down so the order's totals stay true. Its
+      // amount and currency are checked first: one that does not fit goes to the ledger.
       recordProviderRefund(refundState(event.data.object));
+      break;
+    case "charge.refunded":
+      // The same, as the charge reports it (the refunds it lists, its total refunded): an
+      // endpoint set up with this event instead of the refund.* ones is checked the same way.
+      recordChargeRefunds(chargeRefundsState(event.data.object));
       break;
   }
   // Recorded only once handled: an event that failed half-way is retried by Stripe.

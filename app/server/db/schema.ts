@@ -807,6 +807,8 @@ export const refunds = sqliteTable(
  * its order, a payment without a usable checkout, another amount or currency; after a restore,
  * one whose order cannot be made again or that was partly refunded). Recorded once per
  * payment, listed in the back-office with a one-click full refund, and mailed to the admins.
+ * The same ledger holds the refunds the provider reports that fit no order (more than is left,
+ * another currency, not a whole positive amount): once per refund, never refunded from here.
  */
 export const STRAY_PAYMENT_REASONS = [
   "second_payment",
@@ -817,6 +819,12 @@ export const STRAY_PAYMENT_REASONS = [
   "order_not_restorable",
   // Found after a restore partly refunded: no order made, the rest is the admin's to judge.
   "partly_refunded",
+  // A refund the provider reports that does not fit its payment (refunds/refund-fit.server.ts):
+  // more than is left of it, another currency, or not a whole positive amount (or not the one
+  // the shop asked for). Written here instead of as the order's refund.
+  "refund_over",
+  "refund_currency",
+  "refund_amount",
 ] as const;
 export type StrayPaymentReason = (typeof STRAY_PAYMENT_REASONS)[number];
 
@@ -835,10 +843,19 @@ export const strayPayments = sqliteTable(
     /** The checkout's verified address, when there is one: a konbini refund's instructions go there. */
     customerEmail: text("customer_email"),
     detail: text("detail").notNull(),
+    /**
+     * A refund report's entry: the provider's refund (re_…), or the charge (ch_…) whose
+     * charge.refunded said a total that fits no order; null for a payment's own entry. A payment
+     * can have several such reports besides its own entry, so each is keyed by this id instead.
+     */
+    providerRefundId: text("provider_refund_id"),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("stray_payments_intent_idx").on(t.paymentIntentId),
+    uniqueIndex("stray_payments_intent_idx")
+      .on(t.paymentIntentId)
+      .where(sql`provider_refund_id is null`),
+    uniqueIndex("stray_payments_refund_idx").on(t.providerRefundId),
     index("stray_payments_created_idx").on(t.createdAt),
   ],
 );

@@ -9,7 +9,8 @@ import type { Toast } from "../http/session.server";
 import { completeTestKonbiniRefund } from "../payments/test-refunds.server";
 import { paymentProvider } from "../payments/index.server";
 import { refundOrder } from "../refunds/order-refunds.server";
-import { recordProviderRefund, sendRefund, type RefundRow } from "../refunds/refund-sending.server";
+import { recordProviderRefund } from "../refunds/provider-refunds.server";
+import { sendRefund, type RefundRow } from "../refunds/refund-sending.server";
 import { orderPage, type OrderPageOrder } from "./order-page.server";
 
 /**

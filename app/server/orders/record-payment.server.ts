@@ -4,19 +4,13 @@ import { db, type Tx } from "../db/client.server";
 import { checkouts, orders } from "../db/schema";
 import { queueMail, sendQueuedMailNow } from "../mail/outbox.server";
 import { paymentReceivedMail } from "../mail/templates/konbini-payment.server";
-import type { KonbiniVoucher, PaymentIntentState } from "../payments/types";
-import {
-  recordStrayPayment,
-  sendStrayPaymentMails,
-  STRAY_PAYMENTS_PATH,
-} from "../refunds/stray-payments.server";
+import { SHOP_CURRENCY, type KonbiniVoucher, type PaymentIntentState } from "../payments/types";
+import { sendStrayPaymentMails, STRAY_PAYMENTS_PATH } from "../refunds/stray-ledger.server";
+import { recordStrayPayment } from "../refunds/stray-payments.server";
 import { checkoutFromPayment } from "./checkout-from-payment.server";
 import type { Order } from "./orders.server";
 import { createOrder, type PaidCheckout } from "./order-creation.server";
 import { orderStatusUrl, promisedDeliveryDay } from "./order-status.server";
-
-/** The shop sells in yen only (Stripe names currencies in lower case). */
-export const SHOP_CURRENCY = "jpy";
 
 /**
  * A payment that must not become its checkout's order: a succeeded one is written in the ledger

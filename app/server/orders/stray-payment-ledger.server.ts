@@ -1,16 +1,13 @@
 import { formatAmountIn } from "~/lib/rules/format";
-import { and, count, eq, inArray, notExists, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, notExists, sql } from "drizzle-orm";
 import { countsAsRefund, REFUND_STATUS_LABELS, REFUND_STATUSES } from "~/lib/rules/refunds";
 import { strayPaymentStepSchema } from "~/lib/schemas/stray-payment-schemas";
 import { db } from "../db/client.server";
 import { orders, refunds, strayPayments } from "../db/schema";
 import type { Toast } from "../http/session.server";
 import { sendRefund, type RefundRow } from "../refunds/refund-sending.server";
-import {
-  refundStrayPayment,
-  STRAY_PAYMENT_REASON_LABELS,
-  strayPaymentList,
-} from "../refunds/stray-payments.server";
+import { STRAY_PAYMENT_REASON_LABELS } from "../refunds/stray-ledger.server";
+import { refundStrayPayment, strayPaymentList } from "../refunds/stray-payments.server";
 
 /**
  * The back-office's view of the ledger of stray payments (the ledger itself, and the refund that
@@ -25,9 +22,14 @@ export type StrayLedgerEntry = {
   reasonLabel: string;
   detail: string;
   paymentIntentId: string;
+  /**
+   * Set for a refund the provider reported that fits no order (its id, or its charge's): money
+   * said to have gone out, which the admin checks at the provider; nothing to refund here.
+   */
+  providerRefundId: string | null;
   checkoutId: string | null;
   customerEmail: string | null;
-  /** The order a second payment duplicates. */
+  /** The order a second payment duplicates, or the one a refund report named. */
   orderNumber: string | null;
   refund: {
     status: RefundRow["status"];
@@ -63,6 +65,7 @@ export function strayPaymentLedger(): StrayLedgerEntry[] {
     reasonLabel: STRAY_PAYMENT_REASON_LABELS[row.reason],
     detail: row.detail,
     paymentIntentId: row.paymentIntentId,
+    providerRefundId: row.providerRefundId,
     checkoutId: row.checkoutId,
     customerEmail: row.customerEmail,
     orderNumber: row.orderId === null ? null : (orderNumbers.get(row.orderId) ?? null),
@@ -73,20 +76,29 @@ export function strayPaymentLedger(): StrayLedgerEntry[] {
       createdAt: row.refund.createdAt.getTime(),
       succeededAt: row.refund.succeededAt?.getTime() ?? null,
     },
-    refundable: !row.refund || !countsAsRefund(row.refund.status),
+    refundable: row.providerRefundId === null && (!row.refund || !countsAsRefund(row.refund.status)),
     resendableRefundId: row.refund?.status === "requested" ? row.refund.id : null,
   }));
 }
 
 const COUNTED = REFUND_STATUSES.filter(countsAsRefund);
 
-/** Stray payments with no refund that counts: the admin menu's badge (one small indexed query). */
+/**
+ * Stray payments with no refund that counts: the admin menu's badge (one small indexed query).
+ * Refund reports are not counted: there is nothing to give back, and their mail said so.
+ */
 export function unrefundedStrayPaymentCount(): number {
   const refunded = db()
     .select({ one: sql`1` })
     .from(refunds)
     .where(and(eq(refunds.strayPaymentId, strayPayments.id), inArray(refunds.status, COUNTED)));
-  return db().select({ n: count() }).from(strayPayments).where(notExists(refunded)).get()?.n ?? 0;
+  return (
+    db()
+      .select({ n: count() })
+      .from(strayPayments)
+      .where(and(isNull(strayPayments.providerRefundId), notExists(refunded)))
+      .get()?.n ?? 0
+  );
 }
 
 export type StrayLedgerOutcome =

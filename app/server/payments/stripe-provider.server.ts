@@ -9,6 +9,7 @@ import {
   type KonbiniVoucher,
   type PaymentIntentState,
   type PaymentProvider,
+  type ProviderChargeRefunds,
   type ProviderRefund,
 } from "./types";
 
@@ -81,6 +82,21 @@ export function refundState(refund: Stripe.Refund, method?: PaymentMethod): Prov
     method: method ?? (refund.instructions_email ? "konbini" : "card"),
     shopRefundId: Number.isSafeInteger(shopRefundId) && shopRefundId > 0 ? shopRefundId : null,
     failureReason: refund.failure_reason ?? null,
+  };
+}
+
+/** A charge.refunded event's charge as the shop reads it: its listed refunds and its total refunded. */
+export function chargeRefundsState(charge: Stripe.Charge): ProviderChargeRefunds {
+  const method: PaymentMethod = charge.payment_method_details?.type === "konbini" ? "konbini" : "card";
+  const listed = charge.refunds?.data ?? [];
+  return {
+    chargeId: charge.id,
+    paymentIntentId:
+      typeof charge.payment_intent === "string" ? charge.payment_intent : (charge.payment_intent?.id ?? null),
+    amountRefunded: charge.amount_refunded,
+    currency: charge.currency,
+    refunds: listed.map((refund) => refundState(refund, method)),
+    listsEveryRefund: charge.refunds ? !charge.refunds.has_more : false,
   };
 }
 

@@ -1,6 +1,12 @@
 import type { CarriedOrder, CarriedOrderReading } from "~/lib/rules/order-metadata";
 import type { PaymentMethod } from "~/lib/rules/payment-terms";
 
+/**
+ * The shop sells in yen only (Stripe names currencies in lower case): every order was paid in
+ * it, and a refund of an order in another currency does not fit it.
+ */
+export const SHOP_CURRENCY = "jpy";
+
 /** A konbini payment's voucher: the customer pays it at a store before it expires. */
 export type KonbiniVoucher = {
   /** The number the customer gives at the store (10–11 digits); Stripe's first store's, the test provider's own. */
@@ -44,6 +50,23 @@ export type ProviderRefund = {
   /** The shop's `refunds.id`, carried in the provider's metadata; null for one made at its dashboard. */
   shopRefundId: number | null;
   failureReason: string | null;
+};
+
+/**
+ * A charge.refunded report: the charge's refunds as far as the report lists them (webhook
+ * endpoints on Stripe API versions before 2022-11-15 list them; later ones list none and send
+ * each refund as its own refund.* event), and the charge's total refunded, which is all that
+ * can be checked of the refunds it does not list.
+ */
+export type ProviderChargeRefunds = {
+  chargeId: string;
+  paymentIntentId: string | null;
+  /** Everything refunded of the charge so far, in `currency`'s smallest unit. */
+  amountRefunded: number;
+  currency: string;
+  refunds: ProviderRefund[];
+  /** Whether `refunds` is every refund of the charge (the list has no more pages). */
+  listsEveryRefund: boolean;
 };
 
 export interface PaymentProvider {

@@ -1,13 +1,18 @@
 import { desc, eq, isNotNull } from "drizzle-orm";
 import { formatAmountIn } from "~/lib/rules/format";
 import { countsAsRefund } from "~/lib/rules/refunds";
-import { env } from "../core/env.server";
 import { db, type Tx } from "../db/client.server";
-import { refunds, strayPayments, users, type StrayPaymentReason } from "../db/schema";
-import { queueMail, sendQueuedMailNow } from "../mail/outbox.server";
+import { refunds, strayPayments, type StrayPaymentReason } from "../db/schema";
 import { strayPaymentMail } from "../mail/templates/stray-payment.server";
 import type { PaymentIntentState } from "../payments/types";
+import type { RefundMisfitReason } from "./refund-fit.server";
 import { sendRefund, type RefundRow } from "./refund-sending.server";
+import {
+  queueAdminMails,
+  sendStrayPaymentMails,
+  STRAY_PAYMENT_REASON_LABELS,
+  strayLedgerUrl,
+} from "./stray-ledger.server";
 
 /**
  * The ledger of stray payments: money that came in without becoming an order. Each is written
@@ -15,24 +20,13 @@ import { sendRefund, type RefundRow } from "./refund-sending.server";
  * stray; each admin is mailed once; the back-office lists them with a one-click full refund.
  */
 
-export const STRAY_PAYMENT_REASON_LABELS: Record<StrayPaymentReason, string> = {
-  second_payment: "同じ注文手続きの2回目の決済",
-  no_checkout: "注文手続きが見つからない決済",
-  amount: "金額が注文の合計と違う決済",
-  currency: "円以外の通貨の決済",
-  order_not_restorable: "注文を作り直せない決済（大会・選手がない）",
-  partly_refunded: "一部返金済みのため注文にしなかった決済",
-};
-
-/** The page where the admin sees them (its address is made here, and only here). */
-export const STRAY_PAYMENTS_PATH = "/admin/stray-payments";
-
 /** Writes a stray payment and queues the admins' mails; answers the mail ids to send (none if already written). */
 export function recordStrayPayment(
   tx: Tx,
   input: {
     intent: PaymentIntentState;
-    reason: StrayPaymentReason;
+    /** A payment's reason; refund reports are filed by stray-ledger.server.ts's fileStrayRefund. */
+    reason: Exclude<StrayPaymentReason, RefundMisfitReason>;
     detail: string;
     orderId?: number | null;
     customerEmail?: string | null;
@@ -56,29 +50,14 @@ export function recordStrayPayment(
     .returning()
     .get();
   if (!row) return [];
-  const admins = tx
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .where(eq(users.isAdmin, true))
-    .all();
   const mail = strayPaymentMail({
     paymentIntentId: row.paymentIntentId,
     amountLabel: formatAmountIn(row.amount, row.currency),
     reasonLabel: STRAY_PAYMENT_REASON_LABELS[row.reason],
     detail: row.detail,
-    ledgerUrl: `${env().SITE_URL}${STRAY_PAYMENTS_PATH}`,
+    ledgerUrl: strayLedgerUrl(),
   });
-  return admins.flatMap((admin) => {
-    const id = queueMail(
-      { to: admin.email, dedupeKey: `stray-payment:${row.paymentIntentId}:${admin.id}`, mail },
-      tx,
-    );
-    return id === null ? [] : [id];
-  });
-}
-
-export function sendStrayPaymentMails(mailIds: number[]): void {
-  for (const id of mailIds) void sendQueuedMailNow(id, "stray payment mail");
+  return queueAdminMails(tx, (adminId) => `stray-payment:${row.paymentIntentId}:${adminId}`, mail);
 }
 
 /**
@@ -125,6 +104,13 @@ export async function refundStrayPayment(input: {
       const stray = tx.select().from(strayPayments).where(eq(strayPayments.id, input.strayPaymentId)).get();
       if (!stray)
         return { ok: false, status: 404, message: "決済が見つかりません。画面を再読み込みしてください。" };
+      // A refund report is money that (the provider says) already went out: nothing to give back.
+      if (stray.providerRefundId !== null)
+        return {
+          ok: false,
+          status: 409,
+          message: "これは決済サービスから報告された返金の記録です。ここから返金するものではありません。",
+        };
       const made = tx.select().from(refunds).where(eq(refunds.strayPaymentId, stray.id)).all();
       if (earlier || made.some((refund) => countsAsRefund(refund.status)))
         return { ok: false, status: 409, message: "この決済は返金済み（または返金手続き中）です。" };

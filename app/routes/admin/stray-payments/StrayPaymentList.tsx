@@ -56,13 +56,21 @@ export function StrayPaymentList({ entries, action }: { entries: Entry[]; action
               <EntryActions entry={entry} action={action} onRefund={() => setConfirming(entry)} />
             </div>
             <dl className="mt-3 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[7rem_1fr]">
-              <dt className="text-zinc-500">決済日時</dt>
+              <dt className="text-zinc-500">{entry.providerRefundId ? "報告日時" : "決済日時"}</dt>
               <dd>{formatDateTime(entry.createdAt)}</dd>
               <dt className="text-zinc-500">決済ID</dt>
               <dd className="font-mono text-xs break-all sm:text-sm">{entry.paymentIntentId}</dd>
+              {entry.providerRefundId ? (
+                <>
+                  <dt className="text-zinc-500">返金ID</dt>
+                  <dd className="font-mono text-xs break-all sm:text-sm">{entry.providerRefundId}</dd>
+                </>
+              ) : null}
               {entry.orderNumber ? (
                 <>
-                  <dt className="text-zinc-500">作成済みの注文</dt>
+                  <dt className="text-zinc-500">
+                    {entry.providerRefundId ? "返金の対象の注文" : "作成済みの注文"}
+                  </dt>
                   <dd>
                     <Link
                       to={`/admin/orders/${encodeURIComponent(entry.orderNumber)}`}
@@ -102,7 +110,12 @@ export function StrayPaymentList({ entries, action }: { entries: Entry[]; action
 }
 
 function StateBadge({ entry }: { entry: Entry }) {
-  const label = entry.refund && !entry.refundable ? entry.refund.statusLabel : "未返金";
+  // A refund report is not money to give back: the admin checks it at the payment service.
+  const label = entry.providerRefundId
+    ? "要確認"
+    : entry.refund && !entry.refundable
+      ? entry.refund.statusLabel
+      : "未返金";
   const tone =
     label === "返金済み"
       ? "bg-emerald-100 text-emerald-800"
