@@ -82,12 +82,11 @@ export default tseslint.config(
       "app/server/core/clock.server.ts",
       "app/server/http/not-found.server.ts",
       // Machine time, not shop time: how old a cached page is, when S3 signs a link (S3 checks the
-      // signature against its own real clock), when the store's listing was last swept, how long a
-      // replica call took. A test's clock must not move them.
+      // signature against its own real clock), when the store's listing was last swept. A test's
+      // clock must not move them.
       "app/server/http/render-cache.server.ts",
       "app/server/files/s3-links.server.ts",
       "app/server/files/store.server.ts",
-      "app/server/db/replica.server.ts",
     ],
     rules: { "no-restricted-syntax": ["error", ...navigationStateComparison, ...handMade404, ...wallClock] },
   },

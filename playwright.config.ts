@@ -72,7 +72,6 @@ export default defineConfig({
         "**/admin-access.spec.ts",
         "**/upload-resume.spec.ts",
         "**/kept-alive-connections.spec.ts",
-        "**/litefs-replica.spec.ts",
         "**/list-index-bomb.spec.ts",
         "**/server-edge.spec.ts",
         "**/stop-together.spec.ts",

@@ -18,7 +18,7 @@ import {
   needsDocumentLoad,
   withSecurityHeaders,
 } from "./server/http/security-headers.server";
-import { isReadOnlyError, shopEdge } from "./server/http/edge.server";
+import { shopEdge } from "./server/http/edge.server";
 import { env } from "./server/core/env.server";
 import { cachedPage, keepPage, NONCE_PLACEHOLDER, renderCacheKey } from "./server/http/render-cache.server";
 import { startUp } from "./server/startup.server";
@@ -173,15 +173,7 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
   );
 };
 
-/**
- * A loader's error. On a LiteFS replica a loader that writes (a session renewed, a download
- * counted) fails before writing anything: the server entry then answers with a replay to the
- * primary instead of the error (it reads the mark on the request's context).
- */
-export const handleError: HandleErrorFunction = (error, { request, context }) => {
-  if (isReadOnlyError(error) && env().LITEFS_DIR) {
-    context.wroteOnReplica = true;
-    return;
-  }
+/** A loader's error: logged, unless the request was aborted (the visitor left). */
+export const handleError: HandleErrorFunction = (error, { request }) => {
   if (!request.signal.aborted) console.error(error);
 };

@@ -5,8 +5,9 @@
  *
  * The same loop the web server runs in-process by default (app/server/media/jobs/worker.server.ts).
  * Run it with the server's own settings (DATABASE_PATH, MEDIA_DIR or STORAGE_URL) and start the
- * server with MEDIA_WORKER=separate, so that only this process transcodes: on the same machine at
- * the lowest CPU priority, or on a machine of its own beside the volume (README, "Videos").
+ * server with MEDIA_WORKER=separate, so that only this process transcodes, at the lowest CPU
+ * priority. It opens the server's SQLite file, so it runs on the machine whose volume holds it
+ * (README, "Videos").
  * SIGTERM, SIGINT or SIGHUP (to it, or to npm above it: scripts/stop-together.mjs) stops ffmpeg and
  * puts its job back for the next start; exit 0.
  */
@@ -22,7 +23,7 @@ if (!(await ffmpegInstalled())) {
   console.error("ffmpeg / ffprobe が見つかりません: apt-get install ffmpeg");
   process.exit(1);
 }
-// Opens (and on the primary migrates) the database before the loop's first look.
+// Opens (and migrates) the database before the loop's first look.
 db();
 console.log(
   `[worker] メディア処理を開始しました（同時 ${config.MEDIA_JOBS} 件、待ち ${unfinishedJobCount()} 件）`,

@@ -2,9 +2,9 @@
  * The shop's server: Express with Remix's own adapter (what `remix-serve` is made of), plus what
  * belongs at the edge and cannot be done from inside Remix (decision 0020): the caller's address,
  * refusals before anything is read (cross-site posts, bodies over their route's limit), security
- * headers on every answer (static files too), fly-replay on LiteFS replicas, and a graceful
- * shutdown. Production runs `node server-build/index.js` (this file compiled by `npm run build`);
- * `npm run dev` runs it with tsx and Vite in middleware mode, so both share one edge.
+ * headers on every answer (static files too), and a graceful shutdown. Production runs
+ * `node server-build/index.js` (this file compiled by `npm run build`); `npm run dev` runs it with
+ * tsx and Vite in middleware mode, so both share one edge.
  */
 import http from "node:http";
 import net from "node:net";
@@ -84,7 +84,7 @@ app.use((req, res, next) => {
   if (peer) req.headers[PEER_HEADER] = plainAddress(peer);
   else delete req.headers[PEER_HEADER];
   // Every answer is counted for /metrics once it has gone out (or its connection closed):
-  // static files, refusals and replays too. A clock read and one histogram observation.
+  // static files and refusals too. A clock read and one histogram observation.
   const started = performance.now();
   const pathname = req.path;
   res.once("close", () =>
@@ -107,17 +107,6 @@ function warnOfProxy(req: ExpressRequest): void {
     `[server] ${header} ヘッダー付きのリクエストを受けました。プロキシの後ろで動かす場合は TRUST_PROXY（fly、またはプロキシの段数）を設定してください。TRUST_PROXY=none のままでは全員が一つの接続元として数えられ、/metrics はトークンなしでは読めません`,
   );
 }
-
-// On a LiteFS replica a request that may write goes to the primary before any of it is read:
-// fly.io's proxy holds the body and sends it there again.
-app.use((req, res, next) => {
-  // Asked on every request: it also moves the database connection along with a promotion or demotion.
-  const primaryHost = edge.replayTarget();
-  if (primaryHost === null || req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS")
-    return next();
-  req.resume();
-  res.writeHead(409, edge.replayHeaders(primaryHost)).end(edge.replayBody);
-});
 
 app.use(compression());
 
@@ -214,11 +203,8 @@ async function handleWithRemix(req: ExpressRequest, res: ExpressResponse): Promi
     ...(body && { body, duplex: "half" }),
   });
   const context: ShopLoadContext = {};
-  let response = await edge.withRequestClock(request, () => handle(request, context));
+  const response = await edge.withRequestClock(request, () => handle(request, context));
   if (res.headersSent || counted?.over) return;
-  const primaryHost = context.wroteOnReplica ? edge.replayTarget() : null;
-  if (primaryHost !== null)
-    response = new Response(edge.replayBody, { status: 409, headers: edge.replayHeaders(primaryHost) });
   if (counted && !req.complete) await keepOrCloseAfter(req, res, counted);
   if (req.socket.destroyed) return;
   await send(req, res, edge.secureAnswer(request, response));

@@ -210,24 +210,3 @@ describe("object storage (STORAGE_URL)", () => {
     expect(parseEnv({ ...good, UPLOAD_CHUNK_BYTES: "65536" }).UPLOAD_CHUNK_BYTES).toBe(65536);
   });
 });
-
-describe("LiteFS (LITEFS_DIR)", () => {
-  const bucket = {
-    STORAGE_URL: "s3://shop-media/videos",
-    S3_REGION: "auto",
-    S3_ACCESS_KEY_ID: "key-id",
-    S3_SECRET_ACCESS_KEY: "secret",
-  };
-
-  it("needs the files in object storage and the database inside the LiteFS folder", () => {
-    expect(() => parseEnv({ ...good, LITEFS_DIR: "/litefs", DATABASE_PATH: "/litefs/shop.db" })).toThrowError(
-      /LITEFS_DIR: LiteFS（複数のサーバー）では/,
-    );
-    expect(() =>
-      parseEnv({ ...good, ...bucket, LITEFS_DIR: "/litefs", DATABASE_PATH: "/data/shop.db" }),
-    ).toThrowError(/DATABASE_PATH: LiteFS が複製するのは LITEFS_DIR/);
-    expect(
-      parseEnv({ ...good, ...bucket, LITEFS_DIR: "/litefs", DATABASE_PATH: "/litefs/shop.db" }).LITEFS_DIR,
-    ).toBe("/litefs");
-  });
-});

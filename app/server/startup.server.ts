@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import { db } from "./db/client.server";
-import { isPrimary } from "./db/replica.server";
 import { users } from "./db/schema";
 import { env } from "./core/env.server";
 import { startOutboxRetryLoop } from "./mail/outbox.server";
@@ -23,8 +22,7 @@ import { ffmpegInstalled } from "./media/probe.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
- * stops start-up naming the variable), opens and migrates the database (on a LiteFS replica
- * only opens it: the writes below, and the loops' work, are the primary's), and creates
+ * stops start-up naming the variable), opens and migrates the database, and creates
  * the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when the shop has none, makes the
  * orders of payments that succeeded while their order was never written, and starts the
  * loops that retry mail the SMTP server could not take and delete expired order drafts.
@@ -36,12 +34,7 @@ export async function startUp(): Promise<void> {
     console.log(`[startup] ${paymentProviderNotice(config.PAYMENT_PROVIDER)}`);
   }
   const database = db();
-  const primary = isPrimary();
-  if (config.LITEFS_DIR)
-    console.log(
-      `[startup] LiteFS: ${primary ? "プライマリー（書き込み・マイグレーション・バックグラウンド処理を行います）" : "レプリカ（読み取りのみ。書き込みはプライマリーへ転送します）"}`,
-    );
-  if (primary && config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
     const email = config.ADMIN_EMAIL.toLowerCase();
     const anyAdmin = database.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).get();
     if (!anyAdmin) {
@@ -55,12 +48,11 @@ export async function startUp(): Promise<void> {
     }
   }
   // In the background: with Stripe this asks the network, and the shop should answer meanwhile.
-  if (primary)
-    void recoverUnrecordedPayments()
-      .catch((error: unknown) => console.error("[payments] reconciliation failed", error))
-      // Refunds written but never answered (the server stopped, the provider was unreachable).
-      .then(() => resendRequestedRefunds())
-      .catch((error: unknown) => console.error("[refunds] resending failed", error));
+  void recoverUnrecordedPayments()
+    .catch((error: unknown) => console.error("[payments] reconciliation failed", error))
+    // Refunds written but never answered (the server stopped, the provider was unreachable).
+    .then(() => resendRequestedRefunds())
+    .catch((error: unknown) => console.error("[refunds] resending failed", error));
   startOutboxRetryLoop();
   startCleanUpLoop();
   // Every uploaded video is read by ffprobe and its versions made by ffmpeg: without them uploads
@@ -113,8 +105,6 @@ export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
       })
       .catch((error: unknown) => console.error("[payments] konbini reconciliation failed", error));
   const hourly = () => {
-    // Only the primary writes (LiteFS); a replica promoted later takes over at its next hour.
-    if (!isPrimary()) return;
     void cleanUp();
     reconcile();
   };

@@ -9,7 +9,7 @@ import { snapshotPlace } from "./snapshot-places.server";
  * - off: BACKUP_INTERVAL_MINUTES=0;
  * - failing: the last try failed (the reasons are listed);
  * - none: no snapshot yet and no failure (a new shop: the first comes a minute after start-up);
- * - late: no good snapshot for two intervals (the loop is not running: a replica, a stopped timer);
+ * - late: no good snapshot for two intervals (the loop is not running: a stopped timer);
  * - ok.
  */
 export type BackupOverview = {

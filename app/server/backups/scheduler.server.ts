@@ -10,7 +10,6 @@ import {
 import { HOUR_MS, MINUTE_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { env, type Env } from "../core/env.server";
-import { isPrimary } from "../db/replica.server";
 import { lastGoodSnapshot, recordBackupRun } from "./backup-runs.server";
 import { snapshotPlace, type SnapshotPlace } from "./snapshot-places.server";
 import { takeSnapshot } from "./snapshot.server";
@@ -108,9 +107,8 @@ export function nextSnapshotDelay(lastGoodAt: Date | null, at: Date, intervalMs:
 const globalForBackups = globalThis as { __shopBackupTimer?: NodeJS.Timeout | null };
 
 /**
- * Every BACKUP_INTERVAL_MINUTES (0: never), on the LiteFS primary only (a replica's copy is the
- * primary's, and one instance writing snapshots is enough): a snapshot, retried twice
- * (RETRY_DELAYS_MS) when it fails. `intervalMs` lets a test run the loop in milliseconds.
+ * Every BACKUP_INTERVAL_MINUTES (0: never): a snapshot, retried twice (RETRY_DELAYS_MS) when it
+ * fails. `intervalMs` lets a test run the loop in milliseconds.
  */
 export function startBackupLoop(intervalMs = env().BACKUP_INTERVAL_MINUTES * MINUTE_MS): void {
   if (intervalMs <= 0 || globalForBackups.__shopBackupTimer) return;
@@ -120,13 +118,11 @@ export function startBackupLoop(intervalMs = env().BACKUP_INTERVAL_MINUTES * MIN
     globalForBackups.__shopBackupTimer = timer;
   };
   const run = async () => {
-    if (isPrimary()) {
-      let outcome = await takeScheduledSnapshot(1);
-      for (let retry = 0; !outcome.ok && retry < RETRY_DELAYS_MS.length; retry++) {
-        await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_DELAYS_MS[retry]!, intervalMs)).unref());
-        if (globalForBackups.__shopBackupTimer === null) return;
-        outcome = await takeScheduledSnapshot(retry + 2);
-      }
+    let outcome = await takeScheduledSnapshot(1);
+    for (let retry = 0; !outcome.ok && retry < RETRY_DELAYS_MS.length; retry++) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_DELAYS_MS[retry]!, intervalMs)).unref());
+      if (globalForBackups.__shopBackupTimer === null) return;
+      outcome = await takeScheduledSnapshot(retry + 2);
     }
     if (globalForBackups.__shopBackupTimer !== null) schedule(intervalMs);
   };

@@ -4,7 +4,6 @@ import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { env } from "../core/env.server";
-import { isPrimary } from "./replica.server";
 import * as schema from "./schema";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -13,31 +12,17 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const MIGRATIONS_DIR = path.resolve(process.cwd(), "drizzle");
 
-/**
- * Opens the shop's SQLite file with the settings every connection needs, and migrates it. A
- * LiteFS replica (app/server/db/replica.server.ts) does neither: its file is the primary's copy,
- * migrated there, and its connection only reads (`query_only`), so a write fails at once, before
- * LiteFS would refuse it, and is answered by sending the request to the primary.
- */
-export function openDatabase(file: string, { primary = isPrimary() }: { primary?: boolean } = {}): Db {
+/** Opens the shop's SQLite file with the settings every connection needs, and migrates it. */
+export function openDatabase(file: string): Db {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new Database(file);
-  if (primary) sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const db = drizzle(sqlite, { schema });
-  if (primary) migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-  else sqlite.pragma("query_only = ON");
+  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
   return db;
-}
-
-/** Follows a promotion or demotion by LiteFS: a replica's connection only reads. */
-export function followDatabaseRole(primary: boolean): void {
-  const sqlite = db().$client;
-  const readOnly = (sqlite.pragma("query_only", { simple: true }) as number) === 1;
-  if (readOnly === !primary) return;
-  sqlite.pragma(`query_only = ${primary ? "OFF" : "ON"}`);
 }
 
 // One connection per process; kept on globalThis so dev-server reloads reuse it.

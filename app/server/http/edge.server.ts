@@ -1,8 +1,7 @@
 import { enableRequestClocks, withRequestClock } from "../core/clock.server";
 import { formatBytes } from "~/lib/schemas/media-schemas";
 import { env, type TrustProxy } from "../core/env.server";
-import { db, followDatabaseRole } from "../db/client.server";
-import { databaseRole } from "../db/replica.server";
+import { db } from "../db/client.server";
 import { stopOutboxRetryLoop } from "../mail/outbox.server";
 import { stopMediaWorker } from "../media/jobs/worker.server";
 import { observeRequest, reportCallerGate } from "../metrics/registry.server";
@@ -28,22 +27,13 @@ import {
 export type ShopLoadContext = {
   /** Set by the edge when it hands Remix its own refusal page (a cross-site post, a body too large). */
   refusal?: { status: 403 | 413; message: string };
-  /** Set by `handleError` when a loader tried to write on a LiteFS replica: the answer becomes a replay. */
-  wroteOnReplica?: boolean;
 };
 
 declare module "@remix-run/node" {
   // Remix's own hook for typing `context` in loaders and actions.
   interface AppLoadContext {
     refusal?: ShopLoadContext["refusal"];
-    wroteOnReplica?: ShopLoadContext["wroteOnReplica"];
   }
-}
-
-/** A write refused because this is a replica: SQLite's answer under `query_only` (and LiteFS's). */
-export function isReadOnlyError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "SQLITE_READONLY" || (typeof code === "string" && code.startsWith("SQLITE_READONLY_"));
 }
 
 /**
@@ -83,24 +73,6 @@ export function secureAnswer(request: Request, response: Response): Response {
   });
 }
 
-/** On a LiteFS replica: the primary's host, where requests that write are replayed; null on the primary. */
-export function replayTarget(): string | null {
-  if (!env().LITEFS_DIR) return null;
-  const role = databaseRole();
-  followDatabaseRole(role.primary);
-  return role.primary ? null : role.primaryHost;
-}
-
-/** The answer that makes fly.io's proxy replay the request on the primary (its body is never shown). */
-export function replayHeaders(primaryHost: string): Record<string, string> {
-  return {
-    "fly-replay": `instance=${primaryHost}`,
-    "Content-Type": "text/plain; charset=utf-8",
-    "Cache-Control": "no-store",
-  };
-}
-const REPLAY_BODY = "この操作はプライマリーのサーバーで処理します。";
-
 /**
  * The end of the process, after the edge has stopped taking requests and let those in flight
  * finish: the loops stop (a retry pass of the outbox finishes the mail it is sending, a media job
@@ -117,7 +89,7 @@ export async function shutDown(): Promise<void> {
     const sqlite = db().$client;
     if (sqlite.open) {
       // Under Litestream the WAL is its to fold in (it syncs once more when the server has exited).
-      if (databaseRole().primary && !env().LITESTREAM_REPLICATES) sqlite.pragma("wal_checkpoint(TRUNCATE)");
+      if (!env().LITESTREAM_REPLICATES) sqlite.pragma("wal_checkpoint(TRUNCATE)");
       sqlite.close();
     }
   } catch (error) {
@@ -135,9 +107,6 @@ export type ShopEdge = {
   bodyTooLargeMessage: typeof bodyTooLargeMessage;
   secureAnswer: typeof secureAnswer;
   staticFileHeaders: typeof staticFileHeaders;
-  replayTarget: typeof replayTarget;
-  replayHeaders: typeof replayHeaders;
-  replayBody: string;
   shutDown: typeof shutDown;
   /** The JSON API's own error body, for refusals of its calls. */
   apiError: typeof apiError;
@@ -162,9 +131,6 @@ export function shopEdge(): ShopEdge {
     bodyTooLargeMessage,
     secureAnswer,
     staticFileHeaders,
-    replayTarget,
-    replayHeaders,
-    replayBody: REPLAY_BODY,
     shutDown,
     apiError,
     isSessionCookie: (name) => name === sessionCookieName(),

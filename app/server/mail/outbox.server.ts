@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db, type Db, type Tx } from "../db/client.server";
-import { isPrimary } from "../db/replica.server";
 import { mailOutbox } from "../db/schema";
 import type { RenderedMail } from "./layout.server";
 import { sendMail } from "./transport.server";
@@ -219,8 +218,7 @@ export function pendingMailCount(): number {
 export function startOutboxRetryLoop(intervalMs = RETRY_INTERVAL_MS): void {
   if (globalForOutbox.__shopOutboxTimer) return;
   const timer = setInterval(() => {
-    // Only the primary writes (LiteFS): a replica's loop waits until it is promoted.
-    if (globalForOutbox.__shopOutboxPass || !isPrimary()) return;
+    if (globalForOutbox.__shopOutboxPass) return;
     globalForOutbox.__shopOutboxPass = retryDueMail()
       .then(({ sent }) => {
         if (sent > 0) console.log(`[outbox] sent ${sent} queued mail(s)`);

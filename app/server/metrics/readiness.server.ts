@@ -1,14 +1,11 @@
 import path from "node:path";
 import { env } from "../core/env.server";
 import { db } from "../db/client.server";
-import { databaseRole } from "../db/replica.server";
 import { diskSpace } from "./disk.server";
 
 /**
  * Whether this server can do its work (`/readyz`), beyond `/healthz`'s "the process answers and
- * the database reads": the database takes a write and the volume has room for one. On a LiteFS
- * replica (its `.primary` file names another machine: replica.server.ts) writes go to the
- * primary by design, so there ready means readable.
+ * the database reads": the database takes a write and the volume has room for one.
  */
 
 /** Below either, uploads and SQLite's own growth (WAL, VACUUM INTO for a snapshot) are at risk. */
@@ -22,7 +19,7 @@ export type Readiness = { ready: true } | { ready: false; failed: string[] };
 
 /**
  * A write transaction begun and rolled back: SQLite takes the write lock (BEGIN IMMEDIATE) and
- * writes nothing. It fails on a read-only connection (`query_only`, LiteFS's replica) or file.
+ * writes nothing. It fails on a read-only connection (`query_only`) or file.
  */
 function databaseTakesWrite(): string | null {
   const sqlite = db().$client;
@@ -40,15 +37,6 @@ function databaseTakesWrite(): string | null {
   }
 }
 
-function databaseReads(): string | null {
-  try {
-    db().$client.prepare("select 1").get();
-    return null;
-  } catch (error) {
-    return `database does not read (${(error as { code?: string }).code ?? String(error)})`;
-  }
-}
-
 async function volumeHasRoom(minFreeBytes: number, minFreeRatio: number): Promise<string | null> {
   const space = await diskSpace(path.dirname(path.resolve(env().DATABASE_PATH)));
   if (!space) return "database folder missing";
@@ -61,9 +49,8 @@ async function volumeHasRoom(minFreeBytes: number, minFreeRatio: number): Promis
 export async function readiness({
   minFreeBytes = MIN_FREE_BYTES,
   minFreeRatio = MIN_FREE_RATIO,
-  primary = databaseRole().primary,
-}: { minFreeBytes?: number; minFreeRatio?: number; primary?: boolean } = {}): Promise<Readiness> {
-  const database = primary ? databaseTakesWrite() : databaseReads();
+}: { minFreeBytes?: number; minFreeRatio?: number } = {}): Promise<Readiness> {
+  const database = databaseTakesWrite();
   const disk = await volumeHasRoom(minFreeBytes, minFreeRatio);
   const failed = [database, disk].filter((problem) => problem !== null);
   return failed.length === 0 ? { ready: true } : { ready: false, failed };

@@ -47,15 +47,13 @@ export const serverSettings = z.object({
   MEDIA_JOBS: integerBetween(1, 8).default(1),
   /**
    * Who runs the media jobs: this web server in its own process (`server`, the default), or a
-   * process of their own (`separate`: `npm run worker`, e.g. on a machine of its own).
+   * process of their own (`separate`: `npm run worker`, on the machine that holds the database).
    */
   MEDIA_WORKER: z
     .enum(["server", "separate"], { message: "server か separate を指定してください" })
     .default("server"),
   /** ffmpeg's thread cap; unset, half the machine's cores (app/server/media/jobs/ffmpeg.server.ts). */
   MEDIA_FFMPEG_THREADS: optionalText.pipe(integerBetween(1, 64).optional()),
-  /** The LiteFS mount folder (where its `.primary` file appears on replicas); unset without LiteFS. */
-  LITEFS_DIR: optionalText,
 });
 
 /**

@@ -1,5 +1,4 @@
 import { env } from "../../core/env.server";
-import { isPrimary } from "../../db/replica.server";
 import {
   claimNextJob,
   failJob,
@@ -69,10 +68,10 @@ export function startMediaWorker({
   fill();
 }
 
-/** Claims due jobs while a slot is free. Only the primary writes (LiteFS). */
+/** Claims due jobs while a slot is free. */
 function fill(): void {
   const worker = state();
-  while (!worker.stopping && worker.running.size < worker.concurrency && isPrimary()) {
+  while (!worker.stopping && worker.running.size < worker.concurrency) {
     let job: MediaJob | undefined;
     try {
       job = claimNextJob();

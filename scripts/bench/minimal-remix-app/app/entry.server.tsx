@@ -2,9 +2,9 @@
  * The minimal app's server entry: Remix's own default for Node (what the app used while it had
  * none), plus the `edge` the shop's server entry (server/index.ts) asks every build for, so the
  * benchmark's floor is served by the same Express, adapter, compression and request log as the
- * shop. The edge does what a minimal app would: no refusals of its own, no headers added, no
- * replicas, the usual 64 KiB form limit. Only the shop's type is imported, never its code: the
- * floor must not load the shop.
+ * shop. The edge does what a minimal app would: no refusals of its own, no headers added, the
+ * usual 64 KiB form limit. Only the shop's type is imported, never its code: the floor must not
+ * load the shop.
  */
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
@@ -31,10 +31,6 @@ export const edge: ShopEdge = {
   bodyTooLargeMessage: () => "Payload Too Large",
   secureAnswer: (_request, response) => response,
   staticFileHeaders: () => new Headers(),
-  // Never a LiteFS replica, so nothing is ever replayed elsewhere.
-  replayTarget: () => null,
-  replayHeaders: (primaryHost) => ({ "fly-replay": `instance=${primaryHost}` }),
-  replayBody: "",
   // No database, no loops: nothing to close after the entry has stopped taking requests.
   shutDown: async () => {},
   apiError: (status, message) => Response.json({ error: "エラー", message }, { status }),
