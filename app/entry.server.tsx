@@ -19,6 +19,12 @@ import {
   withSecurityHeaders,
 } from "./server/http/security-headers.server";
 import { shopEdge } from "./server/http/edge.server";
+import {
+  noteOutOfSpace,
+  outOfSpaceData,
+  outOfSpacePage,
+  takeOutOfSpace,
+} from "./server/http/out-of-space-answer.server";
 import { env } from "./server/core/env.server";
 import { cachedPage, keepPage, NONCE_PLACEHOLDER, renderCacheKey } from "./server/http/render-cache.server";
 import { startUp } from "./server/startup.server";
@@ -39,6 +45,8 @@ export default function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
+  // A loader or action found the disk full: Remix draws this thrown 503 with the root error boundary.
+  if (takeOutOfSpace(request)) throw outOfSpacePage();
   const nonce = createNonce();
   const cacheKey = renderCacheKey(request, remixContext);
   if (cacheKey === null)
@@ -162,6 +170,7 @@ function renderStreaming(
  * entry's (edge.server.ts).
  */
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  if (takeOutOfSpace(request)) return outOfSpaceData(request, response);
   if (!needsDocumentLoad(request)) return response;
   const target = headerTarget(request);
   return withSecurityHeaders(
@@ -173,7 +182,13 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
   );
 };
 
-/** A loader's error: logged, unless the request was aborted (the visitor left). */
+/**
+ * A loader's error: logged, unless the request was aborted (the visitor left). One that found the
+ * disk full is remembered, so its answer is the 503 page instead of a 500 (out-of-space-answer).
+ */
 export const handleError: HandleErrorFunction = (error, { request }) => {
+  // The 503 thrown above comes back here once; it is the answer, not an error.
+  if (error instanceof Response) return;
+  noteOutOfSpace(error, request);
   if (!request.signal.aborted) console.error(error);
 };

@@ -90,10 +90,11 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
-  // The server entry's refusals (a cross-site post, a body too large) say why in their data.
+  // The server entry's refusals (a cross-site post, a body too large) and a write that found the
+  // disk full (503, http/out-of-space-answer.server.ts) say why in their data.
   if (
     isRouteErrorResponse(error) &&
-    (error.status === 403 || error.status === 413) &&
+    (error.status === 403 || error.status === 413 || error.status === 503) &&
     typeof error.data === "string"
   )
     return <RefusedPage status={error.status} message={error.data} />;

@@ -14,14 +14,20 @@ export function NotFoundPage() {
   );
 }
 
-/** A request the shop refused before reading it (a post from another site, a body too large), with its reason. */
+const REFUSED_TITLES: Record<number, string> = {
+  413: "送信内容が大きすぎます",
+  503: "ただいまご利用いただけません",
+};
+
+/**
+ * A request the shop refused before reading it (a post from another site, a body too large), or
+ * could not write for lack of disk space (503), with its reason.
+ */
 export function RefusedPage({ status, message }: { status: number; message: string }) {
   return (
     <section role="alert" className="mx-auto flex max-w-xl flex-col items-center px-4 py-20 text-center">
       <p className="text-6xl font-bold text-zinc-300">{status}</p>
-      <h1 className="mt-4 text-2xl font-bold">
-        {status === 413 ? "送信内容が大きすぎます" : "この操作は受け付けられません"}
-      </h1>
+      <h1 className="mt-4 text-2xl font-bold">{REFUSED_TITLES[status] ?? "この操作は受け付けられません"}</h1>
       <p className="mt-3 text-zinc-600">{message}</p>
       <Link to="/" className="mt-8 btn-primary">
         ホームへ戻る

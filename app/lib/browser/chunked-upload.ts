@@ -45,6 +45,16 @@ async function messageOf(response: Response): Promise<string | null> {
   }
 }
 
+/** The `message` of a JSON answer read as text (XHR's), or null. */
+function messageIn(text: string): string | null {
+  try {
+    const body = JSON.parse(text) as { message?: unknown };
+    return typeof body.message === "string" ? body.message : null;
+  } catch {
+    return null;
+  }
+}
+
 /** POSTs one chunk with XHR, which (unlike fetch) reports upload progress. Rejects only on a network failure. */
 function postChunk(
   url: string,
@@ -146,7 +156,9 @@ export async function uploadInChunks(options: {
           continue;
         }
       }
-      throw new UploadFailed(UPLOAD_MESSAGES.chunkFailed(answer?.status ?? 0));
+      // A chunk refused for its size or for the server's disk (413) says why, with the figures.
+      const told = answer?.status === 413 ? messageIn(answer.text) : null;
+      throw new UploadFailed(told ?? UPLOAD_MESSAGES.chunkFailed(answer?.status ?? 0));
     }
     index++;
     onProgress(Math.min(index * chunkSize, file.size), file.size);

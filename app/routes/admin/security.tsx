@@ -17,6 +17,8 @@ import { now } from "~/server/core/clock.server";
 import { ApiTokensPanel } from "./ApiTokensPanel";
 import { BackupPanel, BackupWarning } from "./BackupPanel";
 import { backupOverview } from "~/server/backups/backup-overview.server";
+import { diskOverview } from "~/server/metrics/disk-overview.server";
+import { DiskPanel, DiskWarning } from "./DiskPanel";
 
 export const meta: MetaFunction = () => [{ title: "セキュリティ監視 | 管理画面" }];
 
@@ -41,6 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     }),
     tokens: tab === "tokens" ? listApiTokens() : [],
     backups: tab === "system" || tab === "overview" ? backupOverview() : null,
+    disks: tab === "system" || tab === "overview" ? await diskOverview() : null,
     now: now().toISOString(),
   };
 }
@@ -119,7 +122,7 @@ const OUTCOME: Record<string, string> = {
 };
 
 export default function SecurityDashboardPage() {
-  const { tab, dashboard, tokens, backups, now: loadedAt } = useLoaderData<typeof loader>();
+  const { tab, dashboard, tokens, backups, disks, now: loadedAt } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const revalidator = useRevalidator();
@@ -180,6 +183,7 @@ export default function SecurityDashboardPage() {
       <section className="rounded-b-xl bg-white p-4 shadow-sm sm:p-6">
         {tab === "overview" ? (
           <div className="space-y-6">
+            {disks ? <DiskWarning volumes={disks} to={link({ tab: "system" })} /> : null}
             {backups ? <BackupWarning backups={backups} to={link({ tab: "system" })} /> : null}
             <div className="flex items-center gap-3">
               <span className="font-semibold">総合リスク</span>
@@ -365,6 +369,7 @@ export default function SecurityDashboardPage() {
                 </li>
               ))}
             </ul>
+            {disks ? <DiskPanel volumes={disks} /> : null}
             {backups ? <BackupPanel backups={backups} now={loadedAt} /> : null}
           </div>
         ) : null}

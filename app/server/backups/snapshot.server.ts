@@ -6,8 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { Worker } from "node:worker_threads";
 import zlib from "node:zlib";
 import { formatBytes } from "~/lib/schemas/media-schemas";
-import { diskSpace } from "../metrics/disk.server";
-import { MIN_FREE_BYTES } from "../metrics/readiness.server";
+import { diskRoom } from "../core/disk.server";
 
 /** Tables whose row counts go into a snapshot's manifest, to compare a restore against. */
 export const COUNTED_TABLES = [
@@ -138,15 +137,16 @@ export async function takeSnapshot(options: {
 }
 
 /**
- * The copy is as large as the database (before gzip): a snapshot that would leave the disk under
- * /readyz's minimum is refused with the figures, rather than fill the disk the shop writes to.
+ * The copy is as large as the database (before gzip): a snapshot that would take the disk below
+ * its reserve (core/disk.server.ts) is refused with the figures, rather than fill the disk the
+ * shop writes orders to.
  */
 async function ensureRoom(database: string, folder: string): Promise<void> {
-  const space = await diskSpace(folder);
+  const room = await diskRoom(folder);
   const needed = fs.statSync(database).size;
-  if (space && space.freeBytes - needed < MIN_FREE_BYTES)
+  if (room && room.spareBytes < needed)
     throw new Error(
-      `空き容量が足りません（${folder}: 空き ${formatBytes(space.freeBytes)}、スナップショットの作業に ${formatBytes(needed)} と残しておく ${formatBytes(MIN_FREE_BYTES)} が必要です）`,
+      `空き容量が足りません（${folder}: 空き ${formatBytes(room.freeBytes)}、スナップショットの作業に ${formatBytes(needed)} と残しておく ${formatBytes(room.reserveBytes)} が必要です）`,
     );
 }
 

@@ -118,10 +118,12 @@ export async function receiveDeliveryForm(
     maxFileBytes: limit,
     maxFieldBytes: 4 * 1024,
   });
-  if (!spooled.ok)
+  if (!spooled.ok) {
+    if (spooled.reason === "no-room") return fail(413, spooled.refusal.message);
     return spooled.reason === "too-large"
       ? fail(413, `ファイルが大きすぎます（1 ファイル ${formatBytes(limit)} まで）`)
       : fail(400, DELIVERY_FILE_MESSAGES.unreadable);
+  }
   const stored: DeliveryFile[] = [];
   const refused: string[] = [];
   for (const part of spooled.files) {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
+import { NoRoomForUpload } from "../core/out-of-space.server";
 import type { LocalStore } from "./local-store.server";
 import { fileSink } from "./multipart.server";
 import type { ChunkedUpload, ChunkedUploads, ChunkSink, StoredPart } from "./store.server";
@@ -32,16 +33,34 @@ export class LocalChunks implements ChunkedUploads {
       this.partPath(upload.storeUploadId),
       fs.constants.O_RDWR | fs.constants.O_CREAT,
     );
-    const sink = fileSink(handle, index * upload.chunkSize, length);
+    const offset = index * upload.chunkSize;
+    const sizeBefore = (await handle.stat()).size;
+    const sink = fileSink(handle, offset, length, this.store.scratchDir());
     let closed = false;
     const close = async () => {
       if (closed) return;
       closed = true;
       await handle.close().catch(() => undefined);
     };
+    /**
+     * A chunk stopped at the reserve gives back the room its bytes took: the part file is cut back
+     * to its length before the chunk (a chunk sent again inside the file took no new room).
+     */
+    const giveBackRoom = async () => {
+      const keep = Math.max(offset, sizeBefore);
+      if ((await handle.stat()).size > keep) await handle.truncate(keep);
+    };
+    const refusedForRoom = async (write: () => Promise<void>) => {
+      try {
+        await write();
+      } catch (error) {
+        if (error instanceof NoRoomForUpload) await giveBackRoom().catch(() => undefined);
+        throw error;
+      }
+    };
     return {
-      write: (bytes) => sink.write(bytes),
-      end: () => sink.end(),
+      write: (bytes) => refusedForRoom(() => sink.write(bytes)),
+      end: () => refusedForRoom(() => sink.end()),
       received: () => sink.received(),
       tooBig: () => sink.tooBig(),
       async finish() {

@@ -7,6 +7,7 @@ import { fileResponse } from "./file-response.server";
 import { LocalChunks } from "./local-chunks.server";
 import type { Audience, FileStore, ListedObject, ServeOptions, StoredObject } from "./store.server";
 import { isStoredName } from "./store.server";
+import { writeWithinReserve } from "./upload-room.server";
 
 /**
  * Stored files in one folder (MEDIA_DIR), the default: what one server with one volume needs.
@@ -57,12 +58,18 @@ export class LocalStore implements FileStore {
     }
   }
 
+  /** Bytes made of an upload (a thumbnail, a cover's variants): kept within the disk's reserve as the upload was. */
   async putBytes(name: string, bytes: Buffer, _contentType: string, _audience: Audience): Promise<void> {
     const target = this.pathOf(name);
     await fsp.mkdir(this.dir, { recursive: true });
     // Written aside and renamed: a reader never sees half a file.
     const partial = `${target}.${crypto.randomBytes(4).toString("hex")}.part`;
-    await fsp.writeFile(partial, bytes);
+    try {
+      await writeWithinReserve(this.dir, bytes.length, () => fsp.writeFile(partial, bytes));
+    } catch (error) {
+      await fsp.rm(partial, { force: true });
+      throw error;
+    }
     await fsp.rename(partial, target);
   }
 

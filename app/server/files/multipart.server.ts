@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
+import { NoRoomForUpload } from "../core/out-of-space.server";
 import { declaredOver } from "../http/form.server";
+import { refusalForBody, writeWithinReserve } from "./upload-room.server";
 
 /**
  * A streaming multipart/form-data reader for every upload (media, covers, delivery videos).
@@ -192,22 +194,27 @@ export function textField(
 }
 
 /**
- * A sink that writes a part's bytes into a file from `position` on, awaiting each write.
- * Past `limit` bytes it stops writing and only counts (the rest of the body is still read,
- * so the client gets the 413 instead of a reset connection).
+ * A sink that writes a part's bytes into a file of `folder` from `position` on, awaiting each
+ * write. Past `limit` bytes it stops writing and only counts (the rest of the body is still read,
+ * so the client gets the 413 instead of a reset connection). A write that would take the disk
+ * below its reserve throws NoRoomForUpload instead (upload-room.server.ts); the caller removes
+ * the file.
  */
-export function fileSink(handle: fsp.FileHandle, position: number, limit: number) {
+export function fileSink(handle: fsp.FileHandle, position: number, limit: number, folder: string) {
   let buffer = Buffer.allocUnsafe(Math.min(WRITE_BUFFER_BYTES, Math.max(limit, 1)));
   let filled = 0;
   let written = 0;
   let received = 0;
   const flush = async () => {
-    let offset = 0;
-    while (offset < filled) {
-      const { bytesWritten } = await handle.write(buffer, offset, filled - offset, position + written);
-      written += bytesWritten;
-      offset += bytesWritten;
-    }
+    if (filled === 0) return;
+    await writeWithinReserve(folder, filled, async () => {
+      let offset = 0;
+      while (offset < filled) {
+        const { bytesWritten } = await handle.write(buffer, offset, filled - offset, position + written);
+        written += bytesWritten;
+        offset += bytesWritten;
+      }
+    });
     filled = 0;
   };
   const sink: PartSink & { received(): number; tooBig(): boolean } = {
@@ -237,7 +244,9 @@ export function fileSink(handle: fsp.FileHandle, position: number, limit: number
 export type SpooledFile = { field: string; fileName: string; storedName: string; path: string; size: number };
 
 export type SpooledForm =
-  { ok: true; fields: FormData; files: SpooledFile[] } | { ok: false; reason: "too-large" | "unreadable" };
+  | { ok: true; fields: FormData; files: SpooledFile[] }
+  | { ok: false; reason: "too-large" | "unreadable" }
+  | { ok: false; reason: "no-room"; refusal: NoRoomForUpload };
 
 /**
  * A whole multipart form, files streamed to disk: each part `isFile` picks (and that has a
@@ -246,7 +255,9 @@ export type SpooledForm =
  * longer is "too-large" (answered with 413): at once when the declared Content-Length is over
  * `maxBodyBytes`; otherwise the body of a refused file is still read, up to four times its
  * limit, and an over-long field to the end (keeping nothing past its limit), so the browser
- * gets the answer instead of a reset connection.
+ * gets the answer instead of a reset connection. A body that would take the disk of
+ * `directory` below its reserve is "no-room": at once by its declared size, or when a write
+ * would cross it.
  * When the form is refused, no file it wrote is left behind.
  */
 export async function spoolMultipartForm(
@@ -265,6 +276,8 @@ export async function spoolMultipartForm(
     return { ok: false, reason: "too-large" };
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!boundary) return { ok: false, reason: "unreadable" };
+  const noRoom = await refusalForBody(options.directory, request);
+  if (noRoom) return { ok: false, reason: "no-room", refusal: noRoom };
   const fields = new FormData();
   const open: { file: SpooledFile; handle: fsp.FileHandle; sink: ReturnType<typeof fileSink> }[] = [];
   const discard = async () => {
@@ -290,7 +303,7 @@ export async function spoolMultipartForm(
         size: 0,
       };
       const handle = await fsp.open(file.path, "w");
-      const sink = fileSink(handle, 0, options.maxFileBytes);
+      const sink = fileSink(handle, 0, options.maxFileBytes, options.directory);
       open.push({ file, handle, sink });
       return {
         async write(bytes) {
@@ -305,6 +318,7 @@ export async function spoolMultipartForm(
     });
   } catch (error) {
     await discard();
+    if (error instanceof NoRoomForUpload) return { ok: false, reason: "no-room", refusal: error };
     if (error instanceof PartTooLargeError) return { ok: false, reason: "too-large" };
     if (error instanceof MultipartError) return { ok: false, reason: "unreadable" };
     throw error;

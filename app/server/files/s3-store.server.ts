@@ -3,10 +3,10 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { S3Config } from "../core/env.server";
 import { loadS3 } from "../core/lazy-modules.server";
+import { fileSink } from "./multipart.server";
 import { S3Chunks } from "./s3-chunks.server";
 import {
   isNotFound,
@@ -220,11 +220,20 @@ export class S3Store implements FileStore {
     return answer.Body;
   }
 
+  /** The copy keeps the disk's reserve as an upload does (fileSink): a disk too full for it throws NoRoomForUpload. */
   async withLocalCopy<T>(name: string, work: (file: string) => Promise<T>): Promise<T> {
     await fsp.mkdir(this.scratchDir(), { recursive: true });
     const copy = path.join(this.scratchDir(), `copy-${crypto.randomBytes(12).toString("hex")}.tmp`);
     try {
-      await pipeline(await this.readStream(name), fs.createWriteStream(copy));
+      const handle = await fsp.open(copy, "w");
+      try {
+        const sink = fileSink(handle, 0, Number.POSITIVE_INFINITY, this.scratchDir());
+        for await (const piece of (await this.readStream(name)) as AsyncIterable<Buffer>)
+          await sink.write(piece);
+        await sink.end();
+      } finally {
+        await handle.close();
+      }
       return await work(copy);
     } finally {
       await fsp.rm(copy, { force: true });

@@ -32,7 +32,7 @@ export async function openScratchFile(kind: string, extension: string, limit: nu
   return {
     file,
     handle,
-    sink: fileSink(handle, 0, limit),
+    sink: fileSink(handle, 0, limit, dir),
     async discard() {
       await handle.close().catch(() => undefined);
       fs.rmSync(file, { force: true });

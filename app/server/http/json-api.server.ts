@@ -1,4 +1,5 @@
 import type { ZodType, ZodTypeDef } from "zod";
+import { isOutOfSpace, NoRoomForUpload, OUT_OF_SPACE_MESSAGE } from "../core/out-of-space.server";
 import { readJsonBody } from "./json-body.server";
 
 /**
@@ -77,8 +78,12 @@ export function jsonApi(handlers: Partial<Record<ApiMethod, ApiHandler>>) {
       return await handler(args);
     } catch (thrown) {
       if (thrown instanceof Response) return thrown;
-      // A bug, not the caller's input: logged, and answered as JSON like everything else here.
+      // An upload's bytes refused at the disk's reserve, as every upload answers it (decision 0042).
+      if (thrown instanceof NoRoomForUpload) return apiError(413, thrown.message);
       console.error(thrown);
+      // A write that found the disk full is the server's state, not a bug: 503, and said so.
+      if (isOutOfSpace(thrown)) return apiError(503, OUT_OF_SPACE_MESSAGE, { title: "容量不足" });
+      // A bug, not the caller's input: logged, and answered as JSON like everything else here.
       return apiError(500, "サーバーでエラーが発生しました。時間をおいて再度お試しください。");
     }
   }

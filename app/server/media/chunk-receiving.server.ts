@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { env } from "../core/env.server";
+import { NoRoomForUpload } from "../core/out-of-space.server";
 import {
   MultipartError,
   multipartBoundary,
@@ -8,7 +9,8 @@ import {
   WRITE_BUFFER_BYTES,
 } from "../files/multipart.server";
 import { openScratchFile, type ScratchFile } from "../files/scratch-file.server";
-import type { ChunkSink } from "../files/store.server";
+import { fileStore, type ChunkSink } from "../files/store.server";
+import { refusalForBody } from "../files/upload-room.server";
 import { declaredOver, MULTIPART_SLACK_BYTES } from "../http/form.server";
 import {
   chunkSinkFor,
@@ -41,6 +43,10 @@ export async function receiveChunk(contestId: number, request: Request): Promise
     return uploadFailure(413, `チャンクが大きすぎます（${chunkBytes} バイトまで）`);
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!boundary) return uploadFailure(400, "multipart/form-data で送信してください");
+  // In the folder the chunk lands on this server's disk; a bucket's chunk goes by (spooled ones are watched as they stream).
+  const store = await fileStore();
+  const noRoom = store.kind === "local" ? await refusalForBody(store.scratchDir(), request) : null;
+  if (noRoom) return uploadFailure(413, noRoom.message);
   const fields: ChunkFields = { uploadId: null, chunkIndex: null };
   // Filled in by the part callback; an object, so TypeScript does not narrow it to its initial null.
   const got: {
@@ -87,6 +93,7 @@ export async function receiveChunk(contestId: number, request: Request): Promise
     await got.direct?.sink.abort();
     await closeAll();
     if (error instanceof MultipartError) return uploadFailure(400, "送信内容を読み取れませんでした");
+    if (error instanceof NoRoomForUpload) return uploadFailure(413, error.message);
     console.error("[uploads] a chunk could not be stored", error);
     return uploadFailure(503, UPLOAD_ERRORS.storeUnavailable);
   }
@@ -97,6 +104,7 @@ export async function receiveChunk(contestId: number, request: Request): Promise
     if (got.spooled) return await storeSpooledChunk(contestId, fields, got.spooled);
     return uploadFailure(400, "chunk がありません");
   } catch (error) {
+    if (error instanceof NoRoomForUpload) return uploadFailure(413, error.message);
     console.error("[uploads] a chunk could not be stored", error);
     return uploadFailure(503, UPLOAD_ERRORS.storeUnavailable);
   } finally {

@@ -16,6 +16,7 @@ import { spoolMultipartForm } from "../files/multipart.server";
 import { MULTIPART_SLACK_BYTES } from "../http/form.server";
 import { CONTENT_TYPES, readHead, sniffImage } from "../files/sniff.server";
 import { loadSharp } from "../core/lazy-modules.server";
+import { NoRoomForUpload } from "../core/out-of-space.server";
 
 /** A cover is a photo, not a video: far below the video limit, far above any sensible 1920x1080 image. */
 export const COVER_MAX_BYTES = 20 * 1024 * 1024;
@@ -75,6 +76,7 @@ export async function receiveCover(request: Request, contestId: number): Promise
     maxBodyBytes: COVER_MAX_BYTES + MULTIPART_SLACK_BYTES,
   });
   if (!form.ok) {
+    if (form.reason === "no-room") return { ok: false, status: 413, message: form.refusal.message };
     if (form.reason === "too-large")
       return {
         ok: false,
@@ -108,10 +110,11 @@ export async function receiveCover(request: Request, contestId: number): Promise
     width = metadata.width;
     height = metadata.height;
     await writeCoverVariants(storedName, source);
-  } catch {
-    // Right magic bytes but no picture behind them (truncated, corrupt, or disguised).
+  } catch (error) {
     await discard();
     await removeStoredFiles(...coverFileNames(storedName));
+    if (error instanceof NoRoomForUpload) return { ok: false, status: 413, message: error.message };
+    // Right magic bytes but no picture behind them (truncated, corrupt, or disguised).
     return {
       ok: false,
       status: 400,

@@ -1,8 +1,10 @@
 import { formatBytes } from "~/lib/schemas/media-schemas";
 import { env } from "../core/env.server";
+import { NoRoomForUpload } from "../core/out-of-space.server";
 import { MultipartError, multipartBoundary, readMultipart, textField } from "../files/multipart.server";
-import { openScratchFile, type ScratchFile } from "../files/scratch-file.server";
+import { openScratchFile, scratchDir, type ScratchFile } from "../files/scratch-file.server";
 import { cleanFileName } from "../files/storage.server";
+import { refusalForBody } from "../files/upload-room.server";
 import { declaredOver, MULTIPART_SLACK_BYTES } from "../http/form.server";
 import { contentCategoryOf, storeUploadedFile, type StoredMedia } from "./new-media.server";
 import { uploadFailure, type UploadFailure } from "./upload-rows.server";
@@ -11,7 +13,8 @@ const NO_FILE = "ファイルを選択してください";
 
 /**
  * The content tab's plain multipart form (JavaScript off): the `file` part is streamed to
- * disk with the same limit, the same magic-byte check and a name the shop chooses.
+ * disk with the same limit, the same magic-byte check and a name the shop chooses, and within
+ * the disk's reserve (413 with the figures, as for a file too large).
  */
 export async function receiveFormUpload(
   contestId: number,
@@ -22,6 +25,8 @@ export async function receiveFormUpload(
   if (declaredOver(request, limit + MULTIPART_SLACK_BYTES)) return tooBig();
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!boundary) return uploadFailure(400, NO_FILE);
+  const noRoom = await refusalForBody(await scratchDir(), request);
+  if (noRoom) return uploadFailure(413, noRoom.message);
   const got: { upload: { scratch: ScratchFile; name: string } | null; category: string } = {
     upload: null,
     category: "sample",
@@ -37,6 +42,7 @@ export async function receiveFormUpload(
     await got.upload?.scratch.discard();
     if (error instanceof MultipartError)
       return uploadFailure(400, "送信内容を読み取れませんでした。もう一度お試しください。");
+    if (error instanceof NoRoomForUpload) return uploadFailure(413, error.message);
     throw error;
   }
   if (!got.upload) return uploadFailure(400, NO_FILE);

@@ -6,13 +6,15 @@ import {
   thumbnailSizeMessage,
 } from "~/lib/schemas/media-schemas";
 import { loadSharp } from "../core/lazy-modules.server";
+import { NoRoomForUpload } from "../core/out-of-space.server";
 import { db } from "../db/client.server";
 import { mediaItems } from "../db/schema";
 import { MultipartError, multipartBoundary, readMultipart, type PartSink } from "../files/multipart.server";
-import { openScratchFile, type ScratchFile } from "../files/scratch-file.server";
+import { openScratchFile, scratchDir, type ScratchFile } from "../files/scratch-file.server";
 import { contentTypeOfStored } from "../files/sniff.server";
 import { newStoredName, removeStoredFiles } from "../files/storage.server";
 import { fileStore } from "../files/store.server";
+import { refusalForBody } from "../files/upload-room.server";
 import { declaredOver, MULTIPART_SLACK_BYTES } from "../http/form.server";
 import { findContentMedia, thumbnailUrl } from "./library.server";
 
@@ -41,6 +43,9 @@ export async function setThumbnail(
 ): Promise<{ ok: true; thumbnailUrl: string } | MediaFailure> {
   try {
     return await attachThumbnail(contestId, mediaId, image);
+  } catch (error) {
+    if (error instanceof NoRoomForUpload) return fail(413, "エラー", error.message);
+    throw error;
   } finally {
     // A scratch file (a multipart upload) is stored or refused by now; either way it goes.
     if (typeof image === "string") fs.rmSync(image, { force: true });
@@ -108,6 +113,8 @@ export async function readThumbnailForm(
     return fail(413, "エラー", THUMBNAIL_TOO_BIG);
   const boundary = multipartBoundary(request.headers.get("Content-Type"));
   if (!boundary) return fail(400, "エラー", "画像ファイルを選択してください");
+  const noRoom = await refusalForBody(await scratchDir(), request);
+  if (noRoom) return fail(413, "エラー", noRoom.message);
   const fields = new Map<string, string>();
   const got: { scratch: ScratchFile | null } = { scratch: null };
   try {
@@ -121,6 +128,7 @@ export async function readThumbnailForm(
     await got.scratch?.discard();
     if (error instanceof MultipartError)
       return fail(400, "エラー", "送信内容を読み取れませんでした。もう一度お試しください。");
+    if (error instanceof NoRoomForUpload) return fail(413, "エラー", error.message);
     throw error;
   }
   const { scratch } = got;

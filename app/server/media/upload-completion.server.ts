@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { NoRoomForUpload } from "../core/out-of-space.server";
 import { db } from "../db/client.server";
 import { mediaUploads } from "../db/schema";
 import {
@@ -65,6 +66,8 @@ export async function completeChunkedUpload(contestId: number, uploadId: string)
       }
       return await adoptStoredUpload(contestId, row, upload.storedName);
     } catch (error) {
+      // An image from a bucket is measured from a copy on this disk, which keeps the reserve too.
+      if (error instanceof NoRoomForUpload) return uploadFailure(413, error.message);
       console.error("[uploads] completing an upload failed", error);
       return uploadFailure(503, UPLOAD_ERRORS.storeUnavailable);
     }

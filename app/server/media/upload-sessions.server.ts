@@ -7,6 +7,7 @@ import { env } from "../core/env.server";
 import { db } from "../db/client.server";
 import { mediaUploads, type UPLOAD_PURPOSES } from "../db/schema";
 import { cleanFileName } from "../files/storage.server";
+import { refusalForStoring } from "../files/upload-room.server";
 import {
   dropUpload,
   findUpload,
@@ -75,7 +76,15 @@ export async function initChunkedUpload(
     return uploadFailure(413, `ファイルが大きすぎます（上限 ${formatBytes(MAX_UPLOAD_BYTES)}）`);
   const originalName = cleanFileName(input.fileName);
   const existing = unfinishedUploadOf(contestId, input, originalName);
-  if (existing) return reconciledState(existing);
+  const resumed = existing ? await reconciledState(existing) : null;
+  if (resumed && !resumed.ok) return resumed;
+  // Refused at the start when the whole file (what is still to come of it) would not fit above the reserve.
+  const stored = resumed
+    ? Math.min(resumed.upload.receivedChunks * resumed.upload.chunkSize, input.fileSize)
+    : 0;
+  const noRoom = await refusalForStoring(input.fileSize - stored);
+  if (noRoom) return uploadFailure(413, noRoom.message);
+  if (resumed) return resumed;
 
   const row = db()
     .insert(mediaUploads)

@@ -1,16 +1,10 @@
-import path from "node:path";
-import { env } from "../core/env.server";
+import { databaseFolder, diskRoom } from "../core/disk.server";
 import { db } from "../db/client.server";
-import { diskSpace } from "./disk.server";
 
 /**
  * Whether this server can do its work (`/readyz`), beyond `/healthz`'s "the process answers and
  * the database reads": the database takes a write and the volume has room for one.
  */
-
-/** Below either, uploads and SQLite's own growth (WAL, VACUUM INTO for a snapshot) are at risk. */
-export const MIN_FREE_BYTES = 512 * 1024 ** 2;
-export const MIN_FREE_RATIO = 0.02;
 
 /** While checking, a write lock held elsewhere (the separate media worker, a backup) is waited for this long. */
 const WRITE_CHECK_WAIT_MS = 1000;
@@ -37,21 +31,22 @@ function databaseTakesWrite(): string | null {
   }
 }
 
-async function volumeHasRoom(minFreeBytes: number, minFreeRatio: number): Promise<string | null> {
-  const space = await diskSpace(path.dirname(path.resolve(env().DATABASE_PATH)));
-  if (!space) return "database folder missing";
+/**
+ * The database's disk keeps its reserve (core/disk.server.ts): below it, uploads are refused and
+ * SQLite's own growth (the WAL, a snapshot's copy) eats into the room orders are written in.
+ */
+async function volumeHasRoom(): Promise<string | null> {
+  const room = await diskRoom(databaseFolder());
+  if (!room) return "database folder missing";
   const mib = (bytes: number) => `${Math.floor(bytes / 1024 ** 2)} MiB`;
-  if (space.freeBytes < minFreeBytes || space.freeBytes < space.sizeBytes * minFreeRatio)
-    return `disk almost full (${mib(space.freeBytes)} free of ${mib(space.sizeBytes)}; needs ${mib(minFreeBytes)} and ${minFreeRatio * 100} %)`;
+  if (room.spareBytes < 0)
+    return `disk below its reserve (${mib(room.freeBytes)} free of ${mib(room.sizeBytes)}; reserve ${mib(room.reserveBytes)})`;
   return null;
 }
 
-export async function readiness({
-  minFreeBytes = MIN_FREE_BYTES,
-  minFreeRatio = MIN_FREE_RATIO,
-}: { minFreeBytes?: number; minFreeRatio?: number } = {}): Promise<Readiness> {
+export async function readiness(): Promise<Readiness> {
   const database = databaseTakesWrite();
-  const disk = await volumeHasRoom(minFreeBytes, minFreeRatio);
+  const disk = await volumeHasRoom();
   const failed = [database, disk].filter((problem) => problem !== null);
   return failed.length === 0 ? { ready: true } : { ready: false, failed };
 }

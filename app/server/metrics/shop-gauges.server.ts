@@ -6,7 +6,7 @@ import { hashingQueue } from "../auth/password.server";
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { db } from "../db/client.server";
-import { diskSpace } from "./disk.server";
+import { databaseFolder, diskRoom } from "../core/disk.server";
 import { backupStatus } from "../backups/backup-runs.server";
 
 /**
@@ -78,20 +78,33 @@ export function registerShopGauges(registry: Registry): void {
     },
   });
 
-  new Gauge({
-    name: "shop_disk_free_bytes",
-    help: "Free space on the file system of the database (volume=database) and of MEDIA_DIR (volume=media)",
-    labelNames: ["volume"] as const,
-    registers,
-    async collect() {
-      const config = env();
-      const folders = { database: path.dirname(path.resolve(config.DATABASE_PATH)), media: config.MEDIA_DIR };
-      for (const [volume, folder] of Object.entries(folders)) {
-        const space = await diskSpace(folder);
-        if (space) this.set({ volume }, space.freeBytes);
-      }
-    },
-  });
+  // Alert on free < reserve: uploads are refused there, and /readyz says not ready. Each gauge reads
+  // the disks itself (statfs is microseconds): a scrape collects the gauges at once, so a sibling
+  // set by another's asynchronous collect() would show the scrape before's value.
+  const volumes = "of the file system of the database (volume=database) and of MEDIA_DIR (volume=media)";
+  const diskGauges = [
+    ["shop_disk_free_bytes", `Free space ${volumes}`, "freeBytes"],
+    ["shop_disk_total_bytes", `Size ${volumes}`, "sizeBytes"],
+    [
+      "shop_disk_reserve_bytes",
+      `Room kept for orders, which no upload may take (DISK_RESERVE_MB, at most a tenth), ${volumes}`,
+      "reserveBytes",
+    ],
+  ] as const;
+  for (const [name, help, field] of diskGauges)
+    new Gauge({
+      name,
+      help,
+      labelNames: ["volume"] as const,
+      registers,
+      async collect() {
+        const folders = { database: databaseFolder(), media: path.resolve(env().MEDIA_DIR) };
+        for (const [volume, folder] of Object.entries(folders)) {
+          const room = await diskRoom(folder);
+          if (room) this.set({ volume }, room[field]);
+        }
+      },
+    });
 
   // Alert on the age: it grows when snapshots stop for any reason, failing or never started.
   const snapshotBytes = new Gauge({

@@ -26,6 +26,7 @@ export async function parseDeliveryForm(request: Request): Promise<DeliveryForm>
     maxFieldBytes: 64 * 1024,
   });
   if (!spooled.ok) {
+    if (spooled.reason === "no-room") return { ok: false, status: 413, message: spooled.refusal.message };
     if (spooled.reason === "too-large") return { ok: false, status: 413, message: "ファイルが大きすぎます" };
     return { ok: false, status: 400, message: "送信内容を読み取れませんでした。もう一度お試しください。" };
   }

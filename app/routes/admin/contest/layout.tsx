@@ -109,11 +109,18 @@ export function ErrorBoundary() {
   const params = useParams();
   const location = useLocation();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // A save that found the disk full (503) says so, as the root's page does.
+  const outOfSpace = isRouteErrorResponse(error) && error.status === 503 && typeof error.data === "string";
   return (
     <section role="alert" className="mx-auto max-w-xl px-4 py-16 text-center">
       <h1 className="text-xl font-bold">
-        {notFound ? `大会が見つかりません (${params.id ?? ""})` : "大会データの読み込みに失敗しました"}
+        {notFound
+          ? `大会が見つかりません (${params.id ?? ""})`
+          : outOfSpace
+            ? "ただいま保存できません"
+            : "大会データの読み込みに失敗しました"}
       </h1>
+      {outOfSpace ? <p className="mt-3 text-zinc-600">{String(error.data)}</p> : null}
       <div className="mt-6 flex flex-wrap justify-center gap-3">
         {notFound ? null : (
           <a href={`${location.pathname}${location.search}`} className="btn-primary">

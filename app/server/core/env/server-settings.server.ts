@@ -19,6 +19,11 @@ export const serverSettings = z.object({
     .default(8 * 1024 ** 3),
   /** Size of each piece of a chunked media upload (the spec's 50 MiB); tests set a small one. */
   UPLOAD_CHUNK_BYTES: integerBetween(1024, 1024 ** 3).default(50 * 1024 ** 2),
+  /**
+   * Room (MB, 1 MB = 1,048,576 bytes) no upload may take from a disk, so the database can always
+   * take an order; at most a tenth of the disk (core/disk.server.ts diskReserveBytes).
+   */
+  DISK_RESERVE_MB: integerBetween(1, 1024 * 1024, "MB").default(512),
   /** After SIGTERM or SIGINT, how long requests in flight may take before their connections are closed (server/index.ts). */
   SHUTDOWN_GRACE_MS: integerBetween(0, 600_000, "ミリ秒").default(10_000),
   /** Test-only routes (e.g. one that throws, to show the error fallback). Never on an https site. */
