@@ -53,13 +53,17 @@ COPY --from=build /app/build ./build
 COPY --from=build /app/server-build ./server-build
 COPY --from=build /app/drizzle ./drizzle
 COPY --from=build /app/package.json ./package.json
+# The start: Litestream restores and replicates the database when a bucket takes the backups
+# (decision 0041); its binary is in node_modules (@flydotio/litestream-linux-x64).
+COPY --from=build /app/scripts/start.sh ./scripts/start.sh
 VOLUME /data
 EXPOSE 3000
-# Migrations run when the server loads (app/server/startup.server.ts). Node itself is the process
-# (no npm or npx in front, ~66 MB less, and signals reach it directly): on SIGTERM (`docker stop`,
-# fly.io's kill_signal) or SIGINT it stops accepting, lets requests finish (10 s at most) and the
-# outbox finish the mail it is sending, checkpoints and closes SQLite, and exits 0. Docker sends
-# SIGKILL 10 s after SIGTERM unless told otherwise: `docker run --stop-timeout 60` (fly.toml's
-# kill_timeout). The shop's only child processes are the ffmpeg and ffprobe it starts itself and
-# waits for, so node as PID 1 reaps them, and no init is needed in front of it.
-CMD ["node", "server-build/index.js"]
+# Migrations run when the server loads (app/server/startup.server.ts). scripts/start.sh execs
+# into the process that stays (no npm or npx in front, and signals reach it directly): without a
+# backup bucket node itself; with one Litestream, which runs node as its child, hands it the stop
+# signal and syncs once more when it has exited. On SIGTERM (`docker stop`, fly.io's kill_signal),
+# SIGINT or SIGHUP the server stops accepting, answers what it had (10 s at most) and lets the
+# outbox finish the mail it is sending, and exits 0. Docker sends SIGKILL 10 s after SIGTERM
+# unless told otherwise: `docker run --stop-timeout 60` (fly.toml's kill_timeout). The server's
+# own children (ffmpeg, ffprobe) die with it (setpriv's parent-death signal) and are waited for.
+CMD ["sh", "scripts/start.sh"]

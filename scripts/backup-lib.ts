@@ -103,11 +103,13 @@ export function backupDatabase(options: {
   const at = options.now ?? new Date();
   if (!fs.existsSync(options.databasePath))
     throw new Error(`データベースがありません: ${options.databasePath}`);
-  fs.mkdirSync(options.backupDir, { recursive: true });
+  fs.mkdirSync(options.backupDir, { recursive: true, mode: 0o700 });
   const base = path.join(options.backupDir, `shop-${stamp(at)}`);
   const databaseFile = `${base}.db`;
   const partial = `${databaseFile}.part`;
   fs.rmSync(partial, { force: true });
+  // Every customer's name and address: readable by the shop's user only (VACUUM INTO fills this empty file).
+  fs.writeFileSync(partial, "", { mode: 0o600 });
 
   const source = new Database(options.databasePath, { fileMustExist: true });
   try {
@@ -142,7 +144,7 @@ export function backupDatabase(options: {
     mediaCopy: mediaCopy ? path.basename(mediaCopy) : null,
   };
   const manifestFile = `${base}.manifest.json`;
-  fs.writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  fs.writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
   return { databaseFile, manifestFile, manifest };
 }
 

@@ -1,12 +1,15 @@
 /**
  * Puts a snapshot back in place of the shop's database, then brings back the orders paid after it.
  *
- *   npm run restore -- --latest            # the newest snapshot where the shop keeps them
+ *   npm run restore -- --replica           # the Litestream replica, to its last write (decision 0041)
+ *   npm run restore -- --replica --at 2026-11-29T05:15:00Z   # the replica as it was then (three days back at most)
+ *   npm run restore -- --latest            # the newest snapshot where the shop keeps them (the daily archive)
  *   npm run restore -- shop-<time>.db.gz   # one of them (npm run restore -- --list shows them)
  *   npm run restore -- backups/shop-<time>.db   # a file on this machine (npm run backup's)
  *   npm run restore -- --payments-after shop-<time>.db.gz   # the payments step alone (it failed, or was skipped)
  *   options: --force (a shop answers on PORT, or the bucket lacks files), --no-payments
- *   exit 0 restored; 1 not restored; 2 usage; 3 restored, but payments after it were left (listed) or unreadable
+ *   exit 0 restored; 1 not restored; 2 usage; 3 restored, but payments after it were left (listed), unreadable
+ *   or not checkable (the test provider keeps its payments in the database itself)
  *
  * The shop keeps its snapshots in the bucket under backups/ (STORAGE_URL), else in BACKUP_DIR
  * (app/server/backups). Stop the server first: a running server keeps the old file open and
@@ -20,18 +23,29 @@
  * is made again from what its payment carries, through the one path every payment takes (no
  * doubles); what could not be made is listed.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { formatDateTime } from "../app/lib/rules/format";
 import { snapshotTime } from "../app/lib/rules/snapshot-retention";
 import { env } from "../app/server/core/env.server";
 import { snapshotPlace } from "../app/server/backups/snapshot-places.server";
 import { fetchSnapshot, type FetchedSnapshot } from "../app/server/backups/snapshot-source.server";
+import {
+  litestreamBinary,
+  litestreamConfig,
+  writeLitestreamConfig,
+} from "../app/server/backups/litestream.server";
 import { restoreDatabase, serverAnswers } from "./backup-lib";
 import { checkBucketForBackup, type BucketManifest } from "./bucket-manifest";
 
 const args = process.argv.slice(2);
 const force = args.includes("--force");
-const wanted = args.includes("--latest") ? "latest" : args.find((arg) => !arg.startsWith("--"));
+const atIndex = args.indexOf("--at");
+const at = atIndex >= 0 ? new Date(args[atIndex + 1] ?? "") : null;
+const wanted = args.includes("--latest")
+  ? "latest"
+  : args.find((arg, index) => !arg.startsWith("--") && (atIndex < 0 || index !== atIndex + 1));
 const config = env();
 const place = snapshotPlace(config);
 
@@ -57,9 +71,14 @@ if (paymentsAfter >= 0) {
   await recoverPayments(since);
   process.exit();
 }
-if (!wanted) {
+if (at && Number.isNaN(at.getTime())) {
+  console.error("使い方: npm run restore -- --replica --at <2026-11-29T05:15:00Z>");
+  process.exit(2);
+}
+const fromReplica = args.includes("--replica");
+if (!wanted && !fromReplica) {
   console.error(
-    "使い方: npm run restore -- --latest | <スナップショット名> | <ファイル.db> [--force] [--no-payments]（一覧: --list）",
+    "使い方: npm run restore -- --replica [--at <時刻>] | --latest | <スナップショット名> | <ファイル.db> [--force] [--no-payments]（一覧: --list）",
   );
   process.exit(2);
 }
@@ -82,7 +101,7 @@ if (await serverAnswers(config.PORT)) {
 
 let snapshot: FetchedSnapshot;
 try {
-  snapshot = await fetchSnapshot(wanted, place);
+  snapshot = fromReplica ? fromLitestream(at) : await fetchSnapshot(wanted!, place);
 } catch (error) {
   console.error(`復元に失敗しました: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
@@ -92,7 +111,7 @@ if (config.S3) await checkBucket(snapshot);
 
 // Said before the file is replaced: nothing after the replacement may turn it into a "failure".
 const minutes = Math.round((Date.now() - snapshot.takenAt.getTime()) / 60_000);
-const from = `  元: ${snapshot.source}（${formatDateTime(snapshot.takenAt)} のスナップショット、${minutes >= 120 ? `${Math.floor(minutes / 60)} 時間` : `${minutes} 分`}前）`;
+const from = `  元: ${snapshot.source}（${formatDateTime(snapshot.takenAt)} ${fromReplica ? "の時点" : "のスナップショット"}、${minutes >= 120 ? `${Math.floor(minutes / 60)} 時間` : `${minutes} 分`}前）`;
 let result: ReturnType<typeof restoreDatabase>;
 try {
   result = restoreDatabase({ backupFile: snapshot.databaseFile, databasePath: config.DATABASE_PATH });
@@ -115,11 +134,52 @@ if (args.includes("--no-payments")) {
   console.log(
     `スナップショット以降の決済は確認していません（--no-payments）。サーバーの起動時には直近 7 日分しか確認しません。あとで確認するには: npm run restore -- --payments-after ${snapshot.takenAt.toISOString()}`,
   );
-} else if (config.PAYMENT_PROVIDER !== "stripe") {
-  // The test provider keeps its payments in the shop's own database: they went with it.
-  console.log("テストモードの決済はデータベースの中にあるため、スナップショット以降の決済は確認できません。");
 } else {
   await recoverPayments(snapshot.takenAt);
+}
+
+/**
+ * The replica restored by Litestream into a file beside the database (not over it: restoreDatabase
+ * checks it and keeps the previous file), to its last write or as it was at `at`.
+ */
+function fromLitestream(at: Date | null): FetchedSnapshot {
+  const text = litestreamConfig(config);
+  const binary = litestreamBinary();
+  if (!text)
+    throw new Error("常時複製の保存先がありません（BACKUP_URL または STORAGE_URL を設定してください）");
+  if (!binary)
+    throw new Error("Litestream が見つかりません（npm パッケージ @flydotio/litestream-linux-x64）");
+  const configFile = writeLitestreamConfig(text);
+  const output = `${config.DATABASE_PATH}.from-replica-${process.pid}`;
+  const restoredTo = at ?? new Date();
+  const command = [
+    "restore",
+    "-config",
+    configFile,
+    "-no-expand-env",
+    "-o",
+    output,
+    ...(at ? ["-timestamp", at.toISOString()] : []),
+    path.resolve(config.DATABASE_PATH),
+  ];
+  const run = spawnSync(binary, command, { encoding: "utf8" });
+  fs.rmSync(path.dirname(configFile), { recursive: true, force: true });
+  if (run.status !== 0) {
+    const said = `${run.stdout}\n${run.stderr}`.trim().split("\n").slice(-3).join(" / ");
+    throw new Error(`Litestream が復元できませんでした: ${run.error?.message ?? said}`);
+  }
+  return {
+    source: `常時複製（${litestreamReplicaWhere()}）`,
+    databaseFile: output,
+    takenAt: restoredTo,
+    manifest: null,
+    discard: () => fs.rmSync(output, { force: true }),
+  };
+}
+
+function litestreamReplicaWhere(): string {
+  const bucket = config.BACKUP_S3!;
+  return `s3://${bucket.bucket}/${bucket.prefix}litestream`;
 }
 
 /**
@@ -127,6 +187,15 @@ if (args.includes("--no-payments")) {
  * every payment takes: nothing twice), and a list of what could not be made.
  */
 async function recoverPayments(since: Date): Promise<void> {
+  if (config.PAYMENT_PROVIDER !== "stripe") {
+    // The test provider keeps its payments in the shop's own database: they went with it, and
+    // what it holds now is the restored file's own past, never "nothing missing".
+    console.log(
+      "テストモードの決済はデータベースの中にあるため、復元した時点より後の決済は確認できません（確認していません）。",
+    );
+    process.exitCode = 3;
+    return;
+  }
   const { recoverPaymentsAfter, describePaymentsAfterSnapshot } =
     await import("../app/server/checkout/payments-after-snapshot.server");
   const { db } = await import("../app/server/db/client.server");

@@ -23,6 +23,11 @@ const steps = [
   ["ファズテスト（各フォームに不正な入力100件）", "npx tsx scripts/fuzz/fuzz-forms.ts --runs 100"],
   ["障害テスト（購入中にサーバーを5回強制終了）", "npx tsx scripts/load/crash-restart.ts --restarts 5"],
   // The same with the stop fly.io and docker send: requests and payments in flight finish, exit 0.
+  // The restore drill in a shorter form; `npm run test:drill` measures the delay over 20 writes.
+  [
+    "復元ドリル（Litestream: 注文・納品・返金のあと強制終了し、ボリュームを消して復元）",
+    "npx tsx scripts/load/litestream-drill.ts --orders 4 --samples 8",
+  ],
   [
     "停止テスト（購入中にサーバーを3回 SIGTERM で停止）",
     "npx tsx scripts/load/crash-restart.ts --restarts 3 --signal SIGTERM",

@@ -21,7 +21,7 @@ import express from "express";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import morgan from "morgan";
 import type { ShopEdge, ShopLoadContext } from "../app/server/http/edge.server";
-import { BodyLimit, DISCARD_MAX_BYTES, DISCARD_MAX_MS, LINGER_MAX_BYTES, LINGER_MAX_MS } from "./body-limit";
+import { BodyLimit, LINGER_MAX_BYTES, LINGER_MAX_MS, keepOrCloseAfter } from "./body-limit";
 import {
   CLIENT_ADDRESS_HEADER,
   PEER_ADDRESS_HEADER,
@@ -309,51 +309,6 @@ async function refuse(
   req.on("data", count);
   req.once("end", end);
   req.resume();
-}
-
-/**
- * An answer given before its body was all read (an action that had no use for it): the rest is
- * read and thrown away, within the route's limit and DISCARD_MAX_*, so the kept-alive connection
- * stays usable for the caller's next request; a rest larger than that, or one declared so, ends
- * the connection instead. Resolves when the answer may go: at once on a kept-alive connection
- * (the rest is thrown away behind it); on one its caller asked to close (`Connection: close`,
- * HTTP/1.0) only once the rest is read, because Node closes the socket as soon as the answer is
- * out, and closing with the caller's bytes still arriving resets the connection: the caller's
- * write fails (EPIPE) and the answer may be lost with it.
- */
-function keepOrCloseAfter(req: ExpressRequest, res: ExpressResponse, counted: BodyLimit): Promise<void> {
-  const declared = Number(req.headers["content-length"] ?? NaN);
-  // A chunked body may be as long as its route allows.
-  const rest = (Number.isFinite(declared) ? declared : counted.limit) - counted.received;
-  if (rest > DISCARD_MAX_BYTES) {
-    res.setHeader("Connection", "close");
-    return Promise.resolve();
-  }
-  // Read from the request itself: the app's body stream stops pulling once its queue is full, so
-  // resuming it would stall the connection until the timer cut it.
-  req.unpipe(counted);
-  return new Promise((resolve) => {
-    let thrownAway = 0;
-    const done = () => {
-      clearTimeout(timer);
-      req.off("data", count);
-      resolve();
-    };
-    const cut = () => {
-      req.socket.destroy();
-      done();
-    };
-    const count = (chunk: Buffer) => {
-      thrownAway += chunk.length;
-      if (thrownAway > rest) cut();
-    };
-    const timer = setTimeout(cut, DISCARD_MAX_MS).unref();
-    req.on("data", count);
-    req.once("end", done);
-    req.once("close", done);
-    req.resume();
-    if (res.shouldKeepAlive) resolve();
-  });
 }
 
 const port = Number(process.env.PORT ?? 3000);

@@ -7,7 +7,11 @@
  */
 import path from "node:path";
 import { env } from "../app/server/core/env.server";
-import { litestreamBinary, litestreamConfig, writeLitestreamConfig } from "./litestream-config";
+import {
+  litestreamBinary,
+  litestreamConfig,
+  writeLitestreamConfig,
+} from "../app/server/backups/litestream.server";
 
 try {
   const config = env();

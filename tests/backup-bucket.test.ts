@@ -112,14 +112,16 @@ describe("backups with the files in object storage", () => {
     const backupFile = path.join(backupDir, manifestFile.replace(".manifest.json", ".db"));
     const target = { ...scriptEnv, DATABASE_PATH: path.join(work, "restored.db") };
     const restored = await run(["scripts/restore.ts", backupFile], target);
-    expect(restored.code, restored.err).toBe(0);
+    // 3: restored, but the test provider's payments after it cannot be checked (they were in the database).
+    expect(restored.code, restored.err).toBe(3);
+    expect(restored.out).toContain("確認できません（確認していません）");
     expect(restored.out).toContain("データベースが参照する 2 ファイルがすべて目録のサイズでそろっています");
 
     await store.remove(THUMB);
     const refused = await run(["scripts/restore.ts", backupFile], target);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain(`バケットにありません: ${THUMB}`);
-    const forced = await run(["scripts/restore.ts", backupFile, "--force"], target);
+    const forced = await run(["scripts/restore.ts", backupFile, "--force", "--no-payments"], target);
     expect(forced.code, forced.err).toBe(0);
     expect(forced.err).toContain(`バケットにありません: ${THUMB}`);
   });

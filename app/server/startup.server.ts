@@ -17,6 +17,7 @@ import { listingSweepDue } from "./files/store.server";
 import { HOUR_MS } from "~/lib/rules/tokyo-date";
 import { startMediaWorker } from "./media/jobs/worker.server";
 import { startBackupLoop } from "./backups/scheduler.server";
+import { startReplicaWatch } from "./backups/replica-status.server";
 import { backupNotice } from "./backups/backup-notice.server";
 import { ffmpegInstalled } from "./media/probe.server";
 
@@ -67,6 +68,7 @@ export async function startUp(): Promise<void> {
   if (config.MEDIA_WORKER === "server") startMediaWorker();
   if (config.NODE_ENV === "production") console.log(`[startup] ${backupNotice(config)}`);
   startBackupLoop();
+  startReplicaWatch();
 }
 
 const CLEAN_UP_INTERVAL_MS = HOUR_MS;

@@ -1,4 +1,5 @@
 import type { Env } from "../core/env.server";
+import { replicaOf } from "./litestream.server";
 import { retentionOf } from "./scheduler.server";
 import { snapshotPlace } from "./snapshot-places.server";
 
@@ -7,6 +8,13 @@ import { snapshotPlace } from "./snapshot-places.server";
  * often, where, and when that place would be lost with the machine's volume.
  */
 export function backupNotice(config: Env): string {
+  const snapshots = snapshotNotice(config);
+  if (!config.LITESTREAM_REPLICATES || !config.BACKUP_S3) return snapshots;
+  const replica = replicaOf(config.BACKUP_S3);
+  return `常時複製: Litestream が書き込みを 1 秒ごとに s3://${replica.bucket}/${replica.path} に複製しています。${snapshots}`;
+}
+
+function snapshotNotice(config: Env): string {
   if (config.BACKUP_INTERVAL_MINUTES === 0)
     return "バックアップ: 自動スナップショットは無効です（BACKUP_INTERVAL_MINUTES=0）。npm run backup などで別に取ってください";
   const place = snapshotPlace(config);
@@ -15,5 +23,5 @@ export function backupNotice(config: Env): string {
   const kept = `直近 ${keep.hours} 時間はすべて、${keep.days} 日間は1日1件、${keep.months} か月は1か月1件を残します`;
   return place.offMachine
     ? `バックアップ: ${every}（${kept}）`
-    : `バックアップ: ${every}（${kept}）。このマシンのディスク上です: ボリュームを失うと一緒に失われます。STORAGE_URL を設定するとバケットに保存します`;
+    : `バックアップ: ${every}（${kept}）。このマシンのディスク上です: ボリュームを失うと一緒に失われます。BACKUP_URL か STORAGE_URL を設定すると、バケットに常時複製し、スナップショットもそこに保存します`;
 }

@@ -2,6 +2,8 @@ import { MINUTE_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { backupStatus } from "./backup-runs.server";
+import { replicaOf } from "./litestream.server";
+import { replicaStatus } from "./replica-status.server";
 import { snapshotPlace } from "./snapshot-places.server";
 
 /**
@@ -20,7 +22,26 @@ export type BackupOverview = {
   lastGood: { at: string; name: string | null; bytes: number | null } | null;
   failures: number;
   recentFailures: { at: string; attempt: number; error: string }[];
+  /**
+   * The Litestream replica (decision 0041): null when the server does not run under it (no backup
+   * bucket, or not started by scripts/start.sh), so a lost volume loses what came after the last
+   * snapshot.
+   */
+  replica: {
+    where: string;
+    reachable: boolean;
+    lagSeconds: number;
+    lastSyncAt: string | null;
+    syncErrors: number;
+    /** Behind by REPLICA_LATE_SECONDS or more, or Litestream's numbers unreadable: worth a look. */
+    late: boolean;
+  } | null;
+  /** Where the videos are: in a bucket (outliving the machine), or on this machine's disk only. */
+  videos: { where: string; inBucket: boolean };
 };
+
+/** A replica this far behind is worth the admin's look (Litestream syncs every second). */
+const REPLICA_LATE_SECONDS = 5 * 60;
 
 export function backupOverview(): BackupOverview {
   const config = env();
@@ -35,6 +56,10 @@ export function backupOverview(): BackupOverview {
       ? { at: lastGood.finishedAt.toISOString(), name: lastGood.name, bytes: lastGood.bytes }
       : null,
     failures,
+    replica: replicaOverview(config),
+    videos: config.S3
+      ? { where: `s3://${config.S3.bucket}/${config.S3.prefix}`, inBucket: true }
+      : { where: config.MEDIA_DIR, inBucket: false },
     recentFailures: recentFailures.map((run) => ({
       at: run.finishedAt.toISOString(),
       attempt: run.attempt,
@@ -48,4 +73,18 @@ function stateOf(intervalMs: number, lastGoodAt: Date | null, failures: number):
   if (failures > 0) return "failing";
   if (!lastGoodAt) return "none";
   return now().getTime() - lastGoodAt.getTime() > 2 * intervalMs + MINUTE_MS ? "late" : "ok";
+}
+
+function replicaOverview(config: ReturnType<typeof env>): BackupOverview["replica"] {
+  const status = replicaStatus();
+  if (!status.replicating || !config.BACKUP_S3) return null;
+  const replica = replicaOf(config.BACKUP_S3);
+  return {
+    where: `s3://${replica.bucket}/${replica.path}`,
+    reachable: status.reachable,
+    lagSeconds: Math.round(status.lagSeconds),
+    lastSyncAt: status.lastSyncAt?.toISOString() ?? null,
+    syncErrors: status.syncErrors,
+    late: !status.reachable || status.lagSeconds >= REPLICA_LATE_SECONDS,
+  };
 }

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import {
   DEFAULT_RETENTION,
@@ -97,6 +98,44 @@ export async function pruneSnapshots(place: SnapshotPlace, at: Date, policy: Ret
   return removed;
 }
 
+/** A scheduled snapshot's work files: `<name>.db.gz.db.part` (the copy) and `<name>.db.gz.part` (packing). */
+const SCHEDULED_PART = /^shop-.+\.db\.gz(\.db)?\.part$/;
+/** The bucket place's scratch folder, per process (snapshot-places.server.ts). */
+const SCRATCH_FOLDER = /^shop-snapshots-(\d+)$/;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * What a snapshot cut off by a kill left: a database-sized copy (210 MB in BACKUP_DIR for an hour,
+ * or in the bucket mode's scratch folder for good). At start-up no snapshot of this shop is under
+ * way, so the scheduler's own work files go at once (`npm run backup`'s are left to the hourly
+ * sweep: one may be running), and so do the scratch folders of processes that are gone.
+ * Answers what it removed.
+ */
+export function sweepSnapshotLeftovers(place: Pick<SnapshotPlace, "workFolder">): string[] {
+  const removed: string[] = [];
+  // A work folder that is no folder (gone, or a file where it should be) is the snapshot's to report.
+  if (fs.statSync(place.workFolder, { throwIfNoEntry: false })?.isDirectory())
+    for (const name of fs.readdirSync(place.workFolder).filter((entry) => SCHEDULED_PART.test(entry))) {
+      fs.rmSync(path.join(place.workFolder, name), { force: true });
+      removed.push(path.join(place.workFolder, name));
+    }
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    const pid = SCRATCH_FOLDER.exec(name)?.[1];
+    if (!pid || processAlive(Number(pid))) continue;
+    fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+    removed.push(path.join(os.tmpdir(), name));
+  }
+  return removed;
+}
+
 /** How long until the next snapshot: an interval after the last good one (a restart does not take one at once). */
 export function nextSnapshotDelay(lastGoodAt: Date | null, at: Date, intervalMs: number): number {
   if (!lastGoodAt) return Math.min(FIRST_SNAPSHOT_DELAY_MS, intervalMs);
@@ -111,7 +150,10 @@ const globalForBackups = globalThis as { __shopBackupTimer?: NodeJS.Timeout | nu
  * fails. `intervalMs` lets a test run the loop in milliseconds.
  */
 export function startBackupLoop(intervalMs = env().BACKUP_INTERVAL_MINUTES * MINUTE_MS): void {
-  if (intervalMs <= 0 || globalForBackups.__shopBackupTimer) return;
+  if (globalForBackups.__shopBackupTimer) return;
+  for (const leftover of sweepSnapshotLeftovers(snapshotPlace(env())))
+    console.log(`[backup] 中断されたスナップショットの作業ファイルを削除しました: ${leftover}`);
+  if (intervalMs <= 0) return;
   const schedule = (delay: number) => {
     const timer = setTimeout(() => void run(), delay);
     timer.unref();

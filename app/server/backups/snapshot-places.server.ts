@@ -97,7 +97,9 @@ function folderPlace(folder: string): SnapshotPlace {
     offMachine: false,
     workFolder: folder,
     async keep(_file, manifest) {
-      fs.writeFileSync(path.join(folder, manifestName(manifest.name)), `${JSON.stringify(manifest, null, 2)}\n`);
+      fs.writeFileSync(path.join(folder, manifestName(manifest.name)), `${JSON.stringify(manifest, null, 2)}\n`, {
+        mode: 0o600,
+      });
     },
     async list() {
       if (!fs.existsSync(folder)) return [];

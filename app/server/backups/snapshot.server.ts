@@ -102,17 +102,20 @@ export async function takeSnapshot(options: {
 }): Promise<TakenSnapshot> {
   const started = performance.now();
   if (!fs.existsSync(options.database)) throw new Error(`データベースがありません: ${options.database}`);
-  fs.mkdirSync(options.folder, { recursive: true });
+  // Private: a snapshot holds every customer's name and address (0700 when the shop makes it).
+  fs.mkdirSync(options.folder, { recursive: true, mode: 0o700 });
   await ensureRoom(options.database, options.folder);
   const final = path.join(options.folder, options.name);
   const copy = `${final}.db.part`;
   const packed = `${final}.part`;
   fs.rmSync(copy, { force: true });
+  // VACUUM INTO writes into an empty file that exists: made first, so the copy is 0600 from its first byte.
+  fs.writeFileSync(copy, "", { mode: 0o600 });
   try {
     const { integrity, counts, migration } = await copyInThread(options.database, copy);
     if (integrity !== "ok") throw new Error(`スナップショットの整合性チェックに失敗しました: ${integrity}`);
     const databaseBytes = fs.statSync(copy).size;
-    await pipeline(fs.createReadStream(copy), zlib.createGzip({ level: 6 }), fs.createWriteStream(packed));
+    await pipeline(fs.createReadStream(copy), zlib.createGzip({ level: 6 }), fs.createWriteStream(packed, { mode: 0o600 }));
     // On the disk before it is named: a power cut must not leave an empty file that looks whole.
     const handle = await fsp.open(packed, "r+");
     await handle.sync();

@@ -39,6 +39,7 @@ export type Env = Omit<
   | "TRUST_PROXY"
   | "PAYMENT_PROVIDER"
   | keyof z.infer<typeof storageSettings>
+  | "BACKUP_INTERVAL_MINUTES"
   | "BACKUP_URL"
   | "BACKUP_S3_ENDPOINT"
   | "BACKUP_S3_REGION"
@@ -58,6 +59,8 @@ export type Env = Omit<
   S3: S3Config | null;
   /** Where the database's copies go (BACKUP_URL, else the media bucket), or null: BACKUP_DIR only. */
   BACKUP_S3: S3Config | null;
+  /** Always decided: the configured minutes, or a day under Litestream, else 15. */
+  BACKUP_INTERVAL_MINUTES: number;
 };
 
 /** Pure: parse a given environment. Throws ConfigError naming every bad variable. */
@@ -94,6 +97,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     PAYMENT_PROVIDER: paymentProvider(PAYMENT_PROVIDER, rest.STRIPE_SECRET_KEY),
     S3: objectStorage(read),
     BACKUP_S3: backupStorage(read),
+    BACKUP_INTERVAL_MINUTES: read.BACKUP_INTERVAL_MINUTES ?? (read.LITESTREAM_REPLICATES ? 1440 : 15),
   };
 }
 

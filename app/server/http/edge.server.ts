@@ -7,6 +7,7 @@ import { stopMediaWorker } from "../media/jobs/worker.server";
 import { observeRequest, reportCallerGate } from "../metrics/registry.server";
 import { stopCleanUpLoop } from "../startup.server";
 import { stopBackupLoop } from "../backups/scheduler.server";
+import { stopReplicaWatch } from "../backups/replica-status.server";
 import { MULTIPART_SLACK_BYTES, MAX_FORM_BYTES } from "./form.server";
 import { apiError } from "./json-api.server";
 import { hasSessionCookie, sessionCookieName } from "./session.server";
@@ -83,6 +84,7 @@ export async function shutDown(): Promise<void> {
   stopCleanUpLoop();
   // A snapshot under way is left: its .part files are swept by the next, taken an interval after the last good one.
   stopBackupLoop();
+  stopReplicaWatch();
   // ffmpeg is stopped at once (a transcode may have minutes to go); its job waits for the next start.
   await Promise.all([stopOutboxRetryLoop(), stopMediaWorker()]);
   try {

@@ -8,6 +8,7 @@ import { env } from "../core/env.server";
 import { db } from "../db/client.server";
 import { databaseFolder, diskRoom } from "../core/disk.server";
 import { backupStatus } from "../backups/backup-runs.server";
+import { replicaStatus } from "../backups/replica-status.server";
 
 /**
  * The shop's state, read when Prometheus scrapes (each gauge's collect()), one small indexed
@@ -131,6 +132,32 @@ export function registerShopGauges(registry: Registry): void {
   });
   registry.registerMetric(snapshotBytes);
   registry.registerMetric(snapshotFailures);
+
+  // Under Litestream only (its families are absent otherwise, so an alert on them cannot fire
+  // on a shop that has no replica): alert on the lag.
+  const replicaLastSync = new Gauge({
+    name: "shop_backup_replica_last_sync_timestamp_seconds",
+    help: "When the Litestream replica last took new writes (Unix seconds; 0: not since start-up)",
+    registers: [],
+  });
+  const replicaErrors = new Gauge({
+    name: "shop_backup_replica_sync_errors",
+    help: "Litestream's failed syncs since it started",
+    registers: [],
+  });
+  const replicaLag = new Gauge({
+    name: "shop_backup_replica_lag_seconds",
+    help: "Seconds since the Litestream replica was last seen holding every write (grows when it falls behind or stops)",
+    registers: [],
+    collect() {
+      const status = replicaStatus();
+      this.set(status.lagSeconds);
+      replicaLastSync.set(status.lastSyncAt ? status.lastSyncAt.getTime() / 1000 : 0);
+      replicaErrors.set(status.syncErrors);
+    },
+  });
+  if (env().LITESTREAM_REPLICATES)
+    for (const gauge of [replicaLag, replicaLastSync, replicaErrors]) registry.registerMetric(gauge);
 
   const paidAmount = new Gauge({
     name: "shop_orders_paid_amount_yen",

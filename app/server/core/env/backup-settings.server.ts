@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { flag, folderPath, integerBetween, optionalText, url } from "./values.server";
+import { flag, folderPath, integerBetween, optionalText, port, url } from "./values.server";
 import { objectStorage, storageSettings } from "./storage-settings.server";
 
 /** The snapshots the shop takes of its database itself (app/server/backups/). */
@@ -23,8 +23,13 @@ export const backupSettings = z.object({
    * reset), so the shop turns its own off, at start (autocheckpoint) and at the stop (TRUNCATE).
    */
   LITESTREAM_REPLICATES: flag(),
-  /** Minutes between snapshots; 0 turns them off (a shop backed up some other way). */
-  BACKUP_INTERVAL_MINUTES: integerBetween(0, 1440, "分").default(15),
+  /** Where Litestream answers with its numbers, on this machine only (read for /metrics and システム状態). */
+  LITESTREAM_METRICS_PORT: port.default(9099),
+  /**
+   * Minutes between snapshots; 0 turns them off (a shop backed up some other way). Unset: a day
+   * under Litestream (the snapshots are then the daily and monthly archive, decision 0041), else 15.
+   */
+  BACKUP_INTERVAL_MINUTES: optionalText.pipe(integerBetween(0, 1440, "分").optional()),
   /** Where snapshots go without STORAGE_URL (and where `npm run backup` writes). */
   BACKUP_DIR: folderPath.default("./backups"),
   /**

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import type { Env, S3Config } from "../app/server/core/env.server";
+import type { Env, S3Config } from "../core/env.server";
 
 /**
  * Litestream's side of the shop (decision 0041): where it replicates the database to, and the
@@ -30,12 +30,16 @@ export function replicaOf(bucket: S3Config): { bucket: string; path: string } {
  * are written in the file (0600) rather than passed in the environment, so that the server under
  * Litestream is not handed the backup bucket's keys; `-no-expand-env` keeps a `$` in a key as it is.
  */
-export function litestreamConfig(config: Pick<Env, "DATABASE_PATH" | "BACKUP_S3">): string | null {
+export function litestreamConfig(
+  config: Pick<Env, "DATABASE_PATH" | "BACKUP_S3" | "LITESTREAM_METRICS_PORT">,
+): string | null {
   const bucket = config.BACKUP_S3;
   if (!bucket) return null;
   const replica = replicaOf(bucket);
   return `${JSON.stringify(
     {
+      // Its numbers, on this machine only: the shop reads them (replica-status.server.ts).
+      addr: `127.0.0.1:${config.LITESTREAM_METRICS_PORT}`,
       dbs: [
         {
           path: path.resolve(config.DATABASE_PATH),
