@@ -1,10 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { CONTEST, fillItem } from "./flows";
+import { freePort } from "../scripts/bench/lib.mjs";
 
 /**
  * *Disk full* (decision 0042): a shop of its own whose database is on a 32 MiB tmpfs, filled to the
@@ -17,16 +17,6 @@ import { CONTEST, fillItem } from "./flows";
 const root = path.resolve(import.meta.dirname, "..");
 const OUT_OF_SPACE =
   "ただいまサーバーの空き容量が不足しているため、ご注文やお手続きを受け付けられません。時間をおいて再度お試しください。";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A tmpfs of `size` at a new folder, or why none could be mounted. */
 function mountSmallDisk(size: string): { folder: string } | { why: string } {

@@ -9,6 +9,7 @@ import Database from "better-sqlite3";
 import { hashPassword } from "../app/server/auth/password.server";
 import { contestSlug } from "../app/lib/rules/slug";
 import { mintSessionCookie } from "../scripts/mint-session.mjs";
+import { freePort } from "../scripts/bench/lib.mjs";
 
 /**
  * Issue 28's attacks on the server's edge, each named after its finding, against a server of its
@@ -24,16 +25,6 @@ const VICTIM = "127.0.0.3";
 
 type Shop = { base: string; port: number; dbFile: string; stderr: () => string; child: ChildProcess };
 let shop: Shop;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);

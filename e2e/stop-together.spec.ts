@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { freePort } from "../scripts/bench/lib.mjs";
 
 /**
  * `npm run demo` and `npm run worker` stop everything they started when any process of theirs
@@ -13,16 +13,6 @@ import { expect, test } from "@playwright/test";
  */
 
 const root = path.resolve(import.meta.dirname, "..");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Every process under `pid` (and itself), read from /proc. */
 function processTree(pid: number): number[] {
