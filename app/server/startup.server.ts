@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { db } from "./db/client.server";
 import { users } from "./db/schema";
 import { env } from "./core/env.server";
+import { remember } from "./core/remember.server";
 import { startOutboxRetryLoop } from "./mail/outbox.server";
 import { hashPassword } from "./auth/password.server";
 import { recoverUnrecordedPayments } from "./checkout/payment-recovery.server";
@@ -72,7 +73,8 @@ export async function startUp(): Promise<void> {
 }
 
 const CLEAN_UP_INTERVAL_MS = HOUR_MS;
-const globalForCleanUp = globalThis as { __shopCleanUpTimer?: NodeJS.Timeout };
+// Remembered, so a dev-server reload reuses the loop instead of starting a second one.
+const cleanUpLoop = remember("cleanUpLoop", (): { timer?: NodeJS.Timeout } => ({}));
 
 /**
  * Hourly (and once now): unpaid drafts and sessions past their expiry, and rate-limit counters of
@@ -82,7 +84,7 @@ const globalForCleanUp = globalThis as { __shopCleanUpTimer?: NodeJS.Timeout };
  * Uploads abandoned for 24 hours go too (in object storage, their multipart uploads are aborted).
  */
 export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
-  if (globalForCleanUp.__shopCleanUpTimer) return;
+  if (cleanUpLoop.timer) return;
   const cleanUp = async () => {
     try {
       const drafts = deleteExpiredDrafts();
@@ -113,10 +115,10 @@ export function startCleanUpLoop(intervalMs = CLEAN_UP_INTERVAL_MS): void {
   hourly();
   const timer = setInterval(hourly, intervalMs);
   timer.unref();
-  globalForCleanUp.__shopCleanUpTimer = timer;
+  cleanUpLoop.timer = timer;
 }
 
 export function stopCleanUpLoop(): void {
-  clearInterval(globalForCleanUp.__shopCleanUpTimer);
-  globalForCleanUp.__shopCleanUpTimer = undefined;
+  clearInterval(cleanUpLoop.timer);
+  cleanUpLoop.timer = undefined;
 }

@@ -1,4 +1,5 @@
 import { env } from "../core/env.server";
+import { remember } from "../core/remember.server";
 
 /**
  * How far the Litestream replica is behind (decision 0041). Litestream, the server's parent under
@@ -68,8 +69,8 @@ type Watch = {
   timer?: NodeJS.Timeout;
 };
 
-// On globalThis, so a dev-server reload reuses the watch instead of starting a second one.
-const globalForReplica = globalThis as { __shopReplicaWatch?: Watch };
+// Remembered, so a dev-server reload reuses the watch instead of starting a second one; empty when stopped.
+const replica = remember("replicaWatch", (): { watch?: Watch } => ({}));
 
 /** One look at Litestream's numbers, folded into the watch. */
 export function noteLitestreamPosition(watch: Watch, position: LitestreamPosition | null, at: number): void {
@@ -99,24 +100,24 @@ async function look(watch: Watch): Promise<void> {
 
 /** Starts looking at Litestream's numbers (at start-up, under Litestream only). */
 export function startReplicaWatch(): void {
-  if (!env().LITESTREAM_REPLICATES || globalForReplica.__shopReplicaWatch) return;
+  if (!env().LITESTREAM_REPLICATES || replica.watch) return;
   // eslint-disable-next-line no-restricted-syntax
   const watch = newReplicaWatch(Date.now());
-  globalForReplica.__shopReplicaWatch = watch;
+  replica.watch = watch;
   void look(watch);
   watch.timer = setInterval(() => void look(watch), POLL_INTERVAL_MS);
   watch.timer.unref();
 }
 
 export function stopReplicaWatch(): void {
-  clearInterval(globalForReplica.__shopReplicaWatch?.timer);
-  globalForReplica.__shopReplicaWatch = undefined;
+  clearInterval(replica.watch?.timer);
+  replica.watch = undefined;
 }
 
 /** The replica as last seen, for /metrics and システム状態. */
 // eslint-disable-next-line no-restricted-syntax
 export function replicaStatus(at: number = Date.now()): ReplicaStatus {
-  const watch = globalForReplica.__shopReplicaWatch;
+  const watch = replica.watch;
   if (!watch) return { replicating: false, reachable: false, lagSeconds: 0, lastSyncAt: null, syncErrors: 0 };
   return {
     replicating: true,

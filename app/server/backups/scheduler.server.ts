@@ -11,6 +11,7 @@ import {
 import { HOUR_MS, MINUTE_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { env, type Env } from "../core/env.server";
+import { remember } from "../core/remember.server";
 import { lastGoodSnapshot, recordBackupRun } from "./backup-runs.server";
 import { snapshotPlace, type SnapshotPlace } from "./snapshot-places.server";
 import { takeSnapshot } from "./snapshot.server";
@@ -143,36 +144,37 @@ export function nextSnapshotDelay(lastGoodAt: Date | null, at: Date, intervalMs:
   return Math.min(intervalMs, Math.max(0, lastGoodAt.getTime() + intervalMs - at.getTime()));
 }
 
-const globalForBackups = globalThis as { __shopBackupTimer?: NodeJS.Timeout | null };
+// Remembered, so a dev-server reload reuses the loop; the timer is null once stopped (no snapshot after).
+const backupLoop = remember("backupLoop", (): { timer?: NodeJS.Timeout | null } => ({}));
 
 /**
  * Every BACKUP_INTERVAL_MINUTES (0: never): a snapshot, retried twice (RETRY_DELAYS_MS) when it
  * fails. `intervalMs` lets a test run the loop in milliseconds.
  */
 export function startBackupLoop(intervalMs = env().BACKUP_INTERVAL_MINUTES * MINUTE_MS): void {
-  if (globalForBackups.__shopBackupTimer) return;
+  if (backupLoop.timer) return;
   for (const leftover of sweepSnapshotLeftovers(snapshotPlace(env())))
     console.log(`[backup] 中断されたスナップショットの作業ファイルを削除しました: ${leftover}`);
   if (intervalMs <= 0) return;
   const schedule = (delay: number) => {
     const timer = setTimeout(() => void run(), delay);
     timer.unref();
-    globalForBackups.__shopBackupTimer = timer;
+    backupLoop.timer = timer;
   };
   const run = async () => {
     let outcome = await takeScheduledSnapshot(1);
     for (let retry = 0; !outcome.ok && retry < RETRY_DELAYS_MS.length; retry++) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_DELAYS_MS[retry]!, intervalMs)).unref());
-      if (globalForBackups.__shopBackupTimer === null) return;
+      if (backupLoop.timer === null) return;
       outcome = await takeScheduledSnapshot(retry + 2);
     }
-    if (globalForBackups.__shopBackupTimer !== null) schedule(intervalMs);
+    if (backupLoop.timer !== null) schedule(intervalMs);
   };
   schedule(nextSnapshotDelay(lastGoodSnapshot()?.finishedAt ?? null, now(), intervalMs));
 }
 
 /** Shutting down (or a test done with the loop): no snapshot is started after this. */
 export function stopBackupLoop(): void {
-  if (globalForBackups.__shopBackupTimer) clearTimeout(globalForBackups.__shopBackupTimer);
-  globalForBackups.__shopBackupTimer = null;
+  if (backupLoop.timer) clearTimeout(backupLoop.timer);
+  backupLoop.timer = null;
 }

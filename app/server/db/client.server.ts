@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { env } from "../core/env.server";
+import { remember } from "../core/remember.server";
 import * as schema from "./schema";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -25,21 +26,21 @@ export function openDatabase(file: string): Db {
   return db;
 }
 
-// One connection per process; kept on globalThis so dev-server reloads reuse it.
-const globalForDb = globalThis as unknown as { __shopDb?: Db };
+// One connection per process, remembered so dev-server reloads reuse it; a holder, as tests replace it.
+const connection = remember("db", (): { db?: Db } => ({}));
 
 export function db(): Db {
-  if (!globalForDb.__shopDb) {
-    globalForDb.__shopDb = openDatabase(env().DATABASE_PATH);
+  if (!connection.db) {
+    connection.db = openDatabase(env().DATABASE_PATH);
     // Under Litestream only it checkpoints: one of ours could reset the WAL under its reading.
-    if (env().LITESTREAM_REPLICATES) globalForDb.__shopDb.$client.pragma("wal_autocheckpoint = 0");
+    if (env().LITESTREAM_REPLICATES) connection.db.$client.pragma("wal_autocheckpoint = 0");
   }
-  return globalForDb.__shopDb;
+  return connection.db;
 }
 
 /** For tests: point the process at another database file. */
 export function useDatabase(database: Db) {
-  globalForDb.__shopDb = database;
+  connection.db = database;
 }
 
 export function isDatabaseUp(): boolean {

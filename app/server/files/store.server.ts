@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { env, type S3Config } from "../core/env.server";
+import { remember } from "../core/remember.server";
 import type { PartSink } from "./multipart.server";
 import { objectLocation } from "./s3-signature.server";
 
@@ -98,12 +99,9 @@ export interface ChunkedUploads {
   list(): AsyncIterable<{ storedName: string; storeUploadId: string; startedAt: Date }>;
 }
 
-const globalForStore = globalThis as { __shopFileStore?: Promise<FileStore> };
-
 /** The store configuration chose: STORAGE_URL's bucket, else the MEDIA_DIR folder. One per process. */
 export function fileStore(): Promise<FileStore> {
-  globalForStore.__shopFileStore ??= openConfiguredStore();
-  return globalForStore.__shopFileStore;
+  return remember("fileStore", openConfiguredStore);
 }
 
 async function openConfiguredStore(): Promise<FileStore> {

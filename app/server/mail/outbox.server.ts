@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { now } from "../core/clock.server";
+import { remember } from "../core/remember.server";
 import { db, type Db, type Tx } from "../db/client.server";
 import { mailOutbox } from "../db/schema";
 import type { RenderedMail } from "./layout.server";
@@ -163,13 +164,17 @@ export async function sendThroughOutbox(outgoing: OutgoingMail): Promise<boolean
   return (await sendQueuedMail(id)) === "sent";
 }
 
-const globalForOutbox = globalThis as unknown as {
-  __shopOutboxTimer?: NodeJS.Timeout;
-  /** The retry pass under way, if any: shutdown lets it finish the mail it is sending. */
-  __shopOutboxPass?: Promise<void>;
-  /** Set by shutdown: a pass under way sends no further mail after the one in flight. */
-  __shopOutboxStopping?: boolean;
-};
+/** The retry loop, remembered so a dev-server reload reuses it. */
+const outboxLoop = remember(
+  "outboxLoop",
+  (): {
+    timer?: NodeJS.Timeout;
+    /** The retry pass under way, if any: shutdown lets it finish the mail it is sending. */
+    pass?: Promise<void>;
+    /** Set by shutdown: a pass under way sends no further mail after the one in flight. */
+    stopping?: boolean;
+  } => ({}),
+);
 
 /** One pass of the retry loop: sends every due mail it can claim. */
 export async function retryDueMail(): Promise<{ sent: number; failed: number }> {
@@ -195,7 +200,7 @@ export async function retryDueMail(): Promise<{ sent: number; failed: number }> 
   let failed = 0;
   for (const { id } of due) {
     // Shutting down: the mail in flight is finished, the rest wait for the next start.
-    if (globalForOutbox.__shopOutboxStopping) break;
+    if (outboxLoop.stopping) break;
     const outcome = await sendQueuedMail(id);
     if (outcome === "sent") sent++;
     if (outcome === "failed") failed++;
@@ -216,30 +221,30 @@ export function pendingMailCount(): number {
 
 /** Starts the retry loop once per process (dev reloads reuse it); it never keeps the process alive. */
 export function startOutboxRetryLoop(intervalMs = RETRY_INTERVAL_MS): void {
-  if (globalForOutbox.__shopOutboxTimer) return;
+  if (outboxLoop.timer) return;
   const timer = setInterval(() => {
-    if (globalForOutbox.__shopOutboxPass) return;
-    globalForOutbox.__shopOutboxPass = retryDueMail()
+    if (outboxLoop.pass) return;
+    outboxLoop.pass = retryDueMail()
       .then(({ sent }) => {
         if (sent > 0) console.log(`[outbox] sent ${sent} queued mail(s)`);
       })
       .catch((error: unknown) => console.error("[outbox] retry pass failed", error))
       .finally(() => {
-        globalForOutbox.__shopOutboxPass = undefined;
+        outboxLoop.pass = undefined;
       });
   }, intervalMs);
   timer.unref();
-  globalForOutbox.__shopOutboxTimer = timer;
+  outboxLoop.timer = timer;
 }
 
 /** Stops the loop; resolves once a pass under way has finished the mail it is sending (graceful shutdown). */
 export async function stopOutboxRetryLoop(): Promise<void> {
-  clearInterval(globalForOutbox.__shopOutboxTimer);
-  globalForOutbox.__shopOutboxTimer = undefined;
-  globalForOutbox.__shopOutboxStopping = true;
+  clearInterval(outboxLoop.timer);
+  outboxLoop.timer = undefined;
+  outboxLoop.stopping = true;
   try {
-    await globalForOutbox.__shopOutboxPass;
+    await outboxLoop.pass;
   } finally {
-    globalForOutbox.__shopOutboxStopping = false;
+    outboxLoop.stopping = false;
   }
 }

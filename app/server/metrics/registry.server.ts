@@ -1,12 +1,13 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { remember } from "../core/remember.server";
 import { registerShopGauges } from "./shop-gauges.server";
 import { requestGroup, statusClass } from "./request-groups.server";
 
 /**
  * The numbers `/metrics` shows (Prometheus' text format, scraped by fly.io into its Grafana):
  * Node's own (memory, event loop, garbage collection), the requests the edge saw, and the
- * shop's state read when scraped (shop-gauges.server.ts). One registry per process, kept on
- * globalThis so the dev server's reloads do not register everything twice.
+ * shop's state read when scraped (shop-gauges.server.ts). One registry per process, remembered
+ * (core/remember.server.ts) so the dev server's reloads do not register everything twice.
  */
 type ShopMetrics = {
   registry: Registry;
@@ -28,10 +29,11 @@ export type CallerGateReading = {
   longestWaitMs: number;
 };
 
-const globalForMetrics = globalThis as unknown as { __shopMetrics?: ShopMetrics };
-
 function shopMetrics(): ShopMetrics {
-  if (globalForMetrics.__shopMetrics) return globalForMetrics.__shopMetrics;
+  return remember("metrics", makeShopMetrics);
+}
+
+function makeShopMetrics(): ShopMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Histogram({
@@ -45,7 +47,6 @@ function shopMetrics(): ShopMetrics {
   registerShopGauges(registry);
   const metrics: ShopMetrics = { registry, requests };
   registerCallerGate(registry, () => metrics.readCallerGate?.());
-  globalForMetrics.__shopMetrics = metrics;
   return metrics;
 }
 

@@ -1,4 +1,5 @@
 import { env } from "../../core/env.server";
+import { remember } from "../../core/remember.server";
 import {
   claimNextJob,
   failJob,
@@ -31,17 +32,14 @@ type WorkerState = {
   stopping: boolean;
 };
 
-// On globalThis, so a dev-server reload reuses the loop instead of starting a second one.
-const globalForWorker = globalThis as { __shopMediaWorker?: WorkerState };
-
+// Remembered, so a dev-server reload reuses the loop instead of starting a second one.
 function state(): WorkerState {
-  globalForWorker.__shopMediaWorker ??= {
+  return remember("mediaWorker", (): WorkerState => ({
     concurrency: 1,
     timeLimits: JOB_TIME_LIMITS,
     running: new Map(),
     stopping: false,
-  };
-  return globalForWorker.__shopMediaWorker;
+  }));
 }
 
 export type MediaWorkerOptions = {
