@@ -22,6 +22,31 @@ const navigationStateComparison = [
   },
 ];
 
+/**
+ * A fetcher's busy state too (`useIsPending({ fetcher })`): `fetcher.state` (any name ending in
+ * "fetcher", `props.fetcher` included) and any `.state` compared with "submitting", the word only a
+ * navigation or a fetcher uses.
+ */
+const fetcherStateComparison = [
+  {
+    selector:
+      "BinaryExpression > MemberExpression[property.name='state']:matches([object.name=/fetcher$/i], [object.property.name=/fetcher$/i])",
+    message:
+      "fetcher.state を比較せず、useIsPending({ fetcher })（~/lib/hooks/use-is-pending）を使ってください。",
+  },
+  {
+    selector:
+      "BinaryExpression > MemberExpression[property.name='state'][object.type='CallExpression'][object.callee.name='useFetcher']",
+    message:
+      "useFetcher().state を比較せず、useIsPending({ fetcher })（~/lib/hooks/use-is-pending）を使ってください。",
+  },
+  {
+    selector:
+      "BinaryExpression:has(> MemberExpression[property.name='state']):has(> Literal[value='submitting'])",
+    message: '.state === "submitting" と書かず、useIsPending（~/lib/hooks/use-is-pending）を使ってください。',
+  },
+];
+
 /** One 404 (body and status) for pages and resource routes: notFound()/notFoundResponse(). */
 const handMade404 = [
   {
@@ -73,7 +98,14 @@ export default tseslint.config(
   {
     files: ["app/**/*.{ts,tsx}"],
     ignores: ["app/lib/hooks/use-is-pending.ts", "app/server/http/not-found.server.ts"],
-    rules: { "no-restricted-syntax": ["error", ...navigationStateComparison, ...handMade404] },
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...navigationStateComparison,
+        ...fetcherStateComparison,
+        ...handMade404,
+      ],
+    },
   },
   {
     files: ["app/server/**/*.ts"],
@@ -88,7 +120,15 @@ export default tseslint.config(
       "app/server/files/s3-links.server.ts",
       "app/server/files/store.server.ts",
     ],
-    rules: { "no-restricted-syntax": ["error", ...navigationStateComparison, ...handMade404, ...wallClock] },
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...navigationStateComparison,
+        ...fetcherStateComparison,
+        ...handMade404,
+        ...wallClock,
+      ],
+    },
   },
   {
     files: ["app/**/*.{ts,tsx}"],

@@ -1,4 +1,4 @@
-import type { Navigation } from "@remix-run/react";
+import type { Fetcher, Navigation } from "@remix-run/react";
 import { describe, expect, it } from "vitest";
 import { isPending } from "~/lib/hooks/use-is-pending";
 
@@ -63,4 +63,44 @@ describe("isPending (useIsPending's rule)", () => {
     expect(isPending(link("/admin"), "", { to: "/verify-email" })).toBe(false);
     expect(isPending(post("/admin", { contestId: "3" }, "loading"), "", { to: "/admin" })).toBe(false);
   });
+
+  it("asks a fetcher the same way: busy while its post is on its way, with the same filters", () => {
+    const idleFetcher = { state: "idle", data: undefined } as Fetcher<unknown>;
+    expect(isPending(idleFetcher, "/admin/contests/new", {})).toBe(false);
+    const adding = fetcherPost("/admin/contests/new", { name: "春の大会" });
+    expect(isPending(adding, "/admin/contests/new", {})).toBe(true);
+    expect(isPending(fetcherPost("/admin/contests/new", {}, "loading"), "", {})).toBe(true);
+    expect(isPending(fetcherPost("/admin/contests/new", {}, "loading"), "", { state: "submitting" })).toBe(
+      false,
+    );
+    const bulk = fetcherPost("/admin/contests/1/athletes?index", { intent: "bulk-update" });
+    expect(isPending(bulk, "", { intent: "bulk-update" })).toBe(true);
+    expect(isPending(bulk, "", { intent: "bulk-delete" })).toBe(false);
+    expect(isPending(bulk, "/admin/contests/1/athletes?index", { formAction: "." })).toBe(true);
+    expect(isPending(bulk, "/admin/contests/2/athletes?index", { formAction: "." })).toBe(false);
+    expect(isPending(bulk, "", { formMethod: "post" })).toBe(true);
+  });
+
+  it("never counts a fetcher as following a link", () => {
+    const loadingFetcher = { state: "loading", formData: undefined } as Fetcher<unknown>;
+    expect(isPending(loadingFetcher, "", {})).toBe(true);
+    expect(isPending(loadingFetcher, "", { to: "/verify-email" })).toBe(false);
+  });
 });
+
+function fetcherPost(
+  action: string,
+  fields: Record<string, string>,
+  state: "submitting" | "loading" = "submitting",
+) {
+  const formData = new FormData();
+  for (const [name, value] of Object.entries(fields)) formData.set(name, value);
+  return {
+    state,
+    formMethod: "POST",
+    formAction: action,
+    formEncType: "application/x-www-form-urlencoded",
+    formData,
+    data: undefined,
+  } as unknown as Fetcher<unknown>;
+}

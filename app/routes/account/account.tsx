@@ -138,6 +138,7 @@ export default function Account() {
 function PasswordChangeDialogSteps({ email, onDone }: { email: string; onDone: () => void }) {
   const fetcher = useFetcher<PasswordChangeReply>();
   const reply = fetcher.data;
+  const busy = useIsPending({ fetcher });
   useEffect(() => {
     if (reply?.done) onDone();
   }, [reply, onDone]);
@@ -147,7 +148,7 @@ function PasswordChangeDialogSteps({ email, onDone }: { email: string; onDone: (
       email={email}
       reply={reply}
       FormComponent={fetcher.Form}
-      busy={fetcher.state !== "idle"}
+      busy={busy}
       via="dialog"
     />
   );

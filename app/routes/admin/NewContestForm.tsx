@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/
 import { Form, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { newContestSchema } from "~/lib/schemas/contest-schemas";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { validateWith } from "~/lib/schemas/validate-with";
 
@@ -91,6 +92,7 @@ export function NewContestDialog({ open, onClose }: { open: boolean; onClose: ()
 
 function NewContestDialogForm({ onAdded }: { onAdded: () => void }) {
   const fetcher = useFetcher<SubmissionResult<string[]>>();
+  const pending = useIsPending({ fetcher });
   // A success redirects to the list, a navigation that gives the location a new key; a refusal
   // answers in place. The fetcher's states are no sign to wait for: Remix hands them to React in
   // transitions, and on a busy machine "submitting" can be passed over without being drawn (the
@@ -100,11 +102,5 @@ function NewContestDialogForm({ onAdded }: { onAdded: () => void }) {
   useEffect(() => {
     if (key !== openedAt.current) onAdded();
   }, [key, onAdded]);
-  return (
-    <NewContestFields
-      fetcher={fetcher}
-      lastResult={fetcher.data ?? null}
-      pending={fetcher.state !== "idle"}
-    />
-  );
+  return <NewContestFields fetcher={fetcher} lastResult={fetcher.data ?? null} pending={pending} />;
 }

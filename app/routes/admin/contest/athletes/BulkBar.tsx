@@ -4,6 +4,7 @@ import { useRef, type MouseEvent } from "react";
 import { CheckboxField, Field, SelectField } from "~/components/forms";
 import { FormError } from "~/components/form-messages";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
+import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { bulkAthletesSchema, MAX_PRICE, SALES_STATUSES } from "~/lib/schemas/athlete-schemas";
 import { validateWith } from "~/lib/schemas/validate-with";
@@ -55,7 +56,7 @@ export function BulkBar({
   const [form, fields] = useBulkForm(lastResult);
   // The fields' own errors stand under them; the selection has no field of its own in the bar.
   const barError = [form.errors, fields.ids.errors].flat().find((m): m is string => Boolean(m));
-  const pending = fetcher.state !== "idle";
+  const pending = useIsPending({ fetcher });
 
   const askPurgeSelected = (event: MouseEvent<HTMLButtonElement>) => {
     if (!onAskPurge || selectedCount === 0 || !formRef.current) return;
