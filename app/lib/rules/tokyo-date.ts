@@ -1,5 +1,11 @@
+/** Durations in milliseconds. */
+export const SECOND_MS = 1000;
+export const MINUTE_MS = 60 * SECOND_MS;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;
+
 /** Calendar days in Asia/Tokyo (UTC+9, no daylight saving), as the shop's reports count them. */
-export const TOKYO_OFFSET_MS = 9 * 3600_000;
+export const TOKYO_OFFSET_MS = 9 * HOUR_MS;
 
 /** "2025-06-01" → the UTC instant when that day starts in Tokyo, or null for anything else. */
 export function tokyoDayStart(day: string): number | null {
@@ -17,7 +23,3 @@ export function tokyoDayStart(day: string): number | null {
 export function tokyoDay(instant: number | Date): string {
   return new Date(new Date(instant).getTime() + TOKYO_OFFSET_MS).toISOString().slice(0, 10);
 }
-
-export const MINUTE_MS = 60_000;
-export const HOUR_MS = 60 * MINUTE_MS;
-export const DAY_MS = 24 * HOUR_MS;

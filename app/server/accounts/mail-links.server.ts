@@ -3,7 +3,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db, type Db, type Tx } from "../db/client.server";
 import { mailLinks, type MailLinkPurpose } from "../db/schema";
-import { DAY_MS } from "~/lib/rules/tokyo-date";
+import { DAY_MS, MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * One-time links mailed to an account's own address: the password reset and the link that
@@ -14,7 +14,7 @@ import { DAY_MS } from "~/lib/rules/tokyo-date";
  */
 
 export const MAIL_LINK_TTL_MS: Record<MailLinkPurpose, number> = {
-  "password-reset": 30 * 60 * 1000,
+  "password-reset": 30 * MINUTE_MS,
   // Mailed right after a purchase and read whenever the customer reads mail; opening it also needs the account's login.
   "address-confirmation": 7 * DAY_MS,
 };

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
+import { MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * The lock every client of an account meets, its own devices included: wrong second-factor
@@ -47,7 +48,7 @@ export function countSecondFactorFailure(userId: number, at: Date): LockState {
       const failures = (ranOut ? 0 : row.secondFactorFailures) + 1;
       const lockedUntil =
         failures >= SECOND_FACTOR_LOCK.maxFailures
-          ? new Date(at.getTime() + SECOND_FACTOR_LOCK.lockMinutes * 60_000)
+          ? new Date(at.getTime() + SECOND_FACTOR_LOCK.lockMinutes * MINUTE_MS)
           : null;
       tx.update(users)
         .set({

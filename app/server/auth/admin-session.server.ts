@@ -2,7 +2,7 @@ import { redirect } from "@remix-run/node";
 import { now } from "../core/clock.server";
 import { commitSession, getSession, type ShopSession } from "../http/session.server";
 import { getCurrentUser, type CurrentUser } from "./users.server";
-import { HOUR_MS } from "~/lib/rules/tokyo-date";
+import { HOUR_MS, MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /** The admin session lasts 60 minutes from the completed second factor. */
 export const ADMIN_SESSION_MS = HOUR_MS;
@@ -16,7 +16,7 @@ export async function currentAdmin(request: Request): Promise<AdminContext | nul
   if (
     !verifiedAt ||
     now().getTime() - verifiedAt >= ADMIN_SESSION_MS ||
-    verifiedAt > now().getTime() + 60_000
+    verifiedAt > now().getTime() + MINUTE_MS
   )
     return null;
   const admin = await getCurrentUser(session);

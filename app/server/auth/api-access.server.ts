@@ -6,6 +6,7 @@ import { currentAdmin } from "./admin-session.server";
 import { checkApiToken } from "./api-tokens.server";
 import { recordLoginEvent } from "./login-events.server";
 import { getCurrentUser, type CurrentUser } from "./users.server";
+import { MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * Who is calling the JSON API. An admin call is either the admin's browser (the cookie, second
@@ -20,7 +21,7 @@ export type ApiAdmin =
   | { admin: CurrentUser; via: "token"; tokenId: number; scope: ApiTokenScope };
 
 /** Refused tokens one client address may send in 15 minutes before it is answered 429. */
-const REFUSED_TOKENS_PER_ORIGIN = { limit: 30, windowMs: 15 * 60 * 1000 };
+const REFUSED_TOKENS_PER_ORIGIN = { limit: 30, windowMs: 15 * MINUTE_MS };
 
 const unauthorized = (message = "認証が必要です") =>
   apiError(401, message, { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });

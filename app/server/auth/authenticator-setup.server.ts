@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { formatDateTime } from "~/lib/rules/format";
-import { HOUR_MS } from "~/lib/rules/tokyo-date";
+import { HOUR_MS, MINUTE_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { open, seal } from "../core/secret-box.server";
 import { db } from "../db/client.server";
@@ -34,7 +34,7 @@ import type { CurrentUser } from "./users.server";
  */
 
 /** A setup not confirmed within 15 minutes has to be started again (with the password and a code). */
-export const PENDING_SETUP_TTL_MS = 15 * 60 * 1000;
+export const PENDING_SETUP_TTL_MS = 15 * MINUTE_MS;
 
 export const AUTHENTICATOR_MESSAGES = {
   codeSent: "認証コードを送信しました。メールをご確認ください。",

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
-import { DAY_MS, HOUR_MS } from "~/lib/rules/tokyo-date";
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { db, type Db, type Tx } from "../db/client.server";
 import { verificationCodes, type CodePurpose } from "../db/schema";
@@ -8,9 +8,9 @@ import { env } from "../core/env.server";
 import { countMail, mailCapUntil, UNKNOWN_REQUESTER, type MailRequester } from "./mail-caps.server";
 
 /** Six-digit codes sent by mail: valid 10 minutes, 5 wrong tries, one resend per 60 s. */
-export const CODE_TTL_MS = 10 * 60 * 1000;
+export const CODE_TTL_MS = 10 * MINUTE_MS;
 export const CODE_MAX_ATTEMPTS = 5;
-export const CODE_RESEND_INTERVAL_MS = 60 * 1000;
+export const CODE_RESEND_INTERVAL_MS = MINUTE_MS;
 
 /**
  * Codes only the account's owner can ask for, each purpose counted on its own per address (one

@@ -4,6 +4,7 @@ import { desc, eq } from "drizzle-orm";
 import { env } from "../core/env.server";
 import { db } from "../db/client.server";
 import { rateLimits } from "../db/schema";
+import { DAY_MS, SECOND_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * OWASP's device cookies (Authentication Cheat Sheet, "Device Cookies"; decision 0021): a browser
@@ -24,7 +25,7 @@ const ACCOUNTS_PER_DEVICE = 5;
  * Kept a year: an owner back after months is still recognised. A device lost is no worse than
  * today (its entry only lifts the strangers' lock, never the password).
  */
-const DEVICE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+const DEVICE_COOKIE_MAX_AGE_SECONDS = (365 * DAY_MS) / SECOND_MS;
 
 type DeviceEntry = { account: number; nonce: string };
 

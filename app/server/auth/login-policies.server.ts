@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { formatDateTime } from "~/lib/rules/format";
 import { users } from "../db/schema";
 import type { LoginKind } from "./login-events.server";
+import { MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * The two logins' lockout policies and what they say: the customer login's (/login) and the
@@ -33,7 +34,7 @@ export const CUSTOMER_LOGIN_POLICY: LoginPolicy = {
   warnAtRemaining: 5,
   finalWarningAtRemaining: 2,
   cautionAfterFailures: 3,
-  perIp: { limit: 30, windowMs: 15 * 60 * 1000 },
+  perIp: { limit: 30, windowMs: 15 * MINUTE_MS },
 };
 
 /** Admins: 5 failures lock for 15 minutes; the warning starts at 3 left. Customers' accounts are invisible here. */
@@ -43,7 +44,7 @@ export const ADMIN_LOGIN_POLICY: LoginPolicy = {
   lockMinutes: 15,
   warnAtRemaining: 3,
   finalWarningAtRemaining: 1,
-  perIp: { limit: 20, windowMs: 15 * 60 * 1000 },
+  perIp: { limit: 20, windowMs: 15 * MINUTE_MS },
   eligible: (user) => user.isAdmin,
 };
 
@@ -94,7 +95,7 @@ export function ownPolicy(user: { isAdmin: boolean }, policy: LoginPolicy): Logi
  */
 export function untrustedLockUntilSql(at: Date) {
   const policyOf = (admin: boolean) => (admin ? ADMIN_LOGIN_POLICY : CUSTOMER_LOGIN_POLICY);
-  const lockMs = (admin: boolean) => policyOf(admin).lockMinutes * 60_000;
+  const lockMs = (admin: boolean) => policyOf(admin).lockMinutes * MINUTE_MS;
   return sql<number | null>`case
     when ${users.isAdmin} = 1 and ${users.failedLoginCount} >= ${policyOf(true).maxFailures}
       and ${users.lastFailedLoginAt} > ${at.getTime() - lockMs(true)}

@@ -27,6 +27,7 @@ import {
   type PasswordCounter,
 } from "./password-runs.server";
 import { logIn } from "./session-login.server";
+import { MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * Password login with lockout, shared by the customer login and the admin login:
@@ -101,7 +102,7 @@ async function attemptRun(
     };
   return {
     counter: null,
-    run: currentRun(recentFailureRun(email, policy.lockMinutes * 60_000), policy.lockMinutes, at),
+    run: currentRun(recentFailureRun(email, policy.lockMinutes * MINUTE_MS), policy.lockMinutes, at),
   };
 }
 

@@ -9,6 +9,7 @@ import {
   trustedDevice,
 } from "./device-cookie.server";
 import type { LoginPolicy } from "./login-policies.server";
+import { MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * Runs of wrong passwords, as both the login and the password asked again count them (see the
@@ -21,7 +22,7 @@ export type FailureRun = { failures: number; lastFailureAt: Date | null };
 
 /** The run as it stands at `at`: after 15 quiet minutes it is over. */
 export function currentRun(run: FailureRun, lockMinutes: number, at: Date): FailureRun {
-  if (!run.lastFailureAt || at.getTime() >= run.lastFailureAt.getTime() + lockMinutes * 60_000)
+  if (!run.lastFailureAt || at.getTime() >= run.lastFailureAt.getTime() + lockMinutes * MINUTE_MS)
     return { failures: 0, lastFailureAt: null };
   return run;
 }
@@ -29,7 +30,7 @@ export function currentRun(run: FailureRun, lockMinutes: number, at: Date): Fail
 /** Until when a run locks under a policy, or null: at maxFailures, for lockMinutes after the latest failure. */
 export function runLockedUntil(run: FailureRun, policy: LoginPolicy, at: Date): Date | null {
   if (!run.lastFailureAt || run.failures < policy.maxFailures) return null;
-  const until = new Date(run.lastFailureAt.getTime() + policy.lockMinutes * 60_000);
+  const until = new Date(run.lastFailureAt.getTime() + policy.lockMinutes * MINUTE_MS);
   return until > at ? until : null;
 }
 
@@ -96,7 +97,7 @@ export async function passwordRun(
 /** Counts a wrong password where the attempt's counter says. */
 export function countPasswordFailure(counter: PasswordCounter, own: LoginPolicy, at: Date): FailureRun {
   return counter.device !== null
-    ? countDeviceFailure(counter.device, at, own.lockMinutes * 60_000)
+    ? countDeviceFailure(counter.device, at, own.lockMinutes * MINUTE_MS)
     : countAccountFailure(counter.userId, own, at);
 }
 

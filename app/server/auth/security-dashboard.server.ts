@@ -5,6 +5,7 @@ import { db } from "../db/client.server";
 import { loginEvents, users } from "../db/schema";
 import { API_TOKEN_OUTCOMES, UNKNOWN_ADDRESS } from "./login-events.server";
 import { untrustedLockUntilSql } from "./login-policies.server";
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /** What the protections of this shop are, as the code enforces them; the dashboard reports them, it does not claim them. */
 export type ProtectionSettings = {
@@ -28,7 +29,7 @@ export function securityDashboard(
   options: { eventsPage?: number } = {},
 ) {
   const at = now();
-  const since = new Date(at.getTime() - SECURITY_PERIODS[period] * 3600_000);
+  const since = new Date(at.getTime() - SECURITY_PERIODS[period] * HOUR_MS);
   const inPeriod = gte(loginEvents.createdAt, since);
   // A script's requests with an API token are recorded beside the logins but are none.
   const loginsInPeriod = and(inPeriod, notInArray(loginEvents.outcome, [...API_TOKEN_OUTCOMES]));
@@ -81,7 +82,7 @@ export function securityDashboard(
     .where(
       and(
         eq(loginEvents.outcome, "blocked"),
-        gte(loginEvents.createdAt, new Date(at.getTime() - 15 * 60_000)),
+        gte(loginEvents.createdAt, new Date(at.getTime() - 15 * MINUTE_MS)),
       ),
     )
     .all()
@@ -93,7 +94,7 @@ export function securityDashboard(
       total: count(),
       active: sql<number>`sum(case when ${users.lastLoginAt} >= ${since.getTime()} then 1 else 0 end)`,
       locked: sql<number>`sum(case when ${users.lockedUntil} > ${at.getTime()} or ${untrustedLock} is not null then 1 else 0 end)`,
-      recent: sql<number>`sum(case when ${users.createdAt} >= ${at.getTime() - 24 * 3600_000} then 1 else 0 end)`,
+      recent: sql<number>`sum(case when ${users.createdAt} >= ${at.getTime() - DAY_MS} then 1 else 0 end)`,
     })
     .from(users)
     .get() ?? { total: 0, active: 0, locked: 0, recent: 0 };

@@ -4,6 +4,7 @@ import { now } from "../core/clock.server";
 import { prepared } from "../db/prepared.server";
 import { users } from "../db/schema";
 import { getSession, SESSION_MAX_AGE_SECONDS, type ShopSession } from "../http/session.server";
+import { SECOND_MS } from "~/lib/rules/tokyo-date";
 
 export type CurrentUser = { id: number; email: string; name: string; isAdmin: boolean };
 
@@ -17,7 +18,7 @@ export async function getCurrentUser(requestOrSession: Request | ShopSession): P
   const userId = session.get("userId");
   if (!userId) return null;
   const loggedInAt = session.get("loggedInAt");
-  if (!loggedInAt || now().getTime() - loggedInAt > SESSION_MAX_AGE_SECONDS * 1000) return null;
+  if (!loggedInAt || now().getTime() - loggedInAt > SESSION_MAX_AGE_SECONDS * SECOND_MS) return null;
   // Every page of a logged-in user asks (the root, a layout, the page): prepared once.
   const user = prepared("current-user", (connection) =>
     connection

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { DAY_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * The current time, injectable so tests can move past expiries and lockouts
@@ -26,7 +27,7 @@ export function setClock(next: (() => number) | null): void {
 
 /** The cookie a browser test sets to run its requests ahead of the clock (ms, at most a year). */
 export const TEST_CLOCK_COOKIE = "shop-test-clock-offset";
-const MAX_TEST_OFFSET_MS = 366 * 24 * 60 * 60 * 1000;
+const MAX_TEST_OFFSET_MS = 366 * DAY_MS;
 
 /** Turns on requests' own clocks (with ENABLE_TEST_HOOKS only; server-settings refuses it on https). */
 export function enableRequestClocks(): void {

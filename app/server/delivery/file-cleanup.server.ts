@@ -4,15 +4,16 @@ import { db } from "../db/client.server";
 import { deliveryFiles, downloadPages, mediaItems, orderLines } from "../db/schema";
 import { removeStoredFiles } from "../files/storage.server";
 import { fileStore } from "../files/store.server";
+import { DAY_MS, HOUR_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * How long a delivered file outlives the last download page that offers it: the admin can
  * still extend a page for a customer who writes in a few days late (期限を7日延長).
  */
-export const KEEP_AFTER_EXPIRY_MS = 14 * 24 * 3600_000;
+export const KEEP_AFTER_EXPIRY_MS = 14 * DAY_MS;
 
 /** A file the shop wrote for a delivery but never recorded (a crash, a refused 納品 form) is swept after this. */
-const ORPHAN_AGE_MS = 60 * 60_000;
+const ORPHAN_AGE_MS = HOUR_MS;
 
 /**
  * Deletes the bytes of delivery files nobody needs any longer, keeping the row (so an old

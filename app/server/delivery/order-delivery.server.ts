@@ -9,6 +9,7 @@ import { deliveryFiles, downloadPages, orderLines, orders, type OrderStatus } fr
 import { env } from "../core/env.server";
 import { deliveryMail } from "../mail/templates/delivery.server";
 import { queueMail, sendQueuedMailNow, sendThroughOutbox, type OutgoingMail } from "../mail/outbox.server";
+import { DAY_MS } from "~/lib/rules/tokyo-date";
 
 /** A line number without its -N suffix: the order it belongs to. */
 export function baseOrderNumber(lineNumber: string): string {
@@ -176,7 +177,7 @@ export function recordDelivery(
     )
     .run();
   tx.update(orders).set({ status: "納品済み" }).where(eq(orders.id, orderId)).run();
-  const expiresAt = new Date(at.getTime() + env().DOWNLOAD_EXPIRY_DAYS * 24 * 3600_000);
+  const expiresAt = new Date(at.getTime() + env().DOWNLOAD_EXPIRY_DAYS * DAY_MS);
   let page = tx.select().from(downloadPages).where(eq(downloadPages.orderId, orderId)).get();
   if (!page) {
     page = tx
@@ -256,7 +257,7 @@ export function extendDownloadPage(orderId: number, days: number): Date | null {
   const page = db().select().from(downloadPages).where(eq(downloadPages.orderId, orderId)).get();
   if (!page) return null;
   const from = Math.max(page.expiresAt.getTime(), now().getTime());
-  const expiresAt = new Date(from + days * 24 * 3600_000);
+  const expiresAt = new Date(from + days * DAY_MS);
   db().update(downloadPages).set({ expiresAt }).where(eq(downloadPages.id, page.id)).run();
   return expiresAt;
 }

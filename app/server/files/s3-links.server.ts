@@ -1,14 +1,15 @@
 import type { S3Config } from "../core/env.server";
 import { presignGetUrl } from "./s3-signature.server";
 import type { ServeOptions } from "./store.server";
+import { HOUR_MS, MINUTE_MS, SECOND_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * Signed URLs of public media are signed at the start of a window of this length and live an hour:
  * one URL for everyone during the window (browsers and the redirect can cache it), still valid
  * 50 minutes after it was handed out (a video player seeks with it).
  */
-const SIGNING_WINDOW_MS = 10 * 60_000;
-const MEDIA_URL_LIFETIME_S = 3600;
+const SIGNING_WINDOW_MS = 10 * MINUTE_MS;
+const MEDIA_URL_LIFETIME_S = HOUR_MS / SECOND_MS;
 
 /** The response headers a signed URL asks the bucket to send with the object. */
 export type SignedResponseHeaders = {

@@ -3,6 +3,7 @@ import { env, type S3Config } from "../core/env.server";
 import { remember } from "../core/remember.server";
 import type { PartSink } from "./multipart.server";
 import { objectLocation } from "./s3-signature.server";
+import { DAY_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * Where the shop's stored files live (media, covers and their variants, thumbnails, delivery
@@ -139,7 +140,7 @@ export function storageOrigins(config: S3Config | null): string[] {
 }
 
 /** Sweeps that list the whole bucket load the AWS SDK; a process that has not needed it does them once a day. */
-const LISTING_SWEEP_EVERY_MS = 24 * 3600_000;
+const LISTING_SWEEP_EVERY_MS = DAY_MS;
 let lastListingSweep = Date.now();
 
 /**

@@ -1,5 +1,6 @@
 import type { EntryContext } from "@remix-run/node";
 import crypto from "node:crypto";
+import { MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * Pages a visitor without an account gets exactly as the next one does (the home page, an
@@ -33,7 +34,7 @@ const CACHEABLE_ROUTES = new Set([
 /** What is kept at most, and how long a page is served (a safety net: the key holds its inputs). */
 const MAX_ENTRIES = 200;
 const MAX_CHARS = 4_000_000;
-const MAX_AGE_MS = 60_000;
+const MAX_AGE_MS = MINUTE_MS;
 
 /** Random per process: no page's text can contain it by chance, and nobody outside knows it. */
 export const NONCE_PLACEHOLDER = crypto.randomBytes(18).toString("base64url");

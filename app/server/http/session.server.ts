@@ -7,7 +7,7 @@ import { db } from "../db/client.server";
 import { prepared } from "../db/prepared.server";
 import { sessions, type SESSION_KINDS } from "../db/schema";
 import { clientIp } from "./rate-limit.server";
-import { DAY_MS } from "~/lib/rules/tokyo-date";
+import { DAY_MS, MINUTE_MS, SECOND_MS } from "~/lib/rules/tokyo-date";
 
 export type Toast = {
   kind: "success" | "error" | "info";
@@ -16,11 +16,11 @@ export type Toast = {
 };
 
 /** How long a login lasts: 30 days from the login, whatever happens meanwhile. */
-export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 30;
+export const SESSION_MAX_AGE_SECONDS = (30 * DAY_MS) / SECOND_MS;
 /** A session nobody is logged in to (a checkout under way, a toast) lasts a week after its last use, like the drafts. */
 const GUEST_IDLE_MS = 7 * DAY_MS;
 /** "Last seen" is written at most this often, so reading a page does not always mean a write. */
-const LAST_SEEN_PRECISION_MS = 60 * 1000;
+const LAST_SEEN_PRECISION_MS = MINUTE_MS;
 
 /** Password right, second factor still to come (admins, users with an authenticator app). */
 export type PendingLogin = { userId: number; at: number; redirectTo: string };
@@ -177,7 +177,7 @@ function kindOf(data: Partial<SessionData>): SessionKind {
 
 function expiresAt(data: Partial<SessionData>, at: Date): Date {
   return data.userId && data.loggedInAt
-    ? new Date(data.loggedInAt + SESSION_MAX_AGE_SECONDS * 1000)
+    ? new Date(data.loggedInAt + SESSION_MAX_AGE_SECONDS * SECOND_MS)
     : new Date(at.getTime() + GUEST_IDLE_MS);
 }
 

@@ -5,6 +5,7 @@ import { db, type Db, type Tx } from "../db/client.server";
 import { mailOutbox } from "../db/schema";
 import type { RenderedMail } from "./layout.server";
 import { sendMail } from "./transport.server";
+import { MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * The mail outbox. A mail is written to `mail_outbox` first — in the same transaction
@@ -21,9 +22,9 @@ import { sendMail } from "./transport.server";
 export type OutboxRow = typeof mailOutbox.$inferSelect;
 
 /** Longer than nodemailer's connection + greeting + socket timeouts, so a live send is never taken over. */
-export const CLAIM_LEASE_MS = 5 * 60_000;
+export const CLAIM_LEASE_MS = 5 * MINUTE_MS;
 export const FIRST_RETRY_MS = 30_000;
-export const MAX_RETRY_MS = 30 * 60_000;
+export const MAX_RETRY_MS = 30 * MINUTE_MS;
 /** About a day of retries at the longest interval before the mail is given up (and logged). */
 export const MAX_ATTEMPTS = 60;
 export const RETRY_INTERVAL_MS = 15_000;

@@ -1,6 +1,7 @@
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { verifyMailTransport } from "./transport.server";
+import { MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * Whether the shop can send mail, as asked of the SMTP server itself. Asked at most once
@@ -20,7 +21,7 @@ export type MailStatus = {
   error?: string;
 };
 
-export const MAIL_STATUS_CACHE_MS = 60_000;
+export const MAIL_STATUS_CACHE_MS = MINUTE_MS;
 const CHECK_TIMEOUT_MS = 5_000;
 export const MAIL_CHECK_FAILED = "確認に失敗しました";
 

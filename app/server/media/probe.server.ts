@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import type { VideoProbe } from "~/lib/rules/video-versions";
 import type { VideoKind } from "../files/sniff.server";
 import { containerOf, inputOptions, VIDEO_CONTAINERS, type VideoInput } from "./video-input.server";
+import { HOUR_MS, MINUTE_MS, SECOND_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * A video read by ffprobe (Debian's ffmpeg): its container, codecs, duration, frame as shown,
@@ -15,7 +16,7 @@ import { containerOf, inputOptions, VIDEO_CONTAINERS, type VideoInput } from "./
  * Longer than any honest file needs (ffprobe reads a header, at most the index at the end). A
  * source that never answers is killed then (SIGTERM, which ffprobe obeys even mid-read).
  */
-const PROBE_TIMEOUT_MS = 60_000;
+const PROBE_TIMEOUT_MS = MINUTE_MS;
 
 /**
  * What the shop takes as a video, checked before any job is queued (and again before a job runs,
@@ -28,7 +29,7 @@ const PROBE_TIMEOUT_MS = 60_000;
  * - a phone's recording has a video, an audio and a few metadata tracks; 16 leaves room for an
  *   editor's extra audio tracks, and keeps ffprobe's answer small.
  */
-export const MAX_VIDEO_DURATION_MS = 6 * 3600_000;
+export const MAX_VIDEO_DURATION_MS = 6 * HOUR_MS;
 export const MAX_FRAME_LONG_SIDE = 7680;
 export const MAX_FRAME_SHORT_SIDE = 4320;
 export const MAX_STREAMS = 16;
@@ -106,7 +107,7 @@ export function videoOfProbe(output: ProbeOutput, kind: VideoKind): VideoProbe |
     container: output.format?.format_name ?? "",
     videoCodec: video.codec_name,
     audioCodec: audio?.codec_name ?? null,
-    durationMs: Math.round(durationSeconds * 1000),
+    durationMs: Math.round(durationSeconds * SECOND_MS),
     width: turned ? video.height : video.width,
     height: turned ? video.width : video.height,
     bitrate: Number.isFinite(bitrate) && bitrate > 0 ? Math.round(bitrate) : null,
@@ -131,7 +132,7 @@ export function withinVideoLimits(video: VideoProbe): boolean {
 
 /** The refusal of a video past the limits, naming it and saying the limits. */
 export function overLimitsMessage(fileName: string): string {
-  return `「${fileName}」は長さか大きさが上限を超えています（${MAX_VIDEO_DURATION_MS / 3600_000}時間・${MAX_FRAME_LONG_SIDE}×${MAX_FRAME_SHORT_SIDE}まで）。短く・小さく書き出し直して選択してください`;
+  return `「${fileName}」は長さか大きさが上限を超えています（${MAX_VIDEO_DURATION_MS / HOUR_MS}時間・${MAX_FRAME_LONG_SIDE}×${MAX_FRAME_SHORT_SIDE}まで）。短く・小さく書き出し直して選択してください`;
 }
 
 /**

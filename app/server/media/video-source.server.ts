@@ -2,6 +2,7 @@ import { SNIFF_BYTES, sniffVideo, type VideoKind } from "../files/sniff.server";
 import { fileStore } from "../files/store.server";
 import { signedObjectUrl } from "../files/s3-links.server";
 import type { VideoInput } from "./video-input.server";
+import { HOUR_MS, SECOND_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * Where ffprobe and ffmpeg read a stored video: its file in MEDIA_DIR, or (object storage) a
@@ -12,7 +13,7 @@ import type { VideoInput } from "./video-input.server";
  */
 
 /** Long enough for ffmpeg to read a long video through at a slow machine's pace. */
-const SOURCE_URL_LIFETIME_S = 12 * 3600;
+const SOURCE_URL_LIFETIME_S = (12 * HOUR_MS) / SECOND_MS;
 
 export async function withVideoSource<T>(
   storedName: string,

@@ -6,9 +6,10 @@ import { lineRefundState } from "~/lib/rules/refunds";
 import { refundsOfOrder } from "../refunds/order-refunds.server";
 import { boughtLine, isDelivered, linesOfOrder, refusalNoteOf } from "./order-lines.server";
 import { downloadVideosOf, phoneJobsPending } from "./download-videos.server";
+import { DAY_MS } from "~/lib/rules/tokyo-date";
 
 /** A started download may be resumed for 24 hours without counting again (a phone's connection drops). */
-export const RESUME_WINDOW_MS = 24 * 3600_000;
+export const RESUME_WINDOW_MS = DAY_MS;
 
 export type DownloadFormat = "horizontal" | "vertical";
 

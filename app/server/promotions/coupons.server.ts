@@ -3,6 +3,7 @@ import { couponRefusalMessage, normaliseCouponCode, type CouponRefusal } from "~
 import type { CouponOffer } from "~/lib/rules/promotions";
 import { db, type Tx } from "../db/client.server";
 import { coupons, couponUses } from "../db/schema";
+import { MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * Whether a coupon may be used by a checkout now: its dates, contests, whether it is on, and its
@@ -14,7 +15,7 @@ import { coupons, couponUses } from "../db/schema";
 export type Coupon = typeof coupons.$inferSelect;
 
 /** How long a prepared payment's hold counts for others' pages (it is ended before it is given up, coupon-uses). */
-export const COUPON_HOLD_LEASE_MS = 30 * 60 * 1000;
+export const COUPON_HOLD_LEASE_MS = 30 * MINUTE_MS;
 
 export type CouponCheck =
   | { ok: true; coupon: Coupon; offer: CouponOffer }

@@ -4,6 +4,7 @@ import { and, asc, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { now } from "../../core/clock.server";
 import { db, type Db, type Tx } from "../../db/client.server";
 import { mediaJobs, type MediaJobKind, type MediaJobSubject } from "../../db/schema";
+import { HOUR_MS, MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * The media jobs' queue in SQLite, kept the way the mail outbox is (mail/outbox.server.ts): a job
@@ -16,9 +17,9 @@ import { mediaJobs, type MediaJobKind, type MediaJobSubject } from "../../db/sch
 export type MediaJob = typeof mediaJobs.$inferSelect;
 
 /** A job not reported on for this long is taken to have lost its worker (ffmpeg reports twice a second). */
-export const JOB_LEASE_MS = 2 * 60_000;
-export const FIRST_RETRY_MS = 60_000;
-const MAX_RETRY_MS = 60 * 60_000;
+export const JOB_LEASE_MS = 2 * MINUTE_MS;
+export const FIRST_RETRY_MS = MINUTE_MS;
+const MAX_RETRY_MS = HOUR_MS;
 /** Tries before a job is failed and left to the admin's 再実行 (ffmpeg's refusal rarely changes). */
 export const MAX_JOB_ATTEMPTS = 4;
 

@@ -1,4 +1,5 @@
 import type { MediaJobKind } from "../../db/schema";
+import { MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /**
  * How long a media job's ffmpeg may run before it is killed and the job failed for good (issue 40,
@@ -23,8 +24,8 @@ export type JobTimeLimits = {
 };
 
 export const JOB_TIME_LIMITS: JobTimeLimits = {
-  posterMs: 2 * 60_000,
-  phoneFloorMs: 5 * 60_000,
+  posterMs: 2 * MINUTE_MS,
+  phoneFloorMs: 5 * MINUTE_MS,
   phonePerVideoDuration: 6,
 };
 
