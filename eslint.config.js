@@ -56,6 +56,24 @@ const handMade404 = [
   },
 ];
 
+/**
+ * Labels come from the fields of app/components/forms.tsx (Field, SelectField, ..., FieldsetField for
+ * a group, FieldLabel for a control none of them can draw), so every label looks and links alike:
+ * a className that says field-label (a string, inside a ternary or a template) is refused elsewhere.
+ */
+const handWrittenFieldLabel = [
+  {
+    selector: "JSXAttribute[name.name='className'] Literal[value=/field-label/]",
+    message:
+      "field-label を手書きせず、~/components/forms の Field 系（FieldsetField、FieldLabel を含む）を使ってください。",
+  },
+  {
+    selector: "JSXAttribute[name.name='className'] TemplateElement[value.raw=/field-label/]",
+    message:
+      "field-label を手書きせず、~/components/forms の Field 系（FieldsetField、FieldLabel を含む）を使ってください。",
+  },
+];
+
 /** Rules read the time from the clock module, so tests can set it (setClock) and all agree. */
 const wallClock = [
   {
@@ -104,6 +122,19 @@ export default tseslint.config(
         ...navigationStateComparison,
         ...fetcherStateComparison,
         ...handMade404,
+        ...handWrittenFieldLabel,
+      ],
+    },
+  },
+  {
+    // The fields themselves draw the label.
+    files: ["app/components/forms.tsx"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...navigationStateComparison,
+        ...fetcherStateComparison,
+        ...handMade404,
       ],
     },
   },
@@ -126,6 +157,7 @@ export default tseslint.config(
         ...navigationStateComparison,
         ...fetcherStateComparison,
         ...handMade404,
+        ...handWrittenFieldLabel,
         ...wallClock,
       ],
     },

@@ -1,6 +1,7 @@
 import { Form, type FormProps } from "@remix-run/react";
 import { useCallback, useState, type ComponentType, type ReactNode, type RefAttributes } from "react";
 import { CodeInput } from "~/components/CodeInput";
+import { FieldLabel } from "~/components/forms";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
 
 /** The server's answer on a code screen; a new `at` clears the boxes (after a failure or a resend). */
@@ -43,9 +44,9 @@ export function CodeStep({
     <FormComponent method="post" action={action} className={className}>
       {children}
       {label ? (
-        <p id={`${id}-label`} className="field-label text-center">
+        <FieldLabel id={`${id}-label`} className="text-center">
           {label}
-        </p>
+        </FieldLabel>
       ) : null}
       <CodeInput
         resetKey={String(notice?.at ?? "initial")}

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { FieldError } from "./forms";
+import { FieldError, FieldLabel } from "./forms";
 import type { useUploadQueue } from "~/lib/hooks/use-upload-queue";
 
 type Queue = ReturnType<typeof useUploadQueue>;
@@ -43,9 +43,7 @@ export function UploadDropZone({
       className={`rounded-xl border-2 border-dashed p-4 text-center transition-colors sm:p-6 ${dragging ? "border-brand-600 bg-brand-50" : "border-zinc-300 bg-zinc-50"} ${uploading ? "opacity-60" : ""}`}
     >
       {hydrated ? <p className="mb-3 text-sm text-zinc-700">{dropHint}</p> : null}
-      <label htmlFor={inputId} className="field-label">
-        {label}
-      </label>
+      <FieldLabel htmlFor={inputId}>{label}</FieldLabel>
       <input
         ref={inputRef}
         id={inputId}

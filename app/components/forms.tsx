@@ -56,6 +56,39 @@ function FieldHint({ id, hint }: { id?: string; hint: ReactNode }) {
   );
 }
 
+/**
+ * The label of one control, drawn as every field draws it. The fields below use it; a screen uses it
+ * alone only for a control none of them can draw (a file input inside an upload queue's drop zone,
+ * a select bound to React state, a form not built on conform), and then links the hint and the
+ * error itself. With `htmlFor` it is a `<label>`; without, a caption (`<p>`) with an `id` that a
+ * group names itself by (aria-labelledby) or is described by (aria-describedby).
+ */
+export function FieldLabel({
+  htmlFor,
+  id,
+  className,
+  children,
+}: {
+  htmlFor?: string;
+  id?: string;
+  /** Added to the label's look (text-center, say), never replacing it. */
+  className?: string;
+  children: ReactNode;
+}) {
+  const look = className ? `field-label ${className}` : "field-label";
+  if (htmlFor === undefined)
+    return (
+      <p id={id} className={look}>
+        {children}
+      </p>
+    );
+  return (
+    <label htmlFor={htmlFor} id={id} className={look}>
+      {children}
+    </label>
+  );
+}
+
 /** The frame every labelled control shares: the label above, the hint and the error under it. */
 function FieldFrame<Schema>({
   label,
@@ -71,9 +104,7 @@ function FieldFrame<Schema>({
 }) {
   return (
     <div>
-      <label htmlFor={meta.id} className="field-label">
-        {label}
-      </label>
+      <FieldLabel htmlFor={meta.id}>{label}</FieldLabel>
       {children}
       <FieldHint id={hintId} hint={hint} />
       <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
@@ -238,6 +269,39 @@ export function CheckboxField<Schema>({
       <FieldHint id={hintId} hint={hint} />
       <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
     </div>
+  );
+}
+
+/**
+ * A group of controls under one label: a fieldset whose legend names it (a screen reader reads the
+ * legend on entering the group and before each control), the hint under the legend, the controls
+ * (the caller's `children`, usually conform's getCollectionProps checkboxes), and the error under
+ * them. The fieldset's aria-describedby names the hint and, while there is one, the error, so both
+ * are read with the group's name; conform's collection props link the error to each control too.
+ * `className` is the fieldset's.
+ */
+export function FieldsetField<Schema>({
+  label,
+  meta,
+  hint,
+  className,
+  announce = false,
+  children,
+}: FieldBase<Schema> & { className?: string; children: ReactNode }) {
+  const hintId = hintIdOf(meta, hint);
+  const errorId = meta.errors?.length ? meta.errorId : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ");
+  return (
+    <fieldset aria-describedby={describedBy || undefined} className={className}>
+      <legend className="field-label">{label}</legend>
+      {hint ? (
+        <p id={hintId} className="mb-2 text-xs text-zinc-500">
+          {hint}
+        </p>
+      ) : null}
+      {children}
+      <FieldError id={meta.errorId} errors={meta.errors} announce={announce} />
+    </fieldset>
   );
 }
 

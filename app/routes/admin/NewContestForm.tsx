@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { Form, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { FieldLabel } from "~/components/forms";
 import { newContestSchema } from "~/lib/schemas/contest-schemas";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
@@ -28,9 +29,7 @@ export function NewContestFields({
   return (
     <FormComponent method="post" action="/admin/contests/new" {...getFormProps(form)} className="space-y-4">
       <div>
-        <label htmlFor={fields.name.id} className="field-label">
-          大会名
-        </label>
+        <FieldLabel htmlFor={fields.name.id}>大会名</FieldLabel>
         <input
           {...getInputProps(fields.name, { type: "text" })}
           placeholder="例: 第10回 市民ダンスフェスティバル"

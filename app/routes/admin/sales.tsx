@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useLocation } from "@remix-run/react";
+import { FieldLabel } from "~/components/forms";
 import { SalesChart } from "~/routes/admin/SalesChart";
 import {
   SalesContestTable,
@@ -30,9 +31,7 @@ export default function Sales() {
         className="mt-4 grid gap-3 rounded-xl bg-white p-4 shadow-sm sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end"
       >
         <div>
-          <label htmlFor="contest" className="field-label">
-            大会
-          </label>
+          <FieldLabel htmlFor="contest">大会</FieldLabel>
           <select id="contest" name="contest" defaultValue={filter.contest ?? ""} className="field-input">
             <option value="">全ての大会</option>
             {contestNames.map((name) => (
@@ -43,15 +42,11 @@ export default function Sales() {
           </select>
         </div>
         <div>
-          <label htmlFor="from" className="field-label">
-            開始日
-          </label>
+          <FieldLabel htmlFor="from">開始日</FieldLabel>
           <input id="from" name="from" type="date" defaultValue={filter.from ?? ""} className="field-input" />
         </div>
         <div>
-          <label htmlFor="to" className="field-label">
-            終了日
-          </label>
+          <FieldLabel htmlFor="to">終了日</FieldLabel>
           <input id="to" name="to" type="date" defaultValue={filter.to ?? ""} className="field-input" />
         </div>
         <button type="submit" className="btn-primary">

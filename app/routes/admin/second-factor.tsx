@@ -4,6 +4,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import { CountdownDeadline, useLockUntil } from "~/components/CountdownDeadline";
+import { FieldLabel } from "~/components/forms";
 import { formatDateTime } from "~/lib/rules/format";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { sixDigitCodeSchema } from "~/lib/schemas/second-factor-schema";
@@ -126,9 +127,7 @@ export default function AdminSecondFactor() {
           <CountdownDeadline key={deadline} deadline={deadline} onExpire={onExpire} />
         )}
         <div>
-          <label htmlFor="code" className="field-label">
-            認証コード（6桁）
-          </label>
+          <FieldLabel htmlFor="code">認証コード（6桁）</FieldLabel>
           <input
             id="code"
             name="code"

@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useLockUntil } from "~/components/CountdownDeadline";
+import { FieldLabel } from "~/components/forms";
 import { formatDateTime } from "~/lib/rules/format";
 import { authenticatorConfirmSchema, authenticatorIdentitySchema } from "~/lib/schemas/second-factor-schema";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
@@ -244,9 +245,7 @@ function IdentityStep({
       )}
       <Form method="post" className="mt-4 space-y-4">
         <div>
-          <label htmlFor="password" className="field-label">
-            パスワード
-          </label>
+          <FieldLabel htmlFor="password">パスワード</FieldLabel>
           <input
             id="password"
             name="password"
@@ -265,9 +264,9 @@ function IdentityStep({
           ) : null}
         </div>
         <div>
-          <label htmlFor="current-code" className="field-label">
+          <FieldLabel htmlFor="current-code">
             {enabled ? "認証アプリのコード（6桁）" : "メールの認証コード（6桁）"}
-          </label>
+          </FieldLabel>
           <input
             id="current-code"
             name="code"
@@ -339,9 +338,7 @@ function ScanStep({ setup, error }: { setup: SetupScreen; error: string | null }
         <p>アプリに表示された6桁のコードを入力してください（15分以内）。</p>
         <Form method="post" className="mt-3 space-y-3">
           <input type="hidden" name="token" value={setup.token} />
-          <label htmlFor="code" className="field-label">
-            認証コード（6桁）
-          </label>
+          <FieldLabel htmlFor="code">認証コード（6桁）</FieldLabel>
           <input
             id="code"
             name="code"

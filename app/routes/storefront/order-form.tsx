@@ -15,6 +15,7 @@ import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
 import { positiveId } from "~/lib/rules/params";
 import { FormError } from "~/components/form-messages";
+import { FieldLabel } from "~/components/forms";
 import { contestSamples } from "~/server/media/public-catalogue.server";
 import { styleNamesOf } from "~/lib/rules/promotion-notices";
 import { ContestSamples } from "./ContestSamples";
@@ -199,9 +200,7 @@ export default function OrderForm() {
               </div>
               <div className="mt-3 grid gap-4 sm:grid-cols-2">
                 <div>
-                  <label htmlFor={`item-${index}-category`} className="field-label">
-                    部門
-                  </label>
+                  <FieldLabel htmlFor={`item-${index}-category`}>部門</FieldLabel>
                   <select
                     id={`item-${index}-category`}
                     name={`items[${index}].category`}
@@ -217,9 +216,7 @@ export default function OrderForm() {
                   </select>
                 </div>
                 <div>
-                  <label htmlFor={`item-${index}-athlete`} className="field-label">
-                    {contest.bibNumberLabel}
-                  </label>
+                  <FieldLabel htmlFor={`item-${index}-athlete`}>{contest.bibNumberLabel}</FieldLabel>
                   <select
                     id={`item-${index}-athlete`}
                     name={`items[${index}].athleteId`}
@@ -242,9 +239,7 @@ export default function OrderForm() {
                 </div>
               </div>
               <div className="mt-4" role="radiogroup" aria-labelledby={`item-${index}-style-label`}>
-                <p id={`item-${index}-style-label`} className="field-label">
-                  動画スタイル
-                </p>
+                <FieldLabel id={`item-${index}-style-label`}>動画スタイル</FieldLabel>
                 <div className="grid grid-cols-2 gap-3">
                   {options.formats.map((format) => (
                     <label

@@ -1,6 +1,6 @@
 import { getCollectionProps, getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
-import { Field, FieldError, RadioGroupField, SubmitRow } from "~/components/forms";
+import { Field, FieldError, FieldsetField, RadioGroupField, SubmitRow } from "~/components/forms";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { formatYenShort } from "~/lib/rules/format";
@@ -159,9 +159,11 @@ export function CouponForm({
           hint="空欄 = 期限なし"
         />
       </div>
-      <fieldset>
-        <legend className="field-label">対象の大会</legend>
-        <p className="mb-2 text-xs text-zinc-500">どれも選ばなければ、すべての大会で使えます</p>
+      <FieldsetField
+        label="対象の大会"
+        meta={fields.contestIds}
+        hint="どれも選ばなければ、すべての大会で使えます"
+      >
         <div className="max-h-56 space-y-1 overflow-y-auto rounded-lg border border-zinc-200 p-2">
           {contestBoxes.length === 0 ? <p className="text-sm text-zinc-500">大会がありません</p> : null}
           {contestBoxes.map(({ key, ...box }) => (
@@ -171,8 +173,7 @@ export function CouponForm({
             </label>
           ))}
         </div>
-        <FieldError id={fields.contestIds.errorId} errors={fields.contestIds.errors} />
-      </fieldset>
+      </FieldsetField>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">
         <Field
           label="利用上限（全体）"

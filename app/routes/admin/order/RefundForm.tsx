@@ -1,7 +1,7 @@
 import { getCollectionProps, getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { FormError } from "~/components/form-messages";
-import { Field, FieldError, SubmitRow, TextareaField } from "~/components/forms";
+import { Field, FieldsetField, SubmitRow, TextareaField } from "~/components/forms";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { formatYenShort } from "~/lib/rules/format";
@@ -45,8 +45,7 @@ export function RefundForm({
         value={(fields.requestKey.initialValue as string | undefined) ?? page.requestKey}
       />
       <FormError id={form.errorId} errors={form.errors} />
-      <fieldset>
-        <legend className="field-label">返金する明細（お支払いいただいた価格で返金）</legend>
+      <FieldsetField label="返金する明細（お支払いいただいた価格で返金）" meta={fields.lineIds}>
         {refundable.length === 0 ? (
           <p className="text-sm text-zinc-600">返金していない明細はありません。金額を指定してください。</p>
         ) : (
@@ -71,8 +70,7 @@ export function RefundForm({
             })}
           </ul>
         )}
-        <FieldError id={fields.lineIds.errorId} errors={fields.lineIds.errors} />
-      </fieldset>
+      </FieldsetField>
       <Field
         label="または返金額（円）"
         meta={fields.amount}

@@ -1,5 +1,6 @@
 import { Form } from "@remix-run/react";
 import { useState } from "react";
+import { FieldLabel } from "~/components/forms";
 import {
   THUMBNAIL_PIXELS,
   THUMBNAIL_SIZE_ERROR_TITLE,
@@ -46,9 +47,9 @@ export function ThumbnailForm({
         }}
       >
         <div className="min-w-0">
-          <label htmlFor={inputId} className="field-label">
+          <FieldLabel htmlFor={inputId}>
             サムネイル画像（{THUMBNAIL_PIXELS}×{THUMBNAIL_PIXELS} ピクセル）
-          </label>
+          </FieldLabel>
           <input
             id={inputId}
             name="thumbnail"

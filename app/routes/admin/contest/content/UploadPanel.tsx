@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { FormError } from "~/components/form-messages";
+import { FieldLabel } from "~/components/forms";
 import { UploadDropZone, UploadingNotice } from "~/components/UploadDropZone";
 import { UploadQueue } from "~/components/UploadQueue";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
@@ -79,9 +80,7 @@ export function UploadPanel({
         />
         <div className="flex flex-wrap items-end gap-4">
           <div>
-            <label htmlFor="media-category" className="field-label">
-              カテゴリ
-            </label>
+            <FieldLabel htmlFor="media-category">カテゴリ</FieldLabel>
             <select
               id="media-category"
               name="category"

@@ -1,4 +1,5 @@
 import { Form } from "@remix-run/react";
+import { FieldLabel } from "~/components/forms";
 import { UploadQueue } from "~/components/UploadQueue";
 import { formatBytes } from "~/lib/schemas/media-schemas";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
@@ -65,9 +66,7 @@ export function DeliveryUploadPanel({
           {hydrated ? (
             <p className="mb-3 text-sm text-zinc-700">ここに動画ファイルをまとめてドロップ、または</p>
           ) : null}
-          <label htmlFor="delivery-files" className="field-label">
-            納品する動画ファイル（複数選択できます）
-          </label>
+          <FieldLabel htmlFor="delivery-files">納品する動画ファイル（複数選択できます）</FieldLabel>
           <input
             ref={inputRef}
             id="delivery-files"

@@ -1,6 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
 import { FormError } from "~/components/form-messages";
+import { FieldLabel } from "~/components/forms";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { categoryAddSchema } from "~/lib/schemas/contest-settings-schemas";
@@ -73,9 +74,7 @@ export function CategoriesSection({
       )}
       <Form method="post" {...getFormProps(form)} key={`add-${categories.length}`} className="mt-4">
         <input type="hidden" name="intent" value="category-add" />
-        <label htmlFor={fields.name.id} className="field-label">
-          新しい部門名
-        </label>
+        <FieldLabel htmlFor={fields.name.id}>新しい部門名</FieldLabel>
         <NameInputRow meta={fields.name} placeholder="例: 小学生の部">
           <button type="submit" className="btn-secondary shrink-0" disabled={busy}>
             部門を追加

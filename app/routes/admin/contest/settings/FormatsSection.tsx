@@ -1,6 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { FormError } from "~/components/form-messages";
+import { FieldLabel } from "~/components/forms";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { ORIENTATION_LABELS, orientationAt } from "~/lib/rules/pricing";
@@ -63,9 +64,7 @@ export function FormatsSection({
       </ol>
       <Form method="post" {...getFormProps(form)} key={`add-${formats.length}`} className="mt-4">
         <input type="hidden" name="intent" value="format-add" />
-        <label htmlFor={fields.name.id} className="field-label">
-          新しい動画形式名
-        </label>
+        <FieldLabel htmlFor={fields.name.id}>新しい動画形式名</FieldLabel>
         <NameInputRow meta={fields.name} placeholder="例: 4K">
           <button type="submit" className="btn-secondary shrink-0" disabled={busy}>
             動画形式を追加

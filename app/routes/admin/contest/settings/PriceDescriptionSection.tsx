@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useRef, useState } from "react";
-import { FieldError, SubmitRow, TextareaField } from "~/components/forms";
+import { FieldError, FieldLabel, SubmitRow, TextareaField } from "~/components/forms";
 import { FormError } from "~/components/form-messages";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
@@ -156,19 +156,20 @@ function PriceRowInput({
   const id = `price-${row.key}-${field}`;
   return (
     <div>
-      <label htmlFor={id} className="field-label">
+      <FieldLabel htmlFor={id}>
         {label}
         {index + 1}
-      </label>
+      </FieldLabel>
       <input
         id={id}
         name={`items[${index}].${field}`}
         defaultValue={row[field]}
         placeholder={placeholder}
         aria-invalid={errors ? true : undefined}
+        aria-describedby={errors ? `${id}-error` : undefined}
         className="field-input"
       />
-      <FieldError announce errors={errors} />
+      <FieldError announce id={`${id}-error`} errors={errors} />
     </div>
   );
 }
