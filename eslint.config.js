@@ -100,7 +100,17 @@ const serverFromLib = {
 };
 
 export default tseslint.config(
-  { ignores: ["build/", "node_modules/", "test-results/", "playwright-report/", ".tmp/", "data/"] },
+  {
+    ignores: [
+      "build/",
+      "server-build/",
+      "node_modules/",
+      "test-results/",
+      "playwright-report/",
+      ".tmp/",
+      "data/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
