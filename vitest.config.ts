@@ -6,30 +6,32 @@ import { defineConfig } from "vitest/config";
  * whose ffprobe and ffmpeg read a stored video where it lies (a signed URL there, decision 0039).
  */
 const STORAGE_TESTS = [
-  "tests/storage*.test.ts",
-  "tests/media-crafted-inputs.test.ts",
-  "tests/media-stalled-job.test.ts",
+  "tests/server/files/storage*.test.ts",
+  "tests/server/backups/storage*.test.ts",
+  "tests/server/media/media-crafted-inputs.test.ts",
+  "tests/server/media/media-stalled-job.test.ts",
 ];
 
 /**
  * The tests about lockouts, codes, sessions and per-address counts: they hash passwords at a tiny
  * cost (tests/setup-fast-password.ts), as they log in and register many times and hashing cost is
- * not what they check. Every other file, tests/password.test.ts among them, hashes for real.
+ * not what they check. Every other file, tests/server/auth/password.test.ts among them, hashes for
+ * real.
  */
 const FAST_PASSWORD_TESTS = [
-  "tests/address-limits.test.ts",
-  "tests/api-accounts.test.ts",
-  "tests/api-admin-login.test.ts",
-  "tests/authenticator-setup.test.ts",
-  "tests/checkout-code-limits.test.ts",
-  "tests/client-ip.test.ts",
-  "tests/login.test.ts",
-  "tests/mail-caps.test.ts",
-  "tests/password-change.test.ts",
-  "tests/password-reset.test.ts",
-  "tests/registration.test.ts",
-  "tests/second-factor.test.ts",
-  "tests/sessions.test.ts",
+  "tests/server/accounts/api-accounts.test.ts",
+  "tests/server/accounts/password-change.test.ts",
+  "tests/server/accounts/password-reset.test.ts",
+  "tests/server/accounts/registration.test.ts",
+  "tests/server/auth/address-limits.test.ts",
+  "tests/server/auth/api-admin-login.test.ts",
+  "tests/server/auth/authenticator-setup.test.ts",
+  "tests/server/auth/login.test.ts",
+  "tests/server/auth/mail-caps.test.ts",
+  "tests/server/auth/second-factor.test.ts",
+  "tests/server/checkout/checkout-code-limits.test.ts",
+  "tests/server/http/client-ip.test.ts",
+  "tests/server/http/sessions.test.ts",
 ];
 
 export default defineConfig({

@@ -4,7 +4,7 @@ import { uniqueEmail } from "./helpers";
 import { createUser, putSessionCookie } from "./users";
 
 /**
- * Bug 4 of issue 29: the account page's password row wrapped its <dt>/<dd> in a second <div>
+ * Regression: the account page's password row wrapped its <dt>/<dd> in a second <div>
  * with the change link beside them inside the <dl> (axe: definition-list and dlitem, serious).
  */
 test("the account page's registered details are a valid definition list, and the change link is in it", async ({

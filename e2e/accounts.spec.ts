@@ -313,7 +313,7 @@ test("the mail help page and /api/email-status report the mail service", async (
   const response = await request.get("/api/email-status");
   expect(response.status()).toBe(200);
   const status = (await response.json()) as Record<string, unknown>;
-  // The public learns whether mail goes out, not which server sends it (finding 16).
+  // The public learns whether mail goes out, not which server sends it.
   expect(status).toMatchObject({
     emailServiceActive: true,
     senderEmail: "shop@example.jp",

@@ -4,7 +4,7 @@ import { uniqueEmail } from "./helpers";
 import { loginAsAdmin } from "./users";
 
 /**
- * A scheduled snapshot that fails is never silent in the back-office (issue 32): セキュリティ監視's
+ * A scheduled snapshot that fails is never silent in the back-office: セキュリティ監視's
  * 概要 says so and links to システム状態, which shows where snapshots go, the last good one and
  * the failures with their reasons. With JavaScript on and off. The failure is written as the
  * scheduler writes it, dated ahead so the e2e server's own snapshots (every 15 minutes) do not

@@ -202,7 +202,7 @@ test("一括納品: 5 files for 6 orders from 4 families deliver the 5 complete 
   const link = /\/download\/([A-Za-z0-9_-]{22})/.exec(deliveryMails(families.b)[0]!.text)?.[1] ?? "";
   const customer = await browser.newPage();
   await customer.goto(`/download/${link}`);
-  // Issue 19 item 15: each video names its athlete, so a family with two children can tell them apart.
+  // Each video names its athlete, so a family with two children can tell them apart.
   await expect(customer.getByText("幼児部門・演奏順 1 山田 花・縦")).toBeVisible();
   await expect(customer.getByText("幼児部門・演奏順 3 佐藤 美緒・縦")).toBeVisible();
   const href =
@@ -218,7 +218,7 @@ test("一括納品: 5 files for 6 orders from 4 families deliver the 5 complete 
   await context.close();
 });
 
-test("納品ファイル: a file that is not a video is refused by name (issue 19 item 10: with JS its row says 失敗 and why, no full bar), an unknown number typed by hand is refused with what was typed kept, and a fixed match delivers", async ({
+test("納品ファイル: a file that is not a video is refused by name (with JS its row says 失敗 and why, no full bar), an unknown number typed by hand is refused with what was typed kept, and a fixed match delivers", async ({
   browser,
   baseURL,
 }) => {
@@ -279,7 +279,7 @@ test("納品ファイル: a file that is not a video is refused by name (issue 1
   await context.close();
 });
 
-// Bug 1 of issue 29: with JavaScript the tab refused IMG_2207.MOV before sending it, because
+// Regression: with JavaScript the tab refused IMG_2207.MOV before sending it, because
 // Chromium reports no type for a .MOV and the check asked for video/*. Without JavaScript the
 // server reads the bytes and took it; now both take it.
 test("*MOV without a type*: IMG_2207.MOV, which Chromium reports with no type, is uploaded like any video", async ({

@@ -16,7 +16,7 @@ async function wrongCode(page: Page, right: string, answer: RegExp) {
   await expect(page.getByRole("alert").filter({ hasText: answer })).toBeVisible();
 }
 
-test("finding 6: after 10 wrong codes across an address switch the checkout starts over, keeping what was chosen", async ({
+test("after 10 wrong codes across an address switch the checkout starts over, keeping what was chosen", async ({
   page,
 }) => {
   const email = uniqueEmail("restart");

@@ -225,7 +225,7 @@ test("a row save that fails is answered with the reason, keeps what was typed an
   withDb((db) => db.prepare("delete from categories where contest_id = ?").run(contestId));
   await second.getByRole("button", { name: "2 選手2を保存" }).click();
   await expect(second.getByText("部門を選択してください")).toBeVisible();
-  // What was typed stays on the screen to be fixed (with JS as without, issue 19 item 6); nothing is saved.
+  // What was typed stays on the screen to be fixed (with JS as without); nothing is saved.
   await expect(second.getByLabel("選手名")).toHaveValue("変更した名前");
   expect(nameOf(2)).toEqual({ name: "選手2" });
   // With JS the save's answer is followed by a reload of the list; athlete 3 must still be in it

@@ -349,7 +349,7 @@ test("plain forms: upload, reorder, thumbnail (サイズエラー, then attached
   expect(await storedBytes(doomed.stored_name)).toBeNull();
 });
 
-// Bug 1 of issue 29, on the メディア tab: with JavaScript a .MOV that Chromium reports with no type
+// Regression, on the メディア tab: with JavaScript a .MOV that Chromium reports with no type
 // was refused before sending (「動画または画像ファイルを選択してください」), though the server,
 // which reads the bytes, takes it (as it did without JavaScript).
 test("*MOV without a type* on the メディア tab: a typeless IMG_2207.MOV is uploaded like any video", async ({

@@ -142,7 +142,7 @@ test("contest settings: name, number label, categories, formats, price descripti
   await publication.getByRole("button", { name: "公開設定を保存" }).click();
   await expect(page.getByText("公開設定を「公開」にしました。")).toBeVisible();
 
-  // The order form offers only categories with something on sale (issue 19 item 14): one athlete is.
+  // The order form offers only categories with something on sale: one athlete is.
   withDb((db) =>
     db
       .prepare(
@@ -223,7 +223,7 @@ test("cover image: non-images refused, an upload shows with its size, and the ho
   await expect(page.getByText("JPEG・PNG・WebP形式の画像ファイルを選択してください")).toBeVisible();
 
   // Over the limit: a 413 with its message, answered from Content-Length before the body is read
-  // (issue 13 finding 9), and still received by the client rather than a reset connection (the
+  // (unread), and still received by the client rather than a reset connection (the
   // rest is thrown away behind the answer: e2e/kept-alive-connections.spec.ts).
   const big = Buffer.alloc(21 * 1024 * 1024);
   big.set([0xff, 0xd8, 0xff, 0xe0]);

@@ -79,7 +79,7 @@ test("an order from the storefront is delivered: URLs checked, mail with the dow
     page.getByText("ダウンロードの有効期限が切れています。再度必要な場合はお問い合わせください。"),
   ).toBeVisible();
   await expect(page.getByRole("link", { name: /ダウンロード$/ })).toHaveCount(0);
-  // Issue 19 item 4: the video started before the expiry is not promised a resume any more.
+  // The video started before the expiry is not promised a resume any more.
   await expect(page.getByText(/再ダウンロード（再開）できます/)).toHaveCount(0);
   expect((await page.request.get(href, { maxRedirects: 0 })).status()).toBe(410);
   await adminContext.close();

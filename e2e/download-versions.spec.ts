@@ -12,7 +12,7 @@ import { jsEnabled, mailsTo, uniqueEmail } from "./helpers";
 import { loginAsAdmin } from "./users";
 
 /**
- * Issue 31 as the parent sees it: a real 1080p video uploaded on 納品ファイル and delivered by
+ * A delivered video's two versions as the parent sees them: a real 1080p video uploaded on 納品ファイル and delivered by
  * 一括納品 is offered at once as オリジナル; its phone version, made in the background, appears on
  * the same page (no second mail) with its poster; the player streams it with Range, and both
  * versions download (スマホ用: 720p H.264, smaller; オリジナル: the very bytes uploaded).

@@ -33,7 +33,7 @@ function post(baseURL: string, agent: http.Agent, body: string): Promise<string>
   });
 }
 
-test("finding 9: after an oversized post is refused unread, the next request on the same kept-alive connection is answered, not reset", async ({
+test("after an oversized post is refused unread, the next request on the same kept-alive connection is answered, not reset", async ({
   baseURL,
 }) => {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

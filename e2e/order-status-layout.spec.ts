@@ -3,7 +3,7 @@ import { buyTwoVideos } from "./flows";
 import { uniqueEmail } from "./helpers";
 
 /**
- * Bugs 5 and 6a of issue 29 on the status page (注文状況): its お問い合わせ link carries the order
+ * Regressions on the status page (注文状況): its お問い合わせ link carries the order
  * number as the download page's does, and on a 390 px phone each line's price stays on the line
  * of its name instead of wrapping under it.
  */

@@ -155,7 +155,7 @@ test("the 制作リスト: one row per athlete and style, filtered by category a
   expect(lines[2]).toMatch(/^3,佐藤 美緒,幼児部門,横,横,1,0,.*,未納品,お断り$/);
 });
 
-// Bugs 6 and 7 of issue 29: on a 390 px phone the table was cut at the right edge with no sign
+// Regressions: on a 390 px phone the table was cut at the right edge with no sign
 // that it scrolls, and the badges' legend was named by an aria-label on a <p>, which assistive
 // technology ignores.
 test("*production list on a phone*: the table scrolls inside a box that says so, and the badges' legend is announced", async ({

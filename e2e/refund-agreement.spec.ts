@@ -6,7 +6,7 @@ import { jsEnabled, mailsTo, uniqueEmail } from "./helpers";
 import { createUser, loginAsAdmin, putSessionCookie } from "./users";
 
 /**
- * Issue 30's whole story through the screens, JavaScript on and off: a parent buys two videos,
+ * A refused line's refund, the whole story through the screens, JavaScript on and off: a parent buys two videos,
  * the admin marks one お断り and refunds it in the same step from the order list, and then every
  * place that speaks of the money says the same: the 返金のお知らせ mail, the order status page,
  * the purchase history, the receipt and the sales CSV.

@@ -7,7 +7,7 @@ import { uniqueEmail } from "./helpers";
 import { createUser, putSessionCookie } from "./users";
 
 /**
- * A refund as the parent sees it (issue 30, Deliver 2): after the back-office refunds a refused
+ * A refund as the parent sees it: after the back-office refunds a refused
  * line, the order status page, the purchase history and the receipt say the same amounts and
  * states, JavaScript on and off. The refund is written into the e2e database as the refund core
  * leaves it (the back-office's own screens are tested with it); the views read only its row.

@@ -116,7 +116,7 @@ test.describe("security headers", () => {
   );
 
   test(
-    "finding 12: logged-in and admin pages, their data and admin APIs are sent with Cache-Control: private, no-store",
+    "logged-in and admin pages, their data and admin APIs are sent with Cache-Control: private, no-store",
     { tag: "@js-only" },
     async ({ context, baseURL }) => {
       // Runs in the js project only: plain HTTP, one run is enough.
@@ -140,7 +140,7 @@ test.describe("security headers", () => {
     },
   );
 
-  test("the session cookie is HttpOnly and SameSite=Lax (Secure and __Host- on https: tests/security-headers.test.ts)", async ({
+  test("the session cookie is HttpOnly and SameSite=Lax (Secure and __Host- on https: tests/server/http/security-headers.test.ts)", async ({
     page,
   }) => {
     // Starting an order puts the checkout in the session.

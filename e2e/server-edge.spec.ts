@@ -12,7 +12,7 @@ import { mintSessionCookie } from "../scripts/mint-session.mjs";
 import { freePort } from "../scripts/bench/lib.mjs";
 
 /**
- * Issue 28's attacks on the server's edge, each named after its finding, against a server of its
+ * Attacks on the server's edge, each named after what it tries, against a server of its
  * own started as `npm start` starts it: no proxy in front (TRUST_PROXY unset, so `none`), callers
  * told apart by their sockets. Two callers are two loopback addresses (127.0.0.2 and 127.0.0.3
  * are this machine too). HTTP only: run in the js project only (playwright.config.ts).

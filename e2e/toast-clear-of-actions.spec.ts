@@ -3,7 +3,7 @@ import { checkoutTwoVideosUntilPayment } from "./flows";
 import { uniqueEmail } from "./helpers";
 
 /**
- * Bug 3 of issue 29: on a phone the toast (5 s with JavaScript, until closed without) sat over the
+ * Regression: on a phone the toast (5 s with JavaScript, until closed without) sat over the
  * button at the bottom of the screen, the pay button on /payment and 「ホームへ戻る」 after ordering.
  */
 

@@ -10,7 +10,7 @@ import { jsEnabled, routerSettled, uniqueEmail } from "./helpers";
 import { loginAsAdmin } from "./users";
 
 /**
- * Issue 31 as the admin sees it: a real 1080p video uploaded on 納品ファイル shows 待機中, 処理中
+ * Video processing as the admin sees it: a real 1080p video uploaded on 納品ファイル shows 待機中, 処理中
  * n%, 失敗 with its reason and 再実行, then 完了 with its phone version's size and its poster; a
  * sample uploaded on コンテンツ管理 without a thumbnail gets its poster, shown on the tab and on
  * the storefront's order form (no black box) and in the player. With JavaScript the tab follows

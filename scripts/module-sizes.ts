@@ -2,7 +2,7 @@
  * The sizes the code is held to (issue 29): no module in app/ or server/ over 400 lines, and the
  * functions that are longest, so a screen or a rule that grows back into one block is seen. Printed
  * by `npx tsx scripts/module-sizes.ts [--functions N]`; the same measure backs
- * tests/module-sizes.test.ts, which fails when a module passes the limit.
+ * tests/scripts/module-sizes.test.ts, which fails when a module passes the limit.
  *
  * Lines are the file's lines as `wc -l` counts them, so the figures in the records can be checked by
  * hand. Two kinds of module are measured but not held to the limit, because their length is their

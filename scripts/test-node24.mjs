@@ -14,7 +14,7 @@
 // open; better-sqlite3 13 leaves ObjectWrap but needs Node 22). Built against 24.21.0's headers,
 // the first run here died that way in its second test file. better-sqlite3's own prebuilt
 // binaries, which the image installs, are built against 24.0.0's headers (prebuild -t 24.0.0).
-// Arguments are passed to vitest: `npm run test:node24 -- tests/database.test.ts`.
+// Arguments are passed to vitest: `npm run test:node24 -- tests/server/db/database.test.ts`.
 // `rm -rf .tmp/node24` makes the next run take the newest Node 24.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";

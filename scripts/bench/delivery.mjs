@@ -79,7 +79,7 @@ const STYLE = { vertical: "縦", horizontal: "横" };
 const key = (number, orientation) => `${number}:${orientation}`;
 
 const fullWidth = (text) => text.replace(/[0-9]/g, (d) => String.fromCharCode(d.charCodeAt(0) + 0xfee0));
-/** The forms editors actually give their exports (see tests/delivery-file-names.test.ts). */
+/** The forms editors actually give their exports (see tests/server/delivery/delivery-file-names.test.ts). */
 function fileName(number, orientation, i) {
   const style = STYLE[orientation];
   const roman = { vertical: ["tate", "vertical"], horizontal: ["yoko", "horizontal"] }[orientation];

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 /**
  * scrypt at a tiny cost, in the stored format the real verifyPassword reads its parameters
  * from. Tests about lockouts, codes and sessions use it through vi.mock so they do not spend
- * 0.3–0.6 s per hash; tests/password.test.ts checks the real parameters.
+ * 0.3–0.6 s per hash; tests/server/auth/password.test.ts checks the real parameters.
  */
 export function fastHashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);

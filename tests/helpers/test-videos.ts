@@ -180,7 +180,7 @@ export function quickTimeVideo(): Promise<string> {
   return made("sample-quicktime", { encode: ["-i", SAMPLE_VIDEO, "-c", "copy"], format: "mov" });
 }
 
-/** The issue's file: an MP4 `ftyp` box (24 bytes) followed by HTML, 95 bytes in all. */
+/** The crafted file: an MP4 `ftyp` box (24 bytes) followed by HTML, 95 bytes in all. */
 export const MP4_HEADER_THEN_HTML_SIZE = 95;
 
 /**

@@ -96,7 +96,7 @@ function operationOf(method, key, query, headers) {
  * Every request must be signed, in the header or in the query (a presigned URL), as S3 refuses
  * anonymous access to a private bucket. The signature itself is not checked: the credentials
  * are the tests' own, and what is under test is the shop's use of S3, not SigV4 (the presigned
- * URL is compared with the AWS presigner's in tests/storage.test.ts). A presigned URL past its
+ * URL is compared with the AWS presigner's in tests/server/files/storage.test.ts). A presigned URL past its
  * X-Amz-Expires is refused, as S3 does.
  */
 function checkSigned(req, query) {
