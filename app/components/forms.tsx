@@ -382,15 +382,8 @@ export function RadioGroupField<Schema>({
 }
 
 /** A form's submit button, on the right, disabled and relabelled while the form is on its way. */
-export function SubmitRow({
-  busy,
-  busyLabel,
-  children,
-}: {
-  busy: boolean;
-  busyLabel: string;
-  children: ReactNode;
-}) {
+type SubmitRowProps = { busy: boolean; busyLabel: string; children: ReactNode };
+export function SubmitRow({ busy, busyLabel, children }: SubmitRowProps) {
   return (
     <div className="flex justify-end">
       <button type="submit" className="btn-primary" disabled={busy}>
