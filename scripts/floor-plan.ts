@@ -2,7 +2,7 @@
  * The floor plan of app/server (ARCHITECTURE.md, "Layout"; decision 0044): each folder stands on a
  * floor, and a value import goes down, or sideways within a floor, never up; and no two folders
  * import each other, no folders import in a loop. Type-only imports are erased at build time and
- * may cross. The table is checked by tests/floor-plan.test.ts and measured by
+ * may cross. The table is checked by tests/scripts/floor-plan.test.ts and measured by
  * scripts/folder-imports.ts.
  */
 import fs from "node:fs";

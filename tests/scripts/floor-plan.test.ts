@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { FLOORS, allowed, edgesOf, folderImports, loopsOf, root, valueImports } from "../scripts/floor-plan";
+import { FLOORS, allowed, edgesOf, folderImports, loopsOf, root, valueImports } from "../../scripts/floor-plan";
 
 /**
  * The floor plan of app/server (scripts/floor-plan.ts): value imports go down a floor or sideways,

@@ -4,7 +4,7 @@ import { applyPromotions, type ContestPromotions } from "./promotions";
 /**
  * The order form's items priced in the browser, from what the page's loader sent: the same rule
  * (applyPromotions) with the same inputs as the server's priceItems, so the live total is the
- * one the next step charges (tests/promotions-rule.test.ts checks they agree).
+ * one the next step charges (tests/lib/rules/promotions-rule.test.ts checks they agree).
  */
 
 export type FormOffer = { athletes: readonly PricedAthlete[]; formats: readonly PricedFormat[] };

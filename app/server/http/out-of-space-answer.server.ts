@@ -1,7 +1,7 @@
 // Remix's own encoder of single-fetch data (the `.data` answers), so the 503 below reaches the
 // browser exactly as a thrown Response would. Not part of its public API: @remix-run/node pins this
-// package's version, which the shop patches already (patches/README.md); tests/out-of-space.test.ts
-// decodes what it makes.
+// package's version, which the shop patches already (patches/README.md);
+// tests/server/core/disk-full.test.ts decodes what it makes.
 import { ServerMode } from "@remix-run/server-runtime/dist/mode.js";
 import { encodeViaTurboStream } from "@remix-run/server-runtime/dist/single-fetch.js";
 import { isOutOfSpace, OUT_OF_SPACE_MESSAGE } from "../core/out-of-space.server";
