@@ -18,7 +18,7 @@ import {
   needsDocumentLoad,
   withSecurityHeaders,
 } from "./server/http/security-headers.server";
-import { shopEdge } from "./server/http/edge.server";
+import { shopEdge } from "./server/edge.server";
 import {
   noteOutOfSpace,
   outOfSpaceData,

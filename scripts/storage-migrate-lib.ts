@@ -9,7 +9,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { LocalStore } from "../app/server/files/local-store.server";
 import { S3Store, sha256OfFile } from "../app/server/files/s3-store.server";
-import { contentTypeOfStored } from "../app/server/files/sniff.server";
+import { contentTypeOfStored } from "../app/server/core/sniff.server";
 import { coverFileNames } from "../app/server/files/storage.server";
 
 export type LedgerEntry = { size: number; sha256: string; etag: string };

@@ -20,7 +20,7 @@ import compression from "compression";
 import express from "express";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import morgan from "morgan";
-import type { ShopEdge, ShopLoadContext } from "../app/server/http/edge.server";
+import type { ShopEdge, ShopLoadContext } from "../app/server/edge.server";
 import { BodyLimit, LINGER_MAX_BYTES, LINGER_MAX_MS, keepOrCloseAfter } from "./body-limit";
 import {
   CLIENT_ADDRESS_HEADER,

@@ -1,6 +1,6 @@
 /**
  * Which chosen file is a video, as the browser can tell before sending it. The server decides
- * by the bytes (MP4, MOV, WebM: `server/files/sniff.server.ts`); the browser has only the type
+ * by the bytes (MP4, MOV, WebM: `server/core/sniff.server.ts`); the browser has only the type
  * the system reports and the name. Chromium reports no type for a `.MOV` on systems that do not
  * know QuickTime (and some report application/octet-stream), so there the name's extension
  * decides, for the kinds the server stores.

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { storefrontAudience } from "~/server/media/public-catalogue.server";
 import { fileStore, isStoredName } from "~/server/files/store.server";
-import { contentTypeOfStored } from "~/server/files/sniff.server";
+import { contentTypeOfStored } from "~/server/core/sniff.server";
 import { notFound } from "~/server/http/not-found.server";
 
 /**

@@ -7,7 +7,7 @@ import { users } from "../db/schema";
 import { hashPassword, unlessHashingBusy, type HashingBusy } from "../auth/password.server";
 import { endLogins } from "../auth/session-login.server";
 import { LIMIT_MESSAGES } from "../auth/limit-messages.server";
-import { requestMailedLink, type MailedLinkRequest } from "../mail/mailed-link-request.server";
+import { requestMailedLink, type MailedLinkRequest } from "../auth/mailed-link-request.server";
 import { queueMail, sendThroughOutbox } from "../mail/outbox.server";
 import { passwordChangedMail } from "../mail/templates/password-changed.server";
 import { adminPasswordResetRefusedMail, passwordResetMail } from "../mail/templates/password-reset.server";

@@ -6,7 +6,7 @@ import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { db, type Tx } from "../db/client.server";
 import { athletes, deliveryFiles, orderLines } from "../db/schema";
-import { CONTENT_TYPES, readHead, sniffVideo } from "../files/sniff.server";
+import { CONTENT_TYPES, readHead, sniffVideo } from "../core/sniff.server";
 import { spoolMultipartForm } from "../files/multipart.server";
 import { cleanFileName, newStoredName, removeStoredFiles } from "../files/storage.server";
 import { fileStore } from "../files/store.server";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { mediaUploadParts, mediaUploads } from "../db/schema";
-import { SNIFF_BYTES, sniffMedia } from "../files/sniff.server";
+import { SNIFF_BYTES, sniffMedia } from "../core/sniff.server";
 import { newStoredName } from "../files/storage.server";
 import { chunkLength, fileStore, type ChunkSink } from "../files/store.server";
 import {

@@ -14,7 +14,7 @@ import {
 import { fileStore } from "../files/store.server";
 import { spoolMultipartForm } from "../files/multipart.server";
 import { MULTIPART_SLACK_BYTES } from "../http/form.server";
-import { CONTENT_TYPES, readHead, sniffImage } from "../files/sniff.server";
+import { CONTENT_TYPES, readHead, sniffImage } from "../core/sniff.server";
 import { loadSharp } from "../core/lazy-modules.server";
 import { NoRoomForUpload } from "../core/out-of-space.server";
 

@@ -6,7 +6,7 @@ import { loadSharp } from "../core/lazy-modules.server";
 import { db } from "../db/client.server";
 import { mediaItems } from "../db/schema";
 import { newStoredName } from "../files/storage.server";
-import { readHead, sniffMedia, type SniffedMedia } from "../files/sniff.server";
+import { readHead, sniffMedia, type SniffedMedia } from "../core/sniff.server";
 import { fileStore } from "../files/store.server";
 import type { VideoProbe } from "~/lib/rules/video-versions";
 import { queueMediaJobs } from "./jobs/queue.server";

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import type { VideoProbe } from "~/lib/rules/video-versions";
-import type { VideoKind } from "../files/sniff.server";
+import type { VideoKind } from "../core/sniff.server";
 import { containerOf, inputOptions, VIDEO_CONTAINERS, type VideoInput } from "./video-input.server";
 import { HOUR_MS, MINUTE_MS, SECOND_MS } from "~/lib/rules/tokyo-date";
 

@@ -11,7 +11,7 @@ import { db } from "../db/client.server";
 import { mediaItems } from "../db/schema";
 import { MultipartError, multipartBoundary, readMultipart, type PartSink } from "../files/multipart.server";
 import { openScratchFile, scratchDir, type ScratchFile } from "../files/scratch-file.server";
-import { contentTypeOfStored } from "../files/sniff.server";
+import { contentTypeOfStored } from "../core/sniff.server";
 import { newStoredName, removeStoredFiles } from "../files/storage.server";
 import { fileStore } from "../files/store.server";
 import { refusalForBody } from "../files/upload-room.server";

@@ -7,7 +7,7 @@ import {
   recordDeliveryFile,
   type DeliveryFile,
 } from "../delivery/delivery-files.server";
-import { SNIFF_BYTES, sniffMedia, type SniffedMedia } from "../files/sniff.server";
+import { SNIFF_BYTES, sniffMedia, type SniffedMedia } from "../core/sniff.server";
 import { fileStore } from "../files/store.server";
 import { checkUploadedVideo } from "./probe.server";
 import { withVideoSource } from "./video-source.server";

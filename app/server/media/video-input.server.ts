@@ -1,4 +1,4 @@
-import type { VideoKind } from "../files/sniff.server";
+import type { VideoKind } from "../core/sniff.server";
 
 /**
  * What ffprobe and ffmpeg are given to read: the one video that was uploaded, and nothing it

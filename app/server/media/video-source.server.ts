@@ -1,4 +1,4 @@
-import { SNIFF_BYTES, sniffVideo, type VideoKind } from "../files/sniff.server";
+import { SNIFF_BYTES, sniffVideo, type VideoKind } from "../core/sniff.server";
 import { fileStore } from "../files/store.server";
 import { signedObjectUrl } from "../files/s3-links.server";
 import type { VideoInput } from "./video-input.server";

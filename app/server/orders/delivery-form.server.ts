@@ -1,7 +1,7 @@
 import fsp from "node:fs/promises";
 import { env } from "../core/env.server";
 import { spoolMultipartForm } from "../files/multipart.server";
-import { CONTENT_TYPES, readHead, sniffVideo } from "../files/sniff.server";
+import { CONTENT_TYPES, readHead, sniffVideo } from "../core/sniff.server";
 import type { AttachedVideo } from "../delivery/order-delivery.server";
 import { cleanFileName, newStoredName, removeStoredFiles } from "../files/storage.server";
 import { fileStore } from "../files/store.server";

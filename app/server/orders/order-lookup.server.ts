@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { LIMIT_MESSAGES } from "../auth/limit-messages.server";
 import { db } from "../db/client.server";
 import { orders } from "../db/schema";
-import { requestMailedLink, type MailedLinkRequest } from "../mail/mailed-link-request.server";
+import { requestMailedLink, type MailedLinkRequest } from "../auth/mailed-link-request.server";
 import { queueMail } from "../mail/outbox.server";
 import { orderStatusLinkMail } from "../mail/templates/order-status-link.server";
 import { orderStatusUrl } from "./order-status.server";

@@ -16,7 +16,7 @@ import {
 } from "~/lib/schemas/contest-settings-schemas";
 import { orderFormOptions } from "~/server/catalog/pricing.server";
 import { COVER_MAX_BYTES } from "~/server/media/cover.server";
-import { sniffImage } from "~/server/files/sniff.server";
+import { sniffImage } from "~/server/core/sniff.server";
 import {
   addCategory,
   addFormat,

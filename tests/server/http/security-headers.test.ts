@@ -104,7 +104,7 @@ describe("security headers", () => {
   it("the server entry's secureAnswer gives every answer Remix makes its headers, and static files theirs", async () => {
     Object.assign(process.env, HTTPS);
     vi.resetModules();
-    const { secureAnswer } = await import("~/server/http/edge.server");
+    const { secureAnswer } = await import("~/server/edge.server");
     const { staticFileHeaders } = await import("~/server/http/security-headers.server");
     const request = new Request("https://shop.example.jp/media/a.mp4");
     const answers = {
@@ -136,7 +136,7 @@ describe("security headers", () => {
   it("private pages cached: a page or its data drawn for a visitor with a session is never kept by a cache; without one it is left alone", async () => {
     Object.assign(process.env, HTTPS);
     vi.resetModules();
-    const { secureAnswer } = await import("~/server/http/edge.server");
+    const { secureAnswer } = await import("~/server/edge.server");
     const { sessionCookieName } = await import("~/server/http/session.server");
     const drawn = (type: string) => new Response("x", { headers: { "Content-Type": type } });
     const withSession = (url: string) =>

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readHead, sniffImage } from "../../files/sniff.server";
+import { readHead, sniffImage } from "../sniff.server";
 import { integerBetween, isExistingFile, optionalText } from "./values.server";
 
 /** What the shop promises and shows: the seller (特定商取引法・receipts), download and delivery days, the banner. */

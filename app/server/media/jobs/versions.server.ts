@@ -14,7 +14,7 @@ import { db } from "../../db/client.server";
 import { deliveryFiles, mediaItems } from "../../db/schema";
 import { newStoredName, removeStoredFiles } from "../../files/storage.server";
 import { fileStore, type Audience } from "../../files/store.server";
-import type { VideoKind } from "../../files/sniff.server";
+import type { VideoKind } from "../../core/sniff.server";
 import { probeVideo, withinVideoLimits } from "../probe.server";
 import { storedVideoKind, withVideoSource } from "../video-source.server";
 import { ffmpegThreads, FfmpegError, runFfmpeg } from "./ffmpeg.server";

@@ -12,7 +12,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import type { ShopEdge } from "../../../../app/server/http/edge.server";
+import type { ShopEdge } from "../../../../app/server/edge.server";
 
 const FORM_MAX_BYTES = 64 * 1024;
 

@@ -1,22 +1,22 @@
-import { enableRequestClocks, withRequestClock } from "../core/clock.server";
+import { enableRequestClocks, withRequestClock } from "./core/clock.server";
 import { formatBytes } from "~/lib/schemas/media-schemas";
-import { env, type TrustProxy } from "../core/env.server";
-import { db } from "../db/client.server";
-import { stopOutboxRetryLoop } from "../mail/outbox.server";
-import { stopMediaWorker } from "../media/jobs/worker.server";
-import { observeRequest, reportCallerGate } from "../metrics/registry.server";
-import { stopCleanUpLoop } from "../startup.server";
-import { stopBackupLoop } from "../backups/scheduler.server";
-import { stopReplicaWatch } from "../backups/replica-status.server";
-import { MULTIPART_SLACK_BYTES, MAX_FORM_BYTES } from "./form.server";
-import { apiError } from "./json-api.server";
-import { hasSessionCookie, sessionCookieName } from "./session.server";
+import { env, type TrustProxy } from "./core/env.server";
+import { db } from "./db/client.server";
+import { stopOutboxRetryLoop } from "./mail/outbox.server";
+import { stopMediaWorker } from "./media/jobs/worker.server";
+import { observeRequest, reportCallerGate } from "./metrics/registry.server";
+import { stopCleanUpLoop } from "./startup.server";
+import { stopBackupLoop } from "./backups/scheduler.server";
+import { stopReplicaWatch } from "./backups/replica-status.server";
+import { MULTIPART_SLACK_BYTES, MAX_FORM_BYTES } from "./http/form.server";
+import { apiError } from "./http/json-api.server";
+import { hasSessionCookie, sessionCookieName } from "./http/session.server";
 import {
   applySecurityHeaders,
   headerTarget,
   staticFileHeaders,
   withEditedHeaders,
-} from "./security-headers.server";
+} from "./http/security-headers.server";
 
 /**
  * What the server entry (`server/index.ts`, Express) asks of the app. It reaches the app through

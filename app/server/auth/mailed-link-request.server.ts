@@ -2,11 +2,11 @@ import { parseWithZod } from "@conform-to/zod";
 import { data } from "@remix-run/node";
 import type { z } from "zod";
 import { HOUR_MS } from "~/lib/rules/tokyo-date";
-import { LIMIT_MESSAGES } from "../auth/limit-messages.server";
-import { mailRequester, takeMailAllowance, type StrangerMail } from "../auth/mail-caps.server";
+import { LIMIT_MESSAGES } from "./limit-messages.server";
+import { mailRequester, takeMailAllowance, type StrangerMail } from "./mail-caps.server";
 import { readForm } from "../http/form.server";
 import { hitOriginLimit } from "../http/rate-limit.server";
-import { sendQueuedMailNow } from "./outbox.server";
+import { sendQueuedMailNow } from "../mail/outbox.server";
 
 /**
  * Asking for a link by mail to an address anyone can type (パスワードをお忘れの方, 注文状況の確認):
