@@ -17,25 +17,16 @@ import {
  * moved (issue 42): the list must match what the code does, so a new crossing fails the test, and
  * so does a crossing moved away but left on the list (the list only shrinks).
  */
-const STILL_GOING_UP = [
-  "accounts → checkout",
-  "accounts → orders",
-  "accounts → refunds",
-  "catalog → media",
-  "promotions → checkout",
-];
+const STILL_GOING_UP = ["catalog → media"];
 const STILL_BOTH_WAYS = [
-  "accounts ⇄ checkout",
-  "accounts ⇄ orders",
   "catalog ⇄ media",
   "catalog ⇄ promotions",
-  "checkout ⇄ promotions",
   "delivery ⇄ media",
   "files ⇄ http",
   "orders ⇄ refunds",
 ];
 /** The largest loop of folders today; it may only get smaller, down to none. */
-const LARGEST_LOOP = 8;
+const LARGEST_LOOP = 4;
 
 describe("the floor plan of app/server", () => {
   const imports = folderImports();

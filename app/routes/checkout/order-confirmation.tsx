@@ -9,7 +9,7 @@ import { FormError } from "~/components/form-messages";
 import { OrderLines } from "~/routes/checkout/OrderLines";
 import { CouponForm } from "~/routes/checkout/CouponForm";
 import { checkoutCouponSchema, COUPON_FORM_INTENTS } from "~/lib/schemas/checkout-coupon-schemas";
-import { applyCheckoutCoupon, removeCheckoutCoupon } from "~/server/promotions/checkout-coupon.server";
+import { applyCheckoutCoupon, removeCheckoutCoupon } from "~/server/checkout/coupon.server";
 import type { Checkout } from "~/server/checkout/draft.server";
 import { FinalConfirmationNotice } from "~/components/PaymentTermsText";
 import { customerSchema } from "~/lib/schemas/order-schemas";

@@ -5,7 +5,6 @@ import { getCurrentUser, type CurrentUser } from "../auth/users.server";
 import type { LoginResult } from "../auth/login.server";
 import type { SendCodeResult } from "../auth/code-mail.server";
 import type { HashingBusy } from "../auth/password.server";
-import { pricedCheckout, type PricedCheckout } from "../checkout/steps.server";
 import { commitSession, getSession, type ShopSession } from "../http/session.server";
 import { startRegistrationFrom } from "./registration.server";
 
@@ -91,27 +90,3 @@ export const REGISTRATION_API_MESSAGES = {
   codeSent: "認証コードを送信しました。メールをご確認ください。",
   noRegistration: "会員登録の手続きが見つかりません。もう一度会員登録をお試しください。",
 } as const;
-
-export const CHECKOUT_API_MESSAGES = {
-  noCheckout: "注文情報が見つかりません",
-  otherAddress:
-    "このメールアドレスはご注文のメールアドレスではありません。メールアドレスを変更する場合は、注文内容の確認からやり直してください。",
-} as const;
-
-/**
- * The session's checkout for its e-mail code step, with the address the customer gave at the
- * confirmation step (or POST /api/video/orders): 409 without one. The spec's calls name the
- * address; it only has to be the checkout's own, so no code goes to an address nobody confirmed.
- */
-export function checkoutAwaitingCode(
-  session: ShopSession,
-  email: string,
-): { ok: true; priced: PricedCheckout; email: string } | { ok: false; refusal: Response } {
-  const priced = pricedCheckout(session);
-  const own = priced?.checkout.customerEmail;
-  if (!priced || !own || !priced.checkout.customerName)
-    return { ok: false, refusal: apiError(409, CHECKOUT_API_MESSAGES.noCheckout) };
-  if (own !== email.trim().toLowerCase())
-    return { ok: false, refusal: apiError(409, CHECKOUT_API_MESSAGES.otherAddress) };
-  return { ok: true, priced, email: own };
-}

@@ -12,7 +12,7 @@ import { queueMail, sendThroughOutbox } from "../mail/outbox.server";
 import { passwordChangedMail } from "../mail/templates/password-changed.server";
 import { adminPasswordResetRefusedMail, passwordResetMail } from "../mail/templates/password-reset.server";
 import { checkMailLink, issueMailLink, takeMailLink, type MailLinkProblem } from "./mail-links.server";
-import { confirmAddress } from "./purchase-history.server";
+import { confirmAddress } from "./confirmed-address.server";
 
 /**
  * Forgotten password (パスワードをお忘れの方): a one-time link mailed to the account's address

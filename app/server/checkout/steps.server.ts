@@ -11,7 +11,7 @@ import {
 } from "./draft.server";
 import { completeItems, priceItems } from "../catalog/pricing.server";
 import { checkCoupon } from "../promotions/coupons.server";
-import { checkoutCoupon } from "../promotions/checkout-coupon.server";
+import { checkoutCoupon } from "./coupon.server";
 import { earlyBirdEndedNotice } from "../promotions/ended-promotions.server";
 import {
   firstSubjectSince,
@@ -30,7 +30,7 @@ import {
 import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
 import { LIMIT_MESSAGES } from "../auth/limit-messages.server";
 import { now } from "../core/clock.server";
-import { confirmedAddressOf } from "../accounts/purchase-history.server";
+import { confirmedAddressOf } from "../accounts/confirmed-address.server";
 import { endPaymentForAddressChange } from "./payment.server";
 import { checkoutCodeMail } from "../mail/templates/checkout-code.server";
 import { hashPassword, unlessHashingBusy } from "../auth/password.server";

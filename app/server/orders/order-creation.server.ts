@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { numberLabelOf } from "~/lib/rules/number-label";
-import { holdEarlierOrders } from "../accounts/purchase-history.server";
+import { holdEarlierOrders } from "./purchase-history.server";
 import { now } from "../core/clock.server";
 import type { Tx } from "../db/client.server";
 import { checkouts, contests, orderLines, orders, users } from "../db/schema";

@@ -8,7 +8,7 @@ import { logIn } from "~/server/auth/session-login.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { verifyPassword } from "~/server/auth/password.server";
 import { checkPassword } from "~/server/auth/password-step.server";
-import { purchaseHistory } from "~/server/accounts/purchase-history.server";
+import { purchaseHistory } from "~/server/orders/purchase-history.server";
 import { PASSWORD_RESET_MESSAGES, requestPasswordReset } from "~/server/accounts/password-reset.server";
 import {
   createUser,

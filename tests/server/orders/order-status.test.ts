@@ -12,7 +12,7 @@ import {
 } from "~/server/db/schema";
 import { orderStatusByToken, orderStatusUrl } from "~/server/orders/order-status.server";
 import { orderConfirmationMail } from "~/server/mail/templates/order-confirmation.server";
-import { purchaseHistory } from "~/server/accounts/purchase-history.server";
+import { purchaseHistory } from "~/server/orders/purchase-history.server";
 import { applySecurityHeaders } from "~/server/http/security-headers.server";
 import { smtpServerForThisFile } from "../../helpers/smtp-per-file";
 import { callRoute } from "../../helpers/route";

@@ -7,7 +7,7 @@ import * as checkoutCouponRoute from "~/routes/api/checkout/coupon";
 import { db } from "~/server/db/client.server";
 import { checkouts, coupons } from "~/server/db/schema";
 import { COUPON_CODE_TAKEN_MESSAGE, COUPON_LOCKED_MESSAGE } from "~/server/promotions/coupon-admin.server";
-import { COUPON_TRY_LIMITS } from "~/server/promotions/checkout-coupon.server";
+import { COUPON_TRY_LIMITS } from "~/server/checkout/coupon.server";
 import { adminWithToken, apiCall } from "../../helpers/api";
 import { checkoutUntilConfirmed } from "../../helpers/checkout-flow";
 import { discountedOrder } from "../../helpers/discounted-orders";

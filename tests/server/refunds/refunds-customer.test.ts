@@ -6,7 +6,7 @@ import * as adminListRoute from "~/routes/api/orders/list";
 import { loader as statusLoader } from "~/routes/storefront/order-status";
 import { loader as receiptLoader } from "~/routes/storefront/receipt";
 import { loader as pdfLoader } from "~/routes/storefront/receipt-pdf";
-import { purchaseHistory } from "~/server/accounts/purchase-history.server";
+import { purchaseHistory } from "~/server/orders/purchase-history.server";
 import { db } from "~/server/db/client.server";
 import { orderLines } from "~/server/db/schema";
 import { REFUND_ARRIVAL } from "~/server/mail/templates/refund.server";

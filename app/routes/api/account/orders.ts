@@ -1,5 +1,5 @@
 import { requireCustomerSession } from "~/server/accounts/customer-api.server";
-import { purchaseHistory } from "~/server/accounts/purchase-history.server";
+import { purchaseHistory } from "~/server/orders/purchase-history.server";
 import { positiveId } from "~/lib/rules/params";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
 import { apiRefundStatus } from "~/server/orders/customer-refunds.server";

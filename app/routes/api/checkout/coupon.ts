@@ -1,10 +1,10 @@
 import { checkoutCouponCallSchema } from "~/lib/schemas/coupon-schemas";
-import { CHECKOUT_API_MESSAGES } from "~/server/accounts/customer-api.server";
+import { CHECKOUT_API_MESSAGES } from "~/server/checkout/checkout-api.server";
 import { pricedCheckout } from "~/server/checkout/steps.server";
 import { apiError, apiJson, jsonApi, readApiInput } from "~/server/http/json-api.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
 import { getSession } from "~/server/http/session.server";
-import { applyCheckoutCoupon, removeCheckoutCoupon } from "~/server/promotions/checkout-coupon.server";
+import { applyCheckoutCoupon, removeCheckoutCoupon } from "~/server/checkout/coupon.server";
 import { checkoutPricingAnswer } from "~/server/promotions/coupon-api.server";
 
 /**

@@ -1,5 +1,6 @@
 import { loginSchema } from "~/lib/schemas/account-schemas";
-import { checkoutAwaitingCode, stepRefused } from "~/server/accounts/customer-api.server";
+import { stepRefused } from "~/server/accounts/customer-api.server";
+import { checkoutAwaitingCode } from "~/server/checkout/checkout-api.server";
 import { sendCheckoutCode } from "~/server/checkout/steps.server";
 import { jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { getSession } from "~/server/http/session.server";

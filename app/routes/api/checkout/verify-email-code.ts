@@ -1,6 +1,6 @@
 import { loginSchema } from "~/lib/schemas/account-schemas";
 import { codeSchema } from "~/lib/schemas/order-schemas";
-import { checkoutAwaitingCode } from "~/server/accounts/customer-api.server";
+import { checkoutAwaitingCode } from "~/server/checkout/checkout-api.server";
 import { verifyCheckoutCode } from "~/server/checkout/steps.server";
 import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { commitSession, getSession } from "~/server/http/session.server";

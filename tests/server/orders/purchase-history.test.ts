@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/server/db/client.server";
 import { eq } from "drizzle-orm";
 import { downloadPages, orderLines, orders } from "~/server/db/schema";
-import { purchaseHistory } from "~/server/accounts/purchase-history.server";
+import { purchaseHistory } from "~/server/orders/purchase-history.server";
 
 let sequence = 0;
 

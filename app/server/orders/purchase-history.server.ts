@@ -8,11 +8,12 @@ import { db, type Db, type Tx } from "../db/client.server";
 import { downloadPages, orders, users } from "../db/schema";
 import { earlierOrdersMail } from "../mail/templates/earlier-orders.server";
 import { queueMail } from "../mail/outbox.server";
-import { lineRefund, orderRefunds, type LineRefund } from "../orders/customer-refunds.server";
+import { lineRefund, orderRefunds, type LineRefund } from "./customer-refunds.server";
 import { refundsOfOrders } from "../refunds/order-refunds.server";
-import { boughtLine, isDelivered, linesOfOrders, type BoughtLine } from "../orders/order-lines.server";
-import { orderStatusPath } from "../orders/order-status.server";
-import { checkMailLink, dropMailLinks, issueMailLink, takeMailLink } from "./mail-links.server";
+import { boughtLine, isDelivered, linesOfOrders, type BoughtLine } from "./order-lines.server";
+import { orderStatusPath } from "./order-status.server";
+import { confirmAddress } from "../accounts/confirmed-address.server";
+import { checkMailLink, issueMailLink, takeMailLink } from "../accounts/mail-links.server";
 
 /**
  * A user's orders, matched on the account's e-mail (both are stored lower-cased, so the
@@ -159,29 +160,6 @@ export function holdEarlierOrders(tx: Tx, user: { id: number; email: string; nam
     },
     tx,
   );
-}
-
-/**
- * The account's address when the shop knows it is the account holder's: confirmed at
- * registration (by its code) or later by a mailed link. An account the checkout's auto-login
- * made (`addressUnconfirmed`) has none until then. The checkout skips its e-mail code for it.
- */
-export function confirmedAddressOf(userId: number): string | null {
-  const user = db()
-    .select({ email: users.email, addressUnconfirmed: users.addressUnconfirmed })
-    .from(users)
-    .where(eq(users.id, userId))
-    .get();
-  return user && !user.addressUnconfirmed ? user.email : null;
-}
-
-/**
- * The address is confirmed (the link of holdEarlierOrders, or a password reset, which also
- * came by mail): every order with the address belongs to the account from now on.
- */
-export function confirmAddress(userId: number, tx: Tx | Db = db()): void {
-  tx.update(users).set({ addressUnconfirmed: false }).where(eq(users.id, userId)).run();
-  dropMailLinks("address-confirmation", userId, tx);
 }
 
 /** How many orders the confirmation would add to the account's purchase history. */

@@ -7,10 +7,10 @@ import {
 import type { PromotionPricing } from "~/lib/rules/promotions";
 import { HOUR_MS } from "~/lib/rules/tokyo-date";
 import { completeItems, priceItems } from "../catalog/pricing.server";
-import { updateCheckout, type Checkout } from "../checkout/draft.server";
+import { updateCheckout, type Checkout } from "./draft.server";
 import { now } from "../core/clock.server";
 import { hitOriginLimit, hitRateLimit } from "../http/rate-limit.server";
-import { checkCoupon, type CouponCheck } from "./coupons.server";
+import { checkCoupon, type CouponCheck } from "../promotions/coupons.server";
 
 /**
  * The coupon of a checkout as its pages show it: the code typed, whether it applied, and if not,

@@ -4,7 +4,7 @@ import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { checkouts, couponUses, coupons, orderLines, orders, testPaymentIntents } from "~/server/db/schema";
 import { COUPON_HOLD_LEASE_MS } from "~/server/promotions/coupons.server";
-import { COUPON_TRY_LIMITS } from "~/server/promotions/checkout-coupon.server";
+import { COUPON_TRY_LIMITS } from "~/server/checkout/coupon.server";
 import { readOrderMetadata } from "~/lib/rules/order-metadata";
 import { checkoutUntilVerified, openCheckoutPage, payByTestCard } from "../../helpers/checkout-flow";
 import { callRoute } from "../../helpers/route";
