@@ -149,7 +149,7 @@ test("*last coupon use raced*: two checkouts open the payment at the same moment
     // the notice that the price changed (and the kept coupon refused under it); if after, the kept
     // coupon refused as 使用済み. With the test provider (no network call between the pricing and
     // the hold) the server answers one page whole before the other, so the second is the refusal;
-    // the interleaved case is tests/server/promotions/coupon-checkout.test.ts's. Seen failing with both the pages'
+    // the interleaved case is tests/server/checkout/coupon-checkout.test.ts's. Seen failing with both the pages'
     // count of holds and the hold's cap check removed (both pages then offered 6,500円).
     const notice = loser.page.getByText(/^使用済み：.*クーポンなしの金額に変わりました/);
     await expect(
