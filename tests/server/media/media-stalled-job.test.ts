@@ -2,11 +2,10 @@
 // and the next upload's poster stayed 待機中. Every media job now has a time limit
 // (app/server/media/jobs/time-limits.server.ts); the probe has its own timeout.
 //
-// The never-ending input is the object store's answer (the "s3" project, vitest.config.ts): a
-// loopback server in front of the run's fake S3 forwards every request, except that ffmpeg's and
-// ffprobe's reads of a video marked stalled get headers and then never a byte of the body. With
-// local storage a stored video is a regular file, which always ends; that project runs only the
-// probe's test.
+// The never-ending input is the object store's answer, so this file runs in the "s3" project only
+// (vitest.config.ts: a stored file on the local disk always ends): a loopback server in front of
+// the run's fake S3 forwards every request, except that ffmpeg's and ffprobe's reads of a video
+// marked stalled get headers and then never a byte of the body.
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -24,17 +23,15 @@ import { storeUploadedFile } from "~/server/media/new-media.server";
 import { probeVideo } from "~/server/media/probe.server";
 import { SAMPLE_VIDEO } from "../../helpers/test-videos";
 
-const MODE = process.env.SHOP_TEST_STORAGE === "s3" ? "s3" : "local";
-
 /** A bucket's front that never sends the body of what ffmpeg or ffprobe reads of a stalled video. */
 type StallingFront = { url: string; stall: (name: string) => void; close: () => Promise<void> };
 
-function startStallingFront(bucket: URL | null): Promise<StallingFront> {
+function startStallingFront(bucket: URL): Promise<StallingFront> {
   const stalled = new Set<string>();
   const server = http.createServer((request, response) => {
     // libavformat says who it is: Lavf/<version>. The shop's own S3 calls (the SDK) pass through.
     const media = /^Lavf\//.test(request.headers["user-agent"] ?? "");
-    if (!bucket || (media && [...stalled].some((name) => request.url?.includes(name)))) {
+    if (media && [...stalled].some((name) => request.url?.includes(name))) {
       response.writeHead(200, { "Content-Type": "video/mp4", "Content-Length": 100_000_000 });
       response.flushHeaders();
       return;
@@ -98,8 +95,8 @@ async function waitFor<T>(what: string, read: () => T | undefined | false, timeo
 let front: StallingFront;
 beforeAll(async () => {
   // Before the shop first reads its configuration: its bucket is reached through the front.
-  front = await startStallingFront(MODE === "s3" ? new URL(process.env.S3_ENDPOINT!) : null);
-  if (MODE === "s3") process.env.S3_ENDPOINT = front.url;
+  front = await startStallingFront(new URL(process.env.S3_ENDPOINT!));
+  process.env.S3_ENDPOINT = front.url;
 });
 afterAll(async () => {
   await stopMediaWorker();
@@ -128,7 +125,7 @@ const posterJobOf = (itemId: number) =>
     .all()
     .find((job) => job.subject === "sample" && job.subjectId === itemId && job.kind === "poster")!;
 
-describe(`a media job whose input never ends (${MODE} storage)`, () => {
+describe("a media job whose input never ends (object storage)", () => {
   it("stalled probe: ffprobe of a source that never answers is refused at its timeout, and does not run on", async () => {
     front.stall("never-answers.mp4");
     const source = `${front.url}/never-answers.mp4`;
@@ -138,40 +135,37 @@ describe(`a media job whose input never ends (${MODE} storage)`, () => {
     expect(mediaProcessesReading(source)).toEqual([]);
   });
 
-  it.runIf(MODE === "s3")(
-    "stalled job: a job whose input never ends is failed at its time limit and the next job runs",
-    async () => {
-      expect(env().S3?.endpoint).toBe(front.url);
-      const contestId = createContest("止まる動画の大会");
-      const stalled = await uploadSample(contestId, "止まる.mp4");
-      const next = await uploadSample(contestId, "次の動画.mp4");
-      front.stall(stalled.storedName);
+  it("stalled job: a job whose input never ends is failed at its time limit and the next job runs", async () => {
+    expect(env().S3?.endpoint).toBe(front.url);
+    const contestId = createContest("止まる動画の大会");
+    const stalled = await uploadSample(contestId, "止まる.mp4");
+    const next = await uploadSample(contestId, "次の動画.mp4");
+    front.stall(stalled.storedName);
 
-      // Seconds instead of minutes: the same limit, scaled down for the test.
-      startMediaWorker({
-        concurrency: 1,
-        intervalMs: 100,
-        timeLimits: { posterMs: 3_000, phoneFloorMs: 3_000, phonePerVideoDuration: 0 },
-      });
-      // The poster of the stalled video is taken first (queued first) and ffmpeg waits on its input.
-      await waitFor(
-        "ffmpeg reading the stalled video",
-        () => mediaProcessesReading(stalled.storedName).length > 0,
-      );
-      const failed = await waitFor("the stalled job to fail", () => {
-        const job = posterJobOf(stalled.id);
-        return job.status === "failed" && job;
-      });
-      expect(failed).toMatchObject({ detail: TIME_LIMIT_MESSAGE, attempts: 1, claimedBy: null });
-      expect(mediaProcessesReading(stalled.storedName)).toEqual([]);
+    // Seconds instead of minutes: the same limit, scaled down for the test.
+    startMediaWorker({
+      concurrency: 1,
+      intervalMs: 100,
+      timeLimits: { posterMs: 3_000, phoneFloorMs: 3_000, phonePerVideoDuration: 0 },
+    });
+    // The poster of the stalled video is taken first (queued first) and ffmpeg waits on its input.
+    await waitFor(
+      "ffmpeg reading the stalled video",
+      () => mediaProcessesReading(stalled.storedName).length > 0,
+    );
+    const failed = await waitFor("the stalled job to fail", () => {
+      const job = posterJobOf(stalled.id);
+      return job.status === "failed" && job;
+    });
+    expect(failed).toMatchObject({ detail: TIME_LIMIT_MESSAGE, attempts: 1, claimedBy: null });
+    expect(mediaProcessesReading(stalled.storedName)).toEqual([]);
 
-      // The worker moved on: the next upload's poster is made.
-      await waitFor("the next job to be done", () => posterJobOf(next.id).status === "done");
-      const item = db().select().from(mediaItems).where(eq(mediaItems.id, next.id)).get();
-      expect(item?.posterStoredName).toMatch(/^poster-[a-f0-9]+\.jpg$/);
-      expect(
-        db().select().from(mediaItems).where(eq(mediaItems.id, stalled.id)).get()?.posterStoredName,
-      ).toBeNull();
-    },
-  );
+    // The worker moved on: the next upload's poster is made.
+    await waitFor("the next job to be done", () => posterJobOf(next.id).status === "done");
+    const item = db().select().from(mediaItems).where(eq(mediaItems.id, next.id)).get();
+    expect(item?.posterStoredName).toMatch(/^poster-[a-f0-9]+\.jpg$/);
+    expect(
+      db().select().from(mediaItems).where(eq(mediaItems.id, stalled.id)).get()?.posterStoredName,
+    ).toBeNull();
+  });
 });
