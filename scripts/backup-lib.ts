@@ -4,8 +4,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
-import { COUNTED_TABLES } from "../app/server/backups/snapshot.server";
+import {
+  checkDatabase,
+  copyDatabase,
+  COUNTED_TABLES,
+  type DatabaseCheck,
+} from "../app/server/backups/database-copy.server";
 
 export type MediaEntry = { name: string; size: number };
 
@@ -26,36 +30,6 @@ export type BackupResult = { databaseFile: string; manifestFile: string; manifes
 
 function stamp(date: Date) {
   return date.toISOString().replace(/[:.]/g, "-");
-}
-
-/** `PRAGMA integrity_check` on a file opened read-only: "ok", or the problems it found. */
-export function integrityOf(file: string): string {
-  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    const rows = sqlite.pragma("integrity_check") as { integrity_check: string }[];
-    return rows.map((row) => row.integrity_check).join("; ");
-  } finally {
-    sqlite.close();
-  }
-}
-
-export function tableCounts(file: string): Record<string, number> {
-  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    const existing = new Set(
-      (sqlite.prepare("select name from sqlite_master where type = 'table'").all() as { name: string }[]).map(
-        (row) => row.name,
-      ),
-    );
-    const counts: Record<string, number> = {};
-    for (const table of COUNTED_TABLES) {
-      if (existing.has(table))
-        counts[table] = (sqlite.prepare(`select count(*) as n from "${table}"`).get() as { n: number }).n;
-    }
-    return counts;
-  } finally {
-    sqlite.close();
-  }
 }
 
 /** Every file under the media folder (names relative to it), biggest folders included. */
@@ -89,9 +63,9 @@ function copyMedia(mediaDir: string, media: MediaEntry[], target: string) {
 }
 
 /**
- * A consistent copy of the database while the shop keeps running: VACUUM INTO reads one
- * snapshot (a read transaction, so writers in WAL mode are not blocked) and writes a
- * compact file. The copy is checked with integrity_check before it counts as a backup.
+ * A consistent copy of the database while the shop keeps running, checked before it counts as a
+ * backup: the shop's one checked copy (app/server/backups/database-copy.server.ts, as its
+ * scheduled snapshots), here on the script's own thread.
  */
 export function backupDatabase(options: {
   databasePath: string;
@@ -110,18 +84,14 @@ export function backupDatabase(options: {
   fs.rmSync(partial, { force: true });
   // Every customer's name and address: readable by the shop's user only (VACUUM INTO fills this empty file).
   fs.writeFileSync(partial, "", { mode: 0o600 });
-
-  const source = new Database(options.databasePath, { fileMustExist: true });
+  let checked: DatabaseCheck;
   try {
-    source.pragma("busy_timeout = 10000");
-    source.prepare("VACUUM INTO ?").run(partial);
-  } finally {
-    source.close();
-  }
-  const integrity = integrityOf(partial);
-  if (integrity !== "ok") {
+    checked = copyDatabase({ database: options.databasePath, copy: partial, tables: COUNTED_TABLES });
+    if (checked.integrity !== "ok")
+      throw new Error(`バックアップの整合性チェックに失敗しました: ${checked.integrity}`);
+  } catch (error) {
     fs.rmSync(partial, { force: true });
-    throw new Error(`バックアップの整合性チェックに失敗しました: ${integrity}`);
+    throw error;
   }
   // Only a checked file gets the final name, so a crash never leaves a half backup that looks whole.
   fs.renameSync(partial, databaseFile);
@@ -136,8 +106,8 @@ export function backupDatabase(options: {
     createdAt: at.toISOString(),
     database: path.basename(databaseFile),
     databaseBytes: fs.statSync(databaseFile).size,
-    integrity,
-    tables: tableCounts(databaseFile),
+    integrity: checked.integrity,
+    tables: checked.counts,
     mediaDir: path.resolve(options.mediaDir),
     media,
     mediaBytes: media.reduce((sum, entry) => sum + entry.size, 0),
@@ -174,7 +144,7 @@ export function restoreDatabase(options: {
   const at = options.now ?? new Date();
   if (!fs.existsSync(options.backupFile))
     throw new Error(`バックアップファイルがありません: ${options.backupFile}`);
-  const integrity = integrityOf(options.backupFile);
+  const { integrity } = checkDatabase(options.backupFile, []);
   if (integrity !== "ok") throw new Error(`バックアップの整合性チェックに失敗しました: ${integrity}`);
 
   const target = path.resolve(options.databasePath);
@@ -199,7 +169,7 @@ export function restoreDatabase(options: {
   fs.rmSync(`${target}-wal`, { force: true });
   fs.renameSync(partial, target);
 
-  const after = integrityOf(target);
-  if (after !== "ok") throw new Error(`復元後の整合性チェックに失敗しました: ${after}`);
-  return { restored: target, previous, counts: tableCounts(target) };
+  const after = checkDatabase(target, COUNTED_TABLES);
+  if (after.integrity !== "ok") throw new Error(`復元後の整合性チェックに失敗しました: ${after.integrity}`);
+  return { restored: target, previous, counts: after.counts };
 }

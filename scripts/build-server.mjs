@@ -7,8 +7,15 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // replica-plan.js: the start script's first step (scripts/start.sh), Litestream's configuration.
+// database-copy-thread.js: the thread a snapshot's copy runs in, started by the Remix build's
+// app/server/backups/snapshot.server.ts (it finds the file there, ../../server-build/ from build/server/).
 await build({
-  entryPoints: [path.join(root, "server/index.ts"), path.join(root, "server/replica-plan.ts")],
+  // Named one by one: from two folders, esbuild would otherwise keep their paths (server-build/server/…).
+  entryPoints: {
+    index: path.join(root, "server/index.ts"),
+    "replica-plan": path.join(root, "server/replica-plan.ts"),
+    "database-copy-thread": path.join(root, "app/server/backups/database-copy-thread.server.ts"),
+  },
   outdir: path.join(root, "server-build"),
   bundle: true,
   packages: "external",

@@ -27,7 +27,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { formatDateTime } from "../app/lib/rules/format";
-import { snapshotTime } from "../app/lib/rules/snapshot-retention";
+import { snapshotTime } from "../app/server/backups/snapshot-retention.server";
 import { env } from "../app/server/core/env.server";
 import { snapshotPlace } from "../app/server/backups/snapshot-places.server";
 import { fetchSnapshot, type FetchedSnapshot } from "../app/server/backups/snapshot-source.server";

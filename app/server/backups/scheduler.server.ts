@@ -1,19 +1,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import {
-  DEFAULT_RETENTION,
-  ON_MACHINE_RETENTION,
-  snapshotName,
-  snapshotsToKeep,
-  type RetentionPolicy,
-} from "~/lib/rules/snapshot-retention";
 import { HOUR_MS, MINUTE_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { env, type Env } from "../core/env.server";
 import { remember } from "../core/remember.server";
 import { lastGoodSnapshot, recordBackupRun } from "./backup-runs.server";
 import { snapshotPlace, type SnapshotPlace } from "./snapshot-places.server";
+import {
+  DEFAULT_RETENTION,
+  ON_MACHINE_RETENTION,
+  snapshotName,
+  snapshotsToKeep,
+  type RetentionPolicy,
+} from "./snapshot-retention.server";
 import { takeSnapshot } from "./snapshot.server";
 
 /** After a failed snapshot, the retries before the next scheduled one: 1 and 5 minutes later. */

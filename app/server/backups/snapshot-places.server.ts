@@ -2,9 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { snapshotTime } from "~/lib/rules/snapshot-retention";
 import type { Env, S3Config } from "../core/env.server";
 import type { S3Store } from "../files/s3-store.server";
+import { snapshotTime } from "./snapshot-retention.server";
 import type { SnapshotManifest } from "./snapshot.server";
 
 export type StoredSnapshot = { name: string; takenAt: Date; bytes: number };

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { snapshotTime } from "~/lib/rules/snapshot-retention";
 import { MINUTE_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import type { SnapshotPlace } from "./snapshot-places.server";
+import { snapshotTime } from "./snapshot-retention.server";
 import { unpackSnapshot, type SnapshotManifest } from "./snapshot.server";
 
 /** Machines' clocks differ by seconds; a snapshot this far ahead of now still counts as taken. */

@@ -1,26 +1,12 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Worker } from "node:worker_threads";
 import zlib from "node:zlib";
 import { formatBytes } from "~/lib/schemas/media-schemas";
 import { diskRoom } from "../core/disk.server";
-
-/** Tables whose row counts go into a snapshot's manifest, to compare a restore against. */
-export const COUNTED_TABLES = [
-  "contests",
-  "athletes",
-  "users",
-  "orders",
-  "order_lines",
-  "download_pages",
-  "delivery_files",
-  "media_items",
-  "mail_outbox",
-  "refunds",
-];
+import { COUNTED_TABLES, type CopyRequest, type DatabaseCheck } from "./database-copy.server";
 
 /** What a snapshot's manifest (stored beside it) says. */
 export type SnapshotManifest = {
@@ -38,49 +24,31 @@ export type SnapshotManifest = {
 export type TakenSnapshot = { file: string; manifest: SnapshotManifest; seconds: number };
 
 /**
- * In a thread of its own, so pages keep answering while it runs (VACUUM INTO of a 100k-order
- * database takes seconds, and better-sqlite3 blocks the thread it runs on): a consistent copy
- * (one read transaction: writers in WAL mode are not blocked), checked with integrity_check,
- * and its row counts. Plain CommonJS evaluated by the worker, as the server's bundle has no
- * file of its own for it; better-sqlite3 is found where this process found it.
+ * The checked copy (database-copy.server.ts) in a thread of its own, so pages keep answering
+ * while it runs. The thread is a file, found from this module's own address:
+ * - built (`npm run build`, then `npm start`: this module is inside Remix's bundle,
+ *   build/server/index.js): server-build/database-copy-thread.js, the thread's entry compiled by
+ *   scripts/build-server.mjs, beside build/ as the server entry is (it loads ../build/server/);
+ * - from the sources (vitest, `npm run dev`'s Vite, scripts under tsx: this module is a .ts
+ *   file): database-copy-thread.server.ts beside it, which Node runs once
+ *   scripts/tsx-in-threads.mjs has registered tsx (a devDependency, as those settings have) in
+ *   the thread. Only that preload is passed: the parent's own options (tsx's, vitest's) stay out.
  */
-const SNAPSHOT_THREAD = `
-const { parentPort, workerData } = require("node:worker_threads");
-const Database = require(workerData.sqlite);
-const source = new Database(workerData.database, { fileMustExist: true });
-try {
-  source.pragma("busy_timeout = 10000");
-  source.prepare("VACUUM INTO ?").run(workerData.copy);
-} finally {
-  source.close();
+function copyThread(): { file: URL; execArgv?: string[] } {
+  const here = import.meta.url;
+  if (!here.endsWith(".ts")) return { file: new URL("../../server-build/database-copy-thread.js", here) };
+  return {
+    file: new URL("./database-copy-thread.server.ts", here),
+    execArgv: ["--import", new URL("../../../scripts/tsx-in-threads.mjs", here).href],
+  };
 }
-const copy = new Database(workerData.copy, { readonly: true, fileMustExist: true });
-try {
-  const integrity = copy.pragma("integrity_check").map((row) => row.integrity_check).join("; ");
-  const tables = new Set(copy.prepare("select name from sqlite_master where type = 'table'").all().map((r) => r.name));
-  const counts = {};
-  for (const table of workerData.tables)
-    if (tables.has(table)) counts[table] = copy.prepare('select count(*) as n from "' + table + '"').get().n;
-  const migration = tables.has("__drizzle_migrations")
-    ? copy.prepare("select hash from __drizzle_migrations order by created_at desc limit 1").get()?.hash ?? null
-    : null;
-  parentPort.postMessage({ integrity, counts, migration });
-} finally {
-  copy.close();
-}
-`;
 
-type ThreadAnswer = { integrity: string; counts: Record<string, number>; migration: string | null };
-
-function copyInThread(database: string, copy: string): Promise<ThreadAnswer> {
-  const sqlite = createRequire(import.meta.url).resolve("better-sqlite3");
+function copyInThread(request: CopyRequest): Promise<DatabaseCheck> {
+  const { file, execArgv } = copyThread();
   return new Promise((resolve, reject) => {
-    const worker = new Worker(SNAPSHOT_THREAD, {
-      eval: true,
-      workerData: { sqlite, database, copy, tables: COUNTED_TABLES },
-    });
-    let answer: ThreadAnswer | null = null;
-    worker.once("message", (message: ThreadAnswer) => (answer = message));
+    const worker = new Worker(file, { workerData: request, execArgv });
+    let answer: DatabaseCheck | null = null;
+    worker.once("message", (message: DatabaseCheck) => (answer = message));
     worker.once("error", reject);
     worker.once("exit", (code) =>
       answer ? resolve(answer) : reject(new Error(`スナップショットのスレッドが終了しました（コード ${code}）`)),
@@ -112,7 +80,11 @@ export async function takeSnapshot(options: {
   // VACUUM INTO writes into an empty file that exists: made first, so the copy is 0600 from its first byte.
   fs.writeFileSync(copy, "", { mode: 0o600 });
   try {
-    const { integrity, counts, migration } = await copyInThread(options.database, copy);
+    const { integrity, counts, migration } = await copyInThread({
+      database: options.database,
+      copy,
+      tables: COUNTED_TABLES,
+    });
     if (integrity !== "ok") throw new Error(`スナップショットの整合性チェックに失敗しました: ${integrity}`);
     const databaseBytes = fs.statSync(copy).size;
     await pipeline(fs.createReadStream(copy), zlib.createGzip({ level: 6 }), fs.createWriteStream(packed, { mode: 0o600 }));

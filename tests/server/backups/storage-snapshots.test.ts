@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
 import { loader as metricsLoader } from "~/routes/system/metrics";
-import { snapshotsToKeep, type Snapshot } from "~/lib/rules/snapshot-retention";
+import { snapshotsToKeep, type Snapshot } from "~/server/backups/snapshot-retention.server";
 import { tokyoDay } from "~/lib/rules/tokyo-date";
 import { backupOverview } from "~/server/backups/backup-overview.server";
 import {

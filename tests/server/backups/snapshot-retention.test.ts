@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { snapshotName, snapshotsToKeep, snapshotTime } from "~/lib/rules/snapshot-retention";
+import { snapshotName, snapshotsToKeep, snapshotTime } from "~/server/backups/snapshot-retention.server";
 
 const at = (iso: string) => ({ name: snapshotName(new Date(iso)), takenAt: new Date(iso) });
 

@@ -1,7 +1,7 @@
-import { HOUR_MS, tokyoDay } from "./tokyo-date";
+import { HOUR_MS, tokyoDay } from "~/lib/rules/tokyo-date";
 
 /**
- * Which snapshots of the database the shop keeps (backups/scheduler.server.ts prunes the rest):
+ * Which snapshots of the database the shop keeps (scheduler.server.ts prunes the rest):
  * every one of the last `hours`, the newest of each of the last `days` days and of each of the
  * last `months` months (days and months as the shop counts them, in Japan time), and always the
  * newest of all, so a shop whose snapshots stopped keeps its last one however old.
