@@ -8,31 +8,160 @@
 import fs from "node:fs";
 import path from "node:path";
 
-/** Lowest first. A folder may import any folder of a lower floor, and of its own without a loop. */
-export const FLOORS: { name: string; folders: string[]; says: string }[] = [
-  { name: "core", folders: ["core"], says: "configuration, the clock, secrets, the seller, the disk" },
-  { name: "data", folders: ["db"], says: "the schema and the connection" },
+type Floor = {
+  name: string;
+  says: string;
+  /** Each folder of the floor with what it holds, as docs/README.md's folder map says it. */
+  folders: Record<string, string>;
+};
+
+/**
+ * Lowest first. A folder may import any folder of a lower floor, and of its own without a loop.
+ * A folder named inside another (orders/admin) is a unit of its own; "(root)" is the files beside
+ * the folders (ROOT_FILES).
+ */
+export const FLOORS: Floor[] = [
+  {
+    name: "core",
+    says: "configuration, the clock, secrets, the seller, the disk",
+    folders: {
+      core:
+        "configuration (env/), the clock, secret encryption, the seller's details, the shop's own addresses " +
+        "(siteUrl), the disks' room and reserve, writes that found no room, byte sniffing",
+    },
+  },
+  {
+    name: "data",
+    says: "the schema and the connection",
+    folders: { db: "drizzle schema, the SQLite connection, LIKE escaping" },
+  },
   {
     name: "platform",
-    folders: ["http", "files", "mail", "payments"],
     says: "requests and answers, stored files, mail, the payment providers",
+    folders: {
+      http: "sessions, toasts, form and JSON bodies, rate limits and client address, the HTML stream, security headers, 404",
+      files: "the storage interface (folder or bucket), stored names, multipart reading, Range responses",
+      mail: "outbox, SMTP/.eml transport, mail layout, SMTP status",
+      payments: "the provider interface, Stripe, the test provider (テストモード)",
+    },
   },
   {
     name: "rules",
-    folders: ["accounts", "auth", "catalog", "promotions"],
     says: "who may do what, what is for sale and at what price",
+    folders: {
+      accounts:
+        "registration, password change and reset, one-time mail links, an account's earlier orders, user admin",
+      auth: "users, passwords, the admin session, the security dashboard and what it reads of the protections",
+      catalog: "contests, publication, contest settings, athletes, their prices, the admin contest list",
+      promotions:
+        "早割, セット割, まとめ割, an order's price with them, coupons and their uses, クーポン管理",
+    },
   },
   {
     name: "flows",
-    folders: ["checkout", "orders", "refunds", "delivery", "production", "media", "backups"],
     says: "what happens to an order, a video, a copy of the database",
+    folders: {
+      checkout:
+        "order form and drafts, checkout steps, payment, payment recovery, Stripe webhook, a coupon at checkout",
+      orders:
+        "the order core: orders and their numbers, a payment becoming its order once, konbini vouchers, business days",
+      refunds:
+        "refunds through the provider, the provider's reports, the ledger of stray payments, and their views " +
+        "(the customer's refunds, the back-office's ledger)",
+      delivery:
+        "the 制作リスト and its CSV, delivery files, matching, 一括納品, 納品 and 完了, their clean-up",
+      media:
+        "uploads, media library, public catalogue, cover, media API helpers, probing, a contest's deletion",
+      backups:
+        "Litestream's configuration and lag; the scheduled snapshots: taken, kept (bucket or folder), pruned, reported; fetched for a restore",
+    },
+  },
+  {
+    name: "views",
+    says: "the back-office's and the customer's order screens, sales, receipts",
+    folders: {
+      "orders/admin":
+        "動画注文一覧 (the order list, its actions, お断り, 納品's form) and the order page with its refund steps",
+      "orders/customer": "注文状況, the download page and its videos, 注文状況の確認, the purchase history",
+      sales: "売上集計 and its CSV",
+      receipts: "領収書: issuing, reissuing, the refunds on it, the PDF",
+    },
   },
   {
     name: "composition",
-    folders: ["(root)", "metrics"],
     says: "start-up, the app's edge, what /metrics reads of everyone",
+    folders: {
+      "(root)": "the files beside the folders (ROOT_FILES)",
+      metrics: "/metrics (prom-client: requests, queues, disk, orders) and /readyz's checks",
+    },
   },
 ];
+
+/** The files beside the folders of app/server: the composition root. */
+export const ROOT_FILES: Record<string, string> = {
+  "startup.server.ts": "the one module that wires everything at start-up",
+  "edge.server.ts": "the app's side of the server entry (server/index.ts): body limits, headers, shutdown",
+};
+
+/** Folders inside a folder that belong to it (its unit on the plan), for the folder map only. */
+export const ROOMS: Record<string, string> = {
+  "core/env": "one module per group of settings, and the report that stops a bad configuration",
+  "auth/login": "customer and admin login, logIn/logOut, lockouts, device cookies, login events",
+  "auth/second-factor":
+    "the admin's second factor, TOTP, setting up the authenticator, the second factor's lock",
+  "auth/codes":
+    "mailed six-digit codes and links (sendCodeMail, requestMailedLink), their caps and limits' messages",
+  "auth/tokens": "API tokens and the API's admin check (requireApiAdmin)",
+  "mail/templates": "one file per mail",
+  "delivery/plan": "一括納品's plan: which open orders each pooled file completes",
+  "delivery/file-names": "reading an athlete's number, name and style from a delivery file's name",
+  "media/jobs": "the media job queue: posters, phone versions, their time limits",
+};
+
+const MAP_INDENT = 4;
+const MAP_COLUMN = 23;
+const MAP_WIDTH = 112;
+
+/** One entry of the folder map: its name padded to the column, its words wrapped under it. */
+function mapEntry(depth: number, name: string, words: string): string[] {
+  const lines: string[] = [];
+  let line = `${" ".repeat(MAP_INDENT + depth * 2)}${name}`.padEnd(MAP_COLUMN - 1) + " ";
+  let first = true;
+  for (const word of words.split(" ")) {
+    const fits = line.length + word.length + (first ? 0 : 1) <= MAP_WIDTH;
+    if (!fits && !first) {
+      lines.push(line);
+      line = " ".repeat(MAP_COLUMN);
+      first = true;
+    }
+    line += (first ? "" : " ") + word;
+    first = false;
+  }
+  return [...lines, line];
+}
+
+/**
+ * The app/server part of docs/README.md's folder map, made from the plan (tests/docs checks the
+ * page has it; `npx tsx scripts/folder-imports.ts --map` prints it): the root files, then the
+ * folders floor by floor, lowest first, each with the folders inside it.
+ */
+export function serverFolderMap(): string[] {
+  const lines = ["  server/"];
+  for (const [file, words] of Object.entries(ROOT_FILES)) lines.push(...mapEntry(0, file, words));
+  const inside = { ...ROOMS };
+  for (const floor of FLOORS)
+    for (const [folder, words] of Object.entries(floor.folders))
+      if (folder.includes("/")) inside[folder] = words;
+  for (const floor of FLOORS)
+    for (const [folder, words] of Object.entries(floor.folders)) {
+      if (folder === "(root)" || folder.includes("/")) continue;
+      lines.push(...mapEntry(0, `${folder}/`, words));
+      for (const [room, roomWords] of Object.entries(inside))
+        if (room.startsWith(`${folder}/`))
+          lines.push(...mapEntry(1, `${room.slice(folder.length + 1)}/`, roomWords));
+    }
+  return lines;
+}
 
 export const root = path.resolve(import.meta.dirname, "..");
 const serverRoot = path.join(root, "app/server");
@@ -45,11 +174,19 @@ function filesUnder(folder: string): string[] {
   });
 }
 
-/** The folder of app/server a file is in: its first segment, or "(root)" for a file beside them. */
+/** Folders the plan names below a folder of its own (orders/admin): they stand on floors of their own. */
+const NESTED = FLOORS.flatMap((floor) => Object.keys(floor.folders)).filter((folder) => folder.includes("/"));
+
+/**
+ * The folder of app/server a file is in: a nested folder the plan names, else its first segment,
+ * or "(root)" for a file beside them.
+ */
 export function folderOf(file: string): string | null {
-  const relative = path.relative(serverRoot, file);
+  const relative = path.relative(serverRoot, file).split(path.sep).join("/");
   if (relative.startsWith("..")) return null;
-  const [first, ...rest] = relative.split(path.sep);
+  const nested = NESTED.find((folder) => relative.startsWith(`${folder}/`));
+  if (nested) return nested;
+  const [first, ...rest] = relative.split("/");
   return rest.length === 0 ? "(root)" : first!;
 }
 
@@ -94,7 +231,7 @@ export function folderImports(): FolderImport[] {
 }
 
 const floorOf = new Map(
-  FLOORS.flatMap((floor, rank) => floor.folders.map((folder) => [folder, rank] as const)),
+  FLOORS.flatMap((floor, rank) => Object.keys(floor.folders).map((folder) => [folder, rank] as const)),
 );
 
 /** Whether the plan lets `from` import `to`: down, or sideways (loops are found apart). */

@@ -3,9 +3,16 @@
  * (value imports only), the pairs that import each other both ways, the loops of folders, and the
  * imports that go up a floor. A figure before and after each move.
  *
- *   npx tsx scripts/folder-imports.ts [--edges]
+ *   npx tsx scripts/folder-imports.ts [--edges] [--map]
+ *
+ * --map prints the app/server part of docs/README.md's folder map, made from the plan.
  */
-import { allowed, edgesOf, folderImports, loopsOf } from "./floor-plan";
+import { allowed, edgesOf, folderImports, loopsOf, serverFolderMap } from "./floor-plan";
+
+if (process.argv.includes("--map")) {
+  console.log(serverFolderMap().join("\n"));
+  process.exit(0);
+}
 
 const imports = folderImports();
 const edges = edgesOf(imports);

@@ -4,7 +4,7 @@ import type { LineRefundState, RefundTotals } from "~/lib/rules/refunds";
 /**
  * An order's refunds on the customer's pages (注文状況, 購入履歴): a line's badge, the totals after
  * refunds and the list of refunds with when the money arrives. The amounts come from
- * server/orders/customer-refunds.server.ts, so every page shows the same ones.
+ * server/refunds/customer-refunds.server.ts, so every page shows the same ones.
  */
 
 const BADGE_TONES: Record<LineRefundState, string> = {

@@ -1,6 +1,6 @@
 // Reads docs/api.md into its calls and their examples, so that tests can hold the document to
 // the shop: tests/scripts/api-doc.test.ts checks that every call of the route table is documented (and
-// nothing else), e2e/api-doc.spec.ts runs every example against the production build and
+// nothing else), e2e/api/api-doc.spec.ts runs every example against the production build and
 // compares the answer with the documented one. The document's grammar:
 //
 //   ### METHOD /api/path/{param}           a call (one heading per method and path)

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { serverFolderMap } from "../../scripts/floor-plan";
 
 /**
  * docs/README.md against the repository, so the newcomer's guide cannot drift from the code.
@@ -29,6 +30,8 @@ import { describe, expect, it } from "vitest";
  *
  * The folder map: every entry of its tree exists, and every folder directly under `app/server/`,
  * `app/lib/` and `server/` (and `server/` itself) has an entry, so a new folder cannot be left out.
+ * Its app/server part is made from the floor plan (scripts/floor-plan.ts), folders inside folders
+ * included: the page must carry it as `npx tsx scripts/folder-imports.ts --map` prints it.
  */
 
 const ROOT = process.cwd();
@@ -83,7 +86,7 @@ function linkTargets(s: string): string[] {
     .filter((t) => t && !/^[a-z]+:/.test(t));
 }
 
-/** Plain-text paths such as e2e/toast-clear-of-actions.spec.ts (not inside backticks or links). */
+/** Plain-text paths such as e2e/storefront/toast-clear-of-actions.spec.ts (not inside backticks or links). */
 function plainPaths(s: string): string[] {
   const bare = s.replace(/`[^`\n]*`/g, " ").replace(/\]\([^)]*\)/g, "]");
   const pattern = new RegExp(`(?<![\\w./-])((?:${ROOTS.join("|")})/[\\w@+./-]*\\w)`, "g");
@@ -293,5 +296,17 @@ describe("the folder map of docs/README.md", () => {
     );
     expect(folders.length).toBeGreaterThan(10);
     expect([...folders, "server/"].filter((f) => !entries.includes(f))).toEqual([]);
+  });
+
+  it("has app/server's part as the floor plan makes it, every folder inside a folder with it", () => {
+    const made = serverFolderMap();
+    const lines = folderMap.split("\n");
+    const start = lines.indexOf(made[0]!);
+    expect(lines.slice(start, start + made.length).join("\n")).toBe(made.join("\n"));
+    const inside = fs
+      .readdirSync(path.join(ROOT, "app/server"), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `${path.relative(ROOT, path.join(entry.parentPath, entry.name))}/`);
+    expect(inside.filter((folder) => !entries.includes(folder))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { db } from "~/server/db/client.server";
 import { users, type ApiTokenScope } from "~/server/db/schema";
-import { createApiToken, type ApiTokenLifetime } from "~/server/auth/api-tokens.server";
+import { createApiToken, type ApiTokenLifetime } from "~/server/auth/tokens/api-tokens.server";
 import { callRoute, type RouteResult } from "./route";
 
 type RouteModule = { loader?: unknown; action?: unknown };

@@ -6,7 +6,7 @@ import { parseApiDoc, parseCurl, shapeDifferences, shellWords } from "../../scri
 /**
  * docs/api.md against the route table: every JSON call the shop answers is documented, with
  * every method it answers, and the document names nothing the shop does not answer. (Its
- * examples are run against the production build by e2e/api-doc.spec.ts.)
+ * examples are run against the production build by e2e/api/api-doc.spec.ts.)
  */
 
 type Entry = { path?: string; file: string; index?: boolean; children?: Entry[] };

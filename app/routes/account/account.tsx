@@ -6,7 +6,7 @@ import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { PasswordChangeSteps, type PasswordChangeReply } from "~/routes/account/PasswordChangeSteps";
 import { loggedInDevices, type LoggedInDevice } from "~/server/accounts/devices.server";
-import { endLogins } from "~/server/auth/session-login.server";
+import { endLogins } from "~/server/auth/login/session-login.server";
 import { requireUser } from "~/server/auth/users.server";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";

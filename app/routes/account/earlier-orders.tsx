@@ -9,7 +9,7 @@ import {
   checkEarlierOrdersLink,
   EARLIER_ORDERS_MESSAGES,
   joinEarlierOrders,
-} from "~/server/orders/purchase-history.server";
+} from "~/server/accounts/earlier-orders.server";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 
 export const meta: MetaFunction = () => [{ title: "以前のご注文の追加 | コンテスト動画ショップ" }];

@@ -7,7 +7,7 @@ import { forgotPasswordSchema } from "~/lib/schemas/account-schemas";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { PASSWORD_RESET_MESSAGES, requestPasswordReset } from "~/server/accounts/password-reset.server";
-import { answerMailedLinkRequest } from "~/server/auth/mailed-link-request.server";
+import { answerMailedLinkRequest } from "~/server/auth/codes/mailed-link-request.server";
 
 export const meta: MetaFunction = () => [{ title: "パスワードの再設定 | コンテスト動画ショップ" }];
 

@@ -12,8 +12,8 @@ import { safeRedirect } from "~/lib/rules/safe-redirect";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
-import { checkPassword } from "~/server/auth/password-step.server";
-import { loginCookies, logInCustomer } from "~/server/auth/login.server";
+import { checkPassword } from "~/server/auth/login/password-step.server";
+import { loginCookies, logInCustomer } from "~/server/auth/login/login.server";
 import { getSession } from "~/server/http/session.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 

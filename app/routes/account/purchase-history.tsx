@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { formatDate, formatYen } from "~/lib/rules/format";
 import type { OrderProgress } from "~/lib/rules/order-progress";
 import { positiveId } from "~/lib/rules/params";
-import { purchaseHistory } from "~/server/orders/purchase-history.server";
+import { purchaseHistory } from "~/server/orders/customer/purchase-history.server";
 import { requireUser } from "~/server/auth/users.server";
 import { LineRefundBadge } from "~/components/OrderRefunds";
 

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useLoaderData } from "@remix-run/react";
 import { ConfirmPage } from "~/components/ConfirmDialog";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { deleteContest, findContest } from "~/server/catalog/contest-list.server";
+import { findContest } from "~/server/catalog/contest-list.server";
+import { deleteContest } from "~/server/media/contest-deletion.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { positiveId } from "~/lib/rules/params";
 import { notFound } from "~/server/http/not-found.server";

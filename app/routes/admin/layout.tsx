@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { unrefundedStrayPaymentCount } from "~/server/orders/stray-payment-ledger.server";
+import { unrefundedStrayPaymentCount } from "~/server/refunds/stray-payment-ledger.server";
 
 /**
  * Every /admin page sits behind this check, on the server. The stray payments not yet refunded

@@ -12,9 +12,9 @@ import { loginSchema } from "~/lib/schemas/account-schemas";
 import { validateWith } from "~/lib/schemas/validate-with";
 import { formatDateTime } from "~/lib/rules/format";
 import { currentAdmin } from "~/server/auth/admin-session.server";
-import { logInAdmin } from "~/server/auth/admin-login.server";
-import { loginCookies } from "~/server/auth/login.server";
-import { checkPassword } from "~/server/auth/password-step.server";
+import { logInAdmin } from "~/server/auth/login/admin-login.server";
+import { loginCookies } from "~/server/auth/login/login.server";
+import { checkPassword } from "~/server/auth/login/password-step.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
 import { getSession } from "~/server/http/session.server";
 

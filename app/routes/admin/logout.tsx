@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { logOut } from "~/server/auth/session-login.server";
+import { logOut } from "~/server/auth/login/session-login.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 
 /** Ends the admin session (and the login behind it) with the spec's toast. POST only. */

@@ -5,14 +5,17 @@ import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ORDER_LIST_TABS } from "~/lib/rules/order-tabs";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { redirectWithToast } from "~/server/http/toast.server";
-import { DOWNLOAD_PAGE_EXTENSION_DAYS, runOrderListPost } from "~/server/orders/order-list-actions.server";
+import {
+  DOWNLOAD_PAGE_EXTENSION_DAYS,
+  runOrderListPost,
+} from "~/server/orders/admin/order-list-actions.server";
 import {
   listOrderGroups,
   orderContestParam,
   orderListContests,
   orderListCounts,
   orderListQuery,
-} from "~/server/orders/order-list.server";
+} from "~/server/orders/admin/order-list.server";
 import { OrderGroup } from "./order-list/OrderGroup";
 import { orderListHref } from "./order-list/order-list-link";
 import { OrderListFilters } from "./order-list/OrderListFilters";

@@ -3,8 +3,8 @@ import { csvLine, UTF8_BOM } from "~/lib/rules/csv";
 import { tokyoDay } from "~/lib/rules/tokyo-date";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { now } from "~/server/core/clock.server";
-import { SALES_CSV_HEADER, salesCsvRows } from "~/server/orders/sales-csv.server";
-import { parseSalesFilter } from "~/server/orders/sales.server";
+import { SALES_CSV_HEADER, salesCsvRows } from "~/server/sales/sales-csv.server";
+import { parseSalesFilter } from "~/server/sales/sales.server";
 
 /** The filtered order lines and refunds as CSV (UTF-8 with BOM, so Excel shows the Japanese right), streamed. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -10,7 +10,7 @@ import {
 } from "~/routes/admin/sales/SalesTables";
 import { formatYenSign } from "~/lib/rules/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { parseSalesFilter, salesContestNames, salesReport } from "~/server/orders/sales.server";
+import { parseSalesFilter, salesContestNames, salesReport } from "~/server/sales/sales.server";
 
 export const meta: MetaFunction = () => [{ title: "売上集計 | 管理画面" }];
 

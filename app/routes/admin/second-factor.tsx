@@ -9,14 +9,14 @@ import { formatDateTime } from "~/lib/rules/format";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { sixDigitCodeSchema } from "~/lib/schemas/second-factor-schema";
 import { readForm } from "~/server/http/form.server";
-import { logOut } from "~/server/auth/session-login.server";
+import { logOut } from "~/server/auth/login/session-login.server";
 import {
   enterSecondFactorCode,
   ensureLoginCodeSent,
   resendSecondFactor,
   secondFactorLockedMessage,
   secondFactorState,
-} from "~/server/auth/second-factor.server";
+} from "~/server/auth/second-factor/second-factor.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 

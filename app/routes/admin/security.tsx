@@ -12,7 +12,7 @@ import { redirectWithToast } from "~/server/http/toast.server";
 import { readForm } from "~/server/http/form.server";
 import { pageNumber, positiveId } from "~/lib/rules/params";
 import { apiTokenCreateSchema, apiTokenRevokeSchema } from "~/lib/schemas/api-token-schemas";
-import { createApiToken, listApiTokens, revokeApiToken } from "~/server/auth/api-tokens.server";
+import { createApiToken, listApiTokens, revokeApiToken } from "~/server/auth/tokens/api-tokens.server";
 import { now } from "~/server/core/clock.server";
 import { ApiTokensPanel } from "./ApiTokensPanel";
 import { BackupPanel, BackupWarning } from "./BackupPanel";

@@ -7,7 +7,7 @@ import { positiveId } from "~/lib/rules/params";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
-import { strayPaymentLedger, strayPaymentStep } from "~/server/orders/stray-payment-ledger.server";
+import { strayPaymentLedger, strayPaymentStep } from "~/server/refunds/stray-payment-ledger.server";
 import { STRAY_PAYMENTS_PATH } from "~/server/refunds/stray-ledger.server";
 import { StrayPaymentList } from "./stray-payments/StrayPaymentList";
 import { StrayRefundConfirm } from "./stray-payments/StrayRefundConfirm";

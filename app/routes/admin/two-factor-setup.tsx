@@ -18,7 +18,7 @@ import {
   startAuthenticatorSetup,
   type Refusal,
   type SetupScreen,
-} from "~/server/auth/authenticator-setup.server";
+} from "~/server/auth/second-factor/authenticator-setup.server";
 import { commitSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
 import { useIsPending } from "~/lib/hooks/use-is-pending";

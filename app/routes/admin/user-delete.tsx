@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ConfirmPage } from "~/components/ConfirmDialog";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
-import { logOut } from "~/server/auth/session-login.server";
+import { logOut } from "~/server/auth/login/session-login.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { deleteUser, findUser } from "~/server/accounts/user-admin.server";

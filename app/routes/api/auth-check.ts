@@ -1,4 +1,4 @@
-import { apiAdmin } from "~/server/auth/api-access.server";
+import { apiAdmin } from "~/server/auth/tokens/api-access.server";
 import { getCurrentUser, type CurrentUser } from "~/server/auth/users.server";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
 

@@ -1,5 +1,5 @@
 import { newContestSchema } from "~/lib/schemas/contest-schemas";
-import { apiAdmin, requireApiAdmin } from "~/server/auth/api-access.server";
+import { apiAdmin, requireApiAdmin } from "~/server/auth/tokens/api-access.server";
 import { contestDetails, listContestDetails } from "~/server/catalog/contest-details.server";
 import { addContest, listStorefrontContests } from "~/server/catalog/contests.server";
 import { jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";

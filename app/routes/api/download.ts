@@ -1,5 +1,5 @@
 import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
-import { downloadPage } from "~/server/orders/downloads.server";
+import { downloadPage } from "~/server/orders/customer/downloads.server";
 
 /** The spec's download page object. */
 export const loader = jsonApi({

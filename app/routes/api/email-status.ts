@@ -1,4 +1,4 @@
-import { apiAdmin } from "~/server/auth/api-access.server";
+import { apiAdmin } from "~/server/auth/tokens/api-access.server";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
 import { mailStatusFor } from "~/server/mail/status.server";
 

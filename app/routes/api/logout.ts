@@ -1,4 +1,4 @@
-import { logOut } from "~/server/auth/session-login.server";
+import { logOut } from "~/server/auth/login/session-login.server";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 

@@ -1,4 +1,4 @@
-import { requireApiAdmin } from "~/server/auth/api-access.server";
+import { requireApiAdmin } from "~/server/auth/tokens/api-access.server";
 import { protectionSettings } from "~/server/auth/login-audit.server";
 import { parsePeriod } from "~/lib/rules/security-periods";
 import { securityDashboard } from "~/server/auth/security-dashboard.server";

@@ -1,6 +1,9 @@
 import { approximateSize, durationLabel } from "~/lib/rules/video-versions";
 import { downloadVideoPath } from "~/lib/rules/download-video-links";
-import type { DownloadVideo as Video, VideoVersionFacts } from "~/server/orders/download-videos.server";
+import type {
+  DownloadVideo as Video,
+  VideoVersionFacts,
+} from "~/server/orders/customer/download-videos.server";
 
 /** 「スマホ用（720p・約12 MB）」「オリジナル（約300 MB）」: what the parent gets, in its real size. */
 export function versionLabel(name: string, facts: VideoVersionFacts): string {

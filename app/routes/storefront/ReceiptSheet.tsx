@@ -1,11 +1,11 @@
 import { formatYenSign } from "~/lib/rules/format";
 import { receiptLineDescription, receiptSumRows } from "~/lib/rules/receipt";
-import type { Receipt } from "~/server/orders/receipts.server";
+import type { Receipt } from "~/server/receipts/receipts.server";
 
 /**
  * The 領収書 as a sheet of paper: on screen a white page, in print an A4 sheet (the shop's header
  * and footer and the page's buttons are hidden; see `.receipt-sheet` in tailwind.css). The same
- * layout as the PDF (app/server/orders/receipt-pdf.server.ts).
+ * layout as the PDF (app/server/receipts/receipt-pdf.server.ts).
  */
 export function ReceiptSheet({ receipt }: { receipt: Receipt }) {
   const taxLine = `${receipt.taxRatePercent}%対象 ${formatYenSign(receipt.total)}（うち消費税 ${formatYenSign(receipt.tax)}）`;

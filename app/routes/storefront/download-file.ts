@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { claimDownload, downloadPoster } from "~/server/orders/downloads.server";
+import { claimDownload, downloadPoster } from "~/server/orders/customer/downloads.server";
 import { fileStore } from "~/server/files/store.server";
 import { attachmentDisposition } from "~/server/http/content-disposition.server";
 import { notFoundResponse } from "~/server/http/not-found.server";

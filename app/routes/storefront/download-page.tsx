@@ -6,7 +6,7 @@ import { RefusalNotice } from "~/components/RefusalNotice";
 import { formatDateTime, formatYen } from "~/lib/rules/format";
 import { contactPath } from "~/lib/rules/download-links";
 import { positiveId } from "~/lib/rules/params";
-import { downloadPage, downloadRefusal } from "~/server/orders/downloads.server";
+import { downloadPage, downloadRefusal } from "~/server/orders/customer/downloads.server";
 import { DownloadVideo } from "./DownloadVideo";
 
 export const meta: MetaFunction = () => [

@@ -2,7 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { formatDateTime } from "~/lib/rules/format";
-import { CODE_TTL_MS } from "~/server/auth/codes.server";
+import { CODE_TTL_MS } from "~/server/auth/codes/codes.server";
 import { mailStatusFor } from "~/server/mail/status.server";
 import { sellerInfo } from "~/server/core/seller.server";
 

@@ -6,8 +6,8 @@ import { MailHelpLinks } from "~/components/MailHelpLinks";
 import { orderLookupSchema } from "~/lib/schemas/order-lookup-schemas";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
-import { answerMailedLinkRequest } from "~/server/auth/mailed-link-request.server";
-import { ORDER_LOOKUP_MESSAGES, requestOrderLookup } from "~/server/orders/order-lookup.server";
+import { answerMailedLinkRequest } from "~/server/auth/codes/mailed-link-request.server";
+import { ORDER_LOOKUP_MESSAGES, requestOrderLookup } from "~/server/orders/customer/order-lookup.server";
 
 export const meta: MetaFunction = () => [{ title: "注文状況の確認 | コンテスト動画ショップ" }];
 

@@ -5,7 +5,7 @@ import { contactPath } from "~/lib/rules/download-links";
 import { formatDate, formatDateTime, formatDayWithWeekday, formatYen } from "~/lib/rules/format";
 import type { OrderProgress } from "~/lib/rules/order-progress";
 import { receiptPath } from "~/lib/rules/receipt";
-import { orderStatusByToken } from "~/server/orders/order-status.server";
+import { orderStatusByToken } from "~/server/orders/customer/order-status.server";
 import { paymentProvider } from "~/server/payments/index.server";
 import { currentAdmin } from "~/server/auth/admin-session.server";
 import { KonbiniVoucher } from "~/components/KonbiniVoucher";

@@ -3,8 +3,8 @@ import { redirect } from "@remix-run/node";
 import { receiptPath } from "~/lib/rules/receipt";
 import { attachmentDisposition } from "~/server/http/content-disposition.server";
 import { notFoundResponse } from "~/server/http/not-found.server";
-import { receiptPdf } from "~/server/orders/receipt-pdf.server";
-import { receiptByToken } from "~/server/orders/receipts.server";
+import { receiptPdf } from "~/server/receipts/receipt-pdf.server";
+import { receiptByToken } from "~/server/receipts/receipts.server";
 
 /**
  * The issued 領収書 as a PDF: the current issue, as the page shows it (downloading counts as no

@@ -12,7 +12,7 @@ import { RECEIPT_ADDRESSEE_MAX, receiptAddresseeSchema } from "~/lib/schemas/rec
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { readForm } from "~/server/http/form.server";
-import { issueReceipt, receiptByToken, reissueReceipt } from "~/server/orders/receipts.server";
+import { issueReceipt, receiptByToken, reissueReceipt } from "~/server/receipts/receipts.server";
 import { ReceiptSheet } from "./ReceiptSheet";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { HOUR_MS } from "~/lib/rules/tokyo-date";
-import { CODE_MESSAGES, CODE_TTL_MS, verifyCode } from "../auth/codes.server";
-import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
-import { LIMIT_MESSAGES } from "../auth/limit-messages.server";
+import { CODE_MESSAGES, CODE_TTL_MS, verifyCode } from "../auth/codes/codes.server";
+import { sendCodeMail, type SendCodeResult } from "../auth/codes/code-mail.server";
+import { LIMIT_MESSAGES } from "../auth/codes/limit-messages.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
@@ -19,7 +19,7 @@ import {
   keepLoginAfterPasswordChange,
   notePasswordChangeVerified,
   passwordChangeVerifiedAt,
-} from "../auth/session-login.server";
+} from "../auth/login/session-login.server";
 
 /**
  * Password change in three steps: a code mailed to the account's address, the code

@@ -3,9 +3,14 @@ import crypto from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { RegisterValues } from "~/lib/schemas/account-schemas";
 import { formatDateTime } from "~/lib/rules/format";
-import { CODE_MESSAGES, firstSubjectSince, verifyCode, wrongTries } from "../auth/codes.server";
-import { sendCodeMail, type CodeLimit, type IssuedCode, type SendCodeResult } from "../auth/code-mail.server";
-import { LIMIT_MESSAGES } from "../auth/limit-messages.server";
+import { CODE_MESSAGES, firstSubjectSince, verifyCode, wrongTries } from "../auth/codes/codes.server";
+import {
+  sendCodeMail,
+  type CodeLimit,
+  type IssuedCode,
+  type SendCodeResult,
+} from "../auth/codes/code-mail.server";
+import { LIMIT_MESSAGES } from "../auth/codes/limit-messages.server";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users, verificationCodes } from "../db/schema";
@@ -20,7 +25,7 @@ import {
   requesterCapState,
   type MailRequester,
   wrongCodeCaps,
-} from "../auth/mail-caps.server";
+} from "../auth/codes/mail-caps.server";
 import { sellerInfo } from "../core/seller.server";
 
 /**

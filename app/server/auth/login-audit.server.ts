@@ -1,7 +1,7 @@
-import { pendingLoginOf } from "./session-login.server";
-import { ADMIN_LOGIN_POLICY, CUSTOMER_LOGIN_POLICY } from "./login-policies.server";
-import { recordLoginEvent } from "./login-events.server";
-import type { SecondFactorResult } from "./second-factor-result.server";
+import { pendingLoginOf } from "./login/session-login.server";
+import { ADMIN_LOGIN_POLICY, CUSTOMER_LOGIN_POLICY } from "./login/login-policies.server";
+import { recordLoginEvent } from "./login/login-events.server";
+import type { SecondFactorResult } from "./second-factor/second-factor-result.server";
 import type { ProtectionSettings } from "./security-dashboard.server";
 import type { ShopSession } from "../http/session.server";
 

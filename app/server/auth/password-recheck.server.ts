@@ -2,9 +2,13 @@ import { eq } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { users } from "../db/schema";
-import { accountLockedUntil } from "./account-lock.server";
-import { recordLoginEvent } from "./login-events.server";
-import { ADMIN_LOGIN_POLICY, CUSTOMER_LOGIN_POLICY, remainingAttemptsWarning } from "./login-policies.server";
+import { accountLockedUntil } from "./second-factor/account-lock.server";
+import { recordLoginEvent } from "./login/login-events.server";
+import {
+  ADMIN_LOGIN_POLICY,
+  CUSTOMER_LOGIN_POLICY,
+  remainingAttemptsWarning,
+} from "./login/login-policies.server";
 import { verifyPassword } from "./password.server";
 import {
   countPasswordFailure,
@@ -12,7 +16,7 @@ import {
   passwordCheckCaller,
   passwordRun,
   runLockedUntil,
-} from "./password-runs.server";
+} from "./login/password-runs.server";
 
 const PASSWORD_RECHECK_WRONG = "パスワードが正しくありません";
 

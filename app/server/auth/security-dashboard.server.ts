@@ -3,8 +3,8 @@ import { SECURITY_PERIODS, type SecurityPeriod } from "~/lib/rules/security-peri
 import { now } from "../core/clock.server";
 import { db } from "../db/client.server";
 import { loginEvents, users } from "../db/schema";
-import { API_TOKEN_OUTCOMES, UNKNOWN_ADDRESS } from "./login-events.server";
-import { untrustedLockUntilSql } from "./login-policies.server";
+import { API_TOKEN_OUTCOMES, UNKNOWN_ADDRESS } from "./login/login-events.server";
+import { untrustedLockUntilSql } from "./login/login-policies.server";
 import { DAY_MS, HOUR_MS, MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /** What the protections of this shop are, as the code enforces them; the dashboard reports them, it does not claim them. */

@@ -5,7 +5,7 @@ import {
   toTokyoDateTimeInput,
 } from "~/lib/schemas/contest-settings-schemas";
 import { positiveId } from "~/lib/rules/params";
-import { requireApiAdmin } from "../auth/api-access.server";
+import { requireApiAdmin } from "../auth/tokens/api-access.server";
 import { now } from "../core/clock.server";
 import { apiError, parseApiInput } from "../http/json-api.server";
 import { findContest } from "./contest-list.server";

@@ -6,7 +6,7 @@ import {
 } from "~/lib/rules/coupons";
 import type { PromotionPricing } from "~/lib/rules/promotions";
 import { HOUR_MS } from "~/lib/rules/tokyo-date";
-import { completeItems, priceItems } from "../catalog/pricing.server";
+import { completeItems, priceItems } from "../promotions/order-pricing.server";
 import { updateCheckout, type Checkout } from "./draft.server";
 import { now } from "../core/clock.server";
 import { hitOriginLimit, hitRateLimit } from "../http/rate-limit.server";

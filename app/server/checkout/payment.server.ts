@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { orderMetadata, type CarriedOrder } from "~/lib/rules/order-metadata";
 import type { requireVerifiedCustomer } from "./steps.server";
 import { updateCheckout } from "./draft.server";
-import { logIn } from "../auth/session-login.server";
+import { logIn } from "../auth/login/session-login.server";
 import { db } from "../db/client.server";
 import { checkouts, users } from "../db/schema";
 import { recordPayment } from "../orders/record-payment.server";

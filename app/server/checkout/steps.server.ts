@@ -9,7 +9,7 @@ import {
   updateCheckout,
   type Checkout,
 } from "./draft.server";
-import { completeItems, priceItems } from "../catalog/pricing.server";
+import { completeItems, priceItems } from "../promotions/order-pricing.server";
 import { checkCoupon } from "../promotions/coupons.server";
 import { checkoutCoupon } from "./coupon.server";
 import { earlyBirdEndedNotice } from "../promotions/ended-promotions.server";
@@ -19,16 +19,16 @@ import {
   verifyCode,
   wrongTries,
   type VerifyResult,
-} from "../auth/codes.server";
+} from "../auth/codes/codes.server";
 import {
   countForRequester,
   mailRequester,
   requesterCapState,
   type MailRequester,
   wrongCodeCaps,
-} from "../auth/mail-caps.server";
-import { sendCodeMail, type SendCodeResult } from "../auth/code-mail.server";
-import { LIMIT_MESSAGES } from "../auth/limit-messages.server";
+} from "../auth/codes/mail-caps.server";
+import { sendCodeMail, type SendCodeResult } from "../auth/codes/code-mail.server";
+import { LIMIT_MESSAGES } from "../auth/codes/limit-messages.server";
 import { now } from "../core/clock.server";
 import { confirmedAddressOf } from "../accounts/confirmed-address.server";
 import { endPaymentForAddressChange } from "./payment.server";

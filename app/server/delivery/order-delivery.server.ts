@@ -7,14 +7,10 @@ import { now } from "../core/clock.server";
 import { db, type Tx } from "../db/client.server";
 import { deliveryFiles, downloadPages, orderLines, orders, type OrderStatus } from "../db/schema";
 import { env } from "../core/env.server";
+import { siteUrl } from "../core/site-url.server";
 import { deliveryMail } from "../mail/templates/delivery.server";
 import { queueMail, sendQueuedMailNow, sendThroughOutbox, type OutgoingMail } from "../mail/outbox.server";
 import { DAY_MS } from "~/lib/rules/tokyo-date";
-
-/** A line number without its -N suffix: the order it belongs to. */
-export function baseOrderNumber(lineNumber: string): string {
-  return lineNumber.replace(/-\d+$/, "");
-}
 
 function setStatus(orderId: number, status: OrderStatus) {
   db().transaction((tx) => {
@@ -224,7 +220,7 @@ function deliveryMailFor(
       customerName: order.customerName,
       orderNumber: order.orderNumber,
       contestName: order.contestName,
-      url: `${env().SITE_URL}/download/${page.id}`,
+      url: siteUrl(`/download/${page.id}`),
       expiresAt: page.expiresAt,
       videoCount,
     }),

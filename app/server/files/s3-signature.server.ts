@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { S3Config } from "../core/env.server";
+import { bucketEndpoint, bucketOrigin } from "../core/env/storage-settings.server";
 
 /**
  * Signed GET URLs (AWS Signature Version 4, query-string form) made with node:crypto alone, so
@@ -16,14 +17,11 @@ export type SignedGet = {
 
 /** The bucket's base URL and the path of a key in it (path-style or the bucket's own host name). */
 export function objectLocation(config: S3Config, key: string): { origin: string; path: string } {
-  const endpoint = new URL(config.endpoint ?? `https://s3.${config.region}.amazonaws.com`);
   const encoded = key.split("/").map(encodeSegment).join("/");
-  if (config.forcePathStyle) {
-    const base = endpoint.pathname.replace(/\/+$/, "");
-    return { origin: endpoint.origin, path: `${base}/${encodeSegment(config.bucket)}/${encoded}` };
-  }
-  endpoint.hostname = `${config.bucket}.${endpoint.hostname}`;
-  return { origin: endpoint.origin, path: `/${encoded}` };
+  const origin = bucketOrigin(config);
+  if (!config.forcePathStyle) return { origin, path: `/${encoded}` };
+  const base = bucketEndpoint(config).pathname.replace(/\/+$/, "");
+  return { origin, path: `${base}/${encodeSegment(config.bucket)}/${encoded}` };
 }
 
 /** RFC 3986 unreserved characters stay; everything else is %-encoded, as SigV4 requires. */

@@ -1,8 +1,7 @@
 import type { Readable } from "node:stream";
-import { env, type S3Config } from "../core/env.server";
+import { env } from "../core/env.server";
 import { remember } from "../core/remember.server";
 import type { PartSink } from "./multipart.server";
-import { objectLocation } from "./s3-signature.server";
 import { DAY_MS } from "~/lib/rules/tokyo-date";
 
 /**
@@ -126,17 +125,6 @@ export function chunkLength(
   index: number,
 ): number {
   return index === upload.totalChunks - 1 ? upload.fileSize - index * upload.chunkSize : upload.chunkSize;
-}
-
-/**
- * The origins a page's media come from besides the shop itself: the bucket's (where signed URLs
- * point) and the CDN's. A redirect's target must be allowed by the page's CSP too.
- */
-export function storageOrigins(config: S3Config | null): string[] {
-  if (!config) return [];
-  const origins = new Set([objectLocation(config, "").origin]);
-  if (config.publicBaseUrl) origins.add(new URL(config.publicBaseUrl).origin);
-  return [...origins];
 }
 
 /** Sweeps that list the whole bucket load the AWS SDK; a process that has not needed it does them once a day. */

@@ -1,7 +1,7 @@
 import { redirect, redirectDocument } from "@remix-run/node";
 import crypto from "node:crypto";
 import { env } from "../core/env.server";
-import { storageOrigins } from "../files/store.server";
+import { storageOrigins } from "../core/env/storage-settings.server";
 
 /**
  * Security headers for every answer: documents get theirs with the page's nonce in entry.server;

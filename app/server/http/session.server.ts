@@ -26,7 +26,7 @@ const LAST_SEEN_PRECISION_MS = MINUTE_MS;
 export type PendingLogin = { userId: number; at: number; redirectTo: string };
 
 /**
- * What belongs to a login: logOut (app/server/auth/session-login.server.ts) clears all of it,
+ * What belongs to a login: logOut (app/server/auth/login/session-login.server.ts) clears all of it,
  * and the compiler checks that its list names every key here.
  */
 export type LoginSessionData = {

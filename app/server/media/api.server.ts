@@ -1,4 +1,4 @@
-import { requireApiAdmin } from "../auth/api-access.server";
+import { requireApiAdmin } from "../auth/tokens/api-access.server";
 import { findContest } from "../catalog/contest-list.server";
 import { apiError, type ApiArgs } from "../http/json-api.server";
 import { findContentMedia } from "./library.server";

@@ -2,14 +2,8 @@ import { eq } from "drizzle-orm";
 import { NoRoomForUpload } from "../core/out-of-space.server";
 import { db } from "../db/client.server";
 import { mediaUploads } from "../db/schema";
-import {
-  DELIVERY_FILE_MESSAGES,
-  recordDeliveryFile,
-  type DeliveryFile,
-} from "../delivery/delivery-files.server";
-import { SNIFF_BYTES, sniffMedia, type SniffedMedia } from "../core/sniff.server";
+import { SNIFF_BYTES, type SniffedMedia } from "../core/sniff.server";
 import { fileStore } from "../files/store.server";
-import { checkUploadedVideo } from "./probe.server";
 import { withVideoSource } from "./video-source.server";
 import {
   checkMedia,
@@ -33,13 +27,24 @@ import {
   type UploadRow,
 } from "./upload-rows.server";
 
-type Completed = { ok: true; item: StoredMedia } | { ok: true; deliveryFile: DeliveryFile } | UploadFailure;
+/** A chunked upload stored whole, as the one who adopts it sees it. */
+export type CompletedUpload = { storedName: string; originalName: string; size: number; head: Buffer };
+
+/** What becomes of a delivery upload: a delivery file, or a refusal (its stored file is then deleted). */
+export type DeliveryAdoption<D> = { ok: true; deliveryFile: D } | UploadFailure;
+
+type Completed<D> = { ok: true; item: StoredMedia } | DeliveryAdoption<D>;
 
 /**
  * POST …/media/chunked-complete: every chunk stored, the size right, the bytes a video or
- * image. A delivery upload becomes a delivery file of the contest instead of a media item.
+ * image. A delivery upload becomes a delivery file of the contest instead of a media item, made
+ * by `adoptDelivery` (delivery/delivery-upload.server.ts): delivery builds on media, not back.
  */
-export async function completeChunkedUpload(contestId: number, uploadId: string): Promise<Completed> {
+export async function completeChunkedUpload<D>(
+  contestId: number,
+  uploadId: string,
+  adoptDelivery: (contestId: number, upload: CompletedUpload) => Promise<DeliveryAdoption<D>>,
+): Promise<Completed<D>> {
   return withUploadLock(uploadId, async () => {
     const found = findUpload(contestId, uploadId);
     if (!found) return uploadFailure(404, UPLOAD_ERRORS.notFound);
@@ -64,7 +69,7 @@ export async function completeChunkedUpload(contestId: number, uploadId: string)
         await store.remove(upload.storedName);
         return uploadFailure(409, UPLOAD_ERRORS.sizeMismatch);
       }
-      return await adoptStoredUpload(contestId, row, upload.storedName);
+      return await adoptStoredUpload(contestId, row, upload.storedName, adoptDelivery);
     } catch (error) {
       // An image from a bucket is measured from a copy on this disk, which keeps the reserve too.
       if (error instanceof NoRoomForUpload) return uploadFailure(413, error.message);
@@ -79,7 +84,12 @@ export async function completeChunkedUpload(contestId: number, uploadId: string)
  * first bytes are checked again (a name from a chunk 0 sent again with other bytes must not
  * stand), and it becomes a media item, or a delivery file. A refused file is deleted.
  */
-async function adoptStoredUpload(contestId: number, row: UploadRow, storedName: string): Promise<Completed> {
+async function adoptStoredUpload<D>(
+  contestId: number,
+  row: UploadRow,
+  storedName: string,
+  adoptDelivery: (contestId: number, upload: CompletedUpload) => Promise<DeliveryAdoption<D>>,
+): Promise<Completed<D>> {
   const store = await fileStore();
   const head = await store.readHead(storedName, SNIFF_BYTES);
   const named = (kind: SniffedMedia) => storedName.endsWith(`.${kind.extension}`);
@@ -88,23 +98,13 @@ async function adoptStoredUpload(contestId: number, row: UploadRow, storedName: 
     return failure;
   };
   if (row.purpose === "delivery") {
-    const kind = sniffMedia(head);
-    if (!kind || kind.mediaType !== "video" || !named(kind))
-      return refuse(uploadFailure(415, DELIVERY_FILE_MESSAGES.notVideo));
-    // ffprobe reads the stored file where it lies (object storage: through a signed URL), as the
-    // kind its first bytes said.
-    const checked = await withVideoSource(storedName, kind.extension, (input) =>
-      checkUploadedVideo(input, row.originalName),
-    );
-    if (!checked.ok) return refuse(uploadFailure(415, checked.message));
-    return {
-      ok: true,
-      deliveryFile: recordDeliveryFile(
-        contestId,
-        { storedName, contentType: kind.contentType, size: row.fileSize, video: checked.video },
-        row.originalName,
-      ),
-    };
+    const adopted = await adoptDelivery(contestId, {
+      storedName,
+      originalName: row.originalName,
+      size: row.fileSize,
+      head,
+    });
+    return adopted.ok ? adopted : refuse(adopted);
   }
   const meta: MediaMeta = {
     originalName: row.originalName,

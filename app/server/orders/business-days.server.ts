@@ -1,5 +1,6 @@
 import holidayJp from "@holiday-jp/holiday_jp";
-import { DAY_MS, tokyoDay } from "../../lib/rules/tokyo-date";
+import { DAY_MS, tokyoDay } from "~/lib/rules/tokyo-date";
+import { env } from "../core/env.server";
 
 /**
  * The shop's business days, for the delivery date promised on the order status page. Counted
@@ -41,4 +42,12 @@ export function addBusinessDays(moment: Date | number, count: number): string {
     if (isBusinessDay(day)) left--;
   }
   return day;
+}
+
+/**
+ * The day the videos are promised for (a Tokyo day, "2027-05-07"): DELIVERY_BUSINESS_DAYS business
+ * days after the payment. Counted from the payment: a konbini order paid days later is made from then.
+ */
+export function promisedDeliveryDay(paidAt: Date): string {
+  return addBusinessDays(paidAt, env().DELIVERY_BUSINESS_DAYS);
 }

@@ -10,7 +10,8 @@ import { paymentProvider, testProvider } from "../payments/index.server";
 import type { PaymentIntentState } from "../payments/types";
 import type { Order } from "./orders.server";
 import { recordPayment } from "./record-payment.server";
-import { orderByStatusToken, orderStatusUrl } from "./order-status.server";
+import { orderStatusUrl } from "../core/site-url.server";
+import { orderByStatusToken } from "./orders.server";
 
 /*
  * コンビニ払い: the customer gets a voucher, pays it at a store before its deadline, or the order

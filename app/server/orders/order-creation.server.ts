@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { numberLabelOf } from "~/lib/rules/number-label";
-import { holdEarlierOrders } from "./purchase-history.server";
+import { holdEarlierOrders } from "../accounts/earlier-orders.server";
 import { now } from "../core/clock.server";
 import type { Tx } from "../db/client.server";
 import { checkouts, contests, orderLines, orders, users } from "../db/schema";
@@ -12,7 +12,8 @@ import { konbiniVoucherMail } from "../mail/templates/konbini-payment.server";
 import { orderConfirmationMail } from "../mail/templates/order-confirmation.server";
 import type { KonbiniVoucher, PaymentIntentState } from "../payments/types";
 import { orderConfirmationKey, orderNumberFrom, type Order } from "./orders.server";
-import { orderStatusUrl, promisedDeliveryDay } from "./order-status.server";
+import { orderStatusUrl } from "../core/site-url.server";
+import { promisedDeliveryDay } from "./business-days.server";
 
 /*
  * A paid (or konbini-voucher) checkout becoming its order, inside recordPayment's transaction

@@ -10,7 +10,8 @@ import { recordStrayPayment } from "../refunds/stray-payments.server";
 import { checkoutFromPayment } from "./checkout-from-payment.server";
 import type { Order } from "./orders.server";
 import { createOrder, type PaidCheckout } from "./order-creation.server";
-import { orderStatusUrl, promisedDeliveryDay } from "./order-status.server";
+import { orderStatusUrl } from "../core/site-url.server";
+import { promisedDeliveryDay } from "./business-days.server";
 
 /**
  * A payment that must not become its checkout's order: a succeeded one is written in the ledger

@@ -1,5 +1,5 @@
 import { earlyBirdEndedMessage, type CouponOffer } from "~/lib/rules/promotions";
-import { priceItems } from "../catalog/pricing.server";
+import { priceItems } from "./order-pricing.server";
 import { contestPromotionsOf } from "./contest-promotions.server";
 
 /**

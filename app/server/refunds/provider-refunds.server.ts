@@ -6,7 +6,7 @@ import { db, type Tx } from "../db/client.server";
 import { orderLines, orders, refunds, strayPayments } from "../db/schema";
 import { queueMail, sendQueuedMailNow } from "../mail/outbox.server";
 import { refundMail, strayRefundMail } from "../mail/templates/refund.server";
-import { orderStatusUrl } from "../orders/order-status.server";
+import { orderStatusUrl } from "../core/site-url.server";
 import { SHOP_CURRENCY, type ProviderChargeRefunds, type ProviderRefund } from "../payments/types";
 import { refundMisfit, type RefundMisfit } from "./refund-fit.server";
 import type { RefundRow } from "./refund-sending.server";

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { setClock } from "~/server/core/clock.server";
-import { logIn } from "~/server/auth/session-login.server";
+import { logIn } from "~/server/auth/login/session-login.server";
 import {
   changePassword,
   PASSWORD_CHANGE_MESSAGES,

@@ -4,11 +4,11 @@ import { describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { mailLinks, orders, users } from "~/server/db/schema";
-import { logIn } from "~/server/auth/session-login.server";
+import { logIn } from "~/server/auth/login/session-login.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { verifyPassword } from "~/server/auth/password.server";
-import { checkPassword } from "~/server/auth/password-step.server";
-import { purchaseHistory } from "~/server/orders/purchase-history.server";
+import { checkPassword } from "~/server/auth/login/password-step.server";
+import { purchaseHistory } from "~/server/orders/customer/purchase-history.server";
 import { PASSWORD_RESET_MESSAGES, requestPasswordReset } from "~/server/accounts/password-reset.server";
 import {
   createUser,

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RegisterValues } from "~/lib/schemas/account-schemas";
 import { setClock } from "~/server/core/clock.server";
-import { CODE_MESSAGES } from "~/server/auth/codes.server";
+import { CODE_MESSAGES } from "~/server/auth/codes/codes.server";
 import { db } from "~/server/db/client.server";
 import { users, verificationCodes } from "~/server/db/schema";
 import { verifyPassword } from "~/server/auth/password.server";

@@ -7,7 +7,7 @@ import * as confirmationRoute from "~/routes/checkout/order-confirmation";
 import * as verificationRoute from "~/routes/checkout/email-verification";
 import { loader as emailSupportLoader } from "~/routes/storefront/email-support";
 import { startRegistration } from "~/server/accounts/registration.server";
-import { logIn } from "~/server/auth/session-login.server";
+import { logIn } from "~/server/auth/login/session-login.server";
 import { setClock } from "~/server/core/clock.server";
 import { commitSession } from "~/server/http/session.server";
 import { createUser, newSession, requestFrom } from "../../helpers/accounts";

@@ -5,9 +5,10 @@ import { PAYMENT_PROCESSING_MESSAGE, TOTAL_CHANGED_MESSAGE } from "~/server/chec
 import { db } from "~/server/db/client.server";
 import { athletes, categories, checkouts, orders } from "~/server/db/schema";
 import { athletePrices } from "~/lib/rules/pricing";
-import { orderFormOptions, priceItems } from "~/server/catalog/pricing.server";
+import { orderFormOptions } from "~/server/catalog/pricing.server";
+import { priceItems } from "~/server/promotions/order-pricing.server";
 import { paymentProvider, testProvider } from "~/server/payments/index.server";
-import { logIn } from "~/server/auth/session-login.server";
+import { logIn } from "~/server/auth/login/session-login.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { checkoutUntilVerified, openCheckoutPage, payByTestCard } from "../../helpers/checkout-flow";
 import { createUser } from "../../helpers/accounts";

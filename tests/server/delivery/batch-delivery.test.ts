@@ -24,7 +24,7 @@ import { deliveryPlan } from "~/server/delivery/delivery-plan.server";
 import { deliveryScreen } from "~/server/delivery/delivery-screen.server";
 import { mediaDir } from "../../helpers/media-dir";
 import { pendingMailCount } from "~/server/mail/outbox.server";
-import { claimDownload } from "~/server/orders/downloads.server";
+import { claimDownload } from "~/server/orders/customer/downloads.server";
 import { smtpServerForThisFile } from "../../helpers/smtp-per-file";
 import { videoBytes } from "../../helpers/test-videos";
 

@@ -12,7 +12,7 @@ import { deleteUnneededDeliveryFiles } from "~/server/delivery/file-cleanup.serv
 import { deliverOrder } from "~/server/delivery/order-delivery.server";
 import { fileStore } from "~/server/files/store.server";
 import { queueMediaJobs } from "~/server/media/jobs/queue.server";
-import { claimDownload, downloadPage } from "~/server/orders/downloads.server";
+import { claimDownload, downloadPage } from "~/server/orders/customer/downloads.server";
 import { loader as downloadFileLoader } from "~/routes/storefront/download-file";
 import type { VideoProbe } from "~/lib/rules/video-versions";
 

@@ -23,7 +23,7 @@ import { fileStore, type FileStore } from "~/server/files/store.server";
 import { S3Store } from "~/server/files/s3-store.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { receiveCover } from "~/server/media/cover.server";
-import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
+import { parseDeliveryForm } from "~/server/orders/admin/delivery-form.server";
 import { makeDeliveredFilesPrivate, migrateMediaToBucket } from "../../../scripts/storage-migrate-lib";
 import { createUser } from "../../helpers/accounts";
 import { callRoute } from "../../helpers/route";

@@ -27,7 +27,8 @@ import {
 } from "~/server/db/schema";
 import { deleteUnneededDeliveryFiles } from "~/server/delivery/file-cleanup.server";
 import { coverFileNames } from "~/server/files/storage.server";
-import { fileStore, storageOrigins, type FileStore } from "~/server/files/store.server";
+import { fileStore, type FileStore } from "~/server/files/store.server";
+import { storageOrigins } from "~/server/core/env/storage-settings.server";
 import { S3Store } from "~/server/files/s3-store.server";
 import { attachmentDisposition } from "~/server/http/content-disposition.server";
 import { documentPolicy } from "~/server/http/security-headers.server";

@@ -76,8 +76,8 @@ describe("per-address limits by TRUST_PROXY", () => {
     process.env.TRUST_PROXY = trust;
     vi.resetModules();
     return {
-      login: await import("~/server/auth/login.server"),
-      policies: await import("~/server/auth/login-policies.server"),
+      login: await import("~/server/auth/login/login.server"),
+      policies: await import("~/server/auth/login/login-policies.server"),
       registration: await import("~/server/accounts/registration.server"),
       accounts: await import("../../helpers/accounts"),
     };

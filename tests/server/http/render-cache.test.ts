@@ -1,5 +1,5 @@
 // The render cache (render-cache.server.ts): what may be kept, under which key, and how a kept
-// page is handed out. Its use by entry.server against the build is in e2e/render-cache.spec.ts.
+// page is handed out. Its use by entry.server against the build is in e2e/storefront/render-cache.spec.ts.
 import type { EntryContext } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import {

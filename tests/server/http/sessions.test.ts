@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { logIn } from "~/server/auth/session-login.server";
+import { logIn } from "~/server/auth/login/session-login.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";

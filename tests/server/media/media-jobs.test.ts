@@ -22,7 +22,7 @@ import { approximateSize, durationLabel } from "~/lib/rules/video-versions";
 import { FfmpegError } from "~/server/media/jobs/ffmpeg.server";
 import { runMediaJob } from "~/server/media/jobs/versions.server";
 import { probeVideo } from "~/server/media/probe.server";
-import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
+import { parseDeliveryForm } from "~/server/orders/admin/delivery-form.server";
 import { seedContest } from "../../helpers/shop";
 import {
   landscapeVideo,

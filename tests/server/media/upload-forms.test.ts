@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createContest } from "~/server/catalog/contests.server";
 import { mediaDir } from "../../helpers/media-dir";
 import { COVER_MAX_BYTES, receiveCover } from "~/server/media/cover.server";
-import { parseDeliveryForm } from "~/server/orders/delivery-form.server";
+import { parseDeliveryForm } from "~/server/orders/admin/delivery-form.server";
 import { VIDEO_BYTES_MIN, videoBytes } from "../../helpers/test-videos";
 
 // Small enough to cross in a test, above the real video the tests send; env() reads it on first use.

@@ -176,13 +176,13 @@ describe("konbini with the test provider (テストモード)", () => {
     expect(refused).toMatchObject({ ok: false, status: 409 });
     expect(completeOrder(order.id)).toBe(false);
 
-    const { productionList } = await import("~/server/production/production-list.server");
+    const { productionList } = await import("~/server/delivery/production-list.server");
     expect(productionList(shop.contestId)).toHaveLength(0);
-    const { salesReport } = await import("~/server/orders/sales.server");
+    const { salesReport } = await import("~/server/sales/sales.server");
     const filter = { contest: order.contestName, from: null, to: null };
     expect(salesReport(filter).orderCount).toBe(0);
 
-    const { listOrderGroups, orderListCounts } = await import("~/server/orders/order-list.server");
+    const { listOrderGroups, orderListCounts } = await import("~/server/orders/admin/order-list.server");
     const contest = { kind: "contest" as const, id: shop.contestId, name: shop.name };
     expect(listOrderGroups({ tab: "pending", q: "", page: 1, contest }).total).toBe(0);
     expect(listOrderGroups({ tab: "awaiting", q: "", page: 1, contest }).groups.map((g) => g.id)).toEqual([

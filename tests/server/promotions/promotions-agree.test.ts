@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { contestSlug } from "~/lib/rules/slug";
 import { priceFormItems, type FormOffer } from "~/lib/rules/order-form-pricing";
 import type { ContestPromotions } from "~/lib/rules/promotions";
-import { priceItems } from "~/server/catalog/pricing.server";
+import { priceItems } from "~/server/promotions/order-pricing.server";
 import { saveContestPromotions } from "~/server/promotions/contest-promotions.server";
 import { callRoute } from "../../helpers/route";
 import { seedContest } from "../../helpers/shop";

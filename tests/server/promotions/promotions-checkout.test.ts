@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
 import { orderLines, orders } from "~/server/db/schema";
-import { priceItems } from "~/server/catalog/pricing.server";
+import { priceItems } from "~/server/promotions/order-pricing.server";
 import { saveContestPromotions } from "~/server/promotions/contest-promotions.server";
 import { TOTAL_CHANGED_MESSAGE } from "~/server/checkout/payment.server";
 import {

@@ -2,9 +2,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "~/server/db/client.server";
 import { orders, refunds, strayPayments, users } from "~/server/db/schema";
-import { strayPaymentLedger, unrefundedStrayPaymentCount } from "~/server/orders/stray-payment-ledger.server";
-import { orderPage } from "~/server/orders/order-page.server";
-import { salesReport } from "~/server/orders/sales.server";
+import {
+  strayPaymentLedger,
+  unrefundedStrayPaymentCount,
+} from "~/server/refunds/stray-payment-ledger.server";
+import { orderPage } from "~/server/orders/admin/order-page.server";
+import { salesReport } from "~/server/sales/sales.server";
 import { refundOrder } from "~/server/refunds/order-refunds.server";
 import { refundStrayPayment } from "~/server/refunds/stray-payments.server";
 import { refundAdmin } from "../../helpers/refund-orders";

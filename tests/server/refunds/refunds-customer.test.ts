@@ -6,14 +6,19 @@ import * as adminListRoute from "~/routes/api/orders/list";
 import { loader as statusLoader } from "~/routes/storefront/order-status";
 import { loader as receiptLoader } from "~/routes/storefront/receipt";
 import { loader as pdfLoader } from "~/routes/storefront/receipt-pdf";
-import { purchaseHistory } from "~/server/orders/purchase-history.server";
+import { purchaseHistory } from "~/server/orders/customer/purchase-history.server";
 import { db } from "~/server/db/client.server";
 import { orderLines } from "~/server/db/schema";
 import { REFUND_ARRIVAL } from "~/server/mail/templates/refund.server";
-import { orderStatusByToken } from "~/server/orders/order-status.server";
-import { receiptPdf } from "~/server/orders/receipt-pdf.server";
-import { RECEIPT_REFUND_MESSAGES } from "~/server/orders/receipt-refunds.server";
-import { issueReceipt, receiptByToken, reissueReceipt, type Receipt } from "~/server/orders/receipts.server";
+import { orderStatusByToken } from "~/server/orders/customer/order-status.server";
+import { receiptPdf } from "~/server/receipts/receipt-pdf.server";
+import { RECEIPT_REFUND_MESSAGES } from "~/server/receipts/receipt-refunds.server";
+import {
+  issueReceipt,
+  receiptByToken,
+  reissueReceipt,
+  type Receipt,
+} from "~/server/receipts/receipts.server";
 import { completeTestKonbiniRefund } from "~/server/payments/test-refunds.server";
 import { refundOrder } from "~/server/refunds/order-refunds.server";
 import { recordProviderRefund } from "~/server/refunds/provider-refunds.server";

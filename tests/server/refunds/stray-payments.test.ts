@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { db } from "~/server/db/client.server";
 import { refunds, strayPayments, testRefunds } from "~/server/db/schema";
 import { recordPayment } from "~/server/orders/record-payment.server";
-import { unrefundedStrayPaymentCount } from "~/server/orders/stray-payment-ledger.server";
+import { unrefundedStrayPaymentCount } from "~/server/refunds/stray-payment-ledger.server";
 import { testProvider } from "~/server/payments/index.server";
 import { paidTestOrder } from "../../helpers/refund-orders";
 import { callRoute } from "../../helpers/route";

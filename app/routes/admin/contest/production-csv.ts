@@ -11,7 +11,7 @@ import {
   productionCsvHeader,
   productionCsvRow,
   productionList,
-} from "~/server/production/production-list.server";
+} from "~/server/delivery/production-list.server";
 
 /**
  * The 制作リスト as CSV, with the page's filter (UTF-8 with BOM, so Excel shows the Japanese

@@ -11,7 +11,7 @@ import {
   productionFlags,
   productionList,
   productionTotals,
-} from "~/server/production/production-list.server";
+} from "~/server/delivery/production-list.server";
 import { ProductionFilter } from "./production/ProductionFilter";
 import { FlagLegend, ProductionTable, type ProductionTableRow } from "./production/ProductionTable";
 

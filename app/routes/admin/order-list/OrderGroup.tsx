@@ -1,8 +1,8 @@
 import { Form, Link } from "@remix-run/react";
 import { FormError } from "~/components/form-messages";
 import { formatDateTime, formatYenSign } from "~/lib/rules/format";
-import type { DeliverError, RefusalError } from "~/server/orders/order-list-actions.server";
-import type { OrderGroup as Group } from "~/server/orders/order-list.server";
+import type { DeliverError, RefusalError } from "~/server/orders/admin/order-list-actions.server";
+import type { OrderGroup as Group } from "~/server/orders/admin/order-list.server";
 import { RefundBadge } from "../order/OrderLines";
 import { OrderGroupActions } from "./OrderGroupActions";
 import { LINE_COLUMNS, lineGridClass, OrderLineRow } from "./OrderLineRow";

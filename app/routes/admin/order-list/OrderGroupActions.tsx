@@ -1,5 +1,5 @@
 import { formatDateTime } from "~/lib/rules/format";
-import type { OrderGroup } from "~/server/orders/order-list.server";
+import type { OrderGroup } from "~/server/orders/admin/order-list.server";
 
 /**
  * The order's buttons under its lines, by where it stands: unpaid, it only shows its payment;

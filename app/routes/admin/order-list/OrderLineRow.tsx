@@ -1,7 +1,7 @@
 import { formatDateTime, formatYenSign } from "~/lib/rules/format";
 import { VIDEO_ACCEPT } from "~/lib/rules/video-files";
-import type { DeliverError, RefusalError } from "~/server/orders/order-list-actions.server";
-import type { OrderGroup, OrderGroupLine } from "~/server/orders/order-list.server";
+import type { DeliverError, RefusalError } from "~/server/orders/admin/order-list-actions.server";
+import type { OrderGroup, OrderGroupLine } from "~/server/orders/admin/order-list.server";
 import { RefundBadge } from "../order/OrderLines";
 import { RefusalControl } from "./RefusalControl";
 

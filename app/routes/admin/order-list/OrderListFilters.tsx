@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { DELETED_CONTESTS, ORDER_LIST_TABS, type OrderTab } from "~/lib/rules/order-tabs";
-import type { orderListContests } from "~/server/orders/order-list.server";
+import type { orderListContests } from "~/server/orders/admin/order-list.server";
 import { orderListHref, type OrderListPlace } from "./order-list-link";
 
 /** The tabs (未対応・対応済み・入金待ち) and the contest filter, 返金あり and the search, above the list. */

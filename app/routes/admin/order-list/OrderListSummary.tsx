@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { OrderContestFilter, OrderListCounts } from "~/server/orders/order-list.server";
+import type { OrderContestFilter, OrderListCounts } from "~/server/orders/admin/order-list.server";
 
 /**
  * The counts of the contest shown (or of every contest), and for one contest the way to its

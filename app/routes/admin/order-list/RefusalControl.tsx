@@ -2,8 +2,8 @@ import { Form } from "@remix-run/react";
 import { FieldError } from "~/components/forms";
 import { formatYenShort } from "~/lib/rules/format";
 import { REFUSAL_NOTE_MAX } from "~/lib/schemas/line-refusal-schemas";
-import type { RefusalError } from "~/server/orders/order-list-actions.server";
-import type { OrderGroup } from "~/server/orders/order-list.server";
+import type { RefusalError } from "~/server/orders/admin/order-list-actions.server";
+import type { OrderGroup } from "~/server/orders/admin/order-list.server";
 
 /**
  * お断り for one line: a note for the customer (mailed, and shown on their status and download

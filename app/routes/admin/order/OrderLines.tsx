@@ -1,6 +1,6 @@
 import { formatYenShort } from "~/lib/rules/format";
 import { isDiscounted, regularPrice } from "~/lib/rules/order-discounts";
-import type { OrderPage } from "~/server/orders/order-page.server";
+import type { OrderPage } from "~/server/orders/admin/order-page.server";
 
 /** The order's lines: what each is, its paid price, and where it stands (お断り with its note, its refund). */
 export function OrderLines({ lines }: { lines: OrderPage["lines"] }) {

@@ -1,6 +1,6 @@
 import { formatDateTime, formatYenShort } from "~/lib/rules/format";
 import { PAYMENT_METHOD_NAMES } from "~/lib/rules/payment-terms";
-import type { OrderPage } from "~/server/orders/order-page.server";
+import type { OrderPage } from "~/server/orders/admin/order-page.server";
 
 const PAYMENT_STATUS_NAMES = {
   paid: "入金済み",

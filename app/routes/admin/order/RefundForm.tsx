@@ -7,8 +7,8 @@ import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { formatYenShort } from "~/lib/rules/format";
 import { REFUND_REASON_MAX, refundFormSchema } from "~/lib/schemas/refund-schemas";
 import { validateWith } from "~/lib/schemas/validate-with";
-import type { RefundConfirmation } from "~/server/orders/order-page-steps.server";
-import type { OrderPage } from "~/server/orders/order-page.server";
+import type { RefundConfirmation } from "~/server/orders/admin/order-page-steps.server";
+import type { OrderPage } from "~/server/orders/admin/order-page.server";
 
 /**
  * The refund form: the lines no refund covers yet (each at its paid price) or a typed amount up

@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { formatDateTime, formatYenShort } from "~/lib/rules/format";
 import { PAYMENT_METHOD_NAMES } from "~/lib/rules/payment-terms";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
-import type { OrderPage } from "~/server/orders/order-page.server";
+import type { OrderPage } from "~/server/orders/admin/order-page.server";
 import { RefundBadge } from "./OrderLines";
 
 /**

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { formatDateTime } from "~/lib/rules/format";
-import type { StrayLedgerEntry } from "~/server/orders/stray-payment-ledger.server";
+import type { StrayLedgerEntry } from "~/server/refunds/stray-payment-ledger.server";
 import { StrayRefundSummary } from "./StrayRefundConfirm";
 
 type Entry = StrayLedgerEntry & { requestKey: string | null };

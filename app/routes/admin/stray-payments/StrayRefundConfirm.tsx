@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
-import type { StrayLedgerEntry } from "~/server/orders/stray-payment-ledger.server";
+import type { StrayLedgerEntry } from "~/server/refunds/stray-payment-ledger.server";
 
 type Refundable = Pick<StrayLedgerEntry, "id" | "amountLabel" | "reasonLabel" | "paymentIntentId"> & {
   requestKey: string | null;

@@ -1,13 +1,13 @@
 import { loginSchema } from "~/lib/schemas/account-schemas";
 import { sixDigitCodeSchema } from "~/lib/schemas/second-factor-schema";
 import { customerAnswer, customerLoginRefusal } from "~/server/accounts/customer-api.server";
-import { checkApiPassword, lockedAnswer } from "~/server/auth/login-api.server";
-import { loginCookies, logInCustomer } from "~/server/auth/login.server";
+import { checkApiPassword, lockedAnswer } from "~/server/auth/login/login-api.server";
+import { loginCookies, logInCustomer } from "~/server/auth/login/login.server";
 import {
   enterSecondFactorCode,
   ensureLoginCodeSent,
   secondFactorPrompt,
-} from "~/server/auth/second-factor.server";
+} from "~/server/auth/second-factor/second-factor.server";
 import { getCurrentUser } from "~/server/auth/users.server";
 import { apiError, jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
 import { getSession } from "~/server/http/session.server";

@@ -1,8 +1,8 @@
 import { requireCustomerSession } from "~/server/accounts/customer-api.server";
-import { purchaseHistory } from "~/server/orders/purchase-history.server";
+import { purchaseHistory } from "~/server/orders/customer/purchase-history.server";
 import { positiveId } from "~/lib/rules/params";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
-import { apiRefundStatus } from "~/server/orders/customer-refunds.server";
+import { apiRefundStatus } from "~/server/refunds/customer-refunds.server";
 
 /**
  * 購入履歴 as JSON: the same orders as the screen (the account's own, by its address), 10 orders a

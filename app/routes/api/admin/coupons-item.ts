@@ -1,4 +1,4 @@
-import { requireApiAdmin } from "~/server/auth/api-access.server";
+import { requireApiAdmin } from "~/server/auth/tokens/api-access.server";
 import { apiJson, jsonApi, readApiBody, type ApiArgs } from "~/server/http/json-api.server";
 import { updateCoupon } from "~/server/promotions/coupon-admin.server";
 import {

@@ -1,4 +1,4 @@
-import { requireApiAdmin } from "~/server/auth/api-access.server";
+import { requireApiAdmin } from "~/server/auth/tokens/api-access.server";
 import { apiError, apiJson, jsonApi } from "~/server/http/json-api.server";
 import { couponEntry, setCouponDisabled } from "~/server/promotions/coupon-admin.server";
 import { couponAnswer, requireApiCoupon } from "~/server/promotions/coupon-api.server";

@@ -1,4 +1,4 @@
-import { requireApiAdmin } from "~/server/auth/api-access.server";
+import { requireApiAdmin } from "~/server/auth/tokens/api-access.server";
 import { apiJson, jsonApi, readApiBody } from "~/server/http/json-api.server";
 import { createCoupon, listCoupons } from "~/server/promotions/coupon-admin.server";
 import { couponAnswer, couponCallInput, couponWriteAnswer } from "~/server/promotions/coupon-api.server";

@@ -1,7 +1,7 @@
-import { logInAdmin } from "~/server/auth/admin-login.server";
-import { loginCookies } from "~/server/auth/login.server";
-import { adminLoginRefusal, checkApiPassword } from "~/server/auth/login-api.server";
-import { ensureLoginCodeSent, secondFactorPrompt } from "~/server/auth/second-factor.server";
+import { logInAdmin } from "~/server/auth/login/admin-login.server";
+import { loginCookies } from "~/server/auth/login/login.server";
+import { adminLoginRefusal, checkApiPassword } from "~/server/auth/login/login-api.server";
+import { ensureLoginCodeSent, secondFactorPrompt } from "~/server/auth/second-factor/second-factor.server";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
 import { getSession } from "~/server/http/session.server";
 

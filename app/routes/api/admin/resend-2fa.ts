@@ -1,6 +1,6 @@
 import { loginSchema } from "~/lib/schemas/account-schemas";
-import { lockedAnswer } from "~/server/auth/login-api.server";
-import { pendingLoginFor, resendSecondFactor } from "~/server/auth/second-factor.server";
+import { lockedAnswer } from "~/server/auth/login/login-api.server";
+import { pendingLoginFor, resendSecondFactor } from "~/server/auth/second-factor/second-factor.server";
 import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
 import { commitSession, getSession } from "~/server/http/session.server";

@@ -1,7 +1,7 @@
 import { loginSchema } from "~/lib/schemas/account-schemas";
 import { sixDigitCodeSchema } from "~/lib/schemas/second-factor-schema";
-import { lockedAnswer } from "~/server/auth/login-api.server";
-import { enterSecondFactorCode, pendingLoginFor } from "~/server/auth/second-factor.server";
+import { lockedAnswer } from "~/server/auth/login/login-api.server";
+import { enterSecondFactorCode, pendingLoginFor } from "~/server/auth/second-factor/second-factor.server";
 import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 

@@ -1,4 +1,4 @@
-import { requireApiAdmin } from "~/server/auth/api-access.server";
+import { requireApiAdmin } from "~/server/auth/tokens/api-access.server";
 import { bulkPurgeIds } from "~/server/catalog/athlete-api.server";
 import { purgeAthletes } from "~/server/catalog/athlete-bulk.server";
 import { jsonApi, readApiBody, apiJson } from "~/server/http/json-api.server";

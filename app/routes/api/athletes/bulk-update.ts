@@ -1,5 +1,5 @@
 import { BULK_DONE } from "~/lib/schemas/athlete-schemas";
-import { requireApiAdmin } from "~/server/auth/api-access.server";
+import { requireApiAdmin } from "~/server/auth/tokens/api-access.server";
 import { bulkUpdateInput, refusalAnswer } from "~/server/catalog/athlete-api.server";
 import { applyBulk } from "~/server/catalog/athlete-bulk.server";
 import { contestOfSelection } from "~/server/catalog/athletes.server";

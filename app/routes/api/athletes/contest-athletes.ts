@@ -1,6 +1,6 @@
 import { newAthleteSchema } from "~/lib/schemas/athlete-schemas";
 import { positiveId } from "~/lib/rules/params";
-import { requireApiAdmin } from "~/server/auth/api-access.server";
+import { requireApiAdmin } from "~/server/auth/tokens/api-access.server";
 import { athleteAnswer, refusalAnswer } from "~/server/catalog/athlete-api.server";
 import { createAthlete } from "~/server/catalog/athlete-edits.server";
 import { contestAthletes } from "~/server/catalog/athletes.server";

@@ -1,6 +1,6 @@
 import { athleteRowSchema, IS_DELETED_ALONE, isDeletedField } from "~/lib/schemas/athlete-schemas";
 import { positiveId } from "~/lib/rules/params";
-import { requireApiAdmin } from "~/server/auth/api-access.server";
+import { requireApiAdmin } from "~/server/auth/tokens/api-access.server";
 import { athleteAnswer, refusalAnswer } from "~/server/catalog/athlete-api.server";
 import { applySingle } from "~/server/catalog/athlete-bulk.server";
 import { updateAthlete } from "~/server/catalog/athlete-edits.server";

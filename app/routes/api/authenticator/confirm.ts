@@ -1,7 +1,7 @@
 import { authenticatorConfirmSchema } from "~/lib/schemas/second-factor-schema";
-import { requireApiAdminSession } from "~/server/auth/api-access.server";
-import { confirmAuthenticatorWithSecret } from "~/server/auth/authenticator-setup.server";
-import { authenticatorRefusal } from "~/server/auth/login-api.server";
+import { requireApiAdminSession } from "~/server/auth/tokens/api-access.server";
+import { confirmAuthenticatorWithSecret } from "~/server/auth/second-factor/authenticator-setup.server";
+import { authenticatorRefusal } from "~/server/auth/login/login-api.server";
 import { jsonApi, readApiBody, parseApiInput, apiJson } from "~/server/http/json-api.server";
 
 /**

@@ -1,11 +1,11 @@
 import { authenticatorIdentitySchema } from "~/lib/schemas/second-factor-schema";
-import { requireApiAdminSession } from "~/server/auth/api-access.server";
+import { requireApiAdminSession } from "~/server/auth/tokens/api-access.server";
 import {
   AUTHENTICATOR_MESSAGES,
   sendAuthenticatorChangeCode,
   startAuthenticatorSetup,
-} from "~/server/auth/authenticator-setup.server";
-import { authenticatorRefusal, codeNotSent } from "~/server/auth/login-api.server";
+} from "~/server/auth/second-factor/authenticator-setup.server";
+import { authenticatorRefusal, codeNotSent } from "~/server/auth/login/login-api.server";
 import { jsonApi, parseApiInput, readApiBody, apiJson } from "~/server/http/json-api.server";
 
 /**

@@ -1,6 +1,6 @@
 import { patchContest, requireApiContest } from "~/server/catalog/contest-api.server";
 import { contestDetails } from "~/server/catalog/contest-details.server";
-import { deleteContest } from "~/server/catalog/contest-list.server";
+import { deleteContest } from "~/server/media/contest-deletion.server";
 import { apiError, jsonApi, readApiBody, apiJson } from "~/server/http/json-api.server";
 
 /**

@@ -1,4 +1,4 @@
-import { apiAdmin } from "~/server/auth/api-access.server";
+import { apiAdmin } from "~/server/auth/tokens/api-access.server";
 import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
 import { listContestMedia } from "~/server/media/public-catalogue.server";
 import { positiveId } from "~/lib/rules/params";

@@ -1,4 +1,4 @@
-import { apiAdmin } from "~/server/auth/api-access.server";
+import { apiAdmin } from "~/server/auth/tokens/api-access.server";
 import { fileStore } from "~/server/files/store.server";
 import { jsonApi } from "~/server/http/json-api.server";
 import { storefrontAudience } from "~/server/media/public-catalogue.server";

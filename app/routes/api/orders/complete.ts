@@ -1,4 +1,4 @@
-import { requireApiAdmin } from "~/server/auth/api-access.server";
+import { requireApiAdmin } from "~/server/auth/tokens/api-access.server";
 import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
 import { completeOrder } from "~/server/delivery/order-delivery.server";
 import { orderByNumber } from "~/server/orders/orders.server";

@@ -1,5 +1,5 @@
 import { orderDeliverySchema } from "~/lib/schemas/delivery-schemas";
-import { requireApiAdmin } from "~/server/auth/api-access.server";
+import { requireApiAdmin } from "~/server/auth/tokens/api-access.server";
 import { apiError, jsonApi, readApiInput, apiJson } from "~/server/http/json-api.server";
 import { DELIVERED_MESSAGES, deliverOrder } from "~/server/delivery/order-delivery.server";
 import { orderByNumber } from "~/server/orders/orders.server";

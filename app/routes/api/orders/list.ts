@@ -1,9 +1,13 @@
-import { requireApiAdmin } from "~/server/auth/api-access.server";
+import { requireApiAdmin } from "~/server/auth/tokens/api-access.server";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
 import { postOrderDraft } from "~/server/checkout/order-api.server";
-import { listOrderGroups, ORDER_GROUPS_PAGE_SIZE, orderListQuery } from "~/server/orders/order-list.server";
+import {
+  listOrderGroups,
+  ORDER_GROUPS_PAGE_SIZE,
+  orderListQuery,
+} from "~/server/orders/admin/order-list.server";
 import { refundTotals } from "~/lib/rules/refunds";
-import { apiRefundStatus } from "~/server/orders/customer-refunds.server";
+import { apiRefundStatus } from "~/server/refunds/customer-refunds.server";
 import { refundsOfOrders } from "~/server/refunds/order-refunds.server";
 
 /**

@@ -1,7 +1,7 @@
 import { positiveId } from "~/lib/rules/params";
 import { deleteUser } from "~/server/accounts/user-admin.server";
-import { requireApiAdmin } from "~/server/auth/api-access.server";
-import { logOut } from "~/server/auth/session-login.server";
+import { requireApiAdmin } from "~/server/auth/tokens/api-access.server";
+import { logOut } from "~/server/auth/login/session-login.server";
 import { apiError, jsonApi, apiJson } from "~/server/http/json-api.server";
 import { commitSession } from "~/server/http/session.server";
 

@@ -1,4 +1,4 @@
-import { requireApiAdmin } from "~/server/auth/api-access.server";
+import { requireApiAdmin } from "~/server/auth/tokens/api-access.server";
 import { listUsers, USERS_PAGE_SIZE, userListQuery } from "~/server/accounts/user-admin.server";
 import { jsonApi, apiJson } from "~/server/http/json-api.server";
 

@@ -67,3 +67,29 @@ export function objectStorage(settings: z.infer<typeof storageSettings>) {
     publicBaseUrl: settings.S3_PUBLIC_BASE_URL,
   };
 }
+
+type ObjectStorage = NonNullable<ReturnType<typeof objectStorage>>;
+
+/** The bucket's endpoint: the configured one, or AWS's for the region. */
+export function bucketEndpoint(config: ObjectStorage): URL {
+  return new URL(config.endpoint ?? `https://s3.${config.region}.amazonaws.com`);
+}
+
+/** The origin signed URLs point at: the endpoint's (path-style), or the bucket's own host name. */
+export function bucketOrigin(config: ObjectStorage): string {
+  const endpoint = bucketEndpoint(config);
+  if (!config.forcePathStyle) endpoint.hostname = `${config.bucket}.${endpoint.hostname}`;
+  return endpoint.origin;
+}
+
+/**
+ * The origins a page's media come from besides the shop itself: the bucket's (where signed URLs
+ * point) and the CDN's. A redirect's target must be allowed by the page's CSP too. Here, with the
+ * settings, because the security headers (http/) read it and files/ builds on http/.
+ */
+export function storageOrigins(config: ObjectStorage | null): string[] {
+  if (!config) return [];
+  const origins = new Set([bucketOrigin(config)]);
+  if (config.publicBaseUrl) origins.add(new URL(config.publicBaseUrl).origin);
+  return [...origins];
+}

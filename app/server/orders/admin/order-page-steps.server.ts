@@ -1,0 +1,173 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { and, eq } from "drizzle-orm";
+import { positiveId } from "~/lib/rules/params";
+import { refundFormSchema } from "~/lib/schemas/refund-schemas";
+import { db } from "../../db/client.server";
+import { refunds } from "../../db/schema";
+import type { Toast } from "../../http/session.server";
+import { completeTestKonbiniRefund } from "../../payments/test-refunds.server";
+import { paymentProvider } from "../../payments/index.server";
+import { refundOrder } from "../../refunds/order-refunds.server";
+import { recordProviderRefund } from "../../refunds/provider-refunds.server";
+import { sendRefund, type RefundRow } from "../../refunds/refund-sending.server";
+import { orderPage, type OrderPageOrder } from "./order-page.server";
+
+/**
+ * The order page's posts: the refund form's 確認 / 返金する / 戻る, a refund's 再送信, and
+ * テストモード's end of a konbini refund. The form's mistakes come back beside its fields with
+ * what was typed; a refund made (or found again by its key) goes back to the page with a toast.
+ */
+
+/** What 返金する will do, shown (and posted again as hidden fields) on the confirmation. */
+export type RefundConfirmation = {
+  amount: number;
+  lineIds: number[];
+  /** The chosen lines as the page names them; empty for a typed amount. */
+  lineNumbers: string[];
+  reason: string;
+  requestKey: string;
+};
+
+export type OrderPageOutcome =
+  | { done: true; toast: Toast }
+  | { done: false; status: number; reply: SubmissionResult<string[]>; confirm: RefundConfirmation | null };
+
+export async function orderPageStep(
+  order: OrderPageOrder,
+  adminUserId: number,
+  form: FormData,
+): Promise<OrderPageOutcome> {
+  const intent = String(form.get("intent") ?? "");
+  if (intent === "resend-refund") return resendStep(order, form);
+  if (intent === "complete-test-refund") return completeTestStep(order, form);
+  return refundFormStep(order, adminUserId, form);
+}
+
+async function refundFormStep(
+  order: OrderPageOrder,
+  adminUserId: number,
+  form: FormData,
+): Promise<OrderPageOutcome> {
+  const { left, lines } = orderPage(order);
+  const submission = parseWithZod(form, { schema: refundFormSchema({ left }) });
+  if (submission.status !== "success")
+    return { done: false, status: 400, reply: submission.reply(), confirm: null };
+  const value = submission.value;
+  // 戻る: the form again, as it was typed.
+  if (value.intent === "edit") return { done: false, status: 200, reply: submission.reply(), confirm: null };
+  const chosen = lines.filter((line) => value.lineIds.includes(line.id));
+  if (value.intent === "review") {
+    if (chosen.length !== new Set(value.lineIds).size || chosen.some((line) => line.refundState))
+      return refusedBy(submission.reply, 409, "選んだ明細は返金できません。画面を再読み込みしてください。");
+    const amount = value.amount ?? chosen.reduce((sum, line) => sum + line.price, 0);
+    if (amount > left)
+      return refusedBy(submission.reply, 409, "選んだ明細の合計が、返金できる残りの金額を超えています。");
+    return {
+      done: false,
+      status: 200,
+      reply: submission.reply(),
+      confirm: {
+        amount,
+        lineIds: chosen.map((line) => line.id),
+        lineNumbers: chosen.map((line) => line.lineNumber),
+        reason: value.reason,
+        requestKey: value.requestKey,
+      },
+    };
+  }
+  const result = await refundOrder({
+    orderId: order.id,
+    lineIds: value.lineIds,
+    amount: value.lineIds.length ? null : (value.amount ?? null),
+    reason: value.reason,
+    requestKey: value.requestKey,
+    adminUserId,
+  });
+  if (!result.ok) return refusedBy(submission.reply, result.status, result.message);
+  return { done: true, toast: refundToast(result.refund) };
+}
+
+function refusedBy(
+  reply: (options: { formErrors: string[] }) => SubmissionResult<string[]>,
+  status: number,
+  message: string,
+): OrderPageOutcome {
+  return { done: false, status, reply: reply({ formErrors: [message] }), confirm: null };
+}
+
+/** The toast after a refund was asked for, by what the provider made of it. */
+export function refundToast(refund: RefundRow): Toast {
+  switch (refund.status) {
+    case "succeeded":
+      return {
+        kind: "success",
+        title: "返金しました",
+        description: "お客様に返金のお知らせをメールします。",
+      };
+    case "processing":
+      return {
+        kind: "success",
+        title: "返金の手続きを開始しました（コンビニ払い: お客様の口座登録待ち）",
+        description: "決済サービスからお客様に、返金の受け取り方法をメールでお知らせします。",
+      };
+    case "requested":
+      return {
+        kind: "error",
+        title: "返金を決済サービスに送れませんでした",
+        description:
+          "返金は記録しました。注文ページの「再送信」で送り直してください（起動時にも自動で再送します）。",
+      };
+    case "failed":
+      return {
+        kind: "error",
+        title: "返金できませんでした",
+        description: refund.failureReason ?? "決済サービスが返金を受け付けませんでした。",
+      };
+  }
+}
+
+/** The refund the post names, if it is this order's. */
+function refundOfOrder(order: OrderPageOrder, form: FormData): RefundRow | undefined {
+  const id = positiveId(form.get("refundId"));
+  if (!id) return undefined;
+  return db()
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.id, id), eq(refunds.orderId, order.id)))
+    .get();
+}
+
+const notFound = (message: string): OrderPageOutcome => ({
+  done: true,
+  toast: { kind: "error", title: "エラー", description: message },
+});
+
+/** 再送信: a refund the provider was not reached for, sent again under its own idempotency key. */
+async function resendStep(order: OrderPageOrder, form: FormData): Promise<OrderPageOutcome> {
+  const refund = refundOfOrder(order, form);
+  if (!refund) return notFound("返金が見つかりません。画面を再読み込みしてください。");
+  if (refund.status !== "requested") return notFound("この返金は決済サービスに送信済みです。");
+  return { done: true, toast: refundToast(await sendRefund(refund.id)) };
+}
+
+/**
+ * テストモード: the customer gave a bank account and the transfer went out, as Stripe's webhook
+ * would report it; only with the test provider (Stripe reports the real one itself).
+ */
+async function completeTestStep(order: OrderPageOrder, form: FormData): Promise<OrderPageOutcome> {
+  if (paymentProvider().mode !== "test") return notFound("テストモードでのみ使えます。");
+  const refund = refundOfOrder(order, form);
+  if (!refund?.providerRefundId || refund.method !== "konbini")
+    return notFound("返金が見つかりません。画面を再読み込みしてください。");
+  const reported = await completeTestKonbiniRefund(refund.providerRefundId);
+  if (!reported) return notFound("この返金は手続き中ではありません。");
+  const recorded = recordProviderRefund(reported);
+  return {
+    done: true,
+    toast:
+      recorded?.status === "succeeded"
+        ? { kind: "success", title: "返金済みにしました（テストモード）" }
+        : { kind: "error", title: "エラー", description: "返金の状態を記録できませんでした。" },
+  };
+}
