@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { db } from "~/server/db/client.server";
 import { checkouts } from "~/server/db/schema";
 import { recordPayment } from "~/server/orders/record-payment.server";
-import { readOrderMetadata } from "~/lib/rules/order-metadata";
+import { readOrderMetadata } from "~/server/payments/order-metadata.server";
 import { contestSlug } from "~/lib/rules/slug";
 import { callRoute, sessionOf } from "./route";
 import { formRequest, type seedContest } from "./shop";

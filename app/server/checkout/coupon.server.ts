@@ -1,9 +1,5 @@
-import {
-  COUPON_CODE_FORMAT_MESSAGE,
-  COUPON_CODE_PATTERN,
-  couponRefusalMessage,
-  normaliseCouponCode,
-} from "~/lib/rules/coupons";
+import { COUPON_CODE_FORMAT_MESSAGE, COUPON_CODE_PATTERN, normaliseCouponCode } from "~/lib/rules/coupons";
+import { couponRefusalMessage } from "../promotions/coupon-refusals.server";
 import type { PromotionPricing } from "~/lib/rules/promotions";
 import { HOUR_MS } from "~/lib/rules/tokyo-date";
 import { completeItems, priceItems } from "../promotions/order-pricing.server";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { orderMetadata, type CarriedOrder } from "~/lib/rules/order-metadata";
+import { orderMetadata, type CarriedOrder } from "../payments/order-metadata.server";
 import type { requireVerifiedCustomer } from "./steps.server";
 import { updateCheckout } from "./draft.server";
 import { logIn } from "../auth/login/session-login.server";
@@ -8,7 +8,7 @@ import { checkouts, users } from "../db/schema";
 import { recordPayment } from "../orders/record-payment.server";
 import { paymentProvider, type PaymentIntentState } from "../payments/index.server";
 import type { ShopSession, Toast } from "../http/session.server";
-import { couponRefusalMessage, type CouponRefusal } from "~/lib/rules/coupons";
+import { couponRefusalMessage, type CouponRefusal } from "../promotions/coupon-refusals.server";
 import { summedDiscounts } from "~/lib/rules/promotions";
 import { holdCouponUse, releaseOtherHolds } from "../promotions/coupon-uses.server";
 

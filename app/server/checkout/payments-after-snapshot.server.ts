@@ -13,7 +13,7 @@ import { STARTED_PAYMENT_EXPIRY_MS } from "./draft.server";
 
 /*
  * After a restore: orders paid after the snapshot exist only at the payment provider. Each
- * payment carries what its order needs (lib/rules/order-metadata.ts); a payment whose order is
+ * payment carries what its order needs (server/payments/order-metadata.server.ts); a payment whose order is
  * missing gets its checkout back from that when the snapshot lacks it (a checkout started after
  * the snapshot), then goes through recordPayment, the one path every payment takes, which makes
  * the order once (its unique indexes make a second run a no-op) or writes the payment in the

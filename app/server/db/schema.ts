@@ -8,7 +8,7 @@ import {
   type PaymentStatus,
 } from "../../lib/rules/order-statuses";
 import { REFUND_STATUSES } from "../../lib/rules/refunds";
-import type { CarriedLine } from "../../lib/rules/order-metadata";
+import type { CarriedLine } from "../payments/order-metadata.server";
 import { PAYMENT_METHODS, type PaymentMethod } from "../../lib/rules/payment-terms";
 import type { VideoProbe } from "../../lib/rules/video-versions";
 import { MEDIA_JOB_KINDS, MEDIA_JOB_STATUSES, type JobKind } from "../../lib/rules/video-job-states";
@@ -255,7 +255,7 @@ export type CheckoutItem = {
 
 /**
  * An order line priced by the server, frozen when the payment is prepared, so the order matches
- * what was charged; the payment carries the same (lib/rules/order-metadata.ts).
+ * what was charged; the payment carries the same (server/payments/order-metadata.server.ts).
  */
 export type PricedLine = CarriedLine;
 
@@ -703,7 +703,7 @@ export const testPaymentIntents = sqliteTable("test_payment_intents", {
   /** A konbini payment started: its voucher (confirmation number, deadline) until the store pays it. */
   konbiniConfirmationNumber: text("konbini_confirmation_number"),
   konbiniExpiresAt: integer("konbini_expires_at", { mode: "timestamp_ms" }),
-  /** What the order needs, as Stripe's metadata carries it (lib/rules/order-metadata.ts). */
+  /** What the order needs, as Stripe's metadata carries it (server/payments/order-metadata.server.ts). */
   metadata: text("metadata", { mode: "json" }).$type<Record<string, string>>(),
   createdAt: createdAt(),
 });

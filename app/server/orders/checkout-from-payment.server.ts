@@ -1,5 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { CarriedOrder } from "~/lib/rules/order-metadata";
+import type { CarriedOrder } from "../payments/order-metadata.server";
 import { now } from "../core/clock.server";
 import type { Tx } from "../db/client.server";
 import { athletes, checkouts, contests } from "../db/schema";
@@ -7,7 +7,7 @@ import type { PaymentIntentState } from "../payments/types";
 
 /*
  * A payment's checkout as the payment was made for it, from what the payment carries
- * (lib/rules/order-metadata.ts). Used by recordPayment when a payment finds no usable checkout
+ * (server/payments/order-metadata.server.ts). Used by recordPayment when a payment finds no usable checkout
  * (the database lost it: a restore, a volume gone), so the webhook, the browser's return,
  * start-up and the restore all make the order; and by the recovery after a restore
  * (payments-after-snapshot.server.ts), which gives a checkout the snapshot has the carried

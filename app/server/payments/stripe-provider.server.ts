@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import { orderMetadata, orderMetadataUpdate, readOrderMetadata } from "~/lib/rules/order-metadata";
+import { orderMetadata, orderMetadataUpdate, readOrderMetadata } from "./order-metadata.server";
 import type { PaymentMethod } from "~/lib/rules/payment-terms";
 import { env } from "../core/env.server";
 import { loadStripe } from "../core/lazy-modules.server";

@@ -3,7 +3,7 @@ import { and, eq, gte } from "drizzle-orm";
 import { db } from "../db/client.server";
 import { testPaymentIntents } from "../db/schema";
 import { now } from "../core/clock.server";
-import { orderMetadata, orderMetadataUpdate, readOrderMetadata } from "~/lib/rules/order-metadata";
+import { orderMetadata, orderMetadataUpdate, readOrderMetadata } from "./order-metadata.server";
 import type { PaymentIntentState, PaymentProvider } from "./types";
 import { createTestRefund, testRefundedAmount } from "./test-refunds.server";
 

@@ -1,4 +1,4 @@
-import type { CarriedOrder, CarriedOrderReading } from "~/lib/rules/order-metadata";
+import type { CarriedOrder, CarriedOrderReading } from "./order-metadata.server";
 import type { PaymentMethod } from "~/lib/rules/payment-terms";
 
 /**
@@ -28,7 +28,7 @@ export type PaymentIntentState = {
   /** Set while a konbini voucher waits to be paid (Stripe's next_action.konbini_display_details). */
   konbini: KonbiniVoucher | null;
   /**
-   * The order the payment carries in its metadata (lib/rules/order-metadata.ts), or null with
+   * The order the payment carries in its metadata (server/payments/order-metadata.server.ts), or null with
    * why not: what makes its order again when the database lost it (payments-after-snapshot).
    */
   carriedOrder: CarriedOrderReading;

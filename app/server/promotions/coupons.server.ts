@@ -1,5 +1,6 @@
 import { and, eq, ne, sql } from "drizzle-orm";
-import { couponRefusalMessage, normaliseCouponCode, type CouponRefusal } from "~/lib/rules/coupons";
+import { normaliseCouponCode } from "~/lib/rules/coupons";
+import { couponRefusalMessage, type CouponRefusal } from "./coupon-refusals.server";
 import type { CouponOffer } from "~/lib/rules/promotions";
 import { db, type Tx } from "../db/client.server";
 import { coupons, couponUses } from "../db/schema";

@@ -5,7 +5,7 @@ import { db } from "~/server/db/client.server";
 import { checkouts, couponUses, coupons, orderLines, orders, testPaymentIntents } from "~/server/db/schema";
 import { COUPON_HOLD_LEASE_MS } from "~/server/promotions/coupons.server";
 import { COUPON_TRY_LIMITS } from "~/server/checkout/coupon.server";
-import { readOrderMetadata } from "~/lib/rules/order-metadata";
+import { readOrderMetadata } from "~/server/payments/order-metadata.server";
 import { checkoutUntilVerified, openCheckoutPage, payByTestCard } from "../../helpers/checkout-flow";
 import { callRoute } from "../../helpers/route";
 import { formRequest, seedContest } from "../../helpers/shop";

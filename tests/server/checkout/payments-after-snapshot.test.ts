@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { orderMetadata, type CarriedOrder } from "~/lib/rules/order-metadata";
+import { orderMetadata, type CarriedOrder } from "~/server/payments/order-metadata.server";
 import {
   describePaymentsAfterSnapshot,
   recoverPaymentsAfter,

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ORIENTATIONS, type Orientation } from "./pricing";
-import { DISCOUNT_KINDS, type Discount } from "./promotions";
+import { ORIENTATIONS, type Orientation } from "~/lib/rules/pricing";
+import { DISCOUNT_KINDS, type Discount } from "~/lib/rules/promotions";
 
 /**
  * What an order needs, carried by its payment at the provider (Stripe's metadata), so an order

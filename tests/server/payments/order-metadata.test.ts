@@ -9,7 +9,7 @@ import {
   STRIPE_METADATA_LIMITS,
   type CarriedOrder,
   withOrderCheck,
-} from "~/lib/rules/order-metadata";
+} from "~/server/payments/order-metadata.server";
 import { MAX_ORDER_ITEMS } from "~/lib/rules/pricing";
 import { DISCOUNT_KINDS } from "~/lib/rules/promotions";
 
