@@ -1,4 +1,4 @@
-// npm run bench:delivery — issue 14's batch delivery of a contest, timed over HTTP against the
+// npm run bench:delivery — a contest's batch delivery (一括納品), timed over HTTP against the
 // production build: 300 order lines in 150 orders from 120 families, 200 small files uploaded
 // through the 納品ファイル tab's plain form, the matching screen, one 一括納品 (and a second one
 // that must deliver nothing), the delivery mails counted at a real SMTP server on loopback, and

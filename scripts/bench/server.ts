@@ -4,7 +4,7 @@
 // shop's own packages and served by the shop's own server entry (server-build/index.js, through
 // the neutral edge of its app/entry.server.tsx), as the shop is. Every target runs BENCH_ROUNDS times
 // (default 3), the targets interleaved so the machine's drift falls on all of them alike, and the
-// medians are compared. Budgets (issue 16): storefront pages ≥ 0.7× the minimal app's req/s with
+// medians are compared. Budgets: storefront pages ≥ 0.7× the minimal app's req/s with
 // p99 ≤ 2× its p99; admin list pages ≥ 0.5×; /healthz ≥ 1.5×; the shop's peak RSS within 64 MB
 // of the minimal app's, and its RSS after BENCH_IDLE_SECONDS (default 60) idle within 32 MB of
 // its start-up figure; no answer outside 2xx/3xx. Pages every visitor gets alike are served from

@@ -1,4 +1,4 @@
-// npm run bench:transcode — what making phone versions costs on this machine (issue 31):
+// npm run bench:transcode — what making phone versions costs on this machine (decision 0036):
 //  1. a 60 s 1080p export (test pattern and tone, H.264 + AAC at ~8 Mb/s, as editors export) made
 //     with ffmpeg; its phone version made with the job's own arguments (phoneVersionArgs), at the
 //     job's priority and thread cap: the time as a multiple of real time, the size against the

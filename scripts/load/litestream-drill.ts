@@ -1,4 +1,4 @@
-// npm run test:drill — the restore drill (issue 41, decision 0041): the shop runs as production runs
+// npm run test:drill — the restore drill (decision 0041): the shop runs as production runs
 // it (scripts/start.sh: Litestream replicating to a bucket, the server its child) while customers
 // buy and the admin delivers and refunds; then the server and Litestream are killed with SIGKILL,
 // the volume (the database, its WAL, Litestream's own folder, the media) is deleted, and the shop

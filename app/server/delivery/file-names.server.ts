@@ -1,5 +1,5 @@
 /**
- * Reading an edited video's file name at batch delivery (issue 14): which athlete and which style
+ * Reading an edited video's file name at batch delivery (一括納品): which athlete and which style
  * it is for, so that one file can be matched to every open order line for that athlete and style.
  * Editors name files in many ways (`12_縦.mp4`, `012-横.mov`, `No12 縦.mp4`, `演奏順12_yoko.mp4`,
  * `１２＿縦.mp4`, `12_山田花子_縦.mp4`); the matcher reads them all, and where a name could mean

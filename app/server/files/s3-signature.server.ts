@@ -5,7 +5,7 @@ import { bucketEndpoint, bucketOrigin } from "../core/env/storage-settings.serve
 /**
  * Signed GET URLs (AWS Signature Version 4, query-string form) made with node:crypto alone, so
  * serving a file from the bucket never loads the AWS SDK (~25 MB): a storefront burst of covers
- * and samples stays within issue 16's memory budget. The same URL the SDK's presigner makes,
+ * and samples stays within the server's memory budget (npm run bench:server). The same URL the SDK's presigner makes,
  * byte for byte (tests/server/files/storage.test.ts compares them).
  */
 export type SignedGet = {

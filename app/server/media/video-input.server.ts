@@ -5,7 +5,7 @@ import type { VideoKind } from "../core/sniff.server";
  * names. Left to guess a file's format, they take some "videos" to be lists of other inputs (a
  * DASH manifest, an HLS playlist, an ffconcat file): a manifest beginning `<!--ftypjp2 -->`
  * passed the 16-byte sniffer as MP4, and ffprobe then fetched every URL it named and read other
- * local media files (issue 40, *crafted manifest*; decision 0039). So each reads with the demuxer
+ * local media files (*crafted manifest*; decision 0039). So each reads with the demuxer
  * of the kind the sniffer found, and through only the protocols reading the upload itself needs.
  */
 export type VideoInput = {

@@ -10,7 +10,7 @@ import { refundConditions, salesConditions, type SalesFilter } from "./sales.ser
  * then one row per refund of the filter (区分 返金, counted on the day it was made, as the report
  * counts it; see refundConditions). Columns 15–17 are 売上, 返金 and 純売上 of each row, so a
  * spreadsheet's sums by 計上日 or 大会名 give the page's figures; the first twelve are as they were.
- * The last four (issue 33) break a sale down: 定価 (the line's list price), 割引 (what promotions and
+ * The last four (decision 0038) break a sale down: 定価 (the line's list price), 割引 (what promotions and
  * the coupon took off it), 割引後 (what was paid: the same as 売上) and the order's クーポンコード; a
  * refund row has 0 in the three and no code. Spreadsheets read the columns by position: new ones
  * go at the end.

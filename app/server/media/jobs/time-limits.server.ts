@@ -2,8 +2,8 @@ import type { MediaJobKind } from "../../db/schema";
 import { MINUTE_MS } from "~/lib/rules/tokyo-date";
 
 /**
- * How long a media job's ffmpeg may run before it is killed and the job failed for good (issue 40,
- * *stalled job*: an input whose fetch never answered kept the only worker busy, and the next
+ * How long a media job's ffmpeg may run before it is killed and the job failed for good
+ * (*stalled job*: an input whose fetch never answered kept the only worker busy, and the next
  * upload's poster stayed 待機中). A limit that grows with the video, so an honest long video is
  * never cut off, and a floor, so a short one is not either on a busy machine.
  *

@@ -33,7 +33,7 @@ function FlagBadge({ flag }: { flag: string }) {
 
 /**
  * What the red badges mean. A list with a name, so a screen reader says what it is (an
- * aria-label on a <p> is not announced: bug 7 of issue 29).
+ * aria-label on a <p> is not announced).
  */
 export function FlagLegend() {
   return (
