@@ -27,11 +27,11 @@ const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 const objectStorageURL = `http://127.0.0.1:${process.env.E2E_S3_PORT}`;
 /** What runs against object storage too (issue 17): the chunked uploads, 納品 and downloads, the kill-and-resume upload. */
 const OBJECT_STORAGE_SPECS = [
-  "**/contest-content.spec.ts",
-  "**/batch-delivery.spec.ts",
-  "**/delivery.spec.ts",
-  "**/download-versions.spec.ts",
-  "**/upload-resume.spec.ts",
+  "**/admin/contests/contest-content.spec.ts",
+  "**/admin/orders/batch-delivery.spec.ts",
+  "**/admin/orders/delivery.spec.ts",
+  "**/storefront/download-versions.spec.ts",
+  "**/server/upload-resume.spec.ts",
 ];
 
 export default defineConfig({
@@ -69,12 +69,12 @@ export default defineConfig({
       use: { javaScriptEnabled: false },
       grepInvert: /@js-only/,
       testIgnore: [
-        "**/admin-access.spec.ts",
-        "**/upload-resume.spec.ts",
-        "**/kept-alive-connections.spec.ts",
-        "**/list-index-bomb.spec.ts",
-        "**/server-edge.spec.ts",
-        "**/stop-together.spec.ts",
+        "**/admin/admin-access.spec.ts",
+        "**/server/upload-resume.spec.ts",
+        "**/server/kept-alive-connections.spec.ts",
+        "**/server/list-index-bomb.spec.ts",
+        "**/server/server-edge.spec.ts",
+        "**/server/stop-together.spec.ts",
       ],
     },
     {
@@ -87,12 +87,12 @@ export default defineConfig({
       testMatch: OBJECT_STORAGE_SPECS,
       use: { javaScriptEnabled: false, baseURL: objectStorageURL },
       grepInvert: /@js-only/,
-      testIgnore: ["**/upload-resume.spec.ts"],
+      testIgnore: ["**/server/upload-resume.spec.ts"],
     },
   ],
   webServer: [
     {
-      command: "node e2e/server.mjs",
+      command: "node e2e/support/server.mjs",
       url: `${baseURL}/healthz`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -100,7 +100,7 @@ export default defineConfig({
       stderr: "pipe",
     },
     {
-      command: "node e2e/server.mjs",
+      command: "node e2e/support/server.mjs",
       url: `${objectStorageURL}/healthz`,
       reuseExistingServer: false,
       timeout: 120_000,
