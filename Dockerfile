@@ -32,9 +32,9 @@ FROM node:24-bookworm-slim
 WORKDIR /app
 # jemalloc instead of glibc's malloc: a minute after a burst glibc still held ~45 MB of native
 # memory outside the V8 heap (the heap itself was back at ~30 MB), which jemalloc gives back within
-# seconds (npm run bench:server, issue 16). Linked at a fixed path whatever the architecture.
+# seconds (npm run bench:server). Linked at a fixed path whatever the architecture.
 # ffmpeg (with ffprobe): the shop probes every uploaded video and makes each one's poster and
-# phone version (issue 31). Debian's build, without recommended packages, which the shop never uses.
+# phone version (decision 0036). Debian's build, without recommended packages, which the shop never uses.
 RUN apt-get update && apt-get install -y --no-install-recommends libjemalloc2 ffmpeg && rm -rf /var/lib/apt/lists/* \
  && ln -s "$(find /usr/lib -name libjemalloc.so.2 | head -n 1)" /usr/local/lib/libjemalloc.so.2
 # Production refuses to start without SESSION_SECRET and ENCRYPTION_KEY (32+ characters each),

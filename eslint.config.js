@@ -4,7 +4,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 /*
- * The shop's "only one way" rules that a linter can check (issue 29). no-restricted-syntax and
+ * The shop's "only one way" rules that a linter can check. no-restricted-syntax and
  * no-restricted-imports are replaced, not merged, by a later block that matches the same file, so
  * each block below lists every restriction that applies to its files.
  */

@@ -25,7 +25,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 const objectStorageURL = `http://127.0.0.1:${process.env.E2E_S3_PORT}`;
-/** What runs against object storage too (issue 17): the chunked uploads, 納品 and downloads, the kill-and-resume upload. */
+/** What runs against object storage too (decision 0019): the chunked uploads, 納品 and downloads, the kill-and-resume upload. */
 const OBJECT_STORAGE_SPECS = [
   "**/admin/contests/contest-content.spec.ts",
   "**/admin/orders/batch-delivery.spec.ts",
