@@ -44,6 +44,8 @@ function storefront() {
     // The 領収書 of a paid order, reached with the order's status page token.
     route("orders/:token/receipt", "routes/storefront/receipt.tsx"),
     route("orders/:token/receipt.pdf", "routes/storefront/receipt-pdf.ts"),
+    // A reminder mail's stop link (its own token: it stops reminders, it shows no order's page).
+    route("reminders/:token", "routes/storefront/reminder-stop.tsx"),
   ];
 }
 

@@ -74,6 +74,9 @@ export const FLOORS: Floor[] = [
         "uploads, media library, public catalogue, cover, media API helpers, probing, a contest's deletion",
       backups:
         "Litestream's configuration and lag; the scheduled snapshots: taken, kept (bucket or folder), pruned, reported; fetched for a restore",
+      reminders:
+        "reminder mails before a konbini voucher's deadline and a download page's end: what is due by the clock, " +
+        "the pass that queues each once, the stop link",
     },
   },
   {

@@ -8,6 +8,7 @@ import { observeRequest, reportCallerGate } from "./metrics/registry.server";
 import { stopCleanUpLoop } from "./startup.server";
 import { stopBackupLoop } from "./backups/scheduler.server";
 import { stopReplicaWatch } from "./backups/replica-status.server";
+import { stopReminderLoop } from "./reminders/reminder-pass.server";
 import { MULTIPART_SLACK_BYTES, MAX_FORM_BYTES } from "./http/form.server";
 import { apiError } from "./http/json-api.server";
 import { hasSessionCookie, sessionCookieName } from "./http/session.server";
@@ -85,6 +86,7 @@ export async function shutDown(): Promise<void> {
   // A snapshot under way is left: its .part files are swept by the next, taken an interval after the last good one.
   stopBackupLoop();
   stopReplicaWatch();
+  stopReminderLoop();
   // ffmpeg is stopped at once (a transcode may have minutes to go); its job waits for the next start.
   await Promise.all([stopOutboxRetryLoop(), stopMediaWorker()]);
   try {

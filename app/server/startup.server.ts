@@ -21,13 +21,15 @@ import { startBackupLoop } from "./backups/scheduler.server";
 import { startReplicaWatch } from "./backups/replica-status.server";
 import { backupNotice } from "./backups/backup-notice.server";
 import { ffmpegInstalled } from "./media/probe.server";
+import { startReminderLoop } from "./reminders/reminder-pass.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
  * stops start-up naming the variable), opens and migrates the database, and creates
  * the first admin from ADMIN_EMAIL / ADMIN_PASSWORD when the shop has none, makes the
  * orders of payments that succeeded while their order was never written, and starts the
- * loops that retry mail the SMTP server could not take and delete expired order drafts.
+ * loops that retry mail the SMTP server could not take, delete expired order drafts and queue
+ * the reminder mails.
  */
 export async function startUp(): Promise<void> {
   const config = env();
@@ -57,6 +59,8 @@ export async function startUp(): Promise<void> {
     .catch((error: unknown) => console.error("[refunds] resending failed", error));
   startOutboxRetryLoop();
   startCleanUpLoop();
+  // Reminder mails before a voucher's deadline and a download page's end, by the clock (no cron).
+  startReminderLoop();
   // Every uploaded video is read by ffprobe and its versions made by ffmpeg: without them uploads
   // of videos are refused, so the log says at once what the machine lacks.
   void ffmpegInstalled().then((found) => {

@@ -71,6 +71,8 @@ const RULES: [RegExp, Kind][] = [
   [/^\/orders\/[^/]+\/konbini-test$/, "admin"],
   // An order's receipt (page and PDF) under its status page token: whoever holds the link, nobody else.
   [/^\/orders\/[^/]+\/receipt(\.pdf)?$/, "order-link"],
+  // A reminder mail's stop link: whoever holds it; a guessed token finds nothing and stops nothing.
+  [/^\/reminders\/[^/]+$/, "order-link"],
   // The order status page is opened like a download page: by its unguessable token, by whoever holds it.
   [/^\/(download\/|api\/download\/|orders\/)/, "download"],
   [

@@ -478,7 +478,31 @@ export const downloadPages = sqliteTable(
     createdAt: createdAt(),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [uniqueIndex("download_pages_order_idx").on(t.orderId)],
+  (t) => [
+    uniqueIndex("download_pages_order_idx").on(t.orderId),
+    // The reminders' pass: the pages ending in the next days.
+    index("download_pages_expires_idx").on(t.expiresAt),
+  ],
+);
+
+/**
+ * The reminder mails of an order (app/server/reminders/): the key of their stop link, made with
+ * the order's first reminder, and when the customer used it. The reminders themselves are rows
+ * of the outbox, each under its own dedupe key, so each is queued once.
+ */
+export const orderReminders = sqliteTable(
+  "order_reminders",
+  {
+    orderId: integer("order_id")
+      .primaryKey()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    /** 128 random bits, base64url: the only key to the stop page. */
+    stopToken: text("stop_token").notNull(),
+    /** Set by the stop link: no further reminder of the order is queued, and none waiting is sent. */
+    stoppedAt: integer("stopped_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("order_reminders_stop_token_idx").on(t.stopToken)],
 );
 
 export const CODE_PURPOSES = [

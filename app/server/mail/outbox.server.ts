@@ -76,6 +76,19 @@ export function queueMail(outgoing: OutgoingMail, tx: Tx | Db = db()): number | 
   return row?.id ?? null;
 }
 
+/**
+ * Cancels the mails still waiting under these keys (one being sent is left to finish): what they
+ * say no longer holds (a reminder of a voucher since paid). Returns how many were cancelled.
+ */
+export function cancelQueuedMail(dedupeKeys: readonly string[], tx: Tx | Db = db()): number {
+  if (dedupeKeys.length === 0) return 0;
+  return tx
+    .update(mailOutbox)
+    .set({ status: "cancelled" })
+    .where(and(inArray(mailOutbox.dedupeKey, [...dedupeKeys]), eq(mailOutbox.status, "pending")))
+    .run().changes;
+}
+
 /** Takes the row for this sender, if it is due and nobody else holds it. */
 function claim(id: number): OutboxRow | undefined {
   const at = now();

@@ -2,6 +2,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import { remember } from "../core/remember.server";
 import { registerShopGauges } from "./shop-gauges.server";
 import { requestGroup, statusClass } from "./request-groups.server";
+import { REMINDER_KINDS } from "../reminders/reminders.server";
+import { sentReminderCounts } from "../reminders/reminder-pass.server";
 
 /**
  * The numbers `/metrics` shows (Prometheus' text format, scraped by fly.io into its Grafana):
@@ -45,6 +47,7 @@ function makeShopMetrics(): ShopMetrics {
     registers: [registry],
   });
   registerShopGauges(registry);
+  registerSentReminders(registry);
   const metrics: ShopMetrics = { registry, requests };
   registerCallerGate(registry, () => metrics.readCallerGate?.());
   return metrics;
@@ -94,6 +97,24 @@ function registerCallerGate(registry: Registry, read: () => CallerGateReading | 
     registers,
     collect() {
       this.set((reading?.longestWaitMs ?? 0) / 1000);
+    },
+  });
+}
+
+/**
+ * The reminder mails sent, by kind (reminders/). A counter read from the outbox when scraped: its
+ * rows are kept, so the count only grows, and it goes on after a restart where it stood.
+ */
+function registerSentReminders(registry: Registry): void {
+  new Counter({
+    name: "shop_reminders_sent_total",
+    help: "Reminder mails the SMTP server took: konbini (a voucher's deadline), download_7d and download_1d (a download page's end)",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+    collect() {
+      const sent = sentReminderCounts();
+      this.reset();
+      for (const kind of REMINDER_KINDS) this.inc({ kind }, sent[kind]);
     },
   });
 }
