@@ -58,7 +58,7 @@ export default function ReminderStop() {
   );
   if (page.stoppedAt)
     return (
-      <AuthCard title="お知らせメールを停止しました">
+      <AuthCard title="お知らせを停止しました">
         <div className="text-center">
           <DoneMark />
         </div>

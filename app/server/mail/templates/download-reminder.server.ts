@@ -29,8 +29,12 @@ export function downloadReminderMail(input: {
         table: [
           ["注文番号", input.orderNumber],
           ["ダウンロード期限", `${end}（日本時間）`],
-          ...input.videos.map((video, index) => [`未ダウンロード${index + 1}`, video] as [string, string]),
         ],
+      },
+      {
+        text: ["【まだダウンロードされていない動画】", ...input.videos.map((video) => `・${video}`)].join(
+          "\n",
+        ),
       },
       {
         text: "・各動画のダウンロードは1回限りです（途中で切れた場合は24時間以内であれば再開できます）。\n・保存できない、見つからないなどの場合は、期限内にお問い合わせください。",
