@@ -11,8 +11,9 @@ const BADGES: Record<JobStatus, string> = {
 
 /**
  * A video's facts and its background work on a back-office row: 「1080p・4:05・横」, the state
- * (待機中 / 処理中 n% / 完了… / 失敗) and, after a failure, its reason and 再実行 (a plain form
- * posting `intent=retry` with the row's id, so it works without JavaScript).
+ * (待機中 / 処理中 n%・its step / 完了… / 失敗, only ever moving forward) and, after a failure,
+ * its reason and 再実行 (a plain form posting `intent=retry` with the row's id, so it works
+ * without JavaScript).
  */
 export function VideoJobState({
   video,

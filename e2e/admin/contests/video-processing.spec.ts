@@ -108,14 +108,14 @@ test("納品ファイル: a real video's state from 待機中 through 処理中 
       ),
     ).toBeVisible();
 
-    // A worker elsewhere is 37% through the phone version.
+    // A worker elsewhere is 37% through the phone version (the poster, a second's work, still waits).
     setPhoneJob(
       fileName,
       contest.id,
       "status = 'running', progress = 37, attempts = 1, claimed_by = 'elsewhere:1:e2e', claimed_until = ?",
       HELD_UNTIL,
     );
-    await waitForState(page, state, "処理中 37%");
+    await waitForState(page, state, "処理中 33%・スマホ用動画の作成（2/2）");
 
     // Its last try failed: 失敗 with ffmpeg's reason and 再実行.
     setPhoneJob(

@@ -16,7 +16,6 @@ import {
 import { fileStore } from "~/server/files/store.server";
 import { queueMediaJobs } from "~/server/media/jobs/queue.server";
 import type { VideoRowState } from "~/server/media/video-states.server";
-import { videoJobState, type JobView } from "~/lib/rules/video-job-states";
 import type { VideoProbe } from "~/lib/rules/video-versions";
 import { mediaDir } from "../../helpers/media-dir";
 import { callRoute } from "../../helpers/route";
@@ -110,7 +109,7 @@ async function deliveryRows() {
 }
 
 describe("納品ファイル: each file's video and processing state", () => {
-  it("says 待機中, 処理中 n%, 完了 with the phone version or why none, and 失敗 with the reason", async () => {
+  it("says 待機中, 処理中 n% with its step, 完了 with the phone version or why none, and 失敗 with the reason", async () => {
     const waiting = deliveryFile(shop.contestId);
     jobs("delivery", waiting.id, { poster: {}, phone: {} });
     const running = deliveryFile(shop.contestId);
@@ -136,7 +135,7 @@ describe("納品ファイル: each file's video and processing state", () => {
 
     const { processing, failedFiles, video } = await deliveryRows();
     expect(video(waiting.id)).toMatchObject({ label: "1080p・4:05・横", state: { words: "待機中" } });
-    expect(video(running.id)?.state?.words).toBe("処理中 37%");
+    expect(video(running.id)?.state?.words).toBe("処理中 43%・スマホ用動画の作成（2/2）");
     expect(video(made.id)).toMatchObject({
       posterUrl: `/admin/contest/${shop.contestId}/poster/poster-made.jpg`,
       state: { status: "done", words: "完了（スマホ用 720p・約12 MB）" },
@@ -186,7 +185,10 @@ describe("納品ファイル: each file's video and processing state", () => {
       detail: null,
     });
     expect(jobOf("delivery", failed.id, "phone")?.status).toBe("done");
-    expect((await deliveryRows()).video(failed.id)?.state?.words).toBe("待機中");
+    // Its phone version is made: the file is 処理中 again, its poster waiting for the worker.
+    expect((await deliveryRows()).video(failed.id)?.state?.words).toBe(
+      "処理中 90%・ポスター画像の作成待ち（1/2）",
+    );
 
     // Nothing failed any more: 再実行 again says so and changes nothing.
     const again = await retry(failed.id);
@@ -394,44 +396,5 @@ describe("the admin's poster file", () => {
     expect((await get(shop.contestId, "delivery-state1.mp4")).status).toBe(404);
     expect((await get(shop.contestId, "poster-served.jpg", notAdmin)).location).toMatch(/^\/admin-login/);
     expect((await get(shop.contestId, "poster-served.jpg", "")).location).toMatch(/^\/admin-login/);
-  });
-});
-
-describe("a video's jobs in one state", () => {
-  const job = (
-    kind: "poster" | "phone",
-    status: JobView["status"],
-    more: Partial<JobView> = {},
-  ): JobView => ({
-    kind,
-    status,
-    progress: 0,
-    attempts: 0,
-    detail: null,
-    ...more,
-  });
-
-  it("a failure beside a job still waiting says 失敗, and the page keeps following the other", () => {
-    expect(
-      videoJobState(
-        [job("poster", "waiting"), job("phone", "failed", { attempts: 4, detail: "止まりました" })],
-        null,
-      ),
-    ).toEqual({ status: "failed", words: "失敗", reason: "スマホ用: 止まりました", unfinished: true });
-  });
-
-  it("a try that failed and waits for its retry says so beside 待機中", () => {
-    expect(
-      videoJobState([job("poster", "waiting", { attempts: 1, detail: "読み取れませんでした" })], null),
-    ).toEqual({
-      status: "waiting",
-      words: "待機中",
-      reason: "前回の失敗: 読み取れませんでした（自動で再試行します）",
-      unfinished: true,
-    });
-  });
-
-  it("no jobs (a file from before videos were processed): nothing to say", () => {
-    expect(videoJobState([], null)).toBeNull();
   });
 });
