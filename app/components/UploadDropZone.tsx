@@ -19,7 +19,6 @@ export function UploadDropZone({
   accept,
   multiple,
   error,
-  onChoose,
 }: {
   queue: Pick<Queue, "inputRef" | "uploading" | "dragging" | "dropZone" | "choose">;
   hydrated: boolean;
@@ -31,8 +30,6 @@ export function UploadDropZone({
   accept: string;
   multiple: boolean;
   error: string | null;
-  /** Runs before the chosen files are queued (a tab clears its own message). */
-  onChoose?: () => void;
 }) {
   const { inputRef, uploading, dragging, dropZone, choose } = queue;
   const errorId = `${inputId}-error`;
@@ -54,10 +51,7 @@ export function UploadDropZone({
         disabled={uploading}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
-        onChange={(event) => {
-          onChoose?.();
-          choose(event.currentTarget.files);
-        }}
+        onChange={(event) => choose(event.currentTarget.files)}
         className="mx-auto block w-full max-w-md text-sm file:mr-3 file:rounded-lg file:border-0 file:bg-zinc-800 file:px-4 file:py-2 file:text-sm file:font-semibold file:text-white disabled:cursor-not-allowed"
       />
       <FieldError id={errorId} errors={error ? [error] : null} announce />

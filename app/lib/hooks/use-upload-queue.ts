@@ -51,24 +51,23 @@ export function useUploadQueue(options: {
   const update = (key: string, change: Partial<QueuedFile>) =>
     setQueue((current) => current.map((entry) => (entry.key === key ? { ...entry, ...change } : entry)));
 
-  /** Sends the waiting files one after another; resolves to how many failed. */
-  const start = async (event: FormEvent<HTMLFormElement>): Promise<number> => {
+  /** Sends the waiting files one after another (the queue's rows say how each went). */
+  const start = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
     event.preventDefault();
-    if (uploading) return 0;
+    if (uploading) return;
     const waiting = queue.filter((entry) => entry.state !== "完了");
     if (waiting.length === 0) {
       setFieldError(options.noFile);
-      return 0;
+      return;
     }
     const tooBig = waiting.find((entry) => entry.file.size > options.maxUploadBytes);
     if (tooBig) {
       setFieldError(
         `ファイルが大きすぎます（上限 ${formatBytes(options.maxUploadBytes)}）: ${tooBig.file.name}`,
       );
-      return 0;
+      return;
     }
     setUploading(true);
-    let failed = 0;
     for (const entry of waiting) {
       update(entry.key, { state: "アップロード中", error: undefined });
       try {
@@ -81,7 +80,6 @@ export function useUploadQueue(options: {
         });
         update(entry.key, { state: "完了", loaded: entry.file.size });
       } catch (caught) {
-        failed++;
         // A refused file shows no full bar: nothing of it was kept.
         update(entry.key, {
           state: "失敗",
@@ -93,7 +91,6 @@ export function useUploadQueue(options: {
     setUploading(false);
     if (inputRef.current) inputRef.current.value = "";
     revalidator.revalidate();
-    return failed;
   };
 
   /** Props for the drop zone: dropped files become the input's selection. */

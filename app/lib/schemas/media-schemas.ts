@@ -21,8 +21,11 @@ export const UPLOAD_MESSAGES = {
   chunkFailed: (status: number) => `チャンクのアップロードに失敗しました: ${status}`,
   chunkNetwork: "チャンクのアップロード中に通信エラーが発生しました",
   general: "アップロードに失敗しました。もう一度お試しください。",
-  /** Under the queue after a run with failures: each row says why (a refused file is not helped by trying again). */
-  someFailed: "アップロードできなかったファイルがあります。各ファイルに表示された理由をご確認ください。",
+  /**
+   * Above the queue after a run with failures, and the plain form's toast: how many files were not
+   * taken (their names and reasons follow), so none is missed in a long batch.
+   */
+  filesRefused: (count: number) => `${count} 件のファイルを受け付けられませんでした`,
 } as const;
 
 export const THUMBNAIL_SIZE_ERROR_TITLE = "サイズエラー";

@@ -12,14 +12,13 @@ import { cleanFileName, newStoredName, removeStoredFiles } from "../files/storag
 import { fileStore } from "../files/store.server";
 import type { VideoProbe } from "~/lib/rules/video-versions";
 import { dropJobsOf, queueMediaJobs } from "../media/jobs/queue.server";
-import { checkUploadedVideo } from "../media/probe.server";
+import { checkUploadedVideo, notPlayableMessage } from "../media/probe.server";
 import { deliveryPlan } from "./delivery-plan.server";
 
 export type DeliveryFile = typeof deliveryFiles.$inferSelect;
 export type DeliveryFileFailure = { ok: false; status: 400 | 404 | 409 | 413 | 415; message: string };
 
 export const DELIVERY_FILE_MESSAGES = {
-  notVideo: "動画ファイル（MP4・MOV・WebM）を選択してください",
   noFile: "納品する動画ファイルを選択してください",
   unreadable: "送信内容を読み取れませんでした。もう一度お試しください。",
   notFound: "ファイルが見つかりません。画面を再読み込みしてください。",
@@ -32,6 +31,9 @@ const fail = (status: DeliveryFileFailure["status"], message: string): DeliveryF
   status,
   message,
 });
+
+/** A file of the plain form that was not kept, and why (the message names it). */
+export type RefusedFile = { name: string; message: string };
 
 type DeliveryMatch = { athleteId: number; orientation: Orientation } | null;
 
@@ -52,7 +54,8 @@ export async function storeDeliveryFile(
     return fail(415, message);
   };
   const kind = sniffVideo(readHead(file));
-  if (!kind) return refuse(DELIVERY_FILE_MESSAGES.notVideo);
+  // No video's first bytes: refused in the words ffprobe's refusal uses, naming the file.
+  if (!kind) return refuse(notPlayableMessage(cleanFileName(originalName)));
   // The first bytes say what a file claims to be; ffprobe reads, as that kind, whether it is a
   // video that plays.
   const checked = await checkUploadedVideo({ source: file, kind }, cleanFileName(originalName));
@@ -103,13 +106,15 @@ export function recordDeliveryFile(
 /**
  * The 納品ファイル tab's plain form (JavaScript off): one or several `files` parts, each
  * streamed to disk within the upload limit, then checked and stored as above. A file that
- * is not a video is refused by name; the others are kept.
+ * is not a video is refused with its reason, which names it; the others are kept.
  */
 export async function receiveDeliveryForm(
   contestId: number,
   request: Request,
   match: DeliveryMatch = null,
-): Promise<{ ok: true; stored: DeliveryFile[]; refused: string[]; fields: FormData } | DeliveryFileFailure> {
+): Promise<
+  { ok: true; stored: DeliveryFile[]; refused: RefusedFile[]; fields: FormData } | DeliveryFileFailure
+> {
   const limit = env().MAX_UPLOAD_BYTES;
   const spooled = await spoolMultipartForm(request, {
     directory: (await fileStore()).scratchDir(),
@@ -125,7 +130,7 @@ export async function receiveDeliveryForm(
       : fail(400, DELIVERY_FILE_MESSAGES.unreadable);
   }
   const stored: DeliveryFile[] = [];
-  const refused: string[] = [];
+  const refused: RefusedFile[] = [];
   for (const part of spooled.files) {
     // An empty file input sends one empty part.
     if (part.size === 0) {
@@ -134,7 +139,7 @@ export async function receiveDeliveryForm(
     }
     const result = await storeDeliveryFile(contestId, part.path, part.fileName, match);
     if (result.ok) stored.push(result.file);
-    else refused.push(cleanFileName(part.fileName));
+    else refused.push({ name: cleanFileName(part.fileName), message: result.message });
   }
   if (stored.length === 0 && refused.length === 0) return fail(400, DELIVERY_FILE_MESSAGES.noFile);
   return { ok: true, stored, refused, fields: spooled.fields };
@@ -264,7 +269,8 @@ export async function replaceFile(
   if (!received.ok) return received;
   const [file, ...extra] = received.stored;
   for (const more of extra) await removeWaitingFile(contestId, more.id);
-  if (!file) return fail(415, DELIVERY_FILE_MESSAGES.notVideo);
+  // Nothing stored means the one file sent was refused: say why, as the upload does.
+  if (!file) return fail(415, received.refused[0]?.message ?? DELIVERY_FILE_MESSAGES.noFile);
   if (!delivered) await removeWaitingFile(contestId, old.id);
   return { ok: true, file, delivered };
 }

@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { positiveId } from "~/lib/rules/params";
 import { deliveryActionSchema, fileMatchSchema, type DeliveryAction } from "~/lib/schemas/delivery-schemas";
+import { UPLOAD_MESSAGES } from "~/lib/schemas/media-schemas";
 import { readForm } from "../http/form.server";
 import type { Toast } from "../http/session.server";
 import { retryVideoJobs } from "../media/video-states.server";
@@ -52,14 +53,15 @@ export async function runDeliveryTabPost(request: Request, contest: TabContest):
   return buttonStep(parsed.data, contest);
 }
 
-/** アップロード without JavaScript: every video is kept, the others refused by name. */
+/** アップロード without JavaScript: every video is kept, the others refused by name and reason. */
 async function uploadStep(request: Request, contest: TabContest): Promise<DeliveryTabOutcome> {
   const received = await receiveDeliveryForm(contest.id, request);
   if (!received.ok) return refused(received.status, { fileId: null, error: received.message });
   if (received.refused.length > 0)
+    // Each reason names its file; the title is the one the queue shows with JavaScript.
     return failed(
-      `${received.refused.length} 件のファイルは再生できる動画ではないため受け付けませんでした`,
-      `${received.refused.join("、")}${received.stored.length ? `（他の ${received.stored.length} 件はアップロードしました）` : ""}`,
+      UPLOAD_MESSAGES.filesRefused(received.refused.length),
+      `${received.refused.map((file) => file.message).join(" ")}${received.stored.length ? `（他の ${received.stored.length} 件はアップロードしました）` : ""}`,
     );
   return done("アップロード完了", `${received.stored.length} 件のファイルをアップロードしました。`);
 }

@@ -1,9 +1,9 @@
 import { sniffMedia } from "../core/sniff.server";
-import { checkUploadedVideo } from "../media/probe.server";
+import { checkUploadedVideo, notPlayableMessage } from "../media/probe.server";
 import type { CompletedUpload, DeliveryAdoption } from "../media/upload-completion.server";
 import { uploadFailure } from "../media/upload-rows.server";
 import { withVideoSource } from "../media/video-source.server";
-import { DELIVERY_FILE_MESSAGES, recordDeliveryFile, type DeliveryFile } from "./delivery-files.server";
+import { recordDeliveryFile, type DeliveryFile } from "./delivery-files.server";
 
 /**
  * A chunked upload meant for delivery, stored whole: it becomes a delivery file of the contest
@@ -16,8 +16,10 @@ export async function adoptDeliveryUpload(
   upload: CompletedUpload,
 ): Promise<DeliveryAdoption<DeliveryFile>> {
   const kind = sniffMedia(upload.head);
+  // Bytes that are no video at all are refused in ffprobe's words, naming the file, as the plain
+  // form refuses them: in a batch the admin must know which file, and that it will not play.
   if (!kind || kind.mediaType !== "video" || !upload.storedName.endsWith(`.${kind.extension}`))
-    return uploadFailure(415, DELIVERY_FILE_MESSAGES.notVideo);
+    return uploadFailure(415, notPlayableMessage(upload.originalName));
   // ffprobe reads the stored file where it lies (object storage: through a signed URL), as the
   // kind its first bytes said.
   const checked = await withVideoSource(upload.storedName, kind.extension, (input) =>

@@ -23,10 +23,14 @@ export type MediaMeta = {
   category: (typeof CONTENT_CATEGORIES)[number];
 };
 
+/** Each refusal names the file: of a batch, the admin must know which one was not taken. */
 export const NEW_MEDIA_ERRORS = {
-  notMedia:
-    "対応していないファイル形式です。動画（MP4・MOV・WebM）か画像（JPEG・PNG・WebP・GIF）を選択してください",
-  unreadableImage: "画像を読み取れませんでした。別の画像を選択してください",
+  notMedia: (fileName: string) =>
+    `「${fileName}」は対応していないファイル形式です。動画（MP4・MOV・WebM）か画像（JPEG・PNG・WebP・GIF）を選択してください`,
+  notExpected: (fileName: string, expected: "video" | "image") =>
+    `「${fileName}」の中身が${expected === "video" ? "動画" : "画像"}ではありません`,
+  unreadableImage: (fileName: string) =>
+    `「${fileName}」を画像として読み取れませんでした。別の画像を選択してください`,
 } as const;
 
 /** The category a content upload names; anything else is a sample, as the form's default. */
@@ -36,12 +40,12 @@ export const contentCategoryOf = (category: string | null): MediaMeta["category"
 /** What a file's first bytes say it is, checked against what the upload said it would be. */
 export function checkMedia(
   head: Buffer,
-  expectedType: MediaMeta["expectedType"],
+  { originalName, expectedType }: Pick<MediaMeta, "originalName" | "expectedType">,
 ): SniffedMedia | UploadFailure {
   const kind = sniffMedia(head);
-  if (!kind) return uploadFailure(415, NEW_MEDIA_ERRORS.notMedia);
+  if (!kind) return uploadFailure(415, NEW_MEDIA_ERRORS.notMedia(originalName));
   if (expectedType && kind.mediaType !== expectedType)
-    return uploadFailure(415, `ファイルの中身が${expectedType === "video" ? "動画" : "画像"}ではありません`);
+    return uploadFailure(415, NEW_MEDIA_ERRORS.notExpected(originalName, expectedType));
   return kind;
 }
 
@@ -70,7 +74,9 @@ export async function readMedia(
 ): Promise<{ width: number | null; height: number | null; video: VideoProbe | null } | UploadFailure> {
   if (kind.mediaType === "image") {
     const size = await imageSize(source);
-    return size ? { ...size, video: null } : uploadFailure(415, NEW_MEDIA_ERRORS.unreadableImage);
+    return size
+      ? { ...size, video: null }
+      : uploadFailure(415, NEW_MEDIA_ERRORS.unreadableImage(originalName));
   }
   const checked = await checkUploadedVideo({ source, kind: kind.extension }, originalName);
   if (!checked.ok) return uploadFailure(415, checked.message);
@@ -137,7 +143,7 @@ export async function storeUploadedFile(
     await fsp.rm(file, { force: true });
     return failure;
   };
-  const kind = checkMedia(readHead(file), meta.expectedType);
+  const kind = checkMedia(readHead(file), meta);
   if ("ok" in kind) return refuse(kind);
   const read = await readMedia(kind, file, meta.originalName);
   if ("ok" in read) return refuse(read);

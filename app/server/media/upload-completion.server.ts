@@ -111,9 +111,9 @@ async function adoptStoredUpload<D>(
     expectedType: row.mediaType,
     category: contentCategoryOf(row.category),
   };
-  const kind = checkMedia(head, meta.expectedType);
+  const kind = checkMedia(head, meta);
   if ("ok" in kind) return refuse(kind);
-  if (!named(kind)) return refuse(uploadFailure(415, NEW_MEDIA_ERRORS.notMedia));
+  if (!named(kind)) return refuse(uploadFailure(415, NEW_MEDIA_ERRORS.notMedia(row.originalName)));
   // Images pass through this server once, to be measured (object storage: a scratch copy).
   const read =
     kind.mediaType === "image"

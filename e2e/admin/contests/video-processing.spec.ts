@@ -240,10 +240,8 @@ test("*MP4 header then HTML*: a 95-byte file with an MP4 header followed by HTML
     await expect(status).toContainText("失敗");
     await expect(status).toContainText("「kids.mp4」は再生できる動画ではありません");
   } else {
-    await expect(
-      page.getByText("1 件のファイルは再生できる動画ではないため受け付けませんでした"),
-    ).toBeVisible();
-    await expect(page.getByText("kids.mp4")).toBeVisible();
+    await expect(page.getByText("1 件のファイルを受け付けられませんでした")).toBeVisible();
+    await expect(page.getByText("「kids.mp4」は再生できる動画ではありません")).toBeVisible();
   }
 
   await page.goto(`/admin/contest/${contest.id}/content`);

@@ -3,6 +3,7 @@ import { e2eDbFile } from "../../support/work-dir";
 import { expect, test, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { SAMPLE_VIDEO, quickTimeVideo, videoBytes } from "../../../tests/helpers/test-videos";
+import { axeViolations } from "../../support/axe";
 import { jsEnabled, mailsTo, uniqueEmail } from "../../support/helpers";
 import { loginAsAdmin } from "../../support/users";
 
@@ -218,7 +219,7 @@ test("一括納品: 5 files for 6 orders from 4 families deliver the 5 complete 
   await context.close();
 });
 
-test("納品ファイル: a file that is not a video is refused by name (with JS its row says 失敗 and why, no full bar), an unknown number typed by hand is refused with what was typed kept, and a fixed match delivers", async ({
+test("納品ファイル: a file that is not a video is refused by name and why (with JS its row says 失敗 in the server's words, and it is counted and named above a list of 8 scrolled to show it), an unknown number typed by hand is refused with what was typed kept, and a fixed match delivers", async ({
   browser,
   baseURL,
 }) => {
@@ -227,31 +228,44 @@ test("納品ファイル: a file that is not a video is refused by name (with JS
   await loginAsAdmin(context, baseURL ?? "", uniqueEmail("ikkatsu-admin"));
   const admin = await context.newPage();
   await admin.goto(`/admin/contest/${contestId}/delivery`);
+  const broken = { name: "4_横.mp4", mimeType: "video/mp4", buffer: Buffer.from("not a video at all") };
+  const refusal = "「4_横.mp4」は再生できる動画ではありません";
 
   if (!jsEnabled()) {
     // Without JavaScript the browser sends whatever was chosen: the server reads the bytes.
-    await admin
-      .getByLabel("納品する動画ファイル（複数選択できます）")
-      .setInputFiles([
-        { name: "4_横.mp4", mimeType: "video/mp4", buffer: Buffer.from("not a video at all") },
-      ]);
+    await admin.getByLabel("納品する動画ファイル（複数選択できます）").setInputFiles([broken]);
     await admin.getByRole("button", { name: "アップロード", exact: true }).click();
-    await expect(
-      admin.getByText("1 件のファイルは再生できる動画ではないため受け付けませんでした"),
-    ).toBeVisible();
+    await expect(admin.getByText("1 件のファイルを受け付けられませんでした")).toBeVisible();
+    await expect(admin.getByText(refusal)).toBeVisible();
   } else {
-    // With JavaScript the bytes go up in chunks and are refused at the end: the row says so, with no full bar.
+    // With JavaScript the bytes go up in chunks and are refused at the end. In a batch of 8 the
+    // refused one is the 7th, below the fold of the list's own scroll box (about 5 rows).
+    const cameras = "ABCDEFG".split("").map((letter) => video(`会場カメラ_${letter}.mp4`));
     await admin
       .getByLabel("納品する動画ファイル（複数選択できます）")
-      .setInputFiles([
-        { name: "4_横.mp4", mimeType: "video/mp4", buffer: Buffer.from("not a video at all") },
-      ]);
+      .setInputFiles([...cameras.slice(0, 6), broken, cameras[6]!]);
     await admin.getByRole("button", { name: "アップロード", exact: true }).click();
-    const status = admin.getByRole("list", { name: "アップロード状況" }).getByRole("listitem");
-    await expect(status).toContainText("失敗");
-    await expect(status).toContainText("動画ファイル（MP4・MOV・WebM）を選択してください");
-    await expect(status.getByRole("progressbar")).toHaveCount(0);
-    await expect(admin.getByText("全体 0/1 件・0%（失敗 1 件）")).toBeVisible();
+    await expect(admin.getByText("全体 7/8 件・")).toBeVisible({ timeout: 30_000 });
+    const list = admin.getByRole("list", { name: "アップロード状況" });
+    const row = list.getByRole("listitem").filter({ hasText: "4_横.mp4" });
+    // The server's own words, naming the file, with no full bar.
+    await expect(row).toContainText("失敗");
+    await expect(row).toContainText(`${refusal}（映像と長さを読み取れませんでした）`);
+    await expect(row.getByRole("progressbar")).toHaveCount(0);
+    // Counted and named above the list, and the list scrolled to the row.
+    const summary = admin.getByRole("alert").filter({ hasText: "1 件のファイルを受け付けられませんでした" });
+    await expect(summary).toContainText("4_横.mp4");
+    await expect
+      .poll(() =>
+        row.evaluate((element) => {
+          const box = element.parentElement!.getBoundingClientRect();
+          const shown = element.getBoundingClientRect();
+          return shown.top >= box.top && shown.bottom <= box.bottom;
+        }),
+      )
+      .toBe(true);
+    // The list's box can be scrolled from the keyboard (axe: scrollable-region-focusable).
+    expect(await axeViolations(admin)).toEqual([]);
   }
 
   await upload(admin, ["IMG_2034.MOV"]);

@@ -6,6 +6,9 @@ import { db } from "~/server/db/client.server";
 import { deliveryFiles, orderLines, orders } from "~/server/db/schema";
 import { deliverContest } from "~/server/delivery/batch-delivery.server";
 import { deliveryScreen } from "~/server/delivery/delivery-screen.server";
+import { getSession } from "~/server/http/session.server";
+import { notPlayableMessage } from "~/server/media/probe.server";
+import { UPLOAD_MESSAGES } from "~/lib/schemas/media-schemas";
 import { mediaDir } from "../../helpers/media-dir";
 import { createUser } from "../../helpers/accounts";
 import { callRoute } from "../../helpers/route";
@@ -99,7 +102,7 @@ describe("the 納品ファイル tab", () => {
     expect(diskNames().length).toBe(before);
   });
 
-  it("the plain form stores every video it is sent and names the file that is not one", async () => {
+  it("the plain form stores every video it is sent and names the file that is not one, with why", async () => {
     const before = storedNames();
     const result = await callRoute(
       action,
@@ -117,6 +120,13 @@ describe("the 納品ファイル tab", () => {
       .all()
       .filter((file) => !before.has(file.storedName));
     expect(added.map((file) => file.originalName).sort()).toEqual(["1_縦.mp4", "2_横.mp4"]);
+    // The toast says what the queue says with JavaScript: how many, and each refusal naming its file.
+    const session = await getSession(new Request("http://shop.test/admin", { headers: { Cookie: admin } }));
+    expect(session.get("toast")).toMatchObject({
+      kind: "error",
+      title: UPLOAD_MESSAGES.filesRefused(1),
+      description: `${notPlayableMessage("メモ.txt")}（他の 2 件はアップロードしました）`,
+    });
     // The refused file left nothing behind: every delivery-* file on disk has its row.
     expect(diskNames().filter((name) => name.startsWith("delivery-") && !storedNames().has(name))).toEqual(
       [],

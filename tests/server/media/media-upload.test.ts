@@ -22,6 +22,8 @@ import { parseEnv } from "~/server/core/env.server";
 import { listContestMedia } from "~/server/media/public-catalogue.server";
 import { listContentMedia } from "~/server/media/library.server";
 import { cleanupStaleUploads } from "~/server/media/upload-cleanup.server";
+import { NEW_MEDIA_ERRORS } from "~/server/media/new-media.server";
+import { notPlayableMessage } from "~/server/media/probe.server";
 import { createUser } from "../../helpers/accounts";
 import { callRoute } from "../../helpers/route";
 import { sessionCookie } from "../../helpers/shop";
@@ -275,7 +277,7 @@ describe("chunked media upload", () => {
     const before = mediaFilesOnDisk().length;
     const { upload, done } = await uploadWhole(text, "fake.mp4");
     expect(done.status).toBe(415);
-    expect((done.data as { message: string }).message).toContain("対応していないファイル形式です");
+    expect((done.data as { message: string }).message).toBe(NEW_MEDIA_ERRORS.notMedia("fake.mp4"));
     expect(mediaFilesOnDisk().length).toBe(before);
     expect(fs.existsSync(path.join(uploadsDir(), `${upload.uploadId}.part`))).toBe(false);
   });
@@ -373,6 +375,8 @@ describe("plain form upload (JavaScript off)", () => {
       ["file", new Blob(["not a video at all"], { type: "video/mp4" }), "spoof.mp4"],
     ]);
     expect(spoofed.status).toBe(415);
+    // Named, in the same words as with JavaScript (the chunked upload's refusal above).
+    expect(spoofed.data).toMatchObject({ uploadError: NEW_MEDIA_ERRORS.notMedia("spoof.mp4") });
     const big = await formPost([
       [
         "file",
@@ -637,7 +641,8 @@ describe("a delivery file through the chunked upload (purpose: delivery)", () =>
     });
     const { done } = await uploadWhole(Buffer.from("x".repeat(1500)), "13_縦.mp4", { purpose: "delivery" });
     expect(done.status).toBe(415);
-    expect(done.data).toMatchObject({ message: "動画ファイル（MP4・MOV・WebM）を選択してください" });
+    // In ffprobe's words and naming the file, as the plain form says it.
+    expect(done.data).toMatchObject({ message: notPlayableMessage("13_縦.mp4") });
   });
 });
 

@@ -1,6 +1,5 @@
 import { Form } from "@remix-run/react";
-import { useState, type FormEvent } from "react";
-import { FormError } from "~/components/form-messages";
+import { useState } from "react";
 import { FieldLabel } from "~/components/forms";
 import { UploadDropZone, UploadingNotice } from "~/components/UploadDropZone";
 import { UploadQueue } from "~/components/UploadQueue";
@@ -30,7 +29,6 @@ export function UploadPanel({
   hydrated: boolean;
 }) {
   const [category, setCategory] = useState("sample");
-  const [failure, setFailure] = useState<string | null>(null);
   const queue = useUploadQueue({
     contestId,
     purpose: "media",
@@ -44,10 +42,6 @@ export function UploadPanel({
   const error = queue.fieldError ?? serverError;
   // The plain form on its way (without JavaScript the browser posts it; with it, start() sends the files).
   const submitting = useIsPending({ state: "submitting", formAction: "?intent=upload" });
-  const send = async (event: FormEvent<HTMLFormElement>) => {
-    setFailure(null);
-    if ((await start(event)) > 0) setFailure(UPLOAD_MESSAGES.someFailed);
-  };
 
   return (
     <section aria-labelledby="upload-title" className="rounded-2xl bg-white p-4 shadow-sm sm:p-6">
@@ -62,7 +56,14 @@ export function UploadPanel({
         method="post"
         action="?intent=upload"
         encType="multipart/form-data"
-        onSubmit={hydrated ? send : undefined}
+        onSubmit={
+          hydrated
+            ? (event) => {
+                // The queue counts and names the files not taken above its list.
+                void start(event);
+              }
+            : undefined
+        }
         className="mt-4 space-y-4"
         noValidate
       >
@@ -76,7 +77,6 @@ export function UploadPanel({
           accept={MEDIA_ACCEPT}
           multiple={hydrated}
           error={error}
-          onChoose={() => setFailure(null)}
         />
         <div className="flex flex-wrap items-end gap-4">
           <div>
@@ -99,11 +99,6 @@ export function UploadPanel({
         </div>
       </Form>
       <UploadQueue queue={queue.queue} />
-      {failure ? (
-        <div className="mt-4">
-          <FormError errors={[failure]} />
-        </div>
-      ) : null}
       <UploadingNotice uploading={uploading} />
     </section>
   );
