@@ -1,4 +1,5 @@
 import { formatYen, formatYenShort } from "~/lib/rules/format";
+import { minimumChargeNote } from "~/lib/rules/promotions";
 import {
   isDiscounted,
   regularPrice,
@@ -41,10 +42,12 @@ export function LineDiscounts({ line, className = "" }: { line: PricedOrderLine;
 
 /**
  * The rows between an order's lines and its total when something came off: 小計（通常価格）, then
- * each discount with its name. Rendered as list items, for a `<ul>` of lines.
+ * each discount with its name, and why the discounts stopped where the order reached the smallest
+ * payable amount. Rendered as list items, for a `<ul>` of lines.
  */
 export function DiscountRows({ breakdown }: { breakdown: OrderBreakdown | null }) {
   if (!breakdown) return null;
+  const note = minimumChargeNote(breakdown);
   return (
     <>
       <li className="flex items-baseline justify-between gap-4 px-4 py-2 text-sm">
@@ -61,6 +64,7 @@ export function DiscountRows({ breakdown }: { breakdown: OrderBreakdown | null }
           <p className="whitespace-nowrap">−{formatYenShort(discount.amount)}</p>
         </li>
       ))}
+      {note ? <li className="px-4 py-2 text-sm text-zinc-700">{note}</li> : null}
     </>
   );
 }

@@ -76,6 +76,22 @@ export function earlyBirdOpen(promotions: ContestPromotions, at: number): boolea
   return promotions.earlyBird !== null && at < promotions.earlyBird.endsAt;
 }
 
+/**
+ * Said under a price breakdown whose discounts stop at the smallest payable amount (MIN_CHARGE),
+ * so a 100 % coupon that leaves 50円 comes with its reason. Read from the breakdown alone (what
+ * is paid and what came off), so the pages before the order and those after it (from the stored
+ * order) and the mails say the same; discounts that come to exactly that much by themselves read
+ * the same, and the sentence is as true of them.
+ */
+export function minimumChargeNote(breakdown: {
+  total: number;
+  discounts: readonly { amount: number }[];
+}): string | null {
+  const off = breakdown.discounts.reduce((sum, discount) => sum + discount.amount, 0);
+  if (off <= 0 || breakdown.total !== MIN_CHARGE) return null;
+  return `お支払いは最低${formatYenShort(MIN_CHARGE)}からのため、割引は${formatYenShort(off)}までとなります。`;
+}
+
 /** Said on the next step when the early-bird prices ended after the last one (the way a changed price is). */
 export function earlyBirdEndedMessage(endsAt: number, before: number, after: number): string {
   return `早割は ${formatDateTime(endsAt)} に終了しました。合計金額が ${formatYenShort(before)} から ${formatYenShort(after)} に変わりましたので、金額をご確認ください。`;

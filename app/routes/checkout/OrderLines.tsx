@@ -1,5 +1,5 @@
 import { formatYen, formatYenShort } from "~/lib/rules/format";
-import type { Discount } from "~/lib/rules/promotions";
+import { minimumChargeNote, type Discount } from "~/lib/rules/promotions";
 
 export type OrderLineView = {
   category: string;
@@ -30,6 +30,7 @@ export function OrderLines({
   listTotal?: number;
   discounts?: Discount[];
 }) {
+  const note = minimumChargeNote({ total, discounts });
   return (
     <div className="rounded-xl border border-zinc-200 bg-white">
       <ul className="divide-y divide-zinc-200">
@@ -67,20 +68,24 @@ export function OrderLines({
         ))}
       </ul>
       {discounts.length > 0 ? (
-        <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 border-t border-zinc-200 px-4 py-3 text-sm">
-          {listTotal !== undefined ? (
-            <>
-              <dt className="text-zinc-600">小計（通常価格）</dt>
-              <dd className="text-right">{formatYenShort(listTotal)}</dd>
-            </>
-          ) : null}
-          {discounts.map((discount) => (
-            <div key={discount.name} className="contents text-red-700">
-              <dt>{discount.name}</dt>
-              <dd className="text-right">−{formatYenShort(discount.amount)}</dd>
-            </div>
-          ))}
-        </dl>
+        <div className="border-t border-zinc-200 px-4 py-3 text-sm">
+          <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1">
+            {listTotal !== undefined ? (
+              <>
+                <dt className="text-zinc-600">小計（通常価格）</dt>
+                <dd className="text-right">{formatYenShort(listTotal)}</dd>
+              </>
+            ) : null}
+            {discounts.map((discount) => (
+              <div key={discount.name} className="contents text-red-700">
+                <dt>{discount.name}</dt>
+                <dd className="text-right">−{formatYenShort(discount.amount)}</dd>
+              </div>
+            ))}
+          </dl>
+          {/* Why a 100 % coupon still leaves something to pay. */}
+          {note ? <p className="mt-2 text-zinc-700">{note}</p> : null}
+        </div>
       ) : null}
       <div className="flex items-baseline justify-between border-t-2 border-zinc-200 px-4 py-3">
         <span className="font-semibold">合計金額</span>

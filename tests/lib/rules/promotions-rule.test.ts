@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   applyPromotions,
   MIN_CHARGE,
+  minimumChargeNote,
   NO_PROMOTIONS,
   type ContestPromotions,
   type CouponOffer,
@@ -210,5 +211,23 @@ describe("the price rule: the shop's cases", () => {
       applied: false,
       refusal: "nothing_off",
     });
+  });
+
+  it("a discount stopped at the smallest card charge says so: a 100 % coupon leaves 50円 and its reason", () => {
+    const full: CouponOffer = { code: "FREE", kind: "percent", value: 100, minTotal: 0 };
+    const priced = applyPromotions([v(1), h(1)], NO_PROMOTIONS, END, full);
+    expect(priced.total).toBe(MIN_CHARGE);
+    expect(minimumChargeNote(priced)).toBe("お支払いは最低50円からのため、割引は7,450円までとなります。");
+    // Promotions alone stopped there say it too; a discount that leaves more, or none, says nothing.
+    const quantity: ContestPromotions = {
+      ...NO_PROMOTIONS,
+      quantity: { minItems: 1, kind: "percent", value: 100 },
+    };
+    expect(minimumChargeNote(applyPromotions([v(1)], quantity, END))).toBe(
+      "お支払いは最低50円からのため、割引は2,950円までとなります。",
+    );
+    const tenPercent: CouponOffer = { ...full, value: 10 };
+    expect(minimumChargeNote(applyPromotions([v(1), h(1)], NO_PROMOTIONS, END, tenPercent))).toBeNull();
+    expect(minimumChargeNote(applyPromotions([v(1, MIN_CHARGE)], NO_PROMOTIONS, END))).toBeNull();
   });
 });

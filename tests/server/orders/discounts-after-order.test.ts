@@ -82,6 +82,30 @@ describe("an order with discounts, after the order", () => {
     expect(old.text).not.toContain("小計");
   });
 
+  it("a confirmation whose discounts stop at the smallest payable amount says why, under the total", () => {
+    const mail = orderConfirmationMail({
+      customerName: "山田 花子",
+      orderNumber: "12345678",
+      contestName: "春の発表会",
+      bibNumberLabel: "ゼッケン番号",
+      totalAmount: 50,
+      statusUrl: "http://localhost/orders/x",
+      promisedDay: "2027-05-07",
+      lines: [
+        {
+          ...mailLine,
+          price: 50,
+          listPrice: 3000,
+          discounts: [{ kind: "coupon", name: "クーポン（FREE）", amount: 2950 }],
+        },
+      ],
+    });
+    expect(mail.text).toContain(
+      "クーポン（FREE）: −2,950円\n合計金額: 50円（税込）\n\nお支払いは最低50円からのため、割引は2,950円までとなります。",
+    );
+    expect(mail.html).toContain("<p>お支払いは最低50円からのため、割引は2,950円までとなります。</p>");
+  });
+
   it("the konbini voucher mail lists the lines with their discounts and the amount to pay", () => {
     const voucher = {
       customerName: "山田 花子",

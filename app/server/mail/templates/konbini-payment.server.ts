@@ -1,7 +1,12 @@
 import { formatDateTime, formatDayWithWeekday, formatYen } from "~/lib/rules/format";
 import { HOSTED_VOUCHER_LABEL, konbiniSteps } from "~/lib/rules/konbini-steps";
 import { renderMail } from "../layout.server";
-import { discountRows, mailLinePrice, type MailOrderLine } from "./order-lines-mail.server";
+import {
+  discountRows,
+  mailLinePrice,
+  minimumChargeBlocks,
+  type MailOrderLine,
+} from "./order-lines-mail.server";
 
 type Line = MailOrderLine;
 
@@ -49,6 +54,7 @@ export function konbiniVoucherMail(
           ["お支払い金額", formatYen(input.totalAmount)],
         ],
       },
+      ...minimumChargeBlocks(input.lines),
       ...(input.confirmationNumber ? [{ text: "確認番号" }, { highlight: input.confirmationNumber }] : []),
       { table: [["お支払い期限", `${formatDateTime(input.dueAt)}（日本時間）`]] },
       {

@@ -1,6 +1,11 @@
 import { formatDayWithWeekday, formatYen } from "~/lib/rules/format";
 import { renderMail } from "../layout.server";
-import { discountRows, mailLinePrice, type MailOrderLine } from "./order-lines-mail.server";
+import {
+  discountRows,
+  mailLinePrice,
+  minimumChargeBlocks,
+  type MailOrderLine,
+} from "./order-lines-mail.server";
 
 type Line = MailOrderLine;
 
@@ -39,6 +44,7 @@ export function orderConfirmationMail(input: {
         ] as [string, string][],
       })),
       { table: [...discountRows(input.lines), ["合計金額", formatYen(input.totalAmount)]] },
+      ...minimumChargeBlocks(input.lines),
       { text: "お支払い・制作・お届けの状況は、次のページからいつでもご確認いただけます。" },
       { link: input.statusUrl, label: "注文状況の確認" },
       {

@@ -5,7 +5,7 @@ import {
   linePriceText,
   type PricedOrderLine,
 } from "~/lib/rules/order-discounts";
-import type { Discount } from "~/lib/rules/promotions";
+import { minimumChargeNote, type Discount } from "~/lib/rules/promotions";
 
 /**
  * An order's lines and their prices as the mails list them (the confirmation, the konbini
@@ -45,4 +45,11 @@ export function discountRows(lines: readonly MailOrderLine[]): [string, string][
       `−${formatYenShort(discount.amount)}`,
     ]),
   ];
+}
+
+/** Why the discounts stopped at the smallest payable amount, said under the total as the pages say it; none otherwise. */
+export function minimumChargeBlocks(lines: readonly MailOrderLine[]): { text: string }[] {
+  const breakdown = breakdownOfLines(lines.map(priced));
+  const note = breakdown && minimumChargeNote(breakdown);
+  return note ? [{ text: note }] : [];
 }
