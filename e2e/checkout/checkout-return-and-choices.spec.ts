@@ -162,18 +162,48 @@ test("with JS, choices made since the last button press come back when the paren
   await expect(page.getByRole("group", { name: "商品2" })).toHaveCount(0);
 });
 
-test("the number list is grouped by category and shows each style's price", async ({ page }) => {
+test("the number list is grouped by category and names each athlete; the chosen one's prices show under it, priced without JS by 金額を計算する", async ({
+  page,
+}) => {
   await openOrderForm(page);
-  const list = page.getByRole("group", { name: "商品1" }).getByLabel("エントリー番号");
+  const item = page.getByRole("group", { name: "商品1" });
+  const list = item.getByLabel("エントリー番号");
   expect(
     await list.locator("optgroup").evaluateAll((groups) => groups.map((g) => g.getAttribute("label"))),
   ).toEqual(["キッズ部門", "ジュニア部門", "一般部門"]);
-  await expect(list.locator("optgroup[label='キッズ部門'] option").first()).toHaveText(
-    /^1 .+（縦 3,000円・横 [\d,]+円）$/,
-  );
-  // The choice made from the list is priced as the list said.
+  // Number and name only: with each style's price the chosen entry was cut mid-price on a phone.
+  await expect(list.locator("optgroup[label='キッズ部門'] option").first()).toHaveText(/^1 [^（）]+$/);
   await fillItem(page, 1, "キッズ部門", /^1 /, "縦");
+  const priceButton = page.getByRole("button", { name: "金額を計算する" });
+  // Without JS a choice posts nothing: the button saves it and the page comes back priced.
+  if (jsEnabled()) await expect(priceButton).toBeHidden();
+  else await priceButton.click();
+  await expect(list).toHaveAccessibleDescription(/^縦 3,000円・横 [\d,]+円$/);
+  await expect(item).toContainText("価格: 3,000円（税込）");
+  await expect(page.getByText("合計", { exact: true }).locator("xpath=..")).toHaveText("合計3,000円（税込）");
+  // The choice made from the list is priced as the page said.
   await page.getByRole("button", { name: "注文内容の確認へ進む" }).click();
   await expect(page).toHaveURL(/\/order-confirmation$/);
   await expect(page.getByText("3,000円（税込）").first()).toBeVisible();
+});
+
+test("choices made before the page's script runs are kept and priced, not covered by those saved on an earlier visit @js-only", async ({
+  page,
+}) => {
+  await openOrderForm(page);
+  await fillItem(page, 1, "ジュニア部門", /^2 /, "横");
+  // The page again, its script held back (a busy phone) while the parent chooses.
+  const held: (() => Promise<void>)[] = [];
+  let holding = true;
+  await page.route(/\.js$/, (route) => (holding ? void held.push(() => route.continue()) : route.continue()));
+  await page.reload({ waitUntil: "commit" });
+  const item = page.getByRole("group", { name: "商品1" });
+  await expect(item.getByLabel("部門")).toHaveValue("");
+  await fillItem(page, 1, "キッズ部門", /^1 /, "縦");
+  holding = false;
+  await Promise.all(held.map((release) => release()));
+  await expect(item).toContainText("価格: 3,000円（税込）");
+  await expect(item.getByLabel("部門")).toHaveValue("キッズ部門");
+  await expect(item.getByRole("radio", { name: "縦" })).toBeChecked();
+  await expect(item.getByLabel("エントリー番号")).toHaveAccessibleDescription(/^縦 3,000円/);
 });

@@ -15,7 +15,8 @@ import {
   useCouponElsewhere,
   verifyUntilPayment,
 } from "../support/coupons";
-import { uniqueEmail } from "../support/helpers";
+import { axeViolations } from "../support/axe";
+import { mailsTo, uniqueEmail } from "../support/helpers";
 import { photograph } from "../support/visual";
 
 /*
@@ -39,41 +40,52 @@ const fullWidth = (code: string) =>
 /** The confirmation page's coupon section (its field, its message). */
 const couponSection = (page: Page) => page.getByRole("region", { name: "クーポンコード" });
 
-test("a coupon typed in full-width lower case: its discount on the lines, the total, the payment and the order", async ({
+test("a 100 % coupon typed in full-width lower case: split over the lines, it stops at 50円 and says why on the confirmation, the payment, the order status and in the mail", async ({
   page,
 }) => {
-  const coupon = makeCoupon({ kind: "percent", value: 10 });
+  const coupon = makeCoupon({ kind: "percent", value: 100 });
   const email = uniqueEmail("coupon-paid");
+  const floor = "お支払いは最低50円からのため、割引は7,450円までとなります。";
   await untilConfirmation(page);
   await expectTotal(page, LIST_TOTAL);
+  await expect(page.getByText(floor)).toHaveCount(0);
 
   await applyCoupon(page, ` ${fullWidth(coupon.code).toLowerCase()} `);
-  await expect(page.getByText(`クーポン「${coupon.code}」を適用しました（−750円）`)).toBeVisible();
-  const lines = page.getByRole("region", { name: "ご注文内容" }).getByRole("listitem");
-  // The coupon is shared over the lines by price: 300 off 3,000, 450 off 4,500.
+  await expect(page.getByText(`クーポン「${coupon.code}」を適用しました（−7,450円）`)).toBeVisible();
+  const summary = page.getByRole("region", { name: "ご注文内容" });
+  const lines = summary.getByRole("listitem");
+  // The coupon is shared over the lines by price: 2,980 off 3,000, 4,470 off 4,500.
   await expect(lines.nth(0).locator("del")).toHaveText("通常価格 3,000円");
-  await expect(lines.nth(0)).toContainText(`クーポン（${coupon.code}） −300円`);
-  await expect(lines.nth(0)).toContainText("2,700円（税込）");
+  await expect(lines.nth(0)).toContainText(`クーポン（${coupon.code}） −2,980円`);
+  await expect(lines.nth(0)).toContainText("20円（税込）");
   await expect(lines.nth(1).locator("del")).toHaveText("通常価格 4,500円");
-  await expect(lines.nth(1)).toContainText(`クーポン（${coupon.code}） −450円`);
-  await expect(lines.nth(1)).toContainText("4,050円（税込）");
-  await expect(page.getByRole("region", { name: "ご注文内容" })).toContainText("小計（通常価格）7,500円");
-  await expectTotal(page, 6750);
-  await photograph(page, "i33-checkout-applied");
+  await expect(lines.nth(1)).toContainText(`クーポン（${coupon.code}） −4,470円`);
+  await expect(lines.nth(1)).toContainText("30円（税込）");
+  await expect(summary).toContainText("小計（通常価格）7,500円");
+  await expectTotal(page, 50);
+  await expect(summary.getByText(floor)).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+  await photograph(page, "i43-checkout-full-coupon");
 
   await verifyUntilPayment(page, email, "割引 花子");
-  await expectTotal(page, 6750);
-  expect(await shownCharge(page)).toBe(6750);
+  await expectTotal(page, 50);
+  await expect(page.getByRole("region", { name: "ご注文内容" }).getByText(floor)).toBeVisible();
+  expect(await shownCharge(page)).toBe(50);
   await payByTestCard(page);
   await expect(page.getByText("ご注文ありがとうございました")).toBeVisible();
 
   const order = paidOrderOf(email);
-  expect(order).toMatchObject({ total_amount: 6750, list_total: 7500, coupon_id: coupon.id, charged: 6750 });
-  expect(couponUses(coupon.id)).toMatchObject([{ order_id: order?.id, amount: 750 }]);
+  expect(order).toMatchObject({ total_amount: 50, list_total: 7500, coupon_id: coupon.id, charged: 50 });
+  expect(couponUses(coupon.id)).toMatchObject([{ order_id: order?.id, amount: 7450 }]);
+  const confirmationMail = () =>
+    mailsTo(email).find((received) => received.subject.includes("ご注文ありがとうございます"))?.text;
+  await expect.poll(confirmationMail).toContain(floor);
 
   await page.getByRole("link", { name: "注文状況を確認する" }).click();
-  await expect(page.getByTestId("order-total")).toHaveText("6,750円（税込）");
+  await expect(page.getByTestId("order-total")).toHaveText("50円（税込）");
   await expect(page.getByText(`クーポン（${coupon.code}）`).first()).toBeVisible();
+  await expect(page.getByText(floor)).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
 });
 
 test("a coupon refused says why, for each reason, and the typed code stays in the field", async ({

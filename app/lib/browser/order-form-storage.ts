@@ -71,6 +71,34 @@ function parseSaved(raw: string, draftVersion: number, itemCount: number): Store
   }
 }
 
+/**
+ * What the form holds once the page has come to life: the choices the parent already made on this
+ * page (before its script ran, they differ from the server's draft) stay as they are; otherwise
+ * those saved on an earlier visit to this draft are put back; null when neither differs from the
+ * draft. Decided once, before any choice on the page is handled, so what this page saves is never
+ * read back as an earlier visit's and put over a choice made since.
+ */
+export function choicesOnArrival(
+  onPage: readonly StoredItem[],
+  draft: readonly StoredItem[],
+  saved: StoredItem[] | null,
+): { from: "page" | "saved"; items: StoredItem[] } | null {
+  if (!sameChoices(onPage, draft)) return { from: "page", items: [...onPage] };
+  return saved && !sameChoices(saved, draft) ? { from: "saved", items: saved } : null;
+}
+
+function sameChoices(a: readonly StoredItem[], b: readonly StoredItem[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (item, index) =>
+        item.category === b[index]?.category &&
+        item.athleteId === b[index]?.athleteId &&
+        item.formatId === b[index]?.formatId,
+    )
+  );
+}
+
 /** After an order is made: no contest's saved choices are restored onto the next order. */
 export function clearOrderFormChoices(): void {
   const store = storage();

@@ -38,7 +38,7 @@ export function linePrice(
   return format.orientation === "vertical" ? athlete.verticalPrice : athlete.horizontalPrice;
 }
 
-/** What each orderable format costs for this athlete, in the contest's format order (the number list shows them). */
+/** What each orderable format costs for this athlete, in the contest's format order (said under the number list for the chosen athlete). */
 export function athletePrices<F extends PricedFormat & { name: string }>(
   athlete: Pick<PricedAthlete, "verticalPrice" | "horizontalPrice">,
   formats: readonly F[],

@@ -79,7 +79,7 @@ export function orderFormPromotionNotes(
 /**
  * The price one video of an athlete costs at `at` before any discount that depends on the rest of
  * the order: the early price where it runs and is lower, else the list price. Worked out by the
- * rule itself, so the number list never says a price the order would not get.
+ * rule itself, so the chosen athlete's prices never say a price the order would not get.
  */
 export function earlyBirdPrice(
   promotions: ContestPromotions,

@@ -5,6 +5,7 @@ import { earlyBirdPrice, orderFormPromotionNotes, type StyleNames } from "~/lib/
 import { priceFormItems, type FormItem, type PricedFormItem } from "~/lib/rules/order-form-pricing";
 import {
   earlyBirdOpen,
+  minimumChargeNote,
   type ContestPromotions,
   type Discount,
   type PromotionPricing,
@@ -14,7 +15,7 @@ import type { OrderFormAthlete, OrderFormFormat } from "~/server/catalog/pricing
 /**
  * The order form's prices with the contest's promotions: each chosen line's price (the regular
  * one struck through when a discount applies, and what the discount is), the discounts under
- * the lines and the total, the number list's prices and a line saying what the contest offers.
+ * the lines and the total, the chosen athlete's prices and a line saying what the contest offers.
  * The browser runs the server's own rule (lib/rules/promotions.ts) at the server's time, so the
  * live total is the one the next step will charge; without JavaScript the server draws the
  * same after each post.
@@ -64,16 +65,16 @@ export function useOrderFormPricing(
 }
 
 /**
- * Each athlete's entry in the number list: number, name and each style's price, the early price
- * with the regular one beside it while the early-bird runs (an option holds text only, so the
- * regular price is named 通常, not struck). Worked out once per render, not once per select.
+ * Each athlete's prices, said under the number list for the chosen athlete: each style's price,
+ * the early price with the regular one beside it while the early-bird runs. Worked out once per
+ * render, not once per item.
  */
-export function useAthleteChoiceLabels(offer: Offer, promotions: ContestPromotions, at: number) {
+export function useAthletePrices(offer: Offer, promotions: ContestPromotions, at: number) {
   return useMemo(() => {
     const open = earlyBirdOpen(promotions, at);
-    const labels = new Map<number, string>();
+    const prices = new Map<number, string>();
     for (const athlete of offer.athletes) {
-      const prices = athletePrices(athlete, offer.formats)
+      const text = athletePrices(athlete, offer.formats)
         .map(({ format, price }) => {
           const early = open ? earlyBirdPrice(promotions, at, format.orientation, price) : price;
           return early < price
@@ -81,12 +82,9 @@ export function useAthleteChoiceLabels(offer: Offer, promotions: ContestPromotio
             : `${format.name} ${formatYenShort(price)}`;
         })
         .join("・");
-      labels.set(
-        athlete.id,
-        prices ? `${athlete.number} ${athlete.name}（${prices}）` : `${athlete.number} ${athlete.name}`,
-      );
+      if (text) prices.set(athlete.id, text);
     }
-    return labels;
+    return prices;
   }, [offer, promotions, at]);
 }
 
@@ -154,6 +152,7 @@ export function LinePrice({ line }: { line: OrderFormPricing["pricing"]["lines"]
  */
 export function OrderDiscounts({ pricing }: { pricing: OrderFormPricing["pricing"] }) {
   if (pricing.discounts.length === 0) return null;
+  const note = minimumChargeNote(pricing);
   return (
     <section aria-label="割引" className="rounded-xl border border-zinc-200 bg-white p-4">
       <dl className="space-y-0.5 text-sm text-zinc-600">
@@ -168,6 +167,7 @@ export function OrderDiscounts({ pricing }: { pricing: OrderFormPricing["pricing
           </div>
         ))}
       </dl>
+      {note ? <p className="mt-2 text-sm text-zinc-700">{note}</p> : null}
     </section>
   );
 }

@@ -2,18 +2,14 @@ import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useState } from "react";
 import { formatYen } from "~/lib/rules/format";
 import { numberLabelOf } from "~/lib/rules/number-label";
 import type { OrderFormValues } from "~/lib/schemas/order-schemas";
 import { MAX_ORDER_ITEMS } from "~/lib/rules/pricing";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
-import { saveOrderFormChoices, savedOrderFormChoices } from "~/lib/browser/order-form-storage";
-import type { CheckoutItem } from "~/server/db/schema";
 import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/checkout/order-form.server";
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
-import { positiveId } from "~/lib/rules/params";
 import { FormError } from "~/components/form-messages";
 import { FieldLabel } from "~/components/forms";
 import { contestSamples } from "~/server/media/public-catalogue.server";
@@ -24,12 +20,13 @@ import {
   OrderDiscounts,
   OrderTotal,
   PromotionNotes,
-  useAthleteChoiceLabels,
+  useAthletePrices,
   useOrderFormPricing,
   usePricingTime,
 } from "./OrderFormPrices";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { useOrderFormChoices } from "./order-form-choices";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.contest.name ?? "ご注文"} | 注文フォーム | コンテスト動画ショップ` },
@@ -57,38 +54,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return data({ reply: outcome.reply, items: null }, { status: outcome.status, headers });
 }
 
-/** Reads the form's current values, so prices and the athlete list follow each choice at once (JS on). */
-function itemsFromForm(form: HTMLFormElement, count: number): CheckoutItem[] {
-  const formData = new FormData(form);
-  return Array.from({ length: count }, (_, i) => ({
-    category: String(formData.get(`items[${i}].category`) ?? ""),
-    athleteId: positiveId(formData.get(`items[${i}].athleteId`)),
-    formatId: positiveId(formData.get(`items[${i}].formatId`)),
-  }));
-}
-
 export default function OrderForm() {
   const loaded = useLoaderData<typeof loader>();
   const { contest, options, draftVersion, priceDescription, promotions } = loaded;
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.reply;
-  const refused = actionData?.items ?? null;
-  // Choices made on this draft and kept in the browser since (JS on), put back once on arrival.
-  const [restored, setRestored] = useState<{ version: number; items: CheckoutItem[] } | null>(null);
-  const restoredItems = !refused && restored?.version === draftVersion ? restored.items : null;
   // A refused post saved nothing: the form shows what was sent, so no choice is lost.
-  const draft = refused ?? restoredItems ?? loaded.draft;
-  // A new draft from the server, or the restored choices, start the form afresh.
-  const formKey = `${draftVersion}${restoredItems ? "-restored" : ""}`;
+  const refused = actionData?.items ?? null;
+  const { formRef, draft, formKey, live, onChange } = useOrderFormChoices({
+    contestId: contest.id,
+    serverDraft: loaded.draft,
+    draftVersion,
+    refused,
+  });
   const busy = useIsPending();
-  const [edited, setEdited] = useState<{ formKey: string; items: CheckoutItem[] } | null>(null);
-  const live = edited?.formKey === formKey ? edited.items : draft;
-  const savedCount = loaded.draft.length;
-  useEffect(() => {
-    if (refused) return;
-    const saved = savedOrderFormChoices(contest.id, draftVersion, savedCount);
-    if (saved) setRestored({ version: draftVersion, items: saved });
-  }, [contest.id, draftVersion, savedCount, refused]);
   const validation = useDeferredValidation("orderForm");
   const [form, fields] = useShopForm<OrderFormValues>({
     id: `order-form-${formKey}`,
@@ -112,8 +91,9 @@ export default function OrderForm() {
   // at each step from the athletes' current prices and the promotions then running.
   const pricedAt = usePricingTime(loaded.pricedAt, promotions);
   const { pricing, lineAt } = useOrderFormPricing(options, live, promotions, pricedAt);
-  // The number list says each style's price (without JS the only place it shows before the next step).
-  const choiceLabels = useAthleteChoiceLabels(options, promotions, pricedAt);
+  // Each athlete's prices, said under the number list for the chosen one (the list itself holds
+  // number and name only: with the prices, a phone cut the chosen entry mid-price).
+  const athletePrices = useAthletePrices(options, promotions, pricedAt);
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-6 sm:py-10">
@@ -154,12 +134,9 @@ export default function OrderForm() {
         {...getFormProps(form)}
         onFocus={validation.load}
         key={formKey}
+        ref={formRef}
         className="mt-6 space-y-4"
-        onChange={(event) => {
-          const items = itemsFromForm(event.currentTarget, itemCount);
-          setEdited({ formKey, items });
-          saveOrderFormChoices(contest.id, draftVersion, items);
-        }}
+        onChange={onChange}
       >
         <FormError id={form.errorId} errors={form.errors} />
         <FormError errors={fields.items.errors} />
@@ -176,6 +153,8 @@ export default function OrderForm() {
           const categoriesWithAthletes = options.categories.filter((name) =>
             athletes.some((a) => a.category === name),
           );
+          const chosen = athletes.find((a) => a.id === current.athleteId);
+          const chosenPrices = chosen ? athletePrices.get(chosen.id) : undefined;
           return (
             <fieldset
               key={index}
@@ -222,6 +201,7 @@ export default function OrderForm() {
                     name={`items[${index}].athleteId`}
                     defaultValue={item.athleteId ?? ""}
                     className="field-input"
+                    aria-describedby={chosenPrices ? `item-${index}-athlete-prices` : undefined}
                   >
                     <option value="">選択してください</option>
                     {categoriesWithAthletes.map((name) => (
@@ -230,12 +210,17 @@ export default function OrderForm() {
                           .filter((a) => a.category === name)
                           .map((a) => (
                             <option key={a.id} value={a.id}>
-                              {choiceLabels.get(a.id)}
+                              {`${a.number} ${a.name}`}
                             </option>
                           ))}
                       </optgroup>
                     ))}
                   </select>
+                  {chosenPrices ? (
+                    <p id={`item-${index}-athlete-prices`} className="mt-1 text-sm text-zinc-600">
+                      {chosenPrices}
+                    </p>
+                  ) : null}
                 </div>
               </div>
               <div className="mt-4" role="radiogroup" aria-labelledby={`item-${index}-style-label`}>
@@ -272,16 +257,31 @@ export default function OrderForm() {
           );
         })}
 
-        <button
-          type="submit"
-          name="intent"
-          value="add"
-          formNoValidate
-          className="btn-secondary w-full"
-          disabled={busy || itemCount >= MAX_ORDER_ITEMS}
-        >
-          ＋ 商品を追加
-        </button>
+        <div className="flex gap-3">
+          <button
+            type="submit"
+            name="intent"
+            value="add"
+            formNoValidate
+            className="btn-secondary flex-1"
+            disabled={busy || itemCount >= MAX_ORDER_ITEMS}
+          >
+            ＋ 商品を追加
+          </button>
+          {/* Without JS a choice posts nothing: this saves the choices and the page comes back priced. */}
+          <button
+            type="submit"
+            name="intent"
+            value="price"
+            formNoValidate
+            className="js-hidden btn-secondary flex-1"
+          >
+            金額を計算する
+          </button>
+        </div>
+        <p className="js-hidden text-sm text-zinc-600">
+          選んだ内容の価格と合計は「金額を計算する」を押すと表示されます。
+        </p>
 
         <OrderDiscounts pricing={pricing} />
 

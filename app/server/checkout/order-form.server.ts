@@ -80,7 +80,8 @@ export type OrderFormOutcome =
   | { kind: "refused"; status: 429; reply: SubmissionResult<string[]>; items: CheckoutItem[] };
 
 /**
- * One handler for every button of the form: add an item, remove one, or go on to the
+ * One handler for every button of the form: add an item, remove one, 金額を計算する (without JS
+ * a choice posts nothing; the page drawn after it prices the choices), or go on to the
  * confirmation. Each saves the draft on the server first.
  */
 export function handleOrderForm(
@@ -107,6 +108,10 @@ export function handleOrderForm(
 
   if (intent === "add") {
     if (items.length < MAX_ORDER_ITEMS) items.push(emptyItem());
+    saveDraft(session, contest.id, items);
+    return { kind: "reload" };
+  }
+  if (intent === "price") {
     saveDraft(session, contest.id, items);
     return { kind: "reload" };
   }

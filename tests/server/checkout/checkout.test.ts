@@ -16,8 +16,9 @@ async function postOrderForm(
   shop: ReturnType<typeof seedContest>,
   items: Record<string, string>[],
   cookie?: string,
+  intent = "next",
 ) {
-  const fields: [string, string][] = [["intent", "next"]];
+  const fields: [string, string][] = [["intent", intent]];
   items.forEach((item, i) =>
     Object.entries(item).forEach(([key, value]) => fields.push([`items[${i}].${key}`, value])),
   );
@@ -78,6 +79,30 @@ describe("order form (server side)", () => {
     );
     expect((form.data as { draft: unknown[] }).draft).toEqual([
       { category: "A部門", athleteId: shop.onSale.id, formatId: shop.vertical.id },
+    ]);
+  });
+
+  it("金額を計算する saves the choices, an incomplete item too, and draws the form again", async () => {
+    const shop = seedContest();
+    const complete = {
+      category: "A部門",
+      athleteId: String(shop.onSale.id),
+      formatId: String(shop.vertical.id),
+    };
+    const result = await postOrderForm(shop, [complete, { category: "A部門" }], undefined, "price");
+    const slug = contestSlug(shop.name);
+    expect(result.status).toBe(302);
+    expect(result.location).toBe(`/order-form/${encodeURIComponent(slug)}`);
+    const form = await callRoute(
+      (await orderForm()).loader,
+      new Request(`http://shop.test/order-form/${encodeURIComponent(slug)}`, {
+        headers: { Cookie: sessionOf(result) },
+      }),
+      { contestSlug: slug },
+    );
+    expect((form.data as { draft: unknown[] }).draft).toEqual([
+      { category: "A部門", athleteId: shop.onSale.id, formatId: shop.vertical.id },
+      { category: "A部門", athleteId: null, formatId: null },
     ]);
   });
 
