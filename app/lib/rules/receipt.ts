@@ -27,16 +27,32 @@ export function receiptPdfPath(statusToken: string): string {
   return `/orders/${statusToken}/receipt.pdf`;
 }
 
-/** One order line as the receipt names it: contest, category, athlete and style. */
-export function receiptLineDescription(line: {
-  contestName: string;
+/** One order line as the receipt lists it under its contest: category, athlete and style. */
+export function receiptLineItem(line: {
   category: string;
   numberLabel: string;
   athleteNumber: number;
   athleteName: string;
   style: string;
 }): string {
-  return `${line.contestName} ${line.category} ${line.numberLabel} ${line.athleteNumber} ${line.athleteName}（${line.style}）`;
+  return `${line.category} ${line.numberLabel} ${line.athleteNumber} ${line.athleteName}（${line.style}）`;
+}
+
+/**
+ * The receipt's lines under their contest, in the order's order: the contest is named once
+ * above its lines rather than on each, so a line fits one row of the page and of the A4 PDF
+ * (a contest name can take half a row, and a club's order repeats it dozens of times).
+ */
+export function receiptItemGroups<Line extends { contestName: string }>(
+  lines: readonly Line[],
+): { contestName: string; lines: Line[] }[] {
+  const groups: { contestName: string; lines: Line[] }[] = [];
+  for (const line of lines) {
+    const group = groups.at(-1);
+    if (group?.contestName === line.contestName) group.lines.push(line);
+    else groups.push({ contestName: line.contestName, lines: [line] });
+  }
+  return groups;
 }
 
 /** A row under the receipt's items, before 合計: a subtotal, a discount or a refund (negative). */

@@ -1,5 +1,5 @@
 import { formatYenSign } from "~/lib/rules/format";
-import { receiptLineDescription, receiptSumRows } from "~/lib/rules/receipt";
+import { receiptItemGroups, receiptLineItem, receiptSumRows } from "~/lib/rules/receipt";
 import type { Receipt } from "~/server/receipts/receipts.server";
 
 /**
@@ -37,12 +37,22 @@ export function ReceiptSheet({ receipt }: { receipt: Receipt }) {
         <p className="mt-1 text-center text-sm text-zinc-600">（適格簡易請求書）</p>
       ) : null}
 
-      <p className="mt-8 flex max-w-md items-end justify-between gap-3 border-b border-zinc-900 pb-1">
-        <span className="min-h-7 text-lg font-bold break-all sm:text-xl" data-testid="receipt-addressee">
-          {receipt.addressee}
-        </span>
-        <span className="shrink-0 text-base">様</span>
-      </p>
+      {/* The seller across from the addressee, as in the PDF: on the first sheet with the amount, however long the items. */}
+      <div className="mt-8 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between sm:gap-8">
+        <p className="flex w-full max-w-md items-end justify-between gap-3 border-b border-zinc-900 pb-1 sm:mt-3">
+          <span className="min-h-7 text-lg font-bold break-all sm:text-xl" data-testid="receipt-addressee">
+            {receipt.addressee}
+          </span>
+          <span className="shrink-0 text-base">様</span>
+        </p>
+        <address className="text-sm not-italic sm:w-60 sm:shrink-0">
+          <span className="block font-bold sm:text-base">{receipt.seller.name}</span>
+          <span className="mt-0.5 block text-xs">{receipt.seller.address}</span>
+          {receipt.seller.invoiceNumber ? (
+            <span className="mt-0.5 block text-xs">登録番号 {receipt.seller.invoiceNumber}</span>
+          ) : null}
+        </address>
+      </div>
 
       <div className="mt-6 flex flex-wrap items-center justify-between gap-x-4 gap-y-1 border-2 border-zinc-900 px-4 py-3 sm:px-6">
         <span className="text-sm sm:text-base">金額</span>
@@ -76,21 +86,28 @@ export function ReceiptSheet({ receipt }: { receipt: Receipt }) {
             </th>
           </tr>
         </thead>
-        <tbody>
-          {receipt.lines.map((line, index) => (
-            <tr key={index} className="border-b border-zinc-300 align-top">
-              <td className="py-2 pr-3 pl-1">
-                {receiptLineDescription(line)}
-                {line.refunded ? (
-                  <span className="ml-1 text-xs font-bold whitespace-nowrap">（返金済み）</span>
-                ) : null}
-              </td>
-              <td className="py-2 pr-1 text-right whitespace-nowrap tabular-nums">
-                {formatYenSign(line.listPrice)}
-              </td>
+        {receiptItemGroups(receipt.lines).map((group, groupIndex) => (
+          <tbody key={groupIndex}>
+            <tr>
+              <th scope="rowgroup" colSpan={2} className="pt-2 pb-1 pl-1 text-left font-bold">
+                {group.contestName}
+              </th>
             </tr>
-          ))}
-        </tbody>
+            {group.lines.map((line, index) => (
+              <tr key={index} className="border-b border-zinc-300 align-top">
+                <td className="py-2 pr-3 pl-4">
+                  {receiptLineItem(line)}
+                  {line.refunded ? (
+                    <span className="ml-1 text-xs font-bold whitespace-nowrap">（返金済み）</span>
+                  ) : null}
+                </td>
+                <td className="py-2 pr-1 text-right whitespace-nowrap tabular-nums">
+                  {formatYenSign(line.listPrice)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        ))}
         <tfoot>
           {receiptSumRows(receipt).map((row, index) => (
             <tr key={index}>
@@ -120,14 +137,6 @@ export function ReceiptSheet({ receipt }: { receipt: Receipt }) {
         </tfoot>
       </table>
       <p className="mt-2 pl-1 text-xs text-zinc-600">お支払い日 {receipt.paidOn}</p>
-
-      <address className="mt-10 ml-auto w-fit max-w-full text-sm not-italic sm:max-w-sm">
-        <span className="block text-base font-bold">{receipt.seller.name}</span>
-        <span className="mt-1 block text-xs sm:text-sm">{receipt.seller.address}</span>
-        {receipt.seller.invoiceNumber ? (
-          <span className="mt-1 block text-xs sm:text-sm">登録番号 {receipt.seller.invoiceNumber}</span>
-        ) : null}
-      </address>
 
       {receipt.reissue ? (
         <p className="mt-8 text-xs text-zinc-600">

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { includedTax, receiptPath, receiptPdfPath, receiptSumRows } from "~/lib/rules/receipt";
+import {
+  includedTax,
+  receiptItemGroups,
+  receiptLineItem,
+  receiptPath,
+  receiptPdfPath,
+  receiptSumRows,
+} from "~/lib/rules/receipt";
 import { RECEIPT_ADDRESSEE_MESSAGES, receiptAddresseeSchema } from "~/lib/schemas/receipt-schemas";
 
 describe("the tax included in a receipt (10 %, rounded down once per receipt)", () => {
@@ -83,5 +90,27 @@ describe("the rows between a receipt's items and its 合計", () => {
       "お支払い金額",
       "返金（2025年7月1日・手続き中）",
     ]);
+  });
+});
+
+describe("the receipt's items", () => {
+  const line = (contestName: string, athleteNumber: number) => ({
+    contestName,
+    category: "小学生の部",
+    numberLabel: "ゼッケン番号",
+    athleteNumber,
+    athleteName: "山田 花子",
+    style: "縦",
+  });
+
+  it("name the contest once above its lines, in the order's order, and each line without it", () => {
+    const lines = [line("春の大会", 1), line("春の大会", 2), line("秋の大会", 3), line("春の大会", 4)];
+    expect(receiptItemGroups(lines).map((group) => [group.contestName, group.lines.length])).toEqual([
+      ["春の大会", 2],
+      ["秋の大会", 1],
+      ["春の大会", 1],
+    ]);
+    expect(receiptLineItem(lines[0]!)).toBe("小学生の部 ゼッケン番号 1 山田 花子（縦）");
+    expect(receiptItemGroups([])).toEqual([]);
   });
 });

@@ -212,7 +212,12 @@ describe("the receipt PDF", () => {
     const order = insertOrder();
     issueReceipt(order.statusToken, "株式会社サンプル");
     const original = await pdfText(await receiptPdf(issued(order.statusToken)));
-    expect(original).toMatch(/^No\. \d{8}\n発行日 .+\n領収書\n（適格簡易請求書）\n株式会社サンプル 様\n/);
+    // The addressee, and the seller across from it.
+    expect(original).toMatch(
+      new RegExp(
+        `^No\\. \\d{8}\\n発行日 .+\\n領収書\\n（適格簡易請求書）\\n株式会社サンプル 様 ${env().SELLER_NAME}\\n`,
+      ),
+    );
     expect(original).not.toContain("再発行");
     reissueReceipt(order.statusToken);
     const bytes = await receiptPdf(issued(order.statusToken));
