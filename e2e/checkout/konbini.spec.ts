@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { axeViolations } from "../support/axe";
 import { checkoutTwoVideosUntilPayment, deliverTwoVideosByUrl } from "../support/flows";
 import { jsEnabled, mailsTo, uniqueEmail, waitForMail } from "../support/helpers";
 import { loginAsAdmin } from "../support/users";
@@ -9,12 +10,15 @@ function statusPathIn(text: string): string {
   return match[1];
 }
 
-test("konbini test payment by a stranger holding the status link: the till is refused, the order still waits", async ({
+test("konbini paid at the store without word from the payment service: a stranger cannot pay it, the admin confirms it by hand (入金確認（手動）) and the order goes to 制作中", async ({
   page,
+  browser,
+  baseURL,
 }) => {
   const email = uniqueEmail("konbini-stranger");
   await checkoutTwoVideosUntilPayment(page, email, "他人 太郎");
   await page.getByRole("button", { name: /コンビニ払いで注文する/ }).click();
+  const orderNumber = (await page.getByTestId("order-number").textContent())?.trim() ?? "";
   await page.getByRole("link", { name: "注文状況を確認する" }).click();
   await expect(page.locator('[aria-current="step"]')).toContainText("入金待ち");
   const statusPath = new URL(page.url()).pathname;
@@ -30,6 +34,34 @@ test("konbini test payment by a stranger holding the status link: the till is re
   }
   await page.reload();
   await expect(page.locator('[aria-current="step"]')).toContainText("入金待ち");
+
+  // The customer shows the store's receipt: the admin confirms the payment by hand, after a question.
+  const adminContext = await browser.newContext({ javaScriptEnabled: jsEnabled() });
+  const adminEmail = uniqueEmail("konbini-manual-admin");
+  await loginAsAdmin(adminContext, baseURL ?? "", adminEmail);
+  const admin = await adminContext.newPage();
+  await admin.goto(`/admin/orders/${orderNumber}`);
+  const section = admin.getByRole("region", { name: "入金確認（手動）" });
+  await section.getByRole("button", { name: "入金確認（手動）" }).click();
+  await expect(section.getByText(`注文 ${orderNumber} を入金済みにします。よろしいですか？`)).toBeVisible();
+  // The same markup with JavaScript off; checked once.
+  if (jsEnabled()) expect(await axeViolations(admin)).toEqual([]);
+  await section.getByRole("button", { name: "入金済みにする" }).click();
+  await expect(admin.getByText("入金済みにしました（入金確認（手動））")).toBeVisible();
+  await expect(admin.getByTestId("order-入金確認")).toContainText(
+    new RegExp(`管理者 ${adminEmail} が手動で確認（\\d{4}/\\d{2}/\\d{2} \\d{2}:\\d{2}）`),
+  );
+  await expect(admin.getByRole("region", { name: "入金確認（手動）" })).toHaveCount(0);
+  await expect(
+    admin.getByText("決済サービスからの入金の連絡がまだありません。連絡が届いてから返金できます。"),
+  ).toBeVisible();
+  await adminContext.close();
+
+  await page.reload();
+  await expect(page.locator('[aria-current="step"]')).toContainText("制作中");
+  await expect
+    .poll(() => mailsTo(email).some((mail) => mail.subject.includes("お支払いを確認しました")))
+    .toBe(true);
 });
 
 test("konbini: 入金待ち with the voucher and its mail → the store payment → 制作中 → the admin delivers → 納品済み", async ({

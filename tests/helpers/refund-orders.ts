@@ -71,3 +71,50 @@ export function refundAdmin() {
     .returning()
     .get();
 }
+
+/**
+ * A konbini order 入金待ち whose voucher is real to the test provider (requires_action until
+ * `payAtStore`), due in three days unless told: what 入金確認（手動） and the store's payment act on.
+ */
+export async function awaitingKonbiniOrder(options: { dueAt?: Date } = {}) {
+  const dueAt = options.dueAt ?? new Date(Date.now() + 3 * 86_400_000);
+  const checkoutId = `konbini-checkout-${process.pid}-${++n}-${Math.random().toString(36).slice(2, 8)}`;
+  const intent = await testProvider.createIntent({ checkoutId, amount: 8000, email: "x@example.jp" });
+  const voucher = await testProvider.startKonbini(intent.id, new Date(Date.now() + 3 * 86_400_000));
+  const orderNumber = String(50_000_000 + Math.floor(Math.random() * 9_000_000));
+  const order = db()
+    .insert(orders)
+    .values({
+      orderNumber,
+      checkoutId,
+      paymentIntentId: intent.id,
+      contestName: "コンビニ払いテスト大会",
+      bibNumberLabel: "ゼッケン番号",
+      customerEmail: `konbini-${orderNumber}@example.jp`,
+      customerName: "入金 花子",
+      totalAmount: 8000,
+      lineCount: 1,
+      paymentMethod: "konbini",
+      paymentStatus: "awaiting",
+      paidAt: null,
+      paymentDueAt: dueAt,
+      konbiniConfirmationNumber: voucher?.konbini?.confirmationNumber ?? null,
+    })
+    .returning()
+    .get();
+  db()
+    .insert(orderLines)
+    .values({
+      orderId: order.id,
+      lineNumber: `${orderNumber}-1`,
+      contestName: "コンビニ払いテスト大会",
+      category: "A",
+      athleteNumber: 1,
+      athleteName: "選手1",
+      style: "縦",
+      orientation: "vertical",
+      price: 8000,
+    })
+    .run();
+  return { order, intent };
+}

@@ -8,6 +8,7 @@ import { notFound } from "~/server/http/not-found.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { orderPageStep } from "~/server/orders/admin/order-page-steps.server";
 import { findOrderByNumber, orderPage } from "~/server/orders/admin/order-page.server";
+import { ManualPayment } from "./order/ManualPayment";
 import { OrderLines } from "./order/OrderLines";
 import { OrderSummary } from "./order/OrderSummary";
 import { RefundConfirm, RefundForm } from "./order/RefundForm";
@@ -25,15 +26,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { ...orderPage(order), requestKey: crypto.randomUUID() };
 }
 
-/** The refund form's 確認 / 返金する / 戻る, 再送信 and テストモード's button; the steps are in order-page-steps.server.ts. */
+/** The refund form's 確認 / 返金する / 戻る, 再送信, テストモード's button and 入金確認（手動）; the steps are in order-page-steps.server.ts. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { admin } = await requireAdminPage(request);
   const order = findOrderByNumber(params.orderNumber);
   if (!order) notFound();
-  const outcome = await orderPageStep(order, admin.id, await readForm(request));
+  const outcome = await orderPageStep(order, admin, await readForm(request));
   if (outcome.done)
     return redirectWithToast(request, `/admin/orders/${order.orderNumber}`, outcome.toast, { status: 303 });
-  return data({ reply: outcome.reply, confirm: outcome.confirm }, { status: outcome.status });
+  return data(
+    { reply: outcome.reply, confirm: outcome.confirm, manualPayment: outcome.manualPayment ?? null },
+    { status: outcome.status },
+  );
 }
 
 export default function OrderPage() {
@@ -50,6 +54,9 @@ export default function OrderPage() {
       </p>
       <h1 className="mt-2 text-2xl font-bold">注文番号 {order.orderNumber}</h1>
       <OrderSummary page={page} />
+      {order.manualPaymentOpen || answer?.manualPayment ? (
+        <ManualPayment order={order} answer={answer?.manualPayment ?? null} action={here} />
+      ) : null}
       <OrderLines lines={page.lines} />
       <RefundHistory refunds={page.refunds} action={here} />
       <section aria-labelledby="refund-title" className="mt-6 rounded-xl bg-white p-4 shadow-sm sm:p-6">
@@ -58,6 +65,8 @@ export default function OrderPage() {
         </h2>
         {order.paymentStatus !== "paid" ? (
           <p className="mt-2 text-sm text-zinc-600">入金が確認された注文だけを返金できます。</p>
+        ) : order.refundAwaitsProvider ? (
+          <p className="mt-2 text-sm text-zinc-600">{order.refundAwaitsProvider}</p>
         ) : left <= 0 ? (
           <p className="mt-2 text-sm text-zinc-600">この注文は全額返金済み（または返金手続き中）です。</p>
         ) : answer?.confirm ? (

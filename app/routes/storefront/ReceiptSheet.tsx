@@ -45,7 +45,7 @@ export function ReceiptSheet({ receipt }: { receipt: Receipt }) {
           </span>
           <span className="shrink-0 text-base">様</span>
         </p>
-        <address className="text-sm not-italic sm:w-60 sm:shrink-0">
+        <address className="text-sm not-italic sm:w-72 sm:shrink-0">
           <span className="block font-bold sm:text-base">{receipt.seller.name}</span>
           <span className="mt-0.5 block text-xs">{receipt.seller.address}</span>
           {receipt.seller.invoiceNumber ? (

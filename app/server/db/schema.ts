@@ -338,6 +338,15 @@ export const orders = sqliteTable(
     paymentDueAt: integer("payment_due_at", { mode: "timestamp_ms" }),
     konbiniConfirmationNumber: text("konbini_confirmation_number"),
     konbiniVoucherUrl: text("konbini_voucher_url"),
+    /**
+     * 入金確認（手動）: a konbini order an admin marked paid by hand (the customer paid at the store
+     * and showed the receipt; the provider's word had not come): who (the admin's address, kept
+     * if the account goes) and when. Null when the provider reported the payment itself.
+     */
+    manualPaymentConfirmedBy: text("manual_payment_confirmed_by"),
+    manualPaymentConfirmedAt: integer("manual_payment_confirmed_at", { mode: "timestamp_ms" }),
+    /** When the provider's own report of a payment confirmed by hand came in afterwards (null until it does). */
+    providerPaymentReportedAt: integer("provider_payment_reported_at", { mode: "timestamp_ms" }),
     /** The unguessable part of the order status page's address, mailed to the customer. */
     statusToken: text("status_token").notNull().$defaultFn(newStatusToken),
     /** 領収書: the addressee is entered once and then fixed; later issues are marked 再発行. */

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull } from "drizzle-orm";
 import { DAY_MS, TOKYO_OFFSET_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
@@ -68,10 +68,26 @@ export function expireOrderPayment(paymentIntentId: string): boolean {
     },
     { behavior: "immediate" },
   );
-  if (!expired) return false;
+  if (!expired) {
+    warnIfConfirmedByHand(paymentIntentId);
+    return false;
+  }
   console.log(`[payments] 注文 ${expired.order.orderNumber} はお支払い期限を過ぎたため期限切れにしました`);
   if (expired.mailId) void sendQueuedMailNow(expired.mailId, `expiry mail for ${expired.order.orderNumber}`);
   return true;
+}
+
+/**
+ * The provider says a voucher ended unpaid, but an admin confirmed its order paid by hand (the
+ * customer showed a receipt): the order stays paid (its mail is sent, its video may be made), and
+ * the admins are told in the log, to look at the receipt and the provider's dashboard again.
+ */
+function warnIfConfirmedByHand(paymentIntentId: string): void {
+  const order = db().select().from(orders).where(eq(orders.paymentIntentId, paymentIntentId)).get();
+  if (!order?.manualPaymentConfirmedAt || order.providerPaymentReportedAt) return;
+  console.error(
+    `[payments] 注文 ${order.orderNumber} は管理者 ${order.manualPaymentConfirmedBy ?? "（不明）"} が手動で入金確認しましたが、決済サービスではこの支払いが期限切れ（未入金）になりました。お客様のレシートと決済サービスの管理画面を確認してください`,
+  );
 }
 
 /**
@@ -88,10 +104,15 @@ async function expireAtProvider(order: Order): Promise<"paid" | "expired"> {
   return "expired";
 }
 
+/** How long after its deadline a payment confirmed by hand is still looked for at the provider. */
+const CONFIRMED_BY_HAND_CHECKED_MS = 30 * DAY_MS;
+
 /**
  * The webhook can be lost (the server was down, the network failed): at start-up and every
  * hour, each waiting konbini order is checked with the provider. A payment that came in makes
- * it paid; a voucher past its deadline ends it as 期限切れ.
+ * it paid; a voucher past its deadline ends it as 期限切れ. An order an admin confirmed paid by
+ * hand is checked too until the provider's own report is found (for a month after its
+ * deadline), never expired: the report is noted, so the order can be refunded.
  */
 export async function reconcileKonbiniPayments(): Promise<{ paid: number; expired: number }> {
   const waiting = db()
@@ -113,7 +134,29 @@ export async function reconcileKonbiniPayments(): Promise<{ paid: number; expire
       console.error(`[payments] could not check the konbini payment of order ${order.orderNumber}`, error);
     }
   }
+  for (const order of confirmedByHandNotReported()) {
+    try {
+      const intent = await paymentProvider().retrieveIntent(order.paymentIntentId);
+      if (intent?.status === "succeeded") recordPayment(intent);
+    } catch (error) {
+      console.error(`[payments] could not check the konbini payment of order ${order.orderNumber}`, error);
+    }
+  }
   return counts;
+}
+
+function confirmedByHandNotReported(): Order[] {
+  return db()
+    .select()
+    .from(orders)
+    .where(
+      and(
+        isNotNull(orders.manualPaymentConfirmedAt),
+        isNull(orders.providerPaymentReportedAt),
+        gt(orders.paymentDueAt, new Date(now().getTime() - CONFIRMED_BY_HAND_CHECKED_MS)),
+      ),
+    )
+    .all();
 }
 
 /**

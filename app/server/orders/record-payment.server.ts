@@ -180,6 +180,16 @@ function recordForExistingOrder(
 ): CreateOrderResult {
   if (existing.paymentIntentId === intent.id && !voucher && existing.paymentStatus !== "paid")
     return markStorePaymentIn(tx, existing);
+  // The provider's own word on a payment an admin confirmed by hand: the order is paid already
+  // (no second order, no stray payment, no second mail); that the money is in at the provider is
+  // written down, which is what lets the order be refunded (refunds/order-refunds.server.ts).
+  if (
+    existing.paymentIntentId === intent.id &&
+    !voucher &&
+    existing.manualPaymentConfirmedAt &&
+    !existing.providerPaymentReportedAt
+  )
+    tx.update(orders).set({ providerPaymentReportedAt: now() }).where(eq(orders.id, existing.id)).run();
   return {
     ok: true as const,
     order: existing,
@@ -189,11 +199,24 @@ function recordForExistingOrder(
   };
 }
 
-/** 入金待ち (or 期限切れ) → paid: the money is in, so the order is made, and the customer is told. */
-function markStorePaymentIn(tx: Tx, existing: Order): CreateOrderResult {
+/**
+ * 入金待ち (or 期限切れ) → paid: the money is in, so the order is made, and the customer is told.
+ * `byHand`: an admin's 入金確認（手動） (orders/admin/manual-payment.server.ts), the same change,
+ * mail and promised delivery day as the provider's report, written with who did it and when.
+ */
+export function markStorePaymentIn(
+  tx: Tx,
+  existing: Order,
+  byHand?: { adminEmail: string },
+): Extract<CreateOrderResult, { ok: true }> {
+  const at = now();
   const order = tx
     .update(orders)
-    .set({ paymentStatus: "paid", paidAt: now() })
+    .set({
+      paymentStatus: "paid",
+      paidAt: at,
+      ...(byHand ? { manualPaymentConfirmedBy: byHand.adminEmail, manualPaymentConfirmedAt: at } : {}),
+    })
     .where(eq(orders.id, existing.id))
     .returning()
     .get();

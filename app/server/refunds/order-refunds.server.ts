@@ -26,6 +26,21 @@ export type OrderRefundResult =
   | { ok: true; refund: RefundRow; replayed: boolean }
   | { ok: false; status: 404 | 409 | 422; message: string };
 
+/**
+ * A konbini payment an admin confirmed by hand (入金確認（手動）) is not yet in at the provider,
+ * which refunds only a payment it has: such an order is refunded once the provider's own report
+ * came in (recordPayment notes it), never before, so no refund is sent to fail.
+ */
+export const REFUND_AWAITS_PROVIDER =
+  "この注文の入金は管理者が手動で確認したもので、決済サービスからの入金の連絡がまだありません。連絡が届いてから返金できます。";
+
+export function awaitsProviderReport(order: {
+  manualPaymentConfirmedAt: Date | null;
+  providerPaymentReportedAt: Date | null;
+}): boolean {
+  return order.manualPaymentConfirmedAt !== null && order.providerPaymentReportedAt === null;
+}
+
 export async function refundOrder(request: OrderRefundRequest): Promise<OrderRefundResult> {
   const written = db().transaction((tx) => writeRefund(tx, request), { behavior: "immediate" });
   if (!written.ok) return written;
@@ -49,6 +64,7 @@ function writeRefund(tx: Tx, request: OrderRefundRequest): OrderRefundResult {
   if (!order) return { ok: false, status: 404, message: "注文が見つかりません。" };
   if (order.paymentStatus !== "paid")
     return { ok: false, status: 409, message: "入金が確認された注文だけを返金できます。" };
+  if (awaitsProviderReport(order)) return { ok: false, status: 409, message: REFUND_AWAITS_PROVIDER };
   const made = tx.select().from(refunds).where(eq(refunds.orderId, order.id)).all();
   const { net: left } = refundTotals(order.totalAmount, made);
   const amount = refundAmount(tx, request, made, order.id);

@@ -22,6 +22,19 @@ export function OrderSummary({ page }: { page: OrderPage }) {
         order.paidAt ? `（${formatDateTime(order.paidAt)}）` : ""
       }`,
     ],
+    // 入金確認（手動）: who marked it paid and when, and whether the payment service has said so since.
+    ...(order.manualPayment
+      ? ([
+          [
+            "入金確認",
+            `管理者 ${order.manualPayment.by} が手動で確認（${formatDateTime(order.manualPayment.at)}）。${
+              order.manualPayment.reportedAt
+                ? `決済サービスの入金連絡: ${formatDateTime(order.manualPayment.reportedAt)}`
+                : "決済サービスからの入金連絡はまだありません。"
+            }`,
+          ],
+        ] as [string, string][])
+      : []),
     ["対応状況", order.status],
     // A discounted order: what it lists at and each discount (the coupon by its code), then what was paid.
     ...(order.breakdown

@@ -11,12 +11,14 @@ import { paymentProvider } from "../../payments/index.server";
 import { refundOrder } from "../../refunds/order-refunds.server";
 import { recordProviderRefund } from "../../refunds/provider-refunds.server";
 import { sendRefund, type RefundRow } from "../../refunds/refund-sending.server";
+import { confirmPaymentByHand, manualPaymentRefusal } from "./manual-payment.server";
 import { orderPage, type OrderPageOrder } from "./order-page.server";
 
 /**
- * The order page's posts: the refund form's 確認 / 返金する / 戻る, a refund's 再送信, and
- * テストモード's end of a konbini refund. The form's mistakes come back beside its fields with
- * what was typed; a refund made (or found again by its key) goes back to the page with a toast.
+ * The order page's posts: the refund form's 確認 / 返金する / 戻る, a refund's 再送信,
+ * テストモード's end of a konbini refund, and a konbini order's 入金確認（手動） with its
+ * confirmation. The form's mistakes come back beside its fields with what was typed; a refund made
+ * (or found again by its key) or a payment confirmed goes back to the page with a toast.
  */
 
 /** What 返金する will do, shown (and posted again as hidden fields) on the confirmation. */
@@ -29,19 +31,69 @@ export type RefundConfirmation = {
   requestKey: string;
 };
 
+/** 入金確認（手動）'s answer on the page: its confirmation, or why it was refused. */
+export type ManualPaymentAnswer = { step: "confirm" } | { step: "refused"; message: string };
+
 export type OrderPageOutcome =
   | { done: true; toast: Toast }
-  | { done: false; status: number; reply: SubmissionResult<string[]>; confirm: RefundConfirmation | null };
+  | {
+      done: false;
+      status: number;
+      reply: SubmissionResult<string[]> | null;
+      confirm: RefundConfirmation | null;
+      manualPayment?: ManualPaymentAnswer;
+    };
 
 export async function orderPageStep(
   order: OrderPageOrder,
-  adminUserId: number,
+  admin: { id: number; email: string },
   form: FormData,
 ): Promise<OrderPageOutcome> {
   const intent = String(form.get("intent") ?? "");
   if (intent === "resend-refund") return resendStep(order, form);
   if (intent === "complete-test-refund") return completeTestStep(order, form);
-  return refundFormStep(order, adminUserId, form);
+  if (intent === "review-manual-payment" || intent === "manual-payment")
+    return manualPaymentStep(order, admin, intent === "manual-payment");
+  return refundFormStep(order, admin.id, form);
+}
+
+/**
+ * 入金確認（手動）: the first post shows what it will do (with JavaScript off as on), the second
+ * (入金済みにする) does it. A refusal (reported meanwhile, expired) comes back in the section.
+ */
+async function manualPaymentStep(
+  order: OrderPageOrder,
+  admin: { email: string },
+  confirmed: boolean,
+): Promise<OrderPageOutcome> {
+  const refused = (status: number, message: string): OrderPageOutcome => ({
+    done: false,
+    status,
+    reply: null,
+    confirm: null,
+    manualPayment: { step: "refused", message },
+  });
+  if (!confirmed) {
+    const why = manualPaymentRefusal(order);
+    if (why) return refused(409, why);
+    return { done: false, status: 200, reply: null, confirm: null, manualPayment: { step: "confirm" } };
+  }
+  const result = await confirmPaymentByHand(order.id, admin);
+  if (!result.ok) return refused(result.status, result.message);
+  return {
+    done: true,
+    toast: result.reported
+      ? {
+          kind: "success",
+          title: "決済サービスで入金が確認できたため、入金済みにしました",
+          description: "手動の入金確認ではなく、決済サービスの入金として記録しました。",
+        }
+      : {
+          kind: "success",
+          title: "入金済みにしました（入金確認（手動））",
+          description: "お客様に「お支払いを確認しました」のメールを送ります。制作の対象になりました。",
+        },
+  };
 }
 
 async function refundFormStep(

@@ -10,7 +10,12 @@ import {
 import { db } from "../../db/client.server";
 import { orderLines, orders, users } from "../../db/schema";
 import { paymentProvider } from "../../payments/index.server";
-import { refundsOfOrder } from "../../refunds/order-refunds.server";
+import {
+  awaitsProviderReport,
+  REFUND_AWAITS_PROVIDER,
+  refundsOfOrder,
+} from "../../refunds/order-refunds.server";
+import { manualPaymentRefusal } from "./manual-payment.server";
 
 /**
  * One order in the back-office (/admin/orders/:orderNumber): what was bought and paid, each
@@ -60,6 +65,21 @@ export function orderPage(order: OrderPageOrder) {
       totalAmount: order.totalAmount,
       /** The list prices and each discount (null: none, the total alone as before promotions). */
       breakdown: orderBreakdown(order),
+      paymentDueAt: order.paymentDueAt,
+      konbiniConfirmationNumber: order.konbiniConfirmationNumber,
+      /** 入金確認（手動）: who confirmed the payment by hand and when, and when the provider's own report came since. */
+      manualPayment:
+        order.manualPaymentConfirmedBy && order.manualPaymentConfirmedAt
+          ? {
+              by: order.manualPaymentConfirmedBy,
+              at: order.manualPaymentConfirmedAt,
+              reportedAt: order.providerPaymentReportedAt,
+            }
+          : null,
+      /** A konbini order still waiting, whose payment an admin may confirm by hand. */
+      manualPaymentOpen: manualPaymentRefusal(order) === null,
+      /** Paid by hand and not yet in at the provider: not refundable until it is, and why. */
+      refundAwaitsProvider: awaitsProviderReport(order) ? REFUND_AWAITS_PROVIDER : null,
     },
     lines: lines.map((line) => ({
       id: line.id,
