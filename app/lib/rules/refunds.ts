@@ -24,6 +24,21 @@ export function lineRefundState(lineId: number, refunds: readonly RefundOfOrder[
   return covering.some((refund) => refund.status === "succeeded") ? "返金済み" : "返金手続き中";
 }
 
+/**
+ * The lines whose money is given back or on its way: each line a counted refund names, and every
+ * line once the counted refunds reach what was paid (a typed amount names no line, but a whole
+ * order refunded owes nothing). Such a line is no longer made: it is neither delivered nor
+ * downloadable, and an order of nothing but these and お断り lines has no video to send.
+ */
+export function refundedLineIds(
+  order: { totalAmount: number; lineIds: readonly number[] },
+  refunds: readonly RefundOfOrder[],
+): Set<number> {
+  const counted = refunds.filter((refund) => countsAsRefund(refund.status));
+  if (counted.length > 0 && refundTotals(order.totalAmount, counted).net <= 0) return new Set(order.lineIds);
+  return new Set(order.lineIds.filter((lineId) => counted.some((refund) => refund.lineIds.includes(lineId))));
+}
+
 export type RefundTotals = {
   /** Given back: the provider reported the money sent. */
   refunded: number;

@@ -34,7 +34,22 @@ export const deliveryActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("remove"), fileId }),
   /** 再実行 of a file's failed poster or phone version. */
   z.object({ intent: z.literal("retry"), fileId }),
-  z.object({ intent: z.literal("deliver-all") }),
+  /**
+   * 一括納品, with the orders of no video to send (every line お断り or refunded) the admin ticked
+   * to close as 対応済み (`closeOrderId`, one per ticked box); unticked ones stay open.
+   */
+  z.object({
+    intent: z.literal("deliver-all"),
+    closeOrderId: z
+      .array(
+        z.coerce
+          .number({ invalid_type_error: "注文が見つかりません" })
+          .int()
+          .positive("注文が見つかりません"),
+      )
+      .max(1000)
+      .default([]),
+  }),
   z.object({
     intent: z.literal("resend"),
     orderId: z.coerce

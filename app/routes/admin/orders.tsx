@@ -16,6 +16,7 @@ import {
   orderListCounts,
   orderListQuery,
 } from "~/server/orders/admin/order-list.server";
+import { tabFilesOf } from "~/server/orders/admin/tab-files.server";
 import { OrderGroup } from "./order-list/OrderGroup";
 import { orderListHref } from "./order-list/order-list-link";
 import { OrderListFilters } from "./order-list/OrderListFilters";
@@ -27,6 +28,7 @@ export const meta: MetaFunction = () => [{ title: "動画注文一覧 | 管理�
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdminPage(request);
   const { tab, q, page, contest, refund } = orderListQuery(new URL(request.url).searchParams);
+  const list = listOrderGroups({ tab, q, page, contest, refund });
   return {
     tab,
     q,
@@ -39,7 +41,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     contestOptions: orderListContests(contest),
     counts: orderListCounts(contest),
     extensionDays: DOWNLOAD_PAGE_EXTENSION_DAYS,
-    ...listOrderGroups({ tab, q, page, contest, refund }),
+    ...list,
+    // 納品 offers the video already matched in 納品ファイル instead of asking for it again.
+    tabFiles:
+      tab === "pending"
+        ? tabFilesOf(list.groups.filter((group) => group.paymentStatus === "paid").map((group) => group.id))
+        : {},
   };
 }
 
@@ -67,6 +74,7 @@ export default function OrderList() {
     pages,
     total,
     groups,
+    tabFiles,
   } = useLoaderData<typeof loader>();
   const error = useActionData<typeof action>();
   const place = { tab, contestParam, q, page, refund };
@@ -97,6 +105,7 @@ export default function OrderList() {
               refusalError={error && "refusalMessage" in error ? error : null}
               extensionDays={extensionDays}
               refundKey={refundKey}
+              tabFiles={tabFiles}
             />
           ))}
         </ul>

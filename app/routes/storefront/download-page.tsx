@@ -105,6 +105,10 @@ export default function DownloadPage() {
             ) : null}
             {line.refusalNote !== null ? (
               <RefusalNotice note={line.refusalNote} refunded={line.refundState !== null} />
+            ) : line.refunded ? (
+              <p className="mt-3 rounded-lg bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
+                ご返金の対象となったため、この動画はダウンロードできません。
+              </p>
             ) : line.video ? (
               <DownloadVideo
                 pageId={page.id}
@@ -136,8 +140,10 @@ export default function DownloadPage() {
                 })}
               </div>
             )}
-            {line.downloaded ? <p className="mt-2 text-xs text-zinc-500">ダウンロード済みです</p> : null}
-            {line.resumableUntil ? (
+            {line.downloaded && !line.refunded ? (
+              <p className="mt-2 text-xs text-zinc-500">ダウンロード済みです</p>
+            ) : null}
+            {line.resumableUntil && !line.refunded ? (
               <p className="mt-2 text-xs text-zinc-500">
                 {formatDateTime(new Date(line.resumableUntil))} までは再ダウンロード（再開）できます
               </p>

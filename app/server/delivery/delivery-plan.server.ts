@@ -23,12 +23,18 @@ export type DeliveryPlan = {
   waiting: WaitingFile[];
   delivered: DeliveredFile[];
   missing: MissingFile[];
-  /** Open orders whose every line has a file now: 一括納品 delivers exactly these. */
+  /**
+   * Open orders whose every line that gets a video has a file now: 一括納品 delivers exactly these,
+   * their お断り and refunded lines (`withoutVideo`) without one.
+   */
   ready: OpenOrder[];
-  /** Open orders still missing a file for at least one line. */
+  /** Open orders still missing a file for at least one line that gets a video. */
   incomplete: OpenOrder[];
-  /** Open orders with a line marked お断り: left to the admin in the order list. */
-  declined: OpenOrder[];
+  /**
+   * Open orders with no video to send (every line お断り or refunded): 一括納品 closes one as
+   * 対応済み, with no mail, only when the admin ticks it.
+   */
+  nothingToDeliver: OpenOrder[];
   /** The file each athlete and style would be delivered with (matchKey → file id). */
   fileForKey: Map<string, number>;
   /** Waiting files that 一括納品 puts to use: they complete an order or replace a delivered file. */

@@ -91,7 +91,7 @@ export function deliveryScreen(contestId: number) {
     missing: plan.missing,
     ready: plan.ready,
     incomplete: plan.incomplete,
-    declined: plan.declined,
+    nothingToDeliver: plan.nothingToDeliver,
     replacing: plan.toUse.filter((file) => file.replaces !== null).length,
     changedSinceMail: plan.changedSinceMail,
     /** Whether a file's poster or phone version is still being made (the page refreshes itself meanwhile). */

@@ -7,6 +7,7 @@ import { readForm } from "../http/form.server";
 import type { Toast } from "../http/session.server";
 import { retryVideoJobs } from "../media/video-states.server";
 import { deliverContest, resendAfterReplacement } from "./batch-delivery.server";
+import { NO_VIDEO_TO_MAIL } from "./order-delivery.server";
 import {
   matchFileByHand,
   receiveDeliveryForm,
@@ -47,7 +48,11 @@ export async function runDeliveryTabPost(request: Request, contest: TabContest):
   }
   const form = await readForm(request);
   if (form.get("intent") === "match") return matchStep(form, contest);
-  const parsed = deliveryActionSchema.safeParse(Object.fromEntries(form));
+  // Ticked boxes repeat their name: the only field read as a list.
+  const parsed = deliveryActionSchema.safeParse({
+    ...Object.fromEntries(form),
+    closeOrderId: form.getAll("closeOrderId"),
+  });
   if (!parsed.success)
     return refused(400, { fileId: null, error: "操作を読み取れませんでした。もう一度お試しください。" });
   return buttonStep(parsed.data, contest);
@@ -120,31 +125,42 @@ async function buttonStep(input: DeliveryAction, contest: TabContest): Promise<D
         ? done("再実行します", "順番が来ると処理を始めます。")
         : failed("再実行できません", "失敗した処理のあるファイルが見つかりません。");
     case "deliver-all":
-      return deliverAllStep(contest);
+      return deliverAllStep(contest, input.closeOrderId);
     case "resend": {
       const result = await resendAfterReplacement(contest.id, input.orderId);
       if (result === "sent") return done("納品メールを再送信しました");
       if (result === "queued")
         return failed("メール送信に失敗しました", "メールサーバーが復旧ししだい自動で再送します。");
+      if (result === "no-video") return failed("送信しません", NO_VIDEO_TO_MAIL);
       return failed("エラー", "注文が見つかりません");
     }
   }
 }
 
-/** 一括納品, told in one toast: what was delivered, replaced and left waiting. */
-function deliverAllStep(contest: TabContest): DeliveryTabOutcome {
-  const result = deliverContest(contest.id);
+/** 一括納品, told in one toast: what was delivered, closed, replaced and left waiting. */
+function deliverAllStep(contest: TabContest, closeOrderIds: number[]): DeliveryTabOutcome {
+  const result = deliverContest(contest.id, { closeOrderIds });
   if (!result) return failed("エラー", "大会が見つかりません");
-  if (result.delivered.length === 0 && result.replaced.length === 0)
-    return failed("納品できる注文はありません", "すべての明細にファイルがそろった注文がありません。");
+  const unconfirmed = result.unconfirmed.length
+    ? `動画のない ${result.unconfirmed.length} 件の注文は、確認のチェックがないため未対応のままです。`
+    : "";
+  if (result.delivered.length === 0 && result.replaced.length === 0 && result.closed.length === 0)
+    return failed(
+      "納品できる注文はありません",
+      unconfirmed || "すべての明細にファイルがそろった注文がありません。",
+    );
   const parts = [
     result.delivered.length
       ? `${result.delivered.length} 件の注文を納品しました（納品メール ${result.mails} 通）。`
+      : "",
+    result.closed.length
+      ? `動画のない ${result.closed.length} 件の注文を対応済みにしました（メールは送っていません）。`
       : "",
     result.replaced.length ? `${result.replaced.length} 件の納品済みの注文のファイルを差し替えました。` : "",
     result.incomplete.length
       ? `ファイルが足りない ${result.incomplete.length} 件の注文は未対応のままです。`
       : "",
+    unconfirmed,
   ];
   return done("一括納品完了", parts.join(""));
 }

@@ -2,21 +2,28 @@ import type { VideoProbe } from "~/lib/rules/video-versions";
 import { queueMediaJobs } from "../media/jobs/queue.server";
 import crypto from "node:crypto";
 import { DELIVERY_MESSAGES } from "~/lib/schemas/delivery-schemas";
-import { and, count, eq, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { db, type Tx } from "../db/client.server";
-import { deliveryFiles, downloadPages, orderLines, orders, type OrderStatus } from "../db/schema";
+import { deliveryFiles, downloadPages, orderLines, orders } from "../db/schema";
 import { env } from "../core/env.server";
 import { siteUrl } from "../core/site-url.server";
 import { deliveryMail } from "../mail/templates/delivery.server";
 import { queueMail, sendQueuedMailNow, sendThroughOutbox, type OutgoingMail } from "../mail/outbox.server";
 import { DAY_MS } from "~/lib/rules/tokyo-date";
+import type { Orientation } from "~/lib/rules/pricing";
+import { deliveryPlan } from "./delivery-plan.server";
+import { matchKey } from "./file-names.server";
+import { waitingFileUser } from "./file-use.server";
+import { linesWithoutVideo } from "./lines-without-video.server";
 
-function setStatus(orderId: number, status: OrderStatus) {
-  db().transaction((tx) => {
-    tx.update(orders).set({ status }).where(eq(orders.id, orderId)).run();
-    tx.update(orderLines).set({ status }).where(eq(orderLines.orderId, orderId)).run();
-  });
+/**
+ * An order and its lines handled without a delivery (対応済み): no download page, no mail. 完了
+ * does it, and 一括納品 for an order with no video to send that the admin ticked.
+ */
+export function closeAsHandled(tx: Tx, orderId: number): void {
+  tx.update(orders).set({ status: "対応済み" }).where(eq(orders.id, orderId)).run();
+  tx.update(orderLines).set({ status: "対応済み" }).where(eq(orderLines.orderId, orderId)).run();
 }
 
 /** 完了: the group is handled without a delivery (e.g. refused, or delivered by hand). */
@@ -28,7 +35,7 @@ export function completeOrder(orderId: number): boolean {
     .get();
   // An order whose money is not in (入金待ち, 期限切れ) is neither made nor closed as handled.
   if (!order || order.paymentStatus !== "paid") return false;
-  setStatus(orderId, "対応済み");
+  db().transaction((tx) => closeAsHandled(tx, orderId));
   return true;
 }
 
@@ -41,9 +48,13 @@ export function isDownloadUrl(value: string): boolean {
   }
 }
 
-/** 納品 of an order whose every line is お断り: nothing to deliver, 完了 closes it. */
-export const ALL_REFUSED_MESSAGE =
-  "すべての明細がお断りのため、納品する動画がありません。「完了」で対応済みにしてください。";
+/** 納品 of an order whose every line is お断り or refunded: nothing to deliver, 完了 closes it. */
+export const NOTHING_TO_DELIVER_MESSAGE =
+  "すべての明細がお断りまたは返金済みのため、納品する動画がありません。「完了」で対応済みにしてください。";
+
+/** 納品メールを再送信 of an order whose every line was refunded or refused since: nothing to fetch. */
+export const NO_VIDEO_TO_MAIL =
+  "すべての明細が返金済みまたはお断りのため、ダウンロードできる動画がありません。納品メールは送りません。";
 
 /** Only paid orders are delivered: a konbini order waits for its store payment. */
 export const UNPAID_MESSAGE = "この注文はお支払いが確認できていないため、納品できません。";
@@ -56,9 +67,10 @@ export const DELIVERED_MESSAGES = {
   "already-sent": "納品済みです（メールは送信済みのため再送していません）。",
 } as const;
 
+type DeliverRefusal = { ok: false; status: 400 | 404 | 409; message: string };
+
 export type DeliverResult =
-  | { ok: false; status: 400 | 404 | 409; message: string }
-  | { ok: true; mail: "sent" | "queued" | "already-sent"; pageId: string };
+  DeliverRefusal | { ok: true; mail: "sent" | "queued" | "already-sent"; pageId: string };
 
 /** A video attached to one line in the order list, already probed and stored under the shop's name. */
 export type AttachedVideo = {
@@ -78,6 +90,9 @@ export type LineDelivery = { fileId: number } | { url: string };
  * click, a resubmitted form and two admins: the first delivery marks the order and queues the
  * mail in one transaction; a mail the SMTP server refuses now is retried by the outbox.
  * An attached video is a one-off for its line: it is not offered to other orders of the athlete.
+ * A line left without either takes the file the 納品ファイル tab has for its athlete and style
+ * (the plan's, put to use as 一括納品 would), so a video uploaded there is not asked for again;
+ * a line marked お断り or refunded is not waited for and gets no video.
  */
 export async function deliverOrder(
   orderId: number,
@@ -87,57 +102,93 @@ export async function deliverOrder(
   const order = db().select().from(orders).where(eq(orders.id, orderId)).get();
   if (!order) return { ok: false, status: 404, message: "注文が見つかりません" };
   if (order.paymentStatus !== "paid") return { ok: false, status: 409, message: UNPAID_MESSAGE };
-  // A line marked お断り is not waited for: the others are delivered without it.
-  const lines = db()
-    .select({ id: orderLines.id, athleteId: orderLines.athleteId, orientation: orderLines.orientation })
-    .from(orderLines)
-    .where(and(eq(orderLines.orderId, orderId), eq(orderLines.refused, false)))
-    .all();
-  if (lines.length === 0) return { ok: false, status: 409, message: ALL_REFUSED_MESSAGE };
-  for (const line of lines) {
-    const url = urls.get(line.id)?.trim() ?? "";
-    if (files.has(line.id)) continue;
-    if (!url) return { ok: false, status: 400, message: DELIVERY_MESSAGES.missingUrl };
-    if (!isDownloadUrl(url)) return { ok: false, status: 400, message: DELIVERY_MESSAGES.badUrl };
-  }
   const at = now();
-  const { pageId, mailId } = db().transaction(
-    (tx) => {
+  // Read, checked and written in one transaction: the plan's files are the ones put to use.
+  const outcome = db().transaction(
+    (tx): DeliverRefusal | { ok: true; pageId: string; mailId: number | null } => {
+      const lines = linesToDeliver(tx, orderId);
+      if (lines.length === 0) return { ok: false, status: 409, message: NOTHING_TO_DELIVER_MESSAGE };
+      const plan = order.contestId ? deliveryPlan(order.contestId, tx) : null;
+      const tabFileOf = (line: DeliveredLine) =>
+        plan && line.athleteId !== null
+          ? plan.fileForKey.get(matchKey(line.athleteId, line.orientation))
+          : undefined;
+      // Every line checked before anything is written: all or nothing.
+      for (const line of lines) {
+        if (files.has(line.id)) continue;
+        const url = urls.get(line.id)?.trim() ?? "";
+        if (url && !isDownloadUrl(url)) return { ok: false, status: 400, message: DELIVERY_MESSAGES.badUrl };
+        if (!url && tabFileOf(line) === undefined)
+          return { ok: false, status: 400, message: DELIVERY_MESSAGES.missingUrl };
+      }
+      const tabFiles = waitingFileUser(tx, at);
       const deliveries = new Map<number, LineDelivery>();
       for (const line of lines) {
         const file = files.get(line.id);
-        if (!file) {
-          deliveries.set(line.id, { url: urls.get(line.id)?.trim() ?? "" });
-          continue;
+        const url = urls.get(line.id)?.trim() ?? "";
+        if (file) deliveries.set(line.id, { fileId: attachVideo(tx, order.contestId, line, file, at) });
+        else if (url) deliveries.set(line.id, { url });
+        else {
+          // The tab's file, put to use as 一括納品 puts it (a corrected one takes over the lines it replaces).
+          const fileId = tabFileOf(line) ?? 0;
+          const waiting = plan?.waiting.find((candidate) => candidate.id === fileId);
+          if (waiting) tabFiles.putToUse(waiting);
+          deliveries.set(line.id, { fileId });
         }
-        const row = tx
-          .insert(deliveryFiles)
-          .values({
-            ...file,
-            contestId: order.contestId,
-            athleteId: line.athleteId,
-            orientation: line.orientation,
-            uploadedAt: at,
-            retiredAt: at,
-          })
-          .returning({ id: deliveryFiles.id })
-          .get();
-        // Its poster and phone version come later; the download page offers the original meanwhile.
-        queueMediaJobs("delivery", row.id, ["poster", "phone"], tx);
-        deliveries.set(line.id, { fileId: row.id });
       }
-      return recordDelivery(tx, orderId, deliveries, at);
+      return { ok: true, ...recordDelivery(tx, orderId, deliveries, at) };
     },
     { behavior: "immediate" },
   );
+  if (!outcome.ok) return outcome;
+  const { pageId, mailId } = outcome;
   if (mailId === null) return { ok: true, mail: "already-sent", pageId };
   const mail = await sendQueuedMailNow(mailId, `delivery mail for order ${orderId}`);
   return { ok: true, mail, pageId };
 }
 
+type DeliveredLine = { id: number; athleteId: number | null; orientation: Orientation };
+
+/** The order's lines that get a video: not お断り, not refunded. */
+function linesToDeliver(tx: Tx, orderId: number): DeliveredLine[] {
+  const without = linesWithoutVideo([orderId], tx);
+  return tx
+    .select({ id: orderLines.id, athleteId: orderLines.athleteId, orientation: orderLines.orientation })
+    .from(orderLines)
+    .where(eq(orderLines.orderId, orderId))
+    .all()
+    .filter((line) => !without.has(line.id));
+}
+
+/** A video attached to one line in the order list, stored as a file of its own (retired: no other line takes it). */
+function attachVideo(
+  tx: Tx,
+  contestId: number | null,
+  line: DeliveredLine,
+  file: AttachedVideo,
+  at: Date,
+): number {
+  const row = tx
+    .insert(deliveryFiles)
+    .values({
+      ...file,
+      contestId,
+      athleteId: line.athleteId,
+      orientation: line.orientation,
+      uploadedAt: at,
+      retiredAt: at,
+    })
+    .returning({ id: deliveryFiles.id })
+    .get();
+  // Its poster and phone version come later; the download page offers the original meanwhile.
+  queueMediaJobs("delivery", row.id, ["poster", "phone"], tx);
+  return row.id;
+}
+
 /**
  * Records an order's delivery inside `tx`, the one place both 納品 and 一括納品 go through:
- * every line gets its file or URL and 納品済み, the order is 納品済み, its download page is made
+ * every line that gets a video gets its file or URL and 納品済み (a line marked お断り or
+ * refunded gets none and is 対応済み), the order is 納品済み, its download page is made
  * or, when it has one, kept open at least the usual days from now, and the delivery mail is
  * queued the first time only.
  * Returns the page and the queued mail (null: the customer was mailed before).
@@ -155,7 +206,12 @@ export function recordDelivery(
     .where(eq(orders.id, orderId))
     .get();
   if (payment?.status !== "paid") throw new Error(`order ${orderId} is not paid and cannot be delivered`);
+  const without = linesWithoutVideo([orderId], tx);
+  // Likewise: an order with no video to send gets no download page and no mail (完了 closes it).
+  if (videoCountOf(tx, orderId, without) === 0) throw new Error(`order ${orderId} has no video to deliver`);
   for (const [lineId, delivery] of deliveries) {
+    // A line marked お断り or refunded never gets a video, whatever a caller passes.
+    if (without.has(lineId)) continue;
     tx.update(orderLines)
       .set(
         "fileId" in delivery
@@ -165,11 +221,15 @@ export function recordDelivery(
       .where(eq(orderLines.id, lineId))
       .run();
   }
-  // Lines marked お断り get no video: they are handled (対応済み) with the order's delivery.
+  // Lines that get no video are handled (対応済み) with the order's delivery.
   tx.update(orderLines)
     .set({ status: "対応済み" })
     .where(
-      and(eq(orderLines.orderId, orderId), eq(orderLines.refused, true), eq(orderLines.status, "未対応")),
+      and(
+        eq(orderLines.orderId, orderId),
+        inArray(orderLines.id, [...without.keys()]),
+        eq(orderLines.status, "未対応"),
+      ),
     )
     .run();
   tx.update(orders).set({ status: "納品済み" }).where(eq(orders.id, orderId)).run();
@@ -197,8 +257,27 @@ export function recordDelivery(
   };
 }
 
-type Reader = Pick<ReturnType<typeof db>, "select">;
+type Reader = Pick<Tx, "select">;
 
+/** The videos an order's download page offers: its lines less those marked お断り or refunded. */
+function videoCountOf(
+  reader: Reader,
+  orderId: number,
+  without = linesWithoutVideo([orderId], reader),
+): number {
+  return reader
+    .select({ id: orderLines.id })
+    .from(orderLines)
+    .where(eq(orderLines.orderId, orderId))
+    .all()
+    .filter((line) => !without.has(line.id)).length;
+}
+
+/**
+ * 動画のご用意ができました for an order's download page, counting the videos it offers (not the
+ * lines marked お断り or refunded); null when it offers none: such an order is never told a
+ * video is ready.
+ */
 function deliveryMailFor(
   reader: Reader,
   orderId: number,
@@ -206,12 +285,8 @@ function deliveryMailFor(
 ): Omit<OutgoingMail, "dedupeKey"> | null {
   const order = reader.select().from(orders).where(eq(orders.id, orderId)).get();
   if (!order) return null;
-  const videoCount =
-    reader
-      .select({ n: count() })
-      .from(orderLines)
-      .where(and(eq(orderLines.orderId, orderId), eq(orderLines.refused, false)))
-      .get()?.n ?? 0;
+  const videoCount = videoCountOf(reader, orderId);
+  if (videoCount === 0) return null;
   return {
     to: order.customerEmail,
     // A resend replaces a delivery mail still waiting for SMTP, so the customer gets one, not two.
@@ -227,11 +302,17 @@ function deliveryMailFor(
   };
 }
 
-/** Sends the delivery mail again (the customer lost it). "queued" when SMTP refused it now: the outbox retries it. */
-export async function resendDeliveryMail(orderId: number): Promise<"sent" | "queued" | "no-page"> {
+/**
+ * Sends the delivery mail again (the customer lost it). "queued" when SMTP refused it now: the
+ * outbox retries it; "no-video" when every line was refunded or refused since: nothing to fetch.
+ */
+export async function resendDeliveryMail(
+  orderId: number,
+): Promise<"sent" | "queued" | "no-page" | "no-video"> {
   const page = db().select().from(downloadPages).where(eq(downloadPages.orderId, orderId)).get();
-  const mail = page ? deliveryMailFor(db(), orderId, page) : null;
-  if (!mail) return "no-page";
+  if (!page) return "no-page";
+  const mail = deliveryMailFor(db(), orderId, page);
+  if (!mail) return "no-video";
   const sent = await sendThroughOutbox(mail);
   if (sent) db().update(orders).set({ deliveryMailSentAt: now() }).where(eq(orders.id, orderId)).run();
   return sent ? "sent" : "queued";

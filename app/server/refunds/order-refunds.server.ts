@@ -1,6 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { formatYenShort } from "~/lib/rules/format";
-import { refundTotals } from "~/lib/rules/refunds";
+import { refundedLineIds, refundTotals } from "~/lib/rules/refunds";
 import { db, type Tx } from "../db/client.server";
 import { orderLines, orders, refunds } from "../db/schema";
 import { sendRefund, type RefundRow } from "./refund-sending.server";
@@ -144,4 +144,57 @@ export function refundsOfOrders(orderIds: readonly number[]): Map<number, Refund
 /** One order's refunds, oldest first. */
 export function refundsOfOrder(orderId: number): RefundRow[] {
   return refundsOfOrders([orderId]).get(orderId) ?? [];
+}
+
+/**
+ * The lines of these orders that are refunded (lib/rules/refunds.ts, refundedLineIds): no video is
+ * made, delivered or downloaded for them. Takes the caller's reader, so 一括納品 reads inside its
+ * own transaction.
+ */
+export function refundedLinesOf(orderIds: readonly number[], reader: Pick<Tx, "select"> = db()): Set<number> {
+  const refunded = new Set<number>();
+  if (orderIds.length === 0) return refunded;
+  const ids = [...new Set(orderIds)];
+  const made = reader
+    .select({
+      orderId: refunds.orderId,
+      status: refunds.status,
+      amount: refunds.amount,
+      lineIds: refunds.lineIds,
+    })
+    .from(refunds)
+    .where(inArray(refunds.orderId, ids))
+    .all();
+  const refundedOrderIds = [...new Set(made.flatMap((refund) => (refund.orderId ? [refund.orderId] : [])))];
+  // Orders never refunded (nearly all of them) need no more reading.
+  if (refundedOrderIds.length === 0) return refunded;
+  const totals = reader
+    .select({ id: orders.id, totalAmount: orders.totalAmount })
+    .from(orders)
+    .where(inArray(orders.id, refundedOrderIds))
+    .all();
+  const lines = reader
+    .select({ id: orderLines.id, orderId: orderLines.orderId })
+    .from(orderLines)
+    .where(inArray(orderLines.orderId, refundedOrderIds))
+    .all();
+  for (const order of totals) {
+    const lineIds = lines.filter((line) => line.orderId === order.id).map((line) => line.id);
+    const its = made.filter((refund) => refund.orderId === order.id);
+    for (const lineId of refundedLineIds({ totalAmount: order.totalAmount, lineIds }, its))
+      refunded.add(lineId);
+  }
+  return refunded;
+}
+
+/**
+ * refundedLineIds as a condition on a query joining `order_lines` to `orders`, for a count over
+ * more orders than a list of ids may name (the order list's ファイル未設定の明細): a counted
+ * refund names the line, or the counted refunds reach what was paid.
+ */
+export function lineRefundedCondition(): SQL {
+  return sql`(exists (select 1 from ${refunds}, json_each(${refunds.lineIds}) as named
+      where ${refunds.orderId} = ${orders.id} and ${refunds.status} <> 'failed' and named.value = ${orderLines.id})
+    or coalesce((select sum(${refunds.amount}) from ${refunds}
+      where ${refunds.orderId} = ${orders.id} and ${refunds.status} <> 'failed'), -1) >= ${orders.totalAmount})`;
 }

@@ -11,8 +11,13 @@ import {
   downloadPages,
   orderLines,
   orders,
+  refunds,
   videoFormats,
 } from "~/server/db/schema";
+import type { RefundStatus } from "~/lib/rules/refunds";
+import { DELIVERY_MESSAGES } from "~/lib/schemas/delivery-schemas";
+import { deliverOrder, resendDeliveryMail } from "~/server/delivery/order-delivery.server";
+import { tabFilesOf } from "~/server/orders/admin/tab-files.server";
 import { deliverContest } from "~/server/delivery/batch-delivery.server";
 import {
   matchFileByHand,
@@ -24,7 +29,7 @@ import { deliveryPlan } from "~/server/delivery/delivery-plan.server";
 import { deliveryScreen } from "~/server/delivery/delivery-screen.server";
 import { mediaDir } from "../../helpers/media-dir";
 import { pendingMailCount } from "~/server/mail/outbox.server";
-import { claimDownload } from "~/server/orders/customer/downloads.server";
+import { claimDownload, downloadPage, downloadRefusal } from "~/server/orders/customer/downloads.server";
 import { smtpServerForThisFile } from "../../helpers/smtp-per-file";
 import { videoBytes } from "../../helpers/test-videos";
 
@@ -102,6 +107,25 @@ async function upload(c: Contest, name: string) {
   const stored = await storeDeliveryFile(c.id, file, name);
   if (!stored.ok) throw new Error(stored.message);
   return stored.file;
+}
+
+const linesOf = (orderId: number) =>
+  db().select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(orderLines.id).all();
+
+/** A refund of the order as the refund step writes it (lines at their price, or a typed amount with none). */
+function refund(orderId: number, lineIds: number[], amount: number, status: RefundStatus = "succeeded") {
+  db()
+    .insert(refunds)
+    .values({
+      orderId,
+      paymentIntentId: `rpi${++serial}`,
+      lineIds,
+      amount,
+      reason: "撮影できませんでした",
+      requestKey: `refund-${serial}`,
+      status,
+    })
+    .run();
 }
 
 const statusOf = (orderId: number) => db().select().from(orders).where(eq(orders.id, orderId)).get()?.status;
@@ -208,16 +232,162 @@ describe("一括納品", () => {
     expect(deliveryScreen(c.id)!.matched[0]).toMatchObject({ byHand: false, orderNumbers: [o.orderNumber] });
   });
 
-  it("an order with a line marked お断り is never delivered in a batch, even with every file there", async () => {
-    const c = contest(1);
-    const declined = order(c, "declined@example.jp", [[1, "vertical"]]);
-    db().update(orderLines).set({ refused: true }).where(eq(orderLines.orderId, declined.id)).run();
-    const fine = order(c, "fine@example.jp", [[1, "vertical"]]);
+  it("an order with one お断り line is delivered from 納品ファイル: its other lines get their files, the refused line none, and it is not listed as missing", async () => {
+    const c = contest(4);
+    const o = order(c, "refused-one@example.jp", [
+      [1, "vertical"],
+      [2, "vertical"],
+      [3, "vertical"],
+      [4, "horizontal"],
+    ]);
+    const lines = linesOf(o.id);
+    db().update(orderLines).set({ refused: true }).where(eq(orderLines.id, lines[3]!.id)).run();
+    for (const name of ["1_縦.mp4", "2_縦.mp4", "3_縦.mp4"]) await upload(c, name);
+
+    const screen = deliveryScreen(c.id)!;
+    expect(screen.missing).toEqual([]);
+    expect(screen.matched.map((file) => file.orderNumbers)).toEqual([
+      [o.orderNumber],
+      [o.orderNumber],
+      [o.orderNumber],
+    ]);
+    expect(screen.nothingToDeliver).toEqual([]);
+    expect(screen.ready).toEqual([
+      expect.objectContaining({
+        id: o.id,
+        lineCount: 4,
+        videoCount: 3,
+        withoutVideo: [
+          expect.objectContaining({ lineNumber: lines[3]!.lineNumber, athleteNumber: 4, reason: "お断り" }),
+        ],
+      }),
+    ]);
+
+    const before = smtp.received.length;
+    const result = deliverContest(c.id)!;
+    expect(result.delivered.map((d) => d.id)).toEqual([o.id]);
+    await mailsSettled();
+    const mails = smtp.received.slice(before);
+    expect(mails.map((mail) => mail.to[0])).toEqual(["refused-one@example.jp"]);
+    expect(mails[0]!.text).toContain("動画（3本）");
+    expect(statusOf(o.id)).toBe("納品済み");
+    expect(linesOf(o.id).map((line) => [line.status, line.deliveryFileId !== null])).toEqual([
+      ["納品済み", true],
+      ["納品済み", true],
+      ["納品済み", true],
+      ["対応済み", false],
+    ]);
+  });
+
+  it("a refunded line is neither waited for nor delivered; an order refunded whole is warned about and closed only when ticked, with no mail", async () => {
+    const c = contest(2);
+    const partly = order(c, "partly@example.jp", [
+      [1, "vertical"],
+      [2, "vertical"],
+    ]);
+    const [kept, refundedLine] = linesOf(partly.id);
+    refund(partly.id, [refundedLine!.id], 3000);
+    // A typed amount of the whole payment names no line, and leaves nothing to deliver either.
+    const whole = order(c, "whole@example.jp", [[1, "vertical"]]);
+    refund(whole.id, [], 3000);
+    // A failed refund gives nothing back: its line is still made.
+    const failedRefund = order(c, "failed-refund@example.jp", [[2, "vertical"]]);
+    refund(
+      failedRefund.id,
+      linesOf(failedRefund.id).map((line) => line.id),
+      3000,
+      "failed",
+    );
     await upload(c, "1_縦.mp4");
+
     const plan = deliveryPlan(c.id)!;
-    expect(plan.declined.map((o) => o.id)).toEqual([declined.id]);
-    expect(deliverContest(c.id)!.delivered.map((o) => o.id)).toEqual([fine.id]);
-    expect(statusOf(declined.id)).toBe("未対応");
+    expect(plan.ready.map((o) => [o.id, o.videoCount, o.withoutVideo.map((line) => line.reason)])).toEqual([
+      [partly.id, 1, ["返金"]],
+    ]);
+    expect(plan.nothingToDeliver.map((o) => o.id)).toEqual([whole.id]);
+    expect(plan.incomplete.map((o) => o.id)).toEqual([failedRefund.id]);
+    expect(plan.missing.map((line) => [line.athleteNumber, line.orderNumbers])).toEqual([
+      [2, [failedRefund.orderNumber]],
+    ]);
+
+    // Not ticked: the order with nothing to deliver stays open, and nobody is told a video is ready.
+    const before = smtp.received.length;
+    const first = deliverContest(c.id)!;
+    expect(first.delivered.map((o) => o.id)).toEqual([partly.id]);
+    expect(first.unconfirmed.map((o) => o.id)).toEqual([whole.id]);
+    expect(first.closed).toEqual([]);
+    expect(statusOf(whole.id)).toBe("未対応");
+    await mailsSettled();
+    expect(smtp.received.slice(before).map((mail) => mail.to[0])).toEqual(["partly@example.jp"]);
+    expect(linesOf(partly.id).map((line) => [line.status, line.deliveryFileId !== null])).toEqual([
+      ["納品済み", true],
+      ["対応済み", false],
+    ]);
+
+    // The refunded line is on the page as refunded, and its download is refused in words.
+    const page = db().select().from(downloadPages).where(eq(downloadPages.orderId, partly.id)).get()!;
+    expect(downloadPage(page.id)!.lines.map((line) => [line.refunded, line.delivered])).toEqual([
+      [false, true],
+      [true, false],
+    ]);
+    expect(claimDownload(page.id, refundedLine!.id, "vertical")).toMatchObject({
+      ok: false,
+      status: 410,
+      reason: "refunded",
+      message:
+        "この動画はご返金の対象となったため、ダウンロードできません。ご不明な点はお問い合わせください。",
+    });
+    expect(downloadRefusal(page.id, refundedLine!.id)).toMatchObject({ reason: "refunded" });
+
+    // Ticked: closed as 対応済み, with no download page and no mail; a tick for another order closes nothing.
+    const second = deliverContest(c.id, { closeOrderIds: [whole.id, partly.id] })!;
+    expect(second.closed.map((o) => o.id)).toEqual([whole.id]);
+    expect(second.mails).toBe(0);
+    expect(statusOf(whole.id)).toBe("対応済み");
+    expect(statusOf(partly.id)).toBe("納品済み");
+    expect(
+      db().select().from(downloadPages).where(eq(downloadPages.orderId, whole.id)).get(),
+    ).toBeUndefined();
+    await mailsSettled();
+    expect(smtp.received.slice(before)).toHaveLength(1);
+
+    // Refunded after its delivery: the delivered video is not downloadable any more, and no mail says it is.
+    refund(partly.id, [kept!.id], 3000);
+    expect(claimDownload(page.id, kept!.id, "vertical")).toMatchObject({ ok: false, reason: "refunded" });
+    expect(await resendDeliveryMail(partly.id)).toBe("no-video");
+  });
+
+  it("納品 in the order list takes the file 納品ファイル matched for a line and asks only for the lines still without one", async () => {
+    const c = contest(3);
+    const o = order(c, "one-by-one@example.jp", [
+      [1, "vertical"],
+      [2, "vertical"],
+      [3, "vertical"],
+    ]);
+    const [first, second, third] = linesOf(o.id);
+    db().update(orderLines).set({ refused: true }).where(eq(orderLines.id, third!.id)).run();
+    const file = await upload(c, "01_縦.mp4");
+    expect(tabFilesOf([o.id])).toEqual({ [first!.id]: "01_縦.mp4" });
+
+    // The second line has no file in the tab: its URL is still asked for, and nothing is written.
+    expect(await deliverOrder(o.id, new Map())).toEqual({
+      ok: false,
+      status: 400,
+      message: DELIVERY_MESSAGES.missingUrl,
+    });
+    expect(statusOf(o.id)).toBe("未対応");
+    const delivered = await deliverOrder(o.id, new Map([[second!.id, "https://videos.example.jp/2.mp4"]]));
+    expect(delivered).toMatchObject({ ok: true, mail: "sent" });
+    expect(linesOf(o.id).map((line) => [line.status, line.deliveryFileId, line.videoDownloadUrl])).toEqual([
+      ["納品済み", file.id, null],
+      ["納品済み", null, "https://videos.example.jp/2.mp4"],
+      ["対応済み", null, null],
+    ]);
+    // The tab's file is settled on its athlete and style, as 一括納品 settles the files it uses.
+    expect(db().select().from(deliveryFiles).where(eq(deliveryFiles.id, file.id)).get()).toMatchObject({
+      athleteId: c.athletes[0]!.id,
+      orientation: "vertical",
+    });
     await mailsSettled();
   });
 

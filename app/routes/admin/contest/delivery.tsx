@@ -63,6 +63,8 @@ export default function DeliveryFiles() {
           ambiguous: screen.ambiguous.length,
           unmatched: screen.unmatched.length,
         }}
+        ready={screen.ready}
+        nothingToDeliver={screen.nothingToDeliver}
         replacing={screen.replacing}
         failedFiles={screen.failedFiles}
       />
@@ -91,11 +93,9 @@ export default function DeliveryFiles() {
         <FileSection id="unmatched" title="照合できないファイル" files={screen.unmatched} {...sectionProps} />
       ) : null}
       <MissingLines
-        contestId={screen.contestId}
         numberLabel={screen.numberLabel}
         missing={screen.missing}
         incomplete={screen.incomplete}
-        declined={screen.declined}
       />
       <DeliveredFiles files={screen.delivered} numberLabel={screen.numberLabel} actionData={actionData} />
     </div>

@@ -21,6 +21,7 @@ export function OrderGroup({
   refusalError,
   extensionDays,
   refundKey,
+  tabFiles,
 }: {
   group: Group;
   /** The list shows the 未対応 tab. */
@@ -36,6 +37,8 @@ export function OrderGroup({
   extensionDays: number;
   /** The list's refund key for お断り's refund (see RefusalControl). */
   refundKey: string;
+  /** The file 納品ファイル has for a line (line id → its name): 納品 uses it unless another is given. */
+  tabFiles: Record<number, string>;
 }) {
   const groupError = deliverError?.orderId === group.id ? deliverError : null;
   const paidAndOpen = pending && group.paymentStatus === "paid";
@@ -87,6 +90,7 @@ export function OrderGroup({
                 refusalError?.orderId === group.id && refusalError.lineId === line.id ? refusalError : null
               }
               refundKey={refundKey}
+              tabFile={tabFiles[line.id] ?? null}
             />
           ))}
         </div>

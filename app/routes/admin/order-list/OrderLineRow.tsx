@@ -24,6 +24,8 @@ type LineRowProps = {
   refusalError: RefusalError | null;
   /** The list's refund key for お断り's refund. */
   refundKey: string;
+  /** The file 納品ファイル has for this line's athlete and style: 納品 uses it unless another is given. */
+  tabFile: string | null;
 };
 
 /** One line of an order: what was bought, and its video (to give, given, or refused). */
@@ -90,7 +92,7 @@ export function OrderLineRow(props: LineRowProps) {
  * The line's video cell: the note of a refused line; for an open order the URL or file to
  * deliver; for a delivered one its video and whether it was downloaded (with リセット).
  */
-function LineVideo({ group, line, pending, deliverError }: LineRowProps) {
+function LineVideo({ group, line, pending, deliverError, tabFile }: LineRowProps) {
   if (line.refused)
     return (
       <span className="block rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900">
@@ -112,36 +114,31 @@ function LineVideo({ group, line, pending, deliverError }: LineRowProps) {
         ) : null}
       </span>
     );
-  if (pending)
+  if (pending && line.withoutVideo === "返金")
     return (
-      <span className="flex flex-col gap-2 sm:flex-row sm:items-start">
-        <span className="min-w-0 flex-1">
-          <label htmlFor={`url-${line.id}`} className="sr-only">
-            {line.lineNumber} のダウンロードURL
-          </label>
-          <input
-            id={`url-${line.id}`}
-            name={`url-${line.id}`}
-            type="url"
-            placeholder="https://example.com/video.mp4"
-            defaultValue={
-              deliverError ? (deliverError.urls[`url-${line.id}`] ?? "") : (line.videoDownloadUrl ?? "")
-            }
-            className="field-input min-h-9 w-full py-1 text-sm"
-          />
-        </span>
-        <label className="block text-xs text-zinc-600 sm:w-56 sm:shrink-0">
-          または動画ファイル
-          <input
-            type="file"
-            name={`file-${line.id}`}
-            accept={VIDEO_ACCEPT}
-            className="mt-0.5 block w-full text-xs"
-            aria-label={`${line.lineNumber} の動画ファイル`}
-          />
-        </label>
+      <span className="block rounded-lg bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
+        返金済みのため、この明細の動画は送りません。
       </span>
     );
+  if (pending && tabFile)
+    return (
+      <span className="block space-y-2">
+        <span className="block rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+          納品ファイル: <span className="font-semibold break-all">{tabFile}</span>
+          <span className="block text-xs">納品ファイルで照合済みです。URLや動画の入力は要りません。</span>
+        </span>
+        {/* Open again when a refused 納品 came back with a URL typed here. */}
+        <details open={Boolean(deliverError?.urls[`url-${line.id}`])}>
+          <summary className="cursor-pointer text-xs text-zinc-600 underline">
+            別のURL・動画ファイルで納品する
+          </summary>
+          <span className="mt-2 block">
+            <DeliveryInputs line={line} deliverError={deliverError} />
+          </span>
+        </details>
+      </span>
+    );
+  if (pending) return <DeliveryInputs line={line} deliverError={deliverError} />;
   if (line.videoDownloadUrl || line.deliveryFileId)
     return (
       <span className="flex flex-wrap items-center gap-2">
@@ -175,5 +172,38 @@ function LineVideo({ group, line, pending, deliverError }: LineRowProps) {
     );
   return (
     <span className="text-zinc-500">{group.paymentStatus === "paid" ? "未設定" : "お支払い後に制作"}</span>
+  );
+}
+
+/** A line's download URL, or a video file attached instead (納品 posts them with the order's form). */
+function DeliveryInputs({ line, deliverError }: Pick<LineRowProps, "line" | "deliverError">) {
+  return (
+    <span className="flex flex-col gap-2 sm:flex-row sm:items-start">
+      <span className="min-w-0 flex-1">
+        <label htmlFor={`url-${line.id}`} className="sr-only">
+          {line.lineNumber} のダウンロードURL
+        </label>
+        <input
+          id={`url-${line.id}`}
+          name={`url-${line.id}`}
+          type="url"
+          placeholder="https://example.com/video.mp4"
+          defaultValue={
+            deliverError ? (deliverError.urls[`url-${line.id}`] ?? "") : (line.videoDownloadUrl ?? "")
+          }
+          className="field-input min-h-9 w-full py-1 text-sm"
+        />
+      </span>
+      <label className="block text-xs text-zinc-600 sm:w-56 sm:shrink-0">
+        または動画ファイル
+        <input
+          type="file"
+          name={`file-${line.id}`}
+          accept={VIDEO_ACCEPT}
+          className="mt-0.5 block w-full text-xs"
+          aria-label={`${line.lineNumber} の動画ファイル`}
+        />
+      </label>
+    </span>
   );
 }

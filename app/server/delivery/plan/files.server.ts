@@ -79,11 +79,11 @@ function duplicateKeysOf(waiting: WaitingRow[]): Set<string> {
   return new Set([...waitingPerKey].filter(([, n]) => n > 1).map(([key]) => key));
 }
 
-/** The open orders with a line of each athlete and style. */
+/** The open orders with a line of each athlete and style that gets a video (お断り and refunded lines get none). */
 function orderNumbersByKey(openLines: OpenLine[]): Map<string, string[]> {
   const orderNumbersForKey = new Map<string, string[]>();
   for (const line of openLines) {
-    if (!line.athleteId) continue;
+    if (!line.athleteId || line.withoutVideo) continue;
     const key = matchKey(line.athleteId, line.orientation);
     const numbers = orderNumbersForKey.get(key) ?? [];
     if (!numbers.includes(line.orderNumber)) numbers.push(line.orderNumber);

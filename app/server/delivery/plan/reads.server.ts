@@ -11,6 +11,7 @@ import type { Tx } from "../../db/client.server";
 import { athletes, contests, deliveryFiles, orderLines, orders } from "../../db/schema";
 import { pricedFormats } from "../../catalog/pricing.server";
 import type { DeliveryStyle } from "../file-names/styles.server";
+import { linesWithoutVideo } from "../lines-without-video.server";
 
 export type Reader = Pick<Tx, "select" | "selectDistinct">;
 
@@ -31,13 +32,17 @@ export function planContest(reader: Reader, contestId: number) {
   return { numberLabel: contest.bibNumberLabel, styles, styleName };
 }
 
-/** The lines of the contest's paid orders still waiting in the order list, oldest order first. */
+/**
+ * The lines of the contest's paid orders still waiting in the order list, oldest order first,
+ * each with why it gets no video (お断り, 返金), if it does not.
+ */
 export function openLinesOf(reader: Reader, contestId: number) {
   const pending = [...ORDER_TABS.pending];
-  return reader
+  const lines = reader
     .select({
       id: orderLines.id,
       orderId: orderLines.orderId,
+      lineNumber: orderLines.lineNumber,
       athleteId: orderLines.athleteId,
       athleteNumber: orderLines.athleteNumber,
       athleteName: orderLines.athleteName,
@@ -45,7 +50,6 @@ export function openLinesOf(reader: Reader, contestId: number) {
       style: orderLines.style,
       orderNumber: orders.orderNumber,
       customerName: orders.customerName,
-      declined: orderLines.refused,
     })
     .from(orderLines)
     .innerJoin(orders, eq(orders.id, orderLines.orderId))
@@ -54,6 +58,11 @@ export function openLinesOf(reader: Reader, contestId: number) {
     )
     .orderBy(asc(orders.createdAt), asc(orderLines.id))
     .all();
+  const without = linesWithoutVideo(
+    lines.map((line) => line.orderId),
+    reader,
+  );
+  return lines.map((line) => ({ ...line, withoutVideo: without.get(line.id) ?? null }));
 }
 export type OpenLine = ReturnType<typeof openLinesOf>[number];
 

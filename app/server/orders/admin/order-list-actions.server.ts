@@ -11,6 +11,7 @@ import {
   DELIVERED_MESSAGES,
   deliverOrder,
   extendDownloadPage,
+  NO_VIDEO_TO_MAIL,
   resendDeliveryMail,
   resetLineDownload,
   type AttachedVideo,
@@ -206,6 +207,8 @@ async function deliverStep({ orderId, form, files }: OrderListPost): Promise<Ord
 async function resendStep({ orderId }: OrderListPost): Promise<OrderListOutcome> {
   const resent = await resendDeliveryMail(orderId);
   if (resent === "sent") return { toast: { kind: "success", title: "メールを再送信しました" } };
+  if (resent === "no-video")
+    return { toast: { kind: "error", title: "送信しません", description: NO_VIDEO_TO_MAIL } };
   return failed(
     resent === "queued"
       ? "メールの再送信に失敗しました。メールサーバーが復旧ししだい自動で再送します。"

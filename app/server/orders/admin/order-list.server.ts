@@ -7,6 +7,7 @@ import {
   inArray,
   isNull,
   ne,
+  not,
   or,
   sql,
   type Placeholder,
@@ -21,8 +22,10 @@ import { prepared } from "../../db/prepared.server";
 import { versionCache } from "../../db/version-cache.server";
 import { containsPattern } from "../../db/sql-like.server";
 import { contests, downloadPages, orderLines, orders, refunds } from "../../db/schema";
+import { lineRefundedCondition } from "../../refunds/order-refunds.server";
 import { baseOrderNumber } from "../orders.server";
-import { lineRefundState } from "~/lib/rules/refunds";
+import { lineWithoutVideo } from "~/lib/rules/lines-without-video";
+import { lineRefundState, refundedLineIds } from "~/lib/rules/refunds";
 import { orderRefundMark } from "./order-page.server";
 
 export const ORDER_GROUPS_PAGE_SIZE = 20;
@@ -146,7 +149,7 @@ export type OrderListCounts = {
   handled: number;
   /** Konbini orders waiting for their store payment (the 入金待ち tab also shows expired ones). */
   awaiting: number;
-  /** ファイル未設定の明細: lines of pending orders that nothing has been delivered for yet (お断り aside). */
+  /** ファイル未設定の明細: lines of pending orders that nothing has been delivered for yet (お断り and refunded ones aside). */
   linesWithoutFile: number;
 };
 
@@ -178,8 +181,9 @@ function countOrders(filter: OrderContestFilter): OrderListCounts {
           where,
           tabCondition("pending"),
           eq(orderLines.status, "未対応"),
-          // A line marked お断り gets no file.
+          // A line marked お断り or refunded gets no file (the rule of linesWithoutVideo, as SQL).
           eq(orderLines.refused, false),
+          not(lineRefundedCondition()),
         ),
       )
       .get()?.n ?? 0;
@@ -334,13 +338,21 @@ export function listOrderGroups(options: {
     pages: Math.max(1, Math.ceil(total / ORDER_GROUPS_PAGE_SIZE)),
     groups: groups.map((group) => {
       const its = made.filter((refund) => refund.orderId === group.id);
+      const ofGroup = lines.filter((line) => line.orderId === group.id);
+      const refunded = refundedLineIds(
+        { totalAmount: group.totalAmount, lineIds: ofGroup.map((line) => line.id) },
+        its,
+      );
       return {
         ...group,
         // 返金済み / 一部返金 / 返金手続き中 on the order, and each line's own.
         refundMark: orderRefundMark(group.totalAmount, its),
-        lines: lines
-          .filter((line) => line.orderId === group.id)
-          .map((line) => ({ ...line, refundState: lineRefundState(line.id, its) })),
+        lines: ofGroup.map((line) => ({
+          ...line,
+          refundState: lineRefundState(line.id, its),
+          // お断り or refunded: 納品 asks no video for it.
+          withoutVideo: lineWithoutVideo(line, refunded),
+        })),
         downloadPage: pages.find((page) => page.orderId === group.id) ?? null,
       };
     }),

@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { now } from "../../core/clock.server";
 import { db } from "../../db/client.server";
 import { deliveryFiles, downloadPages, orderLines, orders } from "../../db/schema";
-import { lineRefundState } from "~/lib/rules/refunds";
+import { lineRefundState, refundedLineIds } from "~/lib/rules/refunds";
 import { refundsOfOrder } from "../../refunds/order-refunds.server";
 import { boughtLine, isDelivered, linesOfOrder, refusalNoteOf } from "../order-lines.server";
 import { downloadVideosOf, phoneJobsPending } from "./download-videos.server";
@@ -30,8 +30,13 @@ export function downloadPage(id: string) {
   const expired = page.expiresAt <= at;
   const refunds = refundsOfOrder(order.id);
   const lines = linesOfOrder(order.id);
+  // A refunded line's video is not the customer's any more: neither offered nor fetched.
+  const refunded = refundedLineIds(
+    { totalAmount: order.totalAmount, lineIds: lines.map((line) => line.id) },
+    refunds,
+  );
   const videos = downloadVideosOf(
-    lines.flatMap((line) => (line.deliveryFileId ? [line.deliveryFileId] : [])),
+    lines.flatMap((line) => (line.deliveryFileId && !refunded.has(line.id) ? [line.deliveryFileId] : [])),
   );
   return {
     id: page.id,
@@ -43,8 +48,10 @@ export function downloadPage(id: string) {
     lines: lines.map((line) => ({
       ...boughtLine(line),
       orientation: line.orientation,
-      delivered: isDelivered(line),
-      /** The shop's file (poster, duration, versions); null for a video at a URL or not delivered yet. */
+      delivered: isDelivered(line) && !refunded.has(line.id),
+      /** Its money is given back (or on its way): no video to fetch, whatever was delivered. */
+      refunded: refunded.has(line.id),
+      /** The shop's file (poster, duration, versions); null for a video at a URL, not delivered yet, or refunded. */
       video: (line.deliveryFileId && videos.get(line.deliveryFileId)) || null,
       /** お断り: the shop's note; the line has no video. */
       refusalNote: refusalNoteOf(line),
@@ -72,7 +79,8 @@ export type DownloadRefusalReason =
   | "phone-preparing"
   | "page-expired"
   | "file-removed"
-  | "downloaded";
+  | "downloaded"
+  | "refunded";
 
 export type DownloadRefusal = {
   ok: false;
@@ -128,6 +136,14 @@ function refused(reason: DownloadRefusalReason): DownloadRefusal {
         reason,
         message: "この動画の保存期間は終了しました。再度必要な場合はお問い合わせください。",
       };
+    case "refunded":
+      return {
+        ok: false,
+        status: 410,
+        reason,
+        message:
+          "この動画はご返金の対象となったため、ダウンロードできません。ご不明な点はお問い合わせください。",
+      };
     case "downloaded":
       return {
         ok: false,
@@ -145,7 +161,9 @@ function refused(reason: DownloadRefusalReason): DownloadRefusal {
 function inspectDownload(pageId: string, lineId: number, format: string, version: VideoVersion) {
   const page = downloadPage(pageId);
   const line = page ? db().select().from(orderLines).where(eq(orderLines.id, lineId)).get() : undefined;
-  if (!page || !line || !page.lines.some((l) => l.id === lineId)) return refused("not-found");
+  const pageLine = page?.lines.find((l) => l.id === lineId);
+  if (!page || !line || !pageLine) return refused("not-found");
+  if (pageLine.refunded) return refused("refunded");
   if (page.expired) return refused("page-expired");
   if (line.orientation !== format || !(line.videoDownloadUrl || line.deliveryFileId))
     return refused("wrong-format");

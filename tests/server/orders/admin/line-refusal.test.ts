@@ -108,7 +108,8 @@ describe("お断り of an order line, with a note to the customer", () => {
     expect(await deliverOrder(o.id, new Map())).toEqual({
       ok: false,
       status: 409,
-      message: "すべての明細がお断りのため、納品する動画がありません。「完了」で対応済みにしてください。",
+      message:
+        "すべての明細がお断りまたは返金済みのため、納品する動画がありません。「完了」で対応済みにしてください。",
     });
     expect(completeOrder(o.id)).toBe(true);
     expect(line(lines[0]!.id)).toMatchObject({ status: "対応済み", refused: true });

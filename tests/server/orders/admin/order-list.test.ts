@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
-import { contests, downloadPages, orderLines, orders, type OrderStatus } from "~/server/db/schema";
+import { contests, downloadPages, orderLines, orders, refunds, type OrderStatus } from "~/server/db/schema";
+import type { RefundStatus } from "~/lib/rules/refunds";
 import { completeOrder } from "~/server/delivery/order-delivery.server";
 import {
   ORDER_GROUPS_PAGE_SIZE,
@@ -189,6 +190,46 @@ describe("order list by contest", () => {
     expect(every.pending).toBe(listOrderGroups({ tab: "pending", q: "", page: 1 }).total);
     expect(every.handled).toBe(listOrderGroups({ tab: "handled", q: "", page: 1 }).total);
     expect(every.linesWithoutFile).toBeGreaterThanOrEqual(8);
+  });
+
+  it("counts no line marked お断り or refunded as without a file: a named line, every line of an order refunded whole, not a failed refund", () => {
+    const shop = contest("返金のある大会");
+    const named = order(shop.id, "未対応", ["未対応", "未対応", "未対応"]);
+    const [refusedLine, refundedLine] = db()
+      .select()
+      .from(orderLines)
+      .where(eq(orderLines.orderId, named.id))
+      .orderBy(orderLines.id)
+      .all();
+    db().update(orderLines).set({ refused: true }).where(eq(orderLines.id, refusedLine!.id)).run();
+    const refundOf = (
+      orderId: number,
+      lineIds: number[],
+      amount: number,
+      status: RefundStatus = "succeeded",
+    ) =>
+      db()
+        .insert(refunds)
+        .values({
+          orderId,
+          paymentIntentId: `rf${++n}`,
+          lineIds,
+          amount,
+          reason: "返金",
+          requestKey: `rk${n}`,
+          status,
+        })
+        .run();
+    refundOf(named.id, [refundedLine!.id], 3000);
+    const whole = order(shop.id, "未対応", ["未対応", "未対応"]);
+    refundOf(whole.id, [], 6000, "processing");
+    const failed = order(shop.id, "未対応", ["未対応"]);
+    refundOf(failed.id, [], 3000, "failed");
+    expect(orderListCounts(shop)).toEqual({ pending: 3, handled: 0, awaiting: 0, linesWithoutFile: 2 });
+    const lines = listOrderGroups({ tab: "pending", q: "", page: 1, contest: shop }).groups.flatMap((group) =>
+      group.lines.map((line) => line.withoutVideo),
+    );
+    expect(lines).toEqual([null, "返金", "返金", "お断り", "返金", null]);
   });
 
   it("completing an order moves it between the counts", () => {

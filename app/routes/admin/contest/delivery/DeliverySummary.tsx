@@ -1,5 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
+import type { OpenOrder } from "~/server/delivery/plan/open-orders.server";
+import { NothingToDeliver, WithoutVideoNotes } from "./PlanNotes";
 
 type Tone = "good" | "warn" | "bad" | "plain";
 
@@ -19,17 +21,26 @@ function Count({ label, value, tone }: { label: string; value: number; tone: Ton
   );
 }
 
-/** The tab's head: how it matches, the counts, and 一括納品 with what it will do. */
+/**
+ * The tab's head: how it matches, the counts, and 一括納品 with what it will do: the lines it
+ * sends no video for, and the orders with no video at all, closed only when ticked.
+ */
 export function DeliverySummary({
   contestId,
   numberLabel,
   counts,
+  ready,
+  nothingToDeliver,
   replacing,
   failedFiles,
 }: {
   contestId: number;
   numberLabel: string;
   counts: { ready: number; incomplete: number; ambiguous: number; unmatched: number };
+  /** The orders 一括納品 delivers (those with お断り or refunded lines are named with them). */
+  ready: OpenOrder[];
+  /** Orders with no video to send: a warning, and a box to tick for each. */
+  nothingToDeliver: OpenOrder[];
   replacing: number;
   /** Files whose poster or phone version failed: the reason is on their row. */
   failedFiles: number;
@@ -58,19 +69,23 @@ export function DeliverySummary({
           tone={counts.unmatched ? "bad" : "plain"}
         />
       </dl>
-      <Form method="post" className="mt-5 flex flex-wrap items-center gap-3">
+      <Form method="post" className="mt-5 space-y-3">
         <input type="hidden" name="intent" value="deliver-all" />
-        <button
-          type="submit"
-          className="btn-primary"
-          disabled={delivering || (counts.ready === 0 && replacing === 0)}
-        >
-          {delivering ? "納品中..." : `一括納品（${counts.ready} 件の注文）`}
-        </button>
-        <p className="text-sm text-zinc-600">
-          ファイルがそろった注文だけを納品し、お客様に納品メールを 1 通ずつ送ります。
-          {replacing ? `差し替えファイル ${replacing} 件も反映します。` : ""}
-        </p>
+        <WithoutVideoNotes orders={ready} numberLabel={numberLabel} />
+        <NothingToDeliver orders={nothingToDeliver} />
+        <div className="flex flex-wrap items-center gap-3">
+          <button
+            type="submit"
+            className="btn-primary"
+            disabled={delivering || (counts.ready === 0 && replacing === 0 && nothingToDeliver.length === 0)}
+          >
+            {delivering ? "納品中..." : `一括納品（${counts.ready} 件の注文）`}
+          </button>
+          <p className="text-sm text-zinc-600">
+            ファイルがそろった注文だけを納品し、お客様に納品メールを 1 通ずつ送ります。
+            {replacing ? `差し替えファイル ${replacing} 件も反映します。` : ""}
+          </p>
+        </div>
       </Form>
       {failedFiles > 0 ? (
         <p className="mt-3 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">

@@ -1,14 +1,14 @@
-import { Link } from "@remix-run/react";
 import type { DeliveryScreen } from "~/server/delivery/delivery-screen.server";
 
-/** Order lines with no file yet, and the orders left waiting or declined because of them. */
+/**
+ * Order lines with no file yet, and the orders left waiting because of them. A line marked お断り
+ * or refunded gets no video, so it is never listed here (the summary says what happens to it).
+ */
 export function MissingLines({
-  contestId,
   numberLabel,
   missing,
   incomplete,
-  declined,
-}: { contestId: number; numberLabel: string } & Pick<DeliveryScreen, "missing" | "incomplete" | "declined">) {
+}: { numberLabel: string } & Pick<DeliveryScreen, "missing" | "incomplete">) {
   return (
     <section aria-labelledby="missing-title">
       <h2 id="missing-title" className="text-lg font-bold">
@@ -52,16 +52,6 @@ export function MissingLines({
         <p className="mt-2 text-sm text-zinc-600">
           ファイル待ちの注文（未対応のまま残ります）:{" "}
           <span className="font-mono text-xs">{incomplete.map((order) => order.orderNumber).join("、")}</span>
-        </p>
-      ) : null}
-      {declined.length > 0 ? (
-        <p className="mt-2 text-sm text-red-800">
-          お断りの明細を含む注文は一括納品しません。
-          <Link to={`/admin/orders?contest=${contestId}`} className="underline">
-            注文一覧
-          </Link>
-          で対応してください:{" "}
-          <span className="font-mono text-xs">{declined.map((order) => order.orderNumber).join("、")}</span>
         </p>
       ) : null}
     </section>
