@@ -108,3 +108,36 @@ test("a download from an expired download page shows the shop's page (410) with 
     (await page.request.get(`/download/${pageId}/${lineId}/vertical`, { maxRedirects: 0 })).status(),
   ).toBe(410);
 });
+
+test("a refunded line is not downloadable: the page offers no download and its link answers 410 with the reason", async ({
+  page,
+}) => {
+  const { orderNumber, lineId, pageId } = deliveredOrder({ expiresAt: Date.now() + 7 * 86_400_000 });
+  const db = new Database(e2eDbFile());
+  try {
+    const { id } = db.prepare("select id from orders where order_number = ?").get(orderNumber) as {
+      id: number;
+    };
+    db.prepare(
+      `insert into refunds (order_id, payment_intent_id, line_ids, amount, reason, request_key, status)
+       values (?, ?, ?, 3000, '撮影できませんでした', ?, 'succeeded')`,
+    ).run(id, `pi_refused_${orderNumber}`, JSON.stringify([lineId]), `refund-${orderNumber}`);
+  } finally {
+    db.close();
+  }
+  await page.goto(`/download/${pageId}`);
+  await expect(page.getByText("ご返金の対象となったため、この動画はダウンロードできません。")).toBeVisible();
+  await expect(page.getByRole("link", { name: "縦型ダウンロード" })).toHaveCount(0);
+
+  // A link kept from before the refund: the page says why, with お問い合わせ for the order.
+  const response = await page.goto(`/download/${pageId}/${lineId}/vertical`);
+  expect(response?.status()).toBe(410);
+  const alert = page.getByRole("alert");
+  await expect(alert).toContainText(
+    "この動画はご返金の対象となったため、ダウンロードできません。ご不明な点はお問い合わせください。",
+  );
+  await expect(alert.getByRole("link", { name: `お問い合わせ（注文番号 ${orderNumber}）` })).toBeVisible();
+  expect(
+    (await page.request.get(`/download/${pageId}/${lineId}/vertical`, { maxRedirects: 0 })).status(),
+  ).toBe(410);
+});

@@ -6,6 +6,8 @@ import { SAMPLE_VIDEO, quickTimeVideo, videoBytes } from "../../../tests/helpers
 import { axeViolations } from "../../support/axe";
 import { jsEnabled, mailsTo, uniqueEmail } from "../../support/helpers";
 import { loginAsAdmin } from "../../support/users";
+import { withDb } from "../../support/db";
+import { photograph } from "../../support/visual";
 
 const DELIVERY_SUBJECT = "動画のご用意ができました";
 
@@ -216,6 +218,75 @@ test("一括納品: 5 files for 6 orders from 4 families deliver the 5 complete 
   // Every uploaded video begins as the sample does (videoBytes pads it at the end).
   expect((await ranged.body()).equals(fs.readFileSync(SAMPLE_VIDEO).subarray(0, 12))).toBe(true);
   await customer.close();
+  await context.close();
+});
+
+test("an order with one お断り line is delivered by 一括納品 from the files already uploaded, and an order refunded whole is warned about and closed only when ticked", async ({
+  browser,
+  baseURL,
+}) => {
+  const { contestId, families, orders } = seedContest();
+  // Family d's second order: 演奏順 6 縦 cannot be made (お断り). Family c's order is refunded whole.
+  withDb((db) => {
+    db.prepare(
+      "update order_lines set refused = 1, refusal_note = '撮影できませんでした' where line_number = ?",
+    ).run(`${orders[5]}-2`);
+    const refunded = db.prepare("select id from orders where order_number = ?").get(orders[3]) as {
+      id: number;
+    };
+    db.prepare(
+      `insert into refunds (order_id, payment_intent_id, line_ids, amount, reason, request_key, status)
+       values (?, 'pi-refunded', '[]', 3000, '撮影できませんでした', ?, 'succeeded')`,
+    ).run(refunded.id, `refund-${orders[3]}`);
+  });
+  const context = await browser.newContext({ javaScriptEnabled: jsEnabled() });
+  await loginAsAdmin(context, baseURL ?? "", uniqueEmail("ikkatsu-admin"));
+  const admin = await context.newPage();
+  await admin.goto(`/admin/contest/${contestId}/delivery`);
+  await upload(admin, ["01_縦.mp4", "No3 縦.mp4"]);
+
+  // The plan: the refused line is neither missing nor waited for, and says it gets no video.
+  const missing = admin.getByRole("region", { name: "ファイル未設定の明細" });
+  await expect(missing.getByRole("row")).toHaveCount(3);
+  await expect(missing).not.toContainText("伊藤 湊");
+  const notes = admin.getByRole("region", { name: "お断り・返金の明細には動画を送りません" });
+  await expect(notes).toContainText(`${orders[5]}（テスト 家族）: 動画 1 本を納品します。`);
+  await expect(notes).toContainText(`${orders[5]}-2（演奏順 6 伊藤 湊・縦）はお断りのため動画なし`);
+  const warning = admin.getByRole("group", { name: "納品する動画がない注文（1 件）" });
+  const tick = warning.getByLabel(`注文 ${orders[3]}（テスト 家族・全明細返金済み）を対応済みにする`);
+  await expect(tick).not.toBeChecked();
+  // The markup is the same without JavaScript: axe and the photographs once, with it.
+  if (jsEnabled()) expect(await axeViolations(admin)).toEqual([]);
+  await photograph(admin, "batch-delivery-plan-warning");
+
+  // The order list's 納品 offers the uploaded file instead of asking for its URL again.
+  await admin.goto(`/admin/orders?q=${orders[5]}`);
+  const group = admin.getByRole("listitem").filter({ hasText: `注文番号 ${orders[5]}` });
+  await expect(group).toContainText("納品ファイル: No3 縦.mp4");
+  await expect(group.getByLabel(`${orders[5]}-1 のダウンロードURL`)).toBeHidden();
+  await expect(group.getByLabel(`${orders[5]}-2 のダウンロードURL`)).toHaveCount(0);
+
+  // Unticked: the three ready orders are delivered, the refunded one stays open and is mailed nothing.
+  await admin.goto(`/admin/contest/${contestId}/delivery`);
+  await admin.getByRole("button", { name: "一括納品（3 件の注文）" }).click();
+  await expect(admin.getByText(/3 件の注文を納品しました（納品メール 3 通）/)).toBeVisible();
+  await expect(
+    admin.getByText(/動画のない 1 件の注文は、確認のチェックがないため未対応のままです/),
+  ).toBeVisible();
+  await expect.poll(() => deliveryMails(families.d).length, { timeout: 15_000 }).toBe(1);
+  expect(deliveryMails(families.d)[0]!.text).toContain("動画（1本）");
+
+  // Ticked: closed as 対応済み without a mail.
+  await admin
+    .getByRole("group", { name: "納品する動画がない注文（1 件）" })
+    .getByLabel(new RegExp(`注文 ${orders[3]}`))
+    .check();
+  await admin.getByRole("button", { name: "一括納品（0 件の注文）" }).click();
+  await expect(
+    admin.getByText("動画のない 1 件の注文を対応済みにしました（メールは送っていません）。"),
+  ).toBeVisible();
+  await expect(admin.getByRole("group", { name: /納品する動画がない注文/ })).toHaveCount(0);
+  expect(deliveryMails(families.c)).toHaveLength(0);
   await context.close();
 });
 
