@@ -1,10 +1,9 @@
 import { and, eq, gt, inArray, isNull, lte } from "drizzle-orm";
-import { lineRefundState } from "~/lib/rules/refunds";
 import { DAY_MS, HOUR_MS, TOKYO_OFFSET_MS } from "~/lib/rules/tokyo-date";
 import { db } from "../db/client.server";
 import { downloadPages, orderReminders, orders } from "../db/schema";
 import { isDelivered, linesOfOrders, type OrderLine } from "../orders/order-lines.server";
-import { refundsOfOrders } from "../refunds/order-refunds.server";
+import { refundedLinesOf } from "../refunds/order-refunds.server";
 
 /*
  * Reminder mails (decision 0045): before a konbini voucher's deadline, and before a download page
@@ -77,11 +76,12 @@ export type DueReminder =
  * never started (a started download counts, resumable for its 24 hours: it is not forgotten).
  */
 export function videosNotDownloaded(orderIds: readonly number[]): Map<number, OrderLine[]> {
-  const refunds = refundsOfOrders(orderIds);
+  // Refunded as the download page reads it (refundedLineIds): a whole order refunded by a typed amount too.
+  const refunded = refundedLinesOf(orderIds);
   const waiting = new Map<number, OrderLine[]>();
   for (const line of linesOfOrders(orderIds)) {
     if (line.refused || !isDelivered(line) || line.downloadStartedAt !== null) continue;
-    if (lineRefundState(line.id, refunds.get(line.orderId) ?? []) !== null) continue;
+    if (refunded.has(line.id)) continue;
     waiting.set(line.orderId, [...(waiting.get(line.orderId) ?? []), line]);
   }
   return waiting;

@@ -218,7 +218,7 @@ describe("a download page's reminders", () => {
     expect(remindersOf(ended.order.id)).toEqual([]);
   });
 
-  it("none once every video was downloaded, refused or refunded", () => {
+  it("none once every video was downloaded, refused or refunded (a whole order refunded by a typed amount too)", () => {
     const downloaded = deliveredOrder();
     db()
       .update(orderLines)
@@ -240,10 +240,25 @@ describe("a download page's reminders", () => {
         status: "succeeded",
       })
       .run();
+    // A typed amount of the whole payment names no line, and leaves no video to fetch either.
+    const refundedWhole = deliveredOrder();
+    db()
+      .insert(refunds)
+      .values({
+        orderId: refundedWhole.order.id,
+        paymentIntentId: refundedWhole.order.paymentIntentId,
+        lineIds: [],
+        amount: refundedWhole.order.totalAmount,
+        reason: "テスト",
+        requestKey: `refund-whole-${refundedWhole.order.id}`,
+        status: "succeeded",
+      })
+      .run();
     passAt("2026-06-24T09:00");
     passAt("2026-06-30T09:00");
     expect(remindersOf(downloaded.order.id)).toEqual([]);
     expect(remindersOf(refusedAndRefunded.order.id)).toEqual([]);
+    expect(remindersOf(refundedWhole.order.id)).toEqual([]);
 
     // One video fetched after the 7-day reminder, the other still waiting: the 1-day one names only it.
     const half = deliveredOrder();
