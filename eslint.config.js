@@ -93,6 +93,22 @@ const conformUseForm = {
   message: "conform の useForm ではなく useShopForm（~/lib/hooks/use-shop-form）を使ってください。",
 };
 
+/**
+ * Amounts are written 12,345円 on every screen (formatYenShort, formatYen, formatSignedYen), as the
+ * parents' pages do; ¥12,345 is the 領収書's own convention (its total ¥12,345-) and stays there.
+ */
+const yenSign = {
+  name: "~/lib/rules/format",
+  importNames: ["formatYenSign"],
+  message:
+    "金額は 12,345円 と書きます（formatYenShort・formatYen・formatSignedYen）。¥ 表記は領収書だけのものです。",
+};
+/** The 領収書's two drawings (the sheet and its PDF), the only ones that write ¥12,345. */
+const RECEIPT_DRAWINGS = [
+  "app/routes/storefront/ReceiptSheet.tsx",
+  "app/server/receipts/receipt-pdf.server.ts",
+];
+
 /** app/lib runs in the browser and the server alike; arrows run downward, never up into the server. */
 const serverFromLib = {
   group: ["~/server", "~/server/*", "**/server/*"],
@@ -159,7 +175,11 @@ export default tseslint.config(
   },
   {
     files: ["app/**/*.{ts,tsx}"],
-    ignores: ["app/lib/hooks/use-shop-form.ts"],
+    ignores: ["app/lib/hooks/use-shop-form.ts", ...RECEIPT_DRAWINGS],
+    rules: { "no-restricted-imports": ["error", { paths: [conformUseForm, yenSign] }] },
+  },
+  {
+    files: RECEIPT_DRAWINGS,
     rules: { "no-restricted-imports": ["error", { paths: [conformUseForm] }] },
   },
   {

@@ -11,6 +11,7 @@
  * SHA-256 (scripts/bucket-manifest.ts), which `npm run restore` checks.
  */
 import fs from "node:fs";
+import { formatBytes } from "../app/lib/rules/format";
 import { backupDatabase } from "./backup-lib";
 import { bucketManifest, previousBucketManifest } from "./bucket-manifest";
 
@@ -26,9 +27,8 @@ try {
     backupDir: dir,
     withMedia,
   });
-  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   console.log(
-    `バックアップを作成しました: ${databaseFile} (${mb(manifest.databaseBytes)}, integrity_check: ${manifest.integrity})`,
+    `バックアップを作成しました: ${databaseFile} (${formatBytes(manifest.databaseBytes)}, integrity_check: ${manifest.integrity})`,
   );
   console.log(
     `  件数: ${Object.entries(manifest.tables)
@@ -36,7 +36,7 @@ try {
       .join(", ")}`,
   );
   console.log(
-    `目録: ${manifestFile} (メディア ${manifest.media.length} ファイル, ${mb(manifest.mediaBytes)})`,
+    `目録: ${manifestFile} (メディア ${manifest.media.length} ファイル, ${formatBytes(manifest.mediaBytes)})`,
   );
   if (manifest.mediaCopy) console.log(`メディアのコピー: ${manifest.mediaCopy}`);
   if (process.env.STORAGE_URL) {
@@ -47,7 +47,7 @@ try {
     const bucket = await bucketManifest(new S3Store(config.S3, config.MEDIA_DIR), previous);
     fs.writeFileSync(manifestFile, `${JSON.stringify({ ...manifest, bucket }, null, 2)}\n`);
     console.log(
-      `バケットの目録: ${bucket.url} (${bucket.objects.length} オブジェクト, ${mb(bucket.bytes)}、SHA-256 付き)`,
+      `バケットの目録: ${bucket.url} (${bucket.objects.length} オブジェクト, ${formatBytes(bucket.bytes)}、SHA-256 付き)`,
     );
   }
 } catch (error) {

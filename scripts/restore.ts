@@ -26,7 +26,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { formatDateTime } from "../app/lib/rules/format";
+import { formatBytes, formatDateTime } from "../app/lib/rules/format";
 import { snapshotTime } from "../app/server/backups/snapshot-retention.server";
 import { env } from "../app/server/core/env.server";
 import { snapshotPlace } from "../app/server/backups/snapshot-places.server";
@@ -53,9 +53,7 @@ if (args.includes("--list")) {
   const kept = await place.list();
   console.log(`${place.where} のスナップショット（${kept.length} 件、古い順）:`);
   for (const snapshot of kept)
-    console.log(
-      `  ${snapshot.name}  ${formatDateTime(snapshot.takenAt)}  ${(snapshot.bytes / 1024 / 1024).toFixed(1)} MB`,
-    );
+    console.log(`  ${snapshot.name}  ${formatDateTime(snapshot.takenAt)}  ${formatBytes(snapshot.bytes)}`);
   process.exit(0);
 }
 // The payments step alone, for a restore whose step failed (Stripe unreachable) or was skipped:

@@ -16,12 +16,11 @@
  * step, once after upgrading: `npm run storage:migrate -- --only-private` (copying MEDIA_DIR again
  * would bring back files deleted from the bucket since the switch).
  */
+import { formatBytes } from "../app/lib/rules/format";
 import { env } from "../app/server/core/env.server";
 import { S3Store } from "../app/server/files/s3-store.server";
 import type { S3Store as Bucket } from "../app/server/files/s3-store.server";
 import { ledgerFileFor, makeDeliveredFilesPrivate, migrateMediaToBucket } from "./storage-migrate-lib";
-
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** The step every run ends with: delivered videos stored before this version made private. */
 async function makeDeliveriesPrivate(target: Bucket, databasePath: string) {
@@ -62,12 +61,12 @@ try {
       const seconds = (performance.now() - started) / 1000;
       const word = { uploaded: "送信・確認済み", skipped: "移行済み（省略）", failed: "確認失敗" }[outcome];
       console.log(
-        `[${index}/${total}] ${name} ${mb(size)} ${word}（累計 ${mb(done)}、${(done / 1024 / 1024 / Math.max(seconds, 0.001)).toFixed(1)} MB/s）`,
+        `[${index}/${total}] ${name} ${formatBytes(size)} ${word}（累計 ${formatBytes(done)}、${formatBytes(done / Math.max(seconds, 0.001))}/s）`,
       );
     },
   });
   console.log(
-    `\n${result.files} ファイル（${mb(result.bytes)}）: 送信 ${result.uploaded.length}、移行済み ${result.skipped.length}、確認失敗 ${result.failed.length}`,
+    `\n${result.files} ファイル（${formatBytes(result.bytes)}）: 送信 ${result.uploaded.length}、移行済み ${result.skipped.length}、確認失敗 ${result.failed.length}`,
   );
   if (result.missing.length > 0)
     console.warn(

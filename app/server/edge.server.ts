@@ -1,5 +1,5 @@
 import { enableRequestClocks, withRequestClock } from "./core/clock.server";
-import { formatBytes } from "~/lib/schemas/media-schemas";
+import { formatBytes } from "~/lib/rules/format";
 import { env, type TrustProxy } from "./core/env.server";
 import { db } from "./db/client.server";
 import { stopOutboxRetryLoop } from "./mail/outbox.server";

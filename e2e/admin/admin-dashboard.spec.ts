@@ -103,11 +103,11 @@ test("sales totals: filter by contest and Tokyo days, check against seeded order
   db.close();
 
   await page.goto("/admin/sales");
-  await page.getByLabel("大会").selectOption(contest);
+  await page.getByLabel("大会", { exact: true }).selectOption(contest);
   await page.getByLabel("開始日").fill("2025-04-01");
   await page.getByLabel("終了日").fill("2025-04-30");
   await page.getByRole("button", { name: "絞り込み" }).click();
-  await expect(page.getByTestId("sales-total")).toHaveText("¥12,500（税込）");
+  await expect(page.getByTestId("sales-total")).toHaveText("12,500円（税込）");
   await expect(page.getByTestId("sales-orders")).toHaveText("2件");
   await expect(page.getByTestId("sales-lines")).toHaveText("3本");
   await expect(page.getByRole("img", { name: /日別売上/ })).toBeVisible();

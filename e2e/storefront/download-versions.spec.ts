@@ -117,7 +117,7 @@ test("a delivered video: オリジナル at once, スマホ用 once made (no sec
     // At once: only オリジナル, with its resolution and size, and the line saying スマホ用 is coming.
     await page.goto(`/download/${pageId}`);
     const kids = page.getByRole("listitem").filter({ hasText: "キッズ部門" });
-    const originalLabel = /^オリジナル（1080p・約\d+ MB）$/;
+    const originalLabel = /^オリジナル（1080p・[\d.]+ MB）$/;
     await expect(kids.getByRole("link", { name: originalLabel })).toBeVisible();
     await expect(kids.getByRole("link", { name: /スマホ用/ })).toHaveCount(0);
     await expect(kids.getByText(/スマホ用）を準備しています/)).toBeVisible();
@@ -132,8 +132,8 @@ test("a delivered video: オリジナル at once, スマホ用 once made (no sec
       .poll(
         async () => {
           await page.reload();
-          // A 3 s phone version is about a megabyte: 約1 MB or 1 MB未満, as its bytes fall.
-          return kids.getByRole("link", { name: /^スマホ用（720p・(約\d+ MB|1 MB未満)）$/ }).count();
+          // A 3 s phone version is about a megabyte: "1.2 MB" or "870 KB", as its bytes fall.
+          return kids.getByRole("link", { name: /^スマホ用（720p・[\d.]+ [KM]B）$/ }).count();
         },
         { timeout: 120_000, intervals: [2_000] },
       )

@@ -1,7 +1,8 @@
 import { useRevalidator } from "@remix-run/react";
 import { useRef, useState, type DragEvent, type FormEvent } from "react";
 import { uploadInChunks, UploadFailed, type UploadPurpose } from "../browser/chunked-upload";
-import { formatBytes, UPLOAD_MESSAGES } from "../schemas/media-schemas";
+import { formatBytes } from "../rules/format";
+import { UPLOAD_MESSAGES } from "../schemas/media-schemas";
 
 export type QueuedFile = {
   key: string;

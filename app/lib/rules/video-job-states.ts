@@ -1,4 +1,5 @@
-import { approximateSize, durationLabel, resolutionLabel, type VideoProbe } from "./video-versions";
+import { formatBytes } from "./format";
+import { durationLabel, resolutionLabel, type VideoProbe } from "./video-versions";
 
 /**
  * What the back-office says of an uploaded video and of the work done on it in the background
@@ -81,7 +82,7 @@ export function videoJobState(jobs: JobView[], phone: PhoneVersionView | null): 
   const phoneJob = jobs.find((job) => job.kind === "phone");
   const made =
     phone !== null
-      ? `（スマホ用 ${resolutionLabel(phone.video)}・${approximateSize(phone.size)}）`
+      ? `（スマホ用 ${resolutionLabel(phone.video)}・${formatBytes(phone.size)}）`
       : phoneJob?.detail
         ? `（${phoneJob.detail}）`
         : jobs.every((job) => job.kind === "poster")

@@ -95,10 +95,3 @@ export function durationLabel(durationMs: number): string {
   const seconds = String(total % 60).padStart(2, "0");
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
 }
-
-/** 「約12 MB」「約1.2 GB」「1 MB未満」: a download's size, rounded as a parent reads it. */
-export function approximateSize(bytes: number): string {
-  const mb = bytes / 1024 / 1024;
-  if (mb >= 1024) return `約${(mb / 1024).toFixed(1)} GB`;
-  return mb < 0.95 ? "1 MB未満" : `約${Math.round(mb)} MB`;
-}

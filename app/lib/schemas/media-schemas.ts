@@ -129,15 +129,3 @@ export function isMediaFile(file: { name: string; type: string }): boolean {
 
 /** The upload input's accept: the videos by type and by extension, and images. */
 export const MEDIA_ACCEPT = `${VIDEO_ACCEPT},image/*`;
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KB", "MB", "GB", "TB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}

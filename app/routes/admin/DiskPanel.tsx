@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { formatBytes } from "~/lib/schemas/media-schemas";
+import { formatBytes } from "~/lib/rules/format";
 import type { DiskVolume } from "~/server/metrics/disk-overview.server";
 
 /** システム状態's disks: how full each is, and the room kept so orders can always be written. */

@@ -1,5 +1,4 @@
-import { formatYenSign } from "~/lib/rules/format";
-import { signedYen } from "~/routes/admin/sales/SalesTables";
+import { formatSignedYen, formatYenShort } from "~/lib/rules/format";
 
 type ChartDay = { day: string; gross: number; refunds: number; net: number; orders: number };
 
@@ -34,11 +33,11 @@ export function SalesChart({ days }: { days: ChartDay[] }) {
         viewBox={`0 0 ${width} ${height}`}
         className="h-auto w-full"
         role="img"
-        aria-label={`${label}（売上の最大 ${formatYenSign(maxGross)}${maxRefund > 0 ? `、返金の最大 ${formatYenSign(maxRefund)}` : ""}）`}
+        aria-label={`${label}（売上の最大 ${formatYenShort(maxGross)}${maxRefund > 0 ? `、返金の最大 ${formatYenShort(maxRefund)}` : ""}）`}
       >
         {days.map((d, i) => {
           const x = left + i * slot + (slot - bar) / 2;
-          const title = `${d.day}: 売上 ${formatYenSign(d.gross)}（${d.orders}件）${d.refunds > 0 ? ` − 返金 ${formatYenSign(d.refunds)} ＝ 純売上 ${signedYen(d.net)}` : ""}`;
+          const title = `${d.day}: 売上 ${formatYenShort(d.gross)}（${d.orders}件）${d.refunds > 0 ? ` − 返金 ${formatYenShort(d.refunds)} ＝ 純売上 ${formatSignedYen(d.net)}` : ""}`;
           return (
             <g key={d.day}>
               <title>{title}</title>
@@ -70,11 +69,11 @@ export function SalesChart({ days }: { days: ChartDay[] }) {
         })}
         <line x1={left} x2={width - left} y1={axis} y2={axis} stroke="#d4d4d8" />
         <text x={width - left} y={top - 4} fontSize="12" textAnchor="end" fill="#52525b">
-          {formatYenSign(maxGross)}
+          {formatYenShort(maxGross)}
         </text>
         {maxRefund > 0 ? (
           <text x={width - left} y={height - bottom - 4} fontSize="12" textAnchor="end" fill="#52525b">
-            −{formatYenSign(maxRefund)}
+            {formatSignedYen(-maxRefund)}
           </text>
         ) : null}
       </svg>

@@ -6,9 +6,9 @@ import {
   SalesContestTable,
   SalesCouponTable,
   SalesDayTable,
-  signedYen,
+  SideScroll,
 } from "~/routes/admin/sales/SalesTables";
-import { formatYenSign } from "~/lib/rules/format";
+import { formatSignedYen, formatYenShort } from "~/lib/rules/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { parseSalesFilter, salesContestNames, salesReport } from "~/server/sales/sales.server";
 
@@ -24,7 +24,7 @@ export default function Sales() {
   const { filter, invalid, report, contestNames } = useLoaderData<typeof loader>();
   const { search } = useLocation();
   return (
-    <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
+    <section className="mx-auto max-w-7xl px-4 py-6">
       <h1 className="text-2xl font-bold">売上集計</h1>
       <Form
         method="get"
@@ -63,25 +63,25 @@ export default function Sales() {
         <div className="rounded-xl bg-white p-5 shadow-sm sm:col-span-1">
           <p className="text-sm text-zinc-500">純売上（売上 − 返金）</p>
           <p className="mt-1 text-3xl font-bold" data-testid="sales-total">
-            {signedYen(report.net)}
+            {formatSignedYen(report.net)}
             <span className="ml-1 text-base font-normal text-zinc-500">（税込）</span>
           </p>
           <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 text-sm text-zinc-600">
             <dt>総額（定価）</dt>
             <dd className="text-right" data-testid="sales-list-gross">
-              {formatYenSign(report.listGross)}
+              {formatYenShort(report.listGross)}
             </dd>
             <dt>割引</dt>
             <dd className="text-right" data-testid="sales-discounts">
-              {report.discounts > 0 ? `−${formatYenSign(report.discounts)}` : formatYenSign(0)}
+              {formatSignedYen(-report.discounts)}
             </dd>
             <dt>売上</dt>
             <dd className="text-right" data-testid="sales-gross">
-              {formatYenSign(report.gross)}
+              {formatYenShort(report.gross)}
             </dd>
             <dt>返金</dt>
             <dd className="text-right" data-testid="sales-refunds">
-              {report.refunds > 0 ? `−${formatYenSign(report.refunds)}` : formatYenSign(0)}
+              {formatSignedYen(-report.refunds)}
             </dd>
           </dl>
         </div>
@@ -98,7 +98,8 @@ export default function Sales() {
           </p>
         </div>
       </div>
-      <p className="mt-2 text-xs text-zinc-500">
+      {/* On the page's grey, not a card's white: zinc-600 keeps its contrast (zinc-500 is 4.4:1 there). */}
+      <p className="mt-2 text-xs text-zinc-600">
         売上（総額（定価）から割引を引いた、お支払いいただいた額）は注文日、返金は返金した日に計上しています（返金手続き中のものを含み、返金できなかったものは含みません）。
       </p>
 
@@ -115,12 +116,14 @@ export default function Sales() {
         <SalesDayTable days={report.perDay} />
       </div>
 
-      <div className="mt-5 overflow-x-auto rounded-xl bg-white p-5 shadow-sm">
+      <div className="mt-5 rounded-xl bg-white p-5 shadow-sm">
         <h2 className="font-semibold">大会別</h2>
-        <SalesContestTable contests={report.perContest} />
+        <SideScroll label="大会別の表">
+          <SalesContestTable contests={report.perContest} />
+        </SideScroll>
       </div>
 
-      <div className="mt-5 overflow-x-auto rounded-xl bg-white p-5 shadow-sm">
+      <div className="mt-5 rounded-xl bg-white p-5 shadow-sm">
         <h2 className="font-semibold">クーポン別</h2>
         <SalesCouponTable coupons={report.perCoupon} />
       </div>

@@ -1,13 +1,14 @@
-import { approximateSize, durationLabel } from "~/lib/rules/video-versions";
+import { formatBytes } from "~/lib/rules/format";
+import { durationLabel } from "~/lib/rules/video-versions";
 import { downloadVideoPath } from "~/lib/rules/download-video-links";
 import type {
   DownloadVideo as Video,
   VideoVersionFacts,
 } from "~/server/orders/customer/download-videos.server";
 
-/** 「スマホ用（720p・約12 MB）」「オリジナル（約300 MB）」: what the parent gets, in its real size. */
+/** 「スマホ用（720p・30.8 MB）」「オリジナル（308 MB）」: what the parent gets, in the size their phone will show. */
 export function versionLabel(name: string, facts: VideoVersionFacts): string {
-  const size = approximateSize(facts.size);
+  const size = formatBytes(facts.size);
   return `${name}（${facts.resolution ? `${facts.resolution}・${size}` : size}）`;
 }
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { formatBytes } from "~/lib/rules/format";
 import { HOUR_MS, MINUTE_MS } from "~/lib/rules/tokyo-date";
 import { now } from "../core/clock.server";
 import { env, type Env } from "../core/env.server";
@@ -60,7 +61,7 @@ export async function takeScheduledSnapshot(attempt = 1): Promise<SnapshotOutcom
       return 0;
     });
     console.log(
-      `[backups] スナップショットを保存しました: ${place.where}${name}（${(taken.manifest.bytes / 1024 / 1024).toFixed(1)} MB、${taken.seconds.toFixed(1)} 秒）${pruned > 0 ? `。保存期間を過ぎた ${pruned} 件を削除しました` : ""}`,
+      `[backups] スナップショットを保存しました: ${place.where}${name}（${formatBytes(taken.manifest.bytes)}、${taken.seconds.toFixed(1)} 秒）${pruned > 0 ? `。保存期間を過ぎた ${pruned} 件を削除しました` : ""}`,
     );
     return { ok: true, name, bytes: taken.manifest.bytes, seconds: taken.seconds, pruned };
   } catch (error) {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Worker } from "node:worker_threads";
 import zlib from "node:zlib";
-import { formatBytes } from "~/lib/schemas/media-schemas";
+import { formatBytes } from "~/lib/rules/format";
 import { diskRoom } from "../core/disk.server";
 import { COUNTED_TABLES, type CopyRequest, type DatabaseCheck } from "./database-copy.server";
 

@@ -46,14 +46,15 @@ export function diskSpace(folder: string): Promise<DiskSpace | null> {
   return reader(folder);
 }
 
-const MIB = 1024 ** 2;
+/** DISK_RESERVE_MB's megabyte: decimal, as システム状態 and the refusals write sizes (formatBytes). */
+const MB = 1_000_000;
 
 /**
  * The reserve of a disk of `sizeBytes`: DISK_RESERVE_MB, but never more than a tenth of the disk,
- * so a small volume (300 MiB: 30 MiB) keeps most of its room for use and can still be ready.
+ * so a small volume (300 MB: 30 MB) keeps most of its room for use and can still be ready.
  */
 export function diskReserveBytes(sizeBytes: number, reserveMb = env().DISK_RESERVE_MB): number {
-  return Math.min(reserveMb * MIB, Math.floor(sizeBytes / 10));
+  return Math.min(reserveMb * MB, Math.floor(sizeBytes / 10));
 }
 
 /** The room on the file system holding `folder` with its reserve, or null when the folder is not there. */

@@ -1,4 +1,4 @@
-import { formatBytes } from "~/lib/schemas/media-schemas";
+import { formatBytes } from "~/lib/rules/format";
 import type { DiskRoom } from "./disk.server";
 
 /**

@@ -1,6 +1,6 @@
 import fsp from "node:fs/promises";
 import { and, count, eq, isNull } from "drizzle-orm";
-import { formatBytes } from "~/lib/schemas/media-schemas";
+import { formatBytes } from "~/lib/rules/format";
 import type { Orientation } from "~/lib/rules/pricing";
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";

@@ -1,5 +1,6 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
+import { formatBytes } from "~/lib/rules/format";
 import { and, desc, eq, lt } from "drizzle-orm";
 import { db } from "../db/client.server";
 import { mediaItems } from "../db/schema";
@@ -19,7 +20,7 @@ import { loadSharp } from "../core/lazy-modules.server";
 import { NoRoomForUpload } from "../core/out-of-space.server";
 
 /** A cover is a photo, not a video: far below the video limit, far above any sensible 1920x1080 image. */
-export const COVER_MAX_BYTES = 20 * 1024 * 1024;
+export const COVER_MAX_BYTES = 20_000_000;
 export const RECOMMENDED_COVER = { width: 1920, height: 1080 } as const;
 
 export type CurrentCover = {
@@ -81,7 +82,7 @@ export async function receiveCover(request: Request, contestId: number): Promise
       return {
         ok: false,
         status: 413,
-        message: `ファイルが大きすぎます（${COVER_MAX_BYTES / 1024 / 1024}MBまで）`,
+        message: `ファイルが大きすぎます（${formatBytes(COVER_MAX_BYTES)}まで）`,
       };
     return { ok: false, status: 400, message: "送信内容を読み取れませんでした。もう一度お試しください。" };
   }

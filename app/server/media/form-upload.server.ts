@@ -1,4 +1,4 @@
-import { formatBytes } from "~/lib/schemas/media-schemas";
+import { formatBytes } from "~/lib/rules/format";
 import { env } from "../core/env.server";
 import { NoRoomForUpload } from "../core/out-of-space.server";
 import { MultipartError, multipartBoundary, readMultipart, textField } from "../files/multipart.server";

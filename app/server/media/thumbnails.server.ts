@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { eq } from "drizzle-orm";
+import { formatBytes } from "~/lib/rules/format";
 import {
   THUMBNAIL_PIXELS,
   THUMBNAIL_SIZE_ERROR_TITLE,
@@ -19,9 +20,9 @@ import { declaredOver, MULTIPART_SLACK_BYTES } from "../http/form.server";
 import { findContentMedia, thumbnailUrl } from "./library.server";
 
 /** A thumbnail file (however sent) is refused past this size: 1080×1080 images are far smaller. */
-export const MAX_THUMBNAIL_BYTES = 10 * 1024 * 1024;
+export const MAX_THUMBNAIL_BYTES = 10_000_000;
 
-export const THUMBNAIL_TOO_BIG = "画像が大きすぎます（10 MB まで）";
+export const THUMBNAIL_TOO_BIG = `画像が大きすぎます（${formatBytes(MAX_THUMBNAIL_BYTES)} まで）`;
 
 export type MediaFailure = { ok: false; status: 400 | 404 | 413 | 415; title: string; message: string };
 const fail = (status: MediaFailure["status"], title: string, message: string): MediaFailure => ({

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import type { ChunkedInit } from "~/lib/schemas/media-schemas";
-import { formatBytes } from "~/lib/schemas/media-schemas";
+import { formatBytes } from "~/lib/rules/format";
 import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { db } from "../db/client.server";

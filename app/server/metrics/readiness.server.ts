@@ -1,3 +1,4 @@
+import { formatBytes } from "~/lib/rules/format";
 import { databaseFolder, diskRoom } from "../core/disk.server";
 import { db } from "../db/client.server";
 
@@ -38,9 +39,8 @@ function databaseTakesWrite(): string | null {
 async function volumeHasRoom(): Promise<string | null> {
   const room = await diskRoom(databaseFolder());
   if (!room) return "database folder missing";
-  const mib = (bytes: number) => `${Math.floor(bytes / 1024 ** 2)} MiB`;
   if (room.spareBytes < 0)
-    return `disk below its reserve (${mib(room.freeBytes)} free of ${mib(room.sizeBytes)}; reserve ${mib(room.reserveBytes)})`;
+    return `disk below its reserve (${formatBytes(room.freeBytes)} free of ${formatBytes(room.sizeBytes)}; reserve ${formatBytes(room.reserveBytes)})`;
   return null;
 }
 

@@ -229,7 +229,7 @@ test("cover image: non-images refused, an upload shows with its size, and the ho
   big.set([0xff, 0xd8, 0xff, 0xe0]);
   const tooBig = await postFile(page, `${editPage}/cover`, "cover", "huge.jpg", big);
   expect(tooBig.status).toBe(413);
-  expect(tooBig.body).toContain("ファイルが大きすぎます（20MBまで）");
+  expect(tooBig.body).toContain("ファイルが大きすぎます（20 MBまで）");
 
   await page.getByLabel("画像ファイル").setInputFiles(small);
   if (jsEnabled()) await expect(page.getByRole("img", { name: "選択した画像のプレビュー" })).toBeVisible();

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { slugKey } from "../../../app/lib/rules/slug";
-import { approximateSize } from "../../../app/lib/rules/video-versions";
+import { formatBytes } from "../../../app/lib/rules/format";
 import { landscapeVideo, mp4HeaderThenHtml } from "../../../tests/helpers/test-videos";
 import { e2eDb, HELD_UNTIL, holdDeliveryJobs, withDb } from "../../support/db";
 import { jsEnabled, routerSettled, uniqueEmail } from "../../support/helpers";
@@ -133,7 +133,7 @@ test("納品ファイル: a real video's state from 待機中 through 処理中 
     await routerSettled(page);
     await row.getByRole("button", { name: `${fileName} の処理を再実行` }).click();
     await expect(page.getByText("再実行します")).toBeVisible();
-    await waitForState(page, state, /^完了（スマホ用 720p・(約\d+ MB|1 MB未満)）$/, 90_000);
+    await waitForState(page, state, /^完了（スマホ用 720p・[\d.]+ [KM]B）$/, 90_000);
     const phoneSize = (() => {
       const db = e2eDb();
       try {
@@ -148,7 +148,7 @@ test("納品ファイル: a real video's state from 待機中 through 処理中 
         db.close();
       }
     })();
-    await expect(state).toHaveText(`完了（スマホ用 720p・${approximateSize(phoneSize)}）`);
+    await expect(state).toHaveText(`完了（スマホ用 720p・${formatBytes(phoneSize)}）`);
     await expect(row.getByRole("button", { name: /再実行/ })).toHaveCount(0);
     await expect(page.getByText("処理中のファイルがあります", { exact: false })).toHaveCount(0);
 

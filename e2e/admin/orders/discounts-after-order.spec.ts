@@ -136,16 +136,16 @@ test("a discounted order: 注文状況 and the receipt give the 割引 lines and
 
   // 売上集計: the contest's 総額（定価）, 割引 and 売上, and the coupon's row.
   await page.goto("/admin/sales");
-  await page.getByLabel("大会").selectOption(contest);
+  await page.getByLabel("大会", { exact: true }).selectOption(contest);
   await page.getByRole("button", { name: "絞り込み" }).click();
-  await expect(page.getByTestId("sales-list-gross")).toHaveText("¥7,500");
-  await expect(page.getByTestId("sales-discounts")).toHaveText("−¥1,740");
-  await expect(page.getByTestId("sales-gross")).toHaveText("¥5,760");
+  await expect(page.getByTestId("sales-list-gross")).toHaveText("7,500円");
+  await expect(page.getByTestId("sales-discounts")).toHaveText("−1,740円");
+  await expect(page.getByTestId("sales-gross")).toHaveText("5,760円");
   await expect(page.getByTestId("sales-coupons").getByRole("row", { name: new RegExp(code) })).toContainText(
     "1件",
   );
   await expect(page.getByTestId("sales-coupons").getByRole("row", { name: new RegExp(code) })).toContainText(
-    "−¥640",
+    "−640円",
   );
   await photograph(page, "i33-sales-discounts");
 

@@ -151,27 +151,27 @@ test("the sales CSV shows gross, refunds and net after an order refund", async (
   });
 
   await page.goto("/admin/sales");
-  await page.getByLabel("大会").selectOption(contest);
+  await page.getByLabel("大会", { exact: true }).selectOption(contest);
   await page.getByLabel("開始日").fill("2025-05-01");
   await page.getByLabel("終了日").fill("2025-06-30");
   await page.getByRole("button", { name: "絞り込み" }).click();
-  await expect(page.getByTestId("sales-gross")).toHaveText("¥8,000");
-  await expect(page.getByTestId("sales-refunds")).toHaveText("−¥5,000");
-  await expect(page.getByTestId("sales-total")).toHaveText("¥3,000（税込）");
+  await expect(page.getByTestId("sales-gross")).toHaveText("8,000円");
+  await expect(page.getByTestId("sales-refunds")).toHaveText("−5,000円");
+  await expect(page.getByTestId("sales-total")).toHaveText("3,000円（税込）");
   await expect(page.getByRole("img", { name: /日別の売上と返金/ })).toBeVisible();
   const contestRow = page.getByRole("row").filter({ hasText: contest });
-  await expect(contestRow).toContainText("¥8,000");
-  await expect(contestRow).toContainText("−¥5,000");
-  await expect(contestRow).toContainText("¥3,000");
+  await expect(contestRow).toContainText("8,000円");
+  await expect(contestRow).toContainText("−5,000円");
+  await expect(contestRow).toContainText("3,000円");
 
   // Only June: the refund lowers the month it was made in, not the order's.
   await page.getByLabel("開始日").fill("2025-06-01");
   await page.getByRole("button", { name: "絞り込み" }).click();
-  await expect(page.getByTestId("sales-total")).toHaveText("−¥5,000（税込）");
+  await expect(page.getByTestId("sales-total")).toHaveText("−5,000円（税込）");
 
   await page.getByLabel("開始日").fill("2025-05-01");
   await page.getByRole("button", { name: "絞り込み" }).click();
-  await expect(page.getByTestId("sales-total")).toHaveText("¥3,000（税込）");
+  await expect(page.getByTestId("sales-total")).toHaveText("3,000円（税込）");
   const csv = await page.request.get(`/admin/sales.csv?${new URL(page.url()).searchParams.toString()}`);
   const [header = "", ...rows] = (await csv.body()).subarray(3).toString("utf8").trim().split("\r\n");
   const columns = header.split(",");

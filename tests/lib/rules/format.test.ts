@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, formatYen, formatYenShort, formatYenSign } from "~/lib/rules/format";
+import {
+  formatBytes,
+  formatDate,
+  formatDateTime,
+  formatInterval,
+  formatSignedYen,
+  formatYen,
+  formatYenShort,
+  formatYenSign,
+} from "~/lib/rules/format";
 import { contestSlug, slugKey } from "~/lib/rules/slug";
 
 describe("formatting", () => {
@@ -16,11 +25,50 @@ describe("formatting", () => {
     for (const amount of amounts) expect(formatYenShort(amount)).toBe(`${intl.format(amount)}円`);
   });
 
+  it("writes a signed amount with its minus in front of the figure, in 円", () => {
+    expect(formatSignedYen(-5000)).toBe("−5,000円");
+    expect(formatSignedYen(3000)).toBe("3,000円");
+    expect(formatSignedYen(0)).toBe("0円");
+  });
+
   it("shows dates in Tokyo time", () => {
     // 2025-06-30T15:30Z is 2025-07-01 00:30 in Tokyo.
     const instant = Date.UTC(2025, 5, 30, 15, 30);
     expect(formatDate(instant)).toBe("2025/07/01");
     expect(formatDateTime(instant)).toBe("2025/07/01 00:30");
+  });
+});
+
+describe("sizes shown to people", () => {
+  it("counts in decimal units, as the parent's phone does: 30,757,635 bytes are 30.8 MB", () => {
+    expect(formatBytes(30_757_635)).toBe("30.8 MB");
+    expect(formatBytes(12 * 1024 * 1024)).toBe("12.6 MB");
+    expect(formatBytes(8_000_000_000)).toBe("8 GB");
+    expect(formatBytes(8 * 1024 ** 3)).toBe("8.6 GB");
+    expect(formatBytes(1_500_000_000)).toBe("1.5 GB");
+  });
+
+  it("keeps three figures at most, drops a trailing .0, and never writes 1000 of a unit", () => {
+    expect(formatBytes(0)).toBe("0 B");
+    expect(formatBytes(999)).toBe("999 B");
+    expect(formatBytes(1000)).toBe("1 KB");
+    expect(formatBytes(293_888)).toBe("294 KB");
+    expect(formatBytes(20_000_000)).toBe("20 MB");
+    expect(formatBytes(512_000_000)).toBe("512 MB");
+    expect(formatBytes(99_949)).toBe("99.9 KB");
+    expect(formatBytes(99_950)).toBe("100 KB");
+    expect(formatBytes(999_700)).toBe("1 MB");
+    expect(formatBytes(999_600_000)).toBe("1 GB");
+  });
+});
+
+describe("intervals", () => {
+  it("says a number of minutes in the largest whole unit", () => {
+    expect(formatInterval(1440)).toBe("1 日");
+    expect(formatInterval(2880)).toBe("2 日");
+    expect(formatInterval(360)).toBe("6 時間");
+    expect(formatInterval(90)).toBe("90 分");
+    expect(formatInterval(15)).toBe("15 分");
   });
 });
 

@@ -559,7 +559,7 @@ describe("cover image", () => {
     big.set([0xff, 0xd8, 0xff, 0xe0]);
     const result = await upload(contest.id, new Blob([big], { type: "image/jpeg" }), "huge.jpg");
     expect(result.status).toBe(413);
-    expect(result.data).toEqual({ error: "ファイルが大きすぎます（20MBまで）" });
+    expect(result.data).toEqual({ error: "ファイルが大きすぎます（20 MBまで）" });
     expect(covers(contest.id)).toHaveLength(0);
   });
 

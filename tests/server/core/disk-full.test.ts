@@ -1,5 +1,5 @@
 // The free-space reserve on a real small disk (decision 0042): this file's database and MEDIA_DIR
-// are on a 64 MiB tmpfs of their own (reserve: a tenth, 6.4 MiB), filled with a filler file to the
+// are on a 64 MiB tmpfs of their own (reserve: a tenth, 6.7 MB), filled with a filler file to the
 // point each test needs. Mounting needs root (the CI machines run the suite as root, as here); where
 // it is impossible the tests are skipped with the reason in their name. tests/server/core/disk-reserve.test.ts
 // checks the same rules on a disk the test describes, everywhere.
@@ -102,7 +102,7 @@ describe.skipIf(!disk.folder)(
       );
       expect(refused.status).toBe(413);
       expect((refused.data as { uploadError: string }).uploadError).toMatch(
-        /^サーバーの空き容量が足りないため、アップロードできません（空き .+、ご注文の受付のために残す容量 6\.4 MB）。不要なファイルを削除するか/,
+        /^サーバーの空き容量が足りないため、アップロードできません（空き .+、ご注文の受付のために残す容量 6\.7 MB）。不要なファイルを削除するか/,
       );
       const scratch = path.join(process.env.MEDIA_DIR!, "uploads");
       expect(fs.existsSync(scratch) ? fs.readdirSync(scratch) : []).toEqual([]);
@@ -126,7 +126,7 @@ describe.skipIf(!disk.folder)(
         { id: String(shop.contestId) },
       );
       expect(init.status).toBe(413);
-      expect((init.data as { message: string }).message).toContain("このファイル 3.0 MB");
+      expect((init.data as { message: string }).message).toContain("このファイル 3.1 MB");
 
       // The parent's order goes through: the reserve is there for it.
       const { cookie } = await checkoutUntilConfirmed(shop, [

@@ -20,18 +20,20 @@ import { callRoute } from "../../helpers/route";
 import { adminCookie, seedContest } from "../../helpers/shop";
 
 const MIB = 1024 ** 2;
+/** Disks and the reserve in decimal megabytes, as DISK_RESERVE_MB and the messages count them. */
+const MB = 1_000_000;
 /** Over the 1 MiB a file is written in at a time: a chunk is two writes, each checked. */
 const CHUNK = 1.5 * MIB;
 process.env.UPLOAD_CHUNK_BYTES = String(CHUNK);
 
-/** A 300 MiB volume (reserve 30 MiB) with `free` bytes free, as statfs would say. */
+/** A 300 MB volume (reserve 30 MB) with `free` bytes free, as statfs would say. */
 function volume(free: number): DiskSpace {
-  return { freeBytes: free, sizeBytes: 300 * MIB };
+  return { freeBytes: free, sizeBytes: 300 * MB };
 }
-let disk = volume(200 * MIB);
+let disk = volume(200 * MB);
 const restore = readDiskSpaceWith(async () => disk);
 afterEach(() => {
-  disk = volume(200 * MIB);
+  disk = volume(200 * MB);
 });
 
 let admin = "";
@@ -92,10 +94,10 @@ function formPost(url: string, field: string, bytes: number) {
 }
 
 describe("the reserve", () => {
-  it("the reserve on a 300 MiB volume is 30 MiB (a tenth), on a big one DISK_RESERVE_MB (512 by default)", () => {
-    expect(diskReserveBytes(300 * MIB)).toBe(30 * MIB);
-    expect(diskReserveBytes(100 * 1024 * MIB)).toBe(512 * MIB);
-    expect(diskReserveBytes(100 * 1024 * MIB, 2048)).toBe(2048 * MIB);
+  it("the reserve on a 300 MB volume is 30 MB (a tenth), on a big one DISK_RESERVE_MB (512 MB by default)", () => {
+    expect(diskReserveBytes(300 * MB)).toBe(30 * MB);
+    expect(diskReserveBytes(100_000 * MB)).toBe(512 * MB);
+    expect(diskReserveBytes(100_000 * MB, 2048)).toBe(2048 * MB);
     expect(parseEnv({}).DISK_RESERVE_MB).toBe(512);
     expect(parseEnv({ DISK_RESERVE_MB: "100" }).DISK_RESERVE_MB).toBe(100);
     for (const bad of ["0", "-1", "1.5", "many"])
@@ -104,8 +106,8 @@ describe("the reserve", () => {
       );
   });
 
-  it("a 300 MiB volume with 31 MiB free is ready: /readyz asks for its reserve, not 512 MiB of every disk", async () => {
-    disk = volume(31 * MIB);
+  it("a 300 MB volume with 31 MB free is ready: /readyz asks for its reserve, not 512 MB of every disk", async () => {
+    disk = volume(31 * MB);
     expect(await readiness()).toEqual({ ready: true });
   });
 
@@ -114,12 +116,12 @@ describe("the reserve", () => {
     expect(started.status).toBe(200);
     const { uploadId } = started.data as { uploadId: string };
 
-    disk = volume(30 * MIB + 64 * 1024);
+    disk = volume(30 * MB + 64 * 1024);
     // A new upload whose file would not fit, at its start.
-    const tooBig = await init(MIB);
+    const tooBig = await init(MB);
     expect(tooBig.status).toBe(413);
     expect((tooBig.data as { message: string }).message).toBe(
-      `${refusedFor("30 MB")}、このファイル 1.0 MB）。不要なファイルを削除するか、ディスクの容量を増やしてから、もう一度お試しください。`,
+      `${refusedFor("30.1 MB")}、このファイル 1 MB）。不要なファイルを削除するか、ディスクの容量を増やしてから、もう一度お試しください。`,
     );
     // A chunk that says its size is refused before a byte is read; the form (JavaScript off), the
     // delivery tab's form and a cover alike.
@@ -127,7 +129,7 @@ describe("the reserve", () => {
       "Content-Length": String(CHUNK + 400),
     });
     expect(chunk.status).toBe(413);
-    expect((chunk.data as { message: string }).message).toContain(refusedFor("30 MB"));
+    expect((chunk.data as { message: string }).message).toContain(refusedFor("30.1 MB"));
     const content = await callRoute(
       contentAction,
       formPost(`/admin/contest/${shop.contestId}/content`, "file", 512 * 1024),
@@ -135,7 +137,7 @@ describe("the reserve", () => {
     );
     expect([content.status, (content.data as { uploadError: string }).uploadError]).toEqual([
       413,
-      expect.stringContaining(refusedFor("30 MB")),
+      expect.stringContaining(refusedFor("30.1 MB")),
     ]);
     const delivery = await callRoute(
       deliveryAction,
@@ -144,7 +146,7 @@ describe("the reserve", () => {
     );
     expect([delivery.status, (delivery.data as { error: string }).error]).toEqual([
       413,
-      expect.stringContaining(refusedFor("30 MB")),
+      expect.stringContaining(refusedFor("30.1 MB")),
     ]);
     expect(scratchFiles().filter((name) => !name.endsWith(".part"))).toEqual([]);
 
@@ -168,7 +170,7 @@ describe("the reserve", () => {
     // The disk fills (another upload, a job) while the chunk streams: its first megabyte is
     // written, its second finds the disk at the reserve.
     let reads = 0;
-    const restoreReader = readDiskSpaceWith(async () => (++reads > 1 ? volume(30 * MIB) : volume(200 * MIB)));
+    const restoreReader = readDiskSpaceWith(async () => (++reads > 1 ? volume(30 * MB) : volume(200 * MB)));
     const stopped = await sendChunk(uploadId, 1, new Uint8Array(CHUNK).fill(2)).finally(restoreReader);
     expect(stopped.status).toBe(413);
     expect((stopped.data as { message: string }).message).toContain(refusedFor("30 MB"));
@@ -180,8 +182,8 @@ describe("the reserve", () => {
   });
 
   it("/readyz explains the reserve; システム状態 and /metrics show it", async () => {
-    disk = volume(20 * MIB);
-    const why = "disk below its reserve (20 MiB free of 300 MiB; reserve 30 MiB)";
+    disk = volume(20 * MB);
+    const why = "disk below its reserve (20 MB free of 300 MB; reserve 30 MB)";
     expect(await readiness()).toEqual({ ready: false, failed: [why] });
     const readyz = async (address: string) => {
       const request = new Request("http://localhost/readyz", {
@@ -201,9 +203,9 @@ describe("the reserve", () => {
     expect((system.data as { disks: unknown }).disks).toEqual([
       expect.objectContaining({
         holds: ["データベース", "動画・画像・納品ファイル"],
-        freeBytes: 20 * MIB,
-        sizeBytes: 300 * MIB,
-        reserveBytes: 30 * MIB,
+        freeBytes: 20 * MB,
+        sizeBytes: 300 * MB,
+        reserveBytes: 30 * MB,
         belowReserve: true,
       }),
     ]);
@@ -214,8 +216,8 @@ describe("the reserve", () => {
       context: {},
     });
     const families = parsePrometheusText(await scraped.text());
-    expect(sampleValue(families, "shop_disk_free_bytes", { volume: "database" })).toBe(20 * MIB);
-    expect(sampleValue(families, "shop_disk_total_bytes", { volume: "database" })).toBe(300 * MIB);
-    expect(sampleValue(families, "shop_disk_reserve_bytes", { volume: "database" })).toBe(30 * MIB);
+    expect(sampleValue(families, "shop_disk_free_bytes", { volume: "database" })).toBe(20 * MB);
+    expect(sampleValue(families, "shop_disk_total_bytes", { volume: "database" })).toBe(300 * MB);
+    expect(sampleValue(families, "shop_disk_reserve_bytes", { volume: "database" })).toBe(30 * MB);
   });
 });

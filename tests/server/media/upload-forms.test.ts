@@ -53,7 +53,7 @@ describe("a cover sent through the streaming reader", () => {
     expect(await send(new Blob([big]), "huge.jpg")).toEqual({
       ok: false,
       status: 413,
-      message: "ファイルが大きすぎます（20MBまで）",
+      message: "ファイルが大きすぎます（20 MBまで）",
     });
     expect(newFiles(before)).toEqual([]);
   });

@@ -138,7 +138,7 @@ describe("納品ファイル: each file's video and processing state", () => {
     expect(video(running.id)?.state?.words).toBe("処理中 43%・スマホ用動画の作成（2/2）");
     expect(video(made.id)).toMatchObject({
       posterUrl: `/admin/contest/${shop.contestId}/poster/poster-made.jpg`,
-      state: { status: "done", words: "完了（スマホ用 720p・約12 MB）" },
+      state: { status: "done", words: "完了（スマホ用 720p・12.6 MB）" },
     });
     expect(video(light.id)).toMatchObject({
       label: "720p・4:05・縦",

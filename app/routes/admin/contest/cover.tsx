@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { formatDateTime } from "~/lib/rules/format";
+import { formatBytes, formatDateTime } from "~/lib/rules/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { COVER_MAX_BYTES, currentCover, receiveCover, RECOMMENDED_COVER } from "~/server/media/cover.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
@@ -62,7 +62,7 @@ export default function ContestCover() {
                   <span data-testid="cover-size">
                     {cover.width ?? "?"}×{cover.height ?? "?"}ピクセル
                   </span>
-                  ・{formatMegabytes(cover.size)}・{formatDateTime(new Date(cover.uploadedAt))} アップロード
+                  ・{formatBytes(cover.size)}・{formatDateTime(new Date(cover.uploadedAt))} アップロード
                 </span>
               </figcaption>
             </figure>
@@ -91,10 +91,4 @@ export default function ContestCover() {
       />
     </div>
   );
-}
-
-function formatMegabytes(bytes: number): string {
-  return bytes >= 1024 * 1024
-    ? `${(bytes / 1024 / 1024).toFixed(1)}MB`
-    : `${Math.max(1, Math.round(bytes / 1024))}KB`;
 }

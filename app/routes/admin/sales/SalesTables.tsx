@@ -1,4 +1,5 @@
-import { formatYenSign } from "~/lib/rules/format";
+import type { ReactNode } from "react";
+import { formatSignedYen, formatYenShort } from "~/lib/rules/format";
 
 type Figures = {
   listGross: number;
@@ -10,11 +11,23 @@ type Figures = {
 };
 
 /** A refund or a discount: taken off, so written negative; none as a dash. */
-const minusText = (amount: number) => (amount > 0 ? `−${formatYenSign(amount)}` : "—");
+const minusText = (amount: number) => (amount > 0 ? formatSignedYen(-amount) : "—");
 
-/** A net below zero (a day or month with more refunds than sales) as −¥5,000, not ¥-5,000. */
-export function signedYen(amount: number): string {
-  return amount < 0 ? `−${formatYenSign(-amount)}` : formatYenSign(amount);
+/**
+ * A table wider than a phone, scrolled sideways: by keyboard too (focusable and named, as axe's
+ * scrollable-region-focusable asks), its edges shaded while more lies beyond them.
+ */
+export function SideScroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      className="mt-3 overflow-x-auto scroll-edges focus-visible:outline-2 focus-visible:outline-brand-600"
+    >
+      {children}
+    </div>
+  );
 }
 
 function FigureCells({ row }: { row: Figures }) {
@@ -22,16 +35,18 @@ function FigureCells({ row }: { row: Figures }) {
     <>
       <td className="py-2 pr-3 text-right whitespace-nowrap tabular-nums">{row.orders}</td>
       <td className="py-2 pr-3 text-right whitespace-nowrap text-zinc-600 tabular-nums">
-        {formatYenSign(row.listGross)}
+        {formatYenShort(row.listGross)}
       </td>
       <td className="py-2 pr-3 text-right whitespace-nowrap text-zinc-600 tabular-nums">
         {minusText(row.discounts)}
       </td>
-      <td className="py-2 pr-3 text-right whitespace-nowrap tabular-nums">{formatYenSign(row.gross)}</td>
+      <td className="py-2 pr-3 text-right whitespace-nowrap tabular-nums">{formatYenShort(row.gross)}</td>
       <td className="py-2 pr-3 text-right whitespace-nowrap text-zinc-600 tabular-nums">
         {minusText(row.refunds)}
       </td>
-      <td className="py-2 text-right font-semibold whitespace-nowrap tabular-nums">{signedYen(row.net)}</td>
+      <td className="py-2 text-right font-semibold whitespace-nowrap tabular-nums">
+        {formatSignedYen(row.net)}
+      </td>
     </>
   );
 }
@@ -62,8 +77,8 @@ export function SalesDayTable({ days }: { days: (Figures & { day: string })[] })
   return (
     <details className="mt-3 text-sm">
       <summary className="cursor-pointer text-zinc-700">日別の内訳（{active.length}日）</summary>
-      <div className="overflow-x-auto">
-        <table className="mt-2 w-full min-w-[40rem] text-left">
+      <SideScroll label="日別の内訳の表">
+        <table className="w-full min-w-[40rem] text-left">
           <FigureHeads first="日付" />
           <tbody className="divide-y divide-zinc-100">
             {active.map((row) => (
@@ -74,14 +89,14 @@ export function SalesDayTable({ days }: { days: (Figures & { day: string })[] })
             ))}
           </tbody>
         </table>
-      </div>
+      </SideScroll>
     </details>
   );
 }
 
 export function SalesContestTable({ contests }: { contests: (Figures & { contestName: string })[] }) {
   return (
-    <table className="mt-3 w-full min-w-[40rem] text-left text-sm">
+    <table className="w-full min-w-[40rem] text-left text-sm">
       <FigureHeads first="大会名" />
       <tbody className="divide-y divide-zinc-100">
         {contests.length === 0 ? (
@@ -112,23 +127,25 @@ export function SalesCouponTable({
   if (coupons.length === 0)
     return <p className="mt-3 text-sm text-zinc-500">クーポンを使った注文はありません</p>;
   return (
-    <table className="mt-3 w-full min-w-[20rem] text-left text-sm" data-testid="sales-coupons">
-      <thead className="border-b border-zinc-200 text-zinc-500">
-        <tr>
-          <th className="py-2 pr-3 font-medium">クーポンコード</th>
-          <th className="py-2 pr-3 text-right font-medium whitespace-nowrap">利用数</th>
-          <th className="py-2 text-right font-medium whitespace-nowrap">割引額（税込）</th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-zinc-100">
-        {coupons.map((row) => (
-          <tr key={row.code}>
-            <td className="py-2 pr-3 font-mono break-all">{row.code}</td>
-            <td className="py-2 pr-3 text-right whitespace-nowrap tabular-nums">{row.uses}件</td>
-            <td className="py-2 text-right whitespace-nowrap tabular-nums">{minusText(row.discount)}</td>
+    <SideScroll label="クーポン別の表">
+      <table className="w-full min-w-[20rem] text-left text-sm" data-testid="sales-coupons">
+        <thead className="border-b border-zinc-200 text-zinc-500">
+          <tr>
+            <th className="py-2 pr-3 font-medium">クーポンコード</th>
+            <th className="py-2 pr-3 text-right font-medium whitespace-nowrap">利用数</th>
+            <th className="py-2 text-right font-medium whitespace-nowrap">割引額（税込）</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody className="divide-y divide-zinc-100">
+          {coupons.map((row) => (
+            <tr key={row.code}>
+              <td className="py-2 pr-3 font-mono break-all">{row.code}</td>
+              <td className="py-2 pr-3 text-right whitespace-nowrap tabular-nums">{row.uses}件</td>
+              <td className="py-2 text-right whitespace-nowrap tabular-nums">{minusText(row.discount)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </SideScroll>
   );
 }

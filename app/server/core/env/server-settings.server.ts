@@ -11,17 +11,18 @@ export const serverSettings = z.object({
   SITE_URL: url("URL の形式が正しくありません（例: https://shop.example.jp）").default(
     "http://localhost:3000",
   ),
-  /** Largest single uploaded file (delivered videos, media), in bytes. */
+  /** Largest single uploaded file (delivered videos, media), in bytes: 8 GB, as formatBytes says it. */
   MAX_UPLOAD_BYTES: z.coerce
     .number()
     .int()
     .min(1024, "1024 以上の整数で指定してください")
-    .default(8 * 1024 ** 3),
+    .default(8_000_000_000),
   /** Size of each piece of a chunked media upload (the spec's 50 MiB); tests set a small one. */
   UPLOAD_CHUNK_BYTES: integerBetween(1024, 1024 ** 3).default(50 * 1024 ** 2),
   /**
-   * Room (MB, 1 MB = 1,048,576 bytes) no upload may take from a disk, so the database can always
-   * take an order; at most a tenth of the disk (core/disk.server.ts diskReserveBytes).
+   * Room (MB, 1 MB = 1,000,000 bytes, as every size is shown: formatBytes) no upload may take from
+   * a disk, so the database can always take an order; at most a tenth of the disk
+   * (core/disk.server.ts diskReserveBytes).
    */
   DISK_RESERVE_MB: integerBetween(1, 1024 * 1024, "MB").default(512),
   /** After SIGTERM or SIGINT, how long requests in flight may take before their connections are closed (server/index.ts). */

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { formatDateTime } from "~/lib/rules/format";
-import { CONTENT_CATEGORY_LABELS, formatBytes } from "~/lib/schemas/media-schemas";
+import { formatBytes, formatDateTime } from "~/lib/rules/format";
+import { CONTENT_CATEGORY_LABELS } from "~/lib/schemas/media-schemas";
 import { VideoJobState } from "~/components/VideoJobState";
 import type { ContentMediaItem } from "~/server/media/library.server";
 import type { VideoRowState } from "~/server/media/video-states.server";

@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { ProgressBar } from "~/components/ProgressBar";
-import { formatBytes } from "~/lib/schemas/media-schemas";
+import { formatBytes } from "~/lib/rules/format";
 
 type PendingUpload = {
   uploadId: string;

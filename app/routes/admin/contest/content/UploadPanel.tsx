@@ -5,9 +5,9 @@ import { UploadDropZone, UploadingNotice } from "~/components/UploadDropZone";
 import { UploadQueue } from "~/components/UploadQueue";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useUploadQueue } from "~/lib/hooks/use-upload-queue";
+import { formatBytes } from "~/lib/rules/format";
 import {
   CONTENT_CATEGORY_LABELS,
-  formatBytes,
   isMediaFile,
   MEDIA_ACCEPT,
   UPLOAD_MESSAGES,

@@ -2,6 +2,7 @@ import { Form } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import { FileField, SubmitRow } from "~/components/forms";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
+import { formatBytes } from "~/lib/rules/format";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { fieldRefusal } from "~/lib/schemas/field-refusal";
 
@@ -52,8 +53,7 @@ export function CoverUploadForm({
         カバー画像をアップロード
       </h2>
       <p className="mt-1 text-sm text-zinc-600">
-        JPEG・PNG・WebP形式、{maxBytes / 1024 / 1024}MBまで。推奨サイズは{recommended.width}×
-        {recommended.height}
+        JPEG・PNG・WebP形式、{formatBytes(maxBytes)}まで。推奨サイズは{recommended.width}×{recommended.height}
         ピクセル（16:9）です。新しい画像をアップロードすると、以前のカバー画像は削除されます。
       </p>
       <Form id={form.id} method="post" encType="multipart/form-data" className="mt-4 space-y-4">

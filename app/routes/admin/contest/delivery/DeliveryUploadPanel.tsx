@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
 import { FieldLabel } from "~/components/forms";
 import { UploadQueue } from "~/components/UploadQueue";
-import { formatBytes } from "~/lib/schemas/media-schemas";
+import { formatBytes } from "~/lib/rules/format";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useUploadQueue } from "~/lib/hooks/use-upload-queue";

@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { formatBytes } from "~/lib/schemas/media-schemas";
+import { formatBytes } from "~/lib/rules/format";
 import type { DeliveryScreen, ScreenFile } from "~/server/delivery/delivery-screen.server";
 import type { DeliveryTabError } from "~/server/delivery/delivery-tab.server";
 import { VideoJobState } from "~/components/VideoJobState";
