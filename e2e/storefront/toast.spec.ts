@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { insertOrder } from "../support/account-helpers";
 import { uniqueEmail } from "../support/helpers";
 import { createContest } from "../support/contests";
 import { loginAsAdmin } from "../support/users";
@@ -98,4 +99,41 @@ test("with a dialog open the toast stays visible above its backdrop and can be c
   await expect(dialog).toBeVisible();
   await dialog.getByRole("button", { name: "閉じる" }).click();
   await expect(dialog).toBeHidden();
+});
+
+test("after an action on the order list the line it reports on is in view and clear of the toast", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await loginAsAdmin(context, baseURL ?? "", uniqueEmail("toast-orders"));
+  // Six open lines: the fifth starts below the fold of a desktop screen when the list opens.
+  const orderNumber = insertOrder(
+    uniqueEmail("toast-orders-parent"),
+    [1, 2, 3, 4, 5, 6].map((n) => ({ category: "キッズ部門", athleteNumber: n, style: "縦", price: 3000 })),
+  );
+  for (const [viewport, n] of [
+    [{ width: 1280, height: 800 }, 5],
+    [{ width: 390, height: 844 }, 4],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await page.goto(`/admin/orders?tab=pending&q=${orderNumber}`);
+    const line = page.getByRole("row").filter({ hasText: `${orderNumber}-${n}` });
+    await line.getByText("お断りにする（制作できない場合）").click();
+    await line.getByRole("textbox", { name: /のお客様へのお知らせ/ }).fill("撮影できませんでした。");
+    await line.getByRole("checkbox", { name: /を返金する/ }).uncheck();
+    await line.getByRole("button", { name: "お断りにしてお客様に知らせる" }).click();
+
+    const card = page.locator("details.toast-life");
+    await expect(card).toContainText("お断りにしました");
+    await expect(line).toContainText("撮影できませんでした。");
+    const [toastBox, lineBox] = [await card.boundingBox(), await line.boundingBox()];
+    expect(toastBox && lineBox).toBeTruthy();
+    if (!toastBox || !lineBox) return;
+    // The refused line, its price and its note, whole on the screen and under no toast.
+    expect(lineBox.y, `at ${viewport.width}px`).toBeGreaterThanOrEqual(0);
+    expect(lineBox.y + lineBox.height, `at ${viewport.width}px`).toBeLessThanOrEqual(viewport.height);
+    expect(apart(toastBox, lineBox), `at ${viewport.width}px`).toBe(true);
+    await page.screenshot({ path: test.info().outputPath(`order-list-toast-${viewport.width}.png`) });
+  }
 });

@@ -45,7 +45,7 @@ export default function ContestManagement() {
   const reloading = useIsPending({ state: "loading", to: "/admin" });
 
   return (
-    <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
+    <section className="mx-auto max-w-7xl px-4 py-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold">大会管理</h1>
         <Link

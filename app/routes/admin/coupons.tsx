@@ -36,7 +36,7 @@ export default function Coupons() {
   const { coupons, editing, contests } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   return (
-    <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
+    <section className="mx-auto max-w-7xl px-4 py-6">
       <h1 className="text-2xl font-bold">クーポン管理</h1>
       <p className="mt-1 text-sm text-zinc-600">
         お客様が注文確認画面で入力するクーポンコードです。日時はすべて日本時間です。

@@ -46,7 +46,7 @@ export default function OrderPage() {
   const { order, left } = page;
   const here = `/admin/orders/${order.orderNumber}`;
   return (
-    <section className="mx-auto max-w-5xl px-4 py-6 pb-8 xl:pb-40">
+    <section className="mx-auto max-w-5xl px-4 py-6">
       <p className="text-sm">
         <Link to="/admin/orders" className="text-brand-700 underline">
           ← 動画注文一覧へ戻る

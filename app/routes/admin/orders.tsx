@@ -18,7 +18,7 @@ import {
 } from "~/server/orders/admin/order-list.server";
 import { tabFilesOf } from "~/server/orders/admin/tab-files.server";
 import { OrderGroup } from "./order-list/OrderGroup";
-import { orderListHref } from "./order-list/order-list-link";
+import { orderListHref, postAnchor } from "./order-list/order-list-link";
 import { OrderListFilters } from "./order-list/OrderListFilters";
 import { OrderListPaging } from "./order-list/OrderListPaging";
 import { OrderListSummary } from "./order-list/OrderListSummary";
@@ -55,7 +55,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const { admin } = await requireAdminPage(request);
   const back = `/admin/orders${new URL(request.url).search}`;
   const outcome = await runOrderListPost(request, admin.id);
-  if ("toast" in outcome) return redirectWithToast(request, back, outcome.toast, { status: 303 });
+  if ("toast" in outcome) {
+    const to = outcome.about ? `${back}#${postAnchor(outcome.about)}` : back;
+    return redirectWithToast(request, to, outcome.toast, { status: 303 });
+  }
   return data(outcome.error, { status: outcome.status });
 }
 
@@ -82,7 +85,7 @@ export default function OrderList() {
   const busyOrder = useNavigation().formData?.get("orderId");
 
   return (
-    <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
+    <section className="mx-auto max-w-7xl px-4 py-6">
       <h1 className="text-2xl font-bold">動画注文一覧</h1>
       <OrderListFilters place={place} contestOptions={contestOptions} />
       <OrderListSummary contest={contest} counts={counts} />

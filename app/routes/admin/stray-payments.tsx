@@ -42,7 +42,7 @@ export default function StrayPayments() {
   const answer = useActionData<typeof action>();
   if (confirming) return <StrayRefundConfirm entry={confirming} action={path} />;
   return (
-    <section className="mx-auto max-w-5xl px-4 py-6 pb-8 xl:pb-40">
+    <section className="mx-auto max-w-5xl px-4 py-6">
       <h1 className="text-2xl font-bold">注文にならなかった決済</h1>
       <p className="mt-1 text-sm text-zinc-600">
         {"決済は成功したものの注文にならなかったお支払い（同じ注文手続きの2回目の決済、金額や通貨の違う決済など）です。" +

@@ -1,10 +1,11 @@
 import { Form, Link } from "@remix-run/react";
 import { FormError } from "~/components/form-messages";
-import { formatDateTime, formatYenSign } from "~/lib/rules/format";
+import { formatDateTime, formatYenShort } from "~/lib/rules/format";
 import type { DeliverError, RefusalError } from "~/server/orders/admin/order-list-actions.server";
 import type { OrderGroup as Group } from "~/server/orders/admin/order-list.server";
 import { RefundBadge } from "../order/OrderLines";
 import { OrderGroupActions } from "./OrderGroupActions";
+import { orderAnchor } from "./order-list-link";
 import { LINE_COLUMNS, lineGridClass, OrderLineRow } from "./OrderLineRow";
 import { LineRefusalForms } from "./RefusalControl";
 
@@ -44,8 +45,9 @@ export function OrderGroup({
   const paidAndOpen = pending && group.paymentStatus === "paid";
   return (
     <li
+      id={orderAnchor(group.id)}
       aria-busy={busy || undefined}
-      className="rounded-xl bg-white shadow-sm"
+      className="scroll-mt-4 rounded-xl bg-white shadow-sm"
       data-order={group.orderNumber}
     >
       <div className="flex flex-wrap items-baseline justify-between gap-2 border-b border-zinc-100 px-4 py-3">
@@ -58,7 +60,7 @@ export function OrderGroup({
         <p className="text-sm text-zinc-600">
           {formatDateTime(new Date(group.createdAt))}・{group.customerName}（
           <span className="break-all">{group.customerEmail}</span>）・
-          {formatYenSign(group.totalAmount)}
+          {formatYenShort(group.totalAmount)}
         </p>
       </div>
       <Form

@@ -1,8 +1,9 @@
-import { formatDateTime, formatYenSign } from "~/lib/rules/format";
+import { formatDateTime, formatYenShort } from "~/lib/rules/format";
 import { VIDEO_ACCEPT } from "~/lib/rules/video-files";
 import type { DeliverError, RefusalError } from "~/server/orders/admin/order-list-actions.server";
 import type { OrderGroup, OrderGroupLine } from "~/server/orders/admin/order-list.server";
 import { RefundBadge } from "../order/OrderLines";
+import { lineAnchor } from "./order-list-link";
 import { RefusalControl } from "./RefusalControl";
 
 /** The line table's headings; an open order's table has no 動画 column (its video cell takes the row). */
@@ -33,8 +34,9 @@ export function OrderLineRow(props: LineRowProps) {
   const { group, line, pending, refusalError, refundKey } = props;
   return (
     <div
+      id={lineAnchor(line.id)}
       role="row"
-      className={`grid grid-cols-2 gap-x-3 gap-y-1 border-b border-zinc-100 py-3 last:border-0 lg:items-center ${lineGridClass(pending)}`}
+      className={`grid scroll-mt-4 grid-cols-2 gap-x-3 gap-y-1 border-b border-zinc-100 py-3 last:border-0 lg:items-center ${lineGridClass(pending)}`}
     >
       <span role="cell" className="font-mono text-xs">
         {line.lineNumber}
@@ -52,10 +54,10 @@ export function OrderLineRow(props: LineRowProps) {
           // Discounted: what was paid, with the list price struck through beside it.
           <del className="mr-1 text-xs font-normal text-zinc-500">
             <span className="sr-only">通常価格 </span>
-            {formatYenSign(line.listPrice)}
+            {formatYenShort(line.listPrice)}
           </del>
         ) : null}
-        {formatYenSign(line.price)}
+        {formatYenShort(line.price)}
         {line.refused ? (
           <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-bold text-red-700">お断り</span>
         ) : null}

@@ -11,6 +11,17 @@ export type OrderListPlace = {
 };
 
 /**
+ * The element a post comes back to (`#line-12`, `#order-34`): the line or the order its button
+ * acted on, brought to the top of the screen with its toast, which sits in the bottom corner and
+ * so covers none of it. An order that left the tab has no element: the list opens at its top.
+ */
+export const lineAnchor = (lineId: number) => `line-${lineId}`;
+export const orderAnchor = (orderId: number) => `order-${orderId}`;
+export function postAnchor(about: { orderId: number; lineId: number | null }): string {
+  return about.lineId === null ? orderAnchor(about.orderId) : lineAnchor(about.lineId);
+}
+
+/**
  * The list's query string with some of it changed (another tab, the next page) and the rest kept,
  * so a button's post comes back to the same tab, contest, search, 返金あり and page.
  */

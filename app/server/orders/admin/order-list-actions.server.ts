@@ -41,10 +41,13 @@ export type RefusalError = {
 };
 
 /**
- * The order list's answer to a post: back to the list with a toast, or the list again with the
- * form's error (and what was typed) when the admin can correct it there.
+ * The order list's answer to a post: back to the list with a toast (and the order or line it is
+ * about, which the list brings into view), or the list again with the form's error (and what was
+ * typed) when the admin can correct it there.
  */
-export type OrderListOutcome = { toast: Toast } | { status: number; error: DeliverError | RefusalError };
+export type OrderListOutcome =
+  | { toast: Toast; about?: { orderId: number; lineId: number | null } }
+  | { status: number; error: DeliverError | RefusalError };
 
 /** One button's post: the order it belongs to, its form, and the videos attached for 納品. */
 type OrderListPost = {
@@ -79,7 +82,10 @@ export async function runOrderListPost(request: Request, adminUserId: number): P
   const { name, lineId } = intentOf(String(form.get("intent") ?? ""));
   const step = Object.hasOwn(STEPS, name) ? STEPS[name] : undefined;
   if (!step) return failed("操作が正しくありません。");
-  return step({ orderId, form, files, lineId, adminUserId });
+  const outcome = await step({ orderId, form, files, lineId, adminUserId });
+  if (!("toast" in outcome)) return outcome;
+  // The line a button acted on: リセット names it in its intent, お断り and its undo in a field.
+  return { ...outcome, about: { orderId, lineId: lineId ?? positiveId(form.get("lineId")) } };
 }
 
 /**

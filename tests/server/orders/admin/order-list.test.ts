@@ -392,13 +392,16 @@ describe("the order list's buttons, each posting its intent to the list's action
   const orderNow = (id: number) => db().select().from(orders).where(eq(orders.id, id)).get()!;
   const linesOf = (id: number) => db().select().from(orderLines).where(eq(orderLines.orderId, id)).all();
 
-  it("完了 closes an open order and comes back to the same list", async () => {
+  it("完了 closes an open order and comes back to the same list, at that order", async () => {
     const open = order(null);
     const done = await post([
       ["orderId", String(open.id)],
       ["intent", "complete"],
     ]);
-    expect(done).toMatchObject({ status: 303, location: "/admin/orders?tab=handled&page=1" });
+    expect(done).toMatchObject({
+      status: 303,
+      location: `/admin/orders?tab=handled&page=1#order-${open.id}`,
+    });
     expect(orderNow(open.id).status).toBe("対応済み");
   });
 
@@ -423,7 +426,7 @@ describe("the order list's buttons, each posting its intent to the list's action
     expect(((await loadOrders("?tab=handled")).data as { extensionDays: number }).extensionDays).toBe(7);
   });
 
-  it("リセット names its line in the intent; a bare reset-line or an unknown intent changes nothing", async () => {
+  it("リセット names its line in the intent and comes back to that line; a bare reset-line or an unknown intent changes nothing", async () => {
     const delivered = order(null, "納品済み", ["納品済み", "納品済み"]);
     const [first, second] = linesOf(delivered.id);
     db()
@@ -441,10 +444,11 @@ describe("the order list's buttons, each posting its intent to the list's action
         ).status,
       ).toBe(303);
     expect(linesOf(delivered.id).every((line) => line.downloadStartedAt !== null)).toBe(true);
-    await post([
+    const reset = await post([
       ["orderId", String(delivered.id)],
       ["intent", `reset-line-${second!.id}`],
     ]);
+    expect(reset.location).toBe(`/admin/orders?tab=handled&page=1#line-${second!.id}`);
     const after = linesOf(delivered.id);
     expect(after.find((line) => line.id === first!.id)!.downloadStartedAt).not.toBeNull();
     expect(after.find((line) => line.id === second!.id)!.downloadStartedAt).toBeNull();
