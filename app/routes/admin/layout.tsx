@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { CURRENT_TAB_IN_VIEW, useCurrentTabInView } from "~/lib/hooks/use-current-tab-in-view";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { unrefundedStrayPaymentCount } from "~/server/refunds/stray-payment-ledger.server";
 
@@ -33,8 +34,10 @@ const ACCOUNT_LINKS = [
 
 export default function AdminLayout() {
   const { email, unrefundedStrayPayments } = useLoaderData<typeof loader>();
+  const tabBar = useCurrentTabInView<HTMLElement>();
   return (
-    <div className="min-h-dvh bg-zinc-100 print:min-h-0 print:bg-white">
+    // pb-32: the page ends with room for a toast (the bottom corner), so the last of it scrolls clear.
+    <div className="min-h-dvh bg-zinc-100 pb-32 print:min-h-0 print:bg-white print:pb-0">
       <header className="border-b border-zinc-200 bg-zinc-900 text-white print:hidden">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-2.5">
           <Link to="/admin" className="mr-auto font-bold">
@@ -74,16 +77,21 @@ export default function AdminLayout() {
           </div>
         </div>
         {/* relative: the tabs' screen-reader text (absolutely positioned) stays inside this scrolling
-            menu; without it, it widened every admin page on a phone. */}
-        <nav aria-label="管理メニュー" className="relative mx-auto max-w-7xl overflow-x-auto px-2">
-          <ul className="flex gap-1 text-sm whitespace-nowrap">
+            menu; without it, it widened every admin page on a phone. There the tabs are wider than
+            the screen: they fade out at an edge while more lie beyond it (tab-fades). */}
+        <nav
+          ref={tabBar}
+          aria-label="管理メニュー"
+          className="relative mx-auto max-w-7xl overflow-x-auto md:px-2"
+        >
+          <ul className="flex gap-1 text-sm whitespace-nowrap [--tab-fade:var(--color-zinc-900)] max-md:tab-fades">
             {TABS.map(([to, label]) => (
               <li key={to}>
                 <NavLink
                   to={to}
                   end
                   className={({ isActive }) =>
-                    `block rounded-t-lg px-4 py-2.5 ${isActive ? "bg-zinc-100 font-semibold text-zinc-900" : "text-zinc-300 hover:text-white"}`
+                    `block rounded-t-lg px-4 py-2.5 ${isActive ? `bg-zinc-100 font-semibold text-zinc-900 ${CURRENT_TAB_IN_VIEW}` : "text-zinc-300 hover:text-white"}`
                   }
                 >
                   {label}

@@ -3,6 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { CURRENT_TAB_IN_VIEW, useCurrentTabInView } from "~/lib/hooks/use-current-tab-in-view";
 import { formatDateTime } from "~/lib/rules/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { protectionSettings } from "~/server/auth/login-audit.server";
@@ -123,6 +124,7 @@ const OUTCOME: Record<string, string> = {
 
 export default function SecurityDashboardPage() {
   const { tab, dashboard, tokens, backups, disks, now: loadedAt } = useLoaderData<typeof loader>();
+  const tabBar = useCurrentTabInView<HTMLElement>();
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const revalidator = useRevalidator();
@@ -140,7 +142,7 @@ export default function SecurityDashboardPage() {
   const [riskLabel, riskClass] = RISK[dashboard.riskAssessment.overallRiskLevel];
 
   return (
-    <div className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
+    <div className="mx-auto max-w-7xl px-4 py-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-bold">セキュリティ監視</h1>
@@ -165,19 +167,23 @@ export default function SecurityDashboardPage() {
       </div>
 
       <nav
+        ref={tabBar}
         aria-label="セキュリティ監視のタブ"
-        className="mt-5 flex gap-1 overflow-x-auto border-b border-zinc-300 text-sm whitespace-nowrap"
+        className="mt-5 overflow-x-auto border-b border-zinc-300 text-sm whitespace-nowrap"
       >
-        {TABS.map(([key, label]) => (
-          <Link
-            key={key}
-            to={link({ tab: key, page: "1" })}
-            aria-current={tab === key ? "page" : undefined}
-            className={`rounded-t-lg px-4 py-2 ${tab === key ? "bg-white font-semibold" : "text-zinc-600"}`}
-          >
-            {label}
-          </Link>
-        ))}
+        {/* Wider than a phone: the tabs fade out at an edge while more lie beyond it. */}
+        <div className="flex gap-1 [--tab-fade:var(--color-zinc-100)] max-md:tab-fades">
+          {TABS.map(([key, label]) => (
+            <Link
+              key={key}
+              to={link({ tab: key, page: "1" })}
+              aria-current={tab === key ? "page" : undefined}
+              className={`rounded-t-lg px-4 py-2 ${tab === key ? `bg-white font-semibold ${CURRENT_TAB_IN_VIEW}` : "text-zinc-600"}`}
+            >
+              {label}
+            </Link>
+          ))}
+        </div>
       </nav>
 
       <section className="rounded-b-xl bg-white p-4 shadow-sm sm:p-6">

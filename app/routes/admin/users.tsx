@@ -23,7 +23,7 @@ export default function UserManagement() {
     `?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) }).toString()}`;
 
   return (
-    <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40">
+    <section className="mx-auto max-w-7xl px-4 py-6">
       <h1 className="text-2xl font-bold">ユーザー管理</h1>
       <p className="mt-1 text-zinc-600">
         登録ユーザー数:{" "}
@@ -44,7 +44,7 @@ export default function UserManagement() {
           placeholder="メールアドレスで検索"
           className="field-input max-w-sm"
         />
-        <button type="submit" className="btn-secondary">
+        <button type="submit" className="btn-secondary shrink-0">
           検索
         </button>
       </Form>

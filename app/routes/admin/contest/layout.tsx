@@ -9,6 +9,7 @@ import {
   useParams,
   useRouteError,
 } from "@remix-run/react";
+import { CURRENT_TAB_IN_VIEW, useCurrentTabInView } from "~/lib/hooks/use-current-tab-in-view";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { requireEditableContest } from "~/server/catalog/contest-editing.server";
 import { contestSlug } from "~/lib/rules/slug";
@@ -36,6 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function ContestEditLayout() {
   const { contest } = useLoaderData<typeof loader>();
   const base = `/admin/contest/${contest.id}`;
+  const tabBar = useCurrentTabInView<HTMLElement>();
   const tabs = [
     [base, "選手管理"],
     [`${base}/production`, "制作リスト"],
@@ -45,7 +47,7 @@ export default function ContestEditLayout() {
     [`${base}/settings`, "大会設定"],
   ] as const;
   return (
-    <section className="mx-auto max-w-7xl px-4 py-6 pb-8 xl:pb-40 print:max-w-none print:p-0">
+    <section className="mx-auto max-w-7xl px-4 py-6 print:max-w-none print:p-0">
       {/* On paper only the tab's own content is printed (the 制作リスト brings its own heading). */}
       <p className="text-sm print:hidden">
         <Link to="/admin" className="text-brand-700 underline">
@@ -67,17 +69,19 @@ export default function ContestEditLayout() {
         ) : null}
       </div>
       <nav
+        ref={tabBar}
         aria-label="大会編集メニュー"
         className="mt-5 overflow-x-auto border-b border-zinc-300 print:hidden"
       >
-        <ul className="flex gap-1 text-sm whitespace-nowrap">
+        {/* Wider than a phone: the tabs fade out at an edge while more lie beyond it. */}
+        <ul className="flex gap-1 text-sm whitespace-nowrap [--tab-fade:var(--color-zinc-100)] max-md:tab-fades">
           {tabs.map(([to, label]) => (
             <li key={to}>
               <NavLink
                 to={to}
                 end
                 className={({ isActive }) =>
-                  `block rounded-t-lg border border-b-0 px-4 py-2.5 ${isActive ? "border-zinc-300 bg-white font-semibold text-zinc-900" : "border-transparent text-zinc-600 hover:text-zinc-900"}`
+                  `block rounded-t-lg border border-b-0 px-4 py-2.5 ${isActive ? `border-zinc-300 bg-white font-semibold text-zinc-900 ${CURRENT_TAB_IN_VIEW}` : "border-transparent text-zinc-600 hover:text-zinc-900"}`
                 }
               >
                 {label}
