@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { routerSettled, uniqueEmail } from "../support/helpers";
 import { loginAsAdmin } from "../support/users";
 import { photograph } from "../support/visual";
@@ -10,6 +10,29 @@ import { photograph } from "../support/visual";
  */
 
 const row = (page: Page, code: string) => page.locator(`[data-coupon="${code}"]:visible`);
+
+/** The list's own words (not the free text of a label or a code) that a line break cuts in two. */
+const LIST_WORDS = ["上限なし", "制限なし", "最低金額", "1アドレス", "利用上限", "割引額"];
+
+/** Which of LIST_WORDS in an element's text a line break cuts in two (「上限」 on one line, 「なし」 on the next). */
+function cutWords(scope: Locator): Promise<string[]> {
+  return scope.evaluate((element, words) => {
+    const cut: string[] = [];
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? "";
+      for (const word of words)
+        for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+          const range = document.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + word.length);
+          const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+          if (tops.size > 1) cut.push(word);
+        }
+    }
+    return cut;
+  }, LIST_WORDS);
+}
 
 test("クーポン管理: a refusal keeps the typed values; create, list, edit, 停止 and 再開", async ({
   page,
@@ -71,11 +94,22 @@ test("クーポン管理: a refusal keeps the typed values; create, list, edit, 
   await expect(page.getByText("利用上限（全体）は1以上で入力してください")).toBeVisible();
   await expect(page.getByLabel("メモ（管理用・お客様には表示されません）")).toHaveValue("合唱部（2026年度）");
   await page.getByLabel("利用上限（全体）").fill("200");
+  await page.getByLabel("最低金額（円）").fill("0");
   await page.getByRole("button", { name: "保存する" }).click();
   await routerSettled(page);
   await expect(page.getByText(`クーポン ${code} を保存しました。`)).toBeVisible();
   await expect(row(page, code)).toContainText("合唱部（2026年度）");
   await expect(row(page, code)).toContainText("全体 200回");
+  // 0 is the form's 制限なし, and the list says so; on a phone, a tablet and a desktop no word is cut by a line break.
+  await expect(row(page, code)).toContainText("制限なし");
+  await expect(row(page, code)).not.toContainText("最低 0円");
+  for (const width of [390, 768, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    expect(await cutWords(row(page, code)), `at ${width}px`).toEqual([]);
+    const heading = page.getByRole("columnheader", { name: "利用 ／ 割引額" });
+    if (await heading.isVisible()) expect(await cutWords(heading), `the heading at ${width}px`).toEqual([]);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // 停止, then 再開.
   await row(page, code)

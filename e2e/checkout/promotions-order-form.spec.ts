@@ -70,6 +70,8 @@ test("promotions: 早割 and セット割 set in 大会設定 price the order fo
   await section.getByRole("button", { name: "キャンペーン価格を保存" }).click();
   await routerSettled(page);
   await expect(page.getByText("保存しました", { exact: true })).toBeVisible();
+  // The toast in one short sentence; the section lists each promotion in full.
+  await expect(page.getByText("キャンペーン価格を保存しました。実施中: 早割・セット割。")).toBeVisible();
   await expect(section.getByRole("list", { name: "現在のキャンペーン" })).toContainText(
     /早割：縦 2,500円、.* まで（実施中）/,
   );

@@ -58,6 +58,19 @@ export function promotionSettingsSummary(
   ];
 }
 
+/**
+ * The save's toast in one short sentence: which promotions run now. The section under it lists
+ * each one in full (promotionSettingsSummary); its three lines run together in a toast.
+ */
+export function promotionsSavedNote(promotions: ContestPromotions, at: number): string {
+  const { earlyBird, setDiscount, quantity } = promotions;
+  const earlyOpen = earlyBird !== null && earlyBirdOpen(promotions, at);
+  const running = [earlyOpen ? "早割" : null, setDiscount ? "セット割" : null, quantity ? "まとめ割" : null];
+  const names = running.filter((name) => name !== null);
+  const now = names.length > 0 ? `実施中: ${names.join("・")}。` : "実施中のキャンペーンはありません。";
+  return `キャンペーン価格を保存しました。${now}${earlyBird && !earlyOpen ? "早割は終了しています。" : ""}`;
+}
+
 /** What the order form says the contest offers: the promotions that apply at `at`. */
 export function orderFormPromotionNotes(
   promotions: ContestPromotions,

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod";
-import { promotionSettingsSummary, styleNamesOf } from "~/lib/rules/promotion-notices";
+import { promotionSettingsSummary, promotionsSavedNote, styleNamesOf } from "~/lib/rules/promotion-notices";
 import { PROMOTIONS_INTENT, promotionSettingsSchema } from "~/lib/schemas/promotion-schemas";
 import { toTokyoDateTimeInput } from "~/lib/schemas/contest-settings-schemas";
 import type { SettingsTabOutcome } from "../catalog/contest-settings-tab.server";
@@ -44,10 +44,6 @@ export function savePromotionSettings(contestId: number, form: FormData): Settin
       data: { intent: PROMOTIONS_INTENT, target: null, reply: submission.reply() },
     };
   saveContestPromotions(contestId, submission.value);
-  const summary = promotionSettingsSummary(
-    promotionsOf({ contestId, updatedAt: null, ...submission.value }),
-    now().getTime(),
-    styleNamesOf(pricedFormats(contestId)),
-  );
-  return { saved: true, section: "promotions", description: summary.join(" ") };
+  const saved = promotionsOf({ contestId, updatedAt: null, ...submission.value });
+  return { saved: true, section: "promotions", description: promotionsSavedNote(saved, now().getTime()) };
 }

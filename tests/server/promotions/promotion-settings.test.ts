@@ -5,6 +5,7 @@ import {
   earlyBirdPrice,
   orderFormPromotionNotes,
   promotionSettingsSummary,
+  promotionsSavedNote,
 } from "~/lib/rules/promotion-notices";
 import { NO_PROMOTIONS, type ContestPromotions } from "~/lib/rules/promotions";
 import { formatDateTime } from "~/lib/rules/format";
@@ -165,6 +166,18 @@ describe("キャンペーン価格 in words", () => {
       "セット割：なし",
       "まとめ割：なし",
     ]);
+  });
+
+  it("says a save in one short sentence naming what runs now, for the toast", () => {
+    expect(promotionsSavedNote(promotions, DEC_1_2359_JST - 1)).toBe(
+      "キャンペーン価格を保存しました。実施中: 早割・セット割・まとめ割。",
+    );
+    expect(promotionsSavedNote(promotions, DEC_1_2359_JST)).toBe(
+      "キャンペーン価格を保存しました。実施中: セット割・まとめ割。早割は終了しています。",
+    );
+    expect(promotionsSavedNote(NO_PROMOTIONS, 0)).toBe(
+      "キャンペーン価格を保存しました。実施中のキャンペーンはありません。",
+    );
   });
 
   it("tells parents what runs now, and prices the number list with the early price while it runs", () => {

@@ -36,6 +36,9 @@ const period = (coupon: Entry) =>
     ? "期限なし"
     : `${coupon.validFrom ? formatDateTime(coupon.validFrom) : ""} 〜 ${coupon.validUntil ? formatDateTime(coupon.validUntil) : ""}`;
 
+/** 0 is what the form calls 制限なし (its hint: 0 = 制限なし), so the list says so too, never 「最低 0円」. */
+const minTotalText = (coupon: Entry) => (coupon.minTotal > 0 ? formatYenShort(coupon.minTotal) : "制限なし");
+
 const contestNames = (coupon: Entry) =>
   coupon.contests === null
     ? "すべての大会"
@@ -89,7 +92,10 @@ function Figures({ coupon }: { coupon: Entry }) {
   );
 }
 
-/** The coupons as cards on a phone and as a table from md up, newest first. */
+/**
+ * The coupons as cards up to a wide screen and as a table from xl up, newest first: beside the
+ * form a narrower table cut its codes and its conditions into pieces.
+ */
 export function CouponList({ coupons, editingId }: { coupons: Entry[]; editingId: number | null }) {
   if (coupons.length === 0)
     return (
@@ -99,7 +105,7 @@ export function CouponList({ coupons, editingId }: { coupons: Entry[]; editingId
     );
   return (
     <>
-      <ul className="space-y-3 md:hidden" aria-label="クーポン一覧">
+      <ul className="space-y-3 xl:hidden" aria-label="クーポン一覧">
         {coupons.map((coupon) => (
           <li
             key={coupon.id}
@@ -111,11 +117,12 @@ export function CouponList({ coupons, editingId }: { coupons: Entry[]; editingId
               <StateBadge state={coupon.state} />
             </div>
             {coupon.label ? <p className="mt-0.5 text-sm text-zinc-600">{coupon.label}</p> : null}
-            <dl className="mt-3 grid grid-cols-[6.5rem_1fr] gap-x-3 gap-y-1 text-sm">
+            {/* break-keep: a line breaks at a space, never inside 上限なし or 割引額. */}
+            <dl className="mt-3 grid grid-cols-[6.5rem_1fr] gap-x-3 gap-y-1 text-sm break-keep">
               <dt className="text-zinc-500">割引</dt>
               <dd>{discountLabel(coupon)}</dd>
               <dt className="text-zinc-500">最低金額</dt>
-              <dd>{formatYenShort(coupon.minTotal)}</dd>
+              <dd>{minTotalText(coupon)}</dd>
               <dt className="text-zinc-500">有効期間</dt>
               <dd>{period(coupon)}</dd>
               <dt className="text-zinc-500">対象の大会</dt>
@@ -133,8 +140,8 @@ export function CouponList({ coupons, editingId }: { coupons: Entry[]; editingId
           </li>
         ))}
       </ul>
-      <div className="hidden overflow-x-auto rounded-xl bg-white shadow-sm md:block">
-        <table className="w-full text-left text-sm">
+      <div className="hidden overflow-x-auto rounded-xl bg-white shadow-sm xl:block">
+        <table className="w-full text-left text-sm break-keep">
           <caption className="sr-only">クーポン一覧</caption>
           <thead className="border-b border-zinc-200 bg-zinc-50 text-xs text-zinc-600">
             <tr>
@@ -162,7 +169,7 @@ export function CouponList({ coupons, editingId }: { coupons: Entry[]; editingId
                 </td>
                 <td className="px-3 py-2 whitespace-nowrap">{discountLabel(coupon)}</td>
                 <td className="px-3 py-2 text-xs">
-                  <span className="block">最低 {formatYenShort(coupon.minTotal)}</span>
+                  <span className="block">最低金額 {minTotalText(coupon)}</span>
                   <span className="block">{period(coupon)}</span>
                   <span className="block">{caps(coupon)}</span>
                 </td>
