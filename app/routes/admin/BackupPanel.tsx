@@ -1,166 +1,170 @@
 import { Link } from "@remix-run/react";
-import { formatDateTime } from "~/lib/rules/format";
-import { formatBytes } from "~/lib/schemas/media-schemas";
-import type { BackupOverview } from "~/server/backups/backup-overview.server";
+import type { ReactNode } from "react";
+import { formatDateTime, formatInterval } from "~/lib/rules/format";
+import type { BackupConcern, BackupOverview, BackupStanding } from "~/server/backups/backup-overview.server";
+import { BackupDetails } from "./BackupDetails";
 
-const STATE: Record<BackupOverview["state"], [string, string]> = {
-  ok: ["正常", "bg-emerald-100 text-emerald-900"],
-  none: ["まだありません", "bg-zinc-200 text-zinc-700"],
-  late: ["遅れています", "bg-amber-100 text-amber-900"],
-  failing: ["失敗しています", "bg-red-100 text-red-900"],
-  off: ["無効", "bg-zinc-200 text-zinc-700"],
+/**
+ * システム状態's backups, written for the shop owner: what is safe, as of when, what to do and whom
+ * to ask. The word beside the heading is the worst of the warnings under it (the server's
+ * `standing`), so it never says 正常 beside one. Settings, paths and commands are for whoever runs
+ * the server: they are folded into 詳細 (BackupDetails).
+ */
+
+const STANDING: Record<BackupStanding, [string, string]> = {
+  safe: ["正常", "bg-emerald-100 text-emerald-900"],
+  waiting: ["準備中", "bg-zinc-200 text-zinc-800"],
+  caution: ["注意", "bg-amber-100 text-amber-900"],
+  trouble: ["要対応", "bg-red-100 text-red-900"],
 };
 
-/** Minutes or hours ago, for "the last snapshot was …" (the page's load time is `now`). */
+/** Who can change the settings and restore: named once, the same words everywhere on the panel. */
+const HELPER = "サーバーの管理者";
+
+/** Minutes or hours ago, for "the last copy was …" (the page's load time is `now`). */
 function ago(at: string, now: string): string {
   const minutes = Math.max(0, Math.round((Date.parse(now) - Date.parse(at)) / 60_000));
-  return minutes < 60 ? `${minutes} 分前` : `${Math.floor(minutes / 60)} 時間 ${minutes % 60} 分前`;
+  if (minutes < 1) return "1 分以内";
+  if (minutes < 60) return `${minutes} 分前`;
+  const hours = Math.floor(minutes / 60);
+  return hours < 48 ? `${hours} 時間 ${minutes % 60} 分前` : `${Math.floor(hours / 24)} 日前`;
 }
 
-/** A snapshot interval as people say it: 1 日, 6 時間, 15 分. */
-function everyInterval(minutes: number): string {
-  if (minutes % 1440 === 0) return `${minutes / 1440} 日`;
-  return minutes % 60 === 0 ? `${minutes / 60} 時間` : `${minutes} 分`;
+/** Each concern in plain words: what it means, and what the owner can do about it. */
+function concernWords(concern: BackupConcern, backups: BackupOverview, now: string): [string, string] {
+  const last = backups.lastGood ? `${formatDateTime(new Date(backups.lastGood.at))}` : null;
+  switch (concern) {
+    case "failing":
+      return [
+        `バックアップが失敗しています（${backups.failures} 回）`,
+        `${last ? `最後に取れたバックアップ（${last}）より後のデータは、まだ控えがありません。` : "まだ一度も取れていません。"}${HELPER}に連絡し、下の「詳細」を見てもらってください。`,
+      ];
+    case "late":
+      return [
+        "バックアップが予定どおりに取れていません",
+        `最後に取れたのは${backups.lastGood ? ago(backups.lastGood.at, now) : "かなり前"}です（${formatInterval(backups.intervalMinutes)}ごとの予定）。${HELPER}に連絡してください。`,
+      ];
+    case "replicaLate":
+      return [
+        "データをサーバーの外へ写す仕組みが遅れているか、止まっています",
+        `この間の注文などは、サーバーが壊れると失われるおそれがあります。${HELPER}に連絡してください。`,
+      ];
+    case "off":
+      return ["自動のバックアップが止められています", `${HELPER}に、止めたままでよいか確かめてください。`];
+    case "onMachine":
+      return [
+        "バックアップがこのサーバーの中にしかありません",
+        `サーバーが壊れると、データとバックアップが一緒に失われます。${HELPER}に、バックアップをサーバーの外（クラウドのファイル置き場）に保存する設定を頼んでください。`,
+      ];
+    case "videosOnMachine":
+      return [
+        "動画と画像はこのサーバーの中にしかありません",
+        `動画と画像はバックアップに含まれないため、サーバーが壊れると失われます。お手元の元の動画ファイルは消さずに保管してください。サーバーの外に保存する設定は${HELPER}に頼めます。`,
+      ];
+  }
 }
 
-/** Seconds, minutes or hours, for a lag. */
-function duration(seconds: number): string {
-  if (seconds < 60) return `${seconds} 秒`;
-  const minutes = Math.round(seconds / 60);
-  return minutes < 60 ? `${minutes} 分` : `${Math.floor(minutes / 60)} 時間 ${minutes % 60} 分`;
-}
-
-/** Where the database is copied to all the time (Litestream), and where the videos are, in plain words. */
-function CopiesPanel({ backups }: { backups: BackupOverview }) {
-  const { replica, videos } = backups;
-  const late = replica?.late ?? false;
+function Concerns({ backups, now }: { backups: BackupOverview; now: string }) {
+  if (backups.concerns.length === 0) return null;
   return (
-    <section aria-labelledby="copies-heading" className="mt-6 border-t border-zinc-200 pt-5">
-      <h2 id="copies-heading" className="font-semibold">
-        データとコピーの場所
-      </h2>
-      <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
-        <dt className="text-zinc-500">データベースの常時複製</dt>
-        <dd className="break-all">
-          {replica ? (
-            <>
-              書き込みは Litestream が 1 秒ごとに {replica.where} に複製しています。
-              <span className={`mt-1 block ${late ? "font-semibold text-red-800" : "text-zinc-600"}`}>
-                {!replica.reachable
-                  ? "Litestream の状態を読み取れません（止まっている可能性があります）。"
-                  : replica.lagSeconds < 10
-                    ? "最新の書き込みまで複製済みです。"
-                    : `最新の書き込みの複製が ${duration(replica.lagSeconds)} 遅れています。`}
-                {replica.lastSyncAt ? `最後の複製: ${formatDateTime(new Date(replica.lastSyncAt))}` : null}
-                {replica.syncErrors > 0 ? `（複製の失敗 ${replica.syncErrors} 回）` : null}
-              </span>
-            </>
-          ) : (
-            <span className="text-amber-800">
-              常時複製はされていません。ボリュームを失うと、最後のスナップショットより後の書き込みは失われます（BACKUP_URL
-              または STORAGE_URL を設定し、npm start で起動すると Litestream が常時複製します）。
-            </span>
-          )}
-        </dd>
-        <dt className="text-zinc-500">動画</dt>
-        <dd className="break-all">
-          {videos.inBucket ? (
-            `バケット（${videos.where}）に保存されています。このサーバーを失っても残ります。`
-          ) : (
-            <span className="text-amber-800">
-              このサーバーのディスク（{videos.where}
-              ）にだけあり、どこにもコピーされていません。ボリュームを失うと動画も失われます（STORAGE_URL
-              を設定するとバケットに保存します）。
-            </span>
-          )}
-        </dd>
-      </dl>
-    </section>
+    <ul className="mt-4 space-y-3">
+      {backups.concerns.map((concern) => {
+        const [title, todo] = concernWords(concern, backups, now);
+        const trouble = concern === "failing" || concern === "late" || concern === "replicaLate";
+        return (
+          <li
+            key={concern}
+            className={`rounded-lg border p-3 text-sm ${trouble ? "border-red-200 bg-red-50 text-red-900" : "border-amber-200 bg-amber-50 text-amber-950"}`}
+          >
+            <p className="font-semibold">{title}</p>
+            <p className="mt-1">{todo}</p>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 
-/** システム状態's backups: the copies, and whether the shop's own snapshots are being taken, where, and why not. */
-export function BackupPanel({ backups, now }: { backups: BackupOverview; now: string }) {
-  const [label, tone] = STATE[backups.state];
+function Fact({ term, children }: { term: string; children: ReactNode }) {
   return (
     <>
-      <CopiesPanel backups={backups} />
-      <section aria-labelledby="backups-heading" className="mt-6 border-t border-zinc-200 pt-5">
-        <div className="flex flex-wrap items-center gap-3">
-          <h2 id="backups-heading" className="font-semibold">
-            データベースのバックアップ
-          </h2>
-          <span className={`rounded-full px-3 py-1 text-sm font-semibold ${tone}`}>{label}</span>
-        </div>
-        <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
-          <dt className="text-zinc-500">間隔</dt>
-          <dd>
-            {backups.intervalMinutes === 0
-              ? "自動スナップショットは無効です（BACKUP_INTERVAL_MINUTES=0）"
-              : `${everyInterval(backups.intervalMinutes)}ごと`}
-          </dd>
-          <dt className="text-zinc-500">保存先</dt>
-          <dd className="break-all">
-            {backups.where}
-            {backups.offMachine ? null : (
-              <span className="mt-1 block text-amber-800">
-                このマシンのディスク上です。ボリュームを失うと一緒に失われます（STORAGE_URL
-                を設定するとバケットに保存します）。
-              </span>
-            )}
-          </dd>
-          <dt className="text-zinc-500">最後の成功</dt>
-          <dd>
-            {backups.lastGood ? (
-              <>
-                {formatDateTime(new Date(backups.lastGood.at))}（{ago(backups.lastGood.at, now)}）
-                {backups.lastGood.bytes === null ? null : `・${formatBytes(backups.lastGood.bytes)}`}
-                {backups.lastGood.name ? (
-                  <span className="block break-all text-zinc-500">{backups.lastGood.name}</span>
-                ) : null}
-              </>
-            ) : (
-              "まだありません（起動の 1 分後に最初のスナップショットを取ります）"
-            )}
-          </dd>
-        </dl>
-        {backups.failures > 0 ? (
-          <div
-            role="alert"
-            className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900"
-          >
-            <p className="font-semibold">
-              最後の成功のあと、スナップショットが {backups.failures} 回失敗しています。
-            </p>
-            <ul className="mt-2 space-y-1">
-              {backups.recentFailures.map((failure) => (
-                <li key={`${failure.at}-${failure.attempt}`} className="break-all">
-                  {formatDateTime(new Date(failure.at))}（{failure.attempt} 回目）: {failure.error}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        <p className="mt-3 text-sm text-zinc-600">
-          復元の手順は README の「Backups」にあります（常時複製から <code>npm run restore -- --replica</code>
-          、スナップショットから <code>npm run restore -- --latest</code>）。
-        </p>
-      </section>
+      <dt className="text-zinc-600">{term}</dt>
+      <dd>{children}</dd>
     </>
   );
 }
 
-/** 概要's line when backups need a look (failing or late, or the replica behind), linking to システム状態. */
+/** The facts, in the owner's words: what is copied, the newest copy, how often, how far back, where. */
+function Facts({ backups, now }: { backups: BackupOverview; now: string }) {
+  const { replica, lastGood } = backups;
+  const off = backups.intervalMinutes === 0;
+  return (
+    <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
+      <Fact term="バックアップされるもの">注文、お客様のアカウント、大会と選手、クーポン、売上の記録</Fact>
+      <Fact term="最新のバックアップ">
+        {lastGood
+          ? `${formatDateTime(new Date(lastGood.at))}（${ago(lastGood.at, now)}）`
+          : off
+            ? "自動では取っていません"
+            : "まだありません（サーバーの起動から 1 分ほどで最初の 1 件を取ります）"}
+        {replica && replica.lastSyncAt ? (
+          <span className="mt-1 block text-zinc-700">
+            これとは別に、書き込みは 1 秒ごとにサーバーの外へ写しています（最後に写した時刻:{" "}
+            {formatDateTime(new Date(replica.lastSyncAt))}）。
+          </span>
+        ) : null}
+      </Fact>
+      {off ? null : <Fact term="取る間隔">{formatInterval(backups.intervalMinutes)}ごと</Fact>}
+      <Fact term="さかのぼれる範囲">
+        {replica ? `直近 ${replica.keptHours / 24} 日間は 1 秒単位で。それより前は、` : null}
+        {off ? "—" : backups.kept}
+      </Fact>
+      <Fact term="保管場所">
+        {backups.offMachine ? "サーバーの外（クラウドのファイル置き場）" : "このサーバーの中だけ"}
+      </Fact>
+      <Fact term="動画と画像">
+        バックアップには含まれません。
+        {backups.videos.inBucket
+          ? "クラウドのファイル置き場に保存されていて、このサーバーが壊れても残ります。"
+          : "このサーバーのディスクにだけ保存されています。"}
+      </Fact>
+      <Fact term="元に戻したいとき">
+        {HELPER}（このショップを設置・保守している担当者）に、戻したい日時を伝えて頼んでください。
+      </Fact>
+    </dl>
+  );
+}
+
+export function BackupPanel({ backups, now }: { backups: BackupOverview; now: string }) {
+  const [label, tone] = STANDING[backups.standing];
+  return (
+    <section aria-labelledby="backups-heading" className="mt-6 border-t border-zinc-200 pt-5">
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 id="backups-heading" className="font-semibold">
+          データのバックアップ
+        </h2>
+        <span className={`rounded-full px-3 py-1 text-sm font-semibold ${tone}`}>{label}</span>
+      </div>
+      {backups.standing === "safe" ? (
+        <p className="mt-2 text-sm">ショップのデータは、サーバーの外に控えがあります。</p>
+      ) : null}
+      <Concerns backups={backups} now={now} />
+      <Facts backups={backups} now={now} />
+      <BackupDetails backups={backups} />
+    </section>
+  );
+}
+
+/** 概要's line when backups need help now (failing, late, or the replica behind), linking to システム状態. */
 export function BackupWarning({ backups, to }: { backups: BackupOverview; to: string }) {
-  const replicaLate = backups.replica?.late ?? false;
-  if (backups.state !== "failing" && backups.state !== "late" && !replicaLate) return null;
+  if (backups.standing !== "trouble") return null;
   return (
     <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
-      {replicaLate
-        ? "データベースの常時複製（Litestream）が遅れているか、止まっています。"
-        : backups.state === "failing"
-          ? `データベースのバックアップが失敗しています（${backups.failures} 回）。`
-          : "データベースのバックアップが予定どおりに取れていません。"}
+      {backups.concerns.includes("failing")
+        ? `データのバックアップが失敗しています（${backups.failures} 回）。`
+        : backups.concerns.includes("late")
+          ? "データのバックアップが予定どおりに取れていません。"
+          : "データをサーバーの外へ写す仕組みが遅れているか、止まっています。"}
       <Link to={to} className="ml-1 font-semibold underline">
         システム状態を見る
       </Link>

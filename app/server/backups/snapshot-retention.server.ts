@@ -13,6 +13,19 @@ export const DEFAULT_RETENTION: RetentionPolicy = { hours: 24, days: 30, months:
 /** On the machine's own disk, shared with the database and media: about 31 snapshots, not 136. */
 export const ON_MACHINE_RETENTION: RetentionPolicy = { hours: 6, days: 7, months: 0 };
 
+/**
+ * A policy as people say it, the same in the start-up log and on システム状態: 「直近 24 時間は
+ * すべて、30 日前までは 1 日 1 件、12 か月前までは 1 か月 1 件」, a part that keeps none left out.
+ */
+export function retentionWords(policy: RetentionPolicy): string {
+  const parts = [
+    policy.hours > 0 ? `直近 ${policy.hours} 時間はすべて` : null,
+    policy.days > 0 ? `${policy.days} 日前までは 1 日 1 件` : null,
+    policy.months > 0 ? `${policy.months} か月前までは 1 か月 1 件` : null,
+  ].filter((part) => part !== null);
+  return parts.length > 0 ? parts.join("、") : "最新の 1 件だけ";
+}
+
 export type Snapshot = { name: string; takenAt: Date };
 
 /** shop-2026-11-27T05-15-00-000Z.db.gz: the time the snapshot was taken, in its name, so a listing is enough. */

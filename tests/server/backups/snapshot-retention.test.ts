@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { snapshotName, snapshotsToKeep, snapshotTime } from "~/server/backups/snapshot-retention.server";
+import {
+  DEFAULT_RETENTION,
+  ON_MACHINE_RETENTION,
+  retentionWords,
+  snapshotName,
+  snapshotsToKeep,
+  snapshotTime,
+} from "~/server/backups/snapshot-retention.server";
 
 const at = (iso: string) => ({ name: snapshotName(new Date(iso)), takenAt: new Date(iso) });
 
@@ -45,5 +52,13 @@ describe("snapshot retention", () => {
     expect(snapshotsToKeep(snapshots, now, { hours: 6, days: 0, months: 0 })).toEqual(
       new Set([snapshots[0]!.name, snapshots[1]!.name]),
     );
+  });
+
+  it("says what it keeps in words, leaving out a part that keeps none", () => {
+    expect(retentionWords(DEFAULT_RETENTION)).toBe(
+      "直近 24 時間はすべて、30 日前までは 1 日 1 件、12 か月前までは 1 か月 1 件",
+    );
+    expect(retentionWords(ON_MACHINE_RETENTION)).toBe("直近 6 時間はすべて、7 日前までは 1 日 1 件");
+    expect(retentionWords({ hours: 0, days: 0, months: 0 })).toBe("最新の 1 件だけ");
   });
 });
