@@ -103,10 +103,10 @@ const yenSign = {
   message:
     "金額は 12,345円 と書きます（formatYenShort・formatYen・formatSignedYen）。¥ 表記は領収書だけのものです。",
 };
-/** The 領収書's two drawings (the sheet and its PDF), the only ones that write ¥12,345. */
+/** The 領収書's drawings (the sheet, and the PDF's modules), the only ones that write ¥12,345. */
 const RECEIPT_DRAWINGS = [
   "app/routes/storefront/ReceiptSheet.tsx",
-  "app/server/receipts/receipt-pdf.server.ts",
+  "app/server/receipts/receipt-pdf*.server.ts",
 ];
 
 /** app/lib runs in the browser and the server alike; arrows run downward, never up into the server. */
