@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ACCESS_CODE_MAX, accessCodeProblem } from "../rules/access-code";
 import { NAME_WITHOUT_SLUG_MESSAGE, slugKey } from "../rules/slug";
 import { TOKYO_OFFSET_MS } from "../rules/tokyo-date";
 
@@ -182,3 +183,26 @@ export function publicationSchema(now: Date) {
 }
 
 export type PublicationChoice = z.output<ReturnType<typeof publicationSchema>>;
+
+/**
+ * 合言葉と選手名: the contest's 合言葉 (empty: the order form is open to all) and whether the order
+ * form shows athletes' numbers without their names. The code is kept as typed, trimmed.
+ */
+export const accessSchema = z.object({
+  intent: z.literal("access"),
+  accessCode: z
+    .string({ invalid_type_error: "合言葉は文字で入力してください" })
+    .trim()
+    .max(200, `合言葉は${ACCESS_CODE_MAX}文字以内で入力してください`)
+    .default("")
+    .superRefine((code, ctx) => {
+      const problem = code === "" ? null : accessCodeProblem(code);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+  namesHidden: z
+    .enum(["on"], { errorMap: () => ({ message: "選手名の表示を選択してください" }) })
+    .optional()
+    .transform((value) => value === "on"),
+});
+
+export type AccessSettings = { accessCode: string; namesHidden: boolean };

@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ZodTypeAny } from "zod";
 import { positiveId } from "~/lib/rules/params";
 import {
+  accessSchema,
   basicInfoSchema,
   categoryAddSchema,
   categoryDeleteSchema,
@@ -25,6 +26,7 @@ import {
   deleteFormat,
   moveFormat,
   renameFormat,
+  saveAccessSettings,
   savePriceDescription,
   updateBasicInfo,
   type SettingsResult,
@@ -49,7 +51,13 @@ export type SettingsTabOutcome =
 export function settingsTabPage(
   contest: Pick<
     typeof contests.$inferSelect,
-    "id" | "name" | "bibNumberLabel" | "sitePublicStatus" | "scheduledPublishDate"
+    | "id"
+    | "name"
+    | "bibNumberLabel"
+    | "sitePublicStatus"
+    | "scheduledPublishDate"
+    | "accessCode"
+    | "namesHidden"
   >,
 ) {
   return {
@@ -61,6 +69,8 @@ export function settingsTabPage(
       scheduledPublishDate: contest.scheduledPublishDate
         ? toTokyoDateTimeInput(contest.scheduledPublishDate)
         : "",
+      accessCode: contest.accessCode ?? "",
+      namesHidden: contest.namesHidden,
     },
     ...contestSettings(contest.id),
     // The earliest time 公開予約 may choose (past times are disabled in the picker too).
@@ -116,6 +126,7 @@ const STEPS: Record<string, Step> = {
   "format-move": formatListStep,
   price: priceStep,
   publication: publicationStep,
+  access: accessStep,
 };
 
 function refused(
@@ -221,5 +232,19 @@ function publicationStep(contestId: number, form: FormData, intent: string): Set
     saved: true,
     section: "publication",
     description: `公開設定を「${submission.value.status}」にしました。`,
+  };
+}
+
+/** 合言葉と選手名: the code (empty removes it) and whether names are shown. */
+function accessStep(contestId: number, form: FormData, intent: string): SettingsTabOutcome {
+  const submission = parseWithZod(form, { schema: accessSchema });
+  if (submission.status !== "success") return refused(intent, submission.reply());
+  saveAccessSettings(contestId, submission.value);
+  const { accessCode, namesHidden } = submission.value;
+  const code = accessCode ? `合言葉「${accessCode}」を設定しました。` : "合言葉なしにしました。";
+  return {
+    saved: true,
+    section: "access",
+    description: `${code}${namesHidden ? "注文フォームには番号のみ表示します。" : ""}`,
   };
 }

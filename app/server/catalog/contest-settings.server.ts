@@ -137,6 +137,18 @@ export function updateBasicInfo(
   );
 }
 
+/**
+ * 合言葉と選手名. A new code takes effect at once: a parent who opened the order form with the old
+ * one keeps it open for her session, a new visitor needs the new one.
+ */
+export function saveAccessSettings(contestId: number, value: { accessCode: string; namesHidden: boolean }) {
+  db()
+    .update(contests)
+    .set({ accessCode: value.accessCode || null, namesHidden: value.namesHidden, updatedAt: now() })
+    .where(eq(contests.id, contestId))
+    .run();
+}
+
 export function nextCategoryColor(used: string[], random: () => number = Math.random): string {
   const inUse = new Set(used.map((color) => color.toLowerCase()));
   const free = CATEGORY_PALETTE.find((color) => !inUse.has(color));

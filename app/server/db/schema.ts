@@ -42,6 +42,13 @@ export const contests = sqliteTable(
     sitePublicStatus: text("site_public_status", { enum: SITE_PUBLIC_STATUSES }).notNull().default("非公開"),
     scheduledPublishDate: integer("scheduled_publish_date", { mode: "timestamp_ms" }),
     bibNumberLabel: text("bib_number_label").notNull().default("ゼッケン番号"),
+    /**
+     * The 合言葉 that opens the order form (null: open to all). Kept as the admin typed it, not
+     * hashed: it is a shared code printed on the venue's flyer, which she reads back to print.
+     */
+    accessCode: text("access_code"),
+    /** The order form shows athletes' numbers without their names (with or without a code). */
+    namesHidden: integer("names_hidden", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
   },

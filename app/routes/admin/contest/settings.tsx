@@ -8,6 +8,7 @@ import { readForm } from "~/server/http/form.server";
 import { redirectWithToast } from "~/server/http/toast.server";
 import { PROMOTIONS_INTENT } from "~/lib/schemas/promotion-schemas";
 import { promotionSettingsPage, savePromotionSettings } from "~/server/promotions/promotion-settings.server";
+import { AccessSection } from "./settings/AccessSection";
 import { BasicInfoSection } from "./settings/BasicInfoSection";
 import { CategoriesSection } from "./settings/CategoriesSection";
 import { FormatsSection } from "./settings/FormatsSection";
@@ -55,6 +56,11 @@ export default function ContestSettings() {
           contest={loaded.contest}
           minScheduleInput={loaded.minScheduleInput}
           lastResult={resultFor("publication")}
+        />
+        <AccessSection
+          key={`${loaded.contest.accessCode}\n${loaded.contest.namesHidden}`}
+          contest={loaded.contest}
+          lastResult={resultFor("access")}
         />
         <PriceDescriptionSection
           key={JSON.stringify(loaded.priceDescription)}
