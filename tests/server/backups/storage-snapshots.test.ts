@@ -177,31 +177,44 @@ describe("scheduled snapshots", () => {
     expect(tries().length - settled).toBeLessThanOrEqual(1);
   });
 
-  it.skipIf(!!process.env.STORAGE_URL)(
-    "--latest takes npm run backup's copy when it is the newest, and passes over one dated ahead of the clock",
-    async () => {
-      // After every snapshot of the tests above: `npm run backup`'s copy (plain .db, its own manifest).
-      const manual = new Date("2030-01-10T03:00:00.000Z");
-      setClock(() => manual.getTime());
-      backupDatabase({
-        databasePath: env().DATABASE_PATH,
-        mediaDir: env().MEDIA_DIR,
-        backupDir: env().BACKUP_DIR,
-        now: manual,
-      });
-      // A scheduled one "a year later": taken while the clock was ahead.
-      setClock(() => Date.parse("2031-01-01T00:00:00.000Z"));
-      expect((await takeScheduledSnapshot()).ok).toBe(true);
-      setClock(() => manual.getTime() + HOUR);
+  // `npm run backup` writes its copy on this machine; with the bucket, the shop's snapshots are
+  // there and `--latest` reads only them, so the copy is restored by its path (as --help says).
+  it("--latest passes over a snapshot dated ahead of the clock and takes npm run backup's copy: the newest in the folder, by its path with the bucket", async () => {
+    const manual = new Date("2030-01-10T03:00:00.000Z");
+    // A scheduled one an hour before the copy: the newest the bucket holds.
+    setClock(() => manual.getTime() - HOUR);
+    expect((await takeScheduledSnapshot()).ok).toBe(true);
+    setClock(() => manual.getTime());
+    const { databaseFile: manualCopy } = backupDatabase({
+      databasePath: env().DATABASE_PATH,
+      mediaDir: env().MEDIA_DIR,
+      backupDir: env().BACKUP_DIR,
+      now: manual,
+    });
+    // A scheduled one "the next day": taken while the clock was ahead (a day, so that its
+    // retention still keeps the one before).
+    setClock(() => Date.parse("2030-01-11T00:00:00.000Z"));
+    expect((await takeScheduledSnapshot()).ok).toBe(true);
+    setClock(() => manual.getTime() + HOUR);
 
-      const fetched = await fetchSnapshot("latest", place());
-      try {
-        expect(fetched.source).toMatch(/shop-2030-01-10T03-00-00-000Z\.db$/);
-        expect(fetched.takenAt).toEqual(manual);
-        expect(fetched.manifest).toBeNull();
-      } finally {
-        fetched.discard();
+    const latest = await fetchSnapshot("latest", place());
+    const byPath = await fetchSnapshot(manualCopy, place());
+    try {
+      if (process.env.STORAGE_URL) {
+        expect(latest.source).toMatch(/shop-2030-01-10T02-00-00-000Z\.db\.gz$/);
+        expect(latest.manifest).not.toBeNull();
+      } else expect(latest.source).toMatch(/shop-2030-01-10T03-00-00-000Z\.db$/);
+      expect(byPath.source).toBe(path.resolve(manualCopy));
+      expect(byPath.takenAt).toEqual(manual);
+      expect(byPath.manifest).toBeNull();
+      for (const fetched of [latest, byPath]) {
+        const copy = new Database(fetched.databaseFile, { readonly: true });
+        expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
+        copy.close();
       }
-    },
-  );
+    } finally {
+      latest.discard();
+      byPath.discard();
+    }
+  });
 });
