@@ -87,6 +87,7 @@ function admin() {
         index("routes/admin/contest/athletes.tsx"),
         route("production", "routes/admin/contest/production.tsx"),
         route("production.csv", "routes/admin/contest/production-csv.ts"),
+        route("flyer.pdf", "routes/admin/contest/flyer-pdf.ts"),
         route("settings", "routes/admin/contest/settings.tsx"),
         route("content", "routes/admin/contest/content.tsx"),
         route("cover", "routes/admin/contest/cover.tsx"),

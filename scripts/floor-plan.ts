@@ -27,7 +27,7 @@ export const FLOORS: Floor[] = [
     folders: {
       core:
         "configuration (env/), the clock, secret encryption, the seller's details, the shop's own addresses " +
-        "(siteUrl), the disks' room and reserve, writes that found no room, byte sniffing",
+        "(siteUrl), the disks' room and reserve, writes that found no room, byte sniffing, A4 PDFs in the shop's font",
     },
   },
   {
@@ -81,13 +81,14 @@ export const FLOORS: Floor[] = [
   },
   {
     name: "views",
-    says: "the back-office's and the customer's order screens, sales, receipts",
+    says: "the back-office's and the customer's order screens, sales, receipts, flyers",
     folders: {
       "orders/admin":
         "動画注文一覧 (the order list, its actions, お断り, 納品's form) and the order page with its refund steps",
       "orders/customer": "注文状況, the download page and its videos, 注文状況の確認, the purchase history",
       sales: "売上集計 and its CSV",
       receipts: "領収書: issuing, reissuing, the refunds on it, the PDF",
+      flyers: "a contest's A4 flyer for the venue: its order form as a QR code, the 合言葉, the sales and prices",
     },
   },
   {

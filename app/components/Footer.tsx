@@ -1,4 +1,5 @@
 import { ChromeLink, useChromeLinkClicks } from "./ChromeLinks";
+import { SHOP_NAME } from "~/lib/rules/shop";
 
 const LINKS = [
   ["/about", "当サイトについて"],
@@ -26,7 +27,7 @@ export function Footer() {
             ))}
           </ul>
         </nav>
-        <p className="mt-6 text-xs text-zinc-500">© 2025 コンテスト動画ショップ</p>
+        <p className="mt-6 text-xs text-zinc-500">© 2025 {SHOP_NAME}</p>
       </div>
     </footer>
   );

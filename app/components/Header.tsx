@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
 import { ChromeLink, useChromeLinkClicks } from "./ChromeLinks";
 import type { CurrentUser } from "~/server/auth/users.server";
+import { SHOP_NAME } from "~/lib/rules/shop";
 
 /**
  * Menus are <details> elements so they open and close without JavaScript.
@@ -49,7 +50,7 @@ export function Header({ user }: { user: Pick<CurrentUser, "email" | "isAdmin"> 
           <span className="mr-1 hidden rounded bg-brand-600 px-1.5 py-0.5 align-middle text-xs font-bold text-white sm:inline-block">
             動画
           </span>
-          コンテスト動画ショップ
+          {SHOP_NAME}
         </ChromeLink>
 
         {user ? (

@@ -154,6 +154,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   { method: "GET", path: "/admin/contest/1/production?category=A%E9%83%A8%E9%96%80&open=1", kind: "page" },
   { method: "GET", path: "/admin/contest/1/production.csv", kind: "page" },
   { method: "GET", path: "/admin/contest/1/production.csv?category=x&open=1", kind: "page" },
+  { method: "GET", path: "/admin/contest/1/flyer.pdf", kind: "page" },
   { method: "GET", path: "/admin/contest/1/delivery", kind: "page" },
   ...["deliver-all", "remove", "match", "match-by-name", "resend"].map((intent) => ({
     method: "POST" as const,

@@ -1,9 +1,8 @@
 import { env } from "../core/env.server";
+import { SHOP_NAME } from "~/lib/rules/shop";
 
 /** A rendered mail: one Japanese subject, a plain-text body and the same content as HTML. */
 export type RenderedMail = { subject: string; text: string; html: string };
-
-const SHOP_NAME = "コンテスト動画ショップ";
 
 function escapeHtml(value: string): string {
   return value.replace(

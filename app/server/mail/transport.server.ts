@@ -5,6 +5,7 @@ import { now } from "../core/clock.server";
 import { env } from "../core/env.server";
 import { loadNodemailer } from "../core/lazy-modules.server";
 import type { RenderedMail } from "./layout.server";
+import { SHOP_NAME } from "~/lib/rules/shop";
 
 let transporter: Transporter | undefined;
 
@@ -44,7 +45,7 @@ export async function sendMail(to: string, mail: RenderedMail): Promise<void> {
   const info = await (
     await transport()
   ).sendMail({
-    from: { name: "コンテスト動画ショップ", address: MAIL_FROM },
+    from: { name: SHOP_NAME, address: MAIL_FROM },
     to,
     subject: mail.subject,
     text: mail.text,

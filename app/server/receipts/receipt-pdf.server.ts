@@ -1,7 +1,5 @@
-import fs from "node:fs";
-import { createRequire } from "node:module";
 import { formatYenSign } from "~/lib/rules/format";
-import { loadPdfKit } from "../core/lazy-modules.server";
+import { startPdf } from "../core/pdf-document.server";
 import {
   CONTENT,
   drawItems,
@@ -18,8 +16,6 @@ import type { Receipt } from "./receipts.server";
  * The 領収書 as an A4 PDF (pdfkit), laid out as the printed HTML page is: the title centred,
  * the addressee at the left and the seller with its registration number at the right, the
  * amount large, 但し…, the tax at the rate, then the items under their contest and the sums.
- * Noto Sans JP is embedded (pdfkit keeps only the glyphs used), so the receipt reads the same on
- * any device and its text can be copied.
  *
  * The first sheet is a whole receipt by itself (addressee, amount, tax, seller), whatever
  * follows, so the seller can never be left alone on a sheet. An ordinary order (a family's few
@@ -29,33 +25,12 @@ import type { Receipt } from "./receipts.server";
  * line goes over with them rather than leave them alone under a heading.
  */
 
-// Resolved through Node's module resolution from this module's URL, so the fonts are found
-// from the sources (tests, dev) and from the built server (build/server/index.js) alike.
-const require = createRequire(import.meta.url);
-const FONT_FILES = {
-  regular: "@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf",
-  bold: "@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf",
-} as const;
-
-let fonts: { regular: Buffer; bold: Buffer } | undefined;
-
-/** Read once (about 5 MB each) and kept: a receipt is made from them in a few tens of milliseconds. */
-function fontData() {
-  fonts ??= {
-    regular: fs.readFileSync(require.resolve(FONT_FILES.regular)),
-    bold: fs.readFileSync(require.resolve(FONT_FILES.bold)),
-  };
-  return fonts;
-}
-
 const ADDRESSEE_WIDTH = 260;
 const SELLER_WIDTH = 190;
 const SELLER_LEFT = MARGIN + CONTENT - SELLER_WIDTH;
 
 export async function receiptPdf(receipt: Receipt): Promise<Uint8Array<ArrayBuffer>> {
-  const PDFDocument = await loadPdfKit();
-  const doc = new PDFDocument({
-    size: "A4",
+  const { doc, finish } = await startPdf({
     margin: MARGIN,
     // Kept until the end, so each sheet can be numbered once their count is known.
     bufferPages: true,
@@ -65,15 +40,6 @@ export async function receiptPdf(receipt: Receipt): Promise<Uint8Array<ArrayBuff
       Subject: `注文番号 ${receipt.orderNumber}`,
     },
   });
-  const chunks: Buffer[] = [];
-  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<void>((resolve, reject) => {
-    doc.on("end", resolve);
-    doc.on("error", reject);
-  });
-  const { regular, bold } = fontData();
-  doc.registerFont("jp", regular);
-  doc.registerFont("jp-bold", bold);
   doc.fillColor(INK);
 
   const sheets = new Sheets(doc, receipt, drawHead(doc, receipt));
@@ -81,15 +47,7 @@ export async function receiptPdf(receipt: Receipt): Promise<Uint8Array<ArrayBuff
   drawSums(sheets, receipt);
   sheets.finish();
 
-  doc.end();
-  await done;
-  const pdf = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.byteLength, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    pdf.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return pdf;
+  return finish();
 }
 
 /**

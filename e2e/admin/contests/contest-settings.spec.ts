@@ -8,6 +8,7 @@ import { jsEnabled, routerSettled, uniqueEmail } from "../../support/helpers";
 import { createContest } from "../../support/contests";
 import { withDb } from "../../support/db";
 import { loginAsAdmin } from "../../support/users";
+import { pdfPagesAndQrCodes } from "../../../tests/helpers/pdf-qr";
 
 /** A multipart post of one file with the page's cookies, by Node's HTTP client. */
 async function postFile(page: Page, pathname: string, field: string, name: string, bytes: Buffer) {
@@ -150,6 +151,15 @@ test("contest settings: name, number label, categories, formats, price descripti
       )
       .run(Number(editPage.split("/").pop())),
   );
+  // 会場用チラシ: one A4 sheet whose QR code opens the order form (a plain link: JS on and off alike).
+  const flyer = page.waitForEvent("download");
+  await section(page, "会場用チラシ").getByRole("link", { name: "チラシ（PDF）をダウンロード" }).click();
+  const printed = await pdfPagesAndQrCodes(fs.readFileSync((await (await flyer).path())!));
+  expect(printed.pages).toBe(1);
+  expect(printed.qrCodes).toEqual([
+    expect.stringMatching(new RegExp(`/order-form/${encodeURIComponent(contestSlug(name))}$`)),
+  ]);
+
   await page.goto("/");
   const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name }) });
   await expect(card).toBeVisible();

@@ -11,6 +11,7 @@ import { promotionSettingsPage, savePromotionSettings } from "~/server/promotion
 import { AccessSection } from "./settings/AccessSection";
 import { BasicInfoSection } from "./settings/BasicInfoSection";
 import { CategoriesSection } from "./settings/CategoriesSection";
+import { FlyerSection } from "./settings/FlyerSection";
 import { FormatsSection } from "./settings/FormatsSection";
 import { PriceDescriptionSection } from "./settings/PriceDescriptionSection";
 import { PromotionsSection } from "./settings/PromotionsSection";
@@ -62,6 +63,7 @@ export default function ContestSettings() {
           contest={loaded.contest}
           lastResult={resultFor("access")}
         />
+        <FlyerSection contestId={loaded.contest.id} hasAccessCode={loaded.contest.accessCode !== ""} />
         <PriceDescriptionSection
           key={JSON.stringify(loaded.priceDescription)}
           description={loaded.priceDescription}

@@ -1,11 +1,12 @@
 import { authenticator } from "otplib";
 import { now } from "../../core/clock.server";
 import { loadQrCode } from "../../core/lazy-modules.server";
+import { SHOP_NAME } from "~/lib/rules/shop";
 
 // One step either side, so a phone whose clock is 30 s off still works.
 authenticator.options = { window: 1 };
 
-const ISSUER = "コンテスト動画ショップ";
+const ISSUER = SHOP_NAME;
 
 export function newTotpSecret(): string {
   return authenticator.generateSecret(20);
