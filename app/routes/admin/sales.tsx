@@ -2,12 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useLocation } from "@remix-run/react";
 import { FieldLabel } from "~/components/forms";
 import { SalesChart } from "~/routes/admin/SalesChart";
-import {
-  SalesContestTable,
-  SalesCouponTable,
-  SalesDayTable,
-  SideScroll,
-} from "~/routes/admin/sales/SalesTables";
+import { SalesContestTable, SalesCouponTable, SalesDayTable } from "~/routes/admin/sales/SalesTables";
 import { formatSignedYen, formatYenShort } from "~/lib/rules/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { parseSalesFilter, salesContestNames, salesReport } from "~/server/sales/sales.server";
@@ -118,9 +113,7 @@ export default function Sales() {
 
       <div className="mt-5 rounded-xl bg-white p-5 shadow-sm">
         <h2 className="font-semibold">大会別</h2>
-        <SideScroll label="大会別の表">
-          <SalesContestTable contests={report.perContest} />
-        </SideScroll>
+        <SalesContestTable contests={report.perContest} />
       </div>
 
       <div className="mt-5 rounded-xl bg-white p-5 shadow-sm">

@@ -17,7 +17,7 @@ const minusText = (amount: number) => (amount > 0 ? formatSignedYen(-amount) : "
  * A table wider than a phone, scrolled sideways: by keyboard too (focusable and named, as axe's
  * scrollable-region-focusable asks), its edges shaded while more lies beyond them.
  */
-export function SideScroll({ label, children }: { label: string; children: ReactNode }) {
+function SideScroll({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div
       role="region"
@@ -94,27 +94,23 @@ export function SalesDayTable({ days }: { days: (Figures & { day: string })[] })
   );
 }
 
+/** 大会別: a table wider than a phone, scrolled sideways; with no orders, one line in full view. */
 export function SalesContestTable({ contests }: { contests: (Figures & { contestName: string })[] }) {
+  if (contests.length === 0) return <p className="mt-3 text-sm text-zinc-500">該当する注文はありません</p>;
   return (
-    <table className="w-full min-w-[40rem] text-left text-sm">
-      <FigureHeads first="大会名" />
-      <tbody className="divide-y divide-zinc-100">
-        {contests.length === 0 ? (
-          <tr>
-            <td colSpan={7} className="py-4 text-center text-zinc-500">
-              該当する注文はありません
-            </td>
-          </tr>
-        ) : (
-          contests.map((row) => (
+    <SideScroll label="大会別の表">
+      <table className="w-full min-w-[40rem] text-left text-sm">
+        <FigureHeads first="大会名" />
+        <tbody className="divide-y divide-zinc-100">
+          {contests.map((row) => (
             <tr key={row.contestName}>
               <td className="py-2 pr-3">{row.contestName || "（大会名なし）"}</td>
               <FigureCells row={row} />
             </tr>
-          ))
-        )}
-      </tbody>
-    </table>
+          ))}
+        </tbody>
+      </table>
+    </SideScroll>
   );
 }
 
