@@ -202,7 +202,10 @@ async function handleWithRemix(req: ExpressRequest, res: ExpressResponse): Promi
     signal: controller.signal,
     ...(body && { body, duplex: "half" }),
   });
-  const context: ShopLoadContext = {};
+  const context: ShopLoadContext = {
+    // `close` follows `finish` when the answer went whole, and comes alone when the connection was cut.
+    responseSent: new Promise((resolve) => res.once("close", () => resolve(res.writableFinished))),
+  };
   const response = await edge.withRequestClock(request, () => handle(request, context));
   if (res.headersSent || counted?.over) return;
   if (counted && !req.complete) await keepOrCloseAfter(req, res, counted);

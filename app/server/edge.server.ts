@@ -29,12 +29,18 @@ import {
 export type ShopLoadContext = {
   /** Set by the edge when it hands Remix its own refusal page (a cross-site post, a body too large). */
   refusal?: { status: 403 | 413; message: string };
+  /**
+   * Settles once the answer is over: true when it was handed whole to the connection (Node's
+   * `finish`), false when the connection closed first. A download's end (download-retry.server.ts).
+   */
+  responseSent?: Promise<boolean>;
 };
 
 declare module "@remix-run/node" {
   // Remix's own hook for typing `context` in loaders and actions.
   interface AppLoadContext {
     refusal?: ShopLoadContext["refusal"];
+    responseSent?: ShopLoadContext["responseSent"];
   }
 }
 

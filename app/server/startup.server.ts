@@ -21,7 +21,8 @@ import { startBackupLoop } from "./backups/scheduler.server";
 import { startReplicaWatch } from "./backups/replica-status.server";
 import { backupNotice } from "./backups/backup-notice.server";
 import { ffmpegInstalled } from "./media/probe.server";
-import { startReminderLoop } from "./reminders/reminder-pass.server";
+import { REMINDER_PASS_INTERVAL_MS, startReminderLoop } from "./reminders/reminder-pass.server";
+import { offerDownloadRetries } from "./orders/customer/download-retry.server";
 
 /**
  * Runs once when the server build is loaded: validates configuration (a bad value
@@ -59,8 +60,11 @@ export async function startUp(): Promise<void> {
     .catch((error: unknown) => console.error("[refunds] resending failed", error));
   startOutboxRetryLoop();
   startCleanUpLoop();
-  // Reminder mails before a voucher's deadline and a download page's end, by the clock (no cron).
-  startReminderLoop();
+  // Reminder mails before a voucher's deadline and a download page's end, by the clock (no cron);
+  // the same pass offers again the downloads cut short whose 24 hours ended, and mails it.
+  startReminderLoop(REMINDER_PASS_INTERVAL_MS, [
+    { name: "downloads offered again", run: () => offerDownloadRetries() },
+  ]);
   // Every uploaded video is read by ffprobe and its versions made by ffmpeg: without them uploads
   // of videos are refused, so the log says at once what the machine lacks.
   void ffmpegInstalled().then((found) => {

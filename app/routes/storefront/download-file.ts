@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { claimDownload, downloadPoster } from "~/server/orders/customer/downloads.server";
+import { offerDownloadRetries, watchDownload } from "~/server/orders/customer/download-retry.server";
 import { fileStore } from "~/server/files/store.server";
 import { attachmentDisposition } from "~/server/http/content-disposition.server";
 import { notFoundResponse } from "~/server/http/not-found.server";
@@ -26,7 +27,7 @@ function wantsPage(request: Request): boolean {
  * requests. The page's player (`play=1`) gets the same bytes, counted the same, shown inline
  * rather than saved; `?v=poster` is the player's poster, by the page's link, counted never.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const lineId = positiveId(params.lineId) ?? 0;
   const pageId = params.id ?? "";
   const format = params.format ?? "";
@@ -42,6 +43,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       urlLifetimeSeconds: DOWNLOAD_URL_LIFETIME_S,
     });
   }
+  // A saved link used after its window, before the server's pass: the second chance is offered first.
+  offerDownloadRetries({ pageId });
   const decision = claimDownload(pageId, lineId, format, asked.version);
   if (!decision.ok) {
     // A person who followed a link (a saved link, a page left open past the window) sees the
@@ -63,7 +66,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     });
   const extension = decision.storedName.split(".").pop() ?? "mp4";
   const asciiName = `video-${lineId}${decision.version === "phone" ? "-phone" : ""}.${extension}`;
-  return (await fileStore()).respond(request, decision.storedName, {
+  const response = await (
+    await fileStore()
+  ).respond(request, decision.storedName, {
     contentType: decision.contentType,
     cacheControl: "private, no-store",
     audience: "private",
@@ -71,4 +76,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     disposition: asked.play ? undefined : attachmentDisposition(asciiName, decision.fileName),
     urlLifetimeSeconds: DOWNLOAD_URL_LIFETIME_S,
   });
+  // Whether a download reached its end or was cut short: a cut one may be offered again.
+  if (!asked.play) watchDownload(lineId, response, context.responseSent);
+  return response;
 }

@@ -6,8 +6,11 @@ import { RefusalNotice } from "~/components/RefusalNotice";
 import { formatDateTime, formatYen } from "~/lib/rules/format";
 import { contactPath } from "~/lib/rules/download-links";
 import { positiveId } from "~/lib/rules/params";
+import { phoneOf } from "~/lib/rules/save-to-phone";
 import { downloadPage, downloadRefusal } from "~/server/orders/customer/downloads.server";
+import { offerDownloadRetries } from "~/server/orders/customer/download-retry.server";
 import { DownloadVideo } from "./DownloadVideo";
+import { SaveToPhoneHelp } from "./SaveToPhoneHelp";
 
 export const meta: MetaFunction = () => [
   { title: "ダウンロード | コンテスト動画ショップ" },
@@ -15,6 +18,9 @@ export const meta: MetaFunction = () => [
 ];
 
 export function loader({ request, params }: LoaderFunctionArgs) {
+  // A download cut short whose 24 hours ended is offered again before the page is drawn, so the
+  // parent back before the server's pass sees it at once.
+  offerDownloadRetries({ pageId: params.id ?? "" });
   const page = downloadPage(params.id ?? "");
   // The same answer for an unknown id as for a wrong one: nothing to learn by guessing.
   if (!page)
@@ -30,6 +36,8 @@ export function loader({ request, params }: LoaderFunctionArgs) {
   return data(
     {
       page,
+      // The visitor's phone, so her saving steps come first (drawn by the server: JavaScript off too).
+      phone: phoneOf(request.headers.get("User-Agent")),
       refusal:
         refusal && refusedLine
           ? { reason: refusal.reason, message: refusal.message, line: refusedLine }
@@ -37,7 +45,8 @@ export function loader({ request, params }: LoaderFunctionArgs) {
     },
     {
       status: refusal ? 410 : 200,
-      headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
+      // The page differs by the visitor's phone: no cache may hand one phone's page to another.
+      headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", Vary: "User-Agent" },
     },
   );
 }
@@ -46,6 +55,7 @@ export default function DownloadPage() {
   const loaded = useLoaderData<typeof loader>();
   const { page } = loaded;
   const refusal = "refusal" in loaded ? loaded.refusal : null;
+  const phone = "phone" in loaded ? loaded.phone : null;
   if (!page) {
     return (
       <div className="mx-auto max-w-lg px-4 py-16 text-center">
@@ -90,7 +100,17 @@ export default function DownloadPage() {
         </div>
       ) : null}
 
-      <ul className="mt-6 space-y-4">
+      {page.expired ? null : (
+        <p className="mt-4 text-sm text-zinc-700">
+          スマホの「写真」に保存するには、下の
+          <a href="#save-help" className="font-semibold text-red-800 underline">
+            スマホへの保存方法
+          </a>
+          をご覧ください。
+        </p>
+      )}
+
+      <ul className="mt-4 space-y-4">
         {page.lines.map((line) => (
           <li key={line.id} className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm">
             <p className="font-semibold">{line.contestName}</p>
@@ -140,6 +160,11 @@ export default function DownloadPage() {
                 })}
               </div>
             )}
+            {line.offeredAgain && !line.refunded ? (
+              <p className="mt-2 rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+                前回のダウンロードが最後まで完了しなかったため、もう1回ダウンロードできるようにしました。
+              </p>
+            ) : null}
             {line.downloaded && !line.refunded ? (
               <p className="mt-2 text-xs text-zinc-500">ダウンロード済みです</p>
             ) : null}
@@ -152,6 +177,8 @@ export default function DownloadPage() {
         ))}
       </ul>
 
+      {page.expired ? null : <SaveToPhoneHelp phone={phone} />}
+
       <section className="mt-8 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm leading-relaxed text-amber-950">
         <h2 className="font-bold">ご注意</h2>
         <ul className="mt-2 list-disc space-y-1 pl-5">
@@ -160,6 +187,9 @@ export default function DownloadPage() {
           </li>
           <li>
             開始から24時間以内であれば、もう一方のダウンロードや再生、通信が途切れた場合の再開ができます。
+          </li>
+          <li>
+            ダウンロードが途中で止まったまま24時間が過ぎた場合は、自動でもう1回ダウンロードできるようにし、メールでお知らせします（1回のみ）。
           </li>
           <li>動画の再配布・転売・SNS等への公開はご遠慮ください。</li>
           <li>有効期限内にダウンロードを完了してください。</li>

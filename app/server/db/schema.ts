@@ -434,12 +434,26 @@ export const orderLines = sqliteTable(
     /** The shop's own file for this line; one file serves every line of its athlete and style. */
     deliveryFileId: integer("delivery_file_id").references(() => deliveryFiles.id),
     downloadStartedAt: integer("download_started_at", { mode: "timestamp_ms" }),
+    /**
+     * What the shop saw of its own file's downloads (download-retry.server.ts): when one last
+     * reached the visitor to its last byte, and when one was last cut short (the connection closed
+     * before the answer was sent). Nothing for a video at a URL, or from a bucket (the bytes go
+     * from there).
+     */
+    downloadFinishedAt: integer("download_finished_at", { mode: "timestamp_ms" }),
+    downloadCutAt: integer("download_cut_at", { mode: "timestamp_ms" }),
+    /** When the shop offered the download once more, its 24 hours over with none finished: once per line. */
+    downloadRetryAt: integer("download_retry_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("order_lines_number_idx").on(t.lineNumber),
     index("order_lines_order_idx").on(t.orderId),
     index("order_lines_delivery_file_idx").on(t.deliveryFileId),
+    // The pass's question, every few minutes: downloads cut short, not yet offered again (a few rows).
+    index("order_lines_cut_download_idx")
+      .on(t.downloadStartedAt)
+      .where(sql`${t.downloadCutAt} is not null and ${t.downloadRetryAt} is null`),
   ],
 );
 

@@ -156,10 +156,24 @@ export function sentReminderCounts(): Record<ReminderKind, number> {
 // Remembered, so a dev-server reload reuses the loop instead of starting a second one.
 const reminderLoop = remember("reminderLoop", (): { timer?: NodeJS.Timeout } => ({}));
 
+/**
+ * A check of another folder that rides on the pass (start-up wires it: its rule stands above this
+ * folder): it runs with the same clock, at start-up and every interval, and says how many it did.
+ */
+export type PassCheck = { name: string; run: () => number };
+
 /** Runs a pass now (start-up: what fell due while the server was down) and every interval after. */
-export function startReminderLoop(intervalMs = REMINDER_PASS_INTERVAL_MS): void {
+export function startReminderLoop(intervalMs = REMINDER_PASS_INTERVAL_MS, checks: PassCheck[] = []): void {
   if (reminderLoop.timer) return;
   const pass = () => {
+    for (const check of checks) {
+      try {
+        const done = check.run();
+        if (done > 0) console.log(`[reminders] ${check.name}: ${done}`);
+      } catch (error: unknown) {
+        console.error(`[reminders] ${check.name} failed`, error);
+      }
+    }
     try {
       const { queued, cancelled } = runReminderPass();
       const total = Object.values(queued).reduce((sum, n) => sum + n, 0);

@@ -1,4 +1,4 @@
-import { formatYenShort } from "~/lib/rules/format";
+import { formatDateTime, formatYenShort } from "~/lib/rules/format";
 import { isDiscounted, regularPrice } from "~/lib/rules/order-discounts";
 import type { OrderPage } from "~/server/orders/admin/order-page.server";
 
@@ -55,6 +55,11 @@ export function OrderLines({ lines }: { lines: OrderPage["lines"] }) {
             {line.refundState && !line.refused && line.status === "未対応" ? (
               <p className="mt-1 text-xs text-amber-900" data-testid="refunded-still-to-make">
                 返金しましたが、この明細は制作・納品の対象のままです。制作しない場合は、注文一覧でお断りにしてください。
+              </p>
+            ) : null}
+            {line.downloadRetryAt ? (
+              <p className="mt-1 text-xs text-emerald-800" data-testid="download-retry">
+                再ダウンロードを1回許可（未完了のため）: {formatDateTime(new Date(line.downloadRetryAt))}
               </p>
             ) : null}
             {line.refused ? (

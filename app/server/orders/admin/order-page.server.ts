@@ -94,6 +94,8 @@ export function orderPage(order: OrderPageOrder) {
       refused: line.refused,
       refusalNote: line.refusalNote,
       refundState: lineRefundState(line.id, refunds),
+      /** When its download, cut short and never finished in its 24 hours, was offered once more. */
+      downloadRetryAt: line.downloadRetryAt,
     })),
     // The history newest first: the latest refund is what the admin came to see.
     refunds: [...refunds].reverse().map((refund) => ({

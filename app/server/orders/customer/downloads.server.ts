@@ -60,6 +60,8 @@ export function downloadPage(id: string) {
       downloaded:
         line.downloadStartedAt !== null &&
         at.getTime() - line.downloadStartedAt.getTime() >= RESUME_WINDOW_MS,
+      /** Offered once more (its download was cut short) and not started again since. */
+      offeredAgain: line.downloadRetryAt !== null && line.downloadStartedAt === null,
       // Resuming ends with the page: an expired page promises nothing, a page expiring first ends the window.
       resumableUntil:
         !expired &&
