@@ -4,7 +4,9 @@
 // nothing when posted to); account pages send visitors to /login and show each customer
 // only their own account and orders; a checkout belongs to the browser that made it; a
 // download page, an order status page and an order's receipt open only with their unguessable id
-// or token. The route list is read from the build, and a route that no rule below describes fails
+// or token; a contest behind its 合言葉 shows its athletes, takes a draft and lists its media only
+// to a browser that entered the code. The route list is read from the build, and a route that no
+// rule below describes fails
 // the run, so a new route cannot slip past.
 import Database from "better-sqlite3";
 import { adminCookie, startServer } from "../bench/lib.mjs";
@@ -465,6 +467,59 @@ checks.check(
     !receiptA.body.includes(orderB.orderNumber),
   "A's receipt page does not show exactly A's order",
 );
+// A contest behind its 合言葉: nothing of its athletes, its draft or its media without the code; all with it.
+{
+  const coded = shop.fixtures.contests.at(-1)!;
+  const codedDb = new Database(shop.env.DATABASE_PATH);
+  codedDb.prepare("update contests set access_code = 'Aoba-2025' where id = ?").run(coded.id);
+  const names = codedDb
+    .prepare("select name from athletes where contest_id = ? and is_deleted = 0 and video_status = '販売中'")
+    .all(coded.id) as { name: string }[];
+  codedDb.close();
+  const athleteOf = shop.fixtures.athletes.find((a) => a.contestId === coded.id)!;
+  const formatOf = shop.fixtures.formats.find((f) => f.contestId === coded.id)!;
+  const formPath = `/order-form/${encodeURIComponent(contestSlug(coded.name))}`;
+  const namesIn = (body: string) => names.filter(({ name }) => body.includes(name)).length;
+  const stranger = new Browser(server.base, "198.51.100.90", log);
+  for (const path of [formPath, `${formPath}.data`]) {
+    const r = await stranger.request("GET", path);
+    checks.check(r.status === 403 && namesIn(r.body) === 0, `GET ${path} without its 合言葉: ${r.status}`);
+  }
+  const drafts = () => JSON.stringify(shop.db.prepare("select count(*) as n from checkouts").get());
+  const beforeDraft = drafts();
+  const draft = await stranger.request("POST", formPath, [
+    ["intent", "next"],
+    ["items[0].category", athleteOf.category],
+    ["items[0].athleteId", String(athleteOf.id)],
+    ["items[0].formatId", String(formatOf.id)],
+  ]);
+  checks.check(
+    draft.status === 403 && drafts() === beforeDraft,
+    `POST ${formPath} without its 合言葉: ${draft.status}`,
+  );
+  const media = await stranger.request("GET", `/api/video/contests/${coded.id}/media`);
+  checks.check(media.status === 404, `GET the media of a contest behind its 合言葉 answered ${media.status}`);
+  const wrong = await stranger.request("POST", formPath, [
+    ["intent", "unlock"],
+    ["accessCode", "aoba-2024"],
+  ]);
+  checks.check(wrong.status === 403 && stranger.cookie === "", `a wrong 合言葉 answered ${wrong.status}`);
+  const right = await stranger.request("POST", formPath, [
+    ["intent", "unlock"],
+    ["accessCode", "ＡＯＢＡ－２０２５"],
+  ]);
+  checks.check(right.status === 303, `the right 合言葉 answered ${right.status}`);
+  const opened = await stranger.request("GET", formPath);
+  checks.check(
+    opened.status === 200 && namesIn(opened.body) > 0,
+    `GET ${formPath} with its 合言葉: ${opened.status}`,
+  );
+  const listed = await stranger.request("GET", `/api/video/contests/${coded.id}/media`);
+  checks.check(
+    listed.status === 200,
+    `GET the media of a contest opened by its 合言葉 answered ${listed.status}`,
+  );
+}
 checks.check(
   log.serverErrors.length === 0,
   `${log.serverErrors.length} answers were 5xx: ${log.serverErrors.slice(0, 5).join(", ")}`,

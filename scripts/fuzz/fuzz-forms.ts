@@ -3,7 +3,8 @@
 // fragments, missing and repeated fields, non-UTF-8 bytes, the wrong content type), as an
 // anonymous visitor, as a customer in the middle of a checkout and as an admin. The shop
 // must never answer 5xx, never echo the HTML it was sent unescaped, and store nothing it
-// should not (no order, no account, no blank contest, no negative price).
+// should not (no order, no account, no blank contest, no negative price, no draft for a contest
+// behind its 合言葉 posted without it).
 //
 //   npx tsx scripts/fuzz/fuzz-forms.ts [--runs 1000]
 //
@@ -337,6 +338,27 @@ for (const path of endpoints) {
     if (/^\/api\/video\/contests\/[^/]+\/(video-formats\/[^/]+|price-description)$/.test(path))
       for (const session of ["admin", "anonymous"] as const) jobs.push(["PUT", path, session]);
 }
+// A contest behind its 合言葉: the right code opens it, and the bodies posted to its order form
+// without the code (onto the code's form: its field names are the page's) save no draft.
+const coded = shop.fixtures.contests.at(-1)!;
+const codedPath = `/order-form/${encodeURIComponent(contestSlug(coded.name))}`;
+{
+  const codedDb = new Database(shop.env.DATABASE_PATH);
+  codedDb.prepare("update contests set access_code = 'Aoba-2025' where id = ?").run(coded.id);
+  codedDb.close();
+  const parent = new Browser(server.base, "198.51.100.201", log);
+  const opened = await parent.request("POST", codedPath, [
+    ["intent", "unlock"],
+    ["accessCode", "aoba-2025"],
+  ]);
+  checks.check(opened.status === 303, `the right 合言葉 answered ${opened.status}`);
+  const form = await parent.request("GET", codedPath);
+  checks.check(form.status === 200, `the order form opened by its 合言葉 answered ${form.status}`);
+  jobs.push(["POST", codedPath, "anonymous"]);
+}
+const codedDrafts = () =>
+  (shop.db.prepare("select count(*) as n from checkouts where contest_id = ?").get(coded.id) as { n: number })
+    .n;
 const queue = [...jobs];
 await Promise.all(
   Array.from({ length: PARALLEL }, async () => {
@@ -359,6 +381,7 @@ checks.check(
   `orders changed: ${JSON.stringify(before)} → ${JSON.stringify(after)}`,
 );
 checks.check(after.users === before.users, `accounts were created: ${before.users} → ${after.users}`);
+checks.check(codedDrafts() === 0, `${codedDrafts()} drafts saved for a contest behind its 合言葉 without it`);
 const blankContests = (
   shop.db.prepare("select count(*) as n from contests where trim(name) = ''").get() as { n: number }
 ).n;

@@ -8,6 +8,7 @@ export type ContestCardData = {
   onSale: boolean;
   salesStartAt: string | Date | null;
   cover: { src: string; srcSet: string; width: number; height: number } | null;
+  accessCodeRequired?: boolean;
 };
 
 /** One contest on the home page. The first cards load eagerly (above the fold on a phone), the rest lazily. */
@@ -39,6 +40,9 @@ export function ContestCard({ contest, eager }: { contest: ContestCardData; eage
       </div>
       <div className="flex flex-1 flex-col gap-4 p-4">
         <h2 className="text-lg leading-snug font-bold">{contest.name}</h2>
+        {contest.accessCodeRequired ? (
+          <p className="text-sm text-zinc-600">ご注文には、会場でお配りした合言葉が必要です。</p>
+        ) : null}
         {contest.onSale ? (
           <Link
             to={`/order-form/${encodeURIComponent(contestSlug(contest.name))}`}

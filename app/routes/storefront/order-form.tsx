@@ -13,6 +13,10 @@ import { readForm } from "~/server/http/form.server";
 import { FormError } from "~/components/form-messages";
 import { FieldLabel } from "~/components/forms";
 import { contestSamples } from "~/server/media/public-catalogue.server";
+import { contestOpen, enterAccessCode } from "~/server/catalog/contest-access.server";
+import { retryAfterHeaders } from "~/server/http/rate-limit.server";
+import { ACCESS_CODE_INTENT } from "~/lib/schemas/access-code-schemas";
+import { AccessCodeForm } from "./AccessCodeForm";
 import { styleNamesOf } from "~/lib/rules/promotion-notices";
 import { ContestSamples } from "./ContestSamples";
 import {
@@ -30,12 +34,18 @@ import { useOrderFormChoices } from "./order-form-choices";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.contest.name ?? "ご注文"} | 注文フォーム | コンテスト動画ショップ` },
+  // A contest's page lists its athletes: no search engine keeps it (robots.txt says so too).
+  { name: "robots", content: "noindex" },
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const contest = orderFormContest(params.contestSlug ?? "");
   const session = await getSession(request);
+  // Behind a 合言葉 not yet entered: the name only, nothing of the athletes or samples.
+  if (!contestOpen(session, contest))
+    return data({ locked: true as const, contest: { id: contest.id, name: contest.name } }, { status: 403 });
   return {
+    locked: false as const,
     contest: { id: contest.id, name: contest.name, bibNumberLabel: numberLabelOf(contest) },
     ...orderFormPage(session, contest),
     samples: contestSamples(contest.id),
@@ -45,7 +55,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const contest = orderFormContest(params.contestSlug ?? "");
   const session = await getSession(request);
-  const outcome = handleOrderForm(session, contest, await readForm(request), request);
+  const form = await readForm(request);
+  // The code's form, and every post to a form not yet opened (a draft saved without the code is refused).
+  if (form.get("intent") === ACCESS_CODE_INTENT || !contestOpen(session, contest)) {
+    const entry = enterAccessCode(session, request, contest, form);
+    if (entry.ok)
+      return redirect(new URL(request.url).pathname, {
+        status: 303,
+        headers: { "Set-Cookie": await commitSession(session) },
+      });
+    return data(
+      { reply: entry.reply, items: null },
+      { status: entry.status, headers: retryAfterHeaders(entry) },
+    );
+  }
+  const outcome = handleOrderForm(session, contest, form, request);
   const headers = { "Set-Cookie": await commitSession(session) };
   if (outcome.kind === "reload") return redirect(new URL(request.url).pathname, { headers });
   if (outcome.kind === "confirm") return redirect("/order-confirmation", { headers });
@@ -54,8 +78,23 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return data({ reply: outcome.reply, items: null }, { status: outcome.status, headers });
 }
 
-export default function OrderForm() {
+export default function OrderFormPage() {
   const loaded = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  if (loaded.locked)
+    return <AccessCodeForm contestName={loaded.contest.name} lastResult={actionData?.reply} />;
+  return <OrderForm />;
+}
+
+/** The page's data once the contest is open (OrderForm is drawn only then). */
+function useOpenOrderForm() {
+  const loaded = useLoaderData<typeof loader>();
+  if (loaded.locked) throw new Error("the order form is drawn only for an opened contest");
+  return loaded;
+}
+
+function OrderForm() {
+  const loaded = useOpenOrderForm();
   const { contest, options, draftVersion, priceDescription, promotions } = loaded;
   const actionData = useActionData<typeof action>();
   const lastResult = actionData?.reply;
@@ -210,7 +249,7 @@ export default function OrderForm() {
                           .filter((a) => a.category === name)
                           .map((a) => (
                             <option key={a.id} value={a.id}>
-                              {`${a.number} ${a.name}`}
+                              {a.name ? `${a.number} ${a.name}` : String(a.number)}
                             </option>
                           ))}
                       </optgroup>

@@ -32,6 +32,8 @@ export async function loader({ params }: LoaderFunctionArgs) {
         `領収書_${receipt.orderNumber}${receipt.reissue ? "_再発行" : ""}.pdf`,
       ),
       "Cache-Control": "private, no-store",
+      // An order's own document, as its pages (meta robots) and robots.txt say.
+      "X-Robots-Tag": "noindex",
     },
   });
 }

@@ -138,8 +138,8 @@ export function updateBasicInfo(
 }
 
 /**
- * 合言葉と選手名. A new code takes effect at once: a parent who opened the order form with the old
- * one keeps it open for her session, a new visitor needs the new one.
+ * 合言葉と選手名. A new code takes effect at once: an order form opened with the old one closes
+ * again (sessions remember the code they opened with, `contestOpen`), as does a draft's checkout.
  */
 export function saveAccessSettings(contestId: number, value: { accessCode: string; namesHidden: boolean }) {
   db()

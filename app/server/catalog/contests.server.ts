@@ -17,6 +17,8 @@ export type StorefrontContest = {
   /** Set for 公開予約 contests whose time has not come: sales start then. */
   salesStartAt: Date | null;
   cover: CoverImage | null;
+  /** Its order form opens with a 合言葉 (the card shows its name and cover, and says so). */
+  accessCodeRequired: boolean;
 };
 
 /** Contests for the home page: those on sale, then those scheduled to open, newest first. */
@@ -30,6 +32,7 @@ export function listStorefrontContests(at: Date = now()): StorefrontContest[] {
         videoPublished: contests.videoPublished,
         sitePublicStatus: contests.sitePublicStatus,
         scheduledPublishDate: contests.scheduledPublishDate,
+        accessCode: contests.accessCode,
       })
       .from(contests)
       .where(mayBeListed)
@@ -50,6 +53,7 @@ export function listStorefrontContests(at: Date = now()): StorefrontContest[] {
       onSale,
       salesStartAt,
       cover: covers.get(row.id) ?? null,
+      accessCodeRequired: row.accessCode !== null,
     }))
     .sort((a, b) => Number(b.onSale) - Number(a.onSale));
 }

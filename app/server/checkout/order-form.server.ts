@@ -24,15 +24,19 @@ export function orderFormContest(slug: string) {
   return contest;
 }
 
-export function orderFormPage(session: ShopSession, contest: { id: number }) {
+export function orderFormPage(session: ShopSession, contest: { id: number; namesHidden?: boolean }) {
   const checkout = currentCheckout(session);
   // A new form starts with one empty item; a saved draft is shown as it is, even when emptied.
   const draft = checkout?.contestId === contest.id ? checkout.items : [emptyItem()];
   const description = catalogueCached(`price-description:${contest.id}`, () =>
     savedPriceDescription(contest.id),
   );
+  const options = orderFormOptions(contest.id);
   return {
-    options: orderFormOptions(contest.id),
+    // 番号のみ表示: the names never leave the server, not even in the page's data.
+    options: contest.namesHidden
+      ? { ...options, athletes: options.athletes.map((athlete) => ({ ...athlete, name: "" })) }
+      : options,
     draft,
     draftVersion: checkout?.updatedAt?.getTime() ?? 0,
     priceDescription: description,

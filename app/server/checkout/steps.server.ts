@@ -12,6 +12,7 @@ import {
 import { completeItems, priceItems } from "../promotions/order-pricing.server";
 import { checkCoupon } from "../promotions/coupons.server";
 import { checkoutCoupon } from "./coupon.server";
+import { contestOpen } from "../catalog/contest-access.server";
 import { earlyBirdEndedNotice } from "../promotions/ended-promotions.server";
 import {
   firstSubjectSince,
@@ -51,7 +52,9 @@ export function pricedCheckout(session: ShopSession) {
   const checkout = currentCheckout(session);
   if (!checkout) return null;
   const contest = checkoutContest(checkout);
-  if (!contest) return null;
+  // A draft for a contest behind a 合言葉 this session has not entered (or whose code has changed
+  // since) is not ordered: every step sends the visitor back to the order form's code.
+  if (!contest || !contestOpen(session, contest)) return null;
   const items = completeItems(checkout.items);
   if (items.length === 0 || items.length !== checkout.items.length) return null;
   const at = now();

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { lt, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { now } from "../core/clock.server";
 import { env, type TrustProxy } from "../core/env.server";
 import { db } from "../db/client.server";
@@ -35,6 +35,20 @@ export function hitRateLimit(
   if (!row) throw new Error("rate limit counter not written");
   const allowed = row.count <= limit;
   return { allowed, retryAfterSeconds: allowed ? 0 : Math.ceil((windowStart + windowMs - at) / 1000) };
+}
+
+/**
+ * How many hits the current window of `key` holds, without counting one: for a limit that counts
+ * only failures (a wrong 合言葉), so it is asked before the attempt and hit only after a failure.
+ */
+export function rateLimitUsed(key: string, windowMs: number): number {
+  const windowStart = Math.floor(now().getTime() / windowMs) * windowMs;
+  const row = db()
+    .select({ count: rateLimits.count })
+    .from(rateLimits)
+    .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowStart)))
+    .get();
+  return row?.count ?? 0;
 }
 
 /** Counters are kept this long: longer than any window a limit uses (an hour today, a day at most). */

@@ -45,6 +45,11 @@ type SessionData = LoginSessionData & {
   lastOrderId: number;
   /** A registration waiting for its e-mail code: the code's subject, and what the code page shows. */
   registration: { id: string; email: string; fromOrder: boolean };
+  /**
+   * The contests whose 合言葉 this visitor entered: contest id → the code's fingerprint, so a
+   * changed code closes the order form again (app/server/catalog/contest-access.server.ts).
+   */
+  openedContests: Record<string, string>;
 };
 
 type FlashData = {

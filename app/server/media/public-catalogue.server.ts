@@ -7,6 +7,8 @@ import { contests, mediaItems } from "../db/schema";
 import { thumbnailUrl } from "./library.server";
 import { mediaUrl, PUBLIC_MEDIA_CATEGORIES, type PublicMediaItem } from "../files/storage.server";
 import type { Audience } from "../files/store.server";
+import { contestOpen, hasAccessCode } from "../catalog/contest-access.server";
+import { getSession } from "../http/session.server";
 
 function toPublic(row: typeof mediaItems.$inferSelect): PublicMediaItem {
   return {
@@ -26,10 +28,15 @@ function toPublic(row: typeof mediaItems.$inferSelect): PublicMediaItem {
 }
 
 /** A contest's media: everything for an admin; for anyone else only the public media of a contest on sale. */
-export function listContestMedia(contestId: number, viewer: { isAdmin: boolean }): PublicMediaItem[] | null {
+export function listContestMedia(
+  contestId: number,
+  viewer: { isAdmin: boolean; opened?: OpenedContest },
+): PublicMediaItem[] | null {
   const contest = db().select().from(contests).where(eq(contests.id, contestId)).get();
   if (!contest) return null;
   if (!viewer.isAdmin && !isOnSale(contest, now())) return null;
+  // Behind a 合言葉 its samples are listed only to whoever entered it: as a contest not found.
+  if (!viewer.isAdmin && hasAccessCode(contest) && !(viewer.opened ?? NOTHING_OPENED)(contest)) return null;
   const where = viewer.isAdmin
     ? eq(mediaItems.contestId, contestId)
     : and(eq(mediaItems.contestId, contestId), inArray(mediaItems.category, [...PUBLIC_MEDIA_CATEGORIES]));
@@ -45,14 +52,29 @@ export function listContestMedia(contestId: number, viewer: { isAdmin: boolean }
 /**
  * Who a stored file the storefront serves (/media/…, a public media item's thumbnail) is for, or
  * null when it is not served to a visitor. Samples: public while their contest is on sale, not
- * served otherwise. Covers and their variants are always served (the back-office shows them),
+ * served otherwise; behind the contest's 合言葉, private and only to a visitor who entered it. Covers and their variants are always served (the back-office shows them),
  * but public (cached by shared caches, redirected to S3_PUBLIC_BASE_URL's CDN) only while their
  * contest is listed on the storefront: an unpublished contest's cover is private, as is a cover
  * file no contest shows.
  */
-export function storefrontAudience(storedName: string): Audience | null {
+export async function storefrontAudience(request: Request, storedName: string): Promise<Audience | null> {
   if (storedName.startsWith("cover-")) return coverIsListed(storedName) ? "public" : "private";
-  return isPubliclyServable(storedName) ? "public" : null;
+  const sample = servableSample(storedName);
+  if (!sample) return null;
+  if (!hasAccessCode(sample.contest)) return "public";
+  // Behind a 合言葉: only to a visitor who entered it (the session is read only for these), and
+  // never kept by a shared cache or the CDN.
+  return contestOpen(await getSession(request), sample.contest) ? "private" : null;
+}
+
+/** Whether the visitor asking has opened a contest behind a 合言葉 (her session's `contestOpen`). */
+export type OpenedContest = (contest: { id: number; accessCode: string | null }) => boolean;
+const NOTHING_OPENED: OpenedContest = () => false;
+
+/** The visitor's opened contests, for the calls that list a contest's samples. */
+export async function openedContestsOf(request: Request): Promise<OpenedContest> {
+  const session = await getSession(request);
+  return (contest) => contestOpen(session, contest);
 }
 
 /** Whether the cover (or cover variant) `storedName` is the cover of a contest the storefront lists. */
@@ -74,6 +96,11 @@ function coverIsListed(storedName: string): boolean {
  * posters (covers always).
  */
 export function isPubliclyServable(storedName: string): boolean {
+  return servableSample(storedName) !== null;
+}
+
+/** The public media row a stored file is (or is the poster of), with its contest, while a visitor may have it. */
+function servableSample(storedName: string): { contest: typeof contests.$inferSelect } | null {
   // A sample's poster is served under the sample's own rule; a delivery file's poster is in no media row.
   const poster = storedName.startsWith("poster-");
   const row = db()
@@ -84,11 +111,13 @@ export function isPubliclyServable(storedName: string): boolean {
     .from(mediaItems)
     .where(eq(poster ? mediaItems.posterStoredName : mediaItems.storedName, storedName))
     .get();
-  if (!row) return false;
-  if (!PUBLIC_MEDIA_CATEGORIES.some((category) => category === row.category)) return false;
-  if (row.category === "cover-image") return true;
+  if (!row) return null;
+  if (!PUBLIC_MEDIA_CATEGORIES.some((category) => category === row.category)) return null;
   const contest = db().select().from(contests).where(eq(contests.id, row.contestId)).get();
-  return contest ? isOnSale(contest, now()) : false;
+  if (!contest) return null;
+  // A cover is the card's, shown to all (its contest's code aside); a sample only while on sale.
+  if (row.category === "cover-image") return { contest: { ...contest, accessCode: null } };
+  return isOnSale(contest, now()) ? { contest } : null;
 }
 
 /** A sample of a contest as its order form shows it: a poster or thumbnail first, the file only on a tap. */

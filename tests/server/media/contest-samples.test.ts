@@ -90,7 +90,8 @@ describe("a contest's samples on its order form", () => {
 });
 
 describe("a sample's poster on the storefront", () => {
-  it("is served as its sample is: public while the contest is on sale, not at all otherwise", () => {
+  it("is served as its sample is: public while the contest is on sale, not at all otherwise", async () => {
+    const visitor = new Request("http://shop.test/media/x");
     const shown = contest(true);
     const hidden = contest(false);
     media(shown.id, { category: "sample", posterStoredName: `poster-shown${shown.id}.jpg` });
@@ -110,9 +111,9 @@ describe("a sample's poster on the storefront", () => {
       })
       .run();
 
-    expect(storefrontAudience(`poster-shown${shown.id}.jpg`)).toBe("public");
-    expect(storefrontAudience(`poster-others${shown.id}.jpg`)).toBeNull();
-    expect(storefrontAudience(`poster-hidden${hidden.id}.jpg`)).toBeNull();
-    expect(storefrontAudience(`poster-delivery${shown.id}.jpg`)).toBeNull();
+    expect(await storefrontAudience(visitor, `poster-shown${shown.id}.jpg`)).toBe("public");
+    expect(await storefrontAudience(visitor, `poster-others${shown.id}.jpg`)).toBeNull();
+    expect(await storefrontAudience(visitor, `poster-hidden${hidden.id}.jpg`)).toBeNull();
+    expect(await storefrontAudience(visitor, `poster-delivery${shown.id}.jpg`)).toBeNull();
   });
 });

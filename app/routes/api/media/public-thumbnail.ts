@@ -17,7 +17,7 @@ export const loader = jsonApi({
     const thumbnail = contestId && mediaId ? thumbnailFile(contestId, mediaId) : null;
     if (!thumbnail) notFound();
     const isAdmin = (await apiAdmin(request)) !== null;
-    const audience = isAdmin ? "private" : storefrontAudience(thumbnail.storedName);
+    const audience = isAdmin ? "private" : await storefrontAudience(request, thumbnail.storedName);
     if (!audience) notFound();
     const versioned = new URL(request.url).searchParams.has("v");
     const scope = audience;
