@@ -2,51 +2,17 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { db } from "~/server/db/client.server";
 import { orders } from "~/server/db/schema";
-import { checkoutUntilVerified } from "../../helpers/checkout-flow";
-import { callRoute } from "../../helpers/route";
-import { seedContest } from "../../helpers/shop";
+import { konbiniVoucherShown, returnFromStripe } from "../../helpers/stripe-checkout";
 import { postWebhook, signedEvent, withStripeShop } from "../../helpers/stripe-events";
 
 const fake = withStripeShop({ KONBINI_EXPIRES_AFTER_DAYS: "4" });
 
-const DAY_MS = 24 * 3600_000;
-
-/** A verified checkout whose payment page has made its intent at Stripe; then konbini is chosen in the Payment Element. */
-async function konbiniCheckout() {
-  const shop = seedContest();
-  const { cookie, email } = await checkoutUntilVerified(
-    shop,
-    [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }],
-    fake.smtp.received,
-  );
-  const payment = await import("~/routes/checkout/payment");
-  const page = await callRoute(
-    payment.loader,
-    new Request("http://shop.test/payment", { headers: { Cookie: cookie } }),
-  );
-  const clientSecret = (page.data as { payment: { clientSecret: string } }).payment.clientSecret;
-  const intent = [...fake.stripe.intents.values()].find((i) => i.client_secret === clientSecret)!;
-  const dueAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3 * DAY_MS);
-  fake.stripe.showKonbiniVoucher(intent.id, dueAt);
-  return { cookie, email, intent, dueAt };
-}
-
 const orderOf = (email: string) => db().select().from(orders).where(eq(orders.customerEmail, email)).all();
 const mailsTo = (email: string) => fake.smtp.received.filter((mail) => mail.to.includes(email));
 
-async function returnFromStripe(intentId: string, cookie: string) {
-  const back = await import("~/routes/checkout/payment-return");
-  return callRoute(
-    back.loader,
-    new Request(`http://shop.test/payment/return?payment_intent=${intentId}`, {
-      headers: { Cookie: cookie },
-    }),
-  );
-}
-
 describe("konbini with Stripe (real SDK against a local API)", () => {
   it("the intent offers card and konbini, with the configured expiry and a product description of at most 22 characters", async () => {
-    const { intent } = await konbiniCheckout();
+    const { intent } = await konbiniVoucherShown(fake);
     expect(intent.allowed_payment_method_types).toEqual(["card", "konbini"]);
     expect(intent.payment_method_options.konbini?.expires_after_days).toBe("4");
     const description = intent.payment_method_options.konbini?.product_description ?? "";
@@ -55,7 +21,7 @@ describe("konbini with Stripe (real SDK against a local API)", () => {
   });
 
   it("the return after the voucher makes the order 入金待ち with the voucher, and mails the voucher; nothing is paid yet", async () => {
-    const { cookie, email, intent, dueAt } = await konbiniCheckout();
+    const { cookie, email, intent, dueAt } = await konbiniVoucherShown(fake);
     const back = await returnFromStripe(intent.id, cookie);
     expect(back.location).toBe("/payment-complete");
     const [order] = orderOf(email);
@@ -83,7 +49,7 @@ describe("konbini with Stripe (real SDK against a local API)", () => {
   });
 
   it("a signed payment_intent.succeeded that arrives twice marks the order paid once, with one mail", async () => {
-    const { cookie, email, intent } = await konbiniCheckout();
+    const { cookie, email, intent } = await konbiniVoucherShown(fake);
     await returnFromStripe(intent.id, cookie);
     const paid = fake.stripe.payKonbini(intent.id);
     expect((await postWebhook(signedEvent(paid, { id: "evt_konbini_paid_1" }))).status).toBe(200);
@@ -103,7 +69,7 @@ describe("konbini with Stripe (real SDK against a local API)", () => {
   });
 
   it("payment_intent.requires_action alone (the browser never came back) makes the 入金待ち order", async () => {
-    const { email, intent } = await konbiniCheckout();
+    const { email, intent } = await konbiniVoucherShown(fake);
     expect((await postWebhook(signedEvent(intent, { type: "payment_intent.requires_action" }))).status).toBe(
       200,
     );
@@ -111,7 +77,7 @@ describe("konbini with Stripe (real SDK against a local API)", () => {
   });
 
   it("an expired voucher (payment_intent.payment_failed) ends the order 期限切れ; a canceled event after payment changes nothing", async () => {
-    const first = await konbiniCheckout();
+    const first = await konbiniVoucherShown(fake);
     await returnFromStripe(first.intent.id, first.cookie);
     await postWebhook(signedEvent(first.intent, { type: "payment_intent.payment_failed" }));
     expect(orderOf(first.email)).toMatchObject([{ paymentStatus: "expired", paidAt: null }]);
@@ -119,7 +85,7 @@ describe("konbini with Stripe (real SDK against a local API)", () => {
       expect(mailsTo(first.email).some((m) => m.subject.includes("ご注文を取り消しました"))).toBe(true),
     );
 
-    const second = await konbiniCheckout();
+    const second = await konbiniVoucherShown(fake);
     await returnFromStripe(second.intent.id, second.cookie);
     await postWebhook(signedEvent(fake.stripe.payKonbini(second.intent.id)));
     await postWebhook(signedEvent(second.intent, { type: "payment_intent.canceled" }));
@@ -127,7 +93,7 @@ describe("konbini with Stripe (real SDK against a local API)", () => {
   });
 
   it("a store payment reported after the shop expired the order still makes it paid (the money is in)", async () => {
-    const { cookie, email, intent } = await konbiniCheckout();
+    const { cookie, email, intent } = await konbiniVoucherShown(fake);
     await returnFromStripe(intent.id, cookie);
     await postWebhook(signedEvent(intent, { type: "payment_intent.payment_failed" }));
     expect(orderOf(email)).toMatchObject([{ paymentStatus: "expired" }]);
@@ -141,11 +107,11 @@ describe("konbini with Stripe (real SDK against a local API)", () => {
   });
 
   it("reconciliation: a lost succeeded webhook makes the order paid; a voucher past its deadline is canceled at Stripe and ends 期限切れ", async () => {
-    const lostWebhook = await konbiniCheckout();
+    const lostWebhook = await konbiniVoucherShown(fake);
     await returnFromStripe(lostWebhook.intent.id, lostWebhook.cookie);
     fake.stripe.payKonbini(lostWebhook.intent.id);
 
-    const overdue = await konbiniCheckout();
+    const overdue = await konbiniVoucherShown(fake);
     await returnFromStripe(overdue.intent.id, overdue.cookie);
     db()
       .update(orders)

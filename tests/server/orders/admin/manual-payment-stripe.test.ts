@@ -3,36 +3,17 @@ import { describe, expect, it, vi } from "vitest";
 import { db } from "~/server/db/client.server";
 import { orders, strayPayments } from "~/server/db/schema";
 import { reconcileKonbiniPayments } from "~/server/orders/konbini.server";
-import { checkoutUntilVerified } from "../../../helpers/checkout-flow";
 import { callRoute } from "../../../helpers/route";
-import { adminCookie, formRequest, seedContest } from "../../../helpers/shop";
+import { adminCookie, formRequest } from "../../../helpers/shop";
+import { konbiniVoucherShown, returnFromStripe } from "../../../helpers/stripe-checkout";
 import { postWebhook, signedEvent, withStripeShop } from "../../../helpers/stripe-events";
 
 const fake = withStripeShop();
 
 /** A konbini order 入金待ち at Stripe: the voucher shown and the browser back from it. */
 async function awaitingAtStripe() {
-  const shop = seedContest();
-  const { cookie, email } = await checkoutUntilVerified(
-    shop,
-    [{ athleteId: shop.onSale.id, category: "A部門", formatId: shop.vertical.id }],
-    fake.smtp.received,
-  );
-  const payment = await import("~/routes/checkout/payment");
-  const page = await callRoute(
-    payment.loader,
-    new Request("http://shop.test/payment", { headers: { Cookie: cookie } }),
-  );
-  const clientSecret = (page.data as { payment: { clientSecret: string } }).payment.clientSecret;
-  const intent = [...fake.stripe.intents.values()].find((i) => i.client_secret === clientSecret)!;
-  fake.stripe.showKonbiniVoucher(intent.id, new Date(Math.ceil(Date.now() / 1000) * 1000 + 3 * 86_400_000));
-  const back = await import("~/routes/checkout/payment-return");
-  await callRoute(
-    back.loader,
-    new Request(`http://shop.test/payment/return?payment_intent=${intent.id}`, {
-      headers: { Cookie: cookie },
-    }),
-  );
+  const { cookie, email, intent } = await konbiniVoucherShown(fake);
+  await returnFromStripe(intent.id, cookie);
   const order = db().select().from(orders).where(eq(orders.customerEmail, email)).get()!;
   expect(order.paymentStatus).toBe("awaiting");
   return { order, intent, email };
