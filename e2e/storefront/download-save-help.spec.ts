@@ -218,6 +218,10 @@ test("a download cut short mid-body is offered once more after its 24 hours: on 
     await expect(admin.getByTestId("download-retry")).toContainText(
       "再ダウンロードを1回許可（未完了のため）",
     );
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, "download-offered-again-390");
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await screenshot(admin, "admin-order-download-retry-390");
   } finally {
     await adminContext.close();
     for (const file of video.files) fs.rmSync(file, { force: true });

@@ -59,7 +59,8 @@ export function OrderLines({ lines }: { lines: OrderPage["lines"] }) {
             ) : null}
             {line.downloadRetryAt ? (
               <p className="mt-1 text-xs text-emerald-800" data-testid="download-retry">
-                再ダウンロードを1回許可（未完了のため）: {formatDateTime(new Date(line.downloadRetryAt))}
+                再ダウンロードを1回許可（未完了のため）:{" "}
+                <span className="whitespace-nowrap">{formatDateTime(new Date(line.downloadRetryAt))}</span>
               </p>
             ) : null}
             {line.refused ? (
