@@ -3,23 +3,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createContest } from "~/server/catalog/contests.server";
 import { db } from "~/server/db/client.server";
 import { contests } from "~/server/db/schema";
-import { commitSession, getSession } from "~/server/http/session.server";
-import { createUser } from "../../helpers/accounts";
 import { callRoute } from "../../helpers/route";
-import { formRequest } from "../../helpers/shop";
+import { adminCookie, formRequest } from "../../helpers/shop";
 
 const settingsRoute = () => import("~/routes/admin/contest/settings");
 
-let adminCookie = "";
+let cookie = "";
 beforeAll(async () => {
-  const admin = await createUser(`access-admin-${Date.now()}@example.jp`, "Admin-Password-2025!", {
-    isAdmin: true,
-  });
-  const session = await getSession(new Request("http://shop.test/"));
-  session.set("userId", admin.id);
-  session.set("loggedInAt", Date.now());
-  session.set("adminVerifiedAt", Date.now());
-  adminCookie = (await commitSession(session)).split(";")[0] ?? "";
+  cookie = await adminCookie();
 });
 
 const newContest = () => createContest(`合言葉設定の大会${Math.random().toString(36).slice(2, 8)}`);
@@ -30,11 +21,11 @@ type Reply = {
   reply: { error?: Record<string, string[]>; initialValue?: Record<string, unknown> };
 };
 
-async function postAccess(contestId: number, fields: [string, string][], cookie = adminCookie) {
+async function postAccess(contestId: number, fields: [string, string][], sentCookie = cookie) {
   const { action } = await settingsRoute();
   return callRoute(
     action,
-    formRequest(`/admin/contest/${contestId}/settings`, [["intent", "access"], ...fields], cookie),
+    formRequest(`/admin/contest/${contestId}/settings`, [["intent", "access"], ...fields], sentCookie),
     { id: String(contestId) },
   );
 }
@@ -74,7 +65,7 @@ describe("大会設定's 合言葉と選手名 form", () => {
     const page = await callRoute(
       loader,
       new Request(`http://shop.test/admin/contest/${id}/settings`, {
-        headers: { Cookie: adminCookie },
+        headers: { Cookie: cookie },
       }),
       { id: String(id) },
     );
