@@ -36,6 +36,9 @@ function storefront() {
     route("download/:id", "routes/storefront/download-page.tsx", [
       route(":lineId/:format", "routes/storefront/download-file.ts"),
     ]),
+    // An order's family link: its phone versions to watch, by the link's own token.
+    route("family/:token", "routes/storefront/family-watch.tsx"),
+    route("family/:token/:lineId", "routes/storefront/family-file.ts"),
     route("media/:name", "routes/storefront/media-file.ts"),
     route("home-banner/:file", "routes/storefront/home-banner.ts"),
     route("orders/:token", "routes/storefront/order-status.tsx"),

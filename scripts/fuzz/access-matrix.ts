@@ -75,8 +75,9 @@ const RULES: [RegExp, Kind][] = [
   [/^\/orders\/[^/]+\/receipt(\.pdf)?$/, "order-link"],
   // A reminder mail's stop link: whoever holds it; a guessed token finds nothing and stops nothing.
   [/^\/reminders\/[^/]+$/, "order-link"],
-  // The order status page is opened like a download page: by its unguessable token, by whoever holds it.
-  [/^\/(download\/|api\/download\/|orders\/)/, "download"],
+  // The order status page is opened like a download page: by its unguessable token, by whoever holds it;
+  // so is an order's family link (its watch page and its videos).
+  [/^\/(download\/|api\/download\/|orders\/|family\/)/, "download"],
   [
     /^\/($|video$|about|contact|terms|privacy|privacy-policy|legal-notice|login|logout|register|register\/verify|registration-complete|registration-success|verify-email|forgot-password|reset-password|email-support|order-lookup|healthz|readyz|no-such-page|order-form\/|media\/|home-banner\/|api\/video\/contests(\/[^/]+\/media)?$|api\/email-status|api\/create-payment-intent|api\/stripe\/webhook|test-hooks\/|\*)/,
     "public",
@@ -283,6 +284,7 @@ const snapshot = () =>
       "order_lines",
       "users",
       "download_pages",
+      "family_links",
       "coupons",
       "coupon_uses",
     ].map((table) =>
@@ -387,9 +389,18 @@ for (const { route, path } of routes) {
       );
     }
   } else if (kind === "download") {
-    // The parameters here are not a real page's id: a guessed id finds nothing.
+    // The parameters here are not a real page's id: a guessed id finds nothing, and changes nothing.
     const r = await get(path, "customerB");
     checks.check(r.status === 404, `GET ${path} (a guessed id) answered ${r.status}`);
+    if (route.module.action) {
+      const before = snapshot();
+      const answer = await send("POST", path, "customerB");
+      checks.check(
+        [400, 404, 405].includes(answer.status),
+        `POST ${path} (a guessed id) answered ${answer.status}`,
+      );
+      checks.check(snapshot() === before, `POST ${path} (a guessed id) changed the database`);
+    }
   } else if (kind === "order-link") {
     // The parameters here are not a real order's token: a guessed one finds nothing and issues nothing.
     const r = await get(path, "customerB");
@@ -450,6 +461,28 @@ const pageA = await get(`/download/${orderA.downloadId}`, "anonymous");
 checks.check(
   pageA.status === 200 && pageA.body.includes(orderA.orderNumber) && !pageA.body.includes(orderB.orderNumber),
   "A's download page does not show exactly A's order",
+);
+// A's family link (made on A's download page) shows A's videos' page only; the link's watchers hold it.
+await get(`/download/${orderA.downloadId}`, "anonymous");
+const madeLink = await fetch(`${server.base}/download/${orderA.downloadId}`, {
+  method: "POST",
+  redirect: "manual",
+  headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": "192.0.2.79" },
+  body: new URLSearchParams({ intent: "family-link-make" }).toString(),
+});
+log.note("POST", `/download/${orderA.downloadId}`, madeLink.status);
+const familyToken = (
+  shop.db
+    .prepare(
+      "select token from family_links where order_id = (select order_id from download_pages where id = ?)",
+    )
+    .get(orderA.downloadId) as { token: string } | undefined
+)?.token;
+checks.check(madeLink.status === 302 && familyToken !== undefined, "A's download page made no family link");
+const familyA = await get(`/family/${familyToken}`, "customerB");
+checks.check(
+  familyA.status === 200 && !familyA.body.includes(orderB.orderNumber) && !familyA.body.includes(emailA),
+  `A's family link answered ${familyA.status} or showed more than A's videos`,
 );
 // The status pages likewise: A's token shows A's order and nobody else's.
 const statusA = await get(`/orders/${orderA.statusToken}`, "anonymous");

@@ -57,6 +57,13 @@ writable
      values ('99999999', 'fuzz-checkout', 'pi_fuzz', ?, 'fuzz-receipt@example.jp', 'ファズ 花子', 3000, ?, ?, ?)`,
   )
   .run(contest.name, Date.now(), statusToken, Date.now());
+// Its download page, whose family link's buttons the bodies press (its :id is the page's, not the contest's).
+const fuzzDownloadPage = "fuzzDownloadPage000000";
+writable
+  .prepare(
+    "insert into download_pages (id, order_id, expires_at) select ?, id, ? from orders where order_number = '99999999'",
+  )
+  .run(fuzzDownloadPage, Date.now() + 30 * 86_400_000);
 // A coupon for クーポン管理's calls to change: their :id is a coupon's, not the contest's.
 const fuzzCoupon = (
   writable
@@ -85,7 +92,8 @@ const endpoints = Object.values(build.routes)
     const path = `/${fullPath(route.id)}`.replace(/:(\w+)/g, (_, key: string) => params[key] ?? "1");
     return route.index ? `${path === "/" ? "" : path}?index` : path;
   })
-  .map((path) => path.replace(/^\/api\/admin\/coupons\/[^/]+/, `/api/admin/coupons/${fuzzCoupon}`));
+  .map((path) => path.replace(/^\/api\/admin\/coupons\/[^/]+/, `/api/admin/coupons/${fuzzCoupon}`))
+  .map((path) => path.replace(/^\/download\/[^/]+$/, `/download/${fuzzDownloadPage}`));
 
 // Sessions: nobody, a customer whose checkout is verified and waiting for payment, an admin.
 async function customerAtPayment(): Promise<string> {

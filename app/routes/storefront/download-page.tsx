@@ -1,15 +1,25 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { parseWithZod } from "@conform-to/zod";
 import { LineRefundBadge } from "~/components/OrderRefunds";
 import { RefusalNotice } from "~/components/RefusalNotice";
 import { formatDateTime, formatYen } from "~/lib/rules/format";
 import { contactPath } from "~/lib/rules/download-links";
 import { positiveId } from "~/lib/rules/params";
 import { phoneOf } from "~/lib/rules/save-to-phone";
+import { familyLinkSchema } from "~/lib/schemas/family-link-schemas";
 import { downloadPage, downloadRefusal } from "~/server/orders/customer/downloads.server";
 import { offerDownloadRetries } from "~/server/orders/customer/download-retry.server";
+import {
+  familyLinkPanel,
+  makeFamilyLink,
+  revokeFamilyLink,
+} from "~/server/orders/customer/family-links.server";
+import { readForm } from "~/server/http/form.server";
+import { redirectWithToast } from "~/server/http/toast.server";
 import { DownloadVideo } from "./DownloadVideo";
+import { FamilyLinkPanel } from "./FamilyLinkPanel";
 import { SaveToPhoneHelp } from "./SaveToPhoneHelp";
 
 export const meta: MetaFunction = () => [
@@ -23,11 +33,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
   offerDownloadRetries({ pageId: params.id ?? "" });
   const page = downloadPage(params.id ?? "");
   // The same answer for an unknown id as for a wrong one: nothing to learn by guessing.
-  if (!page)
-    return data(
-      { page: null },
-      { status: 404, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
-    );
+  if (!page) return data({ page: null }, { status: 404, headers: { "Cache-Control": "no-store" } });
   // After a video was refused (see download-file.ts): the refusal is checked again here, so a
   // made-up query shows the page as it is, and the answer keeps the refusal's 410.
   const refusedLineId = positiveId(new URL(request.url).searchParams.get("refused"));
@@ -38,6 +44,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
       page,
       // The visitor's phone, so her saving steps come first (drawn by the server: JavaScript off too).
       phone: phoneOf(request.headers.get("User-Agent")),
+      family: familyLinkPanel(page.id),
       refusal:
         refusal && refusedLine
           ? { reason: refusal.reason, message: refusal.message, line: refusedLine }
@@ -46,16 +53,45 @@ export function loader({ request, params }: LoaderFunctionArgs) {
     {
       status: refusal ? 410 : 200,
       // The page differs by the visitor's phone: no cache may hand one phone's page to another.
-      headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", Vary: "User-Agent" },
+      // Its Referrer-Policy is the shop's one rule (same-origin: its family link's buttons post).
+      headers: { "Cache-Control": "no-store", Vary: "User-Agent" },
     },
   );
 }
 
+/**
+ * The family link's two buttons (家族に共有するリンクを作る / リンクを無効にする): a plain post, back to
+ * the page's panel with a toast; a refusal stays on the page beside the panel.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const pageId = params.id ?? "";
+  const submission = parseWithZod(await readForm(request), { schema: familyLinkSchema });
+  if (submission.status !== "success")
+    return data(
+      { familyError: submission.error?.intent?.[0] ?? "操作を読み取れませんでした" },
+      { status: 400, headers: { "Cache-Control": "no-store" } },
+    );
+  const making = submission.value.intent === "family-link-make";
+  const change = making ? makeFamilyLink(pageId) : revokeFamilyLink(pageId);
+  if (!change.ok)
+    return data(
+      { familyError: change.message },
+      { status: change.status, headers: { "Cache-Control": "no-store" } },
+    );
+  return redirectWithToast(request, `/download/${pageId}#family`, {
+    kind: "success",
+    title: making ? "家族に共有するリンクを作りました" : "リンクを無効にしました",
+    description: making ? undefined : "送ったリンクはもう開けません。",
+  });
+}
+
 export default function DownloadPage() {
   const loaded = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   const { page } = loaded;
   const refusal = "refusal" in loaded ? loaded.refusal : null;
   const phone = "phone" in loaded ? loaded.phone : null;
+  const family = "family" in loaded ? loaded.family : null;
   if (!page) {
     return (
       <div className="mx-auto max-w-lg px-4 py-16 text-center">
@@ -178,6 +214,13 @@ export default function DownloadPage() {
       </ul>
 
       {page.expired ? null : <SaveToPhoneHelp phone={phone} />}
+      {family && (family.videoCount > 0 || family.link) ? (
+        <FamilyLinkPanel
+          panel={family}
+          expiresAt={page.expiresAt}
+          error={actionData && "familyError" in actionData ? actionData.familyError : null}
+        />
+      ) : null}
 
       <section className="mt-8 rounded-xl border border-amber-300 bg-amber-50 p-4 text-sm leading-relaxed text-amber-950">
         <h2 className="font-bold">ご注意</h2>

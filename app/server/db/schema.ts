@@ -535,6 +535,35 @@ export const orderReminders = sqliteTable(
   (t) => [uniqueIndex("order_reminders_stop_token_idx").on(t.stopToken)],
 );
 
+/**
+ * An order's family link (app/server/orders/customer/family-links.server.ts): a watch-only page
+ * of its phone versions the parent shares with the family. One live link per order; a revoked
+ * one is kept with its views. It ends with the order's download page (no date of its own).
+ */
+export const familyLinks = sqliteTable(
+  "family_links",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    /** 128 random bits, base64url, as the download page's id: the only key to the watch page. */
+    token: text("token").notNull(),
+    createdAt: createdAt(),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    /** Times the watch page was opened (not the player's Range requests). */
+    views: integer("views").notNull().default(0),
+    lastViewedAt: integer("last_viewed_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("family_links_token_idx").on(t.token),
+    // One live link per order: making a second while one lives is refused by the database too.
+    uniqueIndex("family_links_live_order_idx")
+      .on(t.orderId)
+      .where(sql`revoked_at is null`),
+  ],
+);
+
 export const CODE_PURPOSES = [
   "checkout",
   "registration",

@@ -102,15 +102,17 @@ function isSecureSite() {
 }
 
 /**
- * Download pages' ids are secrets: no Referer leaves them, not even to this site's other pages.
- * Mailed links (password reset, earlier orders, the order status page's token) are secrets too,
- * but their pages post forms (the status page: the konbini test actions, the receipt), and a
+ * Download pages' and family links' ids are secrets: no Referer leaves a family link's page or a
+ * download page's files, not even to this site's other pages. Mailed links (password reset, earlier orders, the order status page's token) are secrets too,
+ * but their pages post forms (the status page: the konbini test actions, the receipt; the download
+ * page: its family link's buttons), and a
  * no-referrer page's posts carry `Origin: null`, which Remix refuses as cross-site: they send a
  * Referer to this site only, never to another.
  */
 function referrerPolicy(pathname: string) {
-  if (/^\/download(\/|$)/.test(pathname)) return "no-referrer";
-  if (/^\/(reset-password|account\/earlier-orders)$|^\/orders\//.test(pathname)) return "same-origin";
+  if (/^\/(download\/[^/]+\/|family\/)/.test(pathname)) return "no-referrer";
+  if (/^\/(reset-password|account\/earlier-orders)$|^\/(orders|download)\//.test(pathname))
+    return "same-origin";
   return "strict-origin-when-cross-origin";
 }
 
@@ -123,7 +125,7 @@ function referrerPolicy(pathname: string) {
 const PRIVATE_PATHS = [
   /^\/(admin|admin-login|admin-2fa-verify|dashboard|admin-dashboard|video\/dashboard)(\/|$)/,
   /^\/(account|purchase-history|login|logout|register|verify-email|registration-success|registration-complete|forgot-password|reset-password)(\/|$)/,
-  /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|download|orders|order-lookup)(\/|$)/,
+  /^\/(order-confirmation|order-confirmation-old|email-verification|payment|payment-complete|download|family|orders|order-lookup)(\/|$)/,
   /^\/api\/(admin|download|create-payment-intent)(\/|$)/,
   // Who is logged in, logging in and out, the authenticator, orders and users.
   /^\/api\/(auth|logout|setup-2fa|verify-2fa|orders)(\/|$)|^\/api\/video\/(orders|users)(\/|$)/,

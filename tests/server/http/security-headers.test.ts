@@ -66,6 +66,21 @@ describe("security headers", () => {
     expect(onHttps.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
   });
 
+  it("keeps a download page's id to this site (its buttons post) and lets no Referer leave a family link or a video", async () => {
+    const { headers } = await load(HTTPS);
+    const policyOf = (pathname: string) => {
+      const answer = new Headers();
+      headers.applySecurityHeaders(answer, { pathname });
+      return [answer.get("Referrer-Policy"), answer.get("Cache-Control")];
+    };
+    const id = "AbCdEfGhIjKlMnOpQrStUv";
+    // no-referrer would make the page's posts carry Origin: null, refused as cross-site.
+    expect(policyOf(`/download/${id}`)).toEqual(["same-origin", "private, no-store"]);
+    expect(policyOf(`/download/${id}/12/vertical`)).toEqual(["no-referrer", "private, no-store"]);
+    expect(policyOf(`/family/${id}`)).toEqual(["no-referrer", "private, no-store"]);
+    expect(policyOf(`/family/${id}/12`)).toEqual(["no-referrer", "private, no-store"]);
+  });
+
   it("names Stripe on /payment only, with the nonce for inline scripts", async () => {
     const { headers } = await load(HTTPS);
     const payment = headers.documentPolicy({ pathname: "/payment", nonce: "n0nce" });
