@@ -6,7 +6,6 @@ import { expect, test } from "@playwright/test";
 import { axeViolations } from "../support/axe";
 import { withDb } from "../support/db";
 import { jsEnabled, uniqueEmail } from "../support/helpers";
-import { photograph } from "../support/visual";
 import { e2eWorkDir } from "../support/work-dir";
 
 /**
@@ -114,7 +113,6 @@ test("a family link plays the phone version with nothing to save, counts its vie
     await expect(panel.getByRole("status")).toHaveText("リンクをコピーしました");
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
     expect(await axeViolations(page)).toEqual([]);
-    await photograph(page, "family-link-panel");
   } else {
     // Without JavaScript the link is there to select and copy by hand.
     await expect(panel.getByRole("button", { name: /コピー|共有/ })).toHaveCount(0);
@@ -148,7 +146,6 @@ test("a family link plays the phone version with nothing to save, counts its vie
       )
       .toBe(true);
     expect(await axeViolations(watching)).toEqual([]);
-    await photograph(watching, "family-watch");
   }
   // Watching is not downloading.
   expect(downloadStartedAt(lineId)).toBeNull();
