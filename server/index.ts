@@ -259,7 +259,14 @@ async function send(req: ExpressRequest, res: ExpressResponse, response: Respons
   if (res.headersSent) return;
   // While shutting down, kept-alive connections end with this answer so the server can close.
   if (shuttingDown) res.setHeader("Connection", "close");
-  await sendRemixResponse(res, response);
+  try {
+    await sendRemixResponse(res, response);
+  } catch (error) {
+    // The caller went away mid-answer (a file stops being read then: file-response.server.ts):
+    // nobody is left to answer, and it is no error of the shop's.
+    if (res.destroyed && !res.writableFinished) return;
+    throw error;
+  }
 }
 
 /**

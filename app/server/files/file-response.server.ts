@@ -65,6 +65,12 @@ export function fileResponse(
   if (range) headers.set("Content-Range", `bytes ${start}-${end}/${size}`);
   if (request.method === "HEAD" || size === 0)
     return new Response(null, { status: range ? 206 : 200, headers });
-  const stream = Readable.toWeb(fs.createReadStream(file, { start, end })) as ReadableStream<Uint8Array>;
+  const reading = fs.createReadStream(file, { start, end });
+  // A caller gone mid-file (a parent's phone dropped the download): the disk is read no further.
+  // Remix's writer would otherwise read the rest of the file for a closed socket, several GB of
+  // a video cut after its first megabytes.
+  if (request.signal.aborted) reading.destroy();
+  else request.signal.addEventListener("abort", () => reading.destroy(), { once: true });
+  const stream = Readable.toWeb(reading) as ReadableStream<Uint8Array>;
   return new Response(stream, { status: range ? 206 : 200, headers });
 }

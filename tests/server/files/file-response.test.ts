@@ -48,6 +48,30 @@ describe("fileResponse", () => {
     );
   });
 
+  it("a cut download stops reading the file", async () => {
+    const big = path.join(path.dirname(file), "long.mp4");
+    fs.writeFileSync(big, Buffer.alloc(8 * 1024 * 1024));
+    const caller = new AbortController();
+    const reader = fileResponse(
+      new Request("http://x/", { signal: caller.signal }),
+      big,
+      options,
+    ).body!.getReader();
+    let read = (await reader.read()).value?.byteLength ?? 0;
+    caller.abort();
+    await expect(
+      (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          read += value.byteLength;
+        }
+      })(),
+    ).rejects.toThrow();
+    // The first chunks already buffered at most, not the 8 MB.
+    expect(read).toBeLessThan(1024 * 1024);
+  });
+
   it("answers 416 with the size past the end", () => {
     const response = fileResponse(
       new Request("http://x/", { headers: { Range: "bytes=200-" } }),
