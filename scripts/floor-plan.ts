@@ -88,7 +88,8 @@ export const FLOORS: Floor[] = [
       "orders/customer": "注文状況, the download page and its videos, 注文状況の確認, the purchase history",
       sales: "売上集計 and its CSV",
       receipts: "領収書: issuing, reissuing, the refunds on it, the PDF",
-      flyers: "a contest's A4 flyer for the venue: its order form as a QR code, the 合言葉, the sales and prices",
+      flyers:
+        "a contest's A4 flyer for the venue: its order form as a QR code, the 合言葉, the sales and prices",
     },
   },
   {
