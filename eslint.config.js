@@ -93,6 +93,14 @@ const conformUseForm = {
   message: "conform の useForm ではなく useShopForm（~/lib/hooks/use-shop-form）を使ってください。",
 };
 
+/** Every form reads its post through parseForm, which reads number fields as the shop does. */
+const conformParse = ["@conform-to/zod", "@conform-to/zod/v3"].map((name) => ({
+  name,
+  importNames: ["parseWithZod"],
+  message:
+    "フォームは parseForm（~/lib/schemas/parse-form）で読んでください（数字の読み方が店のものになります）。",
+}));
+
 /**
  * Amounts are written 12,345円 on every screen (formatYenShort, formatYen, formatSignedYen), as the
  * parents' pages do; ¥12,345 is the 領収書's own convention (its total ¥12,345-) and stays there.
@@ -176,19 +184,28 @@ export default tseslint.config(
   {
     files: ["app/**/*.{ts,tsx}"],
     ignores: ["app/lib/hooks/use-shop-form.ts", ...RECEIPT_DRAWINGS],
-    rules: { "no-restricted-imports": ["error", { paths: [conformUseForm, yenSign] }] },
+    rules: { "no-restricted-imports": ["error", { paths: [conformUseForm, yenSign, ...conformParse] }] },
   },
   {
     files: RECEIPT_DRAWINGS,
-    rules: { "no-restricted-imports": ["error", { paths: [conformUseForm] }] },
+    rules: { "no-restricted-imports": ["error", { paths: [conformUseForm, ...conformParse] }] },
   },
   {
     files: ["app/lib/**/*.{ts,tsx}"],
-    ignores: ["app/lib/hooks/use-shop-form.ts"],
-    rules: { "no-restricted-imports": ["error", { paths: [conformUseForm], patterns: [serverFromLib] }] },
+    ignores: ["app/lib/hooks/use-shop-form.ts", "app/lib/schemas/parse-form.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [conformUseForm, ...conformParse], patterns: [serverFromLib] },
+      ],
+    },
   },
   {
     files: ["app/lib/hooks/use-shop-form.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [serverFromLib] }] },
+    rules: { "no-restricted-imports": ["error", { paths: conformParse, patterns: [serverFromLib] }] },
+  },
+  {
+    files: ["app/lib/schemas/parse-form.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [conformUseForm], patterns: [serverFromLib] }] },
   },
 );

@@ -18,3 +18,18 @@ export function wholeNumber(typed: string): number | null {
 export function typedYen(typed: string): number | null {
   return wholeNumber(typed.endsWith("円") ? typed.slice(0, -1) : typed);
 }
+
+/**
+ * A number field of a form as typed (conform hands each field's text to its schema through this):
+ * a whole number as `wholeNumber` reads it, or else a plain decimal with an optional minus sign
+ * (-5, 1.5), so that the schema's own message says what is wrong with it (0以上, 整数で). Anything
+ * else JavaScript's Number() would read, `0x10`, `1e3`, `Infinity`, is not a number (NaN: the
+ * schema's 数字で入力してください). Spaces around what was typed are not part of it.
+ */
+export function formNumber(text: string): number {
+  const typed = text.trim();
+  const whole = wholeNumber(typed);
+  if (whole !== null) return whole;
+  const plain = typed.replace(/[０-９．－]/g, (wide) => String.fromCharCode(wide.charCodeAt(0) - 0xfee0));
+  return /^-?\d+(?:\.\d+)?$/.test(plain) ? Number(plain) : Number.NaN;
+}

@@ -3,7 +3,7 @@ import { newPasswordProblem, PASSWORD_MAX, PASSWORD_MESSAGES } from "../rules/pa
 
 /**
  * The account forms (register, registration code, login, password change), shared by
- * conform in the browser and parseWithZod on the server, so a rule is written once.
+ * conform in the browser and parseForm on the server, so a rule is written once.
  */
 
 export const ACCOUNT_MESSAGES = {

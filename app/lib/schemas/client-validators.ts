@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "./parse-form";
 import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from "./account-schemas";
 import { orderLookupSchema } from "./order-lookup-schemas";
 import { customerSchema, orderFormDraftSchema, orderFormSchema } from "./order-schemas";
@@ -12,17 +12,17 @@ import { receiptAddresseeSchema } from "./receipt-schemas";
 type Context = { formData: FormData; submitter: HTMLInputElement | HTMLButtonElement | null };
 
 export const clientValidators = {
-  login: ({ formData }: Context) => parseWithZod(formData, { schema: loginSchema }),
-  register: ({ formData }: Context) => parseWithZod(formData, { schema: registerSchema }),
-  forgotPassword: ({ formData }: Context) => parseWithZod(formData, { schema: forgotPasswordSchema }),
-  resetPassword: ({ formData }: Context) => parseWithZod(formData, { schema: resetPasswordSchema }),
-  customer: ({ formData }: Context) => parseWithZod(formData, { schema: customerSchema }),
-  orderLookup: ({ formData }: Context) => parseWithZod(formData, { schema: orderLookupSchema }),
-  receiptAddressee: ({ formData }: Context) => parseWithZod(formData, { schema: receiptAddresseeSchema }),
+  login: ({ formData }: Context) => parseForm(formData, { schema: loginSchema }),
+  register: ({ formData }: Context) => parseForm(formData, { schema: registerSchema }),
+  forgotPassword: ({ formData }: Context) => parseForm(formData, { schema: forgotPasswordSchema }),
+  resetPassword: ({ formData }: Context) => parseForm(formData, { schema: resetPasswordSchema }),
+  customer: ({ formData }: Context) => parseForm(formData, { schema: customerSchema }),
+  orderLookup: ({ formData }: Context) => parseForm(formData, { schema: orderLookupSchema }),
+  receiptAddressee: ({ formData }: Context) => parseForm(formData, { schema: receiptAddresseeSchema }),
   orderForm: ({ formData, submitter }: Context) => {
     // Adding and removing items saves the draft as it is; only "next" is validated.
     const intent = submitter?.getAttribute("value") ?? "next";
-    return parseWithZod(formData, { schema: intent === "next" ? orderFormSchema : orderFormDraftSchema });
+    return parseForm(formData, { schema: intent === "next" ? orderFormSchema : orderFormDraftSchema });
   },
 };
 export type ClientValidators = typeof clientValidators;

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * 注文状況の確認 for a guest without the link: the order number and the order's e-mail address.
- * Shared by conform in the browser and parseWithZod on the server. Digits typed on a Japanese
+ * Shared by conform in the browser and parseForm on the server. Digits typed on a Japanese
  * keyboard (全角) and spaces are forgiven, as in the code step.
  */
 export const orderLookupSchema = z.object({

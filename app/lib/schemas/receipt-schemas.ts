@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The 領収書's addressee (宛名), shared by conform in the browser and parseWithZod on the server.
+ * The 領収書's addressee (宛名), shared by conform in the browser and parseForm on the server.
  * It may be left empty: the receipt then shows a blank line before 「様」, to be written in by
  * hand, as a shop's paper receipt does. 上様 is not used: many employers' expense rules refuse it,
  * and a 適格簡易請求書 needs no addressee at all.

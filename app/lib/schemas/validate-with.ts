@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "./parse-form";
 import type { ZodTypeAny } from "zod";
 
 /**
@@ -8,5 +8,5 @@ import type { ZodTypeAny } from "zod";
  * with `useDeferredValidation`.
  */
 export function validateWith<Schema extends ZodTypeAny>(schema: Schema) {
-  return ({ formData }: { formData: FormData }) => parseWithZod(formData, { schema });
+  return ({ formData }: { formData: FormData }) => parseForm(formData, { schema });
 }

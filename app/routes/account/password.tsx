@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -86,7 +86,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   if (intent === "verify") {
-    const submission = parseWithZod(formData, { schema: passwordChangeCodeSchema });
+    const submission = parseForm(formData, { schema: passwordChangeCodeSchema });
     if (submission.status !== "success")
       return error("verify", 400, submission.error?.code?.[0] ?? PASSWORD_CHANGE_MESSAGES.wrongCode);
     const verified = verifyPasswordChangeCode(session, user, submission.value.code);
@@ -95,7 +95,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   if (intent === "change") {
-    const submission = parseWithZod(formData, { schema: newPasswordSchema });
+    const submission = parseForm(formData, { schema: newPasswordSchema });
     if (submission.status !== "success")
       return reply("change", 400, {
         result: submission.reply({ hideFields: ["newPassword", "confirmPassword"] }),

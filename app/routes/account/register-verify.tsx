@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
@@ -38,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
       ? reply("success", "認証コードを再送信しました", 200)
       : reply("error", sent.message, sent.status);
   }
-  const submission = parseWithZod(formData, { schema: registrationCodeSchema });
+  const submission = parseForm(formData, { schema: registrationCodeSchema });
   if (submission.status !== "success")
     return reply("error", submission.error?.code?.[0] ?? "6桁の認証コードを入力してください", 400);
   const result = verifyRegistrationCode(registration, submission.value.code, request);

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireAdminPage(request);
-  const submission = parseWithZod(await readForm(request), { schema: newContestSchema });
+  const submission = parseForm(await readForm(request), { schema: newContestSchema });
   if (submission.status !== "success")
     return data<SubmissionResult<string[]>>(submission.reply(), { status: 400 });
   const result = addContest(submission.value.name);

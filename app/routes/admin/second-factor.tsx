@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
@@ -72,7 +72,7 @@ export async function action({ request }: ActionFunctionArgs) {
       lockedUntil: resent.lockedUntil?.getTime() ?? null,
     });
   }
-  const submission = parseWithZod(formData, { schema: sixDigitCodeSchema });
+  const submission = parseForm(formData, { schema: sixDigitCodeSchema });
   if (submission.status !== "success") return reply("error", "6桁の認証コードを入力してください", 400);
   const result = enterSecondFactorCode(request, session, submission.value.code);
   if (!result.ok) {

@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
@@ -54,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = form.get("intent");
   if (intent === "token-create") {
-    const submission = parseWithZod(form, { schema: apiTokenCreateSchema });
+    const submission = parseForm(form, { schema: apiTokenCreateSchema });
     if (submission.status !== "success")
       return data({ result: submission.reply(), created: null }, { status: 400 });
     // Answered, not redirected: the token is shown this once and kept nowhere but in its hash.
@@ -65,7 +65,7 @@ export async function action({ request }: ActionFunctionArgs) {
     };
   }
   if (intent === "token-revoke") {
-    const submission = parseWithZod(form, { schema: apiTokenRevokeSchema });
+    const submission = parseForm(form, { schema: apiTokenRevokeSchema });
     const revoked = submission.status === "success" && revokeApiToken(submission.value.tokenId);
     return redirectWithToast(
       request,

@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -95,7 +95,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   if (intent === "confirm") {
-    const submission = parseWithZod(form, { schema: authenticatorConfirmSchema });
+    const submission = parseForm(form, { schema: authenticatorConfirmSchema });
     const token = form.get("token");
     const setup = typeof token === "string" && token ? await pendingSetupScreen(admin, token) : null;
     if (!setup) return identityReply(409, { message: AUTHENTICATOR_MESSAGES.setupExpired });
@@ -118,7 +118,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 
   if (intent === "start" || intent === "remove") {
-    const submission = parseWithZod(form, { schema: authenticatorIdentitySchema });
+    const submission = parseForm(form, { schema: authenticatorIdentitySchema });
     const typed = String(form.get("code") ?? "").slice(0, 6);
     if (submission.status !== "success")
       return identityReply(400, {

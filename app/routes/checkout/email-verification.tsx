@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -42,7 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
       ? reply("success", "認証コードを再送信しました", 200)
       : reply("error", sent.message, sent.status);
   }
-  const submission = parseWithZod(formData, { schema: codeSchema });
+  const submission = parseForm(formData, { schema: codeSchema });
   if (submission.status !== "success") return reply("error", "6桁の認証コードを入力してください", 400);
   const result = verifyCheckoutCode(request, session, checkout, submission.value.code);
   if (!result.ok && result.reason === "restart") {

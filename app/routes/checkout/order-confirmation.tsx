@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -66,7 +66,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { checkout, contest } = requirePricedCheckout(session);
   const form = await readForm(request);
   if (isCouponIntent(form.get("intent"))) return couponAction(request, form, checkout, contest.id);
-  const submission = parseWithZod(form, { schema: customerSchema });
+  const submission = parseForm(form, { schema: customerSchema });
   if (submission.status !== "success") {
     return data(submission.reply({ hideFields: ["password", "confirmPassword"] }), { status: 400 });
   }
@@ -87,7 +87,7 @@ function isCouponIntent(value: unknown): boolean {
 
 /** The coupon form: applied or taken off, then the page again (its prices with or without it). */
 function couponAction(request: Request, form: FormData, checkout: Checkout, contestId: number) {
-  const submission = parseWithZod(form, { schema: checkoutCouponSchema });
+  const submission = parseForm(form, { schema: checkoutCouponSchema });
   if (submission.status !== "success") return data({ coupon: submission.reply() }, { status: 400 });
   if (submission.value.intent === "remove-coupon") {
     removeCheckoutCoupon(checkout);

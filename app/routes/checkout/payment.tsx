@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -86,8 +86,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const konbini = form.get("method") === "konbini";
   const submission = konbini
-    ? parseWithZod(form, { schema: testKonbiniSchema })
-    : parseWithZod(form, { schema: testCardSchema });
+    ? parseForm(form, { schema: testKonbiniSchema })
+    : parseForm(form, { schema: testCardSchema });
   const refusal = disabledMethodRefusal(konbini ? "konbini" : "card");
   if (refusal)
     return data(submission.reply({ formErrors: [refusal], hideFields: ["cardNumber", "cvc"] }), {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { LineRefundBadge } from "~/components/OrderRefunds";
 import { RefusalNotice } from "~/components/RefusalNotice";
 import { formatDateTime, formatYen } from "~/lib/rules/format";
@@ -65,7 +65,7 @@ export function loader({ request, params }: LoaderFunctionArgs) {
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const pageId = params.id ?? "";
-  const submission = parseWithZod(await readForm(request), { schema: familyLinkSchema });
+  const submission = parseForm(await readForm(request), { schema: familyLinkSchema });
   if (submission.status !== "success")
     return data(
       { familyError: submission.error?.intent?.[0] ?? "操作を読み取れませんでした" },

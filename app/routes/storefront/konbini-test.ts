@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { konbiniTestSchema } from "~/lib/schemas/payment-schemas";
 import { simulateKonbini } from "~/server/orders/konbini.server";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
@@ -16,7 +16,7 @@ import { notFoundResponse } from "~/server/http/not-found.server";
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireAdminPage(request);
   const token = params.token ?? "";
-  const submission = parseWithZod(await readForm(request), { schema: konbiniTestSchema });
+  const submission = parseForm(await readForm(request), { schema: konbiniTestSchema });
   if (submission.status !== "success") return new Response("操作が正しくありません", { status: 400 });
   const { event } = submission.value;
   const result = await simulateKonbini(token, event);

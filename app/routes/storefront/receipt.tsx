@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -48,7 +48,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!result.ok) return data({ result: null, message: result.message }, { status: result.status });
     return redirect(receiptPath(token), 303);
   }
-  const submission = parseWithZod(formData, { schema: receiptAddresseeSchema });
+  const submission = parseForm(formData, { schema: receiptAddresseeSchema });
   if (submission.status !== "success")
     return data({ result: submission.reply(), message: null }, { status: 400 });
   const result = issueReceipt(token, submission.value.addressee);

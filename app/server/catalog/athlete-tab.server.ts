@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import {
   addAthletesSchema,
   athleteRowSchema,
@@ -64,7 +64,7 @@ function firstError(error: Record<string, string[] | null> | null | undefined, f
 
 /** 選手追加: N athletes numbered after the contest's highest number. */
 function addStep(contestId: number, form: FormData): AthleteTabOutcome {
-  const submission = parseWithZod(form, { schema: addAthletesSchema });
+  const submission = parseForm(form, { schema: addAthletesSchema });
   if (submission.status !== "success")
     return { done: false, status: 400, result: { kind: "add", ok: false, reply: submission.reply() } };
   const added = addAthletes(contestId, submission.value.count);
@@ -81,7 +81,7 @@ function addStep(contestId: number, form: FormData): AthleteTabOutcome {
 
 /** A row's 保存: a refusal of one field (a number another athlete has) stands under that field. */
 function saveRowStep(contestId: number, form: FormData): AthleteTabOutcome {
-  const submission = parseWithZod(form, { schema: athleteRowSchema });
+  const submission = parseForm(form, { schema: athleteRowSchema });
   const id = positiveId(form.get("id")) ?? 0;
   if (submission.status !== "success")
     return {
@@ -116,7 +116,7 @@ function saveRowStep(contestId: number, form: FormData): AthleteTabOutcome {
 
 /** The bulk bar: all of the selection changes or none of it. */
 function bulkStep(contestId: number, form: FormData): AthleteTabOutcome {
-  const submission = parseWithZod(form, { schema: bulkAthletesSchema });
+  const submission = parseForm(form, { schema: bulkAthletesSchema });
   if (submission.status !== "success") {
     const message = firstError(submission.error, "入力内容を確認してください。");
     return {
@@ -148,7 +148,7 @@ function bulkStep(contestId: number, form: FormData): AthleteTabOutcome {
 
 /** A row's 削除 / 復元 / 完全に削除: the bulk rule with one id. */
 function singleRowStep(contestId: number, form: FormData): AthleteTabOutcome {
-  const submission = parseWithZod(form, { schema: singleAthleteSchema });
+  const submission = parseForm(form, { schema: singleAthleteSchema });
   if (submission.status !== "success") {
     const message = firstError(submission.error, "操作を選んでください");
     return {

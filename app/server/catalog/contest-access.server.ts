@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { accessCodeMatches, normalizeAccessCode } from "~/lib/rules/access-code";
 import { ACCESS_CODE_INTENT, accessCodeEntrySchema } from "~/lib/schemas/access-code-schemas";
 import { DAY_MS, HOUR_MS } from "~/lib/rules/tokyo-date";
@@ -87,7 +87,7 @@ export function enterAccessCode(
   contest: LockedContest,
   form: FormData,
 ): AccessCodeOutcome {
-  const submission = parseWithZod(form, { schema: accessCodeEntrySchema });
+  const submission = parseForm(form, { schema: accessCodeEntrySchema });
   if (!hasAccessCode(contest) || contestOpen(session, contest)) return { ok: true };
   // Any other post to a form not yet opened (a draft, an item added) saves nothing.
   if (form.get("intent") !== ACCESS_CODE_INTENT)

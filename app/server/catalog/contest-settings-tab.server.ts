@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import type { ZodTypeAny } from "zod";
 import { positiveId } from "~/lib/rules/params";
 import {
@@ -170,7 +170,7 @@ function nameStep<Schema extends ZodTypeAny>(
   done: { section: string; description: (value: Schema["_output"]) => string },
   target?: number,
 ): SettingsTabOutcome {
-  const submission = parseWithZod(form, { schema });
+  const submission = parseForm(form, { schema });
   if (submission.status !== "success") return refused(intent, submission.reply(), 400, target);
   const refusal = ruleRefusal(submission, intent, apply(submission.value), target);
   if (refusal) return refusal;
@@ -179,7 +179,7 @@ function nameStep<Schema extends ZodTypeAny>(
 
 /** A category goes; its athletes become 未分類, which the toast says. */
 function deleteCategoryStep(contestId: number, form: FormData, intent: string): SettingsTabOutcome {
-  const submission = parseWithZod(form, { schema: categoryDeleteSchema });
+  const submission = parseForm(form, { schema: categoryDeleteSchema });
   const notFound = () => submission.reply({ formErrors: ["部門が見つかりません"] });
   if (submission.status !== "success") return refused(intent, notFound());
   const result = deleteCategory(contestId, submission.value.categoryId);
@@ -195,7 +195,7 @@ function deleteCategoryStep(contestId: number, form: FormData, intent: string): 
 
 /** 削除 and 上へ / 下へ of a format: errors are the list's, above it. */
 function formatListStep(contestId: number, form: FormData, intent: string): SettingsTabOutcome {
-  const submission = parseWithZod(form, {
+  const submission = parseForm(form, {
     schema: intent === "format-delete" ? formatDeleteSchema : formatMoveSchema,
   });
   if (submission.status !== "success")
@@ -217,7 +217,7 @@ function formatListStep(contestId: number, form: FormData, intent: string): Sett
 
 /** 料金説明: the filled rows, in order, and the notes. */
 function priceStep(contestId: number, form: FormData, intent: string): SettingsTabOutcome {
-  const submission = parseWithZod(form, { schema: priceDescriptionSchema });
+  const submission = parseForm(form, { schema: priceDescriptionSchema });
   if (submission.status !== "success") return refused(intent, submission.reply());
   savePriceDescription(contestId, filledPriceItems(submission.value.items), submission.value.notes);
   return { saved: true, section: "price", description: "料金説明を保存しました。" };
@@ -225,7 +225,7 @@ function priceStep(contestId: number, form: FormData, intent: string): SettingsT
 
 /** 公開設定, 公開予約 checked against the server's clock. */
 function publicationStep(contestId: number, form: FormData, intent: string): SettingsTabOutcome {
-  const submission = parseWithZod(form, { schema: publicationSchema(now()) });
+  const submission = parseForm(form, { schema: publicationSchema(now()) });
   if (submission.status !== "success") return refused(intent, submission.reply());
   setPublication(contestId, submission.value);
   return {
@@ -237,7 +237,7 @@ function publicationStep(contestId: number, form: FormData, intent: string): Set
 
 /** 合言葉と選手名: the code (empty removes it) and whether names are shown. */
 function accessStep(contestId: number, form: FormData, intent: string): SettingsTabOutcome {
-  const submission = parseWithZod(form, { schema: accessSchema });
+  const submission = parseForm(form, { schema: accessSchema });
   if (submission.status !== "success") return refused(intent, submission.reply());
   saveAccessSettings(contestId, submission.value);
   const { accessCode, namesHidden } = submission.value;

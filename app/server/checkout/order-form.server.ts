@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { orderFormSchema } from "~/lib/schemas/order-schemas";
 import { MAX_ORDER_ITEMS } from "~/lib/rules/pricing";
 import { now } from "../core/clock.server";
@@ -95,7 +95,7 @@ export function handleOrderForm(
   request: Request,
 ): OrderFormOutcome {
   const intent = String(formData.get("intent") ?? "next");
-  const submission = parseWithZod(formData, { schema: orderFormSchema });
+  const submission = parseForm(formData, { schema: orderFormSchema });
   let items = draftFrom(submission.payload);
   if (!mayStartDraft(session, request)) {
     return {

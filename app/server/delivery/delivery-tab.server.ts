@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { positiveId } from "~/lib/rules/params";
 import { deliveryActionSchema, fileMatchSchema, type DeliveryAction } from "~/lib/schemas/delivery-schemas";
 import { UPLOAD_MESSAGES } from "~/lib/schemas/media-schemas";
@@ -91,7 +91,7 @@ async function replaceStep(
 
 /** 割り当て: the admin's athlete number and style for a waiting file; a wrong number comes back on the field. */
 function matchStep(form: FormData, contest: TabContest): DeliveryTabOutcome {
-  const submission = parseWithZod(form, { schema: fileMatchSchema });
+  const submission = parseForm(form, { schema: fileMatchSchema });
   const fileId = positiveId(form.get("fileId"));
   if (submission.status !== "success") return refused(400, { fileId, reply: submission.reply() });
   const { athleteNumber, orientation } = submission.value;

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { positiveId } from "~/lib/rules/params";
 import { couponFormSchema, couponSwitchSchema } from "~/lib/schemas/coupon-schemas";
 import type { Toast } from "../http/session.server";
@@ -24,7 +24,7 @@ export type CouponsStepOutcome =
 export function couponsStep(form: FormData): CouponsStepOutcome {
   const intent = form.get("intent");
   if (intent === "disable" || intent === "enable") return switchStep(form);
-  const submission = parseWithZod(form, { schema: couponFormSchema });
+  const submission = parseForm(form, { schema: couponFormSchema });
   if (submission.status !== "success") return { done: false, status: 400, reply: submission.reply() };
   const rawId = form.get("couponId");
   const id = rawId ? positiveId(String(rawId)) : null;
@@ -50,7 +50,7 @@ export function couponsStep(form: FormData): CouponsStepOutcome {
 }
 
 function switchStep(form: FormData): CouponsStepOutcome {
-  const submission = parseWithZod(form, { schema: couponSwitchSchema });
+  const submission = parseForm(form, { schema: couponSwitchSchema });
   if (submission.status !== "success") return { done: false, status: 400, reply: submission.reply() };
   const { intent, couponId } = submission.value;
   const coupon = setCouponDisabled(couponId, intent === "disable");

@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { promotionSettingsSummary, promotionsSavedNote, styleNamesOf } from "~/lib/rules/promotion-notices";
 import { PROMOTIONS_INTENT, promotionSettingsSchema } from "~/lib/schemas/promotion-schemas";
 import { toTokyoDateTimeInput } from "~/lib/schemas/contest-settings-schemas";
@@ -36,7 +36,7 @@ export function promotionSettingsPage(contestId: number) {
 
 /** The section's post: a refusal keeps what was typed beside its fields; a save says what now applies. */
 export function savePromotionSettings(contestId: number, form: FormData): SettingsTabOutcome {
-  const submission = parseWithZod(form, { schema: promotionSettingsSchema });
+  const submission = parseForm(form, { schema: promotionSettingsSchema });
   if (submission.status !== "success")
     return {
       saved: false,

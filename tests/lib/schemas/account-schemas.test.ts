@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { describe, expect, it } from "vitest";
 import {
   loginSchema,
@@ -28,9 +28,9 @@ describe("account form schemas", () => {
       ["confirmPassword", "hanako2025"],
       ["agreesToTerms", "on"],
     ]);
-    expect(parseWithZod(ok, { schema: registerSchema }).status).toBe("success");
+    expect(parseForm(ok, { schema: registerSchema }).status).toBe("success");
 
-    expect(errors(parseWithZod(form([]), { schema: registerSchema }))).toMatchObject({
+    expect(errors(parseForm(form([]), { schema: registerSchema }))).toMatchObject({
       name: ["お名前を入力してください"],
       email: ["メールアドレスを入力してください"],
       password: ["パスワードを入力してください"],
@@ -44,7 +44,7 @@ describe("account form schemas", () => {
       ["confirmPassword", "abcdefgx"],
       ["agreesToTerms", "on"],
     ]);
-    expect(errors(parseWithZod(weak, { schema: registerSchema }))).toMatchObject({
+    expect(errors(parseForm(weak, { schema: registerSchema }))).toMatchObject({
       password: ["英大文字・英小文字・数字のうち2種類以上を組み合わせてください"],
       confirmPassword: ["パスワードが一致しません"],
     });
@@ -55,7 +55,7 @@ describe("account form schemas", () => {
       ["confirmPassword", "Ab1"],
       ["agreesToTerms", "on"],
     ]);
-    expect(errors(parseWithZod(short, { schema: registerSchema }))).toMatchObject({
+    expect(errors(parseForm(short, { schema: registerSchema }))).toMatchObject({
       password: ["パスワードは8文字以上で入力してください"],
     });
     // A repeated field is refused with the same Japanese message, not a type error in English.
@@ -63,7 +63,7 @@ describe("account form schemas", () => {
       ["name", "a"],
       ["name", "b"],
     ]);
-    expect(errors(parseWithZod(repeated, { schema: registerSchema }))).toMatchObject({
+    expect(errors(parseForm(repeated, { schema: registerSchema }))).toMatchObject({
       name: ["お名前を入力してください"],
     });
   });
@@ -75,7 +75,7 @@ describe("account form schemas", () => {
       ["password", "abcdefgh"],
       ["confirmPassword", "abcdefgx"],
     ]);
-    expect(errors(parseWithZod(unticked, { schema: registerSchema }))).toEqual({
+    expect(errors(parseForm(unticked, { schema: registerSchema }))).toEqual({
       name: ["お名前を入力してください"],
       email: ["メールアドレスの形式が正しくありません"],
       password: ["英大文字・英小文字・数字のうち2種類以上を組み合わせてください"],
@@ -83,7 +83,7 @@ describe("account form schemas", () => {
       agreesToTerms: ["利用規約とプライバシーポリシーへの同意が必要です"],
     });
     // A weak password with no confirmation yet: the strength is still told.
-    expect(errors(parseWithZod(form([["password", "Ab1"]]), { schema: registerSchema }))).toMatchObject({
+    expect(errors(parseForm(form([["password", "Ab1"]]), { schema: registerSchema }))).toMatchObject({
       password: ["パスワードは8文字以上で入力してください"],
       confirmPassword: ["確認用のパスワードを入力してください"],
     });
@@ -94,7 +94,7 @@ describe("account form schemas", () => {
       ["password", "hanako2025"],
       ["confirmPassword", "hanako2025"],
     ]);
-    expect(errors(parseWithZod(onlyTerms, { schema: registerSchema }))).toEqual({
+    expect(errors(parseForm(onlyTerms, { schema: registerSchema }))).toEqual({
       agreesToTerms: ["利用規約とプライバシーポリシーへの同意が必要です"],
     });
   });
@@ -109,11 +109,11 @@ describe("account form schemas", () => {
 
   it("password change: the spec's messages", () => {
     expect(
-      errors(parseWithZod(form([["newPassword", "Abcdefg1"]]), { schema: newPasswordSchema })),
+      errors(parseForm(form([["newPassword", "Abcdefg1"]]), { schema: newPasswordSchema })),
     ).toMatchObject({ "": ["すべての項目を入力してください"] });
     expect(
       errors(
-        parseWithZod(
+        parseForm(
           form([
             ["newPassword", "Abcdefg1"],
             ["confirmPassword", "Abcdefg2"],
@@ -126,7 +126,7 @@ describe("account form schemas", () => {
     });
     expect(
       errors(
-        parseWithZod(
+        parseForm(
           form([
             ["newPassword", "Ab1"],
             ["confirmPassword", "Ab1"],
@@ -137,22 +137,22 @@ describe("account form schemas", () => {
     ).toMatchObject({
       newPassword: ["パスワードは8文字以上で入力してください"],
     });
-    expect(errors(parseWithZod(form([]), { schema: passwordChangeCodeSchema }))).toMatchObject({
+    expect(errors(parseForm(form([]), { schema: passwordChangeCodeSchema }))).toMatchObject({
       code: ["認証コードを入力してください"],
     });
-    expect(errors(parseWithZod(form([["code", "12a"]]), { schema: passwordChangeCodeSchema }))).toMatchObject(
-      { code: ["認証コードは6桁の数字で入力してください"] },
-    );
+    expect(errors(parseForm(form([["code", "12a"]]), { schema: passwordChangeCodeSchema }))).toMatchObject({
+      code: ["認証コードは6桁の数字で入力してください"],
+    });
   });
 
   it("codes arrive as six boxes, full-width digits allowed", () => {
     const boxes = form(["１", "2", "3", "4", "5", "6"].map((d) => ["code", d]));
-    const result = parseWithZod(boxes, { schema: registrationCodeSchema });
+    const result = parseForm(boxes, { schema: registrationCodeSchema });
     expect(result.status === "success" ? result.value.code : null).toBe("123456");
   });
 
   it("login: both fields required, the e-mail well-formed", () => {
-    expect(errors(parseWithZod(form([["email", "x"]]), { schema: loginSchema }))).toMatchObject({
+    expect(errors(parseForm(form([["email", "x"]]), { schema: loginSchema }))).toMatchObject({
       email: ["メールアドレスの形式が正しくありません"],
       password: ["パスワードを入力してください"],
     });

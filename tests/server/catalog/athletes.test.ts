@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
@@ -58,7 +58,7 @@ function errorsOf(submission: { reply: () => { error?: Record<string, string[] |
 }
 
 function parsedRow(data: FormData) {
-  const submission = parseWithZod(data, { schema: athleteRowSchema });
+  const submission = parseForm(data, { schema: athleteRowSchema });
   if (submission.status !== "success") throw new Error(JSON.stringify(submission.error));
   return submission.value;
 }
@@ -135,14 +135,14 @@ describe("adding athletes", () => {
 
   it("asks for a whole number from 1 to 500 with 正しい数を入力してください", () => {
     for (const bad of ["", "0", "-3", "1.5", "abc", "501"]) {
-      const submission = parseWithZod(form({ count: bad }), { schema: addAthletesSchema });
+      const submission = parseForm(form({ count: bad }), { schema: addAthletesSchema });
       expect(submission.status, bad).toBe("error");
       expect(errorsOf(submission)?.count?.[0], bad).toContain("正しい数を入力してください");
     }
-    expect(
-      errorsOf(parseWithZod(form({ count: "501" }), { schema: addAthletesSchema }))?.count?.[0],
-    ).toContain("500人まで");
-    expect(parseWithZod(form({ count: "30" }), { schema: addAthletesSchema })).toMatchObject({
+    expect(errorsOf(parseForm(form({ count: "501" }), { schema: addAthletesSchema }))?.count?.[0]).toContain(
+      "500人まで",
+    );
+    expect(parseForm(form({ count: "30" }), { schema: addAthletesSchema })).toMatchObject({
       status: "success",
       value: { count: 30 },
     });
@@ -223,7 +223,7 @@ describe("editing a row", () => {
     } as const;
     const errorsFor = (changes: Record<string, string>) =>
       errorsOf(
-        parseWithZod(
+        parseForm(
           form({ ...Object.fromEntries(Object.entries(base).map(([k, v]) => [k, String(v)])), ...changes }),
           { schema: athleteRowSchema },
         ),
@@ -242,6 +242,12 @@ describe("editing a row", () => {
       "価格は0以上の整数で入力してください",
     ]);
     expect(errorsFor({ horizontalVideoPrice: "" })?.horizontalVideoPrice).toEqual(["価格を入力してください"]);
+    // Read as the admin wrote it, not as JavaScript's Number() would: 1e3 is no 1,000, 0x10 no 16.
+    for (const typed of ["1e3", "0x10"])
+      expect(errorsFor({ verticalVideoPrice: typed })?.verticalVideoPrice, typed).toEqual([
+        "価格は0以上の整数で入力してください",
+      ]);
+    expect(errorsFor({ verticalVideoPrice: "３,０００" })).toBeUndefined();
     expect(errorsFor({ videoStatus: "売り切れ" })?.videoStatus).toEqual(["ステータスを選択してください"]);
     expect(errorsFor({})).toBeUndefined();
   });
@@ -361,7 +367,7 @@ describe("bulk actions", () => {
 
   it("validates the bulk form: a selection, something to change, whole prices, sales statuses only, and a confirmation to purge", () => {
     const parse = (fields: Record<string, string | string[]>) =>
-      parseWithZod(form(fields), { schema: bulkAthletesSchema });
+      parseForm(form(fields), { schema: bulkAthletesSchema });
     const errors = (fields: Record<string, string | string[]>) => errorsOf(parse(fields));
     expect(errors({ intent: "bulk-update", verticalVideoPrice: "3000" })?.ids).toEqual([
       "選手を選択してください",
@@ -384,7 +390,7 @@ describe("bulk actions", () => {
       status: "success",
       value: { ids: [3, 4], horizontalVideoPrice: 4500 },
     });
-    expect(parseWithZod(form({ intent: "purge", id: "3" }), { schema: singleAthleteSchema }).status).toBe(
+    expect(parseForm(form({ intent: "purge", id: "3" }), { schema: singleAthleteSchema }).status).toBe(
       "error",
     );
   });

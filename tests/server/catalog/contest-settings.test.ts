@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -77,10 +77,10 @@ type Reply = {
 };
 
 describe("settings forms: validation (one schema for browser and server)", () => {
-  const parse = (schema: Parameters<typeof parseWithZod>[1]["schema"], fields: Record<string, string>) => {
+  const parse = (schema: Parameters<typeof parseForm>[1]["schema"], fields: Record<string, string>) => {
     const form = new FormData();
     for (const [key, value] of Object.entries(fields)) form.append(key, value);
-    return parseWithZod(form, { schema }).reply().error ?? {};
+    return parseForm(form, { schema }).reply().error ?? {};
   };
 
   it("asks for a non-blank contest name and number label", () => {

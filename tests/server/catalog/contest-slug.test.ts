@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { newContestSchema } from "~/lib/schemas/contest-schemas";
@@ -69,7 +69,7 @@ describe("two contests never share a slug", () => {
       const form = new FormData();
       form.set("name", "・！？");
       for (const [key, value] of Object.entries(extra)) form.set(key, value);
-      const submission = parseWithZod(form, { schema });
+      const submission = parseForm(form, { schema });
       expect(submission.status).toBe("error");
       expect(submission.reply().error?.name).toEqual(["大会名には文字か数字を1文字以上含めてください"]);
     }

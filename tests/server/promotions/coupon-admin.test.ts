@@ -89,7 +89,8 @@ describe("クーポン管理: create, edit, 停止 / 再開", () => {
     const created = await post({
       ...base(code),
       kind: "percent",
-      value: "15",
+      value: "１５",
+      minTotal: "３,０００",
       validFrom: "",
       validUntil: "",
       maxUses: "",
@@ -101,6 +102,7 @@ describe("クーポン管理: create, edit, 停止 / 再開", () => {
     expect(row).toMatchObject({
       kind: "percent",
       value: 15,
+      minTotal: 3000,
       contestIds: [shop.contestId],
       validFrom: null,
       validUntil: null,
@@ -162,6 +164,15 @@ describe("クーポン管理: refusals keep what was typed", () => {
       "validFrom",
       "開始日時を正しく入力してください（例: 2026-12-01T09:00）",
     ],
+    // What JavaScript's Number() reads is not what the admin meant: 0x10 is no 16, 1e3 no 1,000.
+    ["an amount written in hexadecimal", { value: "0x10" }, "value", "割引額は数字で入力してください"],
+    [
+      "a minimum written as a power of ten",
+      { minTotal: "1e3" },
+      "minTotal",
+      "最低金額は数字で入力してください",
+    ],
+    ["a cap of Infinity", { maxUses: "Infinity" }, "maxUses", "利用上限（全体）は数字で入力してください"],
     ["a cap of 0", { maxUses: "0" }, "maxUses", "利用上限（全体）は1以上で入力してください"],
     [
       "a per-address cap that is not a number",

@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contestSlug } from "~/lib/rules/slug";
 import {
@@ -49,7 +49,7 @@ const FULL: Fields = {
 function parse(fields: Fields) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  return parseWithZod(form, { schema: promotionSettingsSchema });
+  return parseForm(form, { schema: promotionSettingsSchema });
 }
 
 /** The field errors of a refused form. */

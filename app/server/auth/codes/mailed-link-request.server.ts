@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { data } from "@remix-run/node";
 import type { z } from "zod";
 import { HOUR_MS } from "~/lib/rules/tokyo-date";
@@ -61,7 +61,7 @@ export async function answerMailedLinkRequest<Schema extends z.ZodTypeAny>(
   ask: (values: z.output<Schema>) => MailedLinkRequest,
   sent: string,
 ) {
-  const submission = parseWithZod(await readForm(request), { schema });
+  const submission = parseForm(await readForm(request), { schema });
   if (submission.status !== "success")
     return data({ result: submission.reply(), sent: null }, { status: 400 });
   const requested = ask(submission.value);

@@ -1,5 +1,5 @@
 import type { Submission } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { loginSchema, type LoginValues } from "~/lib/schemas/account-schemas";
@@ -26,7 +26,7 @@ const authenticator = new Authenticator<PasswordStep>();
 for (const login of Object.keys(POLICIES) as PasswordLogin[]) {
   authenticator.use(
     new FormStrategy<PasswordStep>(async ({ form, request }) => {
-      const submission = parseWithZod(form, { schema: loginSchema });
+      const submission = parseForm(form, { schema: loginSchema });
       if (submission.status !== "success") return { checked: false, submission };
       const result = await attemptLogin(request, submission.value, POLICIES[login]);
       return { checked: true, submission, values: submission.value, result };

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import { and, eq } from "drizzle-orm";
 import { positiveId } from "~/lib/rules/params";
 import { refundFormSchema } from "~/lib/schemas/refund-schemas";
@@ -102,7 +102,7 @@ async function refundFormStep(
   form: FormData,
 ): Promise<OrderPageOutcome> {
   const { left, lines } = orderPage(order);
-  const submission = parseWithZod(form, { schema: refundFormSchema({ left }) });
+  const submission = parseForm(form, { schema: refundFormSchema({ left }) });
   if (submission.status !== "success")
     return { done: false, status: 400, reply: submission.reply(), confirm: null };
   const value = submission.value;

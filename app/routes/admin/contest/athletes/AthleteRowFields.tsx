@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseForm } from "~/lib/schemas/parse-form";
 import type { useFetcher } from "@remix-run/react";
 import { useState, type FormEvent, type ReactNode } from "react";
 import { FieldError } from "~/components/forms";
@@ -90,7 +90,7 @@ export function AthleteRowFields({
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     if (submitter instanceof HTMLButtonElement && submitter.formNoValidate) return;
-    const submission = parseWithZod(new FormData(event.currentTarget, submitter), {
+    const submission = parseForm(new FormData(event.currentTarget, submitter), {
       schema: athleteRowSchema,
     });
     if (submission.status === "success") {
