@@ -10,6 +10,7 @@ import { redirectWithToast } from "~/server/http/toast.server";
 import { readForm } from "~/server/http/form.server";
 import { positiveId } from "~/lib/rules/params";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
+import { SideScroll } from "~/components/SideScroll";
 
 export const meta: MetaFunction = () => [{ title: "大会管理 | 管理画面" }];
 
@@ -80,7 +81,7 @@ export default function ContestManagement() {
           大会データがありません
         </p>
       ) : (
-        <div className="mt-6 overflow-x-auto rounded-xl bg-white shadow-sm">
+        <SideScroll label="大会の一覧" className="mt-6 rounded-xl shadow-sm">
           <table className="w-full min-w-[36rem] text-left text-sm">
             <thead className="border-b border-zinc-200 bg-zinc-50 text-zinc-600">
               <tr>
@@ -139,7 +140,7 @@ export default function ContestManagement() {
               ))}
             </tbody>
           </table>
-        </div>
+        </SideScroll>
       )}
     </section>
   );

@@ -5,6 +5,7 @@ import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { formatDate, formatDateTime } from "~/lib/rules/format";
 import { requireAdminPage } from "~/server/auth/admin-session.server";
 import { listUsers, userListQuery } from "~/server/accounts/user-admin.server";
+import { SideScroll } from "~/components/SideScroll";
 
 export const meta: MetaFunction = () => [{ title: "ユーザー管理 | 管理画面" }];
 
@@ -63,7 +64,7 @@ export default function UserManagement() {
           {q ? "該当するユーザーはいません" : "登録ユーザーはいません"}
         </p>
       ) : (
-        <div className="mt-4 overflow-x-auto rounded-xl bg-white shadow-sm">
+        <SideScroll label="ユーザーの一覧" className="mt-4 rounded-xl shadow-sm">
           <table className="w-full min-w-[44rem] text-left text-sm">
             <thead className="border-b border-zinc-200 bg-zinc-50 text-zinc-600">
               <tr>
@@ -112,7 +113,7 @@ export default function UserManagement() {
               })}
             </tbody>
           </table>
-        </div>
+        </SideScroll>
       )}
       {pages > 1 ? (
         <nav aria-label="ページ" className="mt-4 flex items-center justify-between text-sm">

@@ -1,5 +1,5 @@
-import type { ReactNode } from "react";
 import { formatSignedYen, formatYenShort } from "~/lib/rules/format";
+import { SideScroll } from "~/components/SideScroll";
 
 type Figures = {
   listGross: number;
@@ -12,23 +12,6 @@ type Figures = {
 
 /** A refund or a discount: taken off, so written negative; none as a dash. */
 const minusText = (amount: number) => (amount > 0 ? formatSignedYen(-amount) : "—");
-
-/**
- * A table wider than a phone, scrolled sideways: by keyboard too (focusable and named, as axe's
- * scrollable-region-focusable asks), its edges shaded while more lies beyond them.
- */
-function SideScroll({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div
-      role="region"
-      aria-label={label}
-      tabIndex={0}
-      className="mt-3 overflow-x-auto scroll-edges focus-visible:outline-2 focus-visible:outline-brand-600"
-    >
-      {children}
-    </div>
-  );
-}
 
 function FigureCells({ row }: { row: Figures }) {
   return (
@@ -77,7 +60,7 @@ export function SalesDayTable({ days }: { days: (Figures & { day: string })[] })
   return (
     <details className="mt-3 text-sm">
       <summary className="cursor-pointer text-zinc-700">日別の内訳（{active.length}日）</summary>
-      <SideScroll label="日別の内訳の表">
+      <SideScroll label="日別の内訳の表" className="mt-3">
         <table className="w-full min-w-[40rem] text-left">
           <FigureHeads first="日付" />
           <tbody className="divide-y divide-zinc-100">
@@ -98,7 +81,7 @@ export function SalesDayTable({ days }: { days: (Figures & { day: string })[] })
 export function SalesContestTable({ contests }: { contests: (Figures & { contestName: string })[] }) {
   if (contests.length === 0) return <p className="mt-3 text-sm text-zinc-500">該当する注文はありません</p>;
   return (
-    <SideScroll label="大会別の表">
+    <SideScroll label="大会別の表" className="mt-3">
       <table className="w-full min-w-[40rem] text-left text-sm">
         <FigureHeads first="大会名" />
         <tbody className="divide-y divide-zinc-100">

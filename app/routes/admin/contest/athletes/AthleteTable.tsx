@@ -17,6 +17,7 @@ import {
   type Notice,
   type TableContext,
 } from "./table-state";
+import { SideScroll } from "~/components/SideScroll";
 
 /**
  * The athlete table with its bulk bar. The selection lives here: the rows tick it, the bar
@@ -99,7 +100,7 @@ export function AthleteTable({
       ) : null}
 
       {rows.length > 0 ? (
-        <div className="overflow-x-auto rounded-xl bg-white shadow-sm">
+        <SideScroll label="選手の一覧" className="rounded-xl shadow-sm">
           <table className="w-full min-w-[68rem] table-fixed text-left text-sm">
             <AthleteTableHead
               bibNumberLabel={context.bibNumberLabel}
@@ -138,7 +139,7 @@ export function AthleteTable({
               })}
             </tbody>
           </table>
-        </div>
+        </SideScroll>
       ) : null}
       {hydrated ? <PurgeDialog target={purging} onClose={() => setPurging(null)} /> : null}
     </div>

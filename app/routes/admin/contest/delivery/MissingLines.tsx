@@ -1,4 +1,5 @@
 import type { DeliveryScreen } from "~/server/delivery/delivery-screen.server";
+import { SideScroll } from "~/components/SideScroll";
 
 /**
  * Order lines with no file yet, and the orders left waiting because of them. A line marked お断り
@@ -17,7 +18,7 @@ export function MissingLines({
       {missing.length === 0 ? (
         <p className="mt-2 text-sm text-zinc-600">未対応の注文の明細には、すべてファイルがあります。</p>
       ) : (
-        <div className="mt-2 overflow-x-auto rounded-xl bg-white shadow-sm">
+        <SideScroll label="ファイルのない明細の表" className="mt-2 rounded-xl shadow-sm">
           <table className="w-full text-sm">
             <thead className="border-b border-zinc-200 text-left text-xs text-zinc-500">
               <tr>
@@ -46,7 +47,7 @@ export function MissingLines({
               ))}
             </tbody>
           </table>
-        </div>
+        </SideScroll>
       )}
       {incomplete.length > 0 ? (
         <p className="mt-2 text-sm text-zinc-600">

@@ -1,4 +1,5 @@
 import type { ProductionState } from "~/lib/rules/production-list";
+import { SideScroll } from "~/components/SideScroll";
 
 /** One row of the 制作リスト as the page shows it (the loader's words and dates). */
 export type ProductionTableRow = {
@@ -70,12 +71,10 @@ export function ProductionTable({
       <p id="production-table-hint" className="mb-1 text-xs text-zinc-600 md:hidden print:hidden">
         横にスクロールできます →
       </p>
-      <div
-        role="region"
-        aria-label="制作リストの表"
-        aria-describedby="production-table-hint"
-        tabIndex={0}
-        className="overflow-x-auto rounded-xl shadow-sm scroll-edges focus-visible:outline-2 focus-visible:outline-brand-600 print:overflow-visible print:rounded-none print:bg-none print:shadow-none"
+      <SideScroll
+        label="制作リストの表"
+        describedBy="production-table-hint"
+        className="rounded-xl shadow-sm print:overflow-visible print:rounded-none print:bg-none print:shadow-none"
       >
         <table className="w-full min-w-[40rem] text-left text-sm print:min-w-0 print:text-[10pt] print:[print-color-adjust:exact]">
           <caption className="sr-only">{caption}</caption>
@@ -137,7 +136,7 @@ export function ProductionTable({
             ))}
           </tbody>
         </table>
-      </div>
+      </SideScroll>
     </div>
   );
 }
