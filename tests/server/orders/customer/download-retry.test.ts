@@ -1,13 +1,10 @@
 // The safety net of "each video once": a download the shop saw cut short, and never finish, in its
 // 24 hours is offered once more (recorded, mailed to the order's address with the saving steps).
-import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
-import { mailOutbox, orderLines, orders } from "~/server/db/schema";
-import { deliverOrder } from "~/server/delivery/order-delivery.server";
-import { fileStore } from "~/server/files/store.server";
+import { mailOutbox, orderLines } from "~/server/db/schema";
 import { orderPage } from "~/server/orders/admin/order-page.server";
 import {
   offerDownloadRetries,
@@ -15,68 +12,16 @@ import {
   watchDownload,
 } from "~/server/orders/customer/download-retry.server";
 import { claimDownload, downloadPage } from "~/server/orders/customer/downloads.server";
-import type { VideoProbe } from "~/lib/rules/video-versions";
+import { deliveredVideoOrder } from "../../../helpers/delivered-orders";
 
 const HOUR = 3_600_000;
-const PROBE: VideoProbe = {
-  container: "mov,mp4,m4a,3gp,3g2,mj2",
-  videoCodec: "h264",
-  audioCodec: "aac",
-  durationMs: 60_000,
-  width: 1080,
-  height: 1920,
-  bitrate: 8_000_000,
-  rotation: 0,
-};
 const START = new Date("2026-07-01T10:00:00+09:00").getTime();
 
 /** A paid one-video order delivered with a file of the shop, its page open for 30 days from START. */
 async function deliveredVideo() {
   setClock(() => START);
-  const storedName = `delivery-${crypto.randomBytes(12).toString("hex")}.mp4`;
-  await (await fileStore()).putBytes(storedName, crypto.randomBytes(4_000), "video/mp4", "private");
-  const email = `retry-${crypto.randomBytes(4).toString("hex")}@example.jp`;
-  const order = db()
-    .insert(orders)
-    .values({
-      orderNumber: String(50_000_000 + Math.floor(Math.random() * 1_000_000)),
-      checkoutId: crypto.randomUUID(),
-      paymentIntentId: crypto.randomUUID(),
-      contestName: "夏の発表会",
-      customerEmail: email,
-      customerName: "保存 花子",
-      totalAmount: 3000,
-      lineCount: 1,
-    })
-    .returning()
-    .get();
-  const line = db()
-    .insert(orderLines)
-    .values({
-      orderId: order.id,
-      lineNumber: `${order.orderNumber}-1`,
-      contestName: "夏の発表会",
-      category: "キッズ部門",
-      athleteNumber: 3,
-      athleteName: "保存 さくら",
-      style: "縦",
-      orientation: "vertical",
-      price: 3000,
-    })
-    .returning()
-    .get();
-  const result = await deliverOrder(
-    order.id,
-    new Map(),
-    new Map([
-      [
-        line.id,
-        { storedName, originalName: "3_縦.mp4", contentType: "video/mp4", size: 4_000, video: PROBE },
-      ],
-    ]),
-  );
-  if (!result.ok) throw new Error(result.message);
-  return { pageId: result.pageId, lineId: line.id, order, email };
+  const { order, lines, pageId } = await deliveredVideoOrder("夏の発表会", ["保存 さくら"], "retry");
+  return { pageId, lineId: lines[0]!.id, order, email: order.customerEmail };
 }
 
 const at = (hours: number) => {

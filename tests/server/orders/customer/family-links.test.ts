@@ -5,9 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { setClock } from "~/server/core/clock.server";
 import { db } from "~/server/db/client.server";
-import { deliveryFiles, familyLinks, orderLines, orders, refunds } from "~/server/db/schema";
-import { deliverOrder } from "~/server/delivery/order-delivery.server";
-import { fileStore } from "~/server/files/store.server";
+import { deliveryFiles, familyLinks, orderLines, refunds } from "~/server/db/schema";
 import {
   familyFile,
   familyLinkPanel,
@@ -20,94 +18,36 @@ import {
 } from "~/routes/storefront/download-page";
 import { loader as watchLoader } from "~/routes/storefront/family-watch";
 import { loader as fileLoader } from "~/routes/storefront/family-file";
-import type { VideoProbe } from "~/lib/rules/video-versions";
 import { callRoute } from "../../../helpers/route";
-
-const PROBE: VideoProbe = {
-  container: "mov,mp4,m4a,3gp,3g2,mj2",
-  videoCodec: "h264",
-  audioCodec: "aac",
-  durationMs: 60_000,
-  width: 1080,
-  height: 1920,
-  bitrate: 8_000_000,
-  rotation: 0,
-};
-
-const stored = (prefix: string, extension: string) =>
-  `${prefix}-${crypto.randomBytes(12).toString("hex")}.${extension}`;
-
-async function put(prefix: string, extension: string, size: number, type: string) {
-  const name = stored(prefix, extension);
-  await (await fileStore()).putBytes(name, crypto.randomBytes(size), type, "private");
-  return name;
-}
+import { deliveredVideoOrder, PORTRAIT_PROBE, storedFile } from "../../../helpers/delivered-orders";
 
 /**
  * A paid order of three videos delivered as files of the shop: the first two with their phone
  * versions made (the first with its poster), the third still without one.
  */
 async function deliveredOrder() {
-  const orderNumber = String(50_000_000 + Math.floor(Math.random() * 9_000_000));
-  const order = db()
-    .insert(orders)
-    .values({
-      orderNumber,
-      checkoutId: crypto.randomUUID(),
-      paymentIntentId: crypto.randomUUID(),
-      contestName: "春の発表会",
-      customerEmail: `family-${orderNumber}@example.jp`,
-      customerName: "家族 花子",
-      totalAmount: 9000,
-      lineCount: 3,
-    })
-    .returning()
-    .get();
-  const lines = [1, 2, 3].map((n) =>
-    db()
-      .insert(orderLines)
-      .values({
-        orderId: order.id,
-        lineNumber: `${orderNumber}-${n}`,
-        contestName: "春の発表会",
-        category: "キッズ部門",
-        athleteNumber: n,
-        athleteName: `山田 ${["はると", "ひなた", "さくら"][n - 1]}`,
-        style: "縦",
-        orientation: "vertical",
-        price: 3000,
-      })
-      .returning()
-      .get(),
+  const { order, lines, pageId } = await deliveredVideoOrder(
+    "春の発表会",
+    ["山田 はると", "山田 ひなた", "山田 さくら"],
+    "family",
   );
-  const files = new Map();
-  for (const line of lines)
-    files.set(line.id, {
-      storedName: await put("delivery", "mp4", 4000, "video/mp4"),
-      originalName: `${line.athleteNumber}_縦.mp4`,
-      contentType: "video/mp4",
-      size: 4000,
-      video: PROBE,
-    });
-  const result = await deliverOrder(order.id, new Map(), files);
-  if (!result.ok) throw new Error(result.message);
   const phones: string[] = [];
   for (const line of lines.slice(0, 2)) {
     const fileId = db().select().from(orderLines).where(eq(orderLines.id, line.id)).get()!.deliveryFileId!;
-    const phone = await put("phone", "mp4", 2000, "video/mp4");
+    const phone = await storedFile("phone", "mp4", 2000, "video/mp4");
     phones.push(phone);
     db()
       .update(deliveryFiles)
       .set({
         phoneStoredName: phone,
         phoneSize: 2000,
-        phoneVideo: { ...PROBE, width: 720, height: 1280 },
-        posterStoredName: line === lines[0] ? await put("poster", "jpg", 500, "image/jpeg") : null,
+        phoneVideo: { ...PORTRAIT_PROBE, width: 720, height: 1280 },
+        posterStoredName: line === lines[0] ? await storedFile("poster", "jpg", 500, "image/jpeg") : null,
       })
       .where(eq(deliveryFiles.id, fileId))
       .run();
   }
-  return { order, lines, pageId: result.pageId, phones };
+  return { order, lines, pageId, phones };
 }
 
 const tokenOf = (url: string) => /\/family\/([A-Za-z0-9_-]{22})$/.exec(url)?.[1] ?? "";
