@@ -34,3 +34,10 @@ export function accessCodeProblem(code: string): string | null {
     return "合言葉に使えるのは文字・数字・長音（ー）・ハイフン（-）です";
   return null;
 }
+
+/**
+ * The order form's post of a 合言葉 (its hidden intent). Here, not beside the entry's schema: the
+ * order form's page names it, and a constant of a schema's module brings zod into the page's first
+ * load.
+ */
+export const ACCESS_CODE_INTENT = "unlock";

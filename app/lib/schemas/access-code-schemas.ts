@@ -1,8 +1,7 @@
 import { z } from "zod";
+import { ACCESS_CODE_INTENT } from "../rules/access-code";
 
 /** The order form's 合言葉 entry: what a parent types from the venue's flyer. */
-export const ACCESS_CODE_INTENT = "unlock";
-
 export const accessCodeEntrySchema = z.object({
   intent: z.literal(ACCESS_CODE_INTENT),
   accessCode: z

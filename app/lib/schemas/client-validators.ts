@@ -1,6 +1,9 @@
 import { parseForm } from "./parse-form";
 import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from "./account-schemas";
+import { accessCodeEntrySchema } from "./access-code-schemas";
+import { checkoutCouponSchema } from "./checkout-coupon-schemas";
 import { orderLookupSchema } from "./order-lookup-schemas";
+import { testCardSchema, testKonbiniSchema } from "./payment-schemas";
 import { customerSchema, orderFormDraftSchema, orderFormSchema } from "./order-schemas";
 import { receiptAddresseeSchema } from "./receipt-schemas";
 
@@ -19,6 +22,10 @@ export const clientValidators = {
   customer: ({ formData }: Context) => parseForm(formData, { schema: customerSchema }),
   orderLookup: ({ formData }: Context) => parseForm(formData, { schema: orderLookupSchema }),
   receiptAddressee: ({ formData }: Context) => parseForm(formData, { schema: receiptAddresseeSchema }),
+  accessCode: ({ formData }: Context) => parseForm(formData, { schema: accessCodeEntrySchema }),
+  checkoutCoupon: ({ formData }: Context) => parseForm(formData, { schema: checkoutCouponSchema }),
+  testCard: ({ formData }: Context) => parseForm(formData, { schema: testCardSchema }),
+  testKonbini: ({ formData }: Context) => parseForm(formData, { schema: testKonbiniSchema }),
   orderForm: ({ formData, submitter }: Context) => {
     // Adding and removing items saves the draft as it is; only "next" is validated.
     const intent = submitter?.getAttribute("value") ?? "next";

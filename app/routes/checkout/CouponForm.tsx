@@ -6,8 +6,7 @@ import { FormError } from "~/components/form-messages";
 import { formatYenShort } from "~/lib/rules/format";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
-import { checkoutCouponSchema } from "~/lib/schemas/checkout-coupon-schemas";
-import { validateWith } from "~/lib/schemas/validate-with";
+import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 
 export type CouponView = { code: string; applied: boolean; message: string | null; amount: number } | null;
 
@@ -24,10 +23,12 @@ export function CouponForm({
   lastResult?: SubmissionResult<string[]>;
 }) {
   const busy = useIsPending();
+  // Checked in the browser once the field is touched: zod stays out of the page's first load.
+  const validation = useDeferredValidation("checkoutCoupon");
   const [form, fields] = useShopForm({
     id: "coupon",
     lastResult,
-    onValidate: validateWith(checkoutCouponSchema),
+    onValidate: validation.validate,
   });
   return (
     <section aria-labelledby="coupon-heading" className="mt-4 rounded-xl border border-zinc-200 bg-white p-4">
@@ -57,7 +58,7 @@ export function CouponForm({
           </Form>
         </div>
       ) : (
-        <Form method="post" {...getFormProps(form)} className="mt-2">
+        <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="mt-2">
           <FormError id={form.errorId} errors={form.errors} />
           <input type="hidden" name="intent" value="apply-coupon" />
           <Field

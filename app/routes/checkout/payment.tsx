@@ -22,7 +22,7 @@ import { disabledMethodRefusal, shopPaymentTerms } from "~/server/core/payment-t
 import { TermLines } from "~/components/PaymentTermsText";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
-import { validateWith } from "~/lib/schemas/validate-with";
+import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 
 const StripeCardForm = lazy(() => import("~/routes/checkout/StripeCardForm"));
 
@@ -231,15 +231,17 @@ function TestCardForm({ total }: { total: number }) {
   const lastResult = useLastResultOf("card");
   const busy = useIsPending();
   const paying = useIsPending({ state: "submitting" });
+  const validation = useDeferredValidation("testCard");
   const [form, fields] = useShopForm({
     id: "card-payment",
     lastResult,
-    onValidate: validateWith(testCardSchema),
+    onValidate: validation.validate,
   });
   return (
     <Form
       method="post"
       {...getFormProps(form)}
+      onFocus={validation.load}
       className="mt-8 space-y-4 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
     >
       <div className="flex items-center justify-between">
@@ -292,10 +294,11 @@ function TestKonbiniForm({ total, days, stores }: { total: number; days: number;
   const navigation = useNavigation();
   const pending = useIsPending();
   const submitting = useIsPending({ state: "submitting" });
+  const validation = useDeferredValidation("testKonbini");
   const [form] = useShopForm({
     id: "konbini-payment",
     lastResult,
-    onValidate: validateWith(testKonbiniSchema),
+    onValidate: validation.validate,
   });
   // The card form posts to the same action: only this form's post says 手続き中.
   const busy = submitting && navigation.formData?.get("method") === "konbini";
@@ -303,6 +306,7 @@ function TestKonbiniForm({ total, days, stores }: { total: number; days: number;
     <Form
       method="post"
       {...getFormProps(form)}
+      onFocus={validation.load}
       className="mt-6 space-y-3 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
     >
       <div className="flex items-center justify-between">

@@ -4,8 +4,8 @@ import { FormError } from "~/components/form-messages";
 import { Field } from "~/components/forms";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
-import { ACCESS_CODE_INTENT, accessCodeEntrySchema } from "~/lib/schemas/access-code-schemas";
-import { validateWith } from "~/lib/schemas/validate-with";
+import { ACCESS_CODE_INTENT } from "~/lib/rules/access-code";
+import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 
 /**
  * The order form of a contest with a 合言葉, before the code is entered: the contest's name and
@@ -18,11 +18,13 @@ export function AccessCodeForm({
   contestName: string;
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
+  // Checked in the browser once the form is touched: zod stays out of the page's first load.
+  const validation = useDeferredValidation("accessCode");
   const [form, fields] = useShopForm({
     id: "access-code",
     lastResult,
     shouldValidate: "onSubmit",
-    onValidate: validateWith(accessCodeEntrySchema),
+    onValidate: validation.validate,
   });
   const busy = useIsPending();
   return (
@@ -44,7 +46,7 @@ export function AccessCodeForm({
         <p className="mt-2 text-sm leading-relaxed text-zinc-600">
           出場される選手のプライバシーを守るため、この大会の注文フォームは合言葉を入力した方だけがご覧いただけます。合言葉は会場や主催者からお配りした案内に記載しています。
         </p>
-        <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
+        <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="mt-4 space-y-4">
           <input type="hidden" name="intent" value={ACCESS_CODE_INTENT} />
           <FormError id={form.errorId} errors={form.errors} />
           <Field

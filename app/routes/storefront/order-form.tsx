@@ -15,7 +15,7 @@ import { FieldLabel } from "~/components/forms";
 import { contestSamples } from "~/server/media/public-catalogue.server";
 import { contestOpen, enterAccessCode } from "~/server/catalog/contest-access.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
-import { ACCESS_CODE_INTENT } from "~/lib/schemas/access-code-schemas";
+import { ACCESS_CODE_INTENT } from "~/lib/rules/access-code";
 import { AccessCodeForm } from "./AccessCodeForm";
 import { styleNamesOf } from "~/lib/rules/promotion-notices";
 import { ContestSamples } from "./ContestSamples";

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseForm } from "~/lib/schemas/parse-form";
-import { accessCodeMatches, normalizeAccessCode } from "~/lib/rules/access-code";
-import { ACCESS_CODE_INTENT, accessCodeEntrySchema } from "~/lib/schemas/access-code-schemas";
+import { ACCESS_CODE_INTENT, accessCodeMatches, normalizeAccessCode } from "~/lib/rules/access-code";
+import { accessCodeEntrySchema } from "~/lib/schemas/access-code-schemas";
 import { DAY_MS, HOUR_MS } from "~/lib/rules/tokyo-date";
 import { hitRateLimit, originLimitKey, rateLimitUsed } from "../http/rate-limit.server";
 import type { ShopSession } from "../http/session.server";
