@@ -3,11 +3,11 @@ import { uniqueEmail } from "../support/helpers";
 import { loginAsAdmin } from "../support/users";
 
 const ACCOUNT_LINKS = ["セキュリティ監視", "2段階認証の設定", "ショップを表示"];
+// A phone, the header's breakpoint (md) and a laptop: wider screens lay the header out as 1280 does.
 const WIDTHS = [
   { width: 390, height: 844 },
   { width: 768, height: 1024 },
   { width: 1280, height: 800 },
-  { width: 1920, height: 1080 },
 ];
 const PAGES = [
   "/admin",
@@ -66,8 +66,8 @@ test("the admin's own links sit in the header and cover no control at any width"
       await page.goto(path);
       const header = page.getByRole("navigation", { name: "その他の管理機能" });
       for (const name of ACCOUNT_LINKS) await expect(header.getByRole("link", { name })).toBeVisible();
-      // At the top, half way down and at the end of the page.
-      for (const at of [0, 0.5, 1]) {
+      // At the top and at the end of the page (a fixed element floats over both alike).
+      for (const at of [0, 1]) {
         await page.evaluate((at) => window.scrollTo(0, at * document.documentElement.scrollHeight), at);
         const { linkCount, found } = await overlaps(page, ACCOUNT_LINKS);
         if (at === 0) expect(linkCount, `${path} at ${viewport.width}px`).toBe(3);

@@ -269,7 +269,9 @@ test("an order with one お断り line is delivered by 一括納品 from the fil
   // Unticked: the three ready orders are delivered, the refunded one stays open and is mailed nothing.
   await admin.goto(`/admin/contest/${contestId}/delivery`);
   await admin.getByRole("button", { name: "一括納品（3 件の注文）" }).click();
-  await expect(admin.getByText(/3 件の注文を納品しました（納品メール 3 通）/)).toBeVisible();
+  await expect(admin.getByText(/3 件の注文を納品しました（納品メール 3 通）/)).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(
     admin.getByText(/動画のない 1 件の注文は、確認のチェックがないため未対応のままです/),
   ).toBeVisible();
@@ -359,7 +361,8 @@ test("納品ファイル: a file that is not a video is refused by name and why 
     `納品する注文: ${orders[3]}`,
   );
   await admin.getByRole("button", { name: "一括納品（1 件の注文）" }).click();
-  await expect(admin.getByText(/1 件の注文を納品しました/)).toBeVisible();
+  // Copies in the bucket and a mail: on a busy machine longer than an assertion's 10 s.
+  await expect(admin.getByText(/1 件の注文を納品しました/)).toBeVisible({ timeout: 30_000 });
   await expect.poll(() => deliveryMails(families.c).length, { timeout: 15_000 }).toBe(1);
   await context.close();
 });
