@@ -8,6 +8,7 @@ import { e2eDb } from "../support/db";
 import { buyTwoVideos, deliverTwoVideosByUrl } from "../support/flows";
 import { jsEnabled, mailsTo, uniqueEmail, waitForMail } from "../support/helpers";
 import { loginAsAdmin } from "../support/users";
+import { axeViolations } from "../support/axe";
 
 /** The e2e server's database, writable: stands in for the konbini flow until it exists. */
 function writableDb() {
@@ -88,6 +89,8 @@ test("the status page follows an order: 制作中 with the promised day, then �
   await expect(page.getByTestId("order-number")).toHaveText(orderNumber);
   await expect(page.locator('[aria-current="step"]')).toContainText("制作中");
   await expect(page.getByRole("heading", { name: "動画を制作しています" })).toBeVisible();
+  // Steps still to come are read as easily as those done (axe's color-contrast among the rest).
+  expect(await axeViolations(page)).toEqual([]);
   const db = e2eDb();
   const { paid_at: paidAt } = db
     .prepare("select paid_at from orders where order_number = ?")

@@ -4,6 +4,7 @@ import { withDb } from "../../support/db";
 import { uniqueEmail } from "../../support/helpers";
 import { loginAsAdmin } from "../../support/users";
 import { photograph } from "../../support/visual";
+import { axeViolations } from "../../support/axe";
 
 /**
  * An order with discounts, after the order, JavaScript on and off: its status page and its receipt
@@ -148,6 +149,7 @@ test("a discounted order: 注文状況 and the receipt give the 割引 lines and
     "−640円",
   );
   await photograph(page, "i33-sales-discounts");
+  expect(await axeViolations(page)).toEqual([]);
 
   const csv = await page.request.get(`/admin/sales.csv?${new URL(page.url()).searchParams.toString()}`);
   const rows = (await csv.body())
