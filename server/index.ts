@@ -322,8 +322,17 @@ async function refuse(
 }
 
 const port = Number(process.env.PORT ?? 3000);
+/**
+ * The HTTP server reads requests; the socket is opened by a listener of the entry's own, which
+ * hands each connection to it (`connection`, as Node's documentation allows). Stopping the
+ * listener then stops new connections and nothing else: http.Server's own close() would also cut
+ * the kept-alive connections that are idle at that moment, where a client may be sending its next
+ * request (see shutDown). The HTTP server is told it listens, so that Node keeps checking its
+ * connections' header and request timeouts as for a server that opened its own socket.
+ */
 const server = http.createServer(app);
-server.on("error", (error: NodeJS.ErrnoException) => {
+const listener = net.createServer((socket) => server.emit("connection", socket));
+listener.on("error", (error: NodeJS.ErrnoException) => {
   console.error(
     error.code === "EADDRINUSE"
       ? `[server] ポート ${port} は使用中です（別のサーバーが動いていませんか）`
@@ -331,7 +340,8 @@ server.on("error", (error: NodeJS.ErrnoException) => {
   );
   process.exit(1);
 });
-server.listen(port, process.env.HOST ?? undefined, () => {
+listener.listen(port, process.env.HOST ?? undefined, () => {
+  server.emit("listening");
   console.log(`[server] http://localhost:${port}`);
 });
 
@@ -360,8 +370,8 @@ async function shutDown(signal: string): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
   console.log(`[server] ${signal}: 受付を停止し、処理中のリクエストの完了を待っています`);
-  // net.Server's own close: http.Server's would also close the idle kept-alive connections at once.
-  const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+  // The listener's close: no new connections, and done once every connection it opened has ended.
+  const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
   const grace = new Promise<"late">((resolve) =>
     setTimeout(() => resolve("late"), edge.shutdownGraceMs).unref(),
   );
