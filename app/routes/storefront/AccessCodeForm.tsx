@@ -1,11 +1,12 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { FormError } from "~/components/form-messages";
 import { Field } from "~/components/forms";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { ACCESS_CODE_INTENT } from "~/lib/rules/access-code";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
+import { OrderFormHeading } from "./OrderFormHeading";
 
 /**
  * The order form of a contest with a 合言葉, before the code is entered: the contest's name and
@@ -29,13 +30,7 @@ export function AccessCodeForm({
   const busy = useIsPending();
   return (
     <div className="mx-auto max-w-xl px-4 py-6 sm:py-10">
-      <nav className="text-sm text-zinc-500">
-        <Link to="/" className="hover:underline">
-          ホーム
-        </Link>{" "}
-        / 注文フォーム
-      </nav>
-      <h1 className="mt-2 text-2xl font-bold">{contestName}</h1>
+      <OrderFormHeading contestName={contestName} />
       <section
         aria-labelledby="access-code-title"
         className="mt-6 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm sm:p-6"

@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { formatYen } from "~/lib/rules/format";
 import { numberLabelOf } from "~/lib/rules/number-label";
 import type { OrderFormValues } from "~/lib/schemas/order-schemas";
@@ -31,6 +31,7 @@ import {
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useShopForm } from "~/lib/hooks/use-shop-form";
 import { useOrderFormChoices } from "./order-form-choices";
+import { OrderFormHeading } from "./OrderFormHeading";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.contest.name ?? "ご注文"} | 注文フォーム | コンテスト動画ショップ` },
@@ -136,13 +137,7 @@ function OrderForm() {
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-6 sm:py-10">
-      <nav className="text-sm text-zinc-500">
-        <Link to="/" className="hover:underline">
-          ホーム
-        </Link>{" "}
-        / 注文フォーム
-      </nav>
-      <h1 className="mt-2 text-2xl font-bold">{contest.name}</h1>
+      <OrderFormHeading contestName={contest.name} />
       <p className="mt-1 text-zinc-600">ご希望の動画を選んでください。価格はすべて税込です。</p>
 
       {priceDescription && (priceDescription.items.length > 0 || priceDescription.notes) ? (
