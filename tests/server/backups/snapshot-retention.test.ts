@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { tokyoDay } from "~/lib/rules/tokyo-date";
 import {
   DEFAULT_RETENTION,
   ON_MACHINE_RETENTION,
@@ -40,6 +41,29 @@ describe("snapshot retention", () => {
     expect(snapshotsToKeep(old, now)).toEqual(new Set([old[1]!.name]));
     const ahead = at("2026-12-01T00:00:00.000Z");
     expect(snapshotsToKeep([...old, ahead], now)).toEqual(new Set([ahead.name]));
+  });
+
+  it("pruned as they are taken, every 12 hours for 62 days, what is left is the last 24 hours, one a day for 30 days and one a month", () => {
+    // The scheduler prunes after every snapshot: deleting as it goes must leave what the policy
+    // keeps of all of them at the end (scheduler.server.ts deletes for good what it does not keep).
+    const HOUR = 3600_000;
+    const start = Date.parse("2027-01-01T00:00:00.000Z");
+    const taken: { name: string; takenAt: Date }[] = [];
+    let stored: { name: string; takenAt: Date }[] = [];
+    for (let ms = start; ms <= start + 62 * 24 * HOUR; ms += 12 * HOUR) {
+      const snapshot = { name: snapshotName(new Date(ms)), takenAt: new Date(ms) };
+      taken.push(snapshot);
+      const keep = snapshotsToKeep([...stored, snapshot], snapshot.takenAt);
+      stored = [...stored, snapshot].filter((kept) => keep.has(kept.name));
+    }
+    const last = taken.at(-1)!.takenAt;
+    expect(taken).toHaveLength(125);
+    expect(new Set(stored.map((snapshot) => snapshot.name))).toEqual(snapshotsToKeep(taken, last));
+    // Of 125: the last 24 hours (3, the one exactly a day old included), the newest of each of
+    // the 28 Tokyo days before those, and January's last (February's is one of the 28).
+    const keptDays = stored.map((snapshot) => tokyoDay(snapshot.takenAt));
+    expect(keptDays.filter((day) => day < "2027-02-03")).toEqual(["2027-01-31"]);
+    expect(stored).toHaveLength(3 + 28 + 1);
   });
 
   it("a policy of 0 days and 0 months keeps the last hours only", () => {
