@@ -70,6 +70,8 @@ export default defineConfig({
       grepInvert: /@js-only/,
       testIgnore: [
         "**/admin/admin-access.spec.ts",
+        // The header's layout: the same page with JavaScript off (the file says why).
+        "**/admin/admin-header-layout.spec.ts",
         "**/server/upload-resume.spec.ts",
         "**/server/kept-alive-connections.spec.ts",
         "**/server/list-index-bomb.spec.ts",
