@@ -13,9 +13,13 @@ const STORAGE_TESTS = [
 
 /**
  * Tests that only object storage can show: a stored video whose read never ends is a bucket's
- * answer (a local file always ends). They run in the "s3" project alone, never skipped elsewhere.
+ * answer (a local file always ends), and the Cache-Control a bucket keeps with each object. They
+ * run in the "s3" project alone, never skipped elsewhere.
  */
-const OBJECT_STORAGE_ONLY_TESTS = ["tests/server/media/media-stalled-job.test.ts"];
+const OBJECT_STORAGE_ONLY_TESTS = [
+  "tests/server/media/media-stalled-job.test.ts",
+  "tests/server/files/private-delivery-bucket.test.ts",
+];
 
 /**
  * The tests about lockouts, codes, sessions and per-address counts: they hash passwords at a tiny
