@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { e2eDbFile } from "./work-dir";
 import Database from "better-sqlite3";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
-import { hashPassword } from "../../app/server/auth/password.server";
+import { fastHashPassword } from "../../tests/helpers/fast-password";
 import { jsEnabled } from "./helpers";
 
 /** The e2e server's database, writable: for making users and orders a test needs, faster than the UI. */
@@ -13,7 +13,8 @@ function writableDb() {
 }
 
 export async function createUserInDb(email: string, password: string, name = "山田 花子"): Promise<number> {
-  const hash = await hashPassword(password);
+  // A hash at a tiny cost, as createUser's (users.ts says why).
+  const hash = await fastHashPassword(password);
   const db = writableDb();
   try {
     return Number(

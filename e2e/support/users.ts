@@ -1,6 +1,6 @@
 import { e2eDbFile } from "./work-dir";
 import Database from "better-sqlite3";
-import { hashPassword } from "../../app/server/auth/password.server";
+import { fastHashPassword } from "../../tests/helpers/fast-password";
 import { mintSessionCookie } from "../../scripts/mint-session.mjs";
 
 /** The e2e server's secret (e2e/support/server.mjs): tests can mint sessions in states a browser could be in. */
@@ -16,7 +16,11 @@ export async function createUser(options: {
   name?: string;
 }): Promise<TestUser> {
   const password = options.password ?? "Test-Password-2025";
-  const passwordHash = await hashPassword(password);
+  // A hash at a tiny cost, in the stored format whose parameters the server's check reads: these
+  // users are a test's set-up, not its subject (the real cost is tests/server/auth/password.test.ts's;
+  // server-edge.spec.ts's login flood hashes for real), and a full-cost hash here and at each of
+  // their logins costs half a second of a CPU the shop's server and browser share.
+  const passwordHash = await fastHashPassword(password);
   const db = new Database(e2eDbFile());
   try {
     const row = db
