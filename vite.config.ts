@@ -47,6 +47,25 @@ export default defineConfig(({ isSsrBuild }) => ({
             if (warning.code === "EMPTY_BUNDLE") return;
             warn(warning);
           },
+          output: {
+            // conform's form state (its useForm and its reading of a post) kept in one chunk. Left
+            // to Rollup it is cut in two by who imports each part (the order form's deferred check
+            // reads a post with conform but draws no conform form), and every other page with a
+            // form loads both halves (0.8 KiB more gzip). Its field helpers (getInputProps…) are a
+            // chunk of their own, loaded with the shop's field components without the form state.
+            manualChunks(id) {
+              if (/\/@conform-to\/react\/dist\/(helpers|_virtual\/)/.test(id)) return "conform-helpers";
+              if (/\/@conform-to\/(dom|react)\//.test(id)) return "conform";
+              // The framework named too: else Rollup puts React into conform's chunk (conform imports
+              // it) and every page loads conform.
+              if (
+                /\/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom|@remix-run\/react|@remix-run\/router|turbo-stream)\//.test(
+                  id,
+                )
+              )
+                return "components";
+            },
+          },
         },
       },
   server: { port: 3000 },

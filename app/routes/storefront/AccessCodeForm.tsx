@@ -1,9 +1,9 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { FormError } from "~/components/form-messages";
-import { Field } from "~/components/forms";
+import { FieldError, FieldLabel } from "~/components/forms";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
-import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { useCheckedSubmit } from "~/lib/hooks/use-checked-submit";
 import { ACCESS_CODE_INTENT } from "~/lib/rules/access-code";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 import { OrderFormHeading } from "./OrderFormHeading";
@@ -21,12 +21,17 @@ export function AccessCodeForm({
 }) {
   // Checked in the browser once the form is touched: zod stays out of the page's first load.
   const validation = useDeferredValidation("accessCode");
-  const [form, fields] = useShopForm({
+  // Checked at submit only, so the page needs no conform form state (see useCheckedSubmit).
+  const { form, errorsOf, idsOf } = useCheckedSubmit({
     id: "access-code",
     lastResult,
-    shouldValidate: "onSubmit",
-    onValidate: validation.validate,
+    check: validation.validate,
   });
+  const field = idsOf("accessCode");
+  const errors = errorsOf("accessCode");
+  const hintId = `${field.id}-hint`;
+  // Refused without JS, the page comes back with the code as typed.
+  const typed = lastResult?.initialValue?.accessCode;
   const busy = useIsPending();
   return (
     <div className="mx-auto max-w-xl px-4 py-6 sm:py-10">
@@ -41,17 +46,35 @@ export function AccessCodeForm({
         <p className="mt-2 text-sm leading-relaxed text-zinc-600">
           出場される選手のプライバシーを守るため、この大会の注文フォームは合言葉を入力した方だけがご覧いただけます。合言葉は会場や主催者からお配りした案内に記載しています。
         </p>
-        <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="mt-4 space-y-4">
+        <Form
+          method="post"
+          id={form.id}
+          onSubmit={form.onSubmit}
+          aria-describedby={form.errors ? form.errorId : undefined}
+          onFocus={validation.load}
+          className="mt-4 space-y-4"
+        >
           <input type="hidden" name="intent" value={ACCESS_CODE_INTENT} />
           <FormError id={form.errorId} errors={form.errors} />
-          <Field
-            label="合言葉"
-            meta={fields.accessCode}
-            type="text"
-            hint="全角・半角、大文字・小文字は区別しません。"
-            inputProps={{ autoComplete: "off", autoCapitalize: "none", spellCheck: false }}
-            announce
-          />
+          <div>
+            <FieldLabel htmlFor={field.id}>合言葉</FieldLabel>
+            <input
+              id={field.id}
+              name="accessCode"
+              type="text"
+              defaultValue={typeof typed === "string" ? typed : undefined}
+              aria-invalid={errors ? true : undefined}
+              aria-describedby={errors ? `${field.errorId} ${hintId}` : hintId}
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              className="field-input"
+            />
+            <p id={hintId} className="mt-1 text-xs text-zinc-500">
+              全角・半角、大文字・小文字は区別しません。
+            </p>
+            <FieldError id={field.errorId} errors={errors} announce />
+          </div>
           <button type="submit" className="btn-primary w-full sm:w-auto" disabled={busy}>
             {busy ? "確認中..." : "注文フォームを開く"}
           </button>

@@ -1,10 +1,8 @@
-import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { formatYen } from "~/lib/rules/format";
 import { numberLabelOf } from "~/lib/rules/number-label";
-import type { OrderFormValues } from "~/lib/schemas/order-schemas";
 import { MAX_ORDER_ITEMS } from "~/lib/rules/pricing";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/checkout/order-form.server";
@@ -29,7 +27,7 @@ import {
   usePricingTime,
 } from "./OrderFormPrices";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
-import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { useCheckedSubmit } from "~/lib/hooks/use-checked-submit";
 import { useOrderFormChoices } from "./order-form-choices";
 import { OrderFormHeading } from "./OrderFormHeading";
 
@@ -109,23 +107,13 @@ function OrderForm() {
   });
   const busy = useIsPending();
   const validation = useDeferredValidation("orderForm");
-  const [form, fields] = useShopForm<OrderFormValues>({
+  // Checked at submit only: the items are drawn from the server's draft, so the page needs the
+  // errors of a post and nothing more of a form library (see useCheckedSubmit).
+  const { form, errorsOf } = useCheckedSubmit({
     id: `order-form-${formKey}`,
     lastResult: busy ? null : lastResult,
-    // Conform needs the list's length to hand out each item's errors.
-    defaultValue: {
-      items: draft.map((item) => ({
-        category: item.category,
-        athleteId: String(item.athleteId ?? ""),
-        formatId: String(item.formatId ?? ""),
-      })),
-    },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
-    onValidate: validation.validate,
+    check: validation.validate,
   });
-  // Items come from the server's draft; conform only carries the validation result.
-  const itemErrors = fields.items.getFieldList().map((field) => field.getFieldset());
   const itemCount = draft.length;
   // A preview by the server's own rule at the server's time: the server prices the order again
   // at each step from the athletes' current prices and the promotions then running.
@@ -165,7 +153,9 @@ function OrderForm() {
 
       <Form
         method="post"
-        {...getFormProps(form)}
+        id={form.id}
+        onSubmit={form.onSubmit}
+        aria-describedby={form.errors ? form.errorId : undefined}
         onFocus={validation.load}
         key={formKey}
         ref={formRef}
@@ -173,14 +163,14 @@ function OrderForm() {
         onChange={onChange}
       >
         <FormError id={form.errorId} errors={form.errors} />
-        <FormError errors={fields.items.errors} />
+        <FormError errors={errorsOf("items")} />
 
         {draft.map((item, index) => {
           const current = live[index] ?? item;
-          const errors = itemErrors[index];
-          const hasError = Boolean(
-            errors?.category.errors || errors?.athleteId.errors || errors?.formatId.errors,
+          const errors = ["category", "athleteId", "formatId"].flatMap(
+            (name) => errorsOf(`items[${index}].${name}`) ?? [],
           );
+          const hasError = errors.length > 0;
           const athletes = current.category
             ? options.athletes.filter((a) => a.category === current.category)
             : options.athletes;
@@ -279,11 +269,7 @@ function OrderForm() {
               </div>
               {hasError ? (
                 <p role="alert" className="field-error">
-                  {
-                    [errors?.category.errors, errors?.athleteId.errors, errors?.formatId.errors]
-                      .flat()
-                      .filter(Boolean)[0]
-                  }
+                  {errors[0]}
                 </p>
               ) : null}
               <LinePrice line={lineAt(index)} />
