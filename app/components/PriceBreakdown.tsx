@@ -1,5 +1,5 @@
 import { formatYen, formatYenShort } from "~/lib/rules/format";
-import { minimumChargeNote } from "~/lib/rules/promotions";
+import { minimumChargeNote } from "~/lib/rules/minimum-charge";
 import {
   isDiscounted,
   regularPrice,

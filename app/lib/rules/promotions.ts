@@ -1,4 +1,5 @@
 import { formatDateTime, formatYenShort } from "./format";
+import { MIN_CHARGE } from "./minimum-charge";
 import { ORIENTATIONS, type Orientation } from "./pricing";
 
 /**
@@ -13,8 +14,9 @@ import { ORIENTATIONS, type Orientation } from "./pricing";
  * payment can be (MIN_CHARGE): a total is never negative and never above the list price.
  */
 
-/** Stripe's smallest charge in yen: discounts stop there. */
-export const MIN_CHARGE = 50;
+// The smallest charge and its note live on their own, so the pages that only show a stored
+// breakdown (注文内容の確認, the payment page) do not load the promotions' pricing with them.
+export { MIN_CHARGE, minimumChargeNote } from "./minimum-charge";
 
 export const DISCOUNT_KINDS = ["early_bird", "set", "quantity", "coupon"] as const;
 export type DiscountKind = (typeof DISCOUNT_KINDS)[number];
@@ -74,22 +76,6 @@ export type PromotionPricing<L> = {
 /** Whether the early-bird prices still apply at `at` (ms): before their end, not at it. */
 export function earlyBirdOpen(promotions: ContestPromotions, at: number): boolean {
   return promotions.earlyBird !== null && at < promotions.earlyBird.endsAt;
-}
-
-/**
- * Said under a price breakdown whose discounts stop at the smallest payable amount (MIN_CHARGE),
- * so a 100 % coupon that leaves 50円 comes with its reason. Read from the breakdown alone (what
- * is paid and what came off), so the pages before the order and those after it (from the stored
- * order) and the mails say the same; discounts that come to exactly that much by themselves read
- * the same, and the sentence is as true of them.
- */
-export function minimumChargeNote(breakdown: {
-  total: number;
-  discounts: readonly { amount: number }[];
-}): string | null {
-  const off = breakdown.discounts.reduce((sum, discount) => sum + discount.amount, 0);
-  if (off <= 0 || breakdown.total !== MIN_CHARGE) return null;
-  return `お支払いは最低${formatYenShort(MIN_CHARGE)}からのため、割引は${formatYenShort(off)}までとなります。`;
 }
 
 /** Said on the next step when the early-bird prices ended after the last one (the way a changed price is). */

@@ -1,5 +1,6 @@
 import { formatYen, formatYenShort } from "~/lib/rules/format";
-import { minimumChargeNote, type Discount } from "~/lib/rules/promotions";
+import { minimumChargeNote } from "~/lib/rules/minimum-charge";
+import type { Discount } from "~/lib/rules/promotions";
 
 export type OrderLineView = {
   category: string;
