@@ -1,24 +1,10 @@
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { formatDateTime } from "~/lib/rules/format";
+import { useSecondsLeft } from "~/lib/hooks/use-seconds-left";
 
-/**
- * Seconds left until `end` (epoch ms), counted down in the browser each second; null before
- * the page is hydrated (and without a deadline), so the server's HTML never shows a count.
- */
-function useSecondsLeft(end: number | null): number | null {
-  const [left, setLeft] = useState<number | null>(null);
-  useEffect(() => {
-    if (end === null) {
-      setLeft(null);
-      return;
-    }
-    const tick = () => setLeft(Math.max(0, Math.round((end - Date.now()) / 1000)));
-    tick();
-    const timer = window.setInterval(tick, 1000);
-    return () => window.clearInterval(timer);
-  }, [end]);
-  return left;
-}
+// The login pages' lock lives with the count it reads, so /login does not load this component
+// (and the date formatting it draws the deadline with) for a lock it shows only after a refusal.
+export { useLockUntil } from "~/lib/hooks/use-seconds-left";
 
 /**
  * Time left until a deadline. Without JS it reads as the deadline's clock time;
@@ -43,10 +29,4 @@ export function CountdownDeadline({ deadline, onExpire }: { deadline: string; on
       （{left}秒）
     </p>
   );
-}
-
-/** A login locked until the given time (epoch ms); with JavaScript the button comes back by itself when it passes. */
-export function useLockUntil(lockedUntil: number | null): boolean {
-  const left = useSecondsLeft(lockedUntil);
-  return lockedUntil !== null && left !== 0;
 }

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthCard } from "~/components/AuthCard";
-import { useLockUntil } from "~/components/CountdownDeadline";
+import { useLockUntil } from "~/lib/hooks/use-seconds-left";
 import { Field } from "~/components/forms";
 import { FormError } from "~/components/form-messages";
 import { MailHelpLinks } from "~/components/MailHelpLinks";
