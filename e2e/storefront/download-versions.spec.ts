@@ -5,9 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test, type Page } from "@playwright/test";
 import { landscapeVideo, sha256File } from "../../tests/helpers/test-videos";
-import { createContest } from "../support/contests";
 import { holdDeliveryJobs, withDb } from "../support/db";
-import { buyTwoVideos } from "../support/flows";
 import { jsEnabled, mailsTo, uniqueEmail } from "../support/helpers";
 import { loginAsAdmin } from "../support/users";
 
@@ -22,32 +20,57 @@ const run = promisify(execFile);
 const DELIVERY_SUBJECT = "動画のご用意ができました";
 
 /**
- * A contest of the test's own on sale (キッズ部門 1 and ジュニア部門 2, as flows.ts buys them),
- * made with 新規大会追加 and filled in as the admin's other tabs would. Its phone jobs are held
- * (the queue is busy) until `release`, so the page is seen before the phone version exists.
+ * A contest of the test's own on sale (キッズ部門 1 and ジュニア部門 2) with a paid order for
+ * キッズ部門 1 縦, written into the server's database as 新規大会追加, the admin's other tabs and
+ * the checkout store them (those screens are their own specs'). Its phone jobs are held (the
+ * queue is busy) until `release`, so the page is seen before the phone version exists.
  */
-async function contestOnSale(admin: Page) {
-  const name = `スマホ用テスト大会 ${crypto.randomBytes(4).toString("hex")}`;
-  const contestId = Number(/\/admin\/contest\/(\d+)/.exec(await createContest(admin, name))?.[1]);
-  withDb((db) => {
-    db.prepare(
-      "update contests set video_published = 1, site_public_status = '公開', bib_number_label = 'エントリー番号' where id = ?",
-    ).run(contestId);
+function contestWithPaidOrder(email: string) {
+  const tag = crypto.randomBytes(4).toString("hex");
+  const name = `スマホ用テスト大会 ${tag}`;
+  const { contestId, orderNumber } = withDb((db) => {
+    const contestId = (
+      db
+        .prepare(
+          `insert into contests (name, slug_key, bib_number_label, video_published, site_public_status)
+           values (?, ?, 'エントリー番号', 1, '公開') returning id`,
+        )
+        .get(name, `sumahoyou${tag}`) as { id: number }
+    ).id;
+    const format = db.prepare("insert into video_formats (contest_id, name, display_order) values (?, ?, ?)");
+    format.run(contestId, "縦", 0);
+    format.run(contestId, "横", 1);
     const category = db.prepare("insert into categories (contest_id, name, color) values (?, ?, '#3b82f6')");
     const athlete = db.prepare(
       `insert into athletes (contest_id, athlete_number, name, category, video_status, vertical_video_price, horizontal_video_price)
-       values (?, ?, ?, ?, '販売中', 3000, 4500)`,
+       values (?, ?, ?, ?, '販売中', 3000, 4500) returning id`,
     );
-    for (const [number, athleteName, categoryName] of [
-      [1, "山田 ひなた", "キッズ部門"],
-      [2, "鈴木 はると", "ジュニア部門"],
-    ] as const) {
+    const athleteIds = (
+      [
+        [1, "山田 ひなた", "キッズ部門"],
+        [2, "鈴木 はると", "ジュニア部門"],
+      ] as const
+    ).map(([number, athleteName, categoryName]) => {
       category.run(contestId, categoryName);
-      athlete.run(contestId, number, athleteName, categoryName);
-    }
+      return (athlete.get(contestId, number, athleteName, categoryName) as { id: number }).id;
+    });
+    const orderNumber = `7${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
+    const orderId = (
+      db
+        .prepare(
+          `insert into orders (status_token, order_number, checkout_id, payment_intent_id, contest_id, contest_name, bib_number_label,
+             customer_email, customer_name, total_amount, line_count) values (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, 'エントリー番号', ?, '動画 花子', 3000, 1) returning id`,
+        )
+        .get(orderNumber, `c${orderNumber}`, `pi${orderNumber}`, contestId, name, email) as { id: number }
+    ).id;
+    db.prepare(
+      `insert into order_lines (order_id, line_number, contest_name, category, athlete_id, athlete_number, athlete_name,
+         style, orientation, price) values (?, ?, ?, 'キッズ部門', ?, 1, '山田 ひなた', '縦', 'vertical', 3000)`,
+    ).run(orderId, `${orderNumber}-1`, name, athleteIds[0]);
+    return { contestId, orderNumber };
   });
   const release = holdDeliveryJobs(contestId, ["phone"]);
-  return { name, contestId, release };
+  return { name, contestId, orderNumber, release };
 }
 
 async function uploadDeliveryFiles(admin: Page, files: { name: string; buffer: Buffer }[]) {
@@ -95,18 +118,12 @@ test("a delivered video: オリジナル at once, スマホ用 once made (no sec
   const adminContext = await browser.newContext({ javaScriptEnabled: jsEnabled() });
   await loginAsAdmin(adminContext, baseURL ?? "", uniqueEmail("versions-admin"));
   const admin = await adminContext.newPage();
-  const { name, contestId, release } = await contestOnSale(admin);
+  const email = uniqueEmail("versions");
+  const { name, contestId, orderNumber, release } = contestWithPaidOrder(email);
   try {
-    const email = uniqueEmail("versions");
-    const orderNumber = await buyTwoVideos(page, email, "動画 花子", name);
-
-    // 納品ファイル: the editor's 1080p export for both videos, then 一括納品.
+    // 納品ファイル: the editor's 1080p export, then 一括納品.
     await admin.goto(`/admin/contest/${contestId}/delivery`);
-    const buffer = fs.readFileSync(original);
-    await uploadDeliveryFiles(admin, [
-      { name: "1_縦.mp4", buffer },
-      { name: "2_横.mp4", buffer },
-    ]);
+    await uploadDeliveryFiles(admin, [{ name: "1_縦.mp4", buffer: fs.readFileSync(original) }]);
     await admin.getByRole("button", { name: "一括納品（1 件の注文）" }).click();
     await expect(admin.getByText(/1 件の注文を納品しました/)).toBeVisible();
     const deliveryMails = () => mailsTo(email).filter((mail) => mail.subject.includes(DELIVERY_SUBJECT));
