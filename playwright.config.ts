@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import os from "node:os";
 import { defineConfig } from "@playwright/test";
 
 // Free ports are picked once, in the main process; workers inherit them through the environment.
@@ -37,7 +38,10 @@ const OBJECT_STORAGE_SPECS = [
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: true,
-  workers: process.env.CI ? 2 : undefined,
+  // Two at least, as CI runs it: every test makes its own users, contests and addresses, and much
+  // of a test is waiting (mails, background jobs, the server), so on a 2-core machine Playwright's
+  // default (half the cores: one) leaves a core idle. A bigger machine keeps half its cores.
+  workers: process.env.CI ? 2 : Math.max(2, Math.floor(os.cpus().length / 2)),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
