@@ -28,9 +28,18 @@ const shop = await startServer({ ...env, ...BEHIND_FLY }, undefined, {
 });
 const admin = await adminCookie(env.DATABASE_PATH, adminId);
 const form = { "Content-Type": "application/x-www-form-urlencoded" };
-const loads: { path: string; method?: "POST"; headers?: Record<string, string>; body?: string }[] = [
+const loads: {
+  path: string;
+  method?: "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  /** Names a load its path does not tell apart (PROFILE_ONLY="logged-in form"). */
+  name?: string;
+}[] = [
   { path: "/" },
   { path: formPath },
+  // A logged-in visitor's order form is drawn every time (never from the render cache).
+  { path: formPath, headers: { Cookie: admin }, name: "logged-in form" },
   { path: formPath, method: "POST", headers: form, body: postBody },
   { path: "/about" },
   { path: "/no-such-page" },
@@ -39,14 +48,17 @@ const loads: { path: string; method?: "POST"; headers?: Record<string, string>; 
 ];
 // PROFILE_ONLY=/about (a comma-separated list of paths) profiles those pages alone.
 // An entry may name the method too ("GET /order-form/…"), and "form" stands for the order form's path.
-const only = process.env.PROFILE_ONLY?.split(",").map((entry) =>
-  entry.replace(/(^| )form$/, `$1${formPath}`),
-);
+const onlyNames = process.env.PROFILE_ONLY?.split(",");
+const only = onlyNames?.map((entry) => entry.replace(/^((?:GET|POST) )?form$/, `$1${formPath}`));
 const profiled = loads.filter(
-  (load) => !only || only.includes(load.path) || only.includes(`${load.method ?? "GET"} ${load.path}`),
+  (load) =>
+    !only ||
+    (load.name
+      ? onlyNames?.includes(load.name)
+      : only.includes(load.path) || only.includes(`${load.method ?? "GET"} ${load.path}`)),
 );
 for (const load of profiled) {
-  process.stderr.write(`${load.method ?? "GET"} ${load.path}\n`);
+  process.stderr.write(`${load.name ?? `${load.method ?? "GET"} ${load.path}`}\n`);
   await autocannon({
     url: `${shop.base}${load.path}`,
     connections: 50,

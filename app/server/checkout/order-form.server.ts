@@ -10,7 +10,7 @@ import { findContestBySlug } from "../catalog/contests.server";
 import { isOnSale } from "../catalog/publication.server";
 import { orderFormOptions } from "../catalog/pricing.server";
 import { completeItems, priceItems } from "../promotions/order-pricing.server";
-import { currentCheckout, mayStartDraft, saveDraft } from "./draft.server";
+import { currentCheckout, saveDraft } from "./draft.server";
 import type { ShopSession } from "../http/session.server";
 import { notFound } from "../http/not-found.server";
 import { positiveId } from "~/lib/rules/params";
@@ -96,12 +96,14 @@ export function handleOrderForm(
 ): OrderFormOutcome {
   const intent = String(formData.get("intent") ?? "next");
   const submission = parseForm(formData, { schema: orderFormSchema });
-  let items = draftFrom(submission.payload);
-  if (!mayStartDraft(session, request)) {
+  const chosen = draftFrom(submission.payload);
+  const items = itemsAfter(intent, chosen);
+  // Every button saves the draft first; a new one only within its address's limit.
+  if (!saveDraft(session, contest.id, items, request)) {
     return {
       kind: "refused",
       status: 429,
-      items: items.length > 0 ? items : [emptyItem()],
+      items: chosen.length > 0 ? chosen : [emptyItem()],
       reply: submission.reply({
         formErrors: [
           "ただいまアクセスが集中しているため、ご注文を受け付けられませんでした。しばらく時間をおいてから、もう一度お試しください。",
@@ -109,24 +111,8 @@ export function handleOrderForm(
       }),
     };
   }
+  if (intent === "add" || intent === "price" || /^remove-\d+$/.test(intent)) return { kind: "reload" };
 
-  if (intent === "add") {
-    if (items.length < MAX_ORDER_ITEMS) items.push(emptyItem());
-    saveDraft(session, contest.id, items);
-    return { kind: "reload" };
-  }
-  if (intent === "price") {
-    saveDraft(session, contest.id, items);
-    return { kind: "reload" };
-  }
-  const removeMatch = /^remove-(\d+)$/.exec(intent);
-  if (removeMatch) {
-    items = items.filter((_, index) => index !== Number(removeMatch[1]));
-    saveDraft(session, contest.id, items);
-    return { kind: "reload" };
-  }
-
-  saveDraft(session, contest.id, items);
   if (submission.status !== "success") return { kind: "invalid", status: 400, reply: submission.reply() };
   const pricing = priceItems(contest.id, completeItems(items));
   if (!pricing.ok) {
@@ -137,4 +123,11 @@ export function handleOrderForm(
     };
   }
   return { kind: "confirm" };
+}
+
+/** The items the form keeps after its button: one more (＋ 商品を追加), one fewer (削除), or as chosen. */
+function itemsAfter(intent: string, items: CheckoutItem[]): CheckoutItem[] {
+  if (intent === "add") return items.length < MAX_ORDER_ITEMS ? [...items, emptyItem()] : items;
+  const removed = /^remove-(\d+)$/.exec(intent);
+  return removed ? items.filter((_, index) => index !== Number(removed[1])) : items;
 }
