@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach } from "vitest";
+import { afterEach, vi } from "vitest";
 // The clock reads no configuration, so it may load before the variables below are set.
 import { setClock } from "~/server/core/clock.server";
 
@@ -23,6 +23,16 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
 
 // Every test starts on the real clock, whatever the one before it set.
 afterEach(() => setClock(null));
+
+// vi.waitFor waits for a mail or a background job, ending as soon as it is there. Its default of a
+// second is short on a 2-core machine running two files at once (vitest.config.ts): 10 s unless a
+// test says otherwise, as Playwright's expect waits.
+const waitFor = vi.waitFor;
+vi.waitFor = ((callback, options) =>
+  waitFor(
+    callback,
+    typeof options === "number" ? options : { timeout: 10_000, ...options },
+  )) as typeof vi.waitFor;
 
 // The "s3" project (vitest.config.ts): stored files go to the run's fake S3, under a prefix of this file's own.
 if (process.env.SHOP_TEST_STORAGE === "s3") {
