@@ -56,7 +56,8 @@ export function useCheckedSubmit({
   };
 }
 
-function focusFirstError(formId: string, errors: Errors) {
+/** As conform does after a refused post: the focus to the first field in error. */
+export function focusFirstError(formId: string, errors: Errors) {
   const form = document.getElementById(formId);
   if (!(form instanceof HTMLFormElement)) return;
   for (const element of form.elements) {

@@ -1,11 +1,10 @@
-import { getFormProps } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { Field } from "~/components/forms";
 import { FormError } from "~/components/form-messages";
 import { formatYenShort } from "~/lib/rules/format";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
-import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { useStorefrontForm } from "~/lib/hooks/use-storefront-form";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 
 export type CouponView = { code: string; applied: boolean; message: string | null; amount: number } | null;
@@ -25,10 +24,10 @@ export function CouponForm({
   const busy = useIsPending();
   // Checked in the browser once the field is touched: zod stays out of the page's first load.
   const validation = useDeferredValidation("checkoutCoupon");
-  const [form, fields] = useShopForm({
+  const [form, fields] = useStorefrontForm({
     id: "coupon",
     lastResult,
-    onValidate: validation.validate,
+    validate: validation.validate,
   });
   return (
     <section aria-labelledby="coupon-heading" className="mt-4 rounded-xl border border-zinc-200 bg-white p-4">
@@ -58,7 +57,7 @@ export function CouponForm({
           </Form>
         </div>
       ) : (
-        <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="mt-2">
+        <Form method="post" {...form.props} onFocus={validation.load} className="mt-2">
           <FormError id={form.errorId} errors={form.errors} />
           <input type="hidden" name="intent" value="apply-coupon" />
           <Field

@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
@@ -23,7 +22,7 @@ import { readForm } from "~/server/http/form.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
 import { shopPaymentTerms } from "~/server/core/payment-terms.server";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
-import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { useStorefrontForm } from "~/lib/hooks/use-storefront-form";
 
 export const meta: MetaFunction = () => [{ title: "注文内容の確認 | コンテスト動画ショップ" }];
 
@@ -126,14 +125,14 @@ export default function OrderConfirmation() {
   // "送信中..." only while the post is on its way, not while the next step's page loads.
   const sending = useIsPending({ state: "submitting" });
   const validation = useDeferredValidation("customer");
-  const [form, fields] = useShopForm({
+  const [form, fields] = useStorefrontForm({
     lastResult,
     defaultValue: {
       email: customer.email,
       name: customer.name,
       autoLogin: customer.autoLogin ? "on" : undefined,
     },
-    onValidate: validation.validate,
+    validate: validation.validate,
   });
   const [autoLogin, setAutoLogin] = useState(customer.autoLogin);
   // Follows the typed address (JS on); without JS the label fits the address the page opened with.
@@ -166,7 +165,7 @@ export default function OrderConfirmation() {
 
       <CouponForm coupon={coupon} lastResult={couponResult} />
 
-      <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="mt-8 space-y-5">
+      <Form method="post" {...form.props} onFocus={validation.load} className="mt-8 space-y-5">
         <h2 className="text-lg font-bold">お客様情報</h2>
         <FormError id={form.errorId} errors={form.errors} />
         <Field

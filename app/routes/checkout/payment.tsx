@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
@@ -21,7 +20,7 @@ import { KONBINI_STORES } from "~/lib/rules/konbini-steps";
 import { disabledMethodRefusal, shopPaymentTerms } from "~/server/core/payment-terms.server";
 import { TermLines } from "~/components/PaymentTermsText";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
-import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { useStorefrontForm } from "~/lib/hooks/use-storefront-form";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 
 const StripeCardForm = lazy(() => import("~/routes/checkout/StripeCardForm"));
@@ -232,15 +231,15 @@ function TestCardForm({ total }: { total: number }) {
   const busy = useIsPending();
   const paying = useIsPending({ state: "submitting" });
   const validation = useDeferredValidation("testCard");
-  const [form, fields] = useShopForm({
+  const [form, fields] = useStorefrontForm({
     id: "card-payment",
     lastResult,
-    onValidate: validation.validate,
+    validate: validation.validate,
   });
   return (
     <Form
       method="post"
-      {...getFormProps(form)}
+      {...form.props}
       onFocus={validation.load}
       className="mt-8 space-y-4 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
     >
@@ -295,17 +294,17 @@ function TestKonbiniForm({ total, days, stores }: { total: number; days: number;
   const pending = useIsPending();
   const submitting = useIsPending({ state: "submitting" });
   const validation = useDeferredValidation("testKonbini");
-  const [form] = useShopForm({
+  const [form] = useStorefrontForm({
     id: "konbini-payment",
     lastResult,
-    onValidate: validation.validate,
+    validate: validation.validate,
   });
   // The card form posts to the same action: only this form's post says 手続き中.
   const busy = submitting && navigation.formData?.get("method") === "konbini";
   return (
     <Form
       method="post"
-      {...getFormProps(form)}
+      {...form.props}
       onFocus={validation.load}
       className="mt-6 space-y-3 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
     >
