@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -11,7 +10,7 @@ import { STRONG_PASSWORD_HINT } from "~/lib/rules/password-rules";
 import { safeRedirect } from "~/lib/rules/safe-redirect";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
-import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { useStorefrontForm } from "~/lib/hooks/use-storefront-form";
 import { checkPassword } from "~/server/auth/login/password-step.server";
 import { loginCookies, logInCustomer } from "~/server/auth/login/login.server";
 import { getSession } from "~/server/http/session.server";
@@ -57,10 +56,10 @@ export default function Login() {
   const { redirectTo } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const validation = useDeferredValidation("login");
-  const [form, fields] = useShopForm({
+  const [form, fields] = useStorefrontForm({
     id: "login",
     lastResult: actionData?.result,
-    onValidate: validation.validate,
+    validate: validation.validate,
   });
   const lockedUntil = actionData?.lockedUntil ?? null;
   const locked = useLockUntil(lockedUntil);
@@ -81,7 +80,7 @@ export default function Login() {
         </>
       }
     >
-      <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="space-y-5">
+      <Form method="post" {...form.props} onFocus={validation.load} className="space-y-5">
         <FormError id={form.errorId} errors={form.errors} detail={actionData?.warning} />
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
         <Field

@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
@@ -11,7 +10,7 @@ import { registerSchema } from "~/lib/schemas/account-schemas";
 import { PASSWORD_HINT } from "~/lib/rules/password-rules";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
-import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { useStorefrontForm } from "~/lib/hooks/use-storefront-form";
 import { readForm } from "~/server/http/form.server";
 import { startRegistrationFrom } from "~/server/accounts/registration.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
@@ -46,7 +45,7 @@ export default function Register() {
   const { fromOrder } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const validation = useDeferredValidation("register");
-  const [form, fields] = useShopForm({ id: "register", lastResult, onValidate: validation.validate });
+  const [form, fields] = useStorefrontForm({ id: "register", lastResult, validate: validation.validate });
   const busy = useIsPending();
 
   return (
@@ -65,7 +64,7 @@ export default function Register() {
         </>
       }
     >
-      <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="space-y-5">
+      <Form method="post" {...form.props} onFocus={validation.load} className="space-y-5">
         <FormError id={form.errorId} errors={form.errors} />
         {fromOrder ? <input type="hidden" name="from" value="order" /> : null}
         <Field label="お名前" meta={fields.name} type="text" inputProps={{ autoComplete: "name" }} />
