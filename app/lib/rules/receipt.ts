@@ -7,6 +7,12 @@
  * lines' own roundings (three 1,000 yen lines include 272 yen, not 3 × 90 = 270).
  */
 
+/**
+ * The longest 宛名 (addressee) a receipt takes, in characters. Here, not beside its schema, so the
+ * receipt page says it in its hint without loading zod.
+ */
+export const RECEIPT_ADDRESSEE_MAX = 60;
+
 /** The standard consumption tax rate, in percent. */
 export const STANDARD_TAX_RATE_PERCENT = 10;
 

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { RECEIPT_ADDRESSEE_MAX } from "../rules/receipt";
+
+export { RECEIPT_ADDRESSEE_MAX };
 
 /**
  * The 領収書's addressee (宛名), shared by conform in the browser and parseForm on the server.
@@ -6,8 +9,6 @@ import { z } from "zod";
  * hand, as a shop's paper receipt does. 上様 is not used: many employers' expense rules refuse it,
  * and a 適格簡易請求書 needs no addressee at all.
  */
-export const RECEIPT_ADDRESSEE_MAX = 60;
-
 export const RECEIPT_ADDRESSEE_MESSAGES = {
   tooLong: `宛名は${RECEIPT_ADDRESSEE_MAX}文字以内で入力してください`,
   badCharacters: "宛名に使用できない文字（改行や制御文字）が含まれています",

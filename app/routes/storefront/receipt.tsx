@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
@@ -7,15 +6,15 @@ import type { ReactNode } from "react";
 import { Field } from "~/components/forms";
 import { FormError, FormNotice } from "~/components/form-messages";
 import { formatYen } from "~/lib/rules/format";
-import { receiptPath, receiptPdfPath } from "~/lib/rules/receipt";
-import { RECEIPT_ADDRESSEE_MAX, receiptAddresseeSchema } from "~/lib/schemas/receipt-schemas";
+import { RECEIPT_ADDRESSEE_MAX, receiptPath, receiptPdfPath } from "~/lib/rules/receipt";
+import { receiptAddresseeSchema } from "~/lib/schemas/receipt-schemas";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { readForm } from "~/server/http/form.server";
 import { issueReceipt, receiptByToken, reissueReceipt } from "~/server/receipts/receipts.server";
 import { ReceiptSheet } from "./ReceiptSheet";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
-import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { useStorefrontForm } from "~/lib/hooks/use-storefront-form";
 
 // The token in the address is the order's secret: never indexed; no Referer leaves the site
 // (the Referrer-Policy and no-store are set for /orders/… with the security headers).
@@ -109,10 +108,10 @@ function IssueForm({
   actionData: ActionData;
 }) {
   const validation = useDeferredValidation("receiptAddressee");
-  const [form, fields] = useShopForm({
+  const [form, fields] = useStorefrontForm({
     id: "receipt-addressee",
     lastResult: actionData?.result,
-    onValidate: validation.validate,
+    validate: validation.validate,
   });
   const busy = useIsPending();
   return (
@@ -135,7 +134,7 @@ function IssueForm({
       </dl>
       <Form
         method="post"
-        {...getFormProps(form)}
+        {...form.props}
         onFocus={validation.load}
         className="mt-6 space-y-5 rounded-2xl border border-zinc-200 bg-white p-5 shadow-sm"
       >
