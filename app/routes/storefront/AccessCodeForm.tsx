@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { FormError } from "~/components/form-messages";
-import { FieldError, FieldLabel } from "~/components/forms";
+import { FieldError, FieldLabel } from "~/components/field-label";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
 import { useCheckedSubmit } from "~/lib/hooks/use-checked-submit";
 import { ACCESS_CODE_INTENT } from "~/lib/rules/access-code";

@@ -9,7 +9,7 @@ import { handleOrderForm, orderFormContest, orderFormPage } from "~/server/check
 import { commitSession, getSession } from "~/server/http/session.server";
 import { readForm } from "~/server/http/form.server";
 import { FormError } from "~/components/form-messages";
-import { FieldLabel } from "~/components/forms";
+import { FieldLabel } from "~/components/field-label";
 import { contestSamples } from "~/server/media/public-catalogue.server";
 import { contestOpen, enterAccessCode } from "~/server/catalog/contest-access.server";
 import { retryAfterHeaders } from "~/server/http/rate-limit.server";
