@@ -1,5 +1,11 @@
 import { parseForm } from "./parse-form";
-import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from "./account-schemas";
+import {
+  forgotPasswordSchema,
+  loginSchema,
+  newPasswordSchema,
+  registerSchema,
+  resetPasswordSchema,
+} from "./account-schemas";
 import { accessCodeEntrySchema } from "./access-code-schemas";
 import { checkoutCouponSchema } from "./checkout-coupon-schemas";
 import { orderLookupSchema } from "./order-lookup-schemas";
@@ -19,6 +25,7 @@ export const clientValidators = {
   register: ({ formData }: Context) => parseForm(formData, { schema: registerSchema }),
   forgotPassword: ({ formData }: Context) => parseForm(formData, { schema: forgotPasswordSchema }),
   resetPassword: ({ formData }: Context) => parseForm(formData, { schema: resetPasswordSchema }),
+  newPassword: ({ formData }: Context) => parseForm(formData, { schema: newPasswordSchema }),
   customer: ({ formData }: Context) => parseForm(formData, { schema: customerSchema }),
   orderLookup: ({ formData }: Context) => parseForm(formData, { schema: orderLookupSchema }),
   receiptAddressee: ({ formData }: Context) => parseForm(formData, { schema: receiptAddresseeSchema }),

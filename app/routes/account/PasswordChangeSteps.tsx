@@ -1,12 +1,12 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import type { FormProps } from "@remix-run/react";
 import type { ComponentType, RefAttributes } from "react";
 import { FormError, FormNotice } from "~/components/form-messages";
 import { CodeStep, type CodeNotice } from "~/components/CodeStep";
 import { NewPasswordFields } from "~/components/NewPasswordFields";
-import { newPasswordSchema, type PasswordChangeStep } from "~/lib/schemas/account-schemas";
-import { useShopForm } from "~/lib/hooks/use-shop-form";
-import { validateWith } from "~/lib/schemas/validate-with";
+import type { PasswordChangeStep } from "~/lib/schemas/account-schemas";
+import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
+import { useStorefrontForm } from "~/lib/hooks/use-storefront-form";
 
 /** What /account/password answers: the step to show next, a message, and the new-password form's validation. */
 export type PasswordChangeReply = {
@@ -138,13 +138,21 @@ function ChangeStep({
   busy,
   via,
 }: StepProps & { result: SubmissionResult<string[]> | null }) {
-  const [form, fields] = useShopForm({
+  // Checked in the browser once touched: zod and conform's form state stay out of /account's first load.
+  const validation = useDeferredValidation("newPassword");
+  const [form, fields] = useStorefrontForm({
     id: `new-password-${via}`,
     lastResult: result,
-    onValidate: validateWith(newPasswordSchema),
+    validate: validation.validate,
   });
   return (
-    <FormComponent method="post" action={ACTION} {...getFormProps(form)} className="space-y-4">
+    <FormComponent
+      method="post"
+      action={ACTION}
+      {...form.props}
+      onFocus={validation.load}
+      className="space-y-4"
+    >
       <Via via={via} />
       <input type="hidden" name="intent" value="change" />
       <Notice notice={notice} />
