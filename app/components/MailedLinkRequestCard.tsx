@@ -1,9 +1,9 @@
-import { getFormProps, type FormMetadata } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { AuthCard } from "~/components/AuthCard";
 import { FormError, FormNotice } from "~/components/form-messages";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
+import type { StorefrontForm } from "~/lib/hooks/use-storefront-form";
 
 /**
  * A page that asks for a link by mail to an address anyone can type (パスワードをお忘れの方,
@@ -11,7 +11,7 @@ import { useIsPending } from "~/lib/hooks/use-is-pending";
  * refusal (a limit), the page's fields and its send button. The server side is
  * mailed-link-request.server.ts.
  */
-export function MailedLinkRequestCard<Schema extends Record<string, unknown>>({
+export function MailedLinkRequestCard({
   title,
   lead,
   footer,
@@ -26,7 +26,7 @@ export function MailedLinkRequestCard<Schema extends Record<string, unknown>>({
   footer: ReactNode;
   /** The action's answer once the request went through. */
   sent: string | null | undefined;
-  form: FormMetadata<Schema, string[]>;
+  form: StorefrontForm;
   /** The deferred validation's loader (useDeferredValidation). */
   onFocus: () => void;
   submitLabel: string;
@@ -41,7 +41,7 @@ export function MailedLinkRequestCard<Schema extends Record<string, unknown>>({
           <FormNotice kind="success">{sent}</FormNotice>
         </div>
       ) : null}
-      <Form method="post" {...getFormProps(form)} onFocus={onFocus} className="space-y-5">
+      <Form method="post" {...form.props} onFocus={onFocus} className="space-y-5">
         <FormError id={form.errorId} errors={form.errors} />
         {children}
         <button type="submit" className="btn-primary w-full" disabled={busy}>

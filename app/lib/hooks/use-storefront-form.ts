@@ -27,18 +27,18 @@ export type StorefrontField<Schema extends Record<string, unknown>> = FieldMetad
 type FieldNames<Schema> = Schema extends unknown ? keyof Schema & string : never;
 
 /**
- * The storefront's forms that a parent fills in on a phone (注文内容の確認, the coupon, the payment,
- * login and registration), with conform's behaviour and without its form state in the page's
- * first load (about 9 KB gzip, which kept 注文内容の確認 and the payment page over their 100 KiB
- * and /login at its edge): a field is checked when the customer leaves it and, once flagged, again
- * at each key; a send is checked whole and kept from leaving while anything is wrong; the
- * server's reply (JS on or off) shows its errors and refills what was typed; the focus goes to the
+ * The customer's forms (the storefront's, checkout's and the account's) with conform's behaviour
+ * and without its form state in the page's first load (about 9 KB gzip, which kept
+ * 注文内容の確認, the payment page and the 領収書 over their 100 KiB and /login at its edge): a
+ * field is checked when the customer leaves it and, once flagged, again at each key; a send is
+ * checked whole and kept from leaving while anything is wrong; the server's reply (JS on or off)
+ * shows its errors and refills what was typed; the focus goes to the
  * first field in error. The check is `validate` from useDeferredValidation (the same zod schema
  * the server reads, so the same Japanese messages); until it arrives, and always without JS, the
  * server checks every post. Ids are conform's and the fields are conform's metadata, so `Field`,
  * `CheckboxField` and their aria links work unchanged. Only conform's default timing is offered
- * (check on leaving, recheck at each key), which these forms use; admin forms and the other
- * account pages keep `useShopForm` (conform's useForm).
+ * (check on leaving, recheck at each key), which these forms use; the admin's forms keep
+ * `useShopForm` (conform's useForm).
  */
 export function useStorefrontForm<Schema extends Record<string, unknown>, Value>({
   id: givenId,
@@ -154,3 +154,6 @@ export function useStorefrontForm<Schema extends Record<string, unknown>, Value>
 
   return [form, fields] as const;
 }
+
+/** The form itself (its id, its errors, the props for its <Form>), for a component that draws it. */
+export type StorefrontForm = ReturnType<typeof useStorefrontForm>[0];

@@ -5,7 +5,7 @@ import { MailedLinkRequestCard } from "~/components/MailedLinkRequestCard";
 import { MailHelpLinks } from "~/components/MailHelpLinks";
 import { forgotPasswordSchema } from "~/lib/schemas/account-schemas";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
-import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { useStorefrontForm } from "~/lib/hooks/use-storefront-form";
 import { PASSWORD_RESET_MESSAGES, requestPasswordReset } from "~/server/accounts/password-reset.server";
 import { answerMailedLinkRequest } from "~/server/auth/codes/mailed-link-request.server";
 
@@ -27,10 +27,10 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ForgotPassword() {
   const actionData = useActionData<typeof action>();
   const validation = useDeferredValidation("forgotPassword");
-  const [form, fields] = useShopForm({
+  const [form, fields] = useStorefrontForm({
     id: "forgot-password",
     lastResult: actionData?.result,
-    onValidate: validation.validate,
+    validate: validation.validate,
   });
 
   return (

@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { parseForm } from "~/lib/schemas/parse-form";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
@@ -17,7 +16,7 @@ import {
 } from "~/server/accounts/password-reset.server";
 import { FormError } from "~/components/form-messages";
 import { useIsPending } from "~/lib/hooks/use-is-pending";
-import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { useStorefrontForm } from "~/lib/hooks/use-storefront-form";
 
 export const meta: MetaFunction = () => [{ title: "新しいパスワードの設定 | コンテスト動画ショップ" }];
 
@@ -57,10 +56,10 @@ export default function ResetPassword() {
   const { token, problem: linkProblem } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const validation = useDeferredValidation("resetPassword");
-  const [form, fields] = useShopForm({
+  const [form, fields] = useStorefrontForm({
     id: "reset-password",
     lastResult: actionData?.result,
-    onValidate: validation.validate,
+    validate: validation.validate,
   });
   const problem = actionData?.problem ?? linkProblem;
   const busy = useIsPending();
@@ -84,7 +83,7 @@ export default function ResetPassword() {
       title="新しいパスワードの設定"
       lead="新しいパスワードを入力してください。設定後、すべての端末でログアウトされます。"
     >
-      <Form method="post" {...getFormProps(form)} onFocus={validation.load} className="space-y-5">
+      <Form method="post" {...form.props} onFocus={validation.load} className="space-y-5">
         <FormError id={form.errorId} errors={form.errors} />
         <input type="hidden" name="token" value={token} />
         <NewPasswordFields password={fields.password} confirmation={fields.confirmPassword} />

@@ -5,7 +5,7 @@ import { MailedLinkRequestCard } from "~/components/MailedLinkRequestCard";
 import { MailHelpLinks } from "~/components/MailHelpLinks";
 import { orderLookupSchema } from "~/lib/schemas/order-lookup-schemas";
 import { useDeferredValidation } from "~/lib/hooks/use-deferred-validation";
-import { useShopForm } from "~/lib/hooks/use-shop-form";
+import { useStorefrontForm } from "~/lib/hooks/use-storefront-form";
 import { answerMailedLinkRequest } from "~/server/auth/codes/mailed-link-request.server";
 import { ORDER_LOOKUP_MESSAGES, requestOrderLookup } from "~/server/orders/customer/order-lookup.server";
 
@@ -28,10 +28,10 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function OrderLookup() {
   const actionData = useActionData<typeof action>();
   const validation = useDeferredValidation("orderLookup");
-  const [form, fields] = useShopForm({
+  const [form, fields] = useStorefrontForm({
     id: "order-lookup",
     lastResult: actionData?.result,
-    onValidate: validation.validate,
+    validate: validation.validate,
   });
 
   return (
