@@ -46,9 +46,15 @@ export function useCheckedSubmit({
     }
   }
 
+  const formErrors = errors[""] ?? undefined;
   return {
-    /** The form's own error (conform's `form.errors`) and its id. */
-    form: { id, errorId: `${id}-error`, errors: errors[""] ?? undefined, onSubmit },
+    /** The form's own error (conform's `form.errors`), its id, and the props for its <Form>. */
+    form: {
+      id,
+      errorId: `${id}-error`,
+      errors: formErrors,
+      props: { id, onSubmit, "aria-describedby": formErrors ? `${id}-error` : undefined },
+    },
     /** A field's errors by its name in the post (`items[0].category`). */
     errorsOf: (name: string) => errors[name] ?? undefined,
     /** A field's input id and error id, as conform names them. */

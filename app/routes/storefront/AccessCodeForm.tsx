@@ -46,14 +46,7 @@ export function AccessCodeForm({
         <p className="mt-2 text-sm leading-relaxed text-zinc-600">
           出場される選手のプライバシーを守るため、この大会の注文フォームは合言葉を入力した方だけがご覧いただけます。合言葉は会場や主催者からお配りした案内に記載しています。
         </p>
-        <Form
-          method="post"
-          id={form.id}
-          onSubmit={form.onSubmit}
-          aria-describedby={form.errors ? form.errorId : undefined}
-          onFocus={validation.load}
-          className="mt-4 space-y-4"
-        >
+        <Form method="post" {...form.props} onFocus={validation.load} className="mt-4 space-y-4">
           <input type="hidden" name="intent" value={ACCESS_CODE_INTENT} />
           <FormError id={form.errorId} errors={form.errors} />
           <div>

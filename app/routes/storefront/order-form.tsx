@@ -153,9 +153,7 @@ function OrderForm() {
 
       <Form
         method="post"
-        id={form.id}
-        onSubmit={form.onSubmit}
-        aria-describedby={form.errors ? form.errorId : undefined}
+        {...form.props}
         onFocus={validation.load}
         key={formKey}
         ref={formRef}
